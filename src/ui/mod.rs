@@ -1,0 +1,2 @@
+//! The browser layer (Yew). Placeholder until the foundation helper fills it.
+pub fn mount() {}
