@@ -1,1 +1,395 @@
-//! TODO
+//! A scenario: everything a run depends on, as data.
+//!
+//! Clients and their jobs, clocks, the network's shape, the coordinator's and storage's
+//! settings, and the faults with their times. The simulator reads nothing else, so a
+//! scenario plus its seed *is* the run: the same JSON gives the same trace forever (the
+//! `version` field is there so the format can change without breaking old files).
+//!
+//! Decoding ([`Scenario::from_json`]) and validation ([`Scenario::validate`]) both return a
+//! [`ScenarioError`] that names the field path (`faults[2].at_ms: later than the horizon`),
+//! never a panic. The format is documented in `docs/scenario-format.md`.
+
+mod presets;
+mod validate;
+
+pub use presets::{preset, PRESETS};
+pub use validate::{ScenarioError, Limits, LIMITS};
+
+use crate::sim::node::NodeId;
+use serde::{Deserialize, Serialize};
+
+/// The only format version this build reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub version: u32,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    pub seed: u64,
+    /// The run stops at this true time.
+    pub horizon_ms: i64,
+    /// The run stops after this many trace entries.
+    #[serde(default = "default_max_events")]
+    pub max_events: u32,
+    #[serde(default)]
+    pub coordinator: CoordinatorSpec,
+    #[serde(default)]
+    pub storage: StorageSpec,
+    #[serde(default)]
+    pub network: NetworkSpec,
+    pub clients: Vec<ClientSpec>,
+    #[serde(default)]
+    pub faults: Vec<Fault>,
+}
+
+fn default_max_events() -> u32 {
+    100_000
+}
+
+/// A node's clock (see `sim::clock`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ClockSpec {
+    pub offset_ms: i64,
+    pub drift_ppm: i64,
+    /// Timers and deadlines use a monotonic clock that jumps do not move.
+    pub monotonic: bool,
+}
+
+/// Whether a counter or mark survives a restart.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Durability {
+    #[default]
+    Durable,
+    /// Kept only in memory: a restart forgets it.
+    Memory,
+}
+
+/// What the coordinator does with an acquire while the lock is held.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Waiters {
+    /// Queue it and grant in arrival order when the lock frees (ZooKeeper, etcd).
+    #[default]
+    Queue,
+    /// Answer "busy"; the client retries (Redis `SET NX`).
+    Retry,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CoordinatorSpec {
+    /// The token of the first grant (Kleppmann's example starts at 33).
+    pub first_token: u64,
+    /// Whether the token counter survives a restart.
+    pub counter: Durability,
+    pub waiters: Waiters,
+    pub clock: ClockSpec,
+}
+
+impl Default for CoordinatorSpec {
+    fn default() -> Self {
+        CoordinatorSpec {
+            first_token: 1,
+            counter: Durability::Durable,
+            waiters: Waiters::Queue,
+            clock: ClockSpec::default(),
+        }
+    }
+}
+
+/// How storage checks the fencing token of a write.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FenceMode {
+    /// No check: every write lands.
+    #[default]
+    None,
+    /// Reject a token lower than the highest accepted; check and write are one atomic step.
+    Monotone,
+    /// Reject a token lower than *or equal to* the highest accepted.
+    Strict,
+    /// Accept only the lock's current token (a resource in the same store as the lock,
+    /// like an etcd transaction that compares the lock key's revision).
+    Exact,
+    /// Read the mark, compare, and write `check_gap_ms` later: the race the seeds warn
+    /// about (another write can pass its check in the gap).
+    NonAtomic,
+}
+
+impl FenceMode {
+    pub fn parse(s: &str) -> Option<FenceMode> {
+        Some(match s {
+            "none" => FenceMode::None,
+            "monotone" => FenceMode::Monotone,
+            "strict" => FenceMode::Strict,
+            "exact" => FenceMode::Exact,
+            "non-atomic" | "non_atomic" => FenceMode::NonAtomic,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct StorageSpec {
+    pub fence: FenceMode,
+    /// Whether the high-water mark survives a storage restart (`memory` = "volatile").
+    pub mark: Durability,
+    /// For `non_atomic`: ms between reading the mark and writing.
+    pub check_gap_ms: i64,
+    /// Effects with an idempotency key run at most once per key.
+    pub idempotency: bool,
+    pub clock: ClockSpec,
+}
+
+impl Default for StorageSpec {
+    fn default() -> Self {
+        StorageSpec {
+            fence: FenceMode::None,
+            mark: Durability::Durable,
+            check_gap_ms: 0,
+            idempotency: false,
+            clock: ClockSpec::default(),
+        }
+    }
+}
+
+/// Delay and loss of a directed link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LinkSpec {
+    pub min_delay_ms: i64,
+    pub max_delay_ms: i64,
+    /// Percent of messages lost, 0–100.
+    pub loss_pct: u32,
+}
+
+impl Default for LinkSpec {
+    fn default() -> Self {
+        LinkSpec { min_delay_ms: 5, max_delay_ms: 5, loss_pct: 0 }
+    }
+}
+
+/// One directed link that differs from the default.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkOverride {
+    pub from: NodeId,
+    pub to: NodeId,
+    pub min_delay_ms: i64,
+    pub max_delay_ms: i64,
+    #[serde(default)]
+    pub loss_pct: u32,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct NetworkSpec {
+    /// Every link not listed in `links`.
+    pub default: LinkSpec,
+    pub links: Vec<LinkOverride>,
+}
+
+impl NetworkSpec {
+    pub fn link(&self, from: NodeId, to: NodeId) -> LinkSpec {
+        self.links
+            .iter()
+            .rev()
+            .find(|l| l.from == from && l.to == to)
+            .map(|l| LinkSpec {
+                min_delay_ms: l.min_delay_ms,
+                max_delay_ms: l.max_delay_ms,
+                loss_pct: l.loss_pct,
+            })
+            .unwrap_or(self.default)
+    }
+}
+
+/// Where a client's believed lease deadline is counted from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CountFrom {
+    /// From when the request left (conservative: the grant's travel time is counted as
+    /// used, as Redlock does).
+    #[default]
+    Request,
+    /// From when the grant arrived (optimistic: the lease started on the coordinator
+    /// before that, so the client's deadline is later than the coordinator's).
+    Grant,
+}
+
+/// What a client does once it learns its lease is gone.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LossPolicy {
+    /// Log it and carry on with the job (the accident most incidents start from).
+    Continue,
+    /// Stop the job.
+    #[default]
+    Abort,
+    /// Go back to the last acquire step and take the lock again.
+    Reacquire,
+}
+
+/// What a client does when the coordinator cannot be reached.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailMode {
+    /// Proceed without the lock.
+    Open,
+    /// Stop the job.
+    #[default]
+    Closed,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RetrySpec {
+    pub interval_ms: i64,
+    /// A random extra wait in `0..=jitter_ms`.
+    pub jitter_ms: i64,
+    /// Attempts before giving up on an unreachable coordinator or storage; 0 = unlimited.
+    pub max_attempts: u32,
+}
+
+impl Default for RetrySpec {
+    fn default() -> Self {
+        RetrySpec { interval_ms: 1_000, jitter_ms: 0, max_attempts: 3 }
+    }
+}
+
+/// One step of a client's job.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Step {
+    Acquire,
+    Work { ms: i64 },
+    /// Compare the local clock with the believed deadline.
+    Check,
+    Write { key: String, value: String },
+    /// A side effect that storage cannot fence (send an email, call an API).
+    Effect {
+        name: String,
+        #[serde(default)]
+        idempotency_key: Option<String>,
+    },
+    Release,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClientSpec {
+    /// The true time at which the job starts.
+    #[serde(default)]
+    pub start_ms: i64,
+    #[serde(default)]
+    pub clock: ClockSpec,
+    pub ttl_ms: i64,
+    /// Subtracted from the TTL before the client trusts its lease.
+    #[serde(default)]
+    pub margin_ms: i64,
+    #[serde(default)]
+    pub count_from: CountFrom,
+    /// The renewal watchdog's interval; absent = no watchdog.
+    #[serde(default)]
+    pub renew_every_ms: Option<i64>,
+    #[serde(default)]
+    pub on_loss: LossPolicy,
+    /// Check the lease (on the local clock) before every write.
+    #[serde(default)]
+    pub check_before_write: bool,
+    #[serde(default)]
+    pub retry: RetrySpec,
+    /// How long to wait for any reply before counting the attempt as failed.
+    #[serde(default = "default_timeout")]
+    pub timeout_ms: i64,
+    #[serde(default)]
+    pub unreachable: FailMode,
+    pub job: Vec<Step>,
+}
+
+fn default_timeout() -> i64 {
+    1_000
+}
+
+/// A fault at a true time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Fault {
+    pub at_ms: i64,
+    #[serde(flatten)]
+    pub kind: FaultKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "fault", rename_all = "snake_case")]
+pub enum FaultKind {
+    /// Freeze a node (a GC pause, SIGSTOP): its handlers stop, its clock does not.
+    Pause { node: NodeId, for_ms: i64 },
+    /// Cut both directions between two nodes.
+    Partition { a: NodeId, b: NodeId },
+    Heal { a: NodeId, b: NodeId },
+    /// Hold the next message sent from `from` to `to` for `extra_ms` more.
+    Delay { from: NodeId, to: NodeId, extra_ms: i64 },
+    /// Step a node's wall clock by `by_ms` (negative = back).
+    ClockJump { node: NodeId, by_ms: i64 },
+    /// Crash and restart the coordinator or storage; down for `down_ms`.
+    Restart {
+        node: NodeId,
+        #[serde(default)]
+        down_ms: i64,
+    },
+    /// The coordinator drops every renewal for `for_ms`.
+    FailRenewals { for_ms: i64 },
+}
+
+impl Scenario {
+    /// Decodes JSON and validates it. Every failure names the field.
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        if text.len() > LIMITS.max_json_bytes {
+            return Err(ScenarioError::new(
+                "",
+                format!("input is {} bytes; the limit is {}", text.len(), LIMITS.max_json_bytes),
+            ));
+        }
+        let de = &mut serde_json::Deserializer::from_str(text);
+        let sc: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            let path = if path == "." { String::new() } else { path };
+            ScenarioError::new(&path, e.into_inner().to_string())
+        })?;
+        sc.validate()?;
+        Ok(sc)
+    }
+
+    pub fn to_json_pretty(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    pub fn client_count(&self) -> u8 {
+        self.clients.len().min(usize::from(crate::sim::node::MAX_CLIENTS)) as u8
+    }
+
+    /// Every node of the run, in lane order.
+    pub fn nodes(&self) -> Vec<NodeId> {
+        let mut v: Vec<NodeId> = (0..self.client_count()).map(NodeId::Client).collect();
+        v.push(NodeId::COORD);
+        v.push(NodeId::Storage);
+        v
+    }
+
+    pub fn clock_of(&self, node: NodeId) -> ClockSpec {
+        match node {
+            NodeId::Client(i) => {
+                self.clients.get(usize::from(i)).map(|c| c.clock).unwrap_or_default()
+            }
+            NodeId::Coord(_) => self.coordinator.clock,
+            NodeId::Storage => self.storage.clock,
+        }
+    }
+}
