@@ -1,18 +1,226 @@
-//! The command-line tool (stub until the simulation core lands).
+//! The command-line tool: run a preset or a scenario file, list presets, validate a file.
+//!
+//! It is a thin shell over the core, written against `Write` handles so tests can drive it
+//! without a process. Every refusal is one line on stderr and a non-zero exit code.
+
+use crate::check::{check, Verdict};
+use crate::scenario::{preset, Durability, FenceMode, Scenario, PRESETS};
+use crate::sim::simulate;
+use crate::trace::{Outcome, Trace};
+use serde::Serialize;
 use std::io::Write;
 
-pub const USAGE: &str = "leaseline — deterministic distributed-lock simulator\n\nUSAGE:\n    leaseline --help\n";
+pub const USAGE: &str = "\
+leaseline — a deterministic simulator of lease-based distributed locks and fencing tokens
+
+USAGE:
+    leaseline run <preset | file.json> [--fence MODE] [--seed N] [--format text|json]
+    leaseline presets
+    leaseline check <file.json>
+    leaseline --help
+
+    --fence   none | monotone | strict | exact | non-atomic | volatile
+              (overrides the scenario's storage fence; volatile = monotone with the
+              high-water mark kept only in memory)
+    --seed    replaces the scenario's seed
+    --format  text (a readable timeline and the verdict; default) or json
+
+Exit codes: 0 ran (whatever the verdict) or valid; 2 bad input.
+Example: leaseline run gc-pause --fence monotone
+";
 
 /// Runs the CLI with `args` (without the program name); returns the exit code.
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
-    match args.first().map(String::as_str) {
-        None | Some("--help") | Some("-h") | Some("help") => {
-            let _ = write!(out, "{USAGE}");
-            0
-        }
-        Some(other) => {
-            let _ = writeln!(err, "leaseline: unknown command `{other}` (try --help)");
+    match dispatch(args, out) {
+        Ok(()) => 0,
+        Err(msg) => {
+            let _ = writeln!(err, "leaseline: {msg}");
             2
+        }
+    }
+}
+
+fn dispatch(args: &[String], out: &mut dyn Write) -> Result<(), String> {
+    let io = |e: std::io::Error| e.to_string();
+    match args.first().map(String::as_str) {
+        None | Some("--help" | "-h" | "help") => write!(out, "{USAGE}").map_err(io),
+        Some("presets") => {
+            for p in PRESETS {
+                writeln!(out, "{:<18} {}", p.name, p.summary).map_err(io)?;
+            }
+            Ok(())
+        }
+        Some("check") => {
+            let path = args.get(1).ok_or("check needs a file: leaseline check <file.json>")?;
+            let sc = load(path)?;
+            writeln!(out, "{path}: valid ({} clients, {} faults, horizon {} ms)", sc.clients.len(), sc.faults.len(), sc.horizon_ms)
+                .map_err(io)
+        }
+        Some("run") => run_cmd(&args[1..], out),
+        Some(other) => Err(format!("unknown command `{other}` (try --help)")),
+    }
+}
+
+fn load(what: &str) -> Result<Scenario, String> {
+    if let Some(p) = preset(what) {
+        return Ok(p.scenario());
+    }
+    if !what.ends_with(".json") && !std::path::Path::new(what).exists() {
+        let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
+        return Err(format!("no preset or file `{what}` (presets: {})", names.join(", ")));
+    }
+    let text = std::fs::read_to_string(what).map_err(|e| format!("{what}: {e}"))?;
+    Scenario::from_json(&text).map_err(|e| format!("{what}: {e}"))
+}
+
+fn run_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
+    let mut target = None;
+    let mut fence = None;
+    let mut seed = None;
+    let mut json = false;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| it.next().cloned().ok_or(format!("{name} needs a value"));
+        match a.as_str() {
+            "--fence" => fence = Some(value("--fence")?),
+            "--seed" => seed = Some(value("--seed")?),
+            "--format" => {
+                json = match value("--format")?.as_str() {
+                    "json" => true,
+                    "text" => false,
+                    f => return Err(format!("--format: `{f}` is not text or json")),
+                }
+            }
+            s if s.starts_with("--") => return Err(format!("unknown option `{s}` (try --help)")),
+            s if target.is_none() => target = Some(s.to_string()),
+            s => return Err(format!("unexpected argument `{s}`")),
+        }
+    }
+    let target = target.ok_or("run needs a preset or a file (try `leaseline presets`)")?;
+    let mut sc = load(&target)?;
+    if let Some(f) = fence {
+        apply_fence(&mut sc, &f)?;
+    }
+    if let Some(s) = seed {
+        sc.seed = s.parse().map_err(|_| format!("--seed: `{s}` is not a whole number ≥ 0"))?;
+    }
+    let trace = simulate(&sc).map_err(|e| e.to_string())?;
+    let verdict = check(&trace);
+    let io = |e: std::io::Error| e.to_string();
+    if json {
+        let report = Report::new(&trace, &verdict);
+        writeln!(out, "{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?).map_err(io)
+    } else {
+        writeln!(out, "{} — seed {}, fence {:?}", if sc.name.is_empty() { &target } else { &sc.name }, sc.seed, sc.storage.fence)
+            .map_err(io)?;
+        for e in &trace.entries {
+            writeln!(out, "{e}").map_err(io)?;
+        }
+        writeln!(out, "outcome: {:?} at {}; digest {}", trace.outcome, trace.end, trace.digest_hex()).map_err(io)?;
+        write!(out, "{}", verdict.summary()).map_err(io)
+    }
+}
+
+/// Applies a `--fence` value; `volatile` is monotone with the mark kept in memory.
+pub fn apply_fence(sc: &mut Scenario, f: &str) -> Result<(), String> {
+    if f == "volatile" {
+        sc.storage.fence = FenceMode::Monotone;
+        sc.storage.mark = Durability::Memory;
+        return Ok(());
+    }
+    sc.storage.fence = FenceMode::parse(f)
+        .ok_or(format!("--fence: `{f}` is not one of none, monotone, strict, exact, non-atomic, volatile"))?;
+    Ok(())
+}
+
+/// The JSON report of `leaseline run --format json`.
+#[derive(Serialize)]
+pub struct Report<'a> {
+    pub digest: String,
+    pub outcome: Outcome,
+    pub end_ms: i64,
+    pub entries: usize,
+    pub verdict: VerdictJson<'a>,
+    pub violations: &'a [crate::check::Violation],
+    pub overlaps: &'a [crate::check::Overlap],
+    pub rejections: &'a [crate::check::Rejection],
+    pub stats: &'a crate::check::Stats,
+}
+
+#[derive(Serialize)]
+pub struct VerdictJson<'a> {
+    pub safe: bool,
+    pub violations: &'a [crate::check::Violation],
+}
+
+impl<'a> Report<'a> {
+    pub fn new(trace: &Trace, v: &'a Verdict) -> Report<'a> {
+        Report {
+            digest: trace.digest_hex(),
+            outcome: trace.outcome,
+            end_ms: trace.end.0,
+            entries: trace.len(),
+            verdict: VerdictJson { safe: v.safe, violations: &v.violations },
+            violations: &v.violations,
+            overlaps: &v.overlaps,
+            rejections: &v.rejections,
+            stats: &v.stats,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cli(args: &[&str]) -> (i32, String, String) {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = run(&args, &mut out, &mut err);
+        (code, String::from_utf8_lossy(&out).into(), String::from_utf8_lossy(&err).into())
+    }
+
+    #[test]
+    fn help_and_presets() {
+        assert!(cli(&["--help"]).1.contains("USAGE"));
+        let (code, out, _) = cli(&["presets"]);
+        assert_eq!(code, 0);
+        assert!(out.contains("gc-pause"));
+    }
+
+    #[test]
+    fn json_report_has_the_documented_fields() {
+        let (code, out, err) = cli(&["run", "gc-pause", "--format", "json"]);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["verdict"]["safe"], false);
+        assert!(v["stats"]["stale_writes_accepted"].as_u64().unwrap() >= 1);
+        assert!(v["stats"]["double_holder_ms"].as_i64().unwrap() > 0);
+        for k in ["kind", "at", "nodes", "cause"] {
+            assert!(!v["violations"][0][k].is_null(), "{k}");
+        }
+        let (_, fenced, _) = cli(&["run", "gc-pause", "--fence", "monotone", "--format", "json"]);
+        let f: serde_json::Value = serde_json::from_str(&fenced).unwrap();
+        assert_eq!(f["stats"]["stale_writes_accepted"], 0);
+        assert!(f["stats"]["stale_writes_rejected"].as_u64().unwrap() >= 1);
+        assert_eq!(f["stats"]["double_holder_ms"], v["stats"]["double_holder_ms"]);
+    }
+
+    #[test]
+    fn bad_input_is_one_line_and_exit_2() {
+        for args in [
+            &["run"][..],
+            &["run", "nope"],
+            &["run", "gc-pause", "--fence", "maybe"],
+            &["run", "gc-pause", "--seed", "-1"],
+            &["run", "gc-pause", "--format"],
+            &["check", "/nonexistent.json"],
+            &["frobnicate"],
+        ] {
+            let (code, out, err) = cli(args);
+            assert_eq!(code, 2, "{args:?}");
+            assert!(out.is_empty());
+            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         }
     }
 }

@@ -74,6 +74,8 @@ pub struct Client {
     acquire_sent: Vec<(u32, i64)>,
     /// The last renewal sent: (req, local send time).
     renew_sent: (u32, i64),
+    /// The client failed open: it runs on without a lock, so lease checks do not apply.
+    unlocked: bool,
 }
 
 impl Client {
@@ -91,6 +93,7 @@ impl Client {
             attempts: 0,
             acquire_sent: Vec::new(),
             renew_sent: (0, 0),
+            unlocked: false,
         }
     }
 
@@ -123,6 +126,7 @@ impl Client {
                 Step::Acquire => {
                     self.owner = ctx.rng.next_u64();
                     self.attempts = 0;
+                    self.unlocked = false;
                     self.acquire_sent.clear();
                     self.send_acquire(ctx, spec);
                     return;
@@ -134,7 +138,7 @@ impl Client {
                     return;
                 }
                 Step::Check => {
-                    if !self.check_lease(ctx) {
+                    if !self.unlocked && !self.check_lease(ctx) {
                         match self.lose(ctx, spec, LossHow::DeadlinePassed) {
                             Flow::Proceed => {}
                             Flow::Stop => return,
@@ -143,7 +147,7 @@ impl Client {
                     }
                 }
                 Step::Write { .. } => {
-                    if spec.check_before_write && !self.check_lease(ctx) {
+                    if spec.check_before_write && !self.unlocked && !self.check_lease(ctx) {
                         match self.lose(ctx, spec, LossHow::DeadlinePassed) {
                             Flow::Proceed => {}
                             Flow::Stop => return,
@@ -373,6 +377,7 @@ impl Client {
                 match spec.unreachable {
                     FailMode::Open => {
                         ctx.note(Event::FailedOpen);
+                        self.unlocked = true;
                         // Tell the coordinator to forget this owner in case a request did land.
                         ctx.send(NodeId::COORD, Msg::Release { owner: self.owner });
                         self.next_step(ctx, spec);
