@@ -8,6 +8,7 @@
 //! The [`Trace::digest`] (FNV-1a 64 over a canonical text form) names a run: two runs
 //! with the same digest produced the same trace, on any target.
 
+use crate::sim::clock::Clock;
 use crate::sim::node::{Msg, NodeId, RejectReason};
 use crate::sim::time::{fmt_ms, Time};
 use serde::Serialize;
@@ -90,6 +91,7 @@ pub enum Event {
     WriteAccepted {
         client: NodeId,
         key: String,
+        value: String,
         token: Option<u64>,
         epoch: Option<u32>,
         /// The epoch of the value this write replaced (`None`: the key was empty or
@@ -163,6 +165,9 @@ pub enum Outcome {
 /// A finished run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Trace {
+    /// The nodes of the run in lane order, with their clocks at the start, so a reader
+    /// can tell any node's local reading at any true time.
+    pub nodes: Vec<(NodeId, Clock)>,
     pub entries: Vec<Entry>,
     pub outcome: Outcome,
     /// True time at which the run stopped.

@@ -80,9 +80,10 @@ struct Sim<'s> {
     next_msg: u32,
     next_timer: u64,
     cmd_buf: Vec<Cmd>,
+    initial_clocks: Vec<Clock>,
 }
 
-fn pair(a: NodeId, b: NodeId) -> (NodeId, NodeId) {
+pub(crate) fn pair(a: NodeId, b: NodeId) -> (NodeId, NodeId) {
     if a <= b {
         (a, b)
     } else {
@@ -106,7 +107,8 @@ impl<'s> Sim<'s> {
                     timers: BTreeMap::new(),
                 }
             })
-            .collect();
+            .collect::<Vec<NodeRt>>();
+        let initial_clocks = rt.iter().map(|r| r.clock).collect();
         let mut sim = Sim {
             sc,
             now: Time::ZERO,
@@ -122,6 +124,7 @@ impl<'s> Sim<'s> {
             next_msg: 0,
             next_timer: 0,
             cmd_buf: Vec::new(),
+            initial_clocks,
         };
         for (i, f) in sc.faults.iter().enumerate() {
             sim.queue.push(Time(f.at_ms), Ev::Fault(i as u32));
@@ -162,7 +165,8 @@ impl<'s> Sim<'s> {
             self.now = t;
             self.dispatch(ev, false);
         };
-        Trace { entries: self.trace, outcome, end: self.now }
+        let nodes = self.sc.nodes().into_iter().zip(self.initial_clocks).collect();
+        Trace { nodes, entries: self.trace, outcome, end: self.now }
     }
 
     /// `buffered`: the event is being replayed from a paused node's backlog (it already

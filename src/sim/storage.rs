@@ -151,6 +151,7 @@ impl Storage {
         ctx.note(Event::WriteAccepted {
             client: p.from,
             key: p.key.clone(),
+            value: p.value.clone(),
             token: p.token,
             epoch: p.epoch,
             replaced_epoch,

@@ -1,2 +1,35 @@
-//! The browser layer (Yew). Placeholder until the foundation helper fills it.
-pub fn mount() {}
+//! The browser layer: Yew components only, behind the `web` feature.
+//!
+//! Everything here draws; nothing here decides. The model, the checker and the layout live
+//! outside `ui` and compile without a browser, so `cargo test --no-default-features` proves
+//! that no protocol logic leaks into a view. For now the app is the empty shell: a header
+//! that says what Leaseline teaches, a diagram area waiting for a trace, a playback toolbar
+//! whose controls are disabled until there is something to play, and a footer.
+//!
+//! Landmarks are part of the contract (the browser tests look for them): `banner` (header),
+//! `main`, a `region` named "Space-time diagram", a `toolbar` named "Playback", and
+//! `contentinfo` (footer).
+
+mod app;
+mod controls;
+mod diagram;
+mod footer;
+mod header;
+
+pub use app::App;
+
+use yew::{AppHandle, Renderer};
+
+/// Mounts the app into the document body. The wasm binary's `main` calls this.
+pub fn mount() {
+    // The handle lives as long as the page; dropping it would not unmount, but keeping it
+    // explicit says the app is meant to stay.
+    let handle = Renderer::<App>::new().render();
+    std::mem::forget(handle);
+}
+
+/// Mounts the app into `root` and returns its handle, so a test can render into a fresh
+/// element and tear it down again with [`AppHandle::destroy`].
+pub fn mount_to(root: web_sys::Element) -> AppHandle<App> {
+    Renderer::<App>::with_root(root).render()
+}
