@@ -1,1 +1,97 @@
-fn main() {}
+//! Benchmarks (not tests: nothing here asserts on time). Run by the README's test command:
+//! `cargo bench --bench sim --no-default-features`.
+//!
+//! Prints simulated trace entries per second on a long scenario, and the time to project
+//! the state at an arbitrary step of a 100,000-entry trace (targets: ≥ 5 M entries/s, a
+//! seek ≤ 1 ms).
+
+use leaseline::check::check;
+use leaseline::projection::Projection;
+use leaseline::scenario::{ClientSpec, LossPolicy, RetrySpec, Fault, FaultKind, FenceMode, LinkSpec, Scenario, Step};
+use leaseline::sim::node::NodeId;
+use leaseline::sim::rng::Rng;
+use leaseline::sim::run;
+use std::hint::black_box;
+use std::time::Instant;
+
+/// Eight clients contending for the lock for an hour, renewing every 40 ms, with pauses.
+fn long_scenario(max_events: u32) -> Scenario {
+    let mut sc = leaseline::scenario::preset("gc-pause").map(|p| p.scenario()).unwrap_or_else(|| unreachable!());
+    sc.horizon_ms = 3_600_000;
+    sc.max_events = max_events;
+    sc.storage.fence = FenceMode::Monotone;
+    sc.network.default = LinkSpec { min_delay_ms: 1, max_delay_ms: 9, loss_pct: 1 };
+    let mut job = Vec::new();
+    for i in 0..15 {
+        job.extend([
+            Step::Acquire,
+            Step::Work { ms: 20_000 },
+            Step::Write { key: format!("k{}", i % 3), value: format!("v{i}") },
+            Step::Release,
+        ]);
+    }
+    let c = ClientSpec {
+        renew_every_ms: Some(40),
+        ttl_ms: 120,
+        on_loss: LossPolicy::Reacquire,
+        retry: RetrySpec { interval_ms: 50, jitter_ms: 50, max_attempts: 0 },
+        ..sc.clients[0].clone()
+    };
+    sc.clients = (0..8).map(|i| ClientSpec { start_ms: i * 37, job: job.clone(), ..c.clone() }).collect();
+    sc.faults = (0..50)
+        .map(|i| Fault { at_ms: 5_000 + i * 20_000, kind: FaultKind::Pause { node: NodeId::Client((i % 8) as u8), for_ms: 300 } })
+        .collect();
+    sc
+}
+
+fn main() {
+    // Simulation throughput.
+    let sc = long_scenario(1_000_000);
+    sc.validate().expect("bench scenario is valid");
+    let _warm = run(&sc);
+    let rounds = 5;
+    let t0 = Instant::now();
+    let mut entries = 0usize;
+    for _ in 0..rounds {
+        entries += black_box(run(&sc)).len();
+    }
+    let secs = t0.elapsed().as_secs_f64();
+    println!(
+        "bench simulate: {} entries per run, {:.2} M entries/s ({:.1} ms per run)",
+        entries / rounds,
+        entries as f64 / secs / 1e6,
+        secs * 1e3 / rounds as f64
+    );
+
+    // Projection over a 100,000-entry trace.
+    let trace = run(&long_scenario(100_000));
+    let t0 = Instant::now();
+    let proj = Projection::new(&trace);
+    let build_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let mut rng = Rng::new(42);
+    let seeks = 20_000;
+    let mut us: Vec<f64> = (0..seeks)
+        .map(|_| {
+            let k = rng.range_i64(0, trace.len() as i64) as usize;
+            let s = Instant::now();
+            black_box(proj.state_at(&trace, k));
+            s.elapsed().as_secs_f64() * 1e6
+        })
+        .collect();
+    us.sort_by(f64::total_cmp);
+    let pct = |p: usize| us[(us.len() - 1) * p / 100];
+    println!(
+        "bench seek: {} entries, keyframes built in {build_ms:.1} ms; state_at p50 {:.1} µs, p99 {:.1} µs, max {:.1} µs over {seeks} random steps",
+        trace.len(),
+        pct(50),
+        pct(99),
+        pct(100)
+    );
+
+    let t0 = Instant::now();
+    let v = black_box(check(&trace));
+    println!("bench check: {} entries judged in {:.1} ms ({} overlaps)", trace.len(), t0.elapsed().as_secs_f64() * 1e3, v.overlaps.len());
+    let t0 = Instant::now();
+    black_box(trace.digest());
+    println!("bench digest: {:.1} ms for {} entries", t0.elapsed().as_secs_f64() * 1e3, trace.len());
+}
