@@ -16,6 +16,8 @@
 
 pub mod check;
 pub mod cli;
+pub mod narrate;
+pub mod playback;
 pub mod projection;
 pub mod scenario;
 pub mod sim;
