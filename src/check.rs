@@ -92,7 +92,7 @@ pub fn check(trace: &Trace) -> Verdict {
 
     // Who believes, with which token, since when.
     let mut believers: BTreeMap<NodeId, u64> = BTreeMap::new();
-    let mut open: Option<(Time, u32, Vec<(NodeId, u64)>)> = None;
+    let mut open: Option<OpenOverlap> = None;
     // Per key: the newest epoch accepted so far.
     let mut newest: BTreeMap<&str, u32> = BTreeMap::new();
     // Token and holder of each epoch; the highest token issued so far.
@@ -112,7 +112,12 @@ pub fn check(trace: &Trace) -> Verdict {
                 believers.remove(&e.node);
                 changed = true;
             }
-            Event::LeaseGranted { client, token, epoch, .. } => {
+            Event::LeaseGranted {
+                client,
+                token,
+                epoch,
+                ..
+            } => {
                 stats.grants += 1;
                 if let Some(m) = max_token.filter(|m| token <= m) {
                     v.push(Violation {
@@ -128,7 +133,14 @@ pub fn check(trace: &Trace) -> Verdict {
                 max_token = Some(max_token.map_or(*token, |m| m.max(*token)));
                 epochs.insert(*epoch, (*token, *client));
             }
-            Event::WriteAccepted { client, key, token, epoch, replaced_epoch, .. } => {
+            Event::WriteAccepted {
+                client,
+                key,
+                token,
+                epoch,
+                replaced_epoch,
+                ..
+            } => {
                 stats.writes_accepted += 1;
                 let mine = epoch.unwrap_or(0);
                 let prev = newest.get(key.as_str()).copied();
@@ -136,7 +148,8 @@ pub fn check(trace: &Trace) -> Verdict {
                     Some(p) if p > mine => {
                         stats.stale_writes_accepted += 1;
                         let (ptoken, pholder) = epochs.get(&p).copied().unwrap_or((0, *client));
-                        let what = token.map_or("with no token".to_string(), |t| format!("with token {t}"));
+                        let what = token
+                            .map_or("with no token".to_string(), |t| format!("with token {t}"));
                         v.push(Violation {
                             kind: ViolationKind::StaleWrite,
                             at: e.t,
@@ -164,9 +177,20 @@ pub fn check(trace: &Trace) -> Verdict {
                     }
                 }
             }
-            Event::WriteRejected { client, token, reason, .. } => {
+            Event::WriteRejected {
+                client,
+                token,
+                reason,
+                ..
+            } => {
                 stats.stale_writes_rejected += 1;
-                rejections.push(Rejection { at: e.t, entry: i, client: *client, token: *token, reason: reason.to_string() });
+                rejections.push(Rejection {
+                    at: e.t,
+                    entry: i,
+                    client: *client,
+                    token: *token,
+                    reason: reason.to_string(),
+                });
             }
             Event::EffectPerformed { client, name } => {
                 stats.effects_performed += 1;
@@ -189,17 +213,31 @@ pub fn check(trace: &Trace) -> Verdict {
         }
     }
     if let Some((from, entry, clients)) = open {
-        overlaps.push(Overlap { from, to: trace.end.max(from), entry, clients });
+        overlaps.push(Overlap {
+            from,
+            to: trace.end.max(from),
+            entry,
+            clients,
+        });
     }
     stats.double_holder_ms = overlaps.iter().map(|o| o.to.0 - o.from.0).sum();
     v.sort_by_key(|x| (x.entry, x.kind));
-    Verdict { safe: v.is_empty(), violations: v, overlaps, rejections, stats }
+    Verdict {
+        safe: v.is_empty(),
+        violations: v,
+        overlaps,
+        rejections,
+        stats,
+    }
 }
+
+/// An overlap still in progress: since when, from which entry, who.
+type OpenOverlap = (Time, u32, Vec<(NodeId, u64)>);
 
 /// Keeps `open` in step with the set of believers: an overlap is a maximal interval with
 /// the same two-or-more believers.
 fn close_or_open(
-    open: &mut Option<(Time, u32, Vec<(NodeId, u64)>)>,
+    open: &mut Option<OpenOverlap>,
     overlaps: &mut Vec<Overlap>,
     believers: &BTreeMap<NodeId, u64>,
     t: Time,
@@ -211,7 +249,12 @@ fn close_or_open(
             return;
         }
         if t > *from {
-            overlaps.push(Overlap { from: *from, to: t, entry: *entry, clients: clients.clone() });
+            overlaps.push(Overlap {
+                from: *from,
+                to: t,
+                entry: *entry,
+                clients: clients.clone(),
+            });
         }
         *open = None;
     }
@@ -227,10 +270,17 @@ impl Verdict {
         if self.safe {
             s.push_str("SAFE: storage never accepted a write from a superseded holder.\n");
         } else {
-            s.push_str(&format!("UNSAFE: {} violation(s).\n", self.violations.len()));
+            s.push_str(&format!(
+                "UNSAFE: {} violation(s).\n",
+                self.violations.len()
+            ));
         }
         for o in &self.overlaps {
-            let who: Vec<String> = o.clients.iter().map(|(n, t)| format!("{n} (token {t})")).collect();
+            let who: Vec<String> = o
+                .clients
+                .iter()
+                .map(|(n, t)| format!("{n} (token {t})"))
+                .collect();
             s.push_str(&format!(
                 "  two believers {} → {}: {}\n",
                 o.from,
@@ -239,7 +289,10 @@ impl Verdict {
             ));
         }
         for r in &self.rejections {
-            s.push_str(&format!("  {}  fence rejected {}'s write: {}\n", r.at, r.client, r.reason));
+            s.push_str(&format!(
+                "  {}  fence rejected {}'s write: {}\n",
+                r.at, r.client, r.reason
+            ));
         }
         for x in &self.violations {
             s.push_str(&format!("  {}  {:?}: {}\n", x.at, x.kind, x.cause));

@@ -51,10 +51,18 @@ fn dispatch(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             Ok(())
         }
         Some("check") => {
-            let path = args.get(1).ok_or("check needs a file: leaseline check <file.json>")?;
+            let path = args
+                .get(1)
+                .ok_or("check needs a file: leaseline check <file.json>")?;
             let sc = load(path)?;
-            writeln!(out, "{path}: valid ({} clients, {} faults, horizon {} ms)", sc.clients.len(), sc.faults.len(), sc.horizon_ms)
-                .map_err(io)
+            writeln!(
+                out,
+                "{path}: valid ({} clients, {} faults, horizon {} ms)",
+                sc.clients.len(),
+                sc.faults.len(),
+                sc.horizon_ms
+            )
+            .map_err(io)
         }
         Some("run") => run_cmd(&args[1..], out),
         Some(other) => Err(format!("unknown command `{other}` (try --help)")),
@@ -67,7 +75,10 @@ fn load(what: &str) -> Result<Scenario, String> {
     }
     if !what.ends_with(".json") && !std::path::Path::new(what).exists() {
         let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
-        return Err(format!("no preset or file `{what}` (presets: {})", names.join(", ")));
+        return Err(format!(
+            "no preset or file `{what}` (presets: {})",
+            names.join(", ")
+        ));
     }
     let text = std::fs::read_to_string(what).map_err(|e| format!("{what}: {e}"))?;
     Scenario::from_json(&text).map_err(|e| format!("{what}: {e}"))
@@ -102,21 +113,45 @@ fn run_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         apply_fence(&mut sc, &f)?;
     }
     if let Some(s) = seed {
-        sc.seed = s.parse().map_err(|_| format!("--seed: `{s}` is not a whole number ≥ 0"))?;
+        sc.seed = s
+            .parse()
+            .map_err(|_| format!("--seed: `{s}` is not a whole number ≥ 0"))?;
     }
     let trace = simulate(&sc).map_err(|e| e.to_string())?;
     let verdict = check(&trace);
     let io = |e: std::io::Error| e.to_string();
     if json {
         let report = Report::new(&trace, &verdict);
-        writeln!(out, "{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?).map_err(io)
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
+        )
+        .map_err(io)
     } else {
-        writeln!(out, "{} — seed {}, fence {:?}", if sc.name.is_empty() { &target } else { &sc.name }, sc.seed, sc.storage.fence)
-            .map_err(io)?;
+        writeln!(
+            out,
+            "{} — seed {}, fence {:?}",
+            if sc.name.is_empty() {
+                &target
+            } else {
+                &sc.name
+            },
+            sc.seed,
+            sc.storage.fence
+        )
+        .map_err(io)?;
         for e in &trace.entries {
             writeln!(out, "{e}").map_err(io)?;
         }
-        writeln!(out, "outcome: {:?} at {}; digest {}", trace.outcome, trace.end, trace.digest_hex()).map_err(io)?;
+        writeln!(
+            out,
+            "outcome: {:?} at {}; digest {}",
+            trace.outcome,
+            trace.end,
+            trace.digest_hex()
+        )
+        .map_err(io)?;
         write!(out, "{}", verdict.summary()).map_err(io)
     }
 }
@@ -128,8 +163,9 @@ pub fn apply_fence(sc: &mut Scenario, f: &str) -> Result<(), String> {
         sc.storage.mark = Durability::Memory;
         return Ok(());
     }
-    sc.storage.fence = FenceMode::parse(f)
-        .ok_or(format!("--fence: `{f}` is not one of none, monotone, strict, exact, non-atomic, volatile"))?;
+    sc.storage.fence = FenceMode::parse(f).ok_or(format!(
+        "--fence: `{f}` is not one of none, monotone, strict, exact, non-atomic, volatile"
+    ))?;
     Ok(())
 }
 
@@ -160,7 +196,10 @@ impl<'a> Report<'a> {
             outcome: trace.outcome,
             end_ms: trace.end.0,
             entries: trace.len(),
-            verdict: VerdictJson { safe: v.safe, violations: &v.violations },
+            verdict: VerdictJson {
+                safe: v.safe,
+                violations: &v.violations,
+            },
             violations: &v.violations,
             overlaps: &v.overlaps,
             rejections: &v.rejections,
@@ -177,7 +216,11 @@ mod tests {
         let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let code = run(&args, &mut out, &mut err);
-        (code, String::from_utf8_lossy(&out).into(), String::from_utf8_lossy(&err).into())
+        (
+            code,
+            String::from_utf8_lossy(&out).into(),
+            String::from_utf8_lossy(&err).into(),
+        )
     }
 
     #[test]
@@ -203,7 +246,10 @@ mod tests {
         let f: serde_json::Value = serde_json::from_str(&fenced).unwrap();
         assert_eq!(f["stats"]["stale_writes_accepted"], 0);
         assert!(f["stats"]["stale_writes_rejected"].as_u64().unwrap() >= 1);
-        assert_eq!(f["stats"]["double_holder_ms"], v["stats"]["double_holder_ms"]);
+        assert_eq!(
+            f["stats"]["double_holder_ms"],
+            v["stats"]["double_holder_ms"]
+        );
     }
 
     #[test]

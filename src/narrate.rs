@@ -54,7 +54,13 @@ pub fn is_notable(e: &Event) -> bool {
 
 /// Indices of the notable entries, in order.
 pub fn notable_steps(trace: &Trace) -> Vec<usize> {
-    trace.entries.iter().enumerate().filter(|(_, e)| is_notable(&e.event)).map(|(i, _)| i).collect()
+    trace
+        .entries
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| is_notable(&e.event))
+        .map(|(i, _)| i)
+        .collect()
 }
 
 fn still_believes(state: &State, client: NodeId) -> Option<String> {
@@ -70,7 +76,10 @@ pub fn sentence(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Op
     let who = node_name(e.node);
     let s = match &e.event {
         Event::LeaseGranted { client, token, .. } => {
-            let mut s = format!("the coordinator granted the lock to {} with token {token}", node_name(*client));
+            let mut s = format!(
+                "the coordinator granted the lock to {} with token {token}",
+                node_name(*client)
+            );
             let others: Vec<String> = after
                 .believers()
                 .filter(|(c, _)| c != client)
@@ -83,40 +92,75 @@ pub fn sentence(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Op
             s
         }
         Event::LeaseExpired { client, token, .. } => {
-            let mut s = format!("the coordinator expired {}'s lease (token {token})", node_name(*client));
+            let mut s = format!(
+                "the coordinator expired {}'s lease (token {token})",
+                node_name(*client)
+            );
             if let Some(b) = still_believes(after, *client) {
                 s.push_str("; ");
                 s.push_str(&b);
             }
             s
         }
-        Event::LeaseReleased { client, token } => format!("{} released the lock (token {token})", node_name(*client)),
-        Event::BeliefEnded { token, how } => format!("{who} stopped believing it holds token {token}: {how}"),
-        Event::WriteAccepted { client, token, key, .. } => {
-            let stale = verdict.violations.iter().any(|v| v.entry as usize == i && v.kind == ViolationKind::StaleWrite);
-            let lost = verdict.violations.iter().any(|v| v.entry as usize == i && v.kind == ViolationKind::LostUpdate);
+        Event::LeaseReleased { client, token } => {
+            format!("{} released the lock (token {token})", node_name(*client))
+        }
+        Event::BeliefEnded { token, how } => {
+            format!("{who} stopped believing it holds token {token}: {how}")
+        }
+        Event::WriteAccepted {
+            client, token, key, ..
+        } => {
+            let stale = verdict
+                .violations
+                .iter()
+                .any(|v| v.entry as usize == i && v.kind == ViolationKind::StaleWrite);
+            let lost = verdict
+                .violations
+                .iter()
+                .any(|v| v.entry as usize == i && v.kind == ViolationKind::LostUpdate);
             let tok = token.map_or("no token".to_string(), |t| format!("token {t}"));
             if stale {
                 format!(
                     "storage accepted {}'s stale write with {tok} to {key}{}",
                     node_name(*client),
-                    if lost { " — a newer holder's update is lost: data corrupted" } else { " — data corrupted" }
+                    if lost {
+                        " — a newer holder's update is lost: data corrupted"
+                    } else {
+                        " — data corrupted"
+                    }
                 )
             } else {
-                format!("storage accepted {}'s write with {tok} to {key}", node_name(*client))
+                format!(
+                    "storage accepted {}'s write with {tok} to {key}",
+                    node_name(*client)
+                )
             }
         }
         Event::WriteRejected { client, reason, .. } => {
             format!("storage rejected {}'s write: {reason}", node_name(*client))
         }
         Event::EffectPerformed { client, name } => {
-            let dup = verdict.violations.iter().any(|v| v.entry as usize == i && v.kind == ViolationKind::DuplicateEffect);
-            format!("storage performed \"{name}\" for {}{}", node_name(*client), if dup { " — a second time" } else { "" })
+            let dup = verdict
+                .violations
+                .iter()
+                .any(|v| v.entry as usize == i && v.kind == ViolationKind::DuplicateEffect);
+            format!(
+                "storage performed \"{name}\" for {}{}",
+                node_name(*client),
+                if dup { " — a second time" } else { "" }
+            )
         }
         Event::EffectDeduplicated { client, name } => {
-            format!("storage skipped \"{name}\" for {}: its idempotency key was already used", node_name(*client))
+            format!(
+                "storage skipped \"{name}\" for {}: its idempotency key was already used",
+                node_name(*client)
+            )
         }
-        Event::Paused { for_ms } => format!("{who} froze for {} (a GC pause); its clock keeps running", secs(*for_ms)),
+        Event::Paused { for_ms } => format!(
+            "{who} froze for {} (a GC pause); its clock keeps running",
+            secs(*for_ms)
+        ),
         Event::Resumed => match still_believes(after, e.node) {
             Some(_) => format!("{who} woke up, still believing it holds its lock"),
             None => format!("{who} woke up"),
@@ -138,11 +182,19 @@ pub fn sentence(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Op
                 Forgot::Nothing => "",
             }
         ),
-        Event::RenewalsFailing { for_ms } => format!("renewals start failing for {}", secs(*for_ms)),
-        Event::FailedOpen => format!("{who} cannot reach the coordinator and fails open: it proceeds without a lock"),
+        Event::RenewalsFailing { for_ms } => {
+            format!("renewals start failing for {}", secs(*for_ms))
+        }
+        Event::FailedOpen => {
+            format!("{who} cannot reach the coordinator and fails open: it proceeds without a lock")
+        }
         Event::JobAborted { .. } => format!("{who} {}", e.event),
         Event::MessageHeld { to, extra_ms } => {
-            format!("{who}'s next message to {} will be held for {}", node_name(*to), secs(*extra_ms))
+            format!(
+                "{who}'s next message to {} will be held for {}",
+                node_name(*to),
+                secs(*extra_ms)
+            )
         }
         _ => return None,
     };
@@ -166,23 +218,34 @@ mod tests {
         let trace = simulate(&preset(name).unwrap().scenario()).unwrap();
         let v = check(&trace);
         let p = Projection::new(&trace);
-        notable_steps(&trace).into_iter().filter_map(|i| sentence(&trace, &v, i, &p.state_at(&trace, i + 1))).collect()
+        notable_steps(&trace)
+            .into_iter()
+            .filter_map(|i| sentence(&trace, &v, i, &p.state_at(&trace, i + 1)))
+            .collect()
     }
 
     #[test]
     fn gc_pause_tells_the_story_in_order() {
         let s = sentences("gc-pause");
-        let find = |needle: &str| s.iter().position(|x| x.contains(needle)).unwrap_or_else(|| panic!("{needle} in {s:#?}"));
+        let find = |needle: &str| {
+            s.iter()
+                .position(|x| x.contains(needle))
+                .unwrap_or_else(|| panic!("{needle} in {s:#?}"))
+        };
         let granted33 = find("granted the lock to client 1 with token 33");
         let froze = find("client 1 froze");
         let expired = find("t = 30.0 s: the coordinator expired client 1's lease (token 33); client 1 still believes it holds token 33");
-        let granted34 = find("granted the lock to client 2 with token 34; client 1 still believes it holds token 33");
+        let granted34 = find(
+            "granted the lock to client 2 with token 34; client 1 still believes it holds token 33",
+        );
         let stale = find("stale write with token 33");
         assert!(granted33 < froze && froze < expired && expired < granted34 && granted34 < stale);
     }
 
     #[test]
     fn fenced_gc_pause_says_why_the_write_was_rejected() {
-        assert!(sentences("gc-pause-fenced").iter().any(|x| x.ends_with("storage rejected client 1's write: token 33 < 34")));
+        assert!(sentences("gc-pause-fenced")
+            .iter()
+            .any(|x| x.ends_with("storage rejected client 1's write: token 33 < 34")));
     }
 }

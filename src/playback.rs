@@ -48,18 +48,28 @@ impl Cursor {
     /// The cursor at true time `t` (scrubbing, playing): every entry at or before `t`.
     pub fn at_time(trace: &Trace, t: f64) -> Cursor {
         let t = t.clamp(0.0, trace.end.0 as f64);
-        Cursor { t, step: crate::projection::step_at_time(trace, Time(t.floor() as i64)) }
+        Cursor {
+            t,
+            step: crate::projection::step_at_time(trace, Time(t.floor() as i64)),
+        }
     }
 
     /// The cursor just after entry `step - 1`.
     pub fn at_step(trace: &Trace, step: usize) -> Cursor {
         let step = step.min(trace.len());
-        let t = if step == 0 { 0.0 } else { trace.entries[step - 1].t.0 as f64 };
+        let t = if step == 0 {
+            0.0
+        } else {
+            trace.entries[step - 1].t.0 as f64
+        };
         Cursor { t, step }
     }
 
     pub fn end(trace: &Trace) -> Cursor {
-        Cursor { t: trace.end.0 as f64, step: trace.len() }
+        Cursor {
+            t: trace.end.0 as f64,
+            step: trace.len(),
+        }
     }
 
     pub fn at_end(&self, trace: &Trace) -> bool {
@@ -73,7 +83,9 @@ pub fn flights(trace: &Trace) -> Vec<(i64, i64)> {
         .entries
         .iter()
         .filter_map(|e| match &e.event {
-            crate::trace::Event::Sent { arrives: Some(a), .. } if a.0 > e.t.0 => Some((e.t.0, a.0)),
+            crate::trace::Event::Sent {
+                arrives: Some(a), ..
+            } if a.0 > e.t.0 => Some((e.t.0, a.0)),
             _ => None,
         })
         .collect();
@@ -113,7 +125,11 @@ mod tests {
     fn no_flight_means_full_speed() {
         assert_eq!(advance(0.0, 16.0, 5.0, &[], 1e9), 80.0);
         assert_eq!(advance(0.0, 16.0, 5.0, &[(1000, 1005)], 1e9), 80.0);
-        assert_eq!(advance(990.0, 16.0, 5.0, &[(1000, 1005)], 1e9), 1000.0, "stops at the flight");
+        assert_eq!(
+            advance(990.0, 16.0, 5.0, &[(1000, 1005)], 1e9),
+            1000.0,
+            "stops at the flight"
+        );
     }
 
     #[test]
@@ -125,7 +141,10 @@ mod tests {
             t = advance(t, 16.0, 100.0, &flights, 1e9);
             frames += 1;
         }
-        assert!(frames as f64 * 16.0 >= FLIGHT_REAL_MS - 16.0, "{frames} frames");
+        assert!(
+            frames as f64 * 16.0 >= FLIGHT_REAL_MS - 16.0,
+            "{frames} frames"
+        );
     }
 
     #[test]

@@ -57,6 +57,8 @@ pub struct InFlight {
     pub from: NodeId,
     pub to: NodeId,
     pub label: String,
+    /// The message family (see `Msg::class`), for styling.
+    pub class: &'static str,
     pub sent: Time,
     pub arrives: Time,
 }
@@ -90,7 +92,12 @@ impl State {
             step: 0,
             t: Time::ZERO,
             clients: vec![
-                ClientView { believes: None, paused: false, status: JobStatus::NotStarted, step: None };
+                ClientView {
+                    believes: None,
+                    paused: false,
+                    status: JobStatus::NotStarted,
+                    step: None
+                };
                 n
             ],
             lease: None,
@@ -109,7 +116,10 @@ impl State {
 
     /// A node's wall-clock reading at true time `t` (normally the cursor's time).
     pub fn local(&self, node: NodeId, t: Time) -> i64 {
-        self.clocks.iter().find(|(n, _)| *n == node).map_or(t.0, |(_, c)| c.wall(t))
+        self.clocks
+            .iter()
+            .find(|(n, _)| *n == node)
+            .map_or(t.0, |(_, c)| c.wall(t))
     }
 
     pub fn believers(&self) -> impl Iterator<Item = (NodeId, u64)> + '_ {
@@ -156,23 +166,49 @@ impl State {
                 }
             }
             Event::JobFinished | Event::JobAborted { .. } => {
-                let done = if matches!(e.event, Event::JobFinished) { JobStatus::Finished } else { JobStatus::Aborted };
+                let done = if matches!(e.event, Event::JobFinished) {
+                    JobStatus::Finished
+                } else {
+                    JobStatus::Aborted
+                };
                 if let Some(c) = self.client(n) {
                     c.status = done
                 }
             }
-            Event::Sent { id, to, msg, arrives: Some(a) } => {
-                self.in_flight.insert(*id, InFlight { from: n, to: *to, label: msg.label(), sent: e.t, arrives: *a });
+            Event::Sent {
+                id,
+                to,
+                msg,
+                arrives: Some(a),
+            } => {
+                self.in_flight.insert(
+                    *id,
+                    InFlight {
+                        from: n,
+                        to: *to,
+                        label: msg.label(),
+                        class: msg.class(),
+                        sent: e.t,
+                        arrives: *a,
+                    },
+                );
             }
             Event::Received { id, .. } | Event::Dropped { id, .. } => {
                 self.in_flight.remove(id);
             }
-            Event::BeliefStarted { token, deadline_local, .. } => {
+            Event::BeliefStarted {
+                token,
+                deadline_local,
+                ..
+            } => {
                 if let Some(c) = self.client(n) {
                     c.believes = Some((*token, *deadline_local))
                 }
             }
-            Event::DeadlineExtended { token, deadline_local } => {
+            Event::DeadlineExtended {
+                token,
+                deadline_local,
+            } => {
                 if let Some(c) = self.client(n) {
                     c.believes = Some((*token, *deadline_local))
                 }
@@ -182,16 +218,47 @@ impl State {
                     c.believes = None
                 }
             }
-            Event::LeaseGranted { client, token, expires_local, .. } => {
-                self.lease = Some(LeaseView { client: *client, token: *token, expires_local: *expires_local });
+            Event::LeaseGranted {
+                client,
+                token,
+                expires_local,
+                ..
+            } => {
+                self.lease = Some(LeaseView {
+                    client: *client,
+                    token: *token,
+                    expires_local: *expires_local,
+                });
                 self.last_token = Some(*token);
             }
-            Event::LeaseRenewed { client, token, expires_local } => {
-                self.lease = Some(LeaseView { client: *client, token: *token, expires_local: *expires_local });
+            Event::LeaseRenewed {
+                client,
+                token,
+                expires_local,
+            } => {
+                self.lease = Some(LeaseView {
+                    client: *client,
+                    token: *token,
+                    expires_local: *expires_local,
+                });
             }
             Event::LeaseReleased { .. } | Event::LeaseExpired { .. } => self.lease = None,
-            Event::WriteAccepted { client, key, value, token, mark, .. } => {
-                self.cells.insert(key.clone(), CellView { value: value.clone(), token: *token, writer: *client });
+            Event::WriteAccepted {
+                client,
+                key,
+                value,
+                token,
+                mark,
+                ..
+            } => {
+                self.cells.insert(
+                    key.clone(),
+                    CellView {
+                        value: value.clone(),
+                        token: *token,
+                        writer: *client,
+                    },
+                );
                 if let Some(m) = mark {
                     self.marks.insert(key.clone(), *m);
                 }
@@ -299,11 +366,21 @@ mod tests {
         let p = Projection::new(&trace);
         let s = p.state_at(&trace, step_at_time(&trace, Time(40_000)));
         assert!(s.clients[0].paused);
-        assert_eq!(s.believers().collect::<Vec<_>>(), [(NodeId::Client(0), 33), (NodeId::Client(1), 34)]);
-        assert_eq!(s.lease.as_ref().map(|l| (l.client, l.token)), Some((NodeId::Client(1), 34)));
+        assert_eq!(
+            s.believers().collect::<Vec<_>>(),
+            [(NodeId::Client(0), 33), (NodeId::Client(1), 34)]
+        );
+        assert_eq!(
+            s.lease.as_ref().map(|l| (l.client, l.token)),
+            Some((NodeId::Client(1), 34))
+        );
         assert_eq!(s.cells["account:42"].token, Some(34));
         let end = p.state_at(&trace, trace.len());
-        assert_eq!(end.cells["account:42"].token, Some(33), "unfenced: the stale write landed");
+        assert_eq!(
+            end.cells["account:42"].token,
+            Some(33),
+            "unfenced: the stale write landed"
+        );
         assert!(end.in_flight.is_empty());
     }
 }

@@ -60,33 +60,86 @@ pub enum DropWhy {
 pub enum Event {
     // --- jobs (clients)
     JobStarted,
-    StepStarted { step: u32 },
+    StepStarted {
+        step: u32,
+    },
     JobFinished,
-    JobAborted { why: AbortWhy },
+    JobAborted {
+        why: AbortWhy,
+    },
     // --- network
     /// A message left; `arrives` is when it reaches the other side (`None`: it is dropped).
-    Sent { id: u32, to: NodeId, msg: Msg, arrives: Option<Time> },
+    Sent {
+        id: u32,
+        to: NodeId,
+        msg: Msg,
+        arrives: Option<Time>,
+    },
     /// The receiving node handled the message (after a pause, that can be later than it
     /// arrived).
-    Received { id: u32, from: NodeId },
-    Dropped { id: u32, to: NodeId, why: DropWhy },
+    Received {
+        id: u32,
+        from: NodeId,
+    },
+    Dropped {
+        id: u32,
+        to: NodeId,
+        why: DropWhy,
+    },
     // --- what a client believes
-    BeliefStarted { token: u64, epoch: u32, deadline_local: i64 },
-    DeadlineExtended { token: u64, deadline_local: i64 },
-    BeliefEnded { token: u64, how: LossHow },
-    CheckPassed { deadline_local: i64 },
+    BeliefStarted {
+        token: u64,
+        epoch: u32,
+        deadline_local: i64,
+    },
+    DeadlineExtended {
+        token: u64,
+        deadline_local: i64,
+    },
+    BeliefEnded {
+        token: u64,
+        how: LossHow,
+    },
+    CheckPassed {
+        deadline_local: i64,
+    },
     LossIgnored,
     FailedOpen,
     GaveUp,
     // --- the coordinator
-    LeaseGranted { client: NodeId, token: u64, epoch: u32, expires_local: i64 },
-    LeaseRenewed { client: NodeId, token: u64, expires_local: i64 },
-    LeaseReleased { client: NodeId, token: u64 },
-    ReleaseRefused { client: NodeId },
-    LeaseExpired { client: NodeId, token: u64, epoch: u32 },
-    RequestQueued { client: NodeId },
-    RenewalRefused { client: NodeId, token: u64 },
-    RenewalDropped { client: NodeId },
+    LeaseGranted {
+        client: NodeId,
+        token: u64,
+        epoch: u32,
+        expires_local: i64,
+    },
+    LeaseRenewed {
+        client: NodeId,
+        token: u64,
+        expires_local: i64,
+    },
+    LeaseReleased {
+        client: NodeId,
+        token: u64,
+    },
+    ReleaseRefused {
+        client: NodeId,
+    },
+    LeaseExpired {
+        client: NodeId,
+        token: u64,
+        epoch: u32,
+    },
+    RequestQueued {
+        client: NodeId,
+    },
+    RenewalRefused {
+        client: NodeId,
+        token: u64,
+    },
+    RenewalDropped {
+        client: NodeId,
+    },
     // --- storage
     WriteAccepted {
         client: NodeId,
@@ -99,21 +152,54 @@ pub enum Event {
         replaced_epoch: Option<u32>,
         mark: Option<u64>,
     },
-    WriteRejected { client: NodeId, key: String, token: Option<u64>, reason: RejectReason },
+    WriteRejected {
+        client: NodeId,
+        key: String,
+        token: Option<u64>,
+        reason: RejectReason,
+    },
     /// Non-atomic fence: the mark was read and the check passed; the write lands later.
-    FenceChecked { client: NodeId, key: String, token: Option<u64>, mark: Option<u64> },
-    EffectPerformed { client: NodeId, name: String },
-    EffectDeduplicated { client: NodeId, name: String },
+    FenceChecked {
+        client: NodeId,
+        key: String,
+        token: Option<u64>,
+        mark: Option<u64>,
+    },
+    EffectPerformed {
+        client: NodeId,
+        name: String,
+    },
+    EffectDeduplicated {
+        client: NodeId,
+        name: String,
+    },
     // --- faults
-    Paused { for_ms: i64 },
+    Paused {
+        for_ms: i64,
+    },
     Resumed,
-    LinkCut { peer: NodeId },
-    LinkHealed { peer: NodeId },
-    MessageHeld { to: NodeId, extra_ms: i64 },
-    ClockJumped { by_ms: i64 },
-    Crashed { down_ms: i64 },
-    Restarted { forgot: Forgot },
-    RenewalsFailing { for_ms: i64 },
+    LinkCut {
+        peer: NodeId,
+    },
+    LinkHealed {
+        peer: NodeId,
+    },
+    MessageHeld {
+        to: NodeId,
+        extra_ms: i64,
+    },
+    ClockJumped {
+        by_ms: i64,
+    },
+    Crashed {
+        down_ms: i64,
+    },
+    Restarted {
+        forgot: Forgot,
+    },
+    RenewalsFailing {
+        for_ms: i64,
+    },
     RenewalsRestored,
 }
 
@@ -234,52 +320,105 @@ impl fmt::Display for Event {
                     AbortWhy::StorageUnreachable => "storage unreachable",
                 }
             ),
-            Sent { to, msg, arrives: Some(a), .. } => {
+            Sent {
+                to,
+                msg,
+                arrives: Some(a),
+                ..
+            } => {
                 write!(f, "sends {} → {to} (arrives {a})", msg.label())
             }
-            Sent { to, msg, arrives: None, .. } => write!(f, "sends {} → {to} (lost)", msg.label()),
+            Sent {
+                to,
+                msg,
+                arrives: None,
+                ..
+            } => write!(f, "sends {} → {to} (lost)", msg.label()),
             Received { from, .. } => write!(f, "receives from {from}"),
             Dropped { to, why, .. } => write!(f, "message to {to} dropped ({why:?})"),
-            BeliefStarted { token, deadline_local, .. } => write!(
+            BeliefStarted {
+                token,
+                deadline_local,
+                ..
+            } => write!(
                 f,
                 "believes it holds the lock: token {token}, valid until {} on its clock",
                 fmt_ms(*deadline_local)
             ),
-            DeadlineExtended { token, deadline_local } => {
-                write!(f, "lease {token} extended to {} on its clock", fmt_ms(*deadline_local))
+            DeadlineExtended {
+                token,
+                deadline_local,
+            } => {
+                write!(
+                    f,
+                    "lease {token} extended to {} on its clock",
+                    fmt_ms(*deadline_local)
+                )
             }
-            BeliefEnded { token, how } => write!(f, "no longer believes it holds token {token}: {how}"),
+            BeliefEnded { token, how } => {
+                write!(f, "no longer believes it holds token {token}: {how}")
+            }
             CheckPassed { deadline_local } => {
-                write!(f, "lease check passes (deadline {} on its clock)", fmt_ms(*deadline_local))
+                write!(
+                    f,
+                    "lease check passes (deadline {} on its clock)",
+                    fmt_ms(*deadline_local)
+                )
             }
             LossIgnored => write!(f, "logs the lost lease and carries on"),
-            FailedOpen => write!(f, "cannot reach the coordinator: fails open, proceeds unlocked"),
+            FailedOpen => write!(
+                f,
+                "cannot reach the coordinator: fails open, proceeds unlocked"
+            ),
             GaveUp => write!(f, "gives up on the request"),
-            LeaseGranted { client, token, expires_local, .. } => write!(
+            LeaseGranted {
+                client,
+                token,
+                expires_local,
+                ..
+            } => write!(
                 f,
                 "grants the lease to {client}: token {token}, expires at {} on its clock",
                 fmt_ms(*expires_local)
             ),
-            LeaseRenewed { client, token, expires_local } => write!(
+            LeaseRenewed {
+                client,
+                token,
+                expires_local,
+            } => write!(
                 f,
                 "renews {client}'s lease {token} until {} on its clock",
                 fmt_ms(*expires_local)
             ),
             LeaseReleased { client, token } => write!(f, "{client} releases lease {token}"),
-            ReleaseRefused { client } => write!(f, "refuses a release from {client}: not the owner"),
+            ReleaseRefused { client } => {
+                write!(f, "refuses a release from {client}: not the owner")
+            }
             LeaseExpired { client, token, .. } => write!(f, "{client}'s lease {token} expires"),
             RequestQueued { client } => write!(f, "queues {client}'s acquire"),
             RenewalRefused { client, token } => {
                 write!(f, "refuses {client}'s renewal of {token}: not the holder")
             }
             RenewalDropped { client } => write!(f, "drops {client}'s renewal (renewals failing)"),
-            WriteAccepted { client, key, token, .. } => {
+            WriteAccepted {
+                client, key, token, ..
+            } => {
                 write!(f, "accepts {client}'s write to {key} with {}", tok(*token))
             }
-            WriteRejected { client, key, reason, .. } => {
+            WriteRejected {
+                client,
+                key,
+                reason,
+                ..
+            } => {
                 write!(f, "rejects {client}'s write to {key}: {reason}")
             }
-            FenceChecked { client, token, mark, .. } => write!(
+            FenceChecked {
+                client,
+                token,
+                mark,
+                ..
+            } => write!(
                 f,
                 "checks {client}'s {} against mark {} (write lands later)",
                 tok(*token),
@@ -287,7 +426,10 @@ impl fmt::Display for Event {
             ),
             EffectPerformed { client, name } => write!(f, "performs \"{name}\" for {client}"),
             EffectDeduplicated { client, name } => {
-                write!(f, "skips \"{name}\" for {client}: idempotency key already used")
+                write!(
+                    f,
+                    "skips \"{name}\" for {client}: idempotency key already used"
+                )
             }
             Paused { for_ms } => write!(f, "pauses for {}", fmt_ms(*for_ms)),
             Resumed => write!(f, "resumes"),
@@ -303,12 +445,15 @@ impl fmt::Display for Event {
                 "restarts: {}",
                 match forgot {
                     Forgot::Leases => "leases lost, token counter kept",
-                    Forgot::LeasesAndCounter => "leases and token counter lost (tokens will repeat)",
+                    Forgot::LeasesAndCounter =>
+                        "leases and token counter lost (tokens will repeat)",
                     Forgot::Nothing => "the high-water mark is durable",
                     Forgot::Mark => "the high-water mark is forgotten",
                 }
             ),
-            RenewalsFailing { for_ms } => write!(f, "renewals start failing for {}", fmt_ms(*for_ms)),
+            RenewalsFailing { for_ms } => {
+                write!(f, "renewals start failing for {}", fmt_ms(*for_ms))
+            }
             RenewalsRestored => write!(f, "renewals work again"),
         }
     }

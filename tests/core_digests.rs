@@ -11,12 +11,21 @@ use leaseline::sim::simulate;
 fn preset_digests_match_the_golden_file() {
     let actual: String = PRESETS
         .iter()
-        .map(|p| format!("{} {}\n", p.name, simulate(&p.scenario()).unwrap().digest_hex()))
+        .map(|p| {
+            format!(
+                "{} {}\n",
+                p.name,
+                simulate(&p.scenario()).unwrap().digest_hex()
+            )
+        })
         .collect();
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/digests.txt");
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::write(path, &actual).unwrap();
     }
     let golden = std::fs::read_to_string(path).unwrap_or_default();
-    assert_eq!(golden, actual, "preset digests changed; if intended, regenerate (see module docs)");
+    assert_eq!(
+        golden, actual,
+        "preset digests changed; if intended, regenerate (see module docs)"
+    );
 }

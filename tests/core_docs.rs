@@ -16,9 +16,15 @@ fn the_documented_example_runs_as_described() {
     let sc = Scenario::from_json(&example()).unwrap_or_else(|e| panic!("{e}"));
     let v = check(&simulate(&sc).unwrap());
     println!("{}", v.summary());
-    assert_eq!(v.rejections.first().map(|r| r.reason.as_str()), Some("token 1 < 2"));
+    assert_eq!(
+        v.rejections.first().map(|r| r.reason.as_str()),
+        Some("token 1 < 2")
+    );
     assert_eq!(v.stats.stale_writes_accepted, 0);
-    assert!(v.violations.iter().any(|x| x.kind == ViolationKind::DuplicateEffect));
+    assert!(v
+        .violations
+        .iter()
+        .any(|x| x.kind == ViolationKind::DuplicateEffect));
 
     let mut fixed = sc.clone();
     fixed.storage.idempotency = true;

@@ -92,7 +92,10 @@ fn byte_noise(s: &str, r: &mut Rng) -> String {
 #[test]
 fn decode_validate_run_never_panics() {
     let mut r = Rng::new(0xF022);
-    let mut seeds: Vec<String> = PRESETS.iter().map(|p| p.scenario().to_json_pretty()).collect();
+    let mut seeds: Vec<String> = PRESETS
+        .iter()
+        .map(|p| p.scenario().to_json_pretty())
+        .collect();
     for s in 0..50 {
         seeds.push(common::scenario(s, FenceMode::Monotone).to_json_pretty());
     }
@@ -101,7 +104,9 @@ fn decode_validate_run_never_panics() {
         let base = &seeds[(i as usize) % seeds.len()];
         let text = match i % 4 {
             0 => byte_noise(base, &mut r),
-            3 if i % 64 == 3 => (0..r.range_i64(0, 200)).map(|_| (r.range_i64(32, 126) as u8) as char).collect(),
+            3 if i % 64 == 3 => (0..r.range_i64(0, 200))
+                .map(|_| (r.range_i64(32, 126) as u8) as char)
+                .collect(),
             _ => {
                 let mut v: Value = serde_json::from_str(base).unwrap();
                 for _ in 0..r.range_i64(1, 3) {
@@ -126,7 +131,10 @@ fn decode_validate_run_never_panics() {
         }
     }
     println!("{INPUTS} inputs: {accepted} ran, {refused} refused with an error");
-    assert!(accepted > 1_000 && refused > 10_000, "the mutator must exercise both paths");
+    assert!(
+        accepted > 1_000 && refused > 10_000,
+        "the mutator must exercise both paths"
+    );
 }
 
 #[test]
@@ -150,12 +158,21 @@ fn errors_name_the_field() {
     let mut v: Value = serde_json::to_value(&good).unwrap();
     v["faults"][0]["node"] = Value::from("c7");
     let e = Scenario::from_json(&v.to_string()).unwrap_err();
-    assert_eq!(e.to_string(), "faults[0].node: no node `c7` in this scenario");
+    assert_eq!(
+        e.to_string(),
+        "faults[0].node: no node `c7` in this scenario"
+    );
 
     let too_big = format!("{{\"pad\": \"{}\"}}", "x".repeat(300_000));
-    assert!(Scenario::from_json(&too_big).unwrap_err().to_string().contains("limit"));
+    assert!(Scenario::from_json(&too_big)
+        .unwrap_err()
+        .to_string()
+        .contains("limit"));
 
     let mut v: Value = serde_json::to_value(&good).unwrap();
     v["clients"] = Value::from(vec![v["clients"][0].clone(); 9]);
-    assert_eq!(Scenario::from_json(&v.to_string()).unwrap_err().path, "clients");
+    assert_eq!(
+        Scenario::from_json(&v.to_string()).unwrap_err().path,
+        "clients"
+    );
 }

@@ -30,7 +30,10 @@ fn unfenced_gc_pause_accepts_the_stale_write() {
     assert!(v.stats.stale_writes_accepted >= 1);
     assert!(v.stats.lost_updates >= 1);
     assert!(v.stats.double_holder_ms > 0);
-    assert!(v.violations.iter().any(|x| x.kind == ViolationKind::StaleWrite));
+    assert!(v
+        .violations
+        .iter()
+        .any(|x| x.kind == ViolationKind::StaleWrite));
     let o = &v.overlaps[0];
     assert_eq!(o.clients.iter().map(|c| c.1).collect::<Vec<_>>(), [33, 34]);
 }

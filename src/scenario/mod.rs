@@ -13,7 +13,7 @@ mod presets;
 mod validate;
 
 pub use presets::{preset, PRESETS};
-pub use validate::{ScenarioError, Limits, LIMITS};
+pub use validate::{Limits, ScenarioError, LIMITS};
 
 use crate::sim::node::NodeId;
 use serde::{Deserialize, Serialize};
@@ -172,7 +172,11 @@ pub struct LinkSpec {
 
 impl Default for LinkSpec {
     fn default() -> Self {
-        LinkSpec { min_delay_ms: 5, max_delay_ms: 5, loss_pct: 0 }
+        LinkSpec {
+            min_delay_ms: 5,
+            max_delay_ms: 5,
+            loss_pct: 0,
+        }
     }
 }
 
@@ -260,7 +264,11 @@ pub struct RetrySpec {
 
 impl Default for RetrySpec {
     fn default() -> Self {
-        RetrySpec { interval_ms: 1_000, jitter_ms: 0, max_attempts: 3 }
+        RetrySpec {
+            interval_ms: 1_000,
+            jitter_ms: 0,
+            max_attempts: 3,
+        }
     }
 }
 
@@ -269,10 +277,15 @@ impl Default for RetrySpec {
 #[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Step {
     Acquire,
-    Work { ms: i64 },
+    Work {
+        ms: i64,
+    },
     /// Compare the local clock with the believed deadline.
     Check,
-    Write { key: String, value: String },
+    Write {
+        key: String,
+        value: String,
+    },
     /// A side effect that storage cannot fence (send an email, call an API).
     Effect {
         name: String,
@@ -330,14 +343,30 @@ pub struct Fault {
 #[serde(tag = "fault", rename_all = "snake_case")]
 pub enum FaultKind {
     /// Freeze a node (a GC pause, SIGSTOP): its handlers stop, its clock does not.
-    Pause { node: NodeId, for_ms: i64 },
+    Pause {
+        node: NodeId,
+        for_ms: i64,
+    },
     /// Cut both directions between two nodes.
-    Partition { a: NodeId, b: NodeId },
-    Heal { a: NodeId, b: NodeId },
+    Partition {
+        a: NodeId,
+        b: NodeId,
+    },
+    Heal {
+        a: NodeId,
+        b: NodeId,
+    },
     /// Hold the next message sent from `from` to `to` for `extra_ms` more.
-    Delay { from: NodeId, to: NodeId, extra_ms: i64 },
+    Delay {
+        from: NodeId,
+        to: NodeId,
+        extra_ms: i64,
+    },
     /// Step a node's wall clock by `by_ms` (negative = back).
-    ClockJump { node: NodeId, by_ms: i64 },
+    ClockJump {
+        node: NodeId,
+        by_ms: i64,
+    },
     /// Crash and restart the coordinator or storage; down for `down_ms`.
     Restart {
         node: NodeId,
@@ -345,7 +374,9 @@ pub enum FaultKind {
         down_ms: i64,
     },
     /// The coordinator drops every renewal for `for_ms`.
-    FailRenewals { for_ms: i64 },
+    FailRenewals {
+        for_ms: i64,
+    },
 }
 
 impl Scenario {
@@ -354,7 +385,11 @@ impl Scenario {
         if text.len() > LIMITS.max_json_bytes {
             return Err(ScenarioError::new(
                 "",
-                format!("input is {} bytes; the limit is {}", text.len(), LIMITS.max_json_bytes),
+                format!(
+                    "input is {} bytes; the limit is {}",
+                    text.len(),
+                    LIMITS.max_json_bytes
+                ),
             ));
         }
         let de = &mut serde_json::Deserializer::from_str(text);
@@ -372,7 +407,9 @@ impl Scenario {
     }
 
     pub fn client_count(&self) -> u8 {
-        self.clients.len().min(usize::from(crate::sim::node::MAX_CLIENTS)) as u8
+        self.clients
+            .len()
+            .min(usize::from(crate::sim::node::MAX_CLIENTS)) as u8
     }
 
     /// Every node of the run, in lane order.
@@ -385,9 +422,11 @@ impl Scenario {
 
     pub fn clock_of(&self, node: NodeId) -> ClockSpec {
         match node {
-            NodeId::Client(i) => {
-                self.clients.get(usize::from(i)).map(|c| c.clock).unwrap_or_default()
-            }
+            NodeId::Client(i) => self
+                .clients
+                .get(usize::from(i))
+                .map(|c| c.clock)
+                .unwrap_or_default(),
             NodeId::Coord(_) => self.coordinator.clock,
             NodeId::Storage => self.storage.clock,
         }

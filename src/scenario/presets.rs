@@ -16,7 +16,8 @@ pub struct Preset {
 impl Preset {
     pub fn scenario(&self) -> Scenario {
         // The embedded files are checked by a test; a broken one would fail it, not a user.
-        let mut sc = Scenario::from_json(self.json).unwrap_or_else(|e| panic!("preset {}: {e}", self.name));
+        let mut sc =
+            Scenario::from_json(self.json).unwrap_or_else(|e| panic!("preset {}: {e}", self.name));
         if let Some(f) = self.fence {
             sc.storage.fence = f;
         }

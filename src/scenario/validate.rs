@@ -47,7 +47,10 @@ pub struct ScenarioError {
 
 impl ScenarioError {
     pub fn new(path: &str, message: impl Into<String>) -> ScenarioError {
-        ScenarioError { path: path.to_string(), message: message.into() }
+        ScenarioError {
+            path: path.to_string(),
+            message: message.into(),
+        }
     }
 }
 
@@ -67,7 +70,10 @@ type R = Result<(), ScenarioError>;
 
 fn range(path: &str, v: i64, lo: i64, hi: i64) -> R {
     if v < lo || v > hi {
-        Err(ScenarioError::new(path, format!("{v} is outside {lo}..={hi}")))
+        Err(ScenarioError::new(
+            path,
+            format!("{v} is outside {lo}..={hi}"),
+        ))
     } else {
         Ok(())
     }
@@ -75,7 +81,10 @@ fn range(path: &str, v: i64, lo: i64, hi: i64) -> R {
 
 fn text(path: &str, s: &str) -> R {
     if s.len() > LIMITS.max_text {
-        Err(ScenarioError::new(path, format!("longer than {} bytes", LIMITS.max_text)))
+        Err(ScenarioError::new(
+            path,
+            format!("longer than {} bytes", LIMITS.max_text),
+        ))
     } else {
         Ok(())
     }
@@ -88,7 +97,10 @@ impl Scenario {
         if self.version != FORMAT_VERSION {
             return Err(ScenarioError::new(
                 "version",
-                format!("{} is not supported (this build reads version {FORMAT_VERSION})", self.version),
+                format!(
+                    "{} is not supported (this build reads version {FORMAT_VERSION})",
+                    self.version
+                ),
             ));
         }
         if self.name.len() > 120 {
@@ -98,14 +110,26 @@ impl Scenario {
             return Err(ScenarioError::new("description", "longer than 4000 bytes"));
         }
         range("horizon_ms", self.horizon_ms, 1, LIMITS.max_horizon_ms)?;
-        range("max_events", i64::from(self.max_events), 1, i64::from(LIMITS.max_events))?;
+        range(
+            "max_events",
+            i64::from(self.max_events),
+            1,
+            i64::from(LIMITS.max_events),
+        )?;
         if self.clients.is_empty() {
-            return Err(ScenarioError::new("clients", "at least one client is needed"));
+            return Err(ScenarioError::new(
+                "clients",
+                "at least one client is needed",
+            ));
         }
         if self.clients.len() > usize::from(LIMITS.max_clients) {
             return Err(ScenarioError::new(
                 "clients",
-                format!("{} clients; the limit is {}", self.clients.len(), LIMITS.max_clients),
+                format!(
+                    "{} clients; the limit is {}",
+                    self.clients.len(),
+                    LIMITS.max_clients
+                ),
             ));
         }
         let c = &self.coordinator;
@@ -117,7 +141,12 @@ impl Scenario {
         }
         clock("coordinator.clock", &c.clock)?;
         clock("storage.clock", &self.storage.clock)?;
-        range("storage.check_gap_ms", self.storage.check_gap_ms, 0, self.horizon_ms)?;
+        range(
+            "storage.check_gap_ms",
+            self.storage.check_gap_ms,
+            0,
+            self.horizon_ms,
+        )?;
         link("network.default", &self.network.default)?;
         if self.network.links.len() > LIMITS.max_links {
             return Err(ScenarioError::new("network.links", "too many links"));
@@ -127,7 +156,10 @@ impl Scenario {
             self.node(&format!("{p}.from"), l.from)?;
             self.node(&format!("{p}.to"), l.to)?;
             if l.from == l.to {
-                return Err(ScenarioError::new(&format!("{p}.to"), "a link joins two different nodes"));
+                return Err(ScenarioError::new(
+                    &format!("{p}.to"),
+                    "a link joins two different nodes",
+                ));
             }
             link(
                 &p,
@@ -144,7 +176,11 @@ impl Scenario {
         if self.faults.len() > LIMITS.max_faults {
             return Err(ScenarioError::new(
                 "faults",
-                format!("{} faults; the limit is {}", self.faults.len(), LIMITS.max_faults),
+                format!(
+                    "{} faults; the limit is {}",
+                    self.faults.len(),
+                    LIMITS.max_faults
+                ),
             ));
         }
         for (i, f) in self.faults.iter().enumerate() {
@@ -162,7 +198,10 @@ impl Scenario {
         if ok {
             Ok(())
         } else {
-            Err(ScenarioError::new(path, format!("no node `{n}` in this scenario")))
+            Err(ScenarioError::new(
+                path,
+                format!("no node `{n}` in this scenario"),
+            ))
         }
     }
 
@@ -175,12 +214,35 @@ impl Scenario {
         if let Some(r) = c.renew_every_ms {
             range(&format!("{p}.renew_every_ms"), r, 1, LIMITS.max_horizon_ms)?;
         }
-        range(&format!("{p}.retry.interval_ms"), c.retry.interval_ms, 1, LIMITS.max_horizon_ms)?;
-        range(&format!("{p}.retry.jitter_ms"), c.retry.jitter_ms, 0, LIMITS.max_horizon_ms)?;
-        range(&format!("{p}.retry.max_attempts"), i64::from(c.retry.max_attempts), 0, 1_000)?;
-        range(&format!("{p}.timeout_ms"), c.timeout_ms, 1, LIMITS.max_horizon_ms)?;
+        range(
+            &format!("{p}.retry.interval_ms"),
+            c.retry.interval_ms,
+            1,
+            LIMITS.max_horizon_ms,
+        )?;
+        range(
+            &format!("{p}.retry.jitter_ms"),
+            c.retry.jitter_ms,
+            0,
+            LIMITS.max_horizon_ms,
+        )?;
+        range(
+            &format!("{p}.retry.max_attempts"),
+            i64::from(c.retry.max_attempts),
+            0,
+            1_000,
+        )?;
+        range(
+            &format!("{p}.timeout_ms"),
+            c.timeout_ms,
+            1,
+            LIMITS.max_horizon_ms,
+        )?;
         if c.job.is_empty() {
-            return Err(ScenarioError::new(&format!("{p}.job"), "a job needs at least one step"));
+            return Err(ScenarioError::new(
+                &format!("{p}.job"),
+                "a job needs at least one step",
+            ));
         }
         if c.job.len() > LIMITS.max_steps {
             return Err(ScenarioError::new(
@@ -196,7 +258,10 @@ impl Scenario {
                     text(&format!("{sp}.key"), key)?;
                     text(&format!("{sp}.value"), value)?;
                 }
-                Step::Effect { name, idempotency_key } => {
+                Step::Effect {
+                    name,
+                    idempotency_key,
+                } => {
                     text(&format!("{sp}.name"), name)?;
                     if let Some(k) = idempotency_key {
                         text(&format!("{sp}.idempotency_key"), k)?;
@@ -211,10 +276,16 @@ impl Scenario {
     fn fault(&self, p: &str, f: &Fault) -> R {
         let h = self.horizon_ms;
         if f.at_ms < 0 {
-            return Err(ScenarioError::new(&format!("{p}.at_ms"), "before the start of the run"));
+            return Err(ScenarioError::new(
+                &format!("{p}.at_ms"),
+                "before the start of the run",
+            ));
         }
         if f.at_ms > h {
-            return Err(ScenarioError::new(&format!("{p}.at_ms"), "later than the horizon"));
+            return Err(ScenarioError::new(
+                &format!("{p}.at_ms"),
+                "later than the horizon",
+            ));
         }
         match &f.kind {
             FaultKind::Pause { node, for_ms } => {
@@ -225,18 +296,31 @@ impl Scenario {
                 self.node(&format!("{p}.a"), *a)?;
                 self.node(&format!("{p}.b"), *b)?;
                 if a == b {
-                    return Err(ScenarioError::new(&format!("{p}.b"), "a link joins two different nodes"));
+                    return Err(ScenarioError::new(
+                        &format!("{p}.b"),
+                        "a link joins two different nodes",
+                    ));
                 }
                 Ok(())
             }
             FaultKind::Delay { from, to, extra_ms } => {
                 self.node(&format!("{p}.from"), *from)?;
                 self.node(&format!("{p}.to"), *to)?;
-                range(&format!("{p}.extra_ms"), *extra_ms, 0, LIMITS.max_horizon_ms)
+                range(
+                    &format!("{p}.extra_ms"),
+                    *extra_ms,
+                    0,
+                    LIMITS.max_horizon_ms,
+                )
             }
             FaultKind::ClockJump { node, by_ms } => {
                 self.node(&format!("{p}.node"), *node)?;
-                range(&format!("{p}.by_ms"), *by_ms, -LIMITS.max_offset_ms, LIMITS.max_offset_ms)
+                range(
+                    &format!("{p}.by_ms"),
+                    *by_ms,
+                    -LIMITS.max_offset_ms,
+                    LIMITS.max_offset_ms,
+                )
             }
             FaultKind::Restart { node, down_ms } => {
                 if node.is_client() {
@@ -256,12 +340,27 @@ impl Scenario {
 }
 
 fn clock(p: &str, c: &ClockSpec) -> R {
-    range(&format!("{p}.offset_ms"), c.offset_ms, -LIMITS.max_offset_ms, LIMITS.max_offset_ms)?;
-    range(&format!("{p}.drift_ppm"), c.drift_ppm, -LIMITS.max_drift_ppm, LIMITS.max_drift_ppm)
+    range(
+        &format!("{p}.offset_ms"),
+        c.offset_ms,
+        -LIMITS.max_offset_ms,
+        LIMITS.max_offset_ms,
+    )?;
+    range(
+        &format!("{p}.drift_ppm"),
+        c.drift_ppm,
+        -LIMITS.max_drift_ppm,
+        LIMITS.max_drift_ppm,
+    )
 }
 
 fn link(p: &str, l: &LinkSpec) -> R {
     range(&format!("{p}.min_delay_ms"), l.min_delay_ms, 0, 3_600_000)?;
-    range(&format!("{p}.max_delay_ms"), l.max_delay_ms, l.min_delay_ms, 3_600_000)?;
+    range(
+        &format!("{p}.max_delay_ms"),
+        l.max_delay_ms,
+        l.min_delay_ms,
+        3_600_000,
+    )?;
     range(&format!("{p}.loss_pct"), i64::from(l.loss_pct), 0, 100)
 }

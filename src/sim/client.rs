@@ -121,7 +121,9 @@ impl Client {
                 ctx.note(Event::JobFinished);
                 return;
             };
-            ctx.note(Event::StepStarted { step: self.pc as u32 });
+            ctx.note(Event::StepStarted {
+                step: self.pc as u32,
+            });
             match step {
                 Step::Acquire => {
                     self.owner = ctx.rng.next_u64();
@@ -181,24 +183,48 @@ impl Client {
         let req = self.req();
         self.phase = Phase::Acquiring { req, queued: false };
         self.acquire_sent.push((req, ctx.now));
-        ctx.send(NodeId::COORD, Msg::Acquire { req, owner: self.owner, ttl_ms: spec.ttl_ms });
+        ctx.send(
+            NodeId::COORD,
+            Msg::Acquire {
+                req,
+                owner: self.owner,
+                ttl_ms: spec.ttl_ms,
+            },
+        );
         ctx.timer_in(spec.timeout_ms, TimerKind::RequestTimeout { gen: self.gen });
     }
 
     fn send_write(&mut self, ctx: &mut Ctx, spec: &ClientSpec, req: u32) {
-        let Some(Step::Write { key, value }) = spec.job.get(self.pc) else { return };
+        let Some(Step::Write { key, value }) = spec.job.get(self.pc) else {
+            return;
+        };
         self.gen += 1;
         self.phase = Phase::Writing { req };
         let (token, epoch) = match self.creds {
             Some(c) => (Some(c.token), Some(c.epoch)),
             None => (None, None),
         };
-        ctx.send(NodeId::Storage, Msg::Write { req, key: key.clone(), value: value.clone(), token, epoch });
+        ctx.send(
+            NodeId::Storage,
+            Msg::Write {
+                req,
+                key: key.clone(),
+                value: value.clone(),
+                token,
+                epoch,
+            },
+        );
         ctx.timer_in(spec.timeout_ms, TimerKind::RequestTimeout { gen: self.gen });
     }
 
     fn send_effect(&mut self, ctx: &mut Ctx, spec: &ClientSpec, req: u32) {
-        let Some(Step::Effect { name, idempotency_key }) = spec.job.get(self.pc) else { return };
+        let Some(Step::Effect {
+            name,
+            idempotency_key,
+        }) = spec.job.get(self.pc)
+        else {
+            return;
+        };
         self.gen += 1;
         self.phase = Phase::Effecting { req };
         let msg = Msg::Effect {
@@ -215,7 +241,9 @@ impl Client {
     fn check_lease(&mut self, ctx: &mut Ctx) -> bool {
         match self.belief {
             Some(b) if ctx.now < b.deadline => {
-                ctx.note(Event::CheckPassed { deadline_local: b.deadline });
+                ctx.note(Event::CheckPassed {
+                    deadline_local: b.deadline,
+                });
                 true
             }
             _ => false,
@@ -224,7 +252,10 @@ impl Client {
 
     fn end_belief(&mut self, ctx: &mut Ctx, how: LossHow) {
         if let Some(b) = self.belief.take() {
-            ctx.note(Event::BeliefEnded { token: b.token, how });
+            ctx.note(Event::BeliefEnded {
+                token: b.token,
+                how,
+            });
         }
         // The watchdog has nothing left to renew.
         self.renew_gen += 1;
@@ -243,7 +274,10 @@ impl Client {
                 Flow::Stop
             }
             LossPolicy::Reacquire => {
-                match spec.job[..=self.pc.min(spec.job.len() - 1)].iter().rposition(|s| *s == Step::Acquire) {
+                match spec.job[..=self.pc.min(spec.job.len() - 1)]
+                    .iter()
+                    .rposition(|s| *s == Step::Acquire)
+                {
                     Some(i) => {
                         self.creds = None;
                         self.pc = i;
@@ -283,33 +317,65 @@ impl Client {
 
     pub fn on_message(&mut self, ctx: &mut Ctx, spec: &ClientSpec, msg: &Msg) {
         match (&self.phase, msg) {
-            (Phase::Acquiring { .. }, Msg::Granted { req, token, ttl_ms, epoch }) => {
-                let Some(&(_, sent)) = self.acquire_sent.iter().find(|(r, _)| r == req) else { return };
+            (
+                Phase::Acquiring { .. },
+                Msg::Granted {
+                    req,
+                    token,
+                    ttl_ms,
+                    epoch,
+                },
+            ) => {
+                let Some(&(_, sent)) = self.acquire_sent.iter().find(|(r, _)| r == req) else {
+                    return;
+                };
                 let base = match spec.count_from {
                     CountFrom::Request => sent,
                     CountFrom::Grant => ctx.now,
                 };
                 let deadline = base.saturating_add(ttl_ms - spec.margin_ms);
-                self.belief = Some(Belief { token: *token, epoch: *epoch, deadline });
-                self.creds = Some(Creds { token: *token, epoch: *epoch, owner: self.owner });
-                ctx.note(Event::BeliefStarted { token: *token, epoch: *epoch, deadline_local: deadline });
+                self.belief = Some(Belief {
+                    token: *token,
+                    epoch: *epoch,
+                    deadline,
+                });
+                self.creds = Some(Creds {
+                    token: *token,
+                    epoch: *epoch,
+                    owner: self.owner,
+                });
+                ctx.note(Event::BeliefStarted {
+                    token: *token,
+                    epoch: *epoch,
+                    deadline_local: deadline,
+                });
                 if let Some(every) = spec.renew_every_ms {
                     self.renew_gen += 1;
-                    ctx.timer_in(every, TimerKind::RenewTick { gen: self.renew_gen });
+                    ctx.timer_in(
+                        every,
+                        TimerKind::RenewTick {
+                            gen: self.renew_gen,
+                        },
+                    );
                 }
                 self.next_step(ctx, spec);
             }
-            (Phase::Acquiring { req: r, .. }, Msg::Queued { req }) => {
-                if self.acquire_sent.iter().any(|(q, _)| q == req) {
-                    self.phase = Phase::Acquiring { req: *r, queued: true };
-                }
+            (Phase::Acquiring { req: r, .. }, Msg::Queued { req })
+                if self.acquire_sent.iter().any(|(q, _)| q == req) =>
+            {
+                self.phase = Phase::Acquiring {
+                    req: *r,
+                    queued: true,
+                };
             }
             (Phase::Acquiring { req: r, .. }, Msg::Busy { req }) if r == req => {
                 let wait = spec.retry.interval_ms + ctx.rng.range_i64(0, spec.retry.jitter_ms);
                 ctx.timer_in(wait, TimerKind::RetryAcquire { gen: self.gen });
             }
             (_, Msg::Renewed { req, token, ttl_ms }) => {
-                let Some(b) = self.belief.as_mut() else { return };
+                let Some(b) = self.belief.as_mut() else {
+                    return;
+                };
                 if b.token != *token {
                     return;
                 }
@@ -321,15 +387,20 @@ impl Client {
                 let deadline = base.saturating_add(ttl_ms - spec.margin_ms);
                 if deadline > b.deadline {
                     b.deadline = deadline;
-                    ctx.note(Event::DeadlineExtended { token: *token, deadline_local: deadline });
+                    ctx.note(Event::DeadlineExtended {
+                        token: *token,
+                        deadline_local: deadline,
+                    });
                 }
             }
-            (_, Msg::RenewRefused { token, .. }) => {
-                if self.belief.is_some_and(|b| b.token == *token) {
-                    self.lose_async(ctx, spec, LossHow::RenewRefused);
-                }
+            (_, Msg::RenewRefused { token, .. })
+                if self.belief.is_some_and(|b| b.token == *token) =>
+            {
+                self.lose_async(ctx, spec, LossHow::RenewRefused);
             }
-            (Phase::Writing { req: r }, Msg::WriteAck { req }) if r == req => self.next_step(ctx, spec),
+            (Phase::Writing { req: r }, Msg::WriteAck { req }) if r == req => {
+                self.next_step(ctx, spec)
+            }
             (Phase::Writing { req: r }, Msg::WriteRejected { req, .. }) if r == req => {
                 match self.lose(ctx, spec, LossHow::Fenced) {
                     Flow::Proceed => self.next_step(ctx, spec),
@@ -337,7 +408,9 @@ impl Client {
                     Flow::Jumped => self.run_steps(ctx, spec),
                 }
             }
-            (Phase::Effecting { req: r }, Msg::EffectDone { req, .. }) if r == req => self.next_step(ctx, spec),
+            (Phase::Effecting { req: r }, Msg::EffectDone { req, .. }) if r == req => {
+                self.next_step(ctx, spec)
+            }
             // Late replies to operations the client has moved past.
             _ => {}
         }
@@ -417,8 +490,21 @@ impl Client {
         }
         let req = self.req();
         self.renew_sent = (req, ctx.now);
-        ctx.send(NodeId::COORD, Msg::Renew { req, owner: c.owner, token: c.token, ttl_ms: spec.ttl_ms });
-        ctx.timer_in(every, TimerKind::RenewTick { gen: self.renew_gen });
+        ctx.send(
+            NodeId::COORD,
+            Msg::Renew {
+                req,
+                owner: c.owner,
+                token: c.token,
+                ttl_ms: spec.ttl_ms,
+            },
+        );
+        ctx.timer_in(
+            every,
+            TimerKind::RenewTick {
+                gen: self.renew_gen,
+            },
+        );
     }
 
     pub fn id(&self) -> NodeId {
@@ -450,11 +536,23 @@ mod tests {
     }
 
     fn events(ctx: &Ctx) -> Vec<Event> {
-        ctx.out.iter().filter_map(|c| if let Cmd::Note(e) = c { Some(e.clone()) } else { None }).collect()
+        ctx.out
+            .iter()
+            .filter_map(|c| {
+                if let Cmd::Note(e) = c {
+                    Some(e.clone())
+                } else {
+                    None
+                }
+            })
+            .collect()
     }
 
     fn write_step() -> Step {
-        Step::Write { key: "x".into(), value: "v".into() }
+        Step::Write {
+            key: "x".into(),
+            value: "v".into(),
+        }
     }
 
     #[test]
@@ -464,12 +562,33 @@ mod tests {
         let mut c = Client::new(NodeId::Client(0));
         c.on_start(&mut Ctx::new(1_000, &mut rng), &s);
         let mut ctx = Ctx::new(1_050, &mut rng);
-        c.on_message(&mut ctx, &s, &Msg::Granted { req: 1, token: 33, ttl_ms: 10_000, epoch: 1 });
+        c.on_message(
+            &mut ctx,
+            &s,
+            &Msg::Granted {
+                req: 1,
+                token: 33,
+                ttl_ms: 10_000,
+                epoch: 1,
+            },
+        );
         assert_eq!(c.belief().map(|b| b.deadline), Some(1_000 + 10_000 - 1_000));
-        let grant = ClientSpec { count_from: CountFrom::Grant, ..s.clone() };
+        let grant = ClientSpec {
+            count_from: CountFrom::Grant,
+            ..s.clone()
+        };
         let mut c = Client::new(NodeId::Client(0));
         c.on_start(&mut Ctx::new(1_000, &mut rng), &grant);
-        c.on_message(&mut Ctx::new(1_050, &mut rng), &grant, &Msg::Granted { req: 1, token: 33, ttl_ms: 10_000, epoch: 1 });
+        c.on_message(
+            &mut Ctx::new(1_050, &mut rng),
+            &grant,
+            &Msg::Granted {
+                req: 1,
+                token: 33,
+                ttl_ms: 10_000,
+                epoch: 1,
+            },
+        );
         assert_eq!(c.belief().map(|b| b.deadline), Some(1_050 + 9_000));
     }
 
@@ -479,39 +598,103 @@ mod tests {
         let mut rng = Rng::new(3);
         let mut c = Client::new(NodeId::Client(0));
         c.on_start(&mut Ctx::new(0, &mut rng), &s);
-        c.on_message(&mut Ctx::new(5, &mut rng), &s, &Msg::Granted { req: 1, token: 1, ttl_ms: 10_000, epoch: 1 });
+        c.on_message(
+            &mut Ctx::new(5, &mut rng),
+            &s,
+            &Msg::Granted {
+                req: 1,
+                token: 1,
+                ttl_ms: 10_000,
+                epoch: 1,
+            },
+        );
         let mut ctx = Ctx::new(20_005, &mut rng);
         c.on_timer(&mut ctx, &s, &TimerKind::WorkDone { gen: c.gen });
         let ev = events(&ctx);
-        assert!(ev.contains(&Event::BeliefEnded { token: 1, how: LossHow::DeadlinePassed }));
-        assert!(ev.contains(&Event::JobAborted { why: AbortWhy::LostLease }));
+        assert!(ev.contains(&Event::BeliefEnded {
+            token: 1,
+            how: LossHow::DeadlinePassed
+        }));
+        assert!(ev.contains(&Event::JobAborted {
+            why: AbortWhy::LostLease
+        }));
         assert_eq!(c.phase, Phase::Aborted);
     }
 
     #[test]
     fn without_a_check_the_stale_token_is_written() {
-        let s = ClientSpec { check_before_write: false, ..spec(vec![Step::Acquire, Step::Work { ms: 20_000 }, write_step()]) };
+        let s = ClientSpec {
+            check_before_write: false,
+            ..spec(vec![Step::Acquire, Step::Work { ms: 20_000 }, write_step()])
+        };
         let mut rng = Rng::new(3);
         let mut c = Client::new(NodeId::Client(0));
         c.on_start(&mut Ctx::new(0, &mut rng), &s);
-        c.on_message(&mut Ctx::new(5, &mut rng), &s, &Msg::Granted { req: 1, token: 33, ttl_ms: 10_000, epoch: 1 });
+        c.on_message(
+            &mut Ctx::new(5, &mut rng),
+            &s,
+            &Msg::Granted {
+                req: 1,
+                token: 33,
+                ttl_ms: 10_000,
+                epoch: 1,
+            },
+        );
         let mut ctx = Ctx::new(20_005, &mut rng);
         c.on_timer(&mut ctx, &s, &TimerKind::WorkDone { gen: c.gen });
-        assert!(ctx.out.iter().any(|cmd| matches!(cmd, Cmd::Send { msg: Msg::Write { token: Some(33), .. }, .. })));
-        assert!(c.belief().is_some(), "it never looked, so it still believes");
+        assert!(ctx.out.iter().any(|cmd| matches!(
+            cmd,
+            Cmd::Send {
+                msg: Msg::Write {
+                    token: Some(33),
+                    ..
+                },
+                ..
+            }
+        )));
+        assert!(
+            c.belief().is_some(),
+            "it never looked, so it still believes"
+        );
     }
 
     #[test]
     fn a_fence_rejection_ends_the_belief_and_reacquire_goes_back() {
-        let s = ClientSpec { on_loss: LossPolicy::Reacquire, check_before_write: false, ..spec(vec![Step::Acquire, write_step()]) };
+        let s = ClientSpec {
+            on_loss: LossPolicy::Reacquire,
+            check_before_write: false,
+            ..spec(vec![Step::Acquire, write_step()])
+        };
         let mut rng = Rng::new(3);
         let mut c = Client::new(NodeId::Client(0));
         c.on_start(&mut Ctx::new(0, &mut rng), &s);
-        c.on_message(&mut Ctx::new(5, &mut rng), &s, &Msg::Granted { req: 1, token: 33, ttl_ms: 10_000, epoch: 1 });
+        c.on_message(
+            &mut Ctx::new(5, &mut rng),
+            &s,
+            &Msg::Granted {
+                req: 1,
+                token: 33,
+                ttl_ms: 10_000,
+                epoch: 1,
+            },
+        );
         let mut ctx = Ctx::new(10, &mut rng);
-        c.on_message(&mut ctx, &s, &Msg::WriteRejected { req: 2, reason: crate::sim::node::RejectReason::NoToken });
+        c.on_message(
+            &mut ctx,
+            &s,
+            &Msg::WriteRejected {
+                req: 2,
+                reason: crate::sim::node::RejectReason::NoToken,
+            },
+        );
         assert!(c.belief().is_none());
-        assert!(ctx.out.iter().any(|cmd| matches!(cmd, Cmd::Send { msg: Msg::Acquire { .. }, .. })));
+        assert!(ctx.out.iter().any(|cmd| matches!(
+            cmd,
+            Cmd::Send {
+                msg: Msg::Acquire { .. },
+                ..
+            }
+        )));
     }
 
     #[test]
@@ -519,7 +702,11 @@ mod tests {
         for (mode, writes) in [(FailMode::Open, true), (FailMode::Closed, false)] {
             let s = ClientSpec {
                 unreachable: mode,
-                retry: crate::scenario::RetrySpec { interval_ms: 100, jitter_ms: 0, max_attempts: 1 },
+                retry: crate::scenario::RetrySpec {
+                    interval_ms: 100,
+                    jitter_ms: 0,
+                    max_attempts: 1,
+                },
                 ..spec(vec![Step::Acquire, write_step()])
             };
             let mut rng = Rng::new(3);
@@ -527,24 +714,53 @@ mod tests {
             c.on_start(&mut Ctx::new(0, &mut rng), &s);
             let mut ctx = Ctx::new(500, &mut rng);
             c.on_timer(&mut ctx, &s, &TimerKind::RequestTimeout { gen: c.gen });
-            let wrote = ctx.out.iter().any(|cmd| matches!(cmd, Cmd::Send { msg: Msg::Write { token: None, .. }, .. }));
+            let wrote = ctx.out.iter().any(|cmd| {
+                matches!(
+                    cmd,
+                    Cmd::Send {
+                        msg: Msg::Write { token: None, .. },
+                        ..
+                    }
+                )
+            });
             assert_eq!(wrote, writes, "{mode:?}");
         }
     }
 
     #[test]
     fn watchdog_renews_then_notices_a_lapse() {
-        let s = ClientSpec { renew_every_ms: Some(3_000), ..spec(vec![Step::Acquire, Step::Work { ms: 60_000 }]) };
+        let s = ClientSpec {
+            renew_every_ms: Some(3_000),
+            ..spec(vec![Step::Acquire, Step::Work { ms: 60_000 }])
+        };
         let mut rng = Rng::new(3);
         let mut c = Client::new(NodeId::Client(0));
         c.on_start(&mut Ctx::new(0, &mut rng), &s);
-        c.on_message(&mut Ctx::new(5, &mut rng), &s, &Msg::Granted { req: 1, token: 1, ttl_ms: 10_000, epoch: 1 });
+        c.on_message(
+            &mut Ctx::new(5, &mut rng),
+            &s,
+            &Msg::Granted {
+                req: 1,
+                token: 1,
+                ttl_ms: 10_000,
+                epoch: 1,
+            },
+        );
         let mut ctx = Ctx::new(3_005, &mut rng);
         c.on_timer(&mut ctx, &s, &TimerKind::RenewTick { gen: c.renew_gen });
-        assert!(ctx.out.iter().any(|cmd| matches!(cmd, Cmd::Send { msg: Msg::Renew { .. }, .. })));
+        assert!(ctx.out.iter().any(|cmd| matches!(
+            cmd,
+            Cmd::Send {
+                msg: Msg::Renew { .. },
+                ..
+            }
+        )));
         // No reply ever comes; at the deadline (9 s local) the watchdog gives up.
         let mut ctx = Ctx::new(9_500, &mut rng);
         c.on_timer(&mut ctx, &s, &TimerKind::RenewTick { gen: c.renew_gen });
-        assert!(events(&ctx).contains(&Event::BeliefEnded { token: 1, how: LossHow::WatchdogExpired }));
+        assert!(events(&ctx).contains(&Event::BeliefEnded {
+            token: 1,
+            how: LossHow::WatchdogExpired
+        }));
     }
 }

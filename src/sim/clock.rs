@@ -88,23 +88,38 @@ mod tests {
 
     #[test]
     fn offset_and_drift() {
-        let c = Clock { offset_ms: 1_000, drift_ppm: 10_000, monotonic: false };
+        let c = Clock {
+            offset_ms: 1_000,
+            drift_ppm: 10_000,
+            monotonic: false,
+        };
         // +1 %: after 30 s true, the clock has gained 300 ms.
         assert_eq!(c.wall(Time(30_000)), 31_300);
         // Slow clock: -1 %.
-        let s = Clock { offset_ms: 0, drift_ppm: -10_000, monotonic: false };
+        let s = Clock {
+            offset_ms: 0,
+            drift_ppm: -10_000,
+            monotonic: false,
+        };
         assert_eq!(s.wall(Time(30_000)), 29_700);
     }
 
     #[test]
     fn true_time_of_is_the_earliest_instant() {
         for ppm in [-300_000, -10_000, -1, 0, 7, 10_000, 250_000] {
-            let c = Clock { offset_ms: -40, drift_ppm: ppm, monotonic: false };
+            let c = Clock {
+                offset_ms: -40,
+                drift_ppm: ppm,
+                monotonic: false,
+            };
             for local in [0, 1, 999, 30_000, 123_457] {
                 let t = c.true_time_of(local, Time(0));
                 assert!(c.wall(t) >= local, "ppm {ppm} local {local}");
                 if t.0 > 0 {
-                    assert!(c.wall(Time(t.0 - 1)) < local, "ppm {ppm} local {local} not earliest");
+                    assert!(
+                        c.wall(Time(t.0 - 1)) < local,
+                        "ppm {ppm} local {local} not earliest"
+                    );
                 }
             }
         }
@@ -113,7 +128,10 @@ mod tests {
     #[test]
     fn jumps_move_wall_but_not_monotonic() {
         let mut wall = Clock::default();
-        let mut mono = Clock { monotonic: true, ..Clock::default() };
+        let mut mono = Clock {
+            monotonic: true,
+            ..Clock::default()
+        };
         wall.jump(10_000);
         mono.jump(10_000);
         assert_eq!(wall.timer_reading(Time(5)), 10_005);
@@ -126,7 +144,10 @@ mod tests {
 
     #[test]
     fn past_deadline_fires_now() {
-        let c = Clock { offset_ms: 5_000, ..Clock::default() };
+        let c = Clock {
+            offset_ms: 5_000,
+            ..Clock::default()
+        };
         assert_eq!(c.true_time_of(100, Time(42)), Time(42));
     }
 }

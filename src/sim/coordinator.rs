@@ -93,8 +93,19 @@ impl GenericCoordinator {
             epoch: lease.epoch,
             expires_local: lease.expires_local,
         });
-        ctx.timer_at(lease.expires_local, TimerKind::Expire { epoch: lease.epoch });
-        ctx.send(client, Msg::Granted { req, token: lease.token, ttl_ms, epoch: lease.epoch });
+        ctx.timer_at(
+            lease.expires_local,
+            TimerKind::Expire { epoch: lease.epoch },
+        );
+        ctx.send(
+            client,
+            Msg::Granted {
+                req,
+                token: lease.token,
+                ttl_ms,
+                epoch: lease.epoch,
+            },
+        );
         self.lease = Some(lease);
     }
 
@@ -115,19 +126,37 @@ impl LockService for GenericCoordinator {
                 // again with the same token rather than queueing it behind itself.
                 Some(l) if l.owner == owner => {
                     let (token, epoch) = (l.token, l.epoch);
-                    ctx.send(from, Msg::Granted { req, token, ttl_ms, epoch });
+                    ctx.send(
+                        from,
+                        Msg::Granted {
+                            req,
+                            token,
+                            ttl_ms,
+                            epoch,
+                        },
+                    );
                 }
                 Some(_) => match self.spec.waiters {
                     Waiters::Queue => {
                         self.queue.retain(|w| w.client != from);
-                        self.queue.push_back(Waiter { client: from, owner, req, ttl_ms });
+                        self.queue.push_back(Waiter {
+                            client: from,
+                            owner,
+                            req,
+                            ttl_ms,
+                        });
                         ctx.note(Event::RequestQueued { client: from });
                         ctx.send(from, Msg::Queued { req });
                     }
                     Waiters::Retry => ctx.send(from, Msg::Busy { req }),
                 },
             },
-            Msg::Renew { req, owner, token, ttl_ms } => {
+            Msg::Renew {
+                req,
+                owner,
+                token,
+                ttl_ms,
+            } => {
                 if self.renewals_failing {
                     ctx.note(Event::RenewalDropped { client: from });
                     return;
@@ -136,19 +165,29 @@ impl LockService for GenericCoordinator {
                     Some(l) if l.owner == owner => {
                         l.expires_local = ctx.now.saturating_add(ttl_ms);
                         let (token, exp, epoch) = (l.token, l.expires_local, l.epoch);
-                        ctx.note(Event::LeaseRenewed { client: from, token, expires_local: exp });
+                        ctx.note(Event::LeaseRenewed {
+                            client: from,
+                            token,
+                            expires_local: exp,
+                        });
                         ctx.timer_at(exp, TimerKind::Expire { epoch });
                         ctx.send(from, Msg::Renewed { req, token, ttl_ms });
                     }
                     _ => {
-                        ctx.note(Event::RenewalRefused { client: from, token });
+                        ctx.note(Event::RenewalRefused {
+                            client: from,
+                            token,
+                        });
                         ctx.send(from, Msg::RenewRefused { req, token });
                     }
                 }
             }
             Msg::Release { owner } => match &self.lease {
                 Some(l) if l.owner == owner => {
-                    ctx.note(Event::LeaseReleased { client: from, token: l.token });
+                    ctx.note(Event::LeaseReleased {
+                        client: from,
+                        token: l.token,
+                    });
                     self.lease = None;
                     ctx.send(from, Msg::Released { ok: true });
                     self.grant_next(ctx);
@@ -167,10 +206,15 @@ impl LockService for GenericCoordinator {
 
     fn on_timer(&mut self, ctx: &mut Ctx, timer: &TimerKind) {
         if let TimerKind::Expire { epoch } = *timer {
-            let due = matches!(&self.lease, Some(l) if l.epoch == epoch && ctx.now >= l.expires_local);
+            let due =
+                matches!(&self.lease, Some(l) if l.epoch == epoch && ctx.now >= l.expires_local);
             if due {
                 if let Some(l) = self.lease.take() {
-                    ctx.note(Event::LeaseExpired { client: l.client, token: l.token, epoch: l.epoch });
+                    ctx.note(Event::LeaseExpired {
+                        client: l.client,
+                        token: l.token,
+                        epoch: l.epoch,
+                    });
                 }
                 self.grant_next(ctx);
             }
@@ -207,7 +251,12 @@ mod tests {
     use crate::sim::rng::Rng;
 
     fn spec(first: u64, counter: Durability, waiters: Waiters) -> CoordinatorSpec {
-        CoordinatorSpec { first_token: first, counter, waiters, ..CoordinatorSpec::default() }
+        CoordinatorSpec {
+            first_token: first,
+            counter,
+            waiters,
+            ..CoordinatorSpec::default()
+        }
     }
 
     fn sent(ctx: &Ctx) -> Vec<(NodeId, Msg)> {
@@ -228,15 +277,53 @@ mod tests {
         let mut rng = Rng::new(1);
         let mut c = GenericCoordinator::new(&spec(33, Durability::Durable, Waiters::Queue));
         let mut ctx = Ctx::new(0, &mut rng);
-        c.on_message(&mut ctx, C1, &Msg::Acquire { req: 1, owner: 7, ttl_ms: 30_000 });
-        c.on_message(&mut ctx, C2, &Msg::Acquire { req: 1, owner: 8, ttl_ms: 30_000 });
+        c.on_message(
+            &mut ctx,
+            C1,
+            &Msg::Acquire {
+                req: 1,
+                owner: 7,
+                ttl_ms: 30_000,
+            },
+        );
+        c.on_message(
+            &mut ctx,
+            C2,
+            &Msg::Acquire {
+                req: 1,
+                owner: 8,
+                ttl_ms: 30_000,
+            },
+        );
         let s = sent(&ctx);
-        assert_eq!(s[0], (C1, Msg::Granted { req: 1, token: 33, ttl_ms: 30_000, epoch: 1 }));
+        assert_eq!(
+            s[0],
+            (
+                C1,
+                Msg::Granted {
+                    req: 1,
+                    token: 33,
+                    ttl_ms: 30_000,
+                    epoch: 1
+                }
+            )
+        );
         assert_eq!(s[1], (C2, Msg::Queued { req: 1 }));
         // Expiry on the coordinator's clock hands the lock to the waiter with token 34.
         let mut ctx = Ctx::new(30_000, &mut rng);
         c.on_timer(&mut ctx, &TimerKind::Expire { epoch: 1 });
-        assert_eq!(sent(&ctx)[0], (C2, Msg::Granted { req: 1, token: 34, ttl_ms: 30_000, epoch: 2 }));
+        assert_eq!(
+            sent(&ctx)[0],
+            (
+                C2,
+                Msg::Granted {
+                    req: 1,
+                    token: 34,
+                    ttl_ms: 30_000,
+                    epoch: 2
+                }
+            )
+        );
         assert_eq!(c.current_token(), Some(34));
     }
 
@@ -245,9 +332,26 @@ mod tests {
         let mut rng = Rng::new(1);
         let mut c = GenericCoordinator::new(&spec(1, Durability::Durable, Waiters::Retry));
         let mut ctx = Ctx::new(0, &mut rng);
-        c.on_message(&mut ctx, C1, &Msg::Acquire { req: 1, owner: 7, ttl_ms: 10_000 });
+        c.on_message(
+            &mut ctx,
+            C1,
+            &Msg::Acquire {
+                req: 1,
+                owner: 7,
+                ttl_ms: 10_000,
+            },
+        );
         let mut ctx = Ctx::new(5_000, &mut rng);
-        c.on_message(&mut ctx, C1, &Msg::Renew { req: 2, owner: 7, token: 1, ttl_ms: 10_000 });
+        c.on_message(
+            &mut ctx,
+            C1,
+            &Msg::Renew {
+                req: 2,
+                owner: 7,
+                token: 1,
+                ttl_ms: 10_000,
+            },
+        );
         let mut ctx = Ctx::new(10_000, &mut rng);
         c.on_timer(&mut ctx, &TimerKind::Expire { epoch: 1 });
         assert_eq!(c.current_token(), Some(1), "renewed until 15 s");
@@ -261,8 +365,24 @@ mod tests {
         let mut rng = Rng::new(1);
         let mut c = GenericCoordinator::new(&spec(1, Durability::Durable, Waiters::Retry));
         let mut ctx = Ctx::new(0, &mut rng);
-        c.on_message(&mut ctx, C1, &Msg::Acquire { req: 1, owner: 7, ttl_ms: 10_000 });
-        c.on_message(&mut ctx, C2, &Msg::Acquire { req: 1, owner: 8, ttl_ms: 10_000 });
+        c.on_message(
+            &mut ctx,
+            C1,
+            &Msg::Acquire {
+                req: 1,
+                owner: 7,
+                ttl_ms: 10_000,
+            },
+        );
+        c.on_message(
+            &mut ctx,
+            C2,
+            &Msg::Acquire {
+                req: 1,
+                owner: 8,
+                ttl_ms: 10_000,
+            },
+        );
         c.on_message(&mut ctx, C2, &Msg::Release { owner: 8 });
         assert_eq!(c.current_token(), Some(1));
         c.on_message(&mut ctx, C1, &Msg::Release { owner: 7 });
@@ -279,10 +399,26 @@ mod tests {
             let mut rng = Rng::new(1);
             let mut c = GenericCoordinator::new(&spec(1, durability, Waiters::Queue));
             let mut ctx = Ctx::new(0, &mut rng);
-            c.on_message(&mut ctx, C1, &Msg::Acquire { req: 1, owner: 7, ttl_ms: 10_000 });
+            c.on_message(
+                &mut ctx,
+                C1,
+                &Msg::Acquire {
+                    req: 1,
+                    owner: 7,
+                    ttl_ms: 10_000,
+                },
+            );
             c.on_restart(&mut ctx);
             assert_eq!(c.current_token(), None);
-            c.on_message(&mut ctx, C2, &Msg::Acquire { req: 1, owner: 8, ttl_ms: 10_000 });
+            c.on_message(
+                &mut ctx,
+                C2,
+                &Msg::Acquire {
+                    req: 1,
+                    owner: 8,
+                    ttl_ms: 10_000,
+                },
+            );
             assert_eq!(c.current_token(), Some(second));
         }
     }
@@ -292,10 +428,27 @@ mod tests {
         let mut rng = Rng::new(1);
         let mut c = GenericCoordinator::new(&spec(1, Durability::Durable, Waiters::Queue));
         let mut ctx = Ctx::new(0, &mut rng);
-        c.on_message(&mut ctx, C1, &Msg::Acquire { req: 1, owner: 7, ttl_ms: 10_000 });
+        c.on_message(
+            &mut ctx,
+            C1,
+            &Msg::Acquire {
+                req: 1,
+                owner: 7,
+                ttl_ms: 10_000,
+            },
+        );
         c.set_renewals_failing(true);
         let mut ctx = Ctx::new(1, &mut rng);
-        c.on_message(&mut ctx, C1, &Msg::Renew { req: 2, owner: 7, token: 1, ttl_ms: 10_000 });
+        c.on_message(
+            &mut ctx,
+            C1,
+            &Msg::Renew {
+                req: 2,
+                owner: 7,
+                token: 1,
+                ttl_ms: 10_000,
+            },
+        );
         assert!(sent(&ctx).is_empty());
     }
 }

@@ -45,8 +45,17 @@ pub fn run(scenario: &Scenario) -> Trace {
 #[derive(Clone, Debug)]
 enum Ev {
     Start(u8),
-    Deliver { id: u32, from: NodeId, to: NodeId, msg: Msg },
-    Timer { node: NodeId, id: u64, version: u32 },
+    Deliver {
+        id: u32,
+        from: NodeId,
+        to: NodeId,
+        msg: Msg,
+    },
+    Timer {
+        node: NodeId,
+        id: u64,
+        version: u32,
+    },
     Fault(u32),
     Resume(NodeId),
     Recover(NodeId),
@@ -100,7 +109,11 @@ impl<'s> Sim<'s> {
             .map(|node| {
                 let c = sc.clock_of(node);
                 NodeRt {
-                    clock: Clock { offset_ms: c.offset_ms, drift_ppm: c.drift_ppm, monotonic: c.monotonic },
+                    clock: Clock {
+                        offset_ms: c.offset_ms,
+                        drift_ppm: c.drift_ppm,
+                        monotonic: c.monotonic,
+                    },
                     paused_until: None,
                     deferred: Vec::new(),
                     down: false,
@@ -146,14 +159,21 @@ impl<'s> Sim<'s> {
 
     fn note(&mut self, node: NodeId, event: Event) {
         let local = self.rt[self.idx(node)].clock.wall(self.now);
-        self.trace.push(Entry { t: self.now, node, local, event });
+        self.trace.push(Entry {
+            t: self.now,
+            node,
+            local,
+            event,
+        });
     }
 
     fn run(mut self) -> Trace {
         let horizon = Time(self.sc.horizon_ms);
         let limit = self.sc.max_events as usize;
         let outcome = loop {
-            let Some(t) = self.queue.peek_time() else { break Outcome::Quiescent };
+            let Some(t) = self.queue.peek_time() else {
+                break Outcome::Quiescent;
+            };
             if t > horizon {
                 self.now = horizon;
                 break Outcome::HorizonReached;
@@ -161,12 +181,24 @@ impl<'s> Sim<'s> {
             if self.trace.len() >= limit {
                 break Outcome::EventLimitReached;
             }
-            let Some((t, ev)) = self.queue.pop() else { break Outcome::Quiescent };
+            let Some((t, ev)) = self.queue.pop() else {
+                break Outcome::Quiescent;
+            };
             self.now = t;
             self.dispatch(ev, false);
         };
-        let nodes = self.sc.nodes().into_iter().zip(self.initial_clocks).collect();
-        Trace { nodes, entries: self.trace, outcome, end: self.now }
+        let nodes = self
+            .sc
+            .nodes()
+            .into_iter()
+            .zip(self.initial_clocks)
+            .collect();
+        Trace {
+            nodes,
+            entries: self.trace,
+            outcome,
+            end: self.now,
+        }
     }
 
     /// `buffered`: the event is being replayed from a paused node's backlog (it already
@@ -183,14 +215,33 @@ impl<'s> Sim<'s> {
                     sim.clients[usize::from(i)].on_start(ctx, spec)
                 });
             }
-            Ev::Deliver { id, from, to, ref msg } => {
+            Ev::Deliver {
+                id,
+                from,
+                to,
+                ref msg,
+            } => {
                 let r = self.idx(to);
                 if self.rt[r].down {
-                    self.note(to, Event::Dropped { id, to, why: DropWhy::NodeDown });
+                    self.note(
+                        to,
+                        Event::Dropped {
+                            id,
+                            to,
+                            why: DropWhy::NodeDown,
+                        },
+                    );
                     return;
                 }
                 if !buffered && self.cut.contains(&pair(from, to)) {
-                    self.note(to, Event::Dropped { id, to, why: DropWhy::Partitioned });
+                    self.note(
+                        to,
+                        Event::Dropped {
+                            id,
+                            to,
+                            why: DropWhy::Partitioned,
+                        },
+                    );
                     return;
                 }
                 if self.defer_if_paused(to, &ev) {
@@ -209,7 +260,9 @@ impl<'s> Sim<'s> {
                 if self.defer_if_paused(node, &ev) {
                     return;
                 }
-                let Some((_, kind, _)) = self.rt[r].timers.remove(&id) else { return };
+                let Some((_, kind, _)) = self.rt[r].timers.remove(&id) else {
+                    return;
+                };
                 self.handle(node, |sim, ctx| match node {
                     NodeId::Client(i) => {
                         let spec = &sim.sc.clients[usize::from(i)];
@@ -276,7 +329,11 @@ impl<'s> Sim<'s> {
         // The handler needs `&mut self` for node state and the rng for randomness; lend it
         // a private generator and put the advanced one back afterwards.
         let mut rng = std::mem::replace(&mut self.rng, Rng::new(0));
-        let mut ctx = Ctx { now: now_local, rng: &mut rng, out: std::mem::take(&mut self.cmd_buf) };
+        let mut ctx = Ctx {
+            now: now_local,
+            rng: &mut rng,
+            out: std::mem::take(&mut self.cmd_buf),
+        };
         f(self, &mut ctx);
         let mut out = std::mem::take(&mut ctx.out);
         drop(ctx);
@@ -296,7 +353,14 @@ impl<'s> Sim<'s> {
                 self.next_timer += 1;
                 let at = self.rt[r].clock.true_time_of(at_local, self.now);
                 self.rt[r].timers.insert(id, (at_local, kind, 0));
-                self.queue.push(at, Ev::Timer { node, id, version: 0 });
+                self.queue.push(
+                    at,
+                    Ev::Timer {
+                        node,
+                        id,
+                        version: 0,
+                    },
+                );
             }
             Cmd::Send { to, msg } => self.send(node, to, msg),
         }
@@ -314,14 +378,30 @@ impl<'s> Sim<'s> {
             None
         };
         if let Some(why) = why {
-            self.note(from, Event::Sent { id, to, msg, arrives: None });
+            self.note(
+                from,
+                Event::Sent {
+                    id,
+                    to,
+                    msg,
+                    arrives: None,
+                },
+            );
             self.note(from, Event::Dropped { id, to, why });
             return;
         }
         let extra = self.held.remove(&(from, to)).unwrap_or(0);
         let delay = self.rng.range_i64(link.min_delay_ms, link.max_delay_ms) + extra;
         let at = self.now.plus(delay);
-        self.note(from, Event::Sent { id, to, msg: msg.clone(), arrives: Some(at) });
+        self.note(
+            from,
+            Event::Sent {
+                id,
+                to,
+                msg: msg.clone(),
+                arrives: Some(at),
+            },
+        );
         self.queue.push(at, Ev::Deliver { id, from, to, msg });
     }
 
@@ -334,7 +414,9 @@ impl<'s> Sim<'s> {
     }
 
     fn fault(&mut self, i: u32) {
-        let Some(f) = self.sc.faults.get(i as usize) else { return };
+        let Some(f) = self.sc.faults.get(i as usize) else {
+            return;
+        };
         match f.kind {
             FaultKind::Pause { node, for_ms } => {
                 let r = self.idx(node);

@@ -39,7 +39,9 @@ impl NodeId {
             "storage" => Some(NodeId::Storage),
             _ => {
                 let n: u8 = s.strip_prefix('c')?.parse().ok()?;
-                (1..=MAX_CLIENTS).contains(&n).then(|| NodeId::Client(n - 1))
+                (1..=MAX_CLIENTS)
+                    .contains(&n)
+                    .then(|| NodeId::Client(n - 1))
             }
         }
     }
@@ -92,10 +94,16 @@ impl fmt::Display for RejectReason {
         match self {
             RejectReason::Lower { token, mark } => write!(f, "token {token} < {mark}"),
             RejectReason::NotAbove { token, mark } => write!(f, "token {token} ≤ {mark}"),
-            RejectReason::NotCurrent { token, current: Some(c) } => {
+            RejectReason::NotCurrent {
+                token,
+                current: Some(c),
+            } => {
                 write!(f, "token {token} ≠ current {c}")
             }
-            RejectReason::NotCurrent { token, current: None } => {
+            RejectReason::NotCurrent {
+                token,
+                current: None,
+            } => {
                 write!(f, "token {token}: no lease is current")
             }
             RejectReason::NoToken => write!(f, "no fencing token"),
@@ -109,23 +117,87 @@ impl fmt::Display for RejectReason {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "msg", rename_all = "snake_case")]
 pub enum Msg {
-    Acquire { req: u32, owner: u64, ttl_ms: i64 },
-    Granted { req: u32, token: u64, ttl_ms: i64, epoch: u32 },
-    Queued { req: u32 },
-    Busy { req: u32 },
-    Renew { req: u32, owner: u64, token: u64, ttl_ms: i64 },
-    Renewed { req: u32, token: u64, ttl_ms: i64 },
-    RenewRefused { req: u32, token: u64 },
-    Release { owner: u64 },
-    Released { ok: bool },
-    Write { req: u32, key: String, value: String, token: Option<u64>, epoch: Option<u32> },
-    WriteAck { req: u32 },
-    WriteRejected { req: u32, reason: RejectReason },
-    Effect { req: u32, name: String, idempotency_key: Option<String>, token: Option<u64> },
-    EffectDone { req: u32, duplicate: bool },
+    Acquire {
+        req: u32,
+        owner: u64,
+        ttl_ms: i64,
+    },
+    Granted {
+        req: u32,
+        token: u64,
+        ttl_ms: i64,
+        epoch: u32,
+    },
+    Queued {
+        req: u32,
+    },
+    Busy {
+        req: u32,
+    },
+    Renew {
+        req: u32,
+        owner: u64,
+        token: u64,
+        ttl_ms: i64,
+    },
+    Renewed {
+        req: u32,
+        token: u64,
+        ttl_ms: i64,
+    },
+    RenewRefused {
+        req: u32,
+        token: u64,
+    },
+    Release {
+        owner: u64,
+    },
+    Released {
+        ok: bool,
+    },
+    Write {
+        req: u32,
+        key: String,
+        value: String,
+        token: Option<u64>,
+        epoch: Option<u32>,
+    },
+    WriteAck {
+        req: u32,
+    },
+    WriteRejected {
+        req: u32,
+        reason: RejectReason,
+    },
+    Effect {
+        req: u32,
+        name: String,
+        idempotency_key: Option<String>,
+        token: Option<u64>,
+    },
+    EffectDone {
+        req: u32,
+        duplicate: bool,
+    },
 }
 
 impl Msg {
+    /// The family a view styles it by: acquire, grant, renew, release, write, ack, reject,
+    /// effect.
+    pub fn class(&self) -> &'static str {
+        match self {
+            Msg::Acquire { .. } => "acquire",
+            Msg::Granted { .. } | Msg::Queued { .. } | Msg::Busy { .. } => "grant",
+            Msg::Renew { .. } | Msg::Renewed { .. } => "renew",
+            Msg::RenewRefused { .. } => "reject",
+            Msg::Release { .. } | Msg::Released { .. } => "release",
+            Msg::Write { .. } => "write",
+            Msg::WriteAck { .. } | Msg::EffectDone { .. } => "ack",
+            Msg::WriteRejected { .. } => "reject",
+            Msg::Effect { .. } => "effect",
+        }
+    }
+
     /// A short label for arrows and the stage: "acquire", "grant 34", "write 33".
     pub fn label(&self) -> String {
         match self {
@@ -144,8 +216,12 @@ impl Msg {
             Msg::WriteAck { .. } => "ack".into(),
             Msg::WriteRejected { reason, .. } => format!("reject: {reason}"),
             Msg::Effect { name, .. } => format!("effect: {name}"),
-            Msg::EffectDone { duplicate: false, .. } => "done".into(),
-            Msg::EffectDone { duplicate: true, .. } => "duplicate skipped".into(),
+            Msg::EffectDone {
+                duplicate: false, ..
+            } => "done".into(),
+            Msg::EffectDone {
+                duplicate: true, ..
+            } => "duplicate skipped".into(),
         }
     }
 }
@@ -171,9 +247,15 @@ pub enum TimerKind {
 /// What a handler asks the run loop to do.
 #[derive(Clone, Debug)]
 pub enum Cmd {
-    Send { to: NodeId, msg: Msg },
+    Send {
+        to: NodeId,
+        msg: Msg,
+    },
     /// Wake this node when its own timer clock reads `at_local`.
-    Timer { at_local: i64, kind: TimerKind },
+    Timer {
+        at_local: i64,
+        kind: TimerKind,
+    },
     Note(crate::trace::Event),
 }
 
@@ -188,7 +270,11 @@ pub struct Ctx<'a> {
 
 impl<'a> Ctx<'a> {
     pub fn new(now: i64, rng: &'a mut Rng) -> Ctx<'a> {
-        Ctx { now, rng, out: Vec::new() }
+        Ctx {
+            now,
+            rng,
+            out: Vec::new(),
+        }
     }
 
     pub fn send(&mut self, to: NodeId, msg: Msg) {
@@ -225,6 +311,13 @@ mod tests {
 
     #[test]
     fn reasons_read_like_the_seeds() {
-        assert_eq!(RejectReason::Lower { token: 33, mark: 34 }.to_string(), "token 33 < 34");
+        assert_eq!(
+            RejectReason::Lower {
+                token: 33,
+                mark: 34
+            }
+            .to_string(),
+            "token 33 < 34"
+        );
     }
 }

@@ -74,16 +74,39 @@ impl Storage {
     /// `current` is the lock's current token, consulted only by the `exact` mode.
     pub fn on_message(&mut self, ctx: &mut Ctx, from: NodeId, msg: &Msg, current: Option<u64>) {
         match msg {
-            Msg::Write { req, key, value, token, epoch } => {
+            Msg::Write {
+                req,
+                key,
+                value,
+                token,
+                epoch,
+            } => {
                 let mark = self.marks.get(key).copied();
                 if let Err(reason) = self.check(*token, mark, current) {
-                    ctx.note(Event::WriteRejected { client: from, key: key.clone(), token: *token, reason: reason.clone() });
+                    ctx.note(Event::WriteRejected {
+                        client: from,
+                        key: key.clone(),
+                        token: *token,
+                        reason: reason.clone(),
+                    });
                     ctx.send(from, Msg::WriteRejected { req: *req, reason });
                     return;
                 }
-                let p = Pending { from, req: *req, key: key.clone(), value: value.clone(), token: *token, epoch: *epoch };
+                let p = Pending {
+                    from,
+                    req: *req,
+                    key: key.clone(),
+                    value: value.clone(),
+                    token: *token,
+                    epoch: *epoch,
+                };
                 if self.spec.fence == FenceMode::NonAtomic && self.spec.check_gap_ms > 0 {
-                    ctx.note(Event::FenceChecked { client: from, key: key.clone(), token: *token, mark });
+                    ctx.note(Event::FenceChecked {
+                        client: from,
+                        key: key.clone(),
+                        token: *token,
+                        mark,
+                    });
                     let id = self.next_pending;
                     self.next_pending += 1;
                     self.pending.insert(id, p);
@@ -92,23 +115,45 @@ impl Storage {
                     self.apply(ctx, p);
                 }
             }
-            Msg::Effect { req, name, idempotency_key, .. } => {
+            Msg::Effect {
+                req,
+                name,
+                idempotency_key,
+                ..
+            } => {
                 let duplicate = match idempotency_key {
                     Some(k) if self.spec.idempotency => !self.used_keys.insert(k.clone()),
                     _ => false,
                 };
                 if duplicate {
-                    ctx.note(Event::EffectDeduplicated { client: from, name: name.clone() });
+                    ctx.note(Event::EffectDeduplicated {
+                        client: from,
+                        name: name.clone(),
+                    });
                 } else {
-                    ctx.note(Event::EffectPerformed { client: from, name: name.clone() });
+                    ctx.note(Event::EffectPerformed {
+                        client: from,
+                        name: name.clone(),
+                    });
                 }
-                ctx.send(from, Msg::EffectDone { req: *req, duplicate });
+                ctx.send(
+                    from,
+                    Msg::EffectDone {
+                        req: *req,
+                        duplicate,
+                    },
+                );
             }
             _ => {}
         }
     }
 
-    fn check(&self, token: Option<u64>, mark: Option<u64>, current: Option<u64>) -> Result<(), RejectReason> {
+    fn check(
+        &self,
+        token: Option<u64>,
+        mark: Option<u64>,
+        current: Option<u64>,
+    ) -> Result<(), RejectReason> {
         let fenced = self.spec.fence != FenceMode::None;
         let token = match token {
             None if fenced => return Err(RejectReason::NoToken),
@@ -124,7 +169,9 @@ impl Storage {
                     Err(RejectReason::NotCurrent { token, current })
                 }
             }
-            (FenceMode::Strict, Some(m)) if token <= m => Err(RejectReason::NotAbove { token, mark: m }),
+            (FenceMode::Strict, Some(m)) if token <= m => {
+                Err(RejectReason::NotAbove { token, mark: m })
+            }
             (FenceMode::Monotone | FenceMode::NonAtomic, Some(m)) if token < m => {
                 Err(RejectReason::Lower { token, mark: m })
             }
@@ -157,7 +204,15 @@ impl Storage {
             replaced_epoch,
             mark,
         });
-        self.cells.insert(p.key, Cell { value: p.value, token: p.token, epoch: p.epoch, writer: p.from });
+        self.cells.insert(
+            p.key,
+            Cell {
+                value: p.value,
+                token: p.token,
+                epoch: p.epoch,
+                writer: p.from,
+            },
+        );
         ctx.send(p.from, Msg::WriteAck { req: p.req });
     }
 
@@ -193,11 +248,22 @@ mod tests {
     const C2: NodeId = NodeId::Client(1);
 
     fn storage(fence: FenceMode, mark: Durability) -> Storage {
-        Storage::new(&StorageSpec { fence, mark, check_gap_ms: 10, ..StorageSpec::default() })
+        Storage::new(&StorageSpec {
+            fence,
+            mark,
+            check_gap_ms: 10,
+            ..StorageSpec::default()
+        })
     }
 
     fn write(token: u64, req: u32) -> Msg {
-        Msg::Write { req, key: "x".into(), value: format!("v{token}"), token: Some(token), epoch: Some(token as u32) }
+        Msg::Write {
+            req,
+            key: "x".into(),
+            value: format!("v{token}"),
+            token: Some(token),
+            epoch: Some(token as u32),
+        }
     }
 
     /// Feeds writes in order and returns which were accepted.
@@ -209,17 +275,49 @@ mod tests {
             .map(|(i, t)| {
                 let mut ctx = Ctx::new(0, &mut rng);
                 s.on_message(&mut ctx, C1, &write(*t, i as u32), Some(34));
-                ctx.out.iter().any(|c| matches!(c, Cmd::Send { msg: Msg::WriteAck { .. }, .. }))
+                ctx.out.iter().any(|c| {
+                    matches!(
+                        c,
+                        Cmd::Send {
+                            msg: Msg::WriteAck { .. },
+                            ..
+                        }
+                    )
+                })
             })
             .collect()
     }
 
     #[test]
     fn each_fence_mode_decides_as_documented() {
-        assert_eq!(outcome(&mut storage(FenceMode::None, Durability::Durable), &[34, 33]), [true, true]);
-        assert_eq!(outcome(&mut storage(FenceMode::Monotone, Durability::Durable), &[34, 33, 34]), [true, false, true]);
-        assert_eq!(outcome(&mut storage(FenceMode::Strict, Durability::Durable), &[34, 33, 34, 35]), [true, false, false, true]);
-        assert_eq!(outcome(&mut storage(FenceMode::Exact, Durability::Durable), &[33, 34, 35]), [false, true, false]);
+        assert_eq!(
+            outcome(
+                &mut storage(FenceMode::None, Durability::Durable),
+                &[34, 33]
+            ),
+            [true, true]
+        );
+        assert_eq!(
+            outcome(
+                &mut storage(FenceMode::Monotone, Durability::Durable),
+                &[34, 33, 34]
+            ),
+            [true, false, true]
+        );
+        assert_eq!(
+            outcome(
+                &mut storage(FenceMode::Strict, Durability::Durable),
+                &[34, 33, 34, 35]
+            ),
+            [true, false, false, true]
+        );
+        assert_eq!(
+            outcome(
+                &mut storage(FenceMode::Exact, Durability::Durable),
+                &[33, 34, 35]
+            ),
+            [false, true, false]
+        );
     }
 
     #[test]
@@ -230,7 +328,10 @@ mod tests {
         s.on_message(&mut ctx, C2, &write(34, 1), None);
         s.on_message(&mut ctx, C1, &write(33, 2), None);
         let reason = ctx.out.iter().find_map(|c| match c {
-            Cmd::Send { msg: Msg::WriteRejected { reason, .. }, .. } => Some(reason.to_string()),
+            Cmd::Send {
+                msg: Msg::WriteRejected { reason, .. },
+                ..
+            } => Some(reason.to_string()),
             _ => None,
         });
         assert_eq!(reason.as_deref(), Some("token 33 < 34"));
@@ -263,13 +364,25 @@ mod tests {
 
     #[test]
     fn idempotency_key_runs_an_effect_once() {
-        let mut s = Storage::new(&StorageSpec { idempotency: true, ..StorageSpec::default() });
+        let mut s = Storage::new(&StorageSpec {
+            idempotency: true,
+            ..StorageSpec::default()
+        });
         let mut rng = Rng::new(0);
         let mut ctx = Ctx::new(0, &mut rng);
-        let e = Msg::Effect { req: 1, name: "email".into(), idempotency_key: Some("k".into()), token: None };
+        let e = Msg::Effect {
+            req: 1,
+            name: "email".into(),
+            idempotency_key: Some("k".into()),
+            token: None,
+        };
         s.on_message(&mut ctx, C1, &e, None);
         s.on_message(&mut ctx, C2, &e, None);
-        let performed = ctx.out.iter().filter(|c| matches!(c, Cmd::Note(Event::EffectPerformed { .. }))).count();
+        let performed = ctx
+            .out
+            .iter()
+            .filter(|c| matches!(c, Cmd::Note(Event::EffectPerformed { .. })))
+            .count();
         assert_eq!(performed, 1);
     }
 }

@@ -14,7 +14,9 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// True simulated time in milliseconds since the start of the run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
 #[serde(transparent)]
 pub struct Time(pub i64);
 

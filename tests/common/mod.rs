@@ -23,21 +23,54 @@ pub fn fault(r: &mut Rng, clients: u8, horizon: i64) -> Fault {
     let at_ms = r.range_i64(0, horizon);
     let client = NodeId::Client(r.range_i64(0, i64::from(clients) - 1) as u8);
     let kind = match r.range_i64(0, 7) {
-        0 | 1 => FaultKind::Pause { node: if r.chance_pct(80) { client } else { node(r, clients) }, for_ms: r.range_i64(1, 30_000) },
-        2 => FaultKind::Partition { a: client, b: pick(r, &[NodeId::COORD, NodeId::Storage]) },
-        3 => FaultKind::Heal { a: client, b: pick(r, &[NodeId::COORD, NodeId::Storage]) },
-        4 => FaultKind::Delay { from: client, to: pick(r, &[NodeId::COORD, NodeId::Storage]), extra_ms: r.range_i64(0, 20_000) },
-        5 => FaultKind::ClockJump { node: node(r, clients), by_ms: r.range_i64(-20_000, 20_000) },
-        6 => FaultKind::Restart { node: pick(r, &[NodeId::COORD, NodeId::Storage]), down_ms: r.range_i64(0, 3_000) },
-        _ => FaultKind::FailRenewals { for_ms: r.range_i64(1, 20_000) },
+        0 | 1 => FaultKind::Pause {
+            node: if r.chance_pct(80) {
+                client
+            } else {
+                node(r, clients)
+            },
+            for_ms: r.range_i64(1, 30_000),
+        },
+        2 => FaultKind::Partition {
+            a: client,
+            b: pick(r, &[NodeId::COORD, NodeId::Storage]),
+        },
+        3 => FaultKind::Heal {
+            a: client,
+            b: pick(r, &[NodeId::COORD, NodeId::Storage]),
+        },
+        4 => FaultKind::Delay {
+            from: client,
+            to: pick(r, &[NodeId::COORD, NodeId::Storage]),
+            extra_ms: r.range_i64(0, 20_000),
+        },
+        5 => FaultKind::ClockJump {
+            node: node(r, clients),
+            by_ms: r.range_i64(-20_000, 20_000),
+        },
+        6 => FaultKind::Restart {
+            node: pick(r, &[NodeId::COORD, NodeId::Storage]),
+            down_ms: r.range_i64(0, 3_000),
+        },
+        _ => FaultKind::FailRenewals {
+            for_ms: r.range_i64(1, 20_000),
+        },
     };
     Fault { at_ms, kind }
 }
 
 fn clock(r: &mut Rng) -> ClockSpec {
     ClockSpec {
-        offset_ms: if r.chance_pct(30) { r.range_i64(-5_000, 5_000) } else { 0 },
-        drift_ppm: if r.chance_pct(30) { r.range_i64(-50_000, 50_000) } else { 0 },
+        offset_ms: if r.chance_pct(30) {
+            r.range_i64(-5_000, 5_000)
+        } else {
+            0
+        },
+        drift_ppm: if r.chance_pct(30) {
+            r.range_i64(-50_000, 50_000)
+        } else {
+            0
+        },
         monotonic: r.chance_pct(30),
     }
 }
@@ -45,10 +78,18 @@ fn clock(r: &mut Rng) -> ClockSpec {
 fn step(r: &mut Rng) -> Step {
     match r.range_i64(0, 9) {
         0 | 1 => Step::Acquire,
-        2 | 3 => Step::Work { ms: r.range_i64(0, 15_000) },
+        2 | 3 => Step::Work {
+            ms: r.range_i64(0, 15_000),
+        },
         4 => Step::Check,
-        5..=7 => Step::Write { key: pick(r, &["a", "b"]).into(), value: format!("v{}", r.range_i64(0, 99)) },
-        8 => Step::Effect { name: pick(r, &["email", "charge"]).into(), idempotency_key: r.chance_pct(50).then(|| "k".to_string()) },
+        5..=7 => Step::Write {
+            key: pick(r, &["a", "b"]).into(),
+            value: format!("v{}", r.range_i64(0, 99)),
+        },
+        8 => Step::Effect {
+            name: pick(r, &["email", "charge"]).into(),
+            idempotency_key: r.chance_pct(50).then(|| "k".to_string()),
+        },
         _ => Step::Release,
     }
 }
@@ -69,9 +110,20 @@ fn client(r: &mut Rng) -> ClientSpec {
         margin_ms: r.range_i64(0, ttl_ms / 4),
         count_from: pick(r, &[CountFrom::Request, CountFrom::Grant]),
         renew_every_ms: r.chance_pct(40).then(|| (ttl_ms / 3).max(1)),
-        on_loss: pick(r, &[LossPolicy::Continue, LossPolicy::Abort, LossPolicy::Reacquire]),
+        on_loss: pick(
+            r,
+            &[
+                LossPolicy::Continue,
+                LossPolicy::Abort,
+                LossPolicy::Reacquire,
+            ],
+        ),
         check_before_write: r.chance_pct(50),
-        retry: RetrySpec { interval_ms: r.range_i64(50, 2_000), jitter_ms: r.range_i64(0, 500), max_attempts: r.range_i64(0, 4) as u32 },
+        retry: RetrySpec {
+            interval_ms: r.range_i64(50, 2_000),
+            jitter_ms: r.range_i64(0, 500),
+            max_attempts: r.range_i64(0, 4) as u32,
+        },
         timeout_ms: r.range_i64(100, 2_000),
         unreachable: pick(r, &[FailMode::Open, FailMode::Closed]),
         job,
@@ -81,10 +133,16 @@ fn client(r: &mut Rng) -> ClientSpec {
 /// A random scenario with random faults; `fence` and durable counter/mark as given.
 pub fn scenario(seed: u64, fence: FenceMode) -> Scenario {
     let mut r = Rng::new(seed.wrapping_mul(0x9E37_79B9).wrapping_add(7));
-    let n = if r.chance_pct(10) { r.range_i64(5, 8) } else { r.range_i64(1, 4) } as u8;
+    let n = if r.chance_pct(10) {
+        r.range_i64(5, 8)
+    } else {
+        r.range_i64(1, 4)
+    } as u8;
     let horizon_ms = 60_000;
     let lo = r.range_i64(0, 30);
-    let faults = (0..r.range_i64(0, 6)).map(|_| fault(&mut r, n, horizon_ms)).collect();
+    let faults = (0..r.range_i64(0, 6))
+        .map(|_| fault(&mut r, n, horizon_ms))
+        .collect();
     Scenario {
         version: FORMAT_VERSION,
         name: format!("random {seed}"),
@@ -106,7 +164,15 @@ pub fn scenario(seed: u64, fence: FenceMode) -> Scenario {
             clock: clock(&mut r),
         },
         network: NetworkSpec {
-            default: LinkSpec { min_delay_ms: lo, max_delay_ms: lo + r.range_i64(0, 50), loss_pct: if r.chance_pct(20) { r.range_i64(0, 10) as u32 } else { 0 } },
+            default: LinkSpec {
+                min_delay_ms: lo,
+                max_delay_ms: lo + r.range_i64(0, 50),
+                loss_pct: if r.chance_pct(20) {
+                    r.range_i64(0, 10) as u32
+                } else {
+                    0
+                },
+            },
             links: Vec::new(),
         },
         clients: (0..n).map(|_| client(&mut r)).collect(),
