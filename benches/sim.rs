@@ -7,7 +7,9 @@
 
 use leaseline::check::check;
 use leaseline::projection::Projection;
-use leaseline::scenario::{ClientSpec, LossPolicy, RetrySpec, Fault, FaultKind, FenceMode, LinkSpec, Scenario, Step};
+use leaseline::scenario::{
+    ClientSpec, Fault, FaultKind, FenceMode, LinkSpec, LossPolicy, RetrySpec, Scenario, Step,
+};
 use leaseline::sim::node::NodeId;
 use leaseline::sim::rng::Rng;
 use leaseline::sim::run;
@@ -16,17 +18,26 @@ use std::time::Instant;
 
 /// Eight clients contending for the lock for an hour, renewing every 40 ms, with pauses.
 fn long_scenario(max_events: u32) -> Scenario {
-    let mut sc = leaseline::scenario::preset("gc-pause").map(|p| p.scenario()).unwrap_or_else(|| unreachable!());
+    let mut sc = leaseline::scenario::preset("gc-pause")
+        .map(|p| p.scenario())
+        .unwrap_or_else(|| unreachable!());
     sc.horizon_ms = 3_600_000;
     sc.max_events = max_events;
     sc.storage.fence = FenceMode::Monotone;
-    sc.network.default = LinkSpec { min_delay_ms: 1, max_delay_ms: 9, loss_pct: 1 };
+    sc.network.default = LinkSpec {
+        min_delay_ms: 1,
+        max_delay_ms: 9,
+        loss_pct: 1,
+    };
     let mut job = Vec::new();
     for i in 0..15 {
         job.extend([
             Step::Acquire,
             Step::Work { ms: 20_000 },
-            Step::Write { key: format!("k{}", i % 3), value: format!("v{i}") },
+            Step::Write {
+                key: format!("k{}", i % 3),
+                value: format!("v{i}"),
+            },
             Step::Release,
         ]);
     }
@@ -34,12 +45,28 @@ fn long_scenario(max_events: u32) -> Scenario {
         renew_every_ms: Some(40),
         ttl_ms: 120,
         on_loss: LossPolicy::Reacquire,
-        retry: RetrySpec { interval_ms: 50, jitter_ms: 50, max_attempts: 0 },
+        retry: RetrySpec {
+            interval_ms: 50,
+            jitter_ms: 50,
+            max_attempts: 0,
+        },
         ..sc.clients[0].clone()
     };
-    sc.clients = (0..8).map(|i| ClientSpec { start_ms: i * 37, job: job.clone(), ..c.clone() }).collect();
+    sc.clients = (0..8)
+        .map(|i| ClientSpec {
+            start_ms: i * 37,
+            job: job.clone(),
+            ..c.clone()
+        })
+        .collect();
     sc.faults = (0..50)
-        .map(|i| Fault { at_ms: 5_000 + i * 20_000, kind: FaultKind::Pause { node: NodeId::Client((i % 8) as u8), for_ms: 300 } })
+        .map(|i| Fault {
+            at_ms: 5_000 + i * 20_000,
+            kind: FaultKind::Pause {
+                node: NodeId::Client((i % 8) as u8),
+                for_ms: 300,
+            },
+        })
         .collect();
     sc
 }
@@ -90,8 +117,17 @@ fn main() {
 
     let t0 = Instant::now();
     let v = black_box(check(&trace));
-    println!("bench check: {} entries judged in {:.1} ms ({} overlaps)", trace.len(), t0.elapsed().as_secs_f64() * 1e3, v.overlaps.len());
+    println!(
+        "bench check: {} entries judged in {:.1} ms ({} overlaps)",
+        trace.len(),
+        t0.elapsed().as_secs_f64() * 1e3,
+        v.overlaps.len()
+    );
     let t0 = Instant::now();
     black_box(trace.digest());
-    println!("bench digest: {:.1} ms for {} entries", t0.elapsed().as_secs_f64() * 1e3, trace.len());
+    println!(
+        "bench digest: {:.1} ms for {} entries",
+        t0.elapsed().as_secs_f64() * 1e3,
+        trace.len()
+    );
 }
