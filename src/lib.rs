@@ -16,6 +16,7 @@
 
 pub mod check;
 pub mod cli;
+pub mod edit;
 pub mod layout;
 pub mod narrate;
 pub mod playback;
