@@ -1,0 +1,38 @@
+# Two commands for people:
+#   make serve   install what is missing, then serve the app at http://127.0.0.1:8080/
+#   make test    install what is missing, then run every check, in order, stopping at the
+#                first failure: format, lints, native tests, browser tests, release build,
+#                end-to-end test, bundle size, benchmark.
+# The other targets are helpers for those two.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := test
+
+# Tools installed by scripts/setup.sh: cargo-installed binaries, and wasm-opt from npm.
+export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+export CHROMEDRIVER := /usr/bin/chromedriver
+
+STEP := scripts/step.sh
+
+.PHONY: serve test setup
+
+setup:
+	@scripts/setup.sh
+
+serve: setup
+	@echo "Leaseline: http://127.0.0.1:8080/"
+	@trunk serve
+
+test: setup
+	@$(STEP) "format" cargo fmt --check
+	@$(STEP) "clippy (web)" cargo clippy --all-targets -- -D warnings
+	@$(STEP) "clippy (core only)" cargo clippy --all-targets --no-default-features -- -D warnings
+	@$(STEP) "native tests (web)" cargo test
+	@$(STEP) "native tests (core only)" cargo test --no-default-features
+	@$(STEP) "browser tests (wasm32, headless Chromium)" \
+		cargo test --target wasm32-unknown-unknown --test wasm
+	@$(STEP) "release build (trunk)" trunk build --release
+	@$(STEP) "end-to-end (node --test, playwright-core)" node --test tests/e2e/
+	@scripts/size.sh
+	@$(STEP) "benchmark" cargo bench --bench sim --no-default-features
