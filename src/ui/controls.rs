@@ -4,19 +4,26 @@
 
 use yew::prelude::*;
 
+const ICON_STEP_BACK: &str = "M3 3h2v10H3zM13 3 6 8l7 5z";
+const ICON_PLAY: &str = "M4 2.5v11L13 8z";
+const ICON_STEP_FORWARD: &str = "M11 3h2v10h-2zM3 3l7 5-7 5z";
+
 #[derive(Properties, PartialEq)]
 struct ButtonProps {
     /// The accessible name, also shown as text.
     label: AttrValue,
-    /// A decorative glyph, hidden from assistive technology.
-    glyph: AttrValue,
+    /// Path data of a decorative 16×16 icon, hidden from assistive technology. Icons are
+    /// inline SVG rather than Unicode symbols because many system fonts lack ⏮ and ⏭.
+    icon: AttrValue,
 }
 
 #[component]
 fn ToolbarButton(props: &ButtonProps) -> Html {
     html! {
         <button type="button" class="control" aria-label={props.label.clone()} disabled=true>
-            <span class="control-glyph" aria-hidden="true">{ props.glyph.clone() }</span>
+            <svg class="control-icon" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+                <path d={props.icon.clone()} />
+            </svg>
             <span class="control-label">{ props.label.clone() }</span>
         </button>
     }
@@ -26,9 +33,9 @@ fn ToolbarButton(props: &ButtonProps) -> Html {
 pub fn Controls() -> Html {
     html! {
         <div class="controls" role="toolbar" aria-label="Playback">
-            <ToolbarButton label="Step back" glyph={"\u{23ee}\u{fe0e}"} />
-            <ToolbarButton label="Play" glyph={"\u{25b6}\u{fe0e}"} />
-            <ToolbarButton label="Step forward" glyph={"\u{23ed}\u{fe0e}"} />
+            <ToolbarButton label="Step back" icon={ICON_STEP_BACK} />
+            <ToolbarButton label="Play" icon={ICON_PLAY} />
+            <ToolbarButton label="Step forward" icon={ICON_STEP_FORWARD} />
             <input type="range" class="scrubber" aria-label="Time"
                    min="0" max="0" step="1" value="0" disabled=true />
         </div>

@@ -20,12 +20,10 @@ pub use app::App;
 
 use yew::{AppHandle, Renderer};
 
-/// Mounts the app into the document body. The wasm binary's `main` calls this.
+/// Mounts the app into the document body. The wasm binary's `main` calls this. The app
+/// lives as long as the page: dropping the returned handle does not unmount it.
 pub fn mount() {
-    // The handle lives as long as the page; dropping it would not unmount, but keeping it
-    // explicit says the app is meant to stay.
-    let handle = Renderer::<App>::new().render();
-    std::mem::forget(handle);
+    Renderer::<App>::new().render();
 }
 
 /// Mounts the app into `root` and returns its handle, so a test can render into a fresh
