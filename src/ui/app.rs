@@ -1,22 +1,104 @@
-//! The root component: page structure only. Each part is a leaf that receives data and
-//! (later) emits callbacks; state will live in one reducer here, not in the leaves.
+//! The root component: one reducer ([`Model`]) and the page's parts. Leaves receive data
+//! and emit [`Action`]s; nothing below this file holds state that matters.
 
-use yew::prelude::*;
-
-use super::controls::Controls;
-use super::diagram::Diagram;
 use super::footer::Footer;
 use super::header::Header;
+use super::hooks::{sample_frame_cost, use_frames, use_page_signals, use_shortcuts};
+use super::model::{Action, Model};
+use super::panels::{Inspector, VerdictPanel};
+use super::playbar::Playbar;
+use super::settings::Settings;
+use super::stage::Stage;
+use super::timeline::Timeline;
+use crate::scenario::PRESETS;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
 
 /// The whole page.
 #[component]
 pub fn App() -> Html {
+    let model = use_reducer(|| Model::new(Model::default_scenario()));
+    let dispatch = {
+        let d = model.dispatcher();
+        use_memo((), move |_| Callback::from(move |a: Action| d.dispatch(a)))
+    };
+    let on_action: Callback<Action> = (*dispatch).clone();
+    let on_frame = {
+        let d = model.dispatcher();
+        use_memo((), move |_| {
+            Callback::from(move |ts: f64| d.dispatch(Action::Tick(ts)))
+        })
+    };
+    use_frames(model.playing, (*on_frame).clone());
+    use_shortcuts(on_action.clone());
+    use_page_signals(on_action.clone());
+    use_effect(sample_frame_cost);
+
+    let run = model.run.clone();
+    let on_error = {
+        let cb = on_action.clone();
+        Callback::from(move |e: String| cb.emit(Action::ShowError(e)))
+    };
+    let on_preset = {
+        let cb = on_action.clone();
+        Callback::from(move |e: Event| {
+            if let Some(s) = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
+            {
+                cb.emit(Action::LoadPreset(s.value()));
+            }
+        })
+    };
+    let current = run.scenario.name.clone();
+    let verdict_class = if run
+        .verdict
+        .violations
+        .iter()
+        .any(|v| (v.entry as usize) < model.cursor.step)
+    {
+        "unsafe"
+    } else {
+        "safe"
+    };
     html! {
         <div class="shell">
             <Header />
-            <main id="main" class="stage">
-                <Diagram />
-                <Controls />
+            <main id="main" class="workspace">
+                <div class="scenario-bar">
+                    <label>
+                        <span>{ "Scenario" }</span>
+                        <select onchange={on_preset} aria-label="Scenario">
+                            { for PRESETS.iter().filter(|p| p.name != "gc-pause-fenced").map(|p| html! {
+                                <option value={p.name} selected={p.scenario().name == current}>{ p.summary }</option>
+                            }) }
+                        </select>
+                    </label>
+                    <p class="scenario-description">{ run.scenario.description.clone() }</p>
+                </div>
+                if let Some(err) = &model.error {
+                    <div class="error" role="alert">
+                        <span>{ format!("Not applied — {err}") }</span>
+                        <button type="button" class="quiet" aria-label="Dismiss" onclick={{ let cb = on_action.clone(); Callback::from(move |_| cb.emit(Action::DismissError)) }}>{ "✕" }</button>
+                    </div>
+                }
+                <Playbar playing={model.playing} t={model.cursor.t} end={run.end_ms()} step={model.cursor.step} steps={run.trace.len()}
+                         speed={model.speed_label()} fenced={run.fenced()} can_undo={model.can_undo()} can_redo={model.can_redo()}
+                         has_violation={!run.verdict.violations.is_empty()} on_action={on_action.clone()} />
+                <p class={classes!("caption", verdict_class)} aria-live="polite" aria-atomic="true">
+                    { if model.caption.is_empty() { "Press Play (Space) to run the scenario.".to_string() } else { model.caption.clone() } }
+                </p>
+                <section class="diagram" aria-label="Space-time diagram">
+                    <Timeline run={run.clone()} cursor_t={model.cursor.t} on_action={on_action.clone()} />
+                </section>
+                <div class="lower">
+                    <Stage run={run.clone()} state={model.state.clone()} t={model.cursor.t} selected={model.selected} on_action={on_action.clone()} />
+                    <div class="side">
+                        <VerdictPanel run={run.clone()} state={model.state.clone()} t={model.cursor.t} on_action={on_action.clone()} />
+                        <Inspector run={run.clone()} state={model.state.clone()} t={model.cursor.t} on_action={on_action.clone()} />
+                        <Settings run={run.clone()} on_action={on_action.clone()} {on_error} />
+                    </div>
+                </div>
             </main>
             <Footer />
         </div>

@@ -11,10 +11,15 @@
 //! `contentinfo` (footer).
 
 mod app;
-mod controls;
-mod diagram;
 mod footer;
 mod header;
+mod hooks;
+pub mod model;
+mod panels;
+mod playbar;
+mod settings;
+mod stage;
+mod timeline;
 
 pub use app::App;
 

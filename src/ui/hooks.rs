@@ -1,0 +1,219 @@
+//! Browser plumbing as hooks: the animation-frame loop, keyboard shortcuts, the page's
+//! visibility and the reduced-motion preference, and frame-cost sampling.
+//!
+//! The frame loop requests an animation frame only while playing: paused, finished or in a
+//! hidden tab, nothing is scheduled, so an idle page costs no CPU (RaftScope's issue #2).
+
+use super::model::Action;
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+struct FrameLoop {
+    running: bool,
+    pending: Option<i32>,
+    closure: Option<Closure<dyn FnMut(f64)>>,
+}
+
+fn request(lp: &FrameLoop) -> Option<i32> {
+    let c = lp.closure.as_ref()?;
+    web_sys::window()?
+        .request_animation_frame(c.as_ref().unchecked_ref())
+        .ok()
+}
+
+thread_local! {
+    /// When the current frame's tick was dispatched (performance.now()), for sampling.
+    static TICK_START: Cell<Option<f64>> = const { Cell::new(None) };
+}
+
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Calls `on_frame(timestamp)` once per animation frame while `running` is true, and
+/// schedules nothing otherwise. `on_frame` must be stable (a reducer's dispatcher is).
+#[hook]
+pub fn use_frames(running: bool, on_frame: Callback<f64>) {
+    let lp = use_mut_ref(|| FrameLoop {
+        running: false,
+        pending: None,
+        closure: None,
+    });
+    if lp.borrow().closure.is_none() {
+        // The closure holds only a weak reference to its own cell: no cycle, and it is
+        // dropped with the component, never while it runs.
+        let weak: Weak<RefCell<FrameLoop>> = Rc::downgrade(&lp);
+        let c = Closure::<dyn FnMut(f64)>::new(move |ts: f64| {
+            let Some(cell) = weak.upgrade() else { return };
+            let go = {
+                let mut l = cell.borrow_mut();
+                l.pending = None;
+                l.running
+            };
+            if !go {
+                return;
+            }
+            TICK_START.with(|t| t.set(Some(now())));
+            on_frame.emit(ts);
+            let mut l = cell.borrow_mut();
+            if l.running && l.pending.is_none() {
+                l.pending = request(&l);
+            }
+        });
+        lp.borrow_mut().closure = Some(c);
+    }
+    {
+        let lp = lp.clone();
+        use_effect_with(running, move |&running| {
+            let mut l = lp.borrow_mut();
+            l.running = running;
+            if running && l.pending.is_none() {
+                l.pending = request(&l);
+            }
+            if !running {
+                if let (Some(id), Some(w)) = (l.pending.take(), web_sys::window()) {
+                    let _ = w.cancel_animation_frame(id);
+                }
+            }
+        });
+    }
+    use_effect_with((), move |_| {
+        move || {
+            let mut l = lp.borrow_mut();
+            l.running = false;
+            if let (Some(id), Some(w)) = (l.pending.take(), web_sys::window()) {
+                let _ = w.cancel_animation_frame(id);
+            }
+        }
+    });
+}
+
+/// After a render caused by a frame tick: record how long tick + render took, in
+/// `window.leaselineFrames` (read by the end-to-end benchmark).
+pub fn sample_frame_cost() {
+    let Some(start) = TICK_START.with(|t| t.take()) else {
+        return;
+    };
+    let Some(w) = web_sys::window() else { return };
+    let key = wasm_bindgen::JsValue::from_str("leaselineFrames");
+    let arr = match js_sys::Reflect::get(&w, &key)
+        .ok()
+        .and_then(|v| v.dyn_into::<js_sys::Array>().ok())
+    {
+        Some(a) => a,
+        None => {
+            let a = js_sys::Array::new();
+            let _ = js_sys::Reflect::set(&w, &key, &a);
+            a
+        }
+    };
+    if arr.length() < 20_000 {
+        arr.push(&wasm_bindgen::JsValue::from_f64(now() - start));
+    }
+}
+
+fn is_field(target: Option<web_sys::EventTarget>) -> (bool, bool) {
+    let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
+        return (false, false);
+    };
+    let tag = el.tag_name().to_ascii_lowercase();
+    let text_like = matches!(tag.as_str(), "input" | "select" | "textarea");
+    (
+        text_like,
+        tag == "button" || el.get_attribute("role").as_deref() == Some("button"),
+    )
+}
+
+/// Global keyboard shortcuts. Keys typed into a field, and Space on a button, keep their
+/// usual meaning.
+#[hook]
+pub fn use_shortcuts(dispatch: Callback<Action>) {
+    use_effect_with((), move |_| {
+        let listener =
+            Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(move |e: web_sys::KeyboardEvent| {
+                let (field, button) = is_field(e.target());
+                let ctrl = e.ctrl_key() || e.meta_key();
+                let action = match (e.key().as_str(), e.shift_key(), ctrl) {
+                    ("z" | "Z", false, true) => Some(Action::Undo),
+                    ("z" | "Z", true, true) | ("y" | "Y", _, true) => Some(Action::Redo),
+                    _ if field || ctrl || e.alt_key() => None,
+                    (" ", _, _) if button => None,
+                    (" ", _, _) => Some(Action::TogglePlay),
+                    ("ArrowRight", true, _) => Some(Action::NextNotable),
+                    ("ArrowLeft", true, _) => Some(Action::PrevNotable),
+                    ("ArrowRight", false, _) => Some(Action::StepForward),
+                    ("ArrowLeft", false, _) => Some(Action::StepBack),
+                    ("[", _, _) => Some(Action::Slower),
+                    ("]", _, _) => Some(Action::Faster),
+                    ("Home", _, _) => Some(Action::ToStart),
+                    ("End", _, _) => Some(Action::ToEnd),
+                    ("f" | "F", _, _) => Some(Action::ToggleFence),
+                    ("v" | "V", _, _) => Some(Action::NextViolation),
+                    ("Escape", _, _) => Some(Action::Select(None)),
+                    _ => None,
+                };
+                if let Some(a) = action {
+                    e.prevent_default();
+                    dispatch.emit(a);
+                }
+            });
+        let w = web_sys::window();
+        if let Some(w) = &w {
+            let _ =
+                w.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
+        }
+        move || {
+            if let Some(w) = w {
+                let _ = w.remove_event_listener_with_callback(
+                    "keydown",
+                    listener.as_ref().unchecked_ref(),
+                );
+            }
+            drop(listener);
+        }
+    });
+}
+
+/// Pauses playback when the tab is hidden; reports the reduced-motion preference.
+#[hook]
+pub fn use_page_signals(dispatch: Callback<Action>) {
+    use_effect_with((), move |_| {
+        let reduced = web_sys::window()
+            .and_then(|w| {
+                w.match_media("(prefers-reduced-motion: reduce)")
+                    .ok()
+                    .flatten()
+            })
+            .is_some_and(|m| m.matches());
+        if reduced {
+            dispatch.emit(Action::SetReducedMotion(true));
+        }
+        let doc = web_sys::window().and_then(|w| w.document());
+        let d2 = doc.clone();
+        let listener = Closure::<dyn FnMut()>::new(move || {
+            if d2.as_ref().is_some_and(|d| d.hidden()) {
+                dispatch.emit(Action::Pause);
+            }
+        });
+        if let Some(d) = &doc {
+            let _ = d.add_event_listener_with_callback(
+                "visibilitychange",
+                listener.as_ref().unchecked_ref(),
+            );
+        }
+        move || {
+            if let Some(d) = doc {
+                let _ = d.remove_event_listener_with_callback(
+                    "visibilitychange",
+                    listener.as_ref().unchecked_ref(),
+                );
+            }
+            drop(listener);
+        }
+    });
+}

@@ -1,0 +1,389 @@
+//! The app's one reducer: the scenario history, the current run, the cursor, playback.
+//!
+//! Everything a view shows is derived here from the core: a [`Run`] is simulated once per
+//! scenario (an edit, undo, redo, the fencing switch) and then only *read* — scrubbing
+//! projects the state at the cursor from the run's keyframes, it never re-simulates.
+//! Actions that change nothing return the same `Rc`, so Yew skips the render (a tick while
+//! paused costs nothing).
+
+use crate::check::{check, Verdict};
+use crate::edit::{Edit, History};
+use crate::layout::{self, Diagram, StageNode};
+use crate::narrate;
+use crate::playback::{self, Cursor, DEFAULT_SPEED, DISCRETE_STEP_REAL_MS, SPEEDS};
+use crate::projection::{Projection, State};
+use crate::scenario::{preset, FenceMode, Scenario};
+use crate::sim::node::NodeId;
+use crate::sim::run;
+use crate::trace::Trace;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// One simulated run and everything derived from it once.
+pub struct Run {
+    pub scenario: Rc<Scenario>,
+    pub trace: Trace,
+    pub verdict: Verdict,
+    pub projection: Projection,
+    pub diagram: Diagram,
+    pub stage: Vec<StageNode>,
+    pub notable: Vec<usize>,
+    pub flights: Vec<(i64, i64)>,
+    pub digest: String,
+}
+
+/// Runs compare by identity: props holding an `Rc<Run>` are equal only when they hold the
+/// same run, so a large trace is never deep-compared on render.
+impl PartialEq for Run {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl Run {
+    pub fn new(scenario: Rc<Scenario>) -> Run {
+        let trace = run(&scenario);
+        let verdict = check(&trace);
+        let projection = Projection::new(&trace);
+        let diagram = layout::diagram(&trace, &verdict);
+        let stage = layout::stage_nodes(&scenario.nodes());
+        let notable = narrate::notable_steps(&trace);
+        let flights = playback::flights(&trace);
+        let digest = trace.digest_hex();
+        Run {
+            scenario,
+            trace,
+            verdict,
+            projection,
+            diagram,
+            stage,
+            notable,
+            flights,
+            digest,
+        }
+    }
+
+    pub fn state_at(&self, step: usize) -> State {
+        self.projection.state_at(&self.trace, step)
+    }
+
+    pub fn end_ms(&self) -> f64 {
+        self.trace.end.0 as f64
+    }
+
+    pub fn fenced(&self) -> bool {
+        self.scenario.storage.fence != FenceMode::None
+    }
+}
+
+/// What the stage's action menu is open for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Selection {
+    Node(NodeId),
+    Link(NodeId, NodeId),
+}
+
+pub struct Model {
+    pub history: History,
+    pub run: Rc<Run>,
+    pub cursor: Cursor,
+    pub state: Rc<State>,
+    pub playing: bool,
+    pub speed: usize,
+    pub reduced_motion: bool,
+    pub selected: Option<Selection>,
+    /// The last refused edit, naming the field; the scenario is unchanged.
+    pub error: Option<String>,
+    /// The latest notable sentence the cursor has passed (the caption and live region).
+    pub caption: String,
+    last_frame: Option<f64>,
+    discrete_wait: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    TogglePlay,
+    Pause,
+    /// An animation frame at this real timestamp (ms).
+    Tick(f64),
+    StepForward,
+    StepBack,
+    NextNotable,
+    PrevNotable,
+    ToStart,
+    ToEnd,
+    NextViolation,
+    /// Scrub to a true time (ms).
+    Seek(f64),
+    /// Jump to just after this entry.
+    SeekEntry(usize),
+    Faster,
+    Slower,
+    Select(Option<Selection>),
+    Edit(Edit),
+    ToggleFence,
+    Undo,
+    Redo,
+    LoadPreset(String),
+    SetReducedMotion(bool),
+    /// A value refused before it became an edit (it did not parse).
+    ShowError(String),
+    DismissError,
+}
+
+impl Model {
+    pub fn new(scenario: Scenario) -> Model {
+        let history = History::new(scenario);
+        let run = Rc::new(Run::new(history.current().clone()));
+        let state = Rc::new(run.state_at(0));
+        Model {
+            history,
+            run,
+            cursor: Cursor::START,
+            state,
+            playing: false,
+            speed: DEFAULT_SPEED,
+            reduced_motion: false,
+            selected: None,
+            error: None,
+            caption: String::new(),
+            last_frame: None,
+            discrete_wait: 0.0,
+        }
+    }
+
+    /// The default page: the unfenced GC-pause scenario, ready to play.
+    pub fn default_scenario() -> Scenario {
+        preset("gc-pause")
+            .map(|p| p.scenario())
+            .unwrap_or_else(|| unreachable!("gc-pause is built in"))
+    }
+
+    fn with(&self) -> Model {
+        Model {
+            history: self.history.clone(),
+            run: self.run.clone(),
+            cursor: self.cursor,
+            state: self.state.clone(),
+            playing: self.playing,
+            speed: self.speed,
+            reduced_motion: self.reduced_motion,
+            selected: self.selected,
+            error: self.error.clone(),
+            caption: self.caption.clone(),
+            last_frame: self.last_frame,
+            discrete_wait: self.discrete_wait,
+        }
+    }
+
+    /// Moves the cursor, refreshing the projected state and the caption.
+    fn move_to(&mut self, c: Cursor) {
+        self.cursor = c;
+        if c.step != self.state.step {
+            self.state = Rc::new(self.run.state_at(c.step));
+        }
+        // The caption is the latest notable entry at or before the cursor.
+        let idx = self.run.notable.partition_point(|&i| i < c.step);
+        self.caption = match idx.checked_sub(1).map(|j| self.run.notable[j]) {
+            Some(i) if i < c.step => narrate::sentence(
+                &self.run.trace,
+                &self.run.verdict,
+                i,
+                &self.run.state_at(i + 1),
+            )
+            .unwrap_or_default(),
+            _ => String::new(),
+        };
+        if self.cursor.at_end(&self.run.trace) {
+            self.playing = false;
+        }
+    }
+
+    fn rerun(&mut self) {
+        let t = self.cursor.t;
+        self.run = Rc::new(Run::new(self.history.current().clone()));
+        self.state = Rc::new(self.run.state_at(0));
+        let c = Cursor::at_time(&self.run.trace, t);
+        self.cursor = Cursor::START;
+        self.move_to(c);
+    }
+
+    pub fn can_undo(&self) -> bool {
+        self.history.can_undo()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        self.history.can_redo()
+    }
+
+    pub fn speed_label(&self) -> String {
+        playback::speed_label(self.speed)
+    }
+
+    fn notable_after(&self, step: usize) -> Option<usize> {
+        self.run.notable.iter().copied().find(|&i| i >= step)
+    }
+
+    fn notable_before(&self, step: usize) -> Option<usize> {
+        self.run
+            .notable
+            .iter()
+            .copied()
+            .rev()
+            .find(|&i| i + 1 < step)
+    }
+}
+
+impl Reducible for Model {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let trace = &self.run.trace;
+        let mut m = match action {
+            // The hot path: a frame while paused changes nothing and renders nothing.
+            Action::Tick(_) | Action::Pause if !self.playing => return self,
+            Action::Select(s) if s == self.selected => return self,
+            _ => self.with(),
+        };
+        match action {
+            Action::TogglePlay => {
+                if m.playing {
+                    m.playing = false;
+                } else {
+                    if m.cursor.at_end(trace) {
+                        m.move_to(Cursor::START);
+                    }
+                    m.playing = true;
+                    m.last_frame = None;
+                    m.discrete_wait = 0.0;
+                }
+            }
+            Action::Pause => m.playing = false,
+            Action::Tick(now) => {
+                let dt = m.last_frame.map_or(0.0, |l| (now - l).clamp(0.0, 100.0));
+                m.last_frame = Some(now);
+                if m.reduced_motion {
+                    // Discrete steps: one notable event at a time, no in-between frames.
+                    m.discrete_wait += dt;
+                    if m.discrete_wait < DISCRETE_STEP_REAL_MS {
+                        return Rc::new(m);
+                    }
+                    m.discrete_wait = 0.0;
+                    let c = match m.notable_after(m.cursor.step) {
+                        Some(i) => Cursor::at_step(trace, i + 1),
+                        None => Cursor::end(trace),
+                    };
+                    m.move_to(c);
+                } else {
+                    let t = playback::advance(
+                        m.cursor.t,
+                        dt,
+                        SPEEDS[m.speed],
+                        &m.run.flights,
+                        m.run.end_ms(),
+                    );
+                    let c = if t >= m.run.end_ms() {
+                        Cursor::end(trace)
+                    } else {
+                        Cursor::at_time(trace, t)
+                    };
+                    m.move_to(c);
+                }
+            }
+            Action::StepForward => {
+                m.playing = false;
+                m.move_to(Cursor::at_step(trace, m.cursor.step + 1));
+            }
+            Action::StepBack => {
+                m.playing = false;
+                m.move_to(Cursor::at_step(trace, m.cursor.step.saturating_sub(1)));
+            }
+            Action::NextNotable => {
+                m.playing = false;
+                let c = m
+                    .notable_after(m.cursor.step)
+                    .map_or(Cursor::end(trace), |i| Cursor::at_step(trace, i + 1));
+                m.move_to(c);
+            }
+            Action::PrevNotable => {
+                m.playing = false;
+                let c = m
+                    .notable_before(m.cursor.step)
+                    .map_or(Cursor::START, |i| Cursor::at_step(trace, i + 1));
+                m.move_to(c);
+            }
+            Action::ToStart => {
+                m.playing = false;
+                m.move_to(Cursor::START);
+            }
+            Action::ToEnd => {
+                m.playing = false;
+                m.move_to(Cursor::end(trace));
+            }
+            Action::NextViolation => {
+                m.playing = false;
+                let next = m
+                    .run
+                    .verdict
+                    .violations
+                    .iter()
+                    .map(|v| v.entry as usize)
+                    .find(|&i| i >= m.cursor.step);
+                let first = m.run.verdict.violations.first().map(|v| v.entry as usize);
+                if let Some(i) = next.or(first) {
+                    m.move_to(Cursor::at_step(trace, i + 1));
+                }
+            }
+            Action::Seek(t) => m.move_to(Cursor::at_time(trace, t)),
+            Action::SeekEntry(i) => {
+                m.playing = false;
+                m.move_to(Cursor::at_step(trace, i + 1));
+            }
+            Action::Faster => m.speed = (m.speed + 1).min(SPEEDS.len() - 1),
+            Action::Slower => m.speed = m.speed.saturating_sub(1),
+            Action::Select(s) => m.selected = s,
+            Action::Edit(e) => match m.history.edit(&e) {
+                Ok(()) => {
+                    m.error = None;
+                    m.selected = None;
+                    m.rerun();
+                }
+                Err(err) => m.error = Some(err.to_string()),
+            },
+            Action::ToggleFence => {
+                let f = if m.run.fenced() {
+                    FenceMode::None
+                } else {
+                    FenceMode::Monotone
+                };
+                match m.history.edit(&Edit::SetFence(f)) {
+                    Ok(()) => m.rerun(),
+                    Err(err) => m.error = Some(err.to_string()),
+                }
+            }
+            Action::Undo => {
+                if m.history.undo() {
+                    m.rerun();
+                }
+            }
+            Action::Redo => {
+                if m.history.redo() {
+                    m.rerun();
+                }
+            }
+            Action::LoadPreset(name) => {
+                if let Some(p) = preset(&name) {
+                    m.history.replace(p.scenario());
+                    m.playing = false;
+                    m.cursor = Cursor::START;
+                    m.rerun();
+                    m.move_to(Cursor::START);
+                }
+            }
+            Action::SetReducedMotion(on) => m.reduced_motion = on,
+            Action::ShowError(e) => m.error = Some(e),
+            Action::DismissError => m.error = None,
+        }
+        Rc::new(m)
+    }
+}

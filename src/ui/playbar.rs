@@ -1,0 +1,127 @@
+//! The playback toolbar: play/pause, stepping, notable events, start/end, the next
+//! violation, a time slider, speed, the fencing switch, undo and redo. Every control has an
+//! accessible name and a keyboard shortcut (listed in its title).
+
+use super::model::Action;
+use crate::narrate::secs;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct PlaybarProps {
+    pub playing: bool,
+    pub t: f64,
+    pub end: f64,
+    pub step: usize,
+    pub steps: usize,
+    pub speed: String,
+    pub fenced: bool,
+    pub can_undo: bool,
+    pub can_redo: bool,
+    pub has_violation: bool,
+    pub on_action: Callback<Action>,
+}
+
+const ICONS: &[(&str, &str)] = &[
+    ("start", "M2 3h2v10H2zM14 3 5 8l9 5z"),
+    ("prev", "M3 3h2v10H3zM13 3 6 8l7 5z"),
+    ("play", "M4 2.5v11L13 8z"),
+    ("pause", "M4 3h3v10H4zM9 3h3v10H9z"),
+    ("next", "M11 3h2v10h-2zM3 3l7 5-7 5z"),
+    ("end", "M12 3h2v10h-2zM2 3l9 5-9 5z"),
+    ("back-notable", "M8 3 1 8l7 5zM15 3 8 8l7 5z"),
+    ("fwd-notable", "M1 3l7 5-7 5zM8 3l7 5-7 5z"),
+];
+
+fn icon(name: &str) -> Html {
+    let d = ICONS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or("", |(_, d)| d);
+    html! { <svg class="control-icon" viewBox="0 0 16 16" aria-hidden="true" focusable="false"><path d={d} /></svg> }
+}
+
+fn button(
+    label: &str,
+    key: &str,
+    icon_name: &str,
+    disabled: bool,
+    action: Action,
+    cb: &Callback<Action>,
+) -> Html {
+    let cb = cb.clone();
+    html! {
+        <button type="button" class="control" aria-label={label.to_string()} title={format!("{label} ({key})")} {disabled}
+                onclick={Callback::from(move |_| cb.emit(action.clone()))}>
+            { icon(icon_name) }
+        </button>
+    }
+}
+
+#[component]
+pub fn Playbar(p: &PlaybarProps) -> Html {
+    let cb = &p.on_action;
+    let at_start = p.step == 0;
+    let at_end = p.step >= p.steps && p.t >= p.end;
+    let scrub = {
+        let cb = cb.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(i) = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+            {
+                if let Ok(v) = i.value().parse::<f64>() {
+                    cb.emit(Action::Seek(v));
+                }
+            }
+        })
+    };
+    let play_label = if p.playing { "Pause" } else { "Play" };
+    let toggle = {
+        let cb = cb.clone();
+        Callback::from(move |_| cb.emit(Action::TogglePlay))
+    };
+    let fence = {
+        let cb = cb.clone();
+        Callback::from(move |_| cb.emit(Action::ToggleFence))
+    };
+    html! {
+        <div class="controls" role="toolbar" aria-label="Playback">
+            <div class="group">
+                { button("Jump to start", "Home", "start", at_start, Action::ToStart, cb) }
+                { button("Previous notable event", "Shift+←", "back-notable", at_start, Action::PrevNotable, cb) }
+                { button("Step back", "←", "prev", at_start, Action::StepBack, cb) }
+                <button type="button" class="control primary" aria-label={play_label} title={format!("{play_label} (Space)")} onclick={toggle}>
+                    { icon(if p.playing { "pause" } else { "play" }) }
+                    <span class="control-label">{ play_label }</span>
+                </button>
+                { button("Step forward", "→", "next", at_end, Action::StepForward, cb) }
+                { button("Next notable event", "Shift+→", "fwd-notable", at_end, Action::NextNotable, cb) }
+                { button("Jump to end", "End", "end", at_end, Action::ToEnd, cb) }
+            </div>
+            <label class="scrub">
+                <span class="sr-only">{ "Time" }</span>
+                <input type="range" class="scrubber" aria-label="Time" min="0" max={p.end.to_string()} step="1"
+                       value={format!("{:.0}", p.t)} aria-valuetext={format!("t = {}", secs(p.t as i64))} oninput={scrub} />
+                <output class="time" aria-hidden="true">{ format!("{} / {}", secs(p.t as i64), secs(p.end as i64)) }</output>
+            </label>
+            <div class="group">
+                { button("Slower", "[", "prev", false, Action::Slower, cb) }
+                <span class="speed" aria-label={format!("Speed {}", p.speed)} role="status">{ p.speed.clone() }</span>
+                { button("Faster", "]", "next", false, Action::Faster, cb) }
+            </div>
+            <div class="group">
+                <button type="button" class={classes!("control", "fence", p.fenced.then_some("on"))} aria-pressed={p.fenced.to_string()}
+                        title="Fencing: storage rejects writes with an older token (F)" onclick={fence}>
+                    { if p.fenced { "Fencing: on" } else { "Fencing: off" } }
+                </button>
+                <button type="button" class="control text" disabled={!p.has_violation} title="Jump to the next violation (V)"
+                        onclick={{ let cb = cb.clone(); Callback::from(move |_| cb.emit(Action::NextViolation)) }}>{ "Next violation" }</button>
+                <button type="button" class="control text" disabled={!p.can_undo} title="Undo (Ctrl+Z)"
+                        onclick={{ let cb = cb.clone(); Callback::from(move |_| cb.emit(Action::Undo)) }}>{ "Undo" }</button>
+                <button type="button" class="control text" disabled={!p.can_redo} title="Redo (Ctrl+Shift+Z)"
+                        onclick={{ let cb = cb.clone(); Callback::from(move |_| cb.emit(Action::Redo)) }}>{ "Redo" }</button>
+            </div>
+        </div>
+    }
+}

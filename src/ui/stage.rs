@@ -1,0 +1,214 @@
+//! The animated stage: the nodes and their links as a small picture, synced with the
+//! cursor. Packets move along links, a paused node is drawn frozen, a cut link is drawn
+//! cut. Every node and link is a button (click, tap, Enter or Space) that opens its actions;
+//! nothing needs a right-click.
+
+use super::model::{Action, Run, Selection};
+use crate::edit::Edit;
+use crate::layout::{self, STAGE_H, STAGE_W};
+use crate::narrate::node_name;
+use crate::projection::State;
+use crate::scenario::{Fault, FaultKind};
+use crate::sim::node::NodeId;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct StageProps {
+    pub run: Rc<Run>,
+    pub state: Rc<State>,
+    pub t: f64,
+    pub selected: Option<Selection>,
+    pub on_action: Callback<Action>,
+}
+
+fn n(v: f64) -> String {
+    format!("{v:.1}")
+}
+
+fn activate(
+    cb: &Callback<Action>,
+    sel: Selection,
+) -> (Callback<MouseEvent>, Callback<KeyboardEvent>) {
+    let c1 = cb.clone();
+    let c2 = cb.clone();
+    (
+        Callback::from(move |_| c1.emit(Action::Select(Some(sel)))),
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Enter" || e.key() == " " {
+                e.prevent_default();
+                e.stop_propagation();
+                c2.emit(Action::Select(Some(sel)));
+            }
+        }),
+    )
+}
+
+#[component]
+pub fn Stage(props: &StageProps) -> Html {
+    let st = &props.state;
+    let nodes = &props.run.stage;
+    let links = layout::stage_links(nodes, st);
+    let packets = layout::packets(nodes, st, props.t);
+    html! {
+        <div class="stage-panel">
+            <svg class="stage" viewBox={format!("0 0 {STAGE_W} {STAGE_H}")} role="group" aria-label="Stage: nodes and links; select one for its actions">
+                { for links.iter().map(|l| {
+                    let sel = Selection::Link(l.a, l.b);
+                    let (onclick, onkeydown) = activate(&props.on_action, sel);
+                    let name = format!("link {}–{}{}", node_name(l.a), node_name(l.b), if l.cut { " (partitioned)" } else { "" });
+                    html! {
+                        <g class={classes!("link", l.cut.then_some("cut"), (props.selected == Some(sel)).then_some("selected"))}
+                           role="button" tabindex="0" aria-label={name} {onclick} {onkeydown}>
+                            <line class="hit" x1={n(l.x0)} y1={n(l.y0)} x2={n(l.x1)} y2={n(l.y1)} />
+                            <line class="wire" x1={n(l.x0)} y1={n(l.y0)} x2={n(l.x1)} y2={n(l.y1)} />
+                            if l.cut {
+                                <text class="cut-mark" x={n((l.x0 + l.x1) / 2.0)} y={n((l.y0 + l.y1) / 2.0 + 5.0)}>{ "✂" }</text>
+                            }
+                        </g>
+                    }
+                }) }
+                { for packets.iter().map(|p| html! {
+                    <g class={classes!("packet", p.class)}>
+                        <circle cx={n(p.x)} cy={n(p.y)} r="6" />
+                        <text x={n(p.x + 8.0)} y={n(p.y - 6.0)}>{ p.label.clone() }</text>
+                    </g>
+                }) }
+                { for nodes.iter().map(|s| {
+                    let sel = Selection::Node(s.node);
+                    let (onclick, onkeydown) = activate(&props.on_action, sel);
+                    let (paused, down, believes) = node_flags(st, s.node);
+                    let local = st.local(s.node, crate::sim::time::Time(props.t as i64));
+                    let status = if down { "down" } else if paused { "paused" } else { "running" };
+                    let name = format!("{}: {status}{}; actions", s.name, believes.map_or(String::new(), |t| format!(", believes it holds token {t}")));
+                    html! {
+                        <g class={classes!("node", paused.then_some("paused"), down.then_some("down"), believes.is_some().then_some("holder"),
+                                           (props.selected == Some(sel)).then_some("selected"))}
+                           role="button" tabindex="0" aria-label={name} {onclick} {onkeydown}>
+                            <circle cx={n(s.x)} cy={n(s.y)} r="22" />
+                            <text class="node-name" x={n(s.x)} y={n(s.y + 4.0)}>{ short(s.node) }</text>
+                            if let Some(t) = believes {
+                                <text class="token" x={n(s.x)} y={n(s.y - 28.0)}>{ format!("token {t}") }</text>
+                            }
+                            if paused {
+                                <text class="frozen" x={n(s.x + 18.0)} y={n(s.y - 14.0)}>{ "❄" }</text>
+                            }
+                            <text class="node-clock" x={n(s.x)} y={n(s.y + 38.0)}>{ crate::sim::time::fmt_ms(local) }</text>
+                        </g>
+                    }
+                }) }
+            </svg>
+            <ActionMenu run={props.run.clone()} state={props.state.clone()} t={props.t} selected={props.selected} on_action={props.on_action.clone()} />
+        </div>
+    }
+}
+
+fn short(n: NodeId) -> String {
+    match n {
+        NodeId::Client(i) => format!("C{}", i + 1),
+        NodeId::Coord(_) => "Lock".into(),
+        NodeId::Storage => "DB".into(),
+    }
+}
+
+fn node_flags(st: &State, n: NodeId) -> (bool, bool, Option<u64>) {
+    match n {
+        NodeId::Client(i) => {
+            let c = st.clients.get(usize::from(i));
+            (
+                c.is_some_and(|c| c.paused),
+                false,
+                c.and_then(|c| c.believes.map(|b| b.0)),
+            )
+        }
+        NodeId::Coord(_) => (st.coord_paused, st.coord_down, None),
+        NodeId::Storage => (st.storage_paused, st.storage_down, None),
+    }
+}
+
+/// The actions of the selected node or link, as plain buttons. Each becomes a fault at the
+/// cursor's time.
+#[component]
+fn ActionMenu(props: &StageProps) -> Html {
+    let Some(sel) = props.selected else {
+        return html! { <p class="stage-hint">{ "Select a node or a link above to pause it, jump its clock, restart it or cut it." }</p> };
+    };
+    let at_ms = props.t.floor() as i64;
+    let fault = |kind: FaultKind| Action::Edit(Edit::AddFault(Fault { at_ms, kind }));
+    let mut items: Vec<(String, Action)> = Vec::new();
+    let title = match sel {
+        Selection::Node(node) => {
+            let (paused, down, _) = node_flags(&props.state, node);
+            if paused {
+                items.push((
+                    "Resume now".into(),
+                    Action::Edit(Edit::ResumeAt { node, at_ms }),
+                ));
+            } else if !down {
+                for s in [5, 10, 40] {
+                    items.push((
+                        format!("Pause {s} s"),
+                        fault(FaultKind::Pause {
+                            node,
+                            for_ms: s * 1000,
+                        }),
+                    ));
+                }
+            }
+            items.push((
+                "Clock +10 s".into(),
+                fault(FaultKind::ClockJump {
+                    node,
+                    by_ms: 10_000,
+                }),
+            ));
+            items.push((
+                "Clock −10 s".into(),
+                fault(FaultKind::ClockJump {
+                    node,
+                    by_ms: -10_000,
+                }),
+            ));
+            if !node.is_client() && !down {
+                items.push((
+                    "Restart".into(),
+                    fault(FaultKind::Restart {
+                        node,
+                        down_ms: 1_000,
+                    }),
+                ));
+            }
+            node_name(node)
+        }
+        Selection::Link(a, b) => {
+            if props.state.cut.contains(&crate::sim::pair(a, b)) {
+                items.push(("Heal".into(), fault(FaultKind::Heal { a, b })));
+            } else {
+                items.push(("Partition".into(), fault(FaultKind::Partition { a, b })));
+            }
+            items.push((
+                format!("Delay next message {} → {} by 20 s", short(a), short(b)),
+                fault(FaultKind::Delay {
+                    from: a,
+                    to: b,
+                    extra_ms: 20_000,
+                }),
+            ));
+            format!("link {} – {}", node_name(a), node_name(b))
+        }
+    };
+    let close = {
+        let cb = props.on_action.clone();
+        Callback::from(move |_| cb.emit(Action::Select(None)))
+    };
+    html! {
+        <div class="action-menu" role="group" aria-label={format!("Actions for {title}")}>
+            <span class="action-title">{ format!("{} at {}:", title, crate::narrate::secs(at_ms)) }</span>
+            { for items.into_iter().map(|(label, action)| {
+                let cb = props.on_action.clone();
+                html! { <button type="button" onclick={Callback::from(move |_| cb.emit(action.clone()))}>{ label }</button> }
+            }) }
+            <button type="button" class="quiet" aria-label="Close actions" onclick={close}>{ "✕" }</button>
+        </div>
+    }
+}

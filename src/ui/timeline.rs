@@ -1,0 +1,216 @@
+//! The space-time diagram: one lane per node, true time across, drawn from
+//! `layout::Diagram`. The static drawing is its own component keyed by the run's pointer, so
+//! it renders once per run; playback only moves the reveal clip, the cursor line and the
+//! clock readings.
+
+use super::model::{Action, Run};
+use crate::layout::{Diagram, LANE_H, LEFT};
+use crate::sim::time::{fmt_ms, Time};
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties)]
+pub struct StaticProps {
+    pub run: Rc<Run>,
+    pub on_action: Callback<Action>,
+}
+
+impl PartialEq for StaticProps {
+    fn eq(&self, o: &Self) -> bool {
+        // A trace is never deep-compared: same run, same drawing.
+        Rc::ptr_eq(&self.run, &o.run)
+    }
+}
+
+fn n(v: f64) -> String {
+    format!("{v:.1}")
+}
+
+/// Everything that depends only on the run.
+#[component]
+fn DiagramBody(props: &StaticProps) -> Html {
+    let d: &Diagram = &props.run.diagram;
+    let seek = |entry: usize| {
+        let cb = props.on_action.clone();
+        Callback::from(move |e: MouseEvent| {
+            e.stop_propagation();
+            cb.emit(Action::SeekEntry(entry))
+        })
+    };
+    html! {
+        <g class="body">
+            { for d.bands.iter().map(|b| html! {
+                <g class="band" onclick={seek(b.entry)}>
+                    <rect x={n(b.x0)} y={n(b.y0)} width={n((b.x1 - b.x0).max(1.0))} height={n(b.y1 - b.y0)}>
+                        <title>{ b.label.clone() }</title>
+                    </rect>
+                    if b.x1 - b.x0 > 120.0 {
+                        <text class="band-label" x={n(b.x0 + 4.0)} y={n(b.y1 - 4.0)}>{ "two believers" }</text>
+                    }
+                </g>
+            }) }
+            { for d.bars.iter().map(|b| html! {
+                <g class={classes!("bar", b.tone.class())}>
+                    <rect x={n(b.x0)} y={n(b.y)} width={n((b.x1 - b.x0).max(1.5))} height={n(b.h)} rx="3">
+                        <title>{ b.title.clone() }</title>
+                    </rect>
+                    if let Some(l) = &b.label {
+                        <text x={n(l.x)} y={n(l.y)}>{ l.text.clone() }</text>
+                    }
+                </g>
+            }) }
+            { for d.arrows.iter().map(|a| html! {
+                <g class={classes!("arrow", a.class, a.dropped.then_some("dropped"))}>
+                    <line x1={n(a.x0)} y1={n(a.y0)} x2={n(a.x1)} y2={n(a.y1)}
+                          marker-end={if a.dropped { "url(#x-end)" } else { "url(#arrow-end)" }}>
+                        <title>{ a.title.clone() }</title>
+                    </line>
+                    if let Some(l) = &a.label {
+                        <text x={n(l.x)} y={n(l.y)}>{ l.text.clone() }</text>
+                    }
+                </g>
+            }) }
+            { for d.marks.iter().map(|m| html! {
+                <g class={classes!("mark", m.tone.class())} onclick={seek(m.entry)}>
+                    <circle cx={n(m.x)} cy={n(m.y)} r="7"><title>{ m.title.clone() }</title></circle>
+                    <text class="glyph" x={n(m.x)} y={n(m.y + 4.0)}>{ m.glyph }</text>
+                    if let Some(l) = &m.label {
+                        <text class="mark-label" x={n(l.x)} y={n(l.y)}>{ l.text.clone() }</text>
+                    }
+                </g>
+            }) }
+        </g>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct TimelineProps {
+    pub run: Rc<Run>,
+    pub cursor_t: f64,
+    pub on_action: Callback<Action>,
+}
+
+/// Converts a pointer event's x to the diagram's x (the svg scales with its container).
+fn svg_x(e: &MouseEvent, width: f64) -> Option<f64> {
+    let target = e.current_target()?;
+    let el: web_sys::Element = wasm_bindgen::JsCast::dyn_into(target).ok()?;
+    let r = el.get_bounding_client_rect();
+    (r.width() > 0.0).then(|| (f64::from(e.client_x()) - r.left()) * width / r.width())
+}
+
+#[component]
+pub fn Timeline(props: &TimelineProps) -> Html {
+    let hover = use_state(|| None::<f64>);
+    let d = &props.run.diagram;
+    let s = d.scale;
+    let cx = s.x(props.cursor_t).clamp(s.x0, s.x1);
+    let width = d.width;
+    let onclick = {
+        let cb = props.on_action.clone();
+        Callback::from(move |e: MouseEvent| {
+            if let Some(x) = svg_x(&e, width) {
+                if x >= LEFT {
+                    cb.emit(Action::Seek(s.t(x).max(0.0)));
+                }
+            }
+        })
+    };
+    let onmousemove = {
+        let hover = hover.clone();
+        Callback::from(move |e: MouseEvent| {
+            hover.set(svg_x(&e, width).filter(|x| *x >= LEFT).map(|x| s.t(x)))
+        })
+    };
+    let onmouseleave = {
+        let hover = hover.clone();
+        Callback::from(move |_| hover.set(None))
+    };
+    let nodes: Vec<_> = props.run.trace.nodes.clone();
+    // Local clock readings at a time, one per lane, from each node's own clock.
+    let readings = |t: f64, class: &'static str| {
+        let x = s.x(t);
+        let anchor_end = x > d.width - 150.0;
+        html! {
+            <g class={class}>
+                <line x1={n(x)} y1="18" x2={n(x)} y2={n(d.height - 8.0)} />
+                { for d.lanes.iter().map(|l| {
+                    let clock = nodes.iter().find(|(nd, _)| *nd == l.node).map(|(_, c)| *c).unwrap_or_default();
+                    let local = clock_at(&props.run, l.node, clock, t);
+                    html! {
+                        <text class="clock-reading" x={n(if anchor_end { x - 5.0 } else { x + 5.0 })} y={n(l.y + LANE_H / 2.0 - 6.0)}
+                              text-anchor={if anchor_end { "end" } else { "start" }}>
+                            { format!("⏲ {}", fmt_ms(local)) }
+                        </text>
+                    }
+                }) }
+            </g>
+        }
+    };
+    let label = format!(
+        "Space-time diagram of {} nodes; cursor at {}",
+        d.lanes.len(),
+        Time(props.cursor_t as i64)
+    );
+    html! {
+        <svg class="timeline" viewBox={format!("0 0 {} {}", n(d.width), n(d.height))} role="img" aria-label={label}
+             {onclick} {onmousemove} {onmouseleave}>
+            <defs>
+                <clipPath id="reveal"><rect x="0" y="0" width={n(cx + 0.5)} height={n(d.height)} /></clipPath>
+                <marker id="arrow-end" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                    <path d="M0 0L10 5L0 10z" class="arrowhead" />
+                </marker>
+                <marker id="x-end" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="8" markerHeight="8">
+                    <path d="M1 1L9 9M9 1L1 9" class="x-head" />
+                </marker>
+            </defs>
+            <g class="axis">
+                { for d.ticks.iter().map(|t| html! {
+                    <g>
+                        <line x1={n(t.x)} y1="20" x2={n(t.x)} y2={n(d.height - 8.0)} />
+                        <text x={n(t.x)} y="14">{ t.label.clone() }</text>
+                    </g>
+                }) }
+            </g>
+            { for d.lanes.iter().map(|l| html! {
+                <g class={classes!("lane", l.node.is_client().then_some("client"))}>
+                    <line x1={n(LEFT)} y1={n(l.y)} x2={n(s.x1)} y2={n(l.y)} />
+                    <text class="lane-name" x="8" y={n(l.y + 4.0)}>{ capitalize(&l.name) }</text>
+                </g>
+            }) }
+            <g clip-path="url(#reveal)">
+                <DiagramBody run={props.run.clone()} on_action={props.on_action.clone()} />
+            </g>
+            { readings(props.cursor_t, "cursor") }
+            if let Some(h) = *hover {
+                { readings(h, "hover") }
+            }
+        </svg>
+    }
+}
+
+fn capitalize(s: &str) -> String {
+    let s = s.strip_prefix("the ").unwrap_or(s);
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
+/// A node's wall reading at `t`, including the clock jumps that happened before `t`.
+fn clock_at(
+    run: &Run,
+    node: crate::sim::node::NodeId,
+    start: crate::sim::clock::Clock,
+    t: f64,
+) -> i64 {
+    let mut c = start;
+    let tt = Time(t as i64);
+    for e in run.trace.entries.iter().take_while(|e| e.t <= tt) {
+        if let crate::trace::Event::ClockJumped { by_ms } = e.event {
+            if e.node == node {
+                c.jump(by_ms);
+            }
+        }
+    }
+    c.wall(tt)
+}
