@@ -49,3 +49,17 @@ fn fenced_gc_pause_rejects_33_below_34_and_is_safe() {
     assert_eq!(v.rejections[0].reason, "token 33 < 34");
     assert_eq!(v.stats.double_holder_ms, unfenced.stats.double_holder_ms);
 }
+
+#[test]
+fn eight_clients_fence_the_frozen_holder() {
+    let v = check(&simulate(&preset("eight-clients").unwrap().scenario()).unwrap());
+    assert!(v.safe, "{}", v.summary());
+    assert_eq!(
+        v.rejections
+            .iter()
+            .map(|r| r.reason.as_str())
+            .collect::<Vec<_>>(),
+        ["token 3 < 4"]
+    );
+    assert!(v.stats.double_holder_ms > 0);
+}

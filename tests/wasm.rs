@@ -15,6 +15,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 #[cfg(feature = "web")]
 mod mount {
     use super::wasm_bindgen_test;
+    use wasm_bindgen::JsCast;
     use web_sys::Element;
 
     /// A fresh element appended to the body, so each test renders into its own root.
@@ -56,14 +57,38 @@ mod mount {
         find(&root, "footer");
 
         let toolbar = find(&root, r#"[role="toolbar"][aria-label="Playback"]"#);
-        for name in ["Play", "Step back", "Step forward"] {
-            let button = find(&toolbar, &format!(r#"button[aria-label="{name}"]"#));
-            assert!(
-                button.has_attribute("disabled"),
-                "{name} should be disabled until there is a trace"
-            );
+        let button = |name: &str| -> web_sys::HtmlElement {
+            find(&toolbar, &format!(r#"button[aria-label="{name}"]"#))
+                .dyn_into()
+                .expect("a button")
+        };
+        // The default scenario is loaded and ready: Play is live, there is nothing behind us.
+        assert!(!button("Play").has_attribute("disabled"));
+        assert!(button("Step back").has_attribute("disabled"));
+        let slider = find(&toolbar, r#"input[type="range"][aria-label="Time"]"#);
+        // One lane per node: two clients, the coordinator, storage.
+        let lanes = root
+            .query_selector_all("svg.timeline .lane")
+            .unwrap()
+            .length();
+        assert_eq!(lanes, 4, "lanes");
+
+        // Step forward until the cursor leaves t = 0 (several entries share t = 0).
+        for _ in 0..8 {
+            button("Step forward").click();
+            yew::scheduler::flush().await;
         }
-        find(&toolbar, r#"input[type="range"][aria-label="Time"]"#);
+        assert!(!button("Step back").has_attribute("disabled"));
+        let at = slider.get_attribute("aria-valuetext").unwrap_or_default();
+        assert_ne!(at, "t = 0.000s", "the cursor moved");
+        // Stepping back returns to where we were one entry earlier.
+        button("Step back").click();
+        yew::scheduler::flush().await;
+        let inspector = find(&root, r#"section[aria-label="Inspector"]"#);
+        assert!(inspector
+            .text_content()
+            .unwrap_or_default()
+            .contains("client 1"));
 
         app.destroy();
         yew::scheduler::flush().await;
@@ -72,5 +97,22 @@ mod mount {
             "destroy unmounts the app"
         );
         root.remove();
+    }
+}
+
+/// The determinism contract across targets: each preset's digest, computed here in wasm32,
+/// equals the one pinned by the native test `core_digests` in `tests/golden/digests.txt`.
+#[wasm_bindgen_test]
+fn preset_digests_equal_the_native_ones() {
+    let golden = include_str!("golden/digests.txt");
+    for p in leaseline::scenario::PRESETS {
+        let digest = leaseline::sim::simulate(&p.scenario())
+            .expect("presets are valid")
+            .digest_hex();
+        let line = format!("{} {}", p.name, digest);
+        assert!(
+            golden.lines().any(|l| l == line),
+            "wasm32 digest differs from native: {line}"
+        );
     }
 }

@@ -46,6 +46,12 @@ pub const PRESETS: &[Preset] = &[
         json: GC_PAUSE,
         fence: Some(FenceMode::Monotone),
     },
+    Preset {
+        name: "eight-clients",
+        summary: "eight workers renewing leases; one freezes mid-lease and is fenced",
+        json: include_str!("presets/eight-clients.json"),
+        fence: None,
+    },
 ];
 
 /// Looks a preset up by name.

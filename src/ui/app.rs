@@ -88,7 +88,7 @@ pub fn App() -> Html {
                 <p class={classes!("caption", verdict_class)} aria-live="polite" aria-atomic="true">
                     { if model.caption.is_empty() { "Press Play (Space) to run the scenario.".to_string() } else { model.caption.clone() } }
                 </p>
-                <section class="diagram" aria-label="Space-time diagram">
+                <section class="diagram" aria-label="Space-time diagram" data-digest={run.digest.clone()} data-entries={run.trace.len().to_string()}>
                     <Timeline run={run.clone()} cursor_t={model.cursor.t} on_action={on_action.clone()} />
                 </section>
                 <div class="lower">

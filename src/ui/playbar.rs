@@ -58,6 +58,14 @@ fn button(
     }
 }
 
+fn text_button(label: &str, key: &str, text: &str, action: Action, cb: &Callback<Action>) -> Html {
+    let cb = cb.clone();
+    html! {
+        <button type="button" class="control" aria-label={label.to_string()} title={format!("{label} ({key})")}
+                onclick={Callback::from(move |_| cb.emit(action.clone()))}>{ text.to_string() }</button>
+    }
+}
+
 #[component]
 pub fn Playbar(p: &PlaybarProps) -> Html {
     let cb = &p.on_action;
@@ -102,13 +110,13 @@ pub fn Playbar(p: &PlaybarProps) -> Html {
             <label class="scrub">
                 <span class="sr-only">{ "Time" }</span>
                 <input type="range" class="scrubber" aria-label="Time" min="0" max={p.end.to_string()} step="1"
-                       value={format!("{:.0}", p.t)} aria-valuetext={format!("t = {}", secs(p.t as i64))} oninput={scrub} />
+                       value={format!("{:.0}", p.t)} aria-valuetext={format!("t = {}", crate::sim::time::fmt_ms(p.t as i64))} oninput={scrub} />
                 <output class="time" aria-hidden="true">{ format!("{} / {}", secs(p.t as i64), secs(p.end as i64)) }</output>
             </label>
             <div class="group">
-                { button("Slower", "[", "prev", false, Action::Slower, cb) }
-                <span class="speed" aria-label={format!("Speed {}", p.speed)} role="status">{ p.speed.clone() }</span>
-                { button("Faster", "]", "next", false, Action::Faster, cb) }
+                { text_button("Slower", "[", "−", Action::Slower, cb) }
+                <span class="speed" role="status" aria-label={format!("Speed {}", p.speed)}>{ p.speed.clone() }</span>
+                { text_button("Faster", "]", "+", Action::Faster, cb) }
             </div>
             <div class="group">
                 <button type="button" class={classes!("control", "fence", p.fenced.then_some("on"))} aria-pressed={p.fenced.to_string()}

@@ -139,7 +139,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     html! {
                         <text class="clock-reading" x={n(if anchor_end { x - 5.0 } else { x + 5.0 })} y={n(l.y + LANE_H / 2.0 - 6.0)}
                               text-anchor={if anchor_end { "end" } else { "start" }}>
-                            { format!("⏲ {}", fmt_ms(local)) }
+                            { fmt_ms(local) }
                         </text>
                     }
                 }) }

@@ -132,16 +132,17 @@ describe('the app shell', () => {
       }
 
       const toolbar = page.getByRole('toolbar', { name: 'Playback' });
-      for (const name of ['Play', 'Step back', 'Step forward']) {
+      // The default scenario is loaded and ready to play; at t = 0 there is nothing behind.
+      for (const [name, disabled] of [['Play', false], ['Step back', true], ['Step forward', false]]) {
         const button = toolbar.getByRole('button', { name, exact: true });
         assert.ok(await button.isVisible(), `button "${name}" should be visible`);
-        assert.ok(await button.isDisabled(), `button "${name}" is disabled until a run exists`);
+        assert.equal(await button.isDisabled(), disabled, `button "${name}" disabled`);
       }
       assert.ok(await toolbar.getByRole('slider', { name: 'Time' }).isVisible());
 
-      // The app is a full-height tool: on a laptop screen the footer shows without scrolling.
-      const footer = await page.getByRole('contentinfo').boundingBox();
-      assert.ok(footer.y + footer.height <= 800, `footer ends at ${footer.y + footer.height}px`);
+      // On a laptop screen, Play and the whole diagram show without scrolling.
+      const diagram = await page.getByRole('region', { name: 'Space-time diagram' }).boundingBox();
+      assert.ok(diagram.y + diagram.height <= 800, `the diagram ends at ${diagram.y + diagram.height}px`);
 
       await page.screenshot({ path: join(SHOTS, 'shell.png'), fullPage: true });
       assert.deepEqual(problems, []);
