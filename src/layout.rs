@@ -179,24 +179,53 @@ impl Placer {
     }
 }
 
-fn nice_step(span_ms: f64) -> f64 {
-    let raw = span_ms / 8.0;
-    let mag = 10f64.powf(raw.max(1.0).log10().floor());
-    [1.0, 2.0, 5.0, 10.0]
-        .iter()
-        .map(|m| m * mag)
-        .find(|s| *s >= raw)
-        .unwrap_or(10.0 * mag)
+/// A tick spacing of 1, 2 or 5 × 10^k ms giving about eight ticks.
+fn nice_step(span_ms: i64) -> i64 {
+    let raw = (span_ms / 8).max(1);
+    let mut mag = 1i64;
+    loop {
+        for m in [1, 2, 5] {
+            if m * mag >= raw {
+                return m * mag;
+            }
+        }
+        mag = mag.saturating_mul(10);
+    }
 }
 
-fn tick_label(ms: f64) -> String {
-    if ms >= 60_000.0 && ms % 60_000.0 == 0.0 {
-        format!("{} min", ms / 60_000.0)
-    } else if ms >= 1000.0 || ms == 0.0 {
-        format!("{} s", ms / 1000.0)
+fn tick_label(ms: i64) -> String {
+    if ms >= 60_000 && ms % 60_000 == 0 {
+        format!("{} min", ms / 60_000)
+    } else if ms % 1000 == 0 {
+        format!("{} s", ms / 1000)
+    } else if ms >= 1000 {
+        format!("{} s", decimal(ms, 3))
     } else {
         format!("{ms} ms")
     }
+}
+
+/// `v` rounded to tenths, as text ("12.3"), for SVG attributes. Integer arithmetic only:
+/// float formatting would add kilobytes to the wasm bundle.
+pub fn tenths(v: f64) -> String {
+    let t = (v * 10.0).round() as i64;
+    let a = t.unsigned_abs();
+    format!("{}{}.{}", if t < 0 { "-" } else { "" }, a / 10, a % 10)
+}
+
+/// `units / 10^places` as a short decimal: `decimal(2500, 3)` = "2.5", `decimal(30000, 3)` = "30".
+pub fn decimal(units: i64, places: u32) -> String {
+    let div = 10u64.pow(places);
+    let (a, f) = (units.unsigned_abs() / div, units.unsigned_abs() % div);
+    let sign = if units < 0 { "-" } else { "" };
+    if f == 0 {
+        return format!("{sign}{a}");
+    }
+    let mut frac = format!("{f:0width$}", width = places as usize);
+    while frac.ends_with('0') {
+        frac.pop();
+    }
+    format!("{sign}{a}.{frac}")
 }
 
 impl Diagram {
@@ -549,12 +578,13 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
         })
         .collect();
 
-    let step = nice_step(end);
+    let span = trace.end.0.max(1);
+    let step = nice_step(span);
     let ticks = (0..)
-        .map(|i| i as f64 * step)
-        .take_while(|t| *t <= end)
+        .map(|i: i64| i * step)
+        .take_while(|t| *t <= span)
         .map(|t| Tick {
-            x: scale.x(t),
+            x: scale.x(t as f64),
             label: tick_label(t),
         })
         .collect();
@@ -824,6 +854,20 @@ mod tests {
                 assert!(!overlap, "{:?} overlaps {:?}", a.text, b.text);
             }
         }
+    }
+
+    #[test]
+    fn ticks_and_numbers_format_without_floats() {
+        assert_eq!(nice_step(60_005), 10_000);
+        assert_eq!(nice_step(800), 100);
+        assert_eq!(tick_label(30_000), "30 s");
+        assert_eq!(tick_label(120_000), "2 min");
+        assert_eq!(tick_label(500), "500 ms");
+        assert_eq!(tick_label(2_500), "2.5 s");
+        assert_eq!(tenths(12.34), "12.3");
+        assert_eq!(tenths(-0.06), "-0.1");
+        assert_eq!(decimal(250, 3), "0.25");
+        assert_eq!(decimal(-30_000, 3), "-30");
     }
 
     #[test]

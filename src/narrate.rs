@@ -22,7 +22,14 @@ pub fn node_name(n: NodeId) -> String {
 
 /// Seconds with one decimal, as the narration reads them: "30.0 s".
 pub fn secs(ms: i64) -> String {
-    format!("{:.1} s", ms as f64 / 1000.0)
+    // Integer arithmetic on purpose: float formatting would add kilobytes to the wasm.
+    let tenths = (ms.unsigned_abs() + 50) / 100;
+    format!(
+        "{}{}.{} s",
+        if ms < 0 { "-" } else { "" },
+        tenths / 10,
+        tenths % 10
+    )
 }
 
 /// Whether an entry is a moment worth stopping at.

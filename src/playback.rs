@@ -23,13 +23,13 @@ pub const FLIGHT_REAL_MS: f64 = 400.0;
 /// With reduced motion, one notable event per this many real ms.
 pub const DISCRETE_STEP_REAL_MS: f64 = 900.0;
 
+/// The labels of [`SPEEDS`], written out (formatting floats would cost wasm size).
+const SPEED_LABELS: [&str; 10] = [
+    "0.1×", "0.25×", "0.5×", "1×", "2×", "5×", "10×", "20×", "50×", "100×",
+];
+
 pub fn speed_label(i: usize) -> String {
-    let s = SPEEDS[i.min(SPEEDS.len() - 1)];
-    if s < 1.0 {
-        format!("{s}×")
-    } else {
-        format!("{}×", s as i64)
-    }
+    SPEED_LABELS[i.min(SPEEDS.len() - 1)].to_string()
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -140,22 +140,22 @@ fn decode_validate_run_never_panics() {
 #[test]
 fn errors_name_the_field() {
     let good = PRESETS[1].scenario();
-    let mut v: Value = serde_json::to_value(&good).unwrap();
+    let mut v: Value = serde_json::from_str(&good.to_json_pretty()).unwrap();
     v["faults"][0]["at_ms"] = Value::from(10_000_000);
     let e = Scenario::from_json(&v.to_string()).unwrap_err();
     assert_eq!(e.to_string(), "faults[0].at_ms: later than the horizon");
 
-    let mut v: Value = serde_json::to_value(&good).unwrap();
+    let mut v: Value = serde_json::from_str(&good.to_json_pretty()).unwrap();
     v["clients"][1]["ttl_ms"] = Value::from("thirty");
     let e = Scenario::from_json(&v.to_string()).unwrap_err();
     assert_eq!(e.path, "clients[1].ttl_ms", "{e}");
 
-    let mut v: Value = serde_json::to_value(&good).unwrap();
+    let mut v: Value = serde_json::from_str(&good.to_json_pretty()).unwrap();
     v["clients"][0]["job"][1] = serde_json::json!({"op": "sleep", "ms": 5});
     let e = Scenario::from_json(&v.to_string()).unwrap_err();
     assert!(e.path.starts_with("clients[0].job[1]"), "{e}");
 
-    let mut v: Value = serde_json::to_value(&good).unwrap();
+    let mut v: Value = serde_json::from_str(&good.to_json_pretty()).unwrap();
     v["faults"][0]["node"] = Value::from("c7");
     let e = Scenario::from_json(&v.to_string()).unwrap_err();
     assert_eq!(
@@ -169,10 +169,29 @@ fn errors_name_the_field() {
         .to_string()
         .contains("limit"));
 
-    let mut v: Value = serde_json::to_value(&good).unwrap();
+    let mut v: Value = serde_json::from_str(&good.to_json_pretty()).unwrap();
     v["clients"] = Value::from(vec![v["clients"][0].clone(); 9]);
     assert_eq!(
         Scenario::from_json(&v.to_string()).unwrap_err().path,
         "clients"
     );
+}
+
+#[test]
+fn encode_then_decode_is_the_identity() {
+    for seed in 0..500 {
+        let sc = common::scenario(seed, FenceMode::Monotone);
+        let back = Scenario::from_json(&sc.to_json_pretty())
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert_eq!(back, sc, "seed {seed}");
+    }
+    for p in PRESETS {
+        let sc = p.scenario();
+        assert_eq!(
+            Scenario::from_json(&sc.to_json_pretty()).unwrap(),
+            sc,
+            "{}",
+            p.name
+        );
+    }
 }

@@ -9,6 +9,8 @@
 //! [`ScenarioError`] that names the field path (`faults[2].at_ms: later than the horizon`),
 //! never a panic. The format is documented in `docs/scenario-format.md`.
 
+mod codec;
+pub mod json;
 mod presets;
 mod validate;
 
@@ -16,43 +18,29 @@ pub use presets::{preset, PRESETS};
 pub use validate::{Limits, ScenarioError, LIMITS};
 
 use crate::sim::node::NodeId;
-use serde::{Deserialize, Serialize};
 
 /// The only format version this build reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
     pub version: u32,
-    #[serde(default)]
     pub name: String,
-    #[serde(default)]
     pub description: String,
     pub seed: u64,
     /// The run stops at this true time.
     pub horizon_ms: i64,
     /// The run stops after this many trace entries.
-    #[serde(default = "default_max_events")]
     pub max_events: u32,
-    #[serde(default)]
     pub coordinator: CoordinatorSpec,
-    #[serde(default)]
     pub storage: StorageSpec,
-    #[serde(default)]
     pub network: NetworkSpec,
     pub clients: Vec<ClientSpec>,
-    #[serde(default)]
     pub faults: Vec<Fault>,
 }
 
-fn default_max_events() -> u32 {
-    100_000
-}
-
 /// A node's clock (see `sim::clock`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ClockSpec {
     pub offset_ms: i64,
     pub drift_ppm: i64,
@@ -61,8 +49,7 @@ pub struct ClockSpec {
 }
 
 /// Whether a counter or mark survives a restart.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Durability {
     #[default]
     Durable,
@@ -71,8 +58,7 @@ pub enum Durability {
 }
 
 /// What the coordinator does with an acquire while the lock is held.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Waiters {
     /// Queue it and grant in arrival order when the lock frees (ZooKeeper, etcd).
     #[default]
@@ -81,8 +67,7 @@ pub enum Waiters {
     Retry,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CoordinatorSpec {
     /// The token of the first grant (Kleppmann's example starts at 33).
     pub first_token: u64,
@@ -104,8 +89,7 @@ impl Default for CoordinatorSpec {
 }
 
 /// How storage checks the fencing token of a write.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum FenceMode {
     /// No check: every write lands.
     #[default]
@@ -135,8 +119,7 @@ impl FenceMode {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct StorageSpec {
     pub fence: FenceMode,
     /// Whether the high-water mark survives a storage restart (`memory` = "volatile").
@@ -161,8 +144,7 @@ impl Default for StorageSpec {
 }
 
 /// Delay and loss of a directed link.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LinkSpec {
     pub min_delay_ms: i64,
     pub max_delay_ms: i64,
@@ -181,19 +163,16 @@ impl Default for LinkSpec {
 }
 
 /// One directed link that differs from the default.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LinkOverride {
     pub from: NodeId,
     pub to: NodeId,
     pub min_delay_ms: i64,
     pub max_delay_ms: i64,
-    #[serde(default)]
     pub loss_pct: u32,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct NetworkSpec {
     /// Every link not listed in `links`.
     pub default: LinkSpec,
@@ -216,8 +195,7 @@ impl NetworkSpec {
 }
 
 /// Where a client's believed lease deadline is counted from.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum CountFrom {
     /// From when the request left (conservative: the grant's travel time is counted as
     /// used, as Redlock does).
@@ -229,8 +207,7 @@ pub enum CountFrom {
 }
 
 /// What a client does once it learns its lease is gone.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum LossPolicy {
     /// Log it and carry on with the job (the accident most incidents start from).
     Continue,
@@ -242,8 +219,7 @@ pub enum LossPolicy {
 }
 
 /// What a client does when the coordinator cannot be reached.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum FailMode {
     /// Proceed without the lock.
     Open,
@@ -252,8 +228,7 @@ pub enum FailMode {
     Closed,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RetrySpec {
     pub interval_ms: i64,
     /// A random extra wait in `0..=jitter_ms`.
@@ -273,8 +248,7 @@ impl Default for RetrySpec {
 }
 
 /// One step of a client's job.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Step {
     Acquire,
     Work {
@@ -289,58 +263,40 @@ pub enum Step {
     /// A side effect that storage cannot fence (send an email, call an API).
     Effect {
         name: String,
-        #[serde(default)]
         idempotency_key: Option<String>,
     },
     Release,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ClientSpec {
     /// The true time at which the job starts.
-    #[serde(default)]
     pub start_ms: i64,
-    #[serde(default)]
     pub clock: ClockSpec,
     pub ttl_ms: i64,
     /// Subtracted from the TTL before the client trusts its lease.
-    #[serde(default)]
     pub margin_ms: i64,
-    #[serde(default)]
     pub count_from: CountFrom,
     /// The renewal watchdog's interval; absent = no watchdog.
-    #[serde(default)]
     pub renew_every_ms: Option<i64>,
-    #[serde(default)]
     pub on_loss: LossPolicy,
     /// Check the lease (on the local clock) before every write.
-    #[serde(default)]
     pub check_before_write: bool,
-    #[serde(default)]
     pub retry: RetrySpec,
     /// How long to wait for any reply before counting the attempt as failed.
-    #[serde(default = "default_timeout")]
     pub timeout_ms: i64,
-    #[serde(default)]
     pub unreachable: FailMode,
     pub job: Vec<Step>,
 }
 
-fn default_timeout() -> i64 {
-    1_000
-}
-
 /// A fault at a true time.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Fault {
     pub at_ms: i64,
-    #[serde(flatten)]
     pub kind: FaultKind,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "fault", rename_all = "snake_case")]
+#[derive(Clone, Debug, PartialEq)]
 pub enum FaultKind {
     /// Freeze a node (a GC pause, SIGSTOP): its handlers stop, its clock does not.
     Pause {
@@ -370,7 +326,6 @@ pub enum FaultKind {
     /// Crash and restart the coordinator or storage; down for `down_ms`.
     Restart {
         node: NodeId,
-        #[serde(default)]
         down_ms: i64,
     },
     /// The coordinator drops every renewal for `for_ms`.
@@ -392,18 +347,15 @@ impl Scenario {
                 ),
             ));
         }
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let sc: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            let path = if path == "." { String::new() } else { path };
-            ScenarioError::new(&path, e.into_inner().to_string())
-        })?;
+        let value = json::parse(text).map_err(|e| ScenarioError::new("", e))?;
+        let sc = codec::decode(&value)?;
         sc.validate()?;
         Ok(sc)
     }
 
+    /// Every field, indented: the form `from_json` reads back to an equal scenario.
     pub fn to_json_pretty(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_default()
+        json::pretty(&codec::encode(self))
     }
 
     pub fn client_count(&self) -> u8 {

@@ -7,7 +7,7 @@
 //! (state, input) and keeps true time out of every node's reach.
 
 use super::rng::Rng;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Serialize, Serializer};
 use std::fmt;
 
 /// Maximum number of clients in a scenario.
@@ -61,17 +61,6 @@ impl fmt::Display for NodeId {
 impl Serialize for NodeId {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for NodeId {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        NodeId::parse(&s).ok_or_else(|| {
-            serde::de::Error::custom(format!(
-                "unknown node `{s}` (expected c1..c8, coord or storage)"
-            ))
-        })
     }
 }
 

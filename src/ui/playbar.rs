@@ -78,7 +78,8 @@ pub fn Playbar(p: &PlaybarProps) -> Html {
                 .target()
                 .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
             {
-                if let Ok(v) = i.value().parse::<f64>() {
+                let v = i.value_as_number();
+                if v.is_finite() {
                     cb.emit(Action::Seek(v));
                 }
             }
@@ -109,8 +110,8 @@ pub fn Playbar(p: &PlaybarProps) -> Html {
             </div>
             <label class="scrub">
                 <span class="sr-only">{ "Time" }</span>
-                <input type="range" class="scrubber" aria-label="Time" min="0" max={p.end.to_string()} step="1"
-                       value={format!("{:.0}", p.t)} aria-valuetext={format!("t = {}", crate::sim::time::fmt_ms(p.t as i64))} oninput={scrub} />
+                <input type="range" class="scrubber" aria-label="Time" min="0" max={(p.end as i64).to_string()} step="1"
+                       value={(p.t as i64).to_string()} aria-valuetext={format!("t = {}", crate::sim::time::fmt_ms(p.t as i64))} oninput={scrub} />
                 <output class="time" aria-hidden="true">{ format!("{} / {}", secs(p.t as i64), secs(p.end as i64)) }</output>
             </label>
             <div class="group">

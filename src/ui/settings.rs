@@ -24,6 +24,13 @@ impl PartialEq for SettingsProps {
     }
 }
 
+/// The number in an `<input type="number">`, parsed by the browser (NaN if it is not one).
+fn input_number(e: &Event) -> f64 {
+    e.target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        .map_or(f64::NAN, |i| i.value_as_number())
+}
+
 fn input_value(e: &Event) -> String {
     e.target()
         .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
@@ -54,18 +61,18 @@ fn number_field(
 ) -> Html {
     let (on, err, name) = (on.clone(), err.clone(), label.to_string());
     let onchange = Callback::from(move |e: Event| {
-        let raw = input_value(&e);
-        match raw.trim().parse::<f64>() {
-            Ok(v) if v.is_finite() && (v * scale).abs() < 9.0e15 => {
+        let v = input_number(&e);
+        match Some(v) {
+            Some(v) if v.is_finite() && (v * scale).abs() < 9.0e15 => {
                 on.emit(Action::Edit(make((v * scale).round() as i64)))
             }
-            _ => err.emit(format!("{name}: \"{raw}\" is not a number")),
+            _ => err.emit(format!("{name}: \"{}\" is not a number", input_value(&e))),
         }
     });
     html! {
         <label class="field">
             <span>{ format!("{label} ({unit})") }</span>
-            <input type="number" step="any" value={format!("{}", value / scale)} {onchange} />
+            <input type="number" step="any" value={crate::layout::decimal(value as i64, if scale == 1000.0 { 3 } else { 0 })} {onchange} />
         </label>
     }
 }
@@ -174,9 +181,9 @@ fn clock_input(
     let label = format!("{} clock {what}", node_name(node));
     let name = label.clone();
     let onchange = Callback::from(move |e: Event| {
-        let raw = input_value(&e);
-        match raw.trim().parse::<f64>() {
-            Ok(v) if v.is_finite() && (v * scale).abs() < 9.0e15 => {
+        let v = input_number(&e);
+        match Some(v) {
+            Some(v) if v.is_finite() && (v * scale).abs() < 9.0e15 => {
                 let x = (v * scale).round() as i64;
                 on.emit(Action::Edit(if what == "drift" {
                     Edit::SetDrift { node, ppm: x }
@@ -184,8 +191,8 @@ fn clock_input(
                     Edit::SetOffset { node, ms: x }
                 }))
             }
-            _ => err.emit(format!("{name}: \"{raw}\" is not a number")),
+            _ => err.emit(format!("{name}: \"{}\" is not a number", input_value(&e))),
         }
     });
-    html! { <input type="number" step="any" aria-label={label} value={format!("{}", value / scale)} {onchange} /> }
+    html! { <input type="number" step="any" aria-label={label} value={crate::layout::decimal(value as i64, if scale == 1000.0 { 3 } else { 0 })} {onchange} /> }
 }

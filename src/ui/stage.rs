@@ -23,7 +23,7 @@ pub struct StageProps {
 }
 
 fn n(v: f64) -> String {
-    format!("{v:.1}")
+    crate::layout::tenths(v)
 }
 
 fn activate(

@@ -23,7 +23,7 @@ impl PartialEq for StaticProps {
 }
 
 fn n(v: f64) -> String {
-    format!("{v:.1}")
+    crate::layout::tenths(v)
 }
 
 /// Everything that depends only on the run.

@@ -7,83 +7,17 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import { mkdir, readFile } from 'node:fs/promises';
-import { extname, join, normalize, resolve, sep } from 'node:path';
-import { chromium } from 'playwright-core';
-
-const ROOT = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', '..');
-const DIST = join(ROOT, 'dist');
-const SHOTS = join(ROOT, 'target', 'e2e');
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.json': 'application/json',
-};
-
-/** A static file server for dist/, listening on a free port of 127.0.0.1. */
-async function serveDist() {
-  const server = createServer(async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    const file = normalize(join(DIST, path.endsWith('/') ? path + 'index.html' : path));
-    if (file !== DIST && !file.startsWith(DIST + sep)) {
-      res.writeHead(403).end();
-      return;
-    }
-    try {
-      const body = await readFile(file);
-      res.writeHead(200, {
-        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-        'cache-control': 'no-store',
-      });
-      res.end(body);
-    } catch {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-    }
-  });
-  await new Promise((ok, fail) => {
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', ok);
-  });
-  return server;
-}
-
-/** Opens the app in a new context and records everything that went wrong on the page. */
-async function openApp(browser, url, contextOptions) {
-  const context = await browser.newContext(contextOptions);
-  const page = await context.newPage();
-  const problems = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('requestfailed', (req) =>
-    problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`),
-  );
-  page.on('response', (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
-  });
-  await page.goto(url, { waitUntil: 'load' });
-  // The wasm app renders after load; the header is its first landmark.
-  await page.getByRole('banner').waitFor({ state: 'visible', timeout: 15_000 });
-  return { context, page, problems };
-}
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  SHOTS,
+  launchBrowser,
+  openApp,
+  requireDist,
+  serveDist,
+  stopServer,
+  urlOf,
+} from './lib.mjs';
 
 describe('the app shell', () => {
   let server;
@@ -91,25 +25,16 @@ describe('the app shell', () => {
   let url;
 
   before(async () => {
-    await readFile(join(DIST, 'index.html')).catch(() => {
-      throw new Error('dist/index.html is missing: run `trunk build --release` first');
-    });
+    await requireDist();
     await mkdir(SHOTS, { recursive: true });
     server = await serveDist();
-    url = `http://127.0.0.1:${server.address().port}/`;
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: CHROMIUM_ARGS,
-    });
+    url = urlOf(server);
+    browser = await launchBrowser();
   });
 
   after(async () => {
     await browser?.close();
-    if (server) {
-      server.closeAllConnections();
-      await new Promise((ok) => server.close(ok));
-    }
+    await stopServer(server);
   });
 
   test('renders its landmarks and controls, with no errors', async () => {

@@ -1,0 +1,131 @@
+// Shared helpers for the end-to-end tests and the frame benchmark: a static server for
+// dist/ on a free 127.0.0.1 port, /usr/bin/chromium through playwright-core, and a page
+// opener that records everything that went wrong on the page.
+//
+// Not a test file itself (its name matches none of `node --test`'s patterns).
+
+import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { chromium } from 'playwright-core';
+
+export const ROOT = resolve(
+  import.meta.dirname ?? new URL('.', import.meta.url).pathname,
+  '..',
+  '..',
+);
+export const DIST = join(ROOT, 'dist');
+export const SHOTS = join(ROOT, 'target', 'e2e');
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+};
+
+/** Fails with a clear message when the release build is missing. */
+export async function requireDist() {
+  await readFile(join(DIST, 'index.html')).catch(() => {
+    throw new Error('dist/index.html is missing: run `trunk build --release` first');
+  });
+}
+
+/** A static file server for dist/, listening on a free port of 127.0.0.1. */
+export async function serveDist() {
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const file = normalize(join(DIST, path.endsWith('/') ? path + 'index.html' : path));
+    if (file !== DIST && !file.startsWith(DIST + sep)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, {
+        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'cache-control': 'no-store',
+      });
+      res.end(body);
+    } catch {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    }
+  });
+  await new Promise((ok, fail) => {
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', ok);
+  });
+  return server;
+}
+
+/** The server's base URL. */
+export function urlOf(server) {
+  return `http://127.0.0.1:${server.address().port}/`;
+}
+
+/** Stops the server, dropping kept-alive connections so nothing lingers. */
+export async function stopServer(server) {
+  if (!server) return;
+  server.closeAllConnections();
+  await new Promise((ok) => server.close(ok));
+}
+
+/** Headless /usr/bin/chromium with the project's arguments. */
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+}
+
+/**
+ * Opens the app in a new context and records everything that went wrong on the page.
+ * `prepare(context)` runs before the page loads (for init scripts).
+ */
+export async function openApp(browser, url, contextOptions, prepare) {
+  const context = await browser.newContext(contextOptions);
+  if (prepare) await prepare(context);
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('requestfailed', (req) =>
+    problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`),
+  );
+  page.on('response', (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+  });
+  await page.goto(url, { waitUntil: 'load' });
+  // The wasm app renders after load; the header is its first landmark.
+  await page.getByRole('banner').waitFor({ state: 'visible', timeout: 15_000 });
+  return { context, page, problems };
+}
+
+/** Polls `probe()` until it returns a truthy value; throws with `what` after `timeout` ms. */
+export async function until(probe, what, { timeout = 10_000, every = 100 } = {}) {
+  const deadline = Date.now() + timeout;
+  let last;
+  for (;;) {
+    last = await probe();
+    if (last) return last;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${what}`);
+    await new Promise((ok) => setTimeout(ok, every));
+  }
+}

@@ -1,0 +1,390 @@
+// End-to-end: the space-time diagram, playback, narration, the verdict, the stage's actions
+// and undo, in the built app (dist/, from `trunk build --release`) in a real Chromium.
+// Run with `node --test tests/e2e/` (part of `make test`).
+//
+// One server and one browser for this file, closed in `after`; every test opens its own
+// context and fails on any console error, page error or failed request. Screenshots go to
+// target/e2e/.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  SHOTS,
+  launchBrowser,
+  openApp,
+  requireDist,
+  serveDist,
+  stopServer,
+  until,
+  urlOf,
+} from './lib.mjs';
+
+/** The gc-pause run's end, in ms of true time. */
+const END_MS = 60_005;
+
+const LAPTOP = { viewport: { width: 1280, height: 900 } };
+
+/** The narration a newcomer should see, in this order, while gc-pause plays unfenced. */
+const STORY = [
+  'granted the lock to client 1 with token 33',
+  'client 1 froze',
+  "expired client 1's lease",
+  'granted the lock to client 2 with token 34',
+  'stale write with token 33',
+];
+
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+
+/** The handles every test uses. */
+function parts(page) {
+  const toolbar = page.getByRole('toolbar', { name: 'Playback' });
+  return {
+    toolbar,
+    slider: toolbar.getByRole('slider', { name: 'Time' }),
+    button: (name) => toolbar.getByRole('button', { name, exact: true }),
+    caption: page.locator('p.caption'),
+    diagram: page.getByRole('region', { name: 'Space-time diagram' }),
+    verdict: page.getByRole('region', { name: 'Verdict' }),
+  };
+}
+
+/** The slider's value (ms of true time) and its spoken text. */
+async function position(page) {
+  const { slider } = parts(page);
+  return {
+    ms: Number(await slider.inputValue()),
+    text: await slider.getAttribute('aria-valuetext'),
+  };
+}
+
+/**
+ * Whether each element of `selector` is drawn left of the reveal clip's right edge (the
+ * diagram hides everything right of the cursor). Returns one boolean per element.
+ */
+function revealed(page, selector) {
+  return page.evaluate((sel) => {
+    const svg = document.querySelector('svg.timeline');
+    const clip = Number(svg.querySelector('#reveal rect').getAttribute('width'));
+    const vbWidth = svg.viewBox.baseVal.width;
+    const box = svg.getBoundingClientRect();
+    const edge = box.left + (clip * box.width) / vbWidth;
+    return [...svg.querySelectorAll(sel)].map((el) => el.getBoundingClientRect().left < edge);
+  }, selector);
+}
+
+/** Records every caption text the page shows, in order, into window.__captions. */
+async function recordCaptions(page) {
+  await page.evaluate(() => {
+    const p = document.querySelector('p.caption');
+    window.__captions = [p.textContent];
+    new MutationObserver(() => {
+      const text = p.textContent;
+      if (text !== window.__captions.at(-1)) window.__captions.push(text);
+    }).observe(p, { childList: true, characterData: true, subtree: true });
+  });
+}
+
+describe('the space-time diagram and playback', () => {
+  let server;
+  let browser;
+  let url;
+
+  before(async () => {
+    await requireDist();
+    await mkdir(SHOTS, { recursive: true });
+    server = await serveDist();
+    url = urlOf(server);
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await stopServer(server);
+  });
+
+  /** Opens the app, runs `body(page)`, then checks that nothing went wrong on the page. */
+  async function withApp(options, body, prepare) {
+    const { context, page, problems } = await openApp(browser, url, options, prepare);
+    try {
+      try {
+        await body(page);
+      } catch (err) {
+        // A failed check may be the consequence of an error on the page: say both.
+        if (problems.length) err.message += `\n(and the page reported: ${problems.join('; ')})`;
+        throw err;
+      }
+      assert.deepEqual(problems, [], 'the page reported problems');
+    } finally {
+      await context.close();
+    }
+  }
+
+  test("a newcomer's flow: Play, watch the corruption, then turn fencing on", async () => {
+    await withApp(LAPTOP, async (page) => {
+      const { button, caption, diagram, verdict, slider } = parts(page);
+      await recordCaptions(page);
+
+      // Press nothing but Play, and wait for the run to finish at the default speed.
+      await button('Play').click();
+      await until(async () => (await position(page)).ms >= END_MS, 'playback to reach the end', {
+        timeout: 60_000,
+      });
+      assert.equal((await position(page)).text, 't = 60.005s');
+      await until(async () => (await button('Play').count()) === 1, 'Play to come back at the end');
+
+      // The two-believers band and the stale-write alarm, both drawn and revealed.
+      assert.equal(await diagram.locator('svg.timeline g.lane').count(), 4, 'one lane per node');
+      assert.ok((await diagram.locator('g.band').count()) >= 1, 'the two-believers band');
+      const stale = diagram.locator('g.mark.stale');
+      assert.equal(await stale.count(), 1, 'one stale-write alarm');
+      assert.match(await stale.textContent(), /STALE 33/);
+      assert.deepEqual(await revealed(page, 'g.band rect, g.mark.stale circle'), [true, true]);
+      assert.match(await verdict.getByRole('heading').innerText(), /^Unsafe/);
+
+      await page.screenshot({ path: join(SHOTS, 'unfenced-end.png'), fullPage: true });
+
+      // The caption told the story in order (every text it showed, via a MutationObserver).
+      // Checked at the end of the test, so that the fenced half runs and is shot either way.
+      const captions = await page.evaluate(() => window.__captions);
+      let untold = null;
+      let from = 0;
+      for (const phrase of STORY) {
+        const at = captions.findIndex((c, i) => i >= from && c.includes(phrase));
+        if (at < 0) {
+          untold ??= phrase;
+          continue;
+        }
+        from = at + 1;
+      }
+
+      // One click on the fencing switch: the same story, but storage rejects the stale write.
+      const digest = await diagram.getAttribute('data-digest');
+      await page.getByRole('button', { name: 'Fencing: off' }).click();
+      const fence = page.getByRole('button', { name: 'Fencing: on' });
+      assert.equal(await fence.getAttribute('aria-pressed'), 'true');
+      assert.notEqual(await diagram.getAttribute('data-digest'), digest, 'a fenced run is a new run');
+      assert.equal(await slider.getAttribute('aria-valuetext'), 't = 60.005s', 'the cursor stays at the end');
+      const reject = diagram.locator('g.mark.reject');
+      assert.equal(await reject.count(), 1, 'one rejected write');
+      assert.equal(await reject.locator('text.mark-label').textContent(), '✕ token 33 < 34');
+      assert.deepEqual(await revealed(page, 'g.mark.reject circle'), [true]);
+      assert.equal(await diagram.locator('g.mark.stale').count(), 0, 'no stale write when fenced');
+      assert.equal(await verdict.getByRole('heading').innerText(), 'Safe so far');
+      assert.match(await page.locator('main').innerText(), /token 33 < 34/);
+      assert.ok((await caption.textContent()).length > 0);
+      await page.screenshot({ path: join(SHOTS, 'fenced-end.png'), fullPage: true });
+
+      assert.equal(
+        untold,
+        null,
+        `during playback the caption never said "${untold}" (in order); it showed:\n  ` +
+          captions.join('\n  '),
+      );
+    });
+  });
+
+  test('the keyboard drives playback', async () => {
+    await withApp(LAPTOP, async (page) => {
+      const { button, caption, toolbar } = parts(page);
+      await page.locator('body').focus();
+      const start = await position(page);
+      assert.equal(start.text, 't = 0.000s');
+
+      await page.keyboard.press('End');
+      assert.deepEqual(await position(page), { ms: END_MS, text: 't = 60.005s' });
+      await page.keyboard.press('Home');
+      assert.deepEqual(await position(page), start);
+
+      // → steps one trace entry. The first entries all happen at t = 0, so the time does
+      // not move for them; the cursor does (Step back is enabled at once).
+      for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+      assert.equal(await button('Step back').isDisabled(), false, '→ ×3 moved the cursor');
+      let presses = 3;
+      while ((await position(page)).text === start.text && presses < 6) {
+        await page.keyboard.press('ArrowRight');
+        presses += 1;
+      }
+      assert.notEqual((await position(page)).text, start.text, `→ ×${presses} left t = 0`);
+
+      // Shift+→ lands on a notable event, which the caption narrates.
+      const before = await position(page);
+      await page.keyboard.press('Shift+ArrowRight');
+      const notable = await position(page);
+      assert.ok(notable.ms >= before.ms, 'Shift+→ does not go back');
+      assert.match(await caption.textContent(), /^t = \d+\.\d s: /);
+      await page.keyboard.press('Shift+ArrowRight');
+      assert.ok((await position(page)).ms > notable.ms, 'the next notable event is later');
+      assert.match(await caption.textContent(), /client 1 froze/);
+
+      // ] is faster.
+      assert.equal(await toolbar.locator('.speed').innerText(), '5×');
+      await page.keyboard.press(']');
+      assert.equal(await toolbar.locator('.speed').innerText(), '10×');
+      assert.equal(await toolbar.getByRole('status').getAttribute('aria-label'), 'Speed 10×');
+
+      // Space plays and pauses.
+      await page.keyboard.press('Space');
+      assert.equal(await button('Pause').count(), 1, 'Space started playback');
+      await sleep(200);
+      await page.keyboard.press('Space');
+      assert.equal(await button('Play').count(), 1, 'Space paused playback');
+    });
+  });
+
+  test('schedules nothing while paused or finished', async () => {
+    const counters = () => {
+      window.__rafCount = 0;
+      window.__timeoutCount = 0;
+      window.__intervalCount = 0;
+      const raf = window.requestAnimationFrame.bind(window);
+      const timeout = window.setTimeout.bind(window);
+      const interval = window.setInterval.bind(window);
+      window.requestAnimationFrame = (cb) => {
+        window.__rafCount += 1;
+        return raf(cb);
+      };
+      window.setTimeout = (...args) => {
+        window.__timeoutCount += 1;
+        return timeout(...args);
+      };
+      window.setInterval = (...args) => {
+        window.__intervalCount += 1;
+        return interval(...args);
+      };
+    };
+    const counts = (page) =>
+      page.evaluate(() => ({
+        raf: window.__rafCount,
+        timeout: window.__timeoutCount,
+        interval: window.__intervalCount,
+      }));
+    await withApp(
+      LAPTOP,
+      async (page) => {
+        const { button } = parts(page);
+        await button('Play').click();
+        await sleep(1000);
+        const playing = await counts(page);
+        assert.ok(playing.raf > 10, `playing requested only ${playing.raf} animation frames`);
+        assert.ok((await position(page)).ms > 0, 'playback moved');
+
+        await page.keyboard.press('Space');
+        assert.equal(await button('Play').count(), 1, 'Space paused');
+        await sleep(300);
+        const paused = await counts(page);
+        await sleep(1000);
+        assert.deepEqual(await counts(page), paused, 'paused, the page kept scheduling work');
+
+        await page.keyboard.press('End');
+        assert.equal((await position(page)).ms, END_MS);
+        await sleep(300);
+        const ended = await counts(page);
+        await sleep(1000);
+        assert.deepEqual(await counts(page), ended, 'at the end, the page kept scheduling work');
+      },
+      (context) => context.addInitScript(counters),
+    );
+  });
+
+  test('a fault from the stage re-simulates the run, and undo/redo restore it', async () => {
+    await withApp(LAPTOP, async (page) => {
+      const { button, diagram, slider } = parts(page);
+      const d0 = await diagram.getAttribute('data-digest');
+      assert.match(d0, /^[0-9a-f]+$/);
+
+      // Scrub to t = 5 s, then pause client 1 there for 40 s from its action menu.
+      await slider.fill('5000');
+      assert.equal((await position(page)).text, 't = 5.000s');
+      await page.locator('svg.stage g[role=button][aria-label^="client 1:"]').click();
+      const menu = page.getByRole('group', { name: /^Actions for client 1/ });
+      await menu.waitFor({ state: 'visible' });
+      for (const name of ['Pause 5 s', 'Pause 10 s', 'Pause 40 s', 'Clock +10 s', 'Clock −10 s']) {
+        assert.equal(await menu.getByRole('button', { name, exact: true }).count(), 1, name);
+      }
+      await menu.getByRole('button', { name: 'Pause 40 s', exact: true }).click();
+      const d1 = await diagram.getAttribute('data-digest');
+      assert.notEqual(d1, d0, 'the fault changed the run');
+      assert.equal(await menu.count(), 0, 'the menu closes once the action is applied');
+      assert.equal((await position(page)).text, 't = 5.000s', 'the cursor stays where it was');
+
+      await button('Undo').click();
+      assert.equal(await diagram.getAttribute('data-digest'), d0, 'Undo restores the run');
+      await button('Redo').click();
+      assert.equal(await diagram.getAttribute('data-digest'), d1, 'Redo re-applies the fault');
+      await page.locator('body').focus();
+      await page.keyboard.press('Control+z');
+      assert.equal(await diagram.getAttribute('data-digest'), d0, 'Ctrl+Z undoes');
+      await page.keyboard.press('Control+Shift+z');
+      assert.equal(await diagram.getAttribute('data-digest'), d1, 'Ctrl+Shift+Z redoes');
+
+      // Escape closes an open stage menu.
+      await page.locator('svg.stage g[role=button][aria-label^="link client 1–the coordinator"]').click();
+      const linkMenu = page.getByRole('group', { name: /^Actions for link/ });
+      await linkMenu.waitFor({ state: 'visible' });
+      assert.equal(await linkMenu.getByRole('button', { name: 'Partition', exact: true }).count(), 1);
+      await page.keyboard.press('Escape');
+      assert.equal(await linkMenu.count(), 0, 'Escape closed the menu');
+    });
+  });
+
+  test('Next violation jumps to the stale write', async () => {
+    await withApp(LAPTOP, async (page) => {
+      const { caption, verdict } = parts(page);
+      await page.getByRole('button', { name: 'Next violation', exact: true }).click();
+      const at = await position(page);
+      assert.ok(Math.abs(at.ms - 50_005) <= 5, `Next violation went to ${at.text}`);
+      assert.match(await caption.textContent(), /stale write/);
+      assert.match(await verdict.getByRole('heading').innerText(), /^Unsafe/);
+      assert.deepEqual(await revealed(page, 'g.mark.stale circle'), [true]);
+
+      // The verdict's own link jumps too.
+      await page.keyboard.press('Home');
+      assert.equal((await position(page)).ms, 0);
+      await page.keyboard.press('End');
+      await verdict.getByRole('button', { name: 't = 50.0 s' }).first().click();
+      assert.ok(Math.abs((await position(page)).ms - 50_005) <= 5);
+    });
+  });
+
+  test('with reduced motion, playback moves in discrete jumps', async () => {
+    await withApp({ ...LAPTOP, reducedMotion: 'reduce' }, async (page) => {
+      const { button } = parts(page);
+      await recordCaptions(page);
+      const positions = [];
+      await button('Play').click();
+      const t0 = Date.now();
+      while (Date.now() - t0 < 2500) {
+        const { ms } = await position(page);
+        if (ms !== positions.at(-1)) positions.push(ms);
+        await sleep(50);
+      }
+      const captions = await page.evaluate(() => window.__captions);
+      assert.ok(positions.at(-1) > 0, 'playback progressed');
+      // About one notable event per 0.9 s: a handful of distinct positions, not a sweep.
+      assert.ok(positions.length <= 5, `the slider moved smoothly: ${positions.join(', ')}`);
+      assert.ok(captions.length >= 2 && captions.length <= 5, `captions: ${captions.join(' | ')}`);
+      await page.keyboard.press('Space');
+    });
+  });
+
+  test('fits a 360px-wide screen; the diagram scrolls in its own box', async () => {
+    await withApp({ viewport: { width: 360, height: 740 } }, async (page) => {
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      assert.equal(overflow, 0, 'the page is wider than the screen');
+      const box = await page.evaluate(() => {
+        const s = document.querySelector('section.diagram');
+        return { scroll: s.scrollWidth, client: s.clientWidth, overflow: getComputedStyle(s).overflowX };
+      });
+      assert.ok(['auto', 'scroll'].includes(box.overflow), `diagram overflow-x is ${box.overflow}`);
+      assert.ok(box.scroll >= box.client);
+      for (const name of ['Play', 'Step back', 'Step forward', 'Next violation']) {
+        assert.ok(await parts(page).button(name).isVisible(), `${name} is visible`);
+      }
+      await page.screenshot({ path: join(SHOTS, 'timeline-360.png'), fullPage: true });
+    });
+  });
+});
