@@ -34,5 +34,6 @@ test: setup
 		cargo test --target wasm32-unknown-unknown --test wasm
 	@$(STEP) "release build (trunk)" trunk build --release
 	@$(STEP) "end-to-end (node --test, playwright-core)" node --test tests/e2e/
+	@$(STEP) "frame benchmark" node tests/e2e/bench-frames.mjs
 	@scripts/size.sh
 	@$(STEP) "benchmark" cargo bench --bench sim --no-default-features
