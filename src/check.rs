@@ -20,8 +20,8 @@
 use crate::sim::node::NodeId;
 use crate::sim::time::{fmt_ms, Time};
 use crate::trace::{Event, Trace};
+use crate::vecmap::VecMap;
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -91,14 +91,14 @@ pub fn check(trace: &Trace) -> Verdict {
     let mut stats = Stats::default();
 
     // Who believes, with which token, since when.
-    let mut believers: BTreeMap<NodeId, u64> = BTreeMap::new();
+    let mut believers: VecMap<NodeId, u64> = VecMap::new();
     let mut open: Option<OpenOverlap> = None;
     // Per key: the newest epoch accepted so far.
-    let mut newest: BTreeMap<&str, u32> = BTreeMap::new();
+    let mut newest: VecMap<&str, u32> = VecMap::new();
     // Token and holder of each epoch; the highest token issued so far.
-    let mut epochs: BTreeMap<u32, (u64, NodeId)> = BTreeMap::new();
+    let mut epochs: VecMap<u32, (u64, NodeId)> = VecMap::new();
     let mut max_token: Option<u64> = None;
-    let mut effects: BTreeMap<&str, NodeId> = BTreeMap::new();
+    let mut effects: VecMap<&str, NodeId> = VecMap::new();
 
     for (i, e) in trace.entries.iter().enumerate() {
         let i = i as u32;
@@ -239,7 +239,7 @@ type OpenOverlap = (Time, u32, Vec<(NodeId, u64)>);
 fn close_or_open(
     open: &mut Option<OpenOverlap>,
     overlaps: &mut Vec<Overlap>,
-    believers: &BTreeMap<NodeId, u64>,
+    believers: &VecMap<NodeId, u64>,
     t: Time,
     i: u32,
 ) {

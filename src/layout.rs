@@ -14,7 +14,7 @@ use crate::projection::State;
 use crate::sim::node::NodeId;
 use crate::sim::time::{fmt_ms, Time};
 use crate::trace::{Event, Trace};
-use std::collections::BTreeMap;
+use crate::vecmap::VecMap;
 
 pub const DIAGRAM_WIDTH: f64 = 960.0;
 pub const LANE_H: f64 = 58.0;
@@ -257,7 +257,7 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
         x0: LEFT,
         x1: DIAGRAM_WIDTH - RIGHT,
     };
-    let y_of: BTreeMap<NodeId, f64> = lanes.iter().map(|l| (l.node, l.y)).collect();
+    let y_of: VecMap<NodeId, f64> = lanes.iter().map(|l| (l.node, l.y)).collect();
     let ly = |n: NodeId| y_of.get(&n).copied().unwrap_or(0.0);
     let x = |t: Time| scale.x(t.0 as f64);
     let mut placer = Placer { boxes: Vec::new() };
@@ -265,11 +265,11 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
     let mut arrows = Vec::new();
     let mut marks = Vec::new();
 
-    let mut violation_at: BTreeMap<usize, ViolationKind> = BTreeMap::new();
+    let mut violation_at: VecMap<usize, ViolationKind> = VecMap::new();
     for v in &verdict.violations {
-        violation_at.entry(v.entry as usize).or_insert(v.kind);
+        violation_at.get_or_insert_with(v.entry as usize, || v.kind);
     }
-    let dropped_on_arrival: BTreeMap<u32, Time> = trace
+    let dropped_on_arrival: VecMap<u32, Time> = trace
         .entries
         .iter()
         .filter_map(|e| match e.event {
@@ -279,9 +279,9 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
         .collect();
 
     // Open intervals: (start time, label, title).
-    let mut belief: BTreeMap<NodeId, (Time, u64)> = BTreeMap::new();
-    let mut paused: BTreeMap<NodeId, Time> = BTreeMap::new();
-    let mut down: BTreeMap<NodeId, Time> = BTreeMap::new();
+    let mut belief: VecMap<NodeId, (Time, u64)> = VecMap::new();
+    let mut paused: VecMap<NodeId, Time> = VecMap::new();
+    let mut down: VecMap<NodeId, Time> = VecMap::new();
     let mut lease: Option<(Time, NodeId, u64)> = None;
 
     let close_lease = |bars: &mut Vec<Bar>,
@@ -332,7 +332,7 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
                 }
             }
             Event::Paused { .. } => {
-                paused.entry(n).or_insert(e.t);
+                paused.get_or_insert_with(n, || e.t);
             }
             Event::Resumed => {
                 if let Some(t0) = paused.remove(&n) {

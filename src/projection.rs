@@ -14,7 +14,7 @@ use crate::sim::node::NodeId;
 use crate::sim::pair;
 use crate::sim::time::Time;
 use crate::trace::{Event, Forgot, Trace};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::vecmap::{VecMap, VecSet};
 
 /// Entries between two keyframes.
 pub const KEYFRAME_EVERY: usize = 256;
@@ -77,10 +77,10 @@ pub struct State {
     pub coord_paused: bool,
     pub storage_down: bool,
     pub storage_paused: bool,
-    pub cells: BTreeMap<String, CellView>,
-    pub marks: BTreeMap<String, u64>,
-    pub cut: BTreeSet<(NodeId, NodeId)>,
-    pub in_flight: BTreeMap<u32, InFlight>,
+    pub cells: VecMap<String, CellView>,
+    pub marks: VecMap<String, u64>,
+    pub cut: VecSet<(NodeId, NodeId)>,
+    pub in_flight: VecMap<u32, InFlight>,
     /// Each node's clock (offset including jumps so far), in lane order.
     pub clocks: Vec<(NodeId, Clock)>,
 }
@@ -106,10 +106,10 @@ impl State {
             coord_paused: false,
             storage_down: false,
             storage_paused: false,
-            cells: BTreeMap::new(),
-            marks: BTreeMap::new(),
-            cut: BTreeSet::new(),
-            in_flight: BTreeMap::new(),
+            cells: VecMap::new(),
+            marks: VecMap::new(),
+            cut: VecSet::new(),
+            in_flight: VecMap::new(),
             clocks: trace.nodes.clone(),
         }
     }
@@ -374,10 +374,10 @@ mod tests {
             s.lease.as_ref().map(|l| (l.client, l.token)),
             Some((NodeId::Client(1), 34))
         );
-        assert_eq!(s.cells["account:42"].token, Some(34));
+        assert_eq!(s.cells.get("account:42").and_then(|c| c.token), Some(34));
         let end = p.state_at(&trace, trace.len());
         assert_eq!(
-            end.cells["account:42"].token,
+            end.cells.get("account:42").and_then(|c| c.token),
             Some(33),
             "unfenced: the stale write landed"
         );

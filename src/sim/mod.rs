@@ -20,13 +20,13 @@ pub mod time;
 
 use crate::scenario::{FaultKind, Scenario, ScenarioError};
 use crate::trace::{DropWhy, Entry, Event, Outcome, Trace};
+use crate::vecmap::{VecMap, VecSet};
 use client::Client;
 use clock::Clock;
 use coordinator::{GenericCoordinator, LockService};
 use node::{Cmd, Ctx, Msg, NodeId, TimerKind};
 use queue::EventQueue;
 use rng::Rng;
-use std::collections::{BTreeMap, BTreeSet};
 use storage::Storage;
 use time::Time;
 
@@ -71,7 +71,7 @@ struct NodeRt {
     down: bool,
     /// Armed timers: id → (local deadline, kind, version). A clock jump re-arms wall-clock
     /// timers with a new version; queue entries of older versions are ignored.
-    timers: BTreeMap<u64, (i64, TimerKind, u32)>,
+    timers: VecMap<u64, (i64, TimerKind, u32)>,
 }
 
 struct Sim<'s> {
@@ -83,8 +83,8 @@ struct Sim<'s> {
     clients: Vec<Client>,
     coord: GenericCoordinator,
     storage: Storage,
-    cut: BTreeSet<(NodeId, NodeId)>,
-    held: BTreeMap<(NodeId, NodeId), i64>,
+    cut: VecSet<(NodeId, NodeId)>,
+    held: VecMap<(NodeId, NodeId), i64>,
     trace: Vec<Entry>,
     next_msg: u32,
     next_timer: u64,
@@ -117,7 +117,7 @@ impl<'s> Sim<'s> {
                     paused_until: None,
                     deferred: Vec::new(),
                     down: false,
-                    timers: BTreeMap::new(),
+                    timers: VecMap::new(),
                 }
             })
             .collect::<Vec<NodeRt>>();
@@ -131,8 +131,8 @@ impl<'s> Sim<'s> {
             clients: (0..n).map(|i| Client::new(NodeId::Client(i))).collect(),
             coord: GenericCoordinator::new(&sc.coordinator),
             storage: Storage::new(&sc.storage),
-            cut: BTreeSet::new(),
-            held: BTreeMap::new(),
+            cut: VecSet::new(),
+            held: VecMap::new(),
             trace: Vec::new(),
             next_msg: 0,
             next_timer: 0,
@@ -435,7 +435,7 @@ impl<'s> Sim<'s> {
                 self.note(a, Event::LinkHealed { peer: b });
             }
             FaultKind::Delay { from, to, extra_ms } => {
-                *self.held.entry((from, to)).or_insert(0) += extra_ms;
+                *self.held.get_or_insert_with((from, to), || 0) += extra_ms;
                 self.note(from, Event::MessageHeld { to, extra_ms });
             }
             FaultKind::ClockJump { node, by_ms } => {

@@ -25,7 +25,7 @@
 use super::node::{Ctx, Msg, NodeId, RejectReason, TimerKind};
 use crate::scenario::{Durability, FenceMode, StorageSpec};
 use crate::trace::{Event, Forgot};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::vecmap::{VecMap, VecSet};
 
 /// What a key holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,22 +48,22 @@ struct Pending {
 
 pub struct Storage {
     spec: StorageSpec,
-    cells: BTreeMap<String, Cell>,
-    marks: BTreeMap<String, u64>,
-    pending: BTreeMap<u32, Pending>,
+    cells: VecMap<String, Cell>,
+    marks: VecMap<String, u64>,
+    pending: VecMap<u32, Pending>,
     next_pending: u32,
-    used_keys: BTreeSet<String>,
+    used_keys: VecSet<String>,
 }
 
 impl Storage {
     pub fn new(spec: &StorageSpec) -> Storage {
         Storage {
             spec: spec.clone(),
-            cells: BTreeMap::new(),
-            marks: BTreeMap::new(),
-            pending: BTreeMap::new(),
+            cells: VecMap::new(),
+            marks: VecMap::new(),
+            pending: VecMap::new(),
             next_pending: 0,
-            used_keys: BTreeSet::new(),
+            used_keys: VecSet::new(),
         }
     }
 
@@ -190,7 +190,7 @@ impl Storage {
                 Some(t)
             }
             (_, Some(t)) => {
-                let m = self.marks.entry(p.key.clone()).or_insert(t);
+                let m = self.marks.get_or_insert_with(p.key.clone(), || t);
                 *m = (*m).max(t);
                 Some(*m)
             }
