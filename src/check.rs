@@ -17,6 +17,7 @@
 //!   before it — an in-memory counter that restarted.
 //! - **Duplicate effects** (violation): an unfenceable side effect performed more than once.
 
+use crate::narrate::node_name;
 use crate::sim::node::NodeId;
 use crate::sim::time::{fmt_ms, Time};
 use crate::trace::{Event, Trace};
@@ -126,7 +127,7 @@ pub fn check(trace: &Trace) -> Verdict {
                         entry: i,
                         nodes: vec![e.node, *client],
                         cause: format!(
-                            "the coordinator issued token {token} to {client} although it had already issued token {m}: its counter went back"
+                            "the coordinator issued token {token} to {} although it had already issued token {m}: its counter went back", node_name(*client)
                         ),
                     });
                 }
@@ -156,7 +157,7 @@ pub fn check(trace: &Trace) -> Verdict {
                             entry: i,
                             nodes: vec![*client, pholder, NodeId::Storage],
                             cause: format!(
-                                "storage accepted {client}'s write {what} after it had accepted token {ptoken} from {pholder}: a superseded holder changed the data"
+                                "storage accepted {}'s write {what} after it had accepted token {ptoken} from {}: a superseded holder changed the data", node_name(*client), node_name(pholder)
                             ),
                         });
                         if replaced_epoch.is_some_and(|r| r > mine) {
@@ -167,7 +168,7 @@ pub fn check(trace: &Trace) -> Verdict {
                                 entry: i,
                                 nodes: vec![*client, pholder, NodeId::Storage],
                                 cause: format!(
-                                    "{client}'s stale write overwrote {key}, which held a newer holder's value: that update is silently lost"
+                                    "{}'s stale write overwrote {key}, which held a newer holder's value: that update is silently lost", node_name(*client)
                                 ),
                             });
                         }
@@ -200,7 +201,7 @@ pub fn check(trace: &Trace) -> Verdict {
                         at: e.t,
                         entry: i,
                         nodes: vec![*client, *first],
-                        cause: format!("\"{name}\" was performed a second time, by {client} (first by {first}): nothing could fence it"),
+                        cause: format!("\"{name}\" was performed a second time, by {} (first by {}): nothing could fence it", node_name(*client), node_name(*first)),
                     });
                 } else {
                     effects.insert(name.as_str(), *client);

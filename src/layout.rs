@@ -86,6 +86,8 @@ pub struct Label {
 pub struct Lane {
     pub node: NodeId,
     pub name: String,
+    /// The lane's title: "Client 1", "Coordinator", "Storage".
+    pub label: &'static str,
     pub y: f64,
 }
 
@@ -132,6 +134,8 @@ pub struct Band {
     pub x1: f64,
     pub y0: f64,
     pub y1: f64,
+    /// The short tag drawn inside the band, if there is room for it.
+    pub tag: Option<Label>,
     pub label: String,
     pub entry: usize,
 }
@@ -228,6 +232,19 @@ pub fn decimal(units: i64, places: u32) -> String {
     format!("{sign}{a}.{frac}")
 }
 
+/// Lane titles, written out (no case conversion at run time: its tables cost wasm size).
+fn lane_label(n: NodeId) -> &'static str {
+    const CLIENTS: [&str; 8] = [
+        "Client 1", "Client 2", "Client 3", "Client 4", "Client 5", "Client 6", "Client 7",
+        "Client 8",
+    ];
+    match n {
+        NodeId::Client(i) => CLIENTS.get(usize::from(i)).copied().unwrap_or("Client"),
+        NodeId::Coord(_) => "Coordinator",
+        NodeId::Storage => "Storage",
+    }
+}
+
 impl Diagram {
     pub fn lane_y(&self, node: NodeId) -> f64 {
         self.lanes
@@ -246,6 +263,7 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
         .map(|(i, (n, _))| Lane {
             node: *n,
             name: node_name(*n),
+            label: lane_label(*n),
             y: TOP + LANE_H * (i as f64 + 0.5),
         })
         .collect();
@@ -311,6 +329,46 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
             });
         }
     };
+
+    let client_lanes: Vec<f64> = lanes
+        .iter()
+        .filter(|l| l.node.is_client())
+        .map(|l| l.y)
+        .collect();
+    let (y0, y1) = (
+        client_lanes.first().copied().unwrap_or(TOP) - LANE_H / 2.0 + 2.0,
+        client_lanes.last().copied().unwrap_or(TOP) + LANE_H / 2.0 - 2.0,
+    );
+    let bands = verdict
+        .overlaps
+        .iter()
+        .map(|o| {
+            let who: Vec<String> = o
+                .clients
+                .iter()
+                .map(|(c, t)| format!("{} (token {t})", node_name(*c)))
+                .collect();
+            let (bx0, bx1) = (x(o.from), x(o.to));
+            // Placed before anything else, so no other label lands on it.
+            let tag = (bx1 - bx0 > 110.0)
+                .then(|| placer.place(bx0 + 4.0, y0 + 12.0, "two believers".into()))
+                .flatten();
+            Band {
+                x0: bx0,
+                x1: bx1,
+                y0,
+                y1,
+                tag,
+                label: format!(
+                    "{} both believe they hold the lock, {} → {}",
+                    who.join(" and "),
+                    o.from,
+                    o.to
+                ),
+                entry: o.entry as usize,
+            }
+        })
+        .collect::<Vec<Band>>();
 
     for (i, e) in trace.entries.iter().enumerate() {
         let n = e.node;
@@ -378,7 +436,7 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
                     x: x(e.t),
                     y: ly(n),
                     tone: Tone::Expire,
-                    glyph: "⌛",
+                    glyph: "◔",
                     label,
                     title: format!(
                         "{}: {}'s lease {token} expired on the coordinator's clock",
@@ -544,40 +602,6 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
         "still held at the end",
     );
 
-    let client_lanes: Vec<f64> = lanes
-        .iter()
-        .filter(|l| l.node.is_client())
-        .map(|l| l.y)
-        .collect();
-    let (y0, y1) = (
-        client_lanes.first().copied().unwrap_or(TOP) - LANE_H / 2.0 + 2.0,
-        client_lanes.last().copied().unwrap_or(TOP) + LANE_H / 2.0 - 2.0,
-    );
-    let bands = verdict
-        .overlaps
-        .iter()
-        .map(|o| {
-            let who: Vec<String> = o
-                .clients
-                .iter()
-                .map(|(c, t)| format!("{} (token {t})", node_name(*c)))
-                .collect();
-            Band {
-                x0: x(o.from),
-                x1: x(o.to),
-                y0,
-                y1,
-                label: format!(
-                    "{} both believe they hold the lock, {} → {}",
-                    who.join(" and "),
-                    o.from,
-                    o.to
-                ),
-                entry: o.entry as usize,
-            }
-        })
-        .collect();
-
     let span = trace.end.0.max(1);
     let step = nice_step(span);
     let ticks = (0..)
@@ -607,9 +631,9 @@ fn fault_glyph(ev: &Event) -> Option<(&'static str, String)> {
     Some(match ev {
         Event::Paused { for_ms } => ("❄", format!("paused {}", fmt_ms(*for_ms))),
         Event::LinkCut { peer } => ("✂", format!("cut from {peer}")),
-        Event::LinkHealed { peer } => ("⌁", format!("healed to {peer}")),
+        Event::LinkHealed { peer } => ("⇄", format!("healed to {peer}")),
         Event::ClockJumped { by_ms } => (
-            "⏱",
+            "◷",
             format!(
                 "clock {}{}",
                 if *by_ms >= 0 { "+" } else { "" },
@@ -617,7 +641,7 @@ fn fault_glyph(ev: &Event) -> Option<(&'static str, String)> {
             ),
         ),
         Event::Crashed { .. } => ("✖", "crash".to_string()),
-        Event::MessageHeld { .. } => ("⧗", "delay".to_string()),
+        Event::MessageHeld { .. } => ("⇢", "delay".to_string()),
         Event::RenewalsFailing { .. } => ("!", "renewals fail".to_string()),
         Event::FailedOpen => ("!", "fails open".to_string()),
         _ => return None,

@@ -20,6 +20,8 @@ pub const SPEEDS: [f64; 10] = [0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 
 pub const DEFAULT_SPEED: usize = 5;
 /// The least real time one message flight takes on screen.
 pub const FLIGHT_REAL_MS: f64 = 400.0;
+/// Real ms playback holds on each notable event at the default speed.
+pub const DWELL_REAL_MS: f64 = 700.0;
 /// With reduced motion, one notable event per this many real ms.
 pub const DISCRETE_STEP_REAL_MS: f64 = 900.0;
 
@@ -30,6 +32,12 @@ const SPEED_LABELS: [&str; 10] = [
 
 pub fn speed_label(i: usize) -> String {
     SPEED_LABELS[i.min(SPEEDS.len() - 1)].to_string()
+}
+
+/// How long to hold on a notable event at `speed`: the full dwell up to 5×, shorter when
+/// the learner has asked for more speed.
+pub fn dwell_ms(speed: f64) -> f64 {
+    DWELL_REAL_MS * (5.0 / speed.max(0.1)).min(1.0)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -80,7 +80,7 @@ mod mount {
         }
         assert!(!button("Step back").has_attribute("disabled"));
         let at = slider.get_attribute("aria-valuetext").unwrap_or_default();
-        assert_ne!(at, "t = 0.000s", "the cursor moved");
+        assert!(!at.starts_with("t = 0.000s,"), "the cursor moved: {at}");
         // Stepping back returns to where we were one entry earlier.
         button("Step back").click();
         yew::scheduler::flush().await;

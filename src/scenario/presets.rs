@@ -30,25 +30,25 @@ const GC_PAUSE: &str = include_str!("presets/gc-pause.json");
 pub const PRESETS: &[Preset] = &[
     Preset {
         name: "clean",
-        summary: "two clients take turns; no fault; safe",
+        summary: "Clean run: two clients take turns, no fault",
         json: include_str!("presets/clean.json"),
         fence: None,
     },
     Preset {
         name: "gc-pause",
-        summary: "Kleppmann's GC pause, no fencing: token 33's stale write corrupts data",
+        summary: "GC pause: client 1 freezes past its lease and writes late (token 33 vs 34)",
         json: GC_PAUSE,
         fence: None,
     },
     Preset {
         name: "gc-pause-fenced",
-        summary: "the same run with monotone fencing: storage rejects token 33 < 34",
+        summary: "GC pause with monotone fencing: storage rejects token 33 < 34",
         json: GC_PAUSE,
         fence: Some(FenceMode::Monotone),
     },
     Preset {
         name: "eight-clients",
-        summary: "eight workers renewing leases; one freezes mid-lease and is fenced",
+        summary: "Eight clients renewing leases; one freezes mid-lease and is fenced",
         json: include_str!("presets/eight-clients.json"),
         fence: None,
     },

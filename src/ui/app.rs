@@ -89,7 +89,7 @@ pub fn App() -> Html {
                     { if model.caption.is_empty() { "Press Play (Space) to run the scenario.".to_string() } else { model.caption.clone() } }
                 </p>
                 <section class="diagram" aria-label="Space-time diagram" data-digest={run.digest.clone()} data-entries={run.trace.len().to_string()}>
-                    <Timeline run={run.clone()} cursor_t={model.cursor.t} on_action={on_action.clone()} />
+                    <Timeline run={run.clone()} state={model.state.clone()} cursor_t={model.cursor.t} on_action={on_action.clone()} />
                 </section>
                 <div class="lower">
                     <Stage run={run.clone()} state={model.state.clone()} t={model.cursor.t} selected={model.selected} on_action={on_action.clone()} />

@@ -98,6 +98,8 @@ pub struct Model {
     pub caption: String,
     last_frame: Option<f64>,
     discrete_wait: f64,
+    /// Real ms left to hold on the notable event just reached.
+    dwell: f64,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -149,6 +151,7 @@ impl Model {
             caption: String::new(),
             last_frame: None,
             discrete_wait: 0.0,
+            dwell: 0.0,
         }
     }
 
@@ -173,6 +176,7 @@ impl Model {
             caption: self.caption.clone(),
             last_frame: self.last_frame,
             discrete_wait: self.discrete_wait,
+            dwell: self.dwell,
         }
     }
 
@@ -256,6 +260,7 @@ impl Reducible for Model {
                     m.playing = true;
                     m.last_frame = None;
                     m.discrete_wait = 0.0;
+                    m.dwell = 0.0;
                 }
             }
             Action::Pause => m.playing = false,
@@ -275,6 +280,11 @@ impl Reducible for Model {
                     };
                     m.move_to(c);
                 } else {
+                    if m.dwell > 0.0 {
+                        // Holding on a notable event so its caption can be read.
+                        m.dwell -= dt;
+                        return Rc::new(m);
+                    }
                     let t = playback::advance(
                         m.cursor.t,
                         dt,
@@ -282,10 +292,15 @@ impl Reducible for Model {
                         &m.run.flights,
                         m.run.end_ms(),
                     );
-                    let c = if t >= m.run.end_ms() {
-                        Cursor::end(trace)
-                    } else {
-                        Cursor::at_time(trace, t)
+                    // Never pass a notable event in one frame: stop on it and dwell, so
+                    // every one is drawn, captioned and announced (several can share a ms).
+                    let c = match m.notable_after(m.cursor.step) {
+                        Some(i) if trace.entries[i].t.0 as f64 <= t => {
+                            m.dwell = playback::dwell_ms(SPEEDS[m.speed]);
+                            Cursor::at_step(trace, i + 1)
+                        }
+                        _ if t >= m.run.end_ms() => Cursor::end(trace),
+                        _ => Cursor::at_time(trace, t),
                     };
                     m.move_to(c);
                 }

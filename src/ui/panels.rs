@@ -85,7 +85,7 @@ pub fn Inspector(props: &PanelProps) -> Html {
         <section class="panel inspector" aria-label="Inspector">
             <h2>{ format!("At t = {}", fmt_ms(t.0)) }</h2>
             <table>
-                <thead><tr><th scope="col">{ "node" }</th><th scope="col">{ "its clock" }</th><th scope="col">{ "state" }</th><th scope="col">{ "believes" }</th></tr></thead>
+                <thead><tr><th scope="col">{ "node" }</th><th scope="col">{ "clock" }</th><th scope="col">{ "state" }</th><th scope="col">{ "believes" }</th></tr></thead>
                 <tbody>
                     { for clients }
                     <tr>
@@ -129,7 +129,10 @@ pub fn VerdictPanel(props: &PanelProps) -> Html {
         let cb = props.on_action.clone();
         Callback::from(move |_| cb.emit(Action::SeekEntry(entry as usize)))
     };
-    let (class, head) = if reached.is_empty() {
+    let at_end = step >= props.run.trace.len();
+    let (class, head) = if reached.is_empty() && at_end {
+        ("safe", "Safe: no violation in the whole run".to_string())
+    } else if reached.is_empty() {
         ("safe", "Safe so far".to_string())
     } else {
         (

@@ -44,8 +44,8 @@ fn DiagramBody(props: &StaticProps) -> Html {
                     <rect x={n(b.x0)} y={n(b.y0)} width={n((b.x1 - b.x0).max(1.0))} height={n(b.y1 - b.y0)}>
                         <title>{ b.label.clone() }</title>
                     </rect>
-                    if b.x1 - b.x0 > 120.0 {
-                        <text class="band-label" x={n(b.x0 + 4.0)} y={n(b.y1 - 4.0)}>{ "two believers" }</text>
+                    if let Some(l) = &b.tag {
+                        <text class="band-label" x={n(l.x)} y={n(l.y)}>{ l.text.clone() }</text>
                     }
                 </g>
             }) }
@@ -86,6 +86,7 @@ fn DiagramBody(props: &StaticProps) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct TimelineProps {
     pub run: Rc<Run>,
+    pub state: Rc<crate::projection::State>,
     pub cursor_t: f64,
     pub on_action: Callback<Action>,
 }
@@ -126,18 +127,19 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         Callback::from(move |_| hover.set(None))
     };
     let nodes: Vec<_> = props.run.trace.nodes.clone();
-    // Local clock readings at a time, one per lane, from each node's own clock.
-    let readings = |t: f64, class: &'static str| {
+    let cursor_t = Time(props.cursor_t as i64);
+    // While hovering, each lane shows its node's own clock at the pointer, beside the line.
+    let hover_readings = |t: f64| {
         let x = s.x(t);
         let anchor_end = x > d.width - 150.0;
         html! {
-            <g class={class}>
+            <g class="hover">
                 <line x1={n(x)} y1="18" x2={n(x)} y2={n(d.height - 8.0)} />
                 { for d.lanes.iter().map(|l| {
                     let clock = nodes.iter().find(|(nd, _)| *nd == l.node).map(|(_, c)| *c).unwrap_or_default();
                     let local = clock_at(&props.run, l.node, clock, t);
                     html! {
-                        <text class="clock-reading" x={n(if anchor_end { x - 5.0 } else { x + 5.0 })} y={n(l.y + LANE_H / 2.0 - 6.0)}
+                        <text class="clock-reading" x={n(if anchor_end { x - 5.0 } else { x + 5.0 })} y={n(l.y - LANE_H / 2.0 + 12.0)}
                               text-anchor={if anchor_end { "end" } else { "start" }}>
                             { fmt_ms(local) }
                         </text>
@@ -174,26 +176,22 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             { for d.lanes.iter().map(|l| html! {
                 <g class={classes!("lane", l.node.is_client().then_some("client"))}>
                     <line x1={n(LEFT)} y1={n(l.y)} x2={n(s.x1)} y2={n(l.y)} />
-                    <text class="lane-name" x="8" y={n(l.y + 4.0)}>{ capitalize(&l.name) }</text>
+                    <text class="lane-name" x="8" y={n(l.y - 2.0)}>{ l.label }</text>
+                    // The node's own clock at the cursor, where no drawing can cover it.
+                    <text class="clock-reading" x="8" y={n(l.y + 13.0)}>
+                        { format!("clock {}", fmt_ms(props.state.local(l.node, cursor_t))) }
+                    </text>
                 </g>
             }) }
             <g clip-path="url(#reveal)">
                 <DiagramBody run={props.run.clone()} on_action={props.on_action.clone()} />
             </g>
-            { readings(props.cursor_t, "cursor") }
+            <line class="cursor" x1={n(cx)} y1="18" x2={n(cx)} y2={n(d.height - 8.0)} />
             if let Some(h) = *hover {
-                { readings(h, "hover") }
+                { hover_readings(h) }
             }
         </svg>
     }
-}
-
-fn capitalize(s: &str) -> String {
-    let s = s.strip_prefix("the ").unwrap_or(s);
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
-        .unwrap_or_default()
 }
 
 /// A node's wall reading at `t`, including the clock jumps that happened before `t`.
