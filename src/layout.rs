@@ -555,14 +555,14 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
             _ => {}
         }
         if let Some((glyph, text)) = fault_glyph(&e.event) {
-            let label = placer.place(x(e.t) + 7.0, ly(n) - 16.0, text);
+            let label = placer.place(x(e.t) + 7.0, ly(n) - 16.0, text.clone());
             marks.push(Mark {
                 x: x(e.t),
                 y: ly(n),
                 tone: Tone::Fault,
                 glyph,
                 label,
-                title: format!("{}: {} {}", e.t, node_name(n), e.event),
+                title: format!("{}: {} — {text}", e.t, node_name(n)),
                 entry: i,
             });
         }

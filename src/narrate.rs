@@ -9,7 +9,7 @@ use crate::check::{Verdict, ViolationKind};
 use crate::projection::State;
 use crate::sim::node::NodeId;
 use crate::sim::time::Time;
-use crate::trace::{Event, Forgot, Trace};
+use crate::trace::{AbortWhy, Event, Forgot, Trace};
 
 /// What a learner calls a node.
 pub fn node_name(n: NodeId) -> String {
@@ -195,7 +195,15 @@ pub fn sentence(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Op
         Event::FailedOpen => {
             format!("{who} cannot reach the coordinator and fails open: it proceeds without a lock")
         }
-        Event::JobAborted { .. } => format!("{who} {}", e.event),
+        Event::JobAborted { why } => format!(
+            "{who} stops its job: {}",
+            match why {
+                AbortWhy::LostLease => "it lost the lease",
+                AbortWhy::CoordinatorUnreachable =>
+                    "the coordinator is unreachable and it fails closed",
+                AbortWhy::StorageUnreachable => "storage is unreachable",
+            }
+        ),
         Event::MessageHeld { to, extra_ms } => {
             format!(
                 "{who}'s next message to {} will be held for {}",

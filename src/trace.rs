@@ -270,7 +270,12 @@ impl Trace {
             h.write(line.as_bytes());
             h.write(b"\n");
         }
-        h.write(format!("{:?} {}", self.outcome, self.end.0).as_bytes());
+        let outcome = match self.outcome {
+            Outcome::Quiescent => "Quiescent",
+            Outcome::HorizonReached => "HorizonReached",
+            Outcome::EventLimitReached => "EventLimitReached",
+        };
+        h.write(format!("{outcome} {}", self.end.0).as_bytes());
         h.finish()
     }
 

@@ -107,6 +107,17 @@ pub enum FenceMode {
 }
 
 impl FenceMode {
+    /// The name the CLI and the docs use.
+    pub fn name(self) -> &'static str {
+        match self {
+            FenceMode::None => "none",
+            FenceMode::Monotone => "monotone",
+            FenceMode::Strict => "strict",
+            FenceMode::Exact => "exact",
+            FenceMode::NonAtomic => "non-atomic",
+        }
+    }
+
     pub fn parse(s: &str) -> Option<FenceMode> {
         Some(match s {
             "none" => FenceMode::None,

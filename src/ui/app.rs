@@ -50,7 +50,6 @@ pub fn App() -> Html {
             }
         })
     };
-    let current = run.scenario.name.clone();
     let verdict_class = if run
         .verdict
         .violations
@@ -70,7 +69,7 @@ pub fn App() -> Html {
                         <span>{ "Scenario" }</span>
                         <select onchange={on_preset} aria-label="Scenario">
                             { for PRESETS.iter().filter(|p| p.name != "gc-pause-fenced").map(|p| html! {
-                                <option value={p.name} selected={p.scenario().name == current}>{ p.summary }</option>
+                                <option value={p.name} selected={p.name == model.preset}>{ p.summary }</option>
                             }) }
                         </select>
                     </label>

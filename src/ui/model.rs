@@ -84,6 +84,8 @@ pub enum Selection {
 }
 
 pub struct Model {
+    /// The built-in scenario the history started from (the scenario picker shows it).
+    pub preset: &'static str,
     pub history: History,
     pub run: Rc<Run>,
     pub cursor: Cursor,
@@ -139,6 +141,7 @@ impl Model {
         let run = Rc::new(Run::new(history.current().clone()));
         let state = Rc::new(run.state_at(0));
         Model {
+            preset: "gc-pause",
             history,
             run,
             cursor: Cursor::START,
@@ -164,6 +167,7 @@ impl Model {
 
     fn with(&self) -> Model {
         Model {
+            preset: self.preset,
             history: self.history.clone(),
             run: self.run.clone(),
             cursor: self.cursor,
@@ -388,6 +392,7 @@ impl Reducible for Model {
             }
             Action::LoadPreset(name) => {
                 if let Some(p) = preset(&name) {
+                    m.preset = p.name;
                     m.history.replace(p.scenario());
                     m.playing = false;
                     m.cursor = Cursor::START;

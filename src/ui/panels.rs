@@ -80,7 +80,7 @@ pub fn Inspector(props: &PanelProps) -> Html {
             )
         })
         .collect();
-    let fence = format!("fence: {:?}", props.run.scenario.storage.fence).to_lowercase();
+    let fence = format!("fence: {}", props.run.scenario.storage.fence.name());
     html! {
         <section class="panel inspector" aria-label="Inspector">
             <h2>{ format!("At t = {}", fmt_ms(t.0)) }</h2>
