@@ -2,7 +2,7 @@
 #   make serve   install what is missing, then serve the app at http://127.0.0.1:8080/
 #   make test    install what is missing, then run every check, in order, stopping at the
 #                first failure: format, lints, native tests, browser tests, release build,
-#                end-to-end test, bundle size, benchmark.
+#                end-to-end tests, frame benchmark, bundle size, simulation benchmark.
 # The other targets are helpers for those two.
 
 SHELL := /bin/bash
