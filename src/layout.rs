@@ -504,7 +504,14 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
                     Some(ViolationKind::StaleWrite | ViolationKind::LostUpdate) => {
                         (Tone::Stale, "⚠", format!("STALE {tok} accepted"))
                     }
-                    _ => (Tone::Accept, "✓", format!("{tok} ✓")),
+                    _ => (
+                        Tone::Accept,
+                        "✓",
+                        match mark {
+                            Some(m) => format!("{tok} ✓ · mark {m}"),
+                            None => format!("{tok} ✓"),
+                        },
+                    ),
                 };
                 let label = placer.place(x(e.t) + 7.0, ly(n) + 20.0, text);
                 let m = mark.map_or(String::new(), |m| format!("; high-water mark {m}"));

@@ -478,3 +478,125 @@ impl<'s> Sim<'s> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::{preset, Fault, LinkOverride, LinkSpec};
+
+    fn sends(trace: &Trace) -> Vec<(NodeId, NodeId, Time, Option<Time>)> {
+        trace
+            .entries
+            .iter()
+            .filter_map(|e| match &e.event {
+                Event::Sent { to, arrives, .. } => Some((e.node, *to, e.t, *arrives)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn links_have_their_own_delays_and_a_partition_is_per_pair() {
+        let mut sc = preset("clean").unwrap().scenario();
+        sc.network.default = LinkSpec {
+            min_delay_ms: 5,
+            max_delay_ms: 5,
+            loss_pct: 0,
+        };
+        sc.network.links.push(LinkOverride {
+            from: NodeId::Client(0),
+            to: NodeId::Storage,
+            min_delay_ms: 40,
+            max_delay_ms: 40,
+            loss_pct: 0,
+        });
+        // Client 1 is cut from the coordinator, not from storage, from t = 1 ms.
+        sc.faults.push(Fault {
+            at_ms: 1,
+            kind: FaultKind::Partition {
+                a: NodeId::Client(0),
+                b: NodeId::COORD,
+            },
+        });
+        let t = run(&sc);
+        for (from, to, at, arrives) in sends(&t) {
+            match (from, to) {
+                (NodeId::Client(0), NodeId::Storage) => assert_eq!(arrives, Some(at.plus(40))),
+                (NodeId::Client(0), NodeId::COORD) | (NodeId::COORD, NodeId::Client(0))
+                    if at.0 >= 1 =>
+                {
+                    assert_eq!(arrives, None, "cut link drops at send")
+                }
+                _ if arrives.is_some() => assert_eq!(arrives, Some(at.plus(5))),
+                _ => {}
+            }
+        }
+        // The grant sent at 5 ms was in flight when the cut began: dropped on arrival.
+        assert!(t.entries.iter().any(|e| matches!(
+            e.event,
+            Event::Dropped {
+                why: DropWhy::Partitioned,
+                ..
+            }
+        )));
+    }
+
+    #[test]
+    fn total_loss_drops_everything_and_a_held_message_is_late_once() {
+        let mut sc = preset("clean").unwrap().scenario();
+        sc.network.default.loss_pct = 100;
+        let lost = run(&sc);
+        assert!(sends(&lost).iter().all(|s| s.3.is_none()));
+
+        let mut sc = preset("clean").unwrap().scenario();
+        sc.faults.push(Fault {
+            at_ms: 0,
+            kind: FaultKind::Delay {
+                from: NodeId::Client(0),
+                to: NodeId::COORD,
+                extra_ms: 3_000,
+            },
+        });
+        let c1_to_coord: Vec<_> = sends(&run(&sc))
+            .into_iter()
+            .filter(|s| s.0 == NodeId::Client(0) && s.1 == NodeId::COORD)
+            .collect();
+        assert_eq!(c1_to_coord[0].3, Some(c1_to_coord[0].2.plus(3_005)));
+        assert_eq!(c1_to_coord[1].3, Some(c1_to_coord[1].2.plus(5)));
+    }
+
+    #[test]
+    fn a_run_ends_with_an_explicit_outcome() {
+        let sc = preset("clean").unwrap().scenario();
+        assert_eq!(run(&sc).outcome, Outcome::Quiescent);
+        let mut short = sc.clone();
+        short.horizon_ms = 1_000;
+        let t = run(&short);
+        assert_eq!((t.outcome, t.end), (Outcome::HorizonReached, Time(1_000)));
+        let mut few = sc;
+        few.max_events = 10;
+        let t = run(&few);
+        assert_eq!(t.outcome, Outcome::EventLimitReached);
+        assert!(t.len() >= 10 && t.len() < 20);
+    }
+
+    #[test]
+    fn a_paused_node_handles_what_arrived_when_it_resumes() {
+        let t = run(&preset("gc-pause").unwrap().scenario());
+        let resumed = t
+            .entries
+            .iter()
+            .position(|e| e.node == NodeId::Client(0) && e.event == Event::Resumed)
+            .unwrap();
+        assert_eq!(t.entries[resumed].t, Time(50_000));
+        // Nothing of client 1's happens between the pause and the resume.
+        let paused = t
+            .entries
+            .iter()
+            .position(|e| e.node == NodeId::Client(0) && matches!(e.event, Event::Paused { .. }))
+            .unwrap();
+        assert!(t.entries[paused + 1..resumed]
+            .iter()
+            .all(|e| e.node != NodeId::Client(0)));
+    }
+}
