@@ -25,6 +25,7 @@ serve: setup
 	@trunk serve
 
 test: setup
+	@rm -f target/.tiers-passed
 	@$(STEP) "format" cargo fmt --check
 	@$(STEP) "clippy (web)" cargo clippy --all-targets -- -D warnings
 	@$(STEP) "clippy (core only)" cargo clippy --all-targets --no-default-features -- -D warnings
@@ -37,3 +38,4 @@ test: setup
 	@$(STEP) "frame benchmark" node tests/e2e/bench-frames.mjs
 	@scripts/size.sh
 	@$(STEP) "benchmark" cargo bench --bench sim --no-default-features
+	@echo "tiers: $$(wc -l < target/.tiers-passed | tr -d ' ') passed, 0 failed"
