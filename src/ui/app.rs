@@ -1,8 +1,8 @@
 //! The root component: one reducer ([`Model`]) and the page's parts. Leaves receive data
 //! and emit [`Action`]s; nothing below this file holds state that matters.
 
-use super::footer::Footer;
-use super::header::Header;
+use super::footer::footer;
+use super::header::header;
 use super::hooks::{sample_frame_cost, use_frames, use_page_signals, use_shortcuts};
 use super::model::{Action, Model};
 use super::panels::{Inspector, VerdictPanel};
@@ -62,7 +62,7 @@ pub fn App() -> Html {
     };
     html! {
         <div class="shell">
-            <Header />
+            { header() }
             <main id="main" class="workspace">
                 <div class="scenario-bar">
                     <label>
@@ -99,7 +99,7 @@ pub fn App() -> Html {
                     </div>
                 </div>
             </main>
-            <Footer />
+            { footer() }
         </div>
     }
 }

@@ -2,8 +2,8 @@
 
 use yew::prelude::*;
 
-#[component]
-pub fn Footer() -> Html {
+/// A plain function, not a component: it has no state, and each component costs wasm size.
+pub fn footer() -> Html {
     html! {
         <footer class="colophon">
             <p>

@@ -6,8 +6,8 @@ use yew::prelude::*;
 pub const PROMISE: &str =
     "See why \u{201c}acquire a lock and proceed\u{201d} is unsafe \u{2014} and what fencing tokens do about it.";
 
-#[component]
-pub fn Header() -> Html {
+/// A plain function, not a component: it has no state, and each component costs wasm size.
+pub fn header() -> Html {
     html! {
         <header class="masthead">
             <h1 class="masthead-name">{ "Leaseline" }</h1>
