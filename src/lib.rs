@@ -24,6 +24,7 @@ pub mod projection;
 pub mod scenario;
 pub mod sim;
 pub mod trace;
+pub mod trace_json;
 pub mod vecmap;
 
 #[cfg(feature = "web")]

@@ -15,8 +15,7 @@ use serde::Serialize;
 use std::fmt;
 
 /// Why a client stopped believing it holds the lock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LossHow {
     /// A lease check found the local deadline passed.
     DeadlinePassed,
@@ -46,8 +45,7 @@ impl fmt::Display for LossHow {
 }
 
 /// Why a message did not arrive.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DropWhy {
     Partitioned,
     Lost,
@@ -55,8 +53,7 @@ pub enum DropWhy {
 }
 
 /// Something that happened on a node.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
     // --- jobs (clients)
     JobStarted,
@@ -204,8 +201,7 @@ pub enum Event {
 }
 
 /// Why a job stopped early.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AbortWhy {
     LostLease,
     CoordinatorUnreachable,
@@ -213,8 +209,7 @@ pub enum AbortWhy {
 }
 
 /// What a restart lost.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Forgot {
     /// Coordinator: leases and waiters; the token counter survived.
     Leases,
@@ -227,7 +222,7 @@ pub enum Forgot {
 }
 
 /// One line of the trace.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
     pub t: Time,
     pub node: NodeId,
@@ -261,12 +256,14 @@ pub struct Trace {
 }
 
 impl Trace {
-    /// FNV-1a 64 over the canonical text form (one JSON line per entry, then the outcome).
+    /// FNV-1a 64 over the canonical text form: one compact JSON line per entry (see
+    /// `trace_json`), then the outcome.
     pub fn digest(&self) -> u64 {
         let mut h = Fnv::new();
+        let mut line = String::new();
         for e in &self.entries {
-            // serde_json writes struct fields in declaration order: canonical by construction.
-            let line = serde_json::to_string(e).unwrap_or_default();
+            line.clear();
+            crate::scenario::json::write_compact(&mut line, &crate::trace_json::entry(e));
             h.write(line.as_bytes());
             h.write(b"\n");
         }

@@ -265,6 +265,42 @@ pub fn pretty(v: &Json) -> String {
     s
 }
 
+/// Writes `v` on one line with no spaces: the canonical form (digests hash it).
+pub fn compact(v: &Json) -> String {
+    let mut s = String::new();
+    write_compact(&mut s, v);
+    s
+}
+
+/// Appends the compact form of `v` to `s`.
+pub fn write_compact(s: &mut String, v: &Json) {
+    match v {
+        Json::Arr(a) => {
+            s.push('[');
+            for (i, x) in a.iter().enumerate() {
+                if i > 0 {
+                    s.push(',');
+                }
+                write_compact(s, x);
+            }
+            s.push(']');
+        }
+        Json::Obj(o) => {
+            s.push('{');
+            for (i, (k, x)) in o.iter().enumerate() {
+                if i > 0 {
+                    s.push(',');
+                }
+                write_str(s, k);
+                s.push(':');
+                write_compact(s, x);
+            }
+            s.push('}');
+        }
+        leaf => write_value(s, leaf, 0),
+    }
+}
+
 fn indent(s: &mut String, n: usize) {
     s.push('\n');
     for _ in 0..n {

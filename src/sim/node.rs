@@ -65,8 +65,7 @@ impl Serialize for NodeId {
 }
 
 /// Why storage refused a write. Displayed as the learner reads it: "token 33 < 34".
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "why", rename_all = "snake_case")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RejectReason {
     /// Monotone fence: the token is below the highest accepted.
     Lower { token: u64, mark: u64 },
@@ -103,8 +102,7 @@ impl fmt::Display for RejectReason {
 /// A message between nodes. `epoch` fields are simulator bookkeeping (which grant a token
 /// came from, unique even when an in-memory counter repeats tokens); no handler bases a
 /// decision on them — only the checker and the views read them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "msg", rename_all = "snake_case")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Msg {
     Acquire {
         req: u32,
