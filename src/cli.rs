@@ -4,6 +4,7 @@
 //! without a process. Every refusal is one line on stderr and a non-zero exit code.
 
 use crate::check::{check, Verdict};
+use crate::scenario::library::{self, LESSONS};
 use crate::scenario::{preset, Durability, FenceMode, Scenario, PRESETS};
 use crate::sim::simulate;
 use crate::trace::{Outcome, Trace};
@@ -14,8 +15,8 @@ pub const USAGE: &str = "\
 leaseline — a deterministic simulator of lease-based distributed locks and fencing tokens
 
 USAGE:
-    leaseline run <preset | file.json> [--fence MODE] [--seed N] [--format text|json]
-    leaseline presets
+    leaseline run <preset | lesson[/fix] | file.json> [--fence MODE] [--seed N] [--format text|json]
+    leaseline presets          (lists the presets and the scenario library)
     leaseline check <file.json>
     leaseline --help
 
@@ -48,6 +49,22 @@ fn dispatch(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             for p in PRESETS {
                 writeln!(out, "{:<18} {}", p.name, p.summary).map_err(io)?;
             }
+            writeln!(
+                out,
+                "\nThe scenario library (run `NAME` for the unsafe variant, `NAME/FIX` for a fix):"
+            )
+            .map_err(io)?;
+            for l in LESSONS {
+                let fixes: Vec<&str> = l.fixes.iter().map(|f| f.name).collect();
+                writeln!(
+                    out,
+                    "{:<28} fixes: {}  [{}]",
+                    l.id,
+                    fixes.join(", "),
+                    l.chapter
+                )
+                .map_err(io)?;
+            }
             Ok(())
         }
         Some("check") => {
@@ -72,6 +89,9 @@ fn dispatch(args: &[String], out: &mut dyn Write) -> Result<(), String> {
 fn load(what: &str) -> Result<Scenario, String> {
     if let Some(p) = preset(what) {
         return Ok(p.scenario());
+    }
+    if let Some(sc) = library::find(what) {
+        return Ok(sc);
     }
     if !what.ends_with(".json") && !std::path::Path::new(what).exists() {
         let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();

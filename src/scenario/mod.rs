@@ -11,6 +11,7 @@
 
 mod codec;
 pub mod json;
+pub mod library;
 mod presets;
 mod validate;
 
