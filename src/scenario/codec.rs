@@ -290,6 +290,10 @@ const ON_LOSS: &[(&str, LossPolicy)] = &[
     ("abort", LossPolicy::Abort),
     ("reacquire", LossPolicy::Reacquire),
 ];
+const FENCE_WITH: &[(&str, FenceWith)] = &[
+    ("token", FenceWith::Token),
+    ("owner_id", FenceWith::OwnerId),
+];
 const FAIL: &[(&str, FailMode)] = &[("open", FailMode::Open), ("closed", FailMode::Closed)];
 
 fn word_of<T: Copy + PartialEq>(table: &[(&'static str, T)], t: T) -> Json {
@@ -369,6 +373,7 @@ fn client(v: &Json, p: &str) -> R<ClientSpec> {
         renew_every_ms: f.opt_i64("renew_every_ms")?,
         on_loss: f.word("on_loss", ON_LOSS, Some(LossPolicy::Abort))?,
         check_before_write: f.bool_or("check_before_write", false)?,
+        fence_with: f.word("fence_with", FENCE_WITH, Some(FenceWith::Token))?,
         retry: f.obj(
             "retry",
             |v, p| {
@@ -484,6 +489,13 @@ pub fn decode(v: &Json) -> R<Scenario> {
                     mark: c.word("mark", DURABILITY, Some(sd.mark))?,
                     check_gap_ms: c.i64_or("check_gap_ms", 0)?,
                     idempotency: c.bool_or("idempotency", false)?,
+                    unfenced_keys: c.list("unfenced_keys", false, 16, |v, p| match v {
+                        Json::Str(s) => Ok(s.clone()),
+                        other => Err(ScenarioError::new(
+                            p,
+                            format!("expected a string, found {}", other.kind()),
+                        )),
+                    })?,
                     clock: c.obj("clock", clock, ClockSpec::default)?,
                 };
                 c.finish()?;
@@ -582,6 +594,7 @@ pub fn encode(sc: &Scenario) -> Json {
         kv.extend([
             ("on_loss", word_of(ON_LOSS, c.on_loss)),
             ("check_before_write", Json::Bool(c.check_before_write)),
+            ("fence_with", word_of(FENCE_WITH, c.fence_with)),
             (
                 "retry",
                 obj(vec![
@@ -658,6 +671,16 @@ pub fn encode(sc: &Scenario) -> Json {
                 ("mark", word_of(DURABILITY, sc.storage.mark)),
                 ("check_gap_ms", int(sc.storage.check_gap_ms)),
                 ("idempotency", Json::Bool(sc.storage.idempotency)),
+                (
+                    "unfenced_keys",
+                    Json::Arr(
+                        sc.storage
+                            .unfenced_keys
+                            .iter()
+                            .map(|k| Json::Str(k.clone()))
+                            .collect(),
+                    ),
+                ),
                 ("clock", clock_json(&sc.storage.clock)),
             ]),
         ),

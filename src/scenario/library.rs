@@ -9,7 +9,7 @@
 //! The browser does not ship the library yet (the "Teach it" work will); the CLI runs any
 //! variant as `lesson` or `lesson/fix`.
 
-use super::{Durability, FailMode, FenceMode, LossPolicy, Scenario};
+use super::{Durability, FailMode, FenceMode, FenceWith, LossPolicy, Scenario};
 use crate::check::ViolationKind::{self, *};
 
 /// What a variant's verdict must show.
@@ -221,6 +221,30 @@ pub const LESSONS: &[Lesson] = &[
             name: "durable-counter",
             summary: "the token counter survives a restart, so the next grant is 34",
             apply: |sc| sc.coordinator.counter = Durability::Durable,
+            expect: FENCED,
+        }],
+    },
+    Lesson {
+        id: "random-id-fence",
+        chapter: CHAPTER_FENCE,
+        json: include_str!("library/random-id-fence.json"),
+        expect: UNSAFE_STALE,
+        fixes: &[Fix {
+            name: "monotonic-token",
+            summary: "send the grant's token, which only goes up, instead of the random owner id",
+            apply: |sc| clients(sc, |c| c.fence_with = FenceWith::Token),
+            expect: FENCED,
+        }],
+    },
+    Lesson {
+        id: "unguarded-path",
+        chapter: CHAPTER_FENCE,
+        json: include_str!("library/unguarded-path.json"),
+        expect: Expect { safe: false, must: &[StaleWrite, LostUpdate], must_not: &[], rejected: true },
+        fixes: &[Fix {
+            name: "every-path",
+            summary: "every write path checks the token, for each resource it writes",
+            apply: |sc| sc.storage.unfenced_keys.clear(),
             expect: FENCED,
         }],
     },

@@ -140,6 +140,8 @@ pub struct StorageSpec {
     pub check_gap_ms: i64,
     /// Effects with an idempotency key run at most once per key.
     pub idempotency: bool,
+    /// Keys written through a path that ignores the token (no fence check on them).
+    pub unfenced_keys: Vec<String>,
     pub clock: ClockSpec,
 }
 
@@ -150,6 +152,7 @@ impl Default for StorageSpec {
             mark: Durability::Durable,
             check_gap_ms: 0,
             idempotency: false,
+            unfenced_keys: Vec::new(),
             clock: ClockSpec::default(),
         }
     }
@@ -216,6 +219,16 @@ pub enum CountFrom {
     /// From when the grant arrived (optimistic: the lease started on the coordinator
     /// before that, so the client's deadline is later than the coordinator's).
     Grant,
+}
+
+/// What a client sends as its fencing token.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FenceWith {
+    /// The grant's token: ordered, increasing with every grant.
+    #[default]
+    Token,
+    /// Its random owner id — the mistake of using identity as order (Kleppmann 2016).
+    OwnerId,
 }
 
 /// What a client does once it learns its lease is gone.
@@ -294,6 +307,8 @@ pub struct ClientSpec {
     pub on_loss: LossPolicy,
     /// Check the lease (on the local clock) before every write.
     pub check_before_write: bool,
+    /// What its writes carry as the fencing token.
+    pub fence_with: FenceWith,
     pub retry: RetrySpec,
     /// How long to wait for any reply before counting the attempt as failed.
     pub timeout_ms: i64,

@@ -147,6 +147,9 @@ impl Scenario {
             0,
             self.horizon_ms,
         )?;
+        for (i, k) in self.storage.unfenced_keys.iter().enumerate() {
+            text(&format!("storage.unfenced_keys[{i}]"), k)?;
+        }
         link("network.default", &self.network.default)?;
         if self.network.links.len() > LIMITS.max_links {
             return Err(ScenarioError::new("network.links", "too many links"));

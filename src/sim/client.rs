@@ -20,7 +20,7 @@
 //! already started ticking on the coordinator before the client heard of it).
 
 use super::node::{Ctx, Msg, NodeId, TimerKind};
-use crate::scenario::{ClientSpec, CountFrom, FailMode, LossPolicy, Step};
+use crate::scenario::{ClientSpec, CountFrom, FailMode, FenceWith, LossPolicy, Step};
 use crate::trace::{AbortWhy, Event, LossHow};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -201,7 +201,7 @@ impl Client {
         self.gen += 1;
         self.phase = Phase::Writing { req };
         let (token, epoch) = match self.creds {
-            Some(c) => (Some(c.token), Some(c.epoch)),
+            Some(c) => (Some(self.fence_value(spec, c)), Some(c.epoch)),
             None => (None, None),
         };
         ctx.send(
@@ -231,10 +231,19 @@ impl Client {
             req,
             name: name.clone(),
             idempotency_key: idempotency_key.clone(),
-            token: self.creds.map(|c| c.token),
+            token: self.creds.map(|c| self.fence_value(spec, c)),
         };
         ctx.send(NodeId::Storage, msg);
         ctx.timer_in(spec.timeout_ms, TimerKind::RequestTimeout { gen: self.gen });
+    }
+
+    /// What this client's writes carry as a fence: the token, or (the mistake) its owner id,
+    /// kept within 2^53 like every token.
+    fn fence_value(&self, spec: &ClientSpec, c: Creds) -> u64 {
+        match spec.fence_with {
+            FenceWith::Token => c.token,
+            FenceWith::OwnerId => c.owner & ((1 << 53) - 1),
+        }
     }
 
     /// A lease check on the client's own clock.
@@ -528,6 +537,7 @@ mod tests {
             renew_every_ms: None,
             on_loss: LossPolicy::Abort,
             check_before_write: true,
+            fence_with: FenceWith::Token,
             retry: Default::default(),
             timeout_ms: 500,
             unreachable: FailMode::Closed,

@@ -119,6 +119,7 @@ fn client(r: &mut Rng) -> ClientSpec {
             ],
         ),
         check_before_write: r.chance_pct(50),
+        fence_with: leaseline::scenario::FenceWith::Token,
         retry: RetrySpec {
             interval_ms: r.range_i64(50, 2_000),
             jitter_ms: r.range_i64(0, 500),
@@ -161,6 +162,7 @@ pub fn scenario(seed: u64, fence: FenceMode) -> Scenario {
             mark: Durability::Durable,
             check_gap_ms: r.range_i64(0, 50),
             idempotency: r.chance_pct(50),
+            unfenced_keys: Vec::new(),
             clock: clock(&mut r),
         },
         network: NetworkSpec {
