@@ -62,11 +62,10 @@ fn number_field(
     let (on, err, name) = (on.clone(), err.clone(), label.to_string());
     let onchange = Callback::from(move |e: Event| {
         let v = input_number(&e);
-        match Some(v) {
-            Some(v) if v.is_finite() && (v * scale).abs() < 9.0e15 => {
-                on.emit(Action::Edit(make((v * scale).round() as i64)))
-            }
-            _ => err.emit(format!("{name}: \"{}\" is not a number", input_value(&e))),
+        if v.is_finite() && (v * scale).abs() < 9.0e15 {
+            on.emit(Action::Edit(make((v * scale).round() as i64)))
+        } else {
+            err.emit(format!("{name}: \"{}\" is not a number", input_value(&e)))
         }
     });
     html! {
@@ -182,16 +181,15 @@ fn clock_input(
     let name = label.clone();
     let onchange = Callback::from(move |e: Event| {
         let v = input_number(&e);
-        match Some(v) {
-            Some(v) if v.is_finite() && (v * scale).abs() < 9.0e15 => {
-                let x = (v * scale).round() as i64;
-                on.emit(Action::Edit(if what == "drift" {
-                    Edit::SetDrift { node, ppm: x }
-                } else {
-                    Edit::SetOffset { node, ms: x }
-                }))
-            }
-            _ => err.emit(format!("{name}: \"{}\" is not a number", input_value(&e))),
+        if v.is_finite() && (v * scale).abs() < 9.0e15 {
+            let x = (v * scale).round() as i64;
+            on.emit(Action::Edit(if what == "drift" {
+                Edit::SetDrift { node, ppm: x }
+            } else {
+                Edit::SetOffset { node, ms: x }
+            }))
+        } else {
+            err.emit(format!("{name}: \"{}\" is not a number", input_value(&e)))
         }
     });
     html! { <input type="number" step="any" aria-label={label} value={crate::layout::decimal(value as i64, if scale == 1000.0 { 3 } else { 0 })} {onchange} /> }
