@@ -23,6 +23,7 @@ pub mod playback;
 pub mod projection;
 pub mod scenario;
 pub mod sim;
+pub mod teach;
 pub mod trace;
 pub mod trace_json;
 pub mod vecmap;

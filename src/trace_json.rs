@@ -305,6 +305,71 @@ pub fn event(e: &Event) -> Json {
     .done()
 }
 
+/// The `kind` tag of an event, as written in the canonical JSON.
+pub fn kind(e: &Event) -> &'static str {
+    use Event::*;
+    match e {
+        JobStarted => "job_started",
+        StepStarted { .. } => "step_started",
+        JobFinished => "job_finished",
+        JobAborted { .. } => "job_aborted",
+        Sent { .. } => "sent",
+        Received { .. } => "received",
+        Dropped { .. } => "dropped",
+        BeliefStarted { .. } => "belief_started",
+        DeadlineExtended { .. } => "deadline_extended",
+        BeliefEnded { .. } => "belief_ended",
+        CheckPassed { .. } => "check_passed",
+        LossIgnored => "loss_ignored",
+        FailedOpen => "failed_open",
+        GaveUp => "gave_up",
+        LeaseGranted { .. } => "lease_granted",
+        LeaseRenewed { .. } => "lease_renewed",
+        LeaseReleased { .. } => "lease_released",
+        ReleaseRefused { .. } => "release_refused",
+        LeaseExpired { .. } => "lease_expired",
+        RequestQueued { .. } => "request_queued",
+        RenewalRefused { .. } => "renewal_refused",
+        RenewalDropped { .. } => "renewal_dropped",
+        WriteAccepted { .. } => "write_accepted",
+        WriteRejected { .. } => "write_rejected",
+        FenceChecked { .. } => "fence_checked",
+        EffectPerformed { .. } => "effect_performed",
+        EffectDeduplicated { .. } => "effect_deduplicated",
+        Paused { .. } => "paused",
+        Resumed => "resumed",
+        LinkCut { .. } => "link_cut",
+        LinkHealed { .. } => "link_healed",
+        MessageHeld { .. } => "message_held",
+        ClockJumped { .. } => "clock_jumped",
+        Crashed { .. } => "crashed",
+        Restarted { .. } => "restarted",
+        RenewalsFailing { .. } => "renewals_failing",
+        RenewalsRestored => "renewals_restored",
+    }
+}
+
+/// The client an event is about, if it names one (`client` fields).
+pub fn about(e: &Event) -> Option<NodeId> {
+    use Event::*;
+    match e {
+        LeaseGranted { client, .. }
+        | LeaseRenewed { client, .. }
+        | LeaseReleased { client, .. }
+        | ReleaseRefused { client }
+        | LeaseExpired { client, .. }
+        | RequestQueued { client }
+        | RenewalRefused { client, .. }
+        | RenewalDropped { client }
+        | WriteAccepted { client, .. }
+        | WriteRejected { client, .. }
+        | FenceChecked { client, .. }
+        | EffectPerformed { client, .. }
+        | EffectDeduplicated { client, .. } => Some(*client),
+        _ => None,
+    }
+}
+
 /// One trace entry: `{"t", "node", "local", "event"}`.
 pub fn entry(e: &Entry) -> Json {
     Obj(Vec::new())
