@@ -369,6 +369,27 @@ describe('the space-time diagram and playback', () => {
     });
   });
 
+  test('a bad settings value is refused with the field named, and the run is kept', async () => {
+    await withApp(LAPTOP, async (page) => {
+      const diagram = page.getByRole('region', { name: 'Space-time diagram' });
+      const before = await diagram.getAttribute('data-digest');
+      await page.locator('details.settings summary').click();
+      const ttl = page.locator('details.settings label.field', { hasText: 'TTL' }).locator('input');
+      await ttl.fill('0');
+      await ttl.press('Enter');
+      await ttl.blur();
+      const alert = page.getByRole('alert');
+      await until(async () => (await alert.count()) > 0, 'an error message');
+      assert.match(await alert.innerText(), /clients\[0\]\.ttl_ms/);
+      assert.equal(await diagram.getAttribute('data-digest'), before, 'the scenario survives');
+      // A good value is applied and re-runs the model.
+      await ttl.fill('20');
+      await ttl.press('Enter');
+      await ttl.blur();
+      await until(async () => (await diagram.getAttribute('data-digest')) !== before, 'a new run');
+    });
+  });
+
   test('fits a 360px-wide screen; the diagram scrolls in its own box', async () => {
     await withApp({ viewport: { width: 360, height: 740 } }, async (page) => {
       const overflow = await page.evaluate(
