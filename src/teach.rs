@@ -326,3 +326,193 @@ mod tests {
         }
     }
 }
+
+// ---------------------------------------------------------------- interview-prep stops
+
+/// The decisive moment a stop waits for: the first entry on `node`, about `about`, whose
+/// kind is one of `kinds`. Which kind it turns out to be is the answer; a choice whose kind
+/// is not among `kinds` is a prediction the model never bears out.
+#[derive(Clone, Copy, Debug)]
+pub struct Moment {
+    pub node: NodeId,
+    pub kinds: &'static [&'static str],
+    pub about: Option<NodeId>,
+}
+
+/// One answer; it is right when the moment's event has kind `means`.
+#[derive(Clone, Copy, Debug)]
+pub struct Choice {
+    pub text: &'static str,
+    pub means: &'static str,
+}
+
+/// Predict, then reveal: the timeline stops just before `at`, asks, and plays on.
+#[derive(Clone, Copy, Debug)]
+pub struct Stop {
+    pub at: Moment,
+    pub question: &'static str,
+    pub choices: &'static [Choice],
+    pub explain: &'static str,
+}
+
+impl Stop {
+    /// The entry of the decisive event in `trace`, if it happens.
+    pub fn locate(&self, trace: &Trace) -> Option<usize> {
+        trace.entries.iter().position(|e| {
+            e.node == self.at.node
+                && self.at.kinds.contains(&kind(&e.event))
+                && (self.at.about.is_none() || about(&e.event) == self.at.about)
+        })
+    }
+
+    /// The right choice, read from what the model did — never stored.
+    pub fn answer(&self, trace: &Trace) -> Option<usize> {
+        let e = &trace.entries[self.locate(trace)?];
+        self.choices.iter().position(|c| c.means == kind(&e.event))
+    }
+}
+
+/// One of seed 004's interview questions, as a guided sequence of stops.
+pub struct Question {
+    pub asks: &'static str,
+    /// The preset or lesson variant it plays.
+    pub scenario: &'static str,
+    pub stops: &'static [Stop],
+    pub model_answer: &'static str,
+}
+
+const STORAGE_DECIDES: Stop = Stop {
+    at: Moment { node: DB, kinds: &["write_accepted", "write_rejected"], about: Some(C1) },
+    question: "Client 1 wakes and writes with token 33, after client 2 wrote with 34. What does storage do?",
+    choices: &[
+        Choice { text: "Accepts it and overwrites client 2's value", means: "write_accepted" },
+        Choice { text: "Rejects it: 33 is older than 34", means: "write_rejected" },
+        Choice { text: "The lock library stops the write before it is sent", means: "job_aborted" },
+    ],
+    explain: "Only a resource that compares tokens can tell an old holder from a new one. Without a fence, storage has no reason to refuse; with one, the stale token is turned away whatever the client believes.",
+};
+
+pub const QUESTIONS: &[Question] = &[
+    Question {
+        asks: "Two clients both believe they hold the lock. Walk me through the timeline.",
+        scenario: "gc-pause",
+        stops: &[
+            Stop {
+                at: Moment { node: COORD, kinds: &["lease_granted"], about: Some(C2) },
+                question: "Client 1 is frozen and its lease has just expired. What does the lock service do with client 2's waiting request?",
+                choices: &[
+                    Choice { text: "Grants it the lock: the lease is over", means: "lease_granted" },
+                    Choice { text: "Keeps it waiting until client 1 releases", means: "request_queued" },
+                ],
+                explain: "A lease exists so a vanished holder cannot block everyone forever. The service cannot tell a frozen client from a dead one, so it moves on — correctly, by its rules.",
+            },
+            STORAGE_DECIDES,
+        ],
+        model_answer: "Client 1 takes a lease and is paused past its TTL (a GC, a stall, a slow network). The service expires the lease and grants client 2; client 1 resumes without knowing and acts on a lock it no longer holds. The fix is not a longer lease but a fencing token the resource checks — or accepting the lock as an efficiency tool and making overlap harmless.",
+    },
+    Question {
+        asks: "Why is sizing the lock's TTL above the p99 job duration not enough?",
+        scenario: "ttl-shorter-than-work",
+        stops: &[Stop {
+            at: Moment { node: COORD, kinds: &["lease_expired", "lease_renewed"], about: Some(C1) },
+            question: "The backfill needs 25 minutes; the lease was taken for 10. What happens to runner 1's lease first?",
+            choices: &[
+                Choice { text: "It expires; the work does not extend it", means: "lease_expired" },
+                Choice { text: "It is renewed", means: "lease_renewed" },
+            ],
+            explain: "A TTL is a guess about the slowest run, and the tail is unbounded exactly when it matters. Renewal helps while the process is healthy; step boundaries that check the lease, and work the next holder can resume, carry the rest.",
+        }],
+        model_answer: "The lease must outlive the longest run, and the longest run has no bound in the environments that need locks. Use a renewal watchdog whose own failures are watched, check the lease at every step boundary and stop when it is gone, and make the work idempotent so the next holder resumes instead of repeating.",
+    },
+    Question {
+        asks: "Your client loses its lock-service session in the middle of a job. What is the correct behaviour?",
+        scenario: "partition-duplicate-effects",
+        stops: &[Stop {
+            at: Moment { node: C1, kinds: &["loss_ignored", "job_aborted"], about: None },
+            question: "Client 1 learns that its session is gone. What does its code do?",
+            choices: &[
+                Choice { text: "Logs a warning and carries on", means: "loss_ignored" },
+                Choice { text: "Stops issuing work and aborts", means: "job_aborted" },
+            ],
+            explain: "Losing the session is losing the lock. Anything done after that point is unprotected — here, a second payment batch.",
+        }],
+        model_answer: "Treat session loss as a stop signal wired to the same path as lease loss: stop issuing operations, revalidate before continuing, and let the resource reject duplicates (an idempotency key, a fence) so a late action is harmless.",
+    },
+    Question {
+        asks: "The lock service is unreachable. Do you fail open or fail closed?",
+        scenario: "coordinator-unreachable",
+        stops: &[Stop {
+            at: Moment { node: C1, kinds: &["failed_open", "job_aborted"], about: None },
+            question: "After three unanswered tries, what does client 1 do?",
+            choices: &[
+                Choice { text: "Runs the job without the lock", means: "failed_open" },
+                Choice { text: "Gives up and stops", means: "job_aborted" },
+            ],
+            explain: "Failing open risks the duplicate work the lock was meant to prevent; failing closed ties this job's availability to the lock service's. Both are choices; the mistake is making neither on purpose.",
+        }],
+        model_answer: "It is a per-job decision with a blast radius: fail open when duplicates are cheap, fail closed when they are not, and write it down. Paths that must be correct should not depend on the choice at all — the resource rejects duplicates itself.",
+    },
+    Question {
+        asks: "What does a fencing token add that the lock cannot?",
+        scenario: "gc-pause-fenced",
+        stops: &[STORAGE_DECIDES],
+        model_answer: "An ordering the resource can check. Every grant carries a number that only goes up; storage remembers the highest it has accepted and refuses anything lower, atomically and durably. A stale holder can still believe whatever it likes — its writes just stop landing.",
+    },
+];
+
+#[cfg(test)]
+mod quiz_tests {
+    use super::*;
+    use crate::scenario::{library, preset};
+    use crate::sim::simulate;
+
+    fn run(name: &str) -> Trace {
+        let sc = preset(name)
+            .map(|p| p.scenario())
+            .or_else(|| library::find(name))
+            .unwrap_or_else(|| panic!("no scenario {name}"));
+        simulate(&sc).unwrap()
+    }
+
+    #[test]
+    fn every_stop_has_exactly_the_answer_the_model_gives() {
+        for q in QUESTIONS {
+            let trace = run(q.scenario);
+            for s in q.stops {
+                assert!(
+                    s.locate(&trace).is_some(),
+                    "{}: the moment never comes: {}",
+                    q.scenario,
+                    s.question
+                );
+                assert!(
+                    s.answer(&trace).is_some(),
+                    "{}: no choice matches what happened: {}",
+                    q.scenario,
+                    s.question
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_answer_follows_the_model_not_a_script() {
+        // The same stop, two variants, two different right answers.
+        assert_eq!(STORAGE_DECIDES.answer(&run("gc-pause")), Some(0));
+        assert_eq!(STORAGE_DECIDES.answer(&run("gc-pause-fenced")), Some(1));
+        let lost = &QUESTIONS[2].stops[0];
+        assert_eq!(lost.answer(&run("partition-duplicate-effects")), Some(0));
+        assert_eq!(
+            lost.answer(&run("partition-duplicate-effects/stop-on-loss")),
+            Some(1)
+        );
+        let ttl = &QUESTIONS[1].stops[0];
+        assert_eq!(ttl.answer(&run("ttl-shorter-than-work")), Some(0));
+        assert_eq!(ttl.answer(&run("ttl-shorter-than-work/watchdog")), Some(1));
+        let fail = &QUESTIONS[3].stops[0];
+        assert_eq!(
+            fail.answer(&run("coordinator-unreachable/fail-closed")),
+            Some(1)
+        );
+    }
+}
