@@ -260,7 +260,7 @@ impl Parser<'_> {
 /// Writes `v` as indented JSON (two spaces), objects in their stored order.
 pub fn pretty(v: &Json) -> String {
     let mut s = String::new();
-    write_value(&mut s, v, 0);
+    write_value(&mut s, v, Some(0));
     s.push('\n');
     s
 }
@@ -274,41 +274,22 @@ pub fn compact(v: &Json) -> String {
 
 /// Appends the compact form of `v` to `s`.
 pub fn write_compact(s: &mut String, v: &Json) {
-    match v {
-        Json::Arr(a) => {
-            s.push('[');
-            for (i, x) in a.iter().enumerate() {
-                if i > 0 {
-                    s.push(',');
-                }
-                write_compact(s, x);
-            }
-            s.push(']');
+    write_value(s, v, None);
+}
+
+/// Starts a new line at `depth` when indenting; nothing in compact form.
+fn indent(s: &mut String, depth: Option<usize>) {
+    if let Some(n) = depth {
+        s.push('\n');
+        for _ in 0..n {
+            s.push_str("  ");
         }
-        Json::Obj(o) => {
-            s.push('{');
-            for (i, (k, x)) in o.iter().enumerate() {
-                if i > 0 {
-                    s.push(',');
-                }
-                write_str(s, k);
-                s.push(':');
-                write_compact(s, x);
-            }
-            s.push('}');
-        }
-        leaf => write_value(s, leaf, 0),
     }
 }
 
-fn indent(s: &mut String, n: usize) {
-    s.push('\n');
-    for _ in 0..n {
-        s.push_str("  ");
-    }
-}
-
-fn write_value(s: &mut String, v: &Json, depth: usize) {
+/// `depth` is the indentation level, or `None` for the compact form.
+fn write_value(s: &mut String, v: &Json, depth: Option<usize>) {
+    let inner = depth.map(|d| d + 1);
     match v {
         Json::Null => s.push_str("null"),
         Json::Bool(b) => s.push_str(if *b { "true" } else { "false" }),
@@ -324,8 +305,8 @@ fn write_value(s: &mut String, v: &Json, depth: usize) {
                 if i > 0 {
                     s.push(',');
                 }
-                indent(s, depth + 1);
-                write_value(s, x, depth + 1);
+                indent(s, inner);
+                write_value(s, x, inner);
             }
             indent(s, depth);
             s.push(']');
@@ -336,10 +317,10 @@ fn write_value(s: &mut String, v: &Json, depth: usize) {
                 if i > 0 {
                     s.push(',');
                 }
-                indent(s, depth + 1);
+                indent(s, inner);
                 write_str(s, k);
-                s.push_str(": ");
-                write_value(s, x, depth + 1);
+                s.push_str(if depth.is_some() { ": " } else { ":" });
+                write_value(s, x, inner);
             }
             indent(s, depth);
             s.push('}');
