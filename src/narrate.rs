@@ -216,6 +216,28 @@ pub fn sentence(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Op
     Some(format!("t = {}: {s}", secs(e.t.0)))
 }
 
+/// How a run ended, in one sentence, from the verdict: the first violation's cause, or the
+/// fence's first refusal, or plain safety.
+pub fn ending(verdict: &Verdict) -> String {
+    if let Some(v) = verdict.violations.first() {
+        let more = verdict.violations.len() - 1;
+        let tail = match more {
+            0 => String::new(),
+            1 => " (and 1 more violation)".to_string(),
+            n => format!(" (and {n} more violations)"),
+        };
+        return format!("End of run — unsafe: {}{tail}.", v.cause);
+    }
+    match verdict.rejections.first() {
+        Some(r) => format!(
+            "End of run — safe: the fence rejected {}'s stale write ({}), so no superseded holder changed the data.",
+            node_name(r.client),
+            r.reason
+        ),
+        None => "End of run — safe: storage never accepted a write from a superseded holder.".to_string(),
+    }
+}
+
 /// The time of the entry, for views that list sentences.
 pub fn time_of(trace: &Trace, i: usize) -> Time {
     trace.entries.get(i).map_or(Time::ZERO, |e| e.t)
@@ -255,6 +277,19 @@ mod tests {
         );
         let stale = find("stale write with token 33");
         assert!(granted33 < froze && froze < expired && expired < granted34 && granted34 < stale);
+    }
+
+    #[test]
+    fn the_ending_comes_from_the_verdict() {
+        let end = |name: &str| {
+            ending(&check(
+                &simulate(&preset(name).unwrap().scenario()).unwrap(),
+            ))
+        };
+        assert!(end("gc-pause")
+            .starts_with("End of run — unsafe: storage accepted client 1's write with token 33"));
+        assert!(end("gc-pause-fenced").contains("rejected client 1's stale write (token 33 < 34)"));
+        assert!(end("clean").starts_with("End of run — safe"));
     }
 
     #[test]

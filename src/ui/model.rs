@@ -204,6 +204,8 @@ impl Model {
         };
         if self.cursor.at_end(&self.run.trace) {
             self.playing = false;
+            // At the end, the caption says how the story ended.
+            self.caption = narrate::ending(&self.run.verdict);
         }
     }
 
