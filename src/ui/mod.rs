@@ -2,9 +2,14 @@
 //!
 //! Everything here draws; nothing here decides. The model, the checker and the layout live
 //! outside `ui` and compile without a browser, so `cargo test --no-default-features` proves
-//! that no protocol logic leaks into a view. For now the app is the empty shell: a header
-//! that says what Leaseline teaches, a diagram area waiting for a trace, a playback toolbar
-//! whose controls are disabled until there is something to play, and a footer.
+//! that no protocol logic leaks into a view.
+//!
+//! One reducer (`model`) holds the scenario history, the current run and the cursor; a run
+//! is simulated once per scenario and then only read. The leaves: `timeline` (the
+//! space-time diagram, drawn from `layout::Diagram` and revealed up to the cursor by a
+//! clip), `stage` (nodes, links and packets, with each node's and link's actions),
+//! `playbar`, `panels` (inspector and verdict), `settings`; `hooks` holds the animation
+//! frame loop, the keyboard shortcuts and the page signals.
 //!
 //! Landmarks are part of the contract (the browser tests look for them): `banner` (header),
 //! `main`, a `region` named "Space-time diagram", a `toolbar` named "Playback", and
