@@ -5,10 +5,10 @@ use super::footer::footer;
 use super::header::header;
 use super::hooks::{sample_frame_cost, use_frames, use_page_signals, use_shortcuts};
 use super::model::{Action, Model};
-use super::panels::{Inspector, VerdictPanel};
-use super::playbar::Playbar;
+use super::panels::{inspector, verdict_panel, PanelProps};
+use super::playbar::{playbar, PlaybarProps};
 use super::settings::Settings;
-use super::stage::Stage;
+use super::stage::{stage, StageProps};
 use super::timeline::Timeline;
 use crate::scenario::PRESETS;
 use wasm_bindgen::JsCast;
@@ -50,6 +50,32 @@ pub fn App() -> Html {
             }
         })
     };
+    let bar = PlaybarProps {
+        playing: model.playing,
+        t: model.cursor.t,
+        end: run.end_ms(),
+        step: model.cursor.step,
+        steps: run.trace.len(),
+        speed: model.speed_label(),
+        fenced: run.fenced(),
+        can_undo: model.can_undo(),
+        can_redo: model.can_redo(),
+        has_violation: !run.verdict.violations.is_empty(),
+        on_action: on_action.clone(),
+    };
+    let panel = PanelProps {
+        run: run.clone(),
+        state: model.state.clone(),
+        t: model.cursor.t,
+        on_action: on_action.clone(),
+    };
+    let stage_props = StageProps {
+        run: run.clone(),
+        state: model.state.clone(),
+        t: model.cursor.t,
+        selected: model.selected,
+        on_action: on_action.clone(),
+    };
     let verdict_class = if run
         .verdict
         .violations
@@ -81,9 +107,7 @@ pub fn App() -> Html {
                         <button type="button" class="quiet" aria-label="Dismiss" onclick={{ let cb = on_action.clone(); Callback::from(move |_| cb.emit(Action::DismissError)) }}>{ "✕" }</button>
                     </div>
                 }
-                <Playbar playing={model.playing} t={model.cursor.t} end={run.end_ms()} step={model.cursor.step} steps={run.trace.len()}
-                         speed={model.speed_label()} fenced={run.fenced()} can_undo={model.can_undo()} can_redo={model.can_redo()}
-                         has_violation={!run.verdict.violations.is_empty()} on_action={on_action.clone()} />
+                { playbar(&bar) }
                 <p class={classes!("caption", verdict_class)} aria-live="polite" aria-atomic="true">
                     { if model.caption.is_empty() { "Press Play (Space) to run the scenario.".to_string() } else { model.caption.clone() } }
                 </p>
@@ -91,10 +115,10 @@ pub fn App() -> Html {
                     <Timeline run={run.clone()} state={model.state.clone()} cursor_t={model.cursor.t} on_action={on_action.clone()} />
                 </section>
                 <div class="lower">
-                    <Stage run={run.clone()} state={model.state.clone()} t={model.cursor.t} selected={model.selected} on_action={on_action.clone()} />
+                    { stage(&stage_props) }
                     <div class="side">
-                        <VerdictPanel run={run.clone()} state={model.state.clone()} t={model.cursor.t} on_action={on_action.clone()} />
-                        <Inspector run={run.clone()} state={model.state.clone()} t={model.cursor.t} on_action={on_action.clone()} />
+                        { verdict_panel(&panel) }
+                        { inspector(&panel) }
                         <Settings run={run.clone()} on_action={on_action.clone()} {on_error} />
                     </div>
                 </div>

@@ -10,7 +10,6 @@ use crate::sim::time::{fmt_ms, Time};
 use std::rc::Rc;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
 pub struct PanelProps {
     pub run: Rc<Run>,
     pub state: Rc<State>,
@@ -18,8 +17,9 @@ pub struct PanelProps {
     pub on_action: Callback<Action>,
 }
 
-#[component]
-pub fn Inspector(props: &PanelProps) -> Html {
+/// A plain function of its props, not a component: it changes on every frame of playback
+/// anyway, so memoizing it would buy nothing, and each component costs wasm size.
+pub fn inspector(props: &PanelProps) -> Html {
     let st = &props.state;
     let t = Time(props.t as i64);
     let clients = st.clients.iter().enumerate().map(|(i, c)| {
@@ -106,8 +106,9 @@ pub fn Inspector(props: &PanelProps) -> Html {
     }
 }
 
-#[component]
-pub fn VerdictPanel(props: &PanelProps) -> Html {
+/// A plain function of its props, not a component: it changes on every frame of playback
+/// anyway, so memoizing it would buy nothing, and each component costs wasm size.
+pub fn verdict_panel(props: &PanelProps) -> Html {
     let v = &props.run.verdict;
     let step = props.state.step;
     let reached: Vec<_> = v

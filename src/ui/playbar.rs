@@ -7,7 +7,6 @@ use crate::narrate::secs;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
 pub struct PlaybarProps {
     pub playing: bool,
     pub t: f64,
@@ -66,8 +65,9 @@ fn text_button(label: &str, key: &str, text: &str, action: Action, cb: &Callback
     }
 }
 
-#[component]
-pub fn Playbar(p: &PlaybarProps) -> Html {
+/// A plain function of its props, not a component: it changes on every frame of playback
+/// anyway, so memoizing it would buy nothing, and each component costs wasm size.
+pub fn playbar(p: &PlaybarProps) -> Html {
     let cb = &p.on_action;
     let at_start = p.step == 0;
     let at_end = p.step >= p.steps && p.t >= p.end;

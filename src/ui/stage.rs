@@ -13,7 +13,6 @@ use crate::sim::node::NodeId;
 use std::rc::Rc;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
 pub struct StageProps {
     pub run: Rc<Run>,
     pub state: Rc<State>,
@@ -44,8 +43,9 @@ fn activate(
     )
 }
 
-#[component]
-pub fn Stage(props: &StageProps) -> Html {
+/// A plain function of its props, not a component: it changes on every frame of playback
+/// anyway, so memoizing it would buy nothing, and each component costs wasm size.
+pub fn stage(props: &StageProps) -> Html {
     let st = &props.state;
     let nodes = &props.run.stage;
     let links = layout::stage_links(nodes, st);
@@ -98,7 +98,7 @@ pub fn Stage(props: &StageProps) -> Html {
                     }
                 }) }
             </svg>
-            <ActionMenu run={props.run.clone()} state={props.state.clone()} t={props.t} selected={props.selected} on_action={props.on_action.clone()} />
+            { action_menu(props) }
         </div>
     }
 }
@@ -128,8 +128,7 @@ fn node_flags(st: &State, n: NodeId) -> (bool, bool, Option<u64>) {
 
 /// The actions of the selected node or link, as plain buttons. Each becomes a fault at the
 /// cursor's time.
-#[component]
-fn ActionMenu(props: &StageProps) -> Html {
+fn action_menu(props: &StageProps) -> Html {
     let Some(sel) = props.selected else {
         return html! { <p class="stage-hint">{ "Select a node or a link above to pause it, jump its clock, restart it or cut it." }</p> };
     };
