@@ -83,12 +83,22 @@ fn DiagramBody(props: &StaticProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 pub struct TimelineProps {
     pub run: Rc<Run>,
     pub state: Rc<crate::projection::State>,
     pub cursor_t: f64,
     pub on_action: Callback<Action>,
+}
+
+impl PartialEq for TimelineProps {
+    fn eq(&self, o: &Self) -> bool {
+        // The projected state is replaced, never mutated: compare it by pointer too.
+        Rc::ptr_eq(&self.run, &o.run)
+            && Rc::ptr_eq(&self.state, &o.state)
+            && self.cursor_t == o.cursor_t
+            && self.on_action == o.on_action
+    }
 }
 
 /// Converts a pointer event's x to the diagram's x (the svg scales with its container).
