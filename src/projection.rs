@@ -223,15 +223,8 @@ impl State {
                 token,
                 expires_local,
                 ..
-            } => {
-                self.lease = Some(LeaseView {
-                    client: *client,
-                    token: *token,
-                    expires_local: *expires_local,
-                });
-                self.last_token = Some(*token);
             }
-            Event::LeaseRenewed {
+            | Event::LeaseRenewed {
                 client,
                 token,
                 expires_local,
@@ -241,6 +234,9 @@ impl State {
                     token: *token,
                     expires_local: *expires_local,
                 });
+                if matches!(e.event, Event::LeaseGranted { .. }) {
+                    self.last_token = Some(*token);
+                }
             }
             Event::LeaseReleased { .. } | Event::LeaseExpired { .. } => self.lease = None,
             Event::WriteAccepted {

@@ -558,6 +558,21 @@ mod tests {
             .collect()
     }
 
+    /// A client of `s` that started at 0 and got token `token` (a 10 s lease) at 5 ms.
+    fn granted(s: &ClientSpec, token: u64) -> (Client, Rng) {
+        let mut rng = Rng::new(3);
+        let mut c = Client::new(NodeId::Client(0));
+        c.on_start(&mut Ctx::new(0, &mut rng), s);
+        let grant = Msg::Granted {
+            req: 1,
+            token,
+            ttl_ms: 10_000,
+            epoch: 1,
+        };
+        c.on_message(&mut Ctx::new(5, &mut rng), s, &grant);
+        (c, rng)
+    }
+
     fn write_step() -> Step {
         Step::Write {
             key: "x".into(),
@@ -605,19 +620,7 @@ mod tests {
     #[test]
     fn check_before_write_aborts_a_late_writer() {
         let s = spec(vec![Step::Acquire, Step::Work { ms: 20_000 }, write_step()]);
-        let mut rng = Rng::new(3);
-        let mut c = Client::new(NodeId::Client(0));
-        c.on_start(&mut Ctx::new(0, &mut rng), &s);
-        c.on_message(
-            &mut Ctx::new(5, &mut rng),
-            &s,
-            &Msg::Granted {
-                req: 1,
-                token: 1,
-                ttl_ms: 10_000,
-                epoch: 1,
-            },
-        );
+        let (mut c, mut rng) = granted(&s, 1);
         let mut ctx = Ctx::new(20_005, &mut rng);
         c.on_timer(&mut ctx, &s, &TimerKind::WorkDone { gen: c.gen });
         let ev = events(&ctx);
@@ -637,19 +640,7 @@ mod tests {
             check_before_write: false,
             ..spec(vec![Step::Acquire, Step::Work { ms: 20_000 }, write_step()])
         };
-        let mut rng = Rng::new(3);
-        let mut c = Client::new(NodeId::Client(0));
-        c.on_start(&mut Ctx::new(0, &mut rng), &s);
-        c.on_message(
-            &mut Ctx::new(5, &mut rng),
-            &s,
-            &Msg::Granted {
-                req: 1,
-                token: 33,
-                ttl_ms: 10_000,
-                epoch: 1,
-            },
-        );
+        let (mut c, mut rng) = granted(&s, 33);
         let mut ctx = Ctx::new(20_005, &mut rng);
         c.on_timer(&mut ctx, &s, &TimerKind::WorkDone { gen: c.gen });
         assert!(ctx.out.iter().any(|cmd| matches!(
@@ -675,19 +666,7 @@ mod tests {
             check_before_write: false,
             ..spec(vec![Step::Acquire, write_step()])
         };
-        let mut rng = Rng::new(3);
-        let mut c = Client::new(NodeId::Client(0));
-        c.on_start(&mut Ctx::new(0, &mut rng), &s);
-        c.on_message(
-            &mut Ctx::new(5, &mut rng),
-            &s,
-            &Msg::Granted {
-                req: 1,
-                token: 33,
-                ttl_ms: 10_000,
-                epoch: 1,
-            },
-        );
+        let (mut c, mut rng) = granted(&s, 33);
         let mut ctx = Ctx::new(10, &mut rng);
         c.on_message(
             &mut ctx,
@@ -743,19 +722,7 @@ mod tests {
             renew_every_ms: Some(3_000),
             ..spec(vec![Step::Acquire, Step::Work { ms: 60_000 }])
         };
-        let mut rng = Rng::new(3);
-        let mut c = Client::new(NodeId::Client(0));
-        c.on_start(&mut Ctx::new(0, &mut rng), &s);
-        c.on_message(
-            &mut Ctx::new(5, &mut rng),
-            &s,
-            &Msg::Granted {
-                req: 1,
-                token: 1,
-                ttl_ms: 10_000,
-                epoch: 1,
-            },
-        );
+        let (mut c, mut rng) = granted(&s, 1);
         let mut ctx = Ctx::new(3_005, &mut rng);
         c.on_timer(&mut ctx, &s, &TimerKind::RenewTick { gen: c.renew_gen });
         assert!(ctx.out.iter().any(|cmd| matches!(

@@ -269,6 +269,19 @@ mod tests {
             .collect()
     }
 
+    /// `from` asks for a 10 s lease as owner `owner`.
+    fn acquire(c: &mut GenericCoordinator, ctx: &mut Ctx, from: NodeId, owner: u64) {
+        c.on_message(
+            ctx,
+            from,
+            &Msg::Acquire {
+                req: 1,
+                owner,
+                ttl_ms: 10_000,
+            },
+        );
+    }
+
     const C1: NodeId = NodeId::Client(0);
     const C2: NodeId = NodeId::Client(1);
 
@@ -332,15 +345,7 @@ mod tests {
         let mut rng = Rng::new(1);
         let mut c = GenericCoordinator::new(&spec(1, Durability::Durable, Waiters::Retry));
         let mut ctx = Ctx::new(0, &mut rng);
-        c.on_message(
-            &mut ctx,
-            C1,
-            &Msg::Acquire {
-                req: 1,
-                owner: 7,
-                ttl_ms: 10_000,
-            },
-        );
+        acquire(&mut c, &mut ctx, C1, 7);
         let mut ctx = Ctx::new(5_000, &mut rng);
         c.on_message(
             &mut ctx,
@@ -365,24 +370,8 @@ mod tests {
         let mut rng = Rng::new(1);
         let mut c = GenericCoordinator::new(&spec(1, Durability::Durable, Waiters::Retry));
         let mut ctx = Ctx::new(0, &mut rng);
-        c.on_message(
-            &mut ctx,
-            C1,
-            &Msg::Acquire {
-                req: 1,
-                owner: 7,
-                ttl_ms: 10_000,
-            },
-        );
-        c.on_message(
-            &mut ctx,
-            C2,
-            &Msg::Acquire {
-                req: 1,
-                owner: 8,
-                ttl_ms: 10_000,
-            },
-        );
+        acquire(&mut c, &mut ctx, C1, 7);
+        acquire(&mut c, &mut ctx, C2, 8);
         c.on_message(&mut ctx, C2, &Msg::Release { owner: 8 });
         assert_eq!(c.current_token(), Some(1));
         c.on_message(&mut ctx, C1, &Msg::Release { owner: 7 });
@@ -428,15 +417,7 @@ mod tests {
         let mut rng = Rng::new(1);
         let mut c = GenericCoordinator::new(&spec(1, Durability::Durable, Waiters::Queue));
         let mut ctx = Ctx::new(0, &mut rng);
-        c.on_message(
-            &mut ctx,
-            C1,
-            &Msg::Acquire {
-                req: 1,
-                owner: 7,
-                ttl_ms: 10_000,
-            },
-        );
+        acquire(&mut c, &mut ctx, C1, 7);
         c.set_renewals_failing(true);
         let mut ctx = Ctx::new(1, &mut rng);
         c.on_message(

@@ -5,7 +5,8 @@
 // Not a test file itself (its name matches none of `node --test`'s patterns).
 
 import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { after, before } from 'node:test';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -128,4 +129,25 @@ export async function until(probe, what, { timeout = 10_000, every = 100 } = {})
     if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${what}`);
     await new Promise((ok) => setTimeout(ok, every));
   }
+}
+
+/**
+ * Registers `before`/`after` hooks for the enclosing `describe`: one server for dist/ and one
+ * Chromium, closed at the end even when a test fails. Returns an object whose `browser` and
+ * `url` are set once the hooks have run.
+ */
+export function harness() {
+  const h = { server: null, browser: null, url: '' };
+  before(async () => {
+    await requireDist();
+    await mkdir(SHOTS, { recursive: true });
+    h.server = await serveDist();
+    h.url = urlOf(h.server);
+    h.browser = await launchBrowser();
+  });
+  after(async () => {
+    await h.browser?.close();
+    await stopServer(h.server);
+  });
+  return h;
 }

@@ -5,40 +5,20 @@
 // playwright-core, and closes both in `after`, so nothing is left running even when a check
 // fails. Screenshots go to target/e2e/ so a person can look at what the assertions saw.
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   SHOTS,
-  launchBrowser,
+  harness,
   openApp,
-  requireDist,
-  serveDist,
-  stopServer,
-  urlOf,
 } from './lib.mjs';
 
 describe('the app shell', () => {
-  let server;
-  let browser;
-  let url;
-
-  before(async () => {
-    await requireDist();
-    await mkdir(SHOTS, { recursive: true });
-    server = await serveDist();
-    url = urlOf(server);
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await stopServer(server);
-  });
+  const h = harness();
 
   test('renders its landmarks and controls, with no errors', async () => {
-    const { context, page, problems } = await openApp(browser, url, {
+    const { context, page, problems } = await openApp(h.browser, h.url, {
       viewport: { width: 1280, height: 800 },
     });
     try {
@@ -77,7 +57,7 @@ describe('the app shell', () => {
   });
 
   test('fits a 360px-wide screen without sideways scrolling', async () => {
-    const { context, page, problems } = await openApp(browser, url, {
+    const { context, page, problems } = await openApp(h.browser, h.url, {
       viewport: { width: 360, height: 740 },
     });
     try {
@@ -98,7 +78,7 @@ describe('the app shell', () => {
 
   test('follows the dark colour scheme', async () => {
     const background = async (colorScheme) => {
-      const { context, page, problems } = await openApp(browser, url, {
+      const { context, page, problems } = await openApp(h.browser, h.url, {
         viewport: { width: 1280, height: 800 },
         colorScheme,
       });

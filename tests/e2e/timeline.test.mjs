@@ -6,19 +6,14 @@
 // context and fails on any console error, page error or failed request. Screenshots go to
 // target/e2e/.
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   SHOTS,
-  launchBrowser,
+  harness,
   openApp,
-  requireDist,
-  serveDist,
-  stopServer,
   until,
-  urlOf,
 } from './lib.mjs';
 
 /** The gc-pause run's end, in ms of true time. */
@@ -87,26 +82,11 @@ async function recordCaptions(page) {
 }
 
 describe('the space-time diagram and playback', () => {
-  let server;
-  let browser;
-  let url;
-
-  before(async () => {
-    await requireDist();
-    await mkdir(SHOTS, { recursive: true });
-    server = await serveDist();
-    url = urlOf(server);
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await stopServer(server);
-  });
+  const h = harness();
 
   /** Opens the app, runs `body(page)`, then checks that nothing went wrong on the page. */
   async function withApp(options, body, prepare) {
-    const { context, page, problems } = await openApp(browser, url, options, prepare);
+    const { context, page, problems } = await openApp(h.browser, h.url, options, prepare);
     try {
       try {
         await body(page);
