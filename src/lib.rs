@@ -16,8 +16,10 @@
 
 pub mod check;
 pub mod cli;
+pub mod course;
 pub mod edit;
 pub mod layout;
+pub mod link;
 pub mod narrate;
 pub mod playback;
 pub mod projection;

@@ -6,7 +6,7 @@
 //! durable, stop on loss. The expected verdicts are checked natively on every test run, so
 //! a change to the model that breaks a lesson's story fails loudly.
 //!
-//! The browser does not ship the library yet (the "Teach it" work will); the CLI runs any
+//! The browser's chapter menu opens every lesson and fix (see `course`); the CLI runs any
 //! variant as `lesson` or `lesson/fix`.
 
 use super::{Durability, FailMode, FenceMode, FenceWith, LossPolicy, Scenario};
@@ -81,7 +81,7 @@ fn clients(sc: &mut Scenario, f: impl Fn(&mut super::ClientSpec)) {
     sc.clients.iter_mut().for_each(f);
 }
 
-const FENCING: Fix = Fix {
+pub const FENCING: Fix = Fix {
     name: "fencing",
     summary: "storage rejects a token lower than the highest it has accepted",
     apply: fence,

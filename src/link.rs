@@ -1,0 +1,153 @@
+//! Deep links: what the URL fragment can name, and its parser.
+//!
+//! A fragment is `key=value` pairs joined by `&`, e.g. `#s=check-then-write&beat=3`,
+//! `#chapter=2` or `#quiz=1`. Numbers in links count from 1, as a reader does. The page
+//! is never at the mercy of a link: every value is checked here, and a bad one comes back
+//! as an error naming its key while the current scenario stays on screen.
+
+use crate::course::{open, walkthrough, CHAPTERS};
+use crate::teach::QUESTIONS;
+
+/// What a fragment asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A scenario by name, at a walkthrough beat (0-based here).
+    Scenario { name: String, beat: Option<usize> },
+    /// The chapter menu, open at a chapter (0-based).
+    Chapter(usize),
+    /// An interview question's guided stops (0-based).
+    Quiz(usize),
+}
+
+/// The fragment for a scenario, optionally at a beat (0-based in, 1-based in the link).
+pub fn scenario(name: &str, beat: Option<usize>) -> String {
+    match beat {
+        Some(b) => format!("#s={name}&beat={}", b + 1),
+        None => format!("#s={name}"),
+    }
+}
+
+pub fn chapter(i: usize) -> String {
+    format!("#chapter={}", i + 1)
+}
+
+pub fn quiz(i: usize) -> String {
+    format!("#quiz={}", i + 1)
+}
+
+/// A 1-based number in `1..=max`, as a 0-based index.
+fn ordinal(key: &str, value: &str, max: usize) -> Result<usize, String> {
+    match value.parse::<usize>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n - 1),
+        _ => Err(format!(
+            "{key}: \"{value}\" is not a number from 1 to {max}"
+        )),
+    }
+}
+
+/// Parses a fragment (with or without its `#`). An empty fragment is `Ok(None)`: the
+/// default page.
+pub fn parse(fragment: &str) -> Result<Option<Target>, String> {
+    let body = fragment.strip_prefix('#').unwrap_or(fragment);
+    if body.is_empty() {
+        return Ok(None);
+    }
+    let (mut name, mut beat, mut target) = (None, None, None);
+    for pair in body.split('&') {
+        let (key, value) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("link: \"{pair}\" is not key=value"))?;
+        match key {
+            "s" => {
+                let ok = value.len() <= 64
+                    && value
+                        .bytes()
+                        .all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'-' | b'/'));
+                if !ok || open(value).is_none() {
+                    return Err(format!("s: no scenario named \"{value}\""));
+                }
+                name = Some(value.to_string());
+            }
+            "beat" => beat = Some(value),
+            "chapter" => target = Some(Target::Chapter(ordinal(key, value, CHAPTERS.len())?)),
+            "quiz" => target = Some(Target::Quiz(ordinal(key, value, QUESTIONS.len())?)),
+            _ => return Err(format!("link: unknown key \"{key}\"")),
+        }
+    }
+    match (name, beat) {
+        (Some(name), beat) => {
+            let beat = match beat {
+                None => None,
+                Some(v) => {
+                    let beats = walkthrough(&name).map_or(0, |w| w.beats.len());
+                    if beats == 0 {
+                        return Err(format!("beat: {name} has no walkthrough"));
+                    }
+                    Some(ordinal("beat", v, beats)?)
+                }
+            };
+            Ok(Some(Target::Scenario { name, beat }))
+        }
+        (None, Some(_)) => Err("beat: a beat needs a scenario (s=…)".to_string()),
+        (None, None) => Ok(target),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links_round_trip() {
+        for (frag, want) in [
+            (
+                scenario("gc-pause", None),
+                Target::Scenario {
+                    name: "gc-pause".into(),
+                    beat: None,
+                },
+            ),
+            (
+                scenario("check-then-write", Some(2)),
+                Target::Scenario {
+                    name: "check-then-write".into(),
+                    beat: Some(2),
+                },
+            ),
+            (
+                scenario("check-then-write/fencing", None),
+                Target::Scenario {
+                    name: "check-then-write/fencing".into(),
+                    beat: None,
+                },
+            ),
+            (chapter(4), Target::Chapter(4)),
+            (quiz(0), Target::Quiz(0)),
+        ] {
+            assert_eq!(parse(&frag), Ok(Some(want)), "{frag}");
+        }
+        assert_eq!(parse(""), Ok(None));
+        assert_eq!(parse("#"), Ok(None));
+    }
+
+    #[test]
+    fn bad_links_name_the_key() {
+        for (frag, key) in [
+            ("#s=nope", "s:"),
+            ("#s=GC-PAUSE", "s:"),
+            ("#s=gc-pause&beat=0", "beat:"),
+            ("#s=gc-pause&beat=99", "beat:"),
+            ("#s=gc-pause&beat=x", "beat:"),
+            ("#s=gc-pause-fenced&beat=1", "beat:"),
+            ("#beat=1", "beat:"),
+            ("#chapter=6", "chapter:"),
+            ("#quiz=-1", "quiz:"),
+            ("#zz=1", "link:"),
+            ("#garbage", "link:"),
+            ("#s=%00", "s:"),
+        ] {
+            let err = parse(frag).expect_err(frag);
+            assert!(err.starts_with(key), "{frag}: {err}");
+        }
+    }
+}
