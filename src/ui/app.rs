@@ -3,8 +3,13 @@
 
 use super::footer::footer;
 use super::header::header;
-use super::hooks::{sample_frame_cost, use_frames, use_page_signals, use_shortcuts};
-use super::model::{Action, Model};
+use super::guide::{guide, on};
+use super::hooks::{
+    sample_frame_cost, use_deep_links, use_frames, use_page_signals, use_progress_store,
+    use_shortcuts,
+};
+use super::lessons::Menus;
+use super::model::{Action, Menu, Model};
 use super::panels::{inspector, verdict_panel, PanelProps};
 use super::playbar::{playbar, PlaybarProps};
 use super::settings::Settings;
@@ -17,7 +22,7 @@ use yew::prelude::*;
 /// The whole page.
 #[component]
 pub fn App() -> Html {
-    let model = use_reducer(|| Model::new(Model::default_scenario()));
+    let model = use_reducer(Model::default_page);
     let dispatch = {
         let d = model.dispatcher();
         use_memo((), move |_| Callback::from(move |a: Action| d.dispatch(a)))
@@ -32,6 +37,8 @@ pub fn App() -> Html {
     use_frames(model.playing, (*on_frame).clone());
     use_shortcuts(on_action.clone());
     use_page_signals(on_action.clone());
+    use_deep_links(on_action.clone());
+    use_progress_store(model.progress.encode(), on_action.clone());
     use_effect(sample_frame_cost);
 
     let run = model.run.clone();
@@ -46,7 +53,7 @@ pub fn App() -> Html {
                 .target()
                 .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
             {
-                cb.emit(Action::LoadPreset(s.value()));
+                cb.emit(Action::Open(s.value()));
             }
         })
     };
@@ -95,10 +102,17 @@ pub fn App() -> Html {
                         <span>{ "Scenario" }</span>
                         <select onchange={on_preset} aria-label="Scenario">
                             { for PRESETS.iter().filter(|p| p.name != "gc-pause-fenced").map(|p| html! {
-                                <option value={p.name} selected={p.name == model.preset}>{ p.summary }</option>
+                                <option value={p.name} selected={p.name == &*model.name}>{ p.summary }</option>
                             }) }
+                            if !PRESETS.iter().any(|p| p.name == &*model.name && p.name != "gc-pause-fenced") {
+                                <option value="" selected=true disabled=true>{ format!("Lesson: {}", run.scenario.name) }</option>
+                            }
                         </select>
                     </label>
+                    <button type="button" class="control text" aria-expanded={(model.menu == Some(Menu::Lessons)).to_string()} aria-controls="lessons-menu"
+                            onclick={on(&on_action, Action::ToggleMenu(Menu::Lessons))}>{ "Lessons" }</button>
+                    <button type="button" class="control text" aria-expanded={(model.menu == Some(Menu::Interview)).to_string()} aria-controls="interview-menu"
+                            onclick={on(&on_action, Action::ToggleMenu(Menu::Interview))}>{ "Interview prep" }</button>
                     <p class="scenario-description">{ run.scenario.description.clone() }</p>
                 </div>
                 if let Some(err) = &model.error {
@@ -107,12 +121,14 @@ pub fn App() -> Html {
                         <button type="button" class="quiet" aria-label="Dismiss" onclick={{ let cb = on_action.clone(); Callback::from(move |_| cb.emit(Action::DismissError)) }}>{ "✕" }</button>
                     </div>
                 }
+                <Menus open={model.menu} current={model.name.clone()} progress={model.progress.clone()} chapter={model.chapter} on_action={on_action.clone()} />
                 { playbar(&bar) }
                 <p class={classes!("caption", verdict_class)} aria-live="polite" aria-atomic="true">
                     { if model.caption.is_empty() { "Press Play (Space) to run the scenario.".to_string() } else { model.caption.clone() } }
                 </p>
+                { guide(&model, &on_action) }
                 <section class="diagram" aria-label="Space-time diagram" data-digest={run.digest.clone()} data-entries={run.trace.len().to_string()}>
-                    <Timeline run={run.clone()} state={model.state.clone()} cursor_t={model.cursor.t} on_action={on_action.clone()} />
+                    <Timeline run={run.clone()} state={model.state.clone()} cursor_t={model.cursor.t} veil={model.quiz_waiting()} on_action={on_action.clone()} />
                 </section>
                 <div class="lower">
                     { stage(&stage_props) }

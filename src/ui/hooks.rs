@@ -217,3 +217,60 @@ pub fn use_page_signals(dispatch: Callback<Action>) {
         }
     });
 }
+
+fn hash() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
+/// Deep links: follows the fragment the page was opened with, and every later change of
+/// it (a link in the chapter menu, the browser's Back and Forward).
+#[hook]
+pub fn use_deep_links(dispatch: Callback<Action>) {
+    use_effect_with((), move |_| {
+        let first = hash();
+        if !first.is_empty() {
+            dispatch.emit(Action::Navigate(first));
+        }
+        let listener = Closure::<dyn FnMut()>::new(move || dispatch.emit(Action::Navigate(hash())));
+        let w = web_sys::window();
+        if let Some(w) = &w {
+            let _ = w
+                .add_event_listener_with_callback("hashchange", listener.as_ref().unchecked_ref());
+        }
+        move || {
+            if let Some(w) = w {
+                let _ = w.remove_event_listener_with_callback(
+                    "hashchange",
+                    listener.as_ref().unchecked_ref(),
+                );
+            }
+            drop(listener);
+        }
+    });
+}
+
+const PROGRESS_KEY: &str = "leaseline.progress";
+
+fn storage() -> Option<web_sys::Storage> {
+    // Private modes and sandboxed iframes may refuse storage: progress is then kept for
+    // the visit only.
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// Keeps the learner's progress in localStorage: read once on mount, written on change.
+#[hook]
+pub fn use_progress_store(encoded: String, dispatch: Callback<Action>) {
+    let loaded = use_mut_ref(|| false);
+    use_effect_with(encoded, move |s| {
+        if !*loaded.borrow() {
+            *loaded.borrow_mut() = true;
+            if let Some(saved) = storage().and_then(|st| st.get_item(PROGRESS_KEY).ok().flatten()) {
+                dispatch.emit(Action::LoadProgress(saved));
+            }
+        } else if let Some(st) = storage() {
+            let _ = st.set_item(PROGRESS_KEY, s);
+        }
+    });
+}

@@ -8,8 +8,10 @@
 //! is simulated once per scenario and then only read. The leaves: `timeline` (the
 //! space-time diagram, drawn from `layout::Diagram` and revealed up to the cursor by a
 //! clip), `stage` (nodes, links and packets, with each node's and link's actions),
-//! `playbar`, `panels` (inspector and verdict), `settings`; `hooks` holds the animation
-//! frame loop, the keyboard shortcuts and the page signals.
+//! `playbar`, `panels` (inspector and verdict), `settings`, `guide` (the walkthrough beat
+//! or the interview stop at the cursor) and `lessons` (the chapter and interview menus);
+//! `hooks` holds the animation frame loop, the keyboard shortcuts, the page signals, deep
+//! links and the stored progress.
 //!
 //! Landmarks are part of the contract (the browser tests look for them): `banner` (header),
 //! `main`, a `region` named "Space-time diagram", a `toolbar` named "Playback", and
@@ -17,8 +19,10 @@
 
 mod app;
 mod footer;
+mod guide;
 mod header;
 mod hooks;
+mod lessons;
 pub mod model;
 mod panels;
 mod playbar;

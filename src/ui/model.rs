@@ -7,17 +7,22 @@
 //! paused costs nothing).
 
 use crate::check::{check, Verdict};
+use crate::course::{self, clamp_to_hold, Progress, Quiz};
 use crate::edit::{Edit, History};
 use crate::layout::{self, Diagram, StageNode};
 use crate::narrate;
 use crate::playback::{self, Cursor, DEFAULT_SPEED, DISCRETE_STEP_REAL_MS, SPEEDS};
 use crate::projection::{Projection, State};
-use crate::scenario::{preset, FenceMode, Scenario};
+use crate::link::{self, Target};
+use crate::scenario::{FenceMode, Scenario};
 use crate::sim::node::NodeId;
 use crate::sim::run;
 use crate::trace::Trace;
 use std::rc::Rc;
 use yew::prelude::*;
+
+/// The page a visitor lands on.
+pub const DEFAULT: &str = "gc-pause";
 
 /// One simulated run and everything derived from it once.
 pub struct Run {
@@ -83,9 +88,24 @@ pub enum Selection {
     Link(NodeId, NodeId),
 }
 
+/// Which menu is open over the page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Menu {
+    Lessons,
+    Interview,
+}
+
 pub struct Model {
-    /// The built-in scenario the history started from (the scenario picker shows it).
-    pub preset: &'static str,
+    /// The named scenario the history started from: a preset or a lesson variant.
+    pub name: Rc<str>,
+    /// Where each walkthrough beat lands in the current run (empty without a walkthrough).
+    pub beats: Rc<Vec<Option<usize>>>,
+    /// The interview question being played, if any.
+    pub quiz: Option<Quiz>,
+    pub progress: Progress,
+    pub menu: Option<Menu>,
+    /// The chapter a link asked for (the menu scrolls it into view).
+    pub chapter: Option<usize>,
     pub history: History,
     pub run: Rc<Run>,
     pub cursor: Cursor,
@@ -128,7 +148,22 @@ pub enum Action {
     ToggleFence,
     Undo,
     Redo,
-    LoadPreset(String),
+    /// Open a scenario by name (a preset, a lesson, `lesson/fix`).
+    Open(String),
+    /// Follow a deep link (a URL fragment).
+    Navigate(String),
+    NextBeat,
+    PrevBeat,
+    StartQuiz(usize),
+    /// The learner's prediction at a quiz stop.
+    Pick(usize),
+    /// On to the next stop after a reveal.
+    QuizNext,
+    EndQuiz,
+    ToggleMenu(Menu),
+    /// Progress read back from storage.
+    LoadProgress(String),
+    ResetProgress,
     SetReducedMotion(bool),
     /// A value refused before it became an edit (it did not parse).
     ShowError(String),
@@ -141,7 +176,12 @@ impl Model {
         let run = Rc::new(Run::new(history.current().clone()));
         let state = Rc::new(run.state_at(0));
         Model {
-            preset: "gc-pause",
+            name: Rc::from(DEFAULT),
+            beats: Rc::new(Vec::new()),
+            quiz: None,
+            progress: Progress::default(),
+            menu: None,
+            chapter: None,
             history,
             run,
             cursor: Cursor::START,
@@ -158,16 +198,23 @@ impl Model {
         }
     }
 
-    /// The default page: the unfenced GC-pause scenario, ready to play.
-    pub fn default_scenario() -> Scenario {
-        preset("gc-pause")
-            .map(|p| p.scenario())
-            .unwrap_or_else(|| unreachable!("gc-pause is built in"))
+    /// The default page: the unfenced GC-pause scenario, ready to play, with its
+    /// walkthrough beside it.
+    pub fn default_page() -> Model {
+        let sc = course::open(DEFAULT).unwrap_or_else(|| unreachable!("gc-pause is built in"));
+        let mut m = Model::new(sc);
+        m.locate_beats();
+        m
     }
 
     fn with(&self) -> Model {
         Model {
-            preset: self.preset,
+            name: self.name.clone(),
+            beats: self.beats.clone(),
+            quiz: self.quiz,
+            progress: self.progress.clone(),
+            menu: self.menu,
+            chapter: self.chapter,
             history: self.history.clone(),
             run: self.run.clone(),
             cursor: self.cursor,
@@ -184,9 +231,31 @@ impl Model {
         }
     }
 
-    /// Moves the cursor, refreshing the projected state and the caption.
-    fn move_to(&mut self, c: Cursor) {
+    /// Moves the cursor, refreshing the projected state and the caption. A quiz stop
+    /// holds the cursor just before its decisive event until the learner has answered.
+    fn move_to(&mut self, mut c: Cursor) {
+        if let Some(q) = &mut self.quiz {
+            let trace = &self.run.trace;
+            let (step, reveal) = clamp_to_hold(q, trace, self.cursor.step, c.step);
+            if reveal {
+                q.revealed = true;
+                if let Some(right) = q.right(trace) {
+                    self.progress.answer(q.question, q.stop, right);
+                }
+                // Stop just after the decisive event, so the explanation can be read.
+                c = Cursor::at_step(trace, self.cursor.step + 1);
+                self.playing = false;
+            } else if step != c.step {
+                c = Cursor::at_step(trace, step);
+                self.playing = false;
+            }
+        }
         self.cursor = c;
+        if let Some(b) = course::beat_at(&self.beats, c.step) {
+            if b + 1 == self.beats.len() {
+                self.progress.walk(&self.name);
+            }
+        }
         if c.step != self.state.step {
             self.state = Rc::new(self.run.state_at(c.step));
         }
@@ -213,9 +282,77 @@ impl Model {
         let t = self.cursor.t;
         self.run = Rc::new(Run::new(self.history.current().clone()));
         self.state = Rc::new(self.run.state_at(0));
+        self.locate_beats();
         let c = Cursor::at_time(&self.run.trace, t);
         self.cursor = Cursor::START;
         self.move_to(c);
+    }
+
+    /// Places the walkthrough's beats on the current run. After an edit a beat whose event
+    /// no longer happens is simply skipped (the library test keeps the stock runs whole).
+    fn locate_beats(&mut self) {
+        self.beats = Rc::new(
+            course::walkthrough(&self.name).map_or_else(Vec::new, |w| w.locate(&self.run.trace)),
+        );
+    }
+
+    /// Replaces the scenario with a named one, at the start, paused.
+    fn open(&mut self, name: &str) -> bool {
+        let Some(sc) = course::open(name) else {
+            self.error = Some(format!("s: no scenario named \"{name}\""));
+            return false;
+        };
+        self.name = Rc::from(name);
+        // Opening a scenario is navigation, not an edit: it starts a fresh history (the
+        // browser's Back button, through the fragment, goes back to the previous one).
+        self.history = History::new(sc);
+        self.playing = false;
+        self.selected = None;
+        self.error = None;
+        self.cursor = Cursor::START;
+        self.rerun();
+        self.move_to(Cursor::START);
+        true
+    }
+
+    fn navigate(&mut self, fragment: &str) {
+        match link::parse(fragment) {
+            Ok(None) => {}
+            Ok(Some(Target::Scenario { name, beat })) => {
+                if name.as_str() != &*self.name || self.history.can_undo() || self.quiz.is_some() {
+                    self.quiz = None;
+                    self.open(&name);
+                }
+                if let Some(b) = beat {
+                    let step = self.beats.get(b).copied().flatten().map_or(0, |i| i + 1);
+                    self.move_to(Cursor::at_step(&self.run.trace, step));
+                }
+                self.menu = None;
+            }
+            Ok(Some(Target::Chapter(c))) => {
+                self.menu = Some(Menu::Lessons);
+                self.chapter = Some(c);
+            }
+            Ok(Some(Target::Quiz(q))) => self.start_quiz(q),
+            // A bad link changes nothing but the message.
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    fn start_quiz(&mut self, q: usize) {
+        if let Some(quiz) = Quiz::new(q) {
+            if self.open(quiz.question().scenario) {
+                self.quiz = Some(quiz);
+                self.menu = None;
+            }
+        }
+    }
+
+    /// The quiz stop the cursor is waiting at, if it waits at one.
+    pub fn quiz_waiting(&self) -> bool {
+        self.quiz
+            .and_then(|q| q.hold(&self.run.trace))
+            .is_some_and(|h| h == self.cursor.step)
     }
 
     pub fn can_undo(&self) -> bool {
@@ -392,16 +529,46 @@ impl Reducible for Model {
                     m.rerun();
                 }
             }
-            Action::LoadPreset(name) => {
-                if let Some(p) = preset(&name) {
-                    m.preset = p.name;
-                    m.history.replace(p.scenario());
-                    m.playing = false;
-                    m.cursor = Cursor::START;
-                    m.rerun();
-                    m.move_to(Cursor::START);
+            Action::Open(name) => {
+                m.quiz = None;
+                if m.open(&name) {
+                    m.menu = None;
                 }
             }
+            Action::Navigate(fragment) => m.navigate(&fragment),
+            Action::NextBeat => {
+                m.playing = false;
+                if let Some(s) = course::next_beat_step(&m.beats, m.cursor.step) {
+                    m.move_to(Cursor::at_step(trace, s));
+                }
+            }
+            Action::PrevBeat => {
+                m.playing = false;
+                let s = course::prev_beat_step(&m.beats, m.cursor.step);
+                m.move_to(Cursor::at_step(trace, s));
+            }
+            Action::StartQuiz(q) => m.start_quiz(q),
+            Action::Pick(i) => {
+                if let Some(q) = &mut m.quiz {
+                    if !q.revealed && q.current().is_some_and(|s| i < s.choices.len()) {
+                        q.picked = Some(i);
+                    }
+                }
+            }
+            Action::QuizNext => {
+                if let Some(q) = &mut m.quiz {
+                    q.advance();
+                    m.playing = q.current().is_some();
+                    m.last_frame = None;
+                }
+            }
+            Action::EndQuiz => m.quiz = None,
+            Action::ToggleMenu(which) => {
+                m.menu = if m.menu == Some(which) { None } else { Some(which) };
+                m.chapter = None;
+            }
+            Action::LoadProgress(s) => m.progress = Progress::decode(&s),
+            Action::ResetProgress => m.progress = Progress::default(),
             Action::SetReducedMotion(on) => m.reduced_motion = on,
             Action::ShowError(e) => m.error = Some(e),
             Action::DismissError => m.error = None,

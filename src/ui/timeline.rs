@@ -88,6 +88,9 @@ pub struct TimelineProps {
     pub run: Rc<Run>,
     pub state: Rc<crate::projection::State>,
     pub cursor_t: f64,
+    /// Hide what is at the cursor itself: a quiz holds just before its decisive event,
+    /// which may share the cursor's millisecond, and its mark must not give it away.
+    pub veil: bool,
     pub on_action: Callback<Action>,
 }
 
@@ -97,6 +100,7 @@ impl PartialEq for TimelineProps {
         Rc::ptr_eq(&self.run, &o.run)
             && Rc::ptr_eq(&self.state, &o.state)
             && self.cursor_t == o.cursor_t
+            && self.veil == o.veil
             && self.on_action == o.on_action
     }
 }
@@ -167,7 +171,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         <svg class="timeline" viewBox={format!("0 0 {} {}", n(d.width), n(d.height))} role="img" aria-label={label}
              {onclick} {onmousemove} {onmouseleave}>
             <defs>
-                <clipPath id="reveal"><rect x="0" y="0" width={n(cx + 0.5)} height={n(d.height)} /></clipPath>
+                <clipPath id="reveal"><rect x="0" y="0" width={n(if props.veil { cx - 9.0 } else { cx + 0.5 })} height={n(d.height)} /></clipPath>
                 <marker id="arrow-end" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
                     <path d="M0 0L10 5L0 10z" class="arrowhead" />
                 </marker>

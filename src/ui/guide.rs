@@ -1,0 +1,174 @@
+//! The guide beside the diagram: the walkthrough's beat at the cursor (Back / Next), the
+//! fix a variant applies, or an interview question's predict-then-reveal stop.
+//!
+//! Everything shown is read from the core: the beat comes from where the cursor stands
+//! among the beats' events (`course::beat_at`), the right answer from what the model did
+//! (`Stop::answer`), never from a stored script.
+
+use super::model::{Action, Model};
+use crate::course::{self, FixRef};
+use crate::link;
+use crate::teach::QUESTIONS;
+use yew::prelude::*;
+
+/// A click that emits `action`. One closure type for every such button keeps the wasm small.
+pub fn on(cb: &Callback<Action>, action: Action) -> Callback<MouseEvent> {
+    let cb = cb.clone();
+    Callback::from(move |_| cb.emit(action.clone()))
+}
+
+fn fix_buttons(fixes: &[FixRef], cb: &Callback<Action>) -> Html {
+    html! {
+        <div class="guide-actions">
+            { for fixes.iter().map(|f| html! {
+                <button type="button" class="action" title={f.summary} onclick={on(cb, Action::Open(f.scenario.clone()))}>
+                    { format!("Fix it: {}", f.name) }
+                </button>
+            }) }
+        </div>
+    }
+}
+
+fn walkthrough(m: &Model, cb: &Callback<Action>) -> Html {
+    let Some(w) = course::walkthrough(&m.name) else {
+        return html! {};
+    };
+    let beat = course::beat_at(&m.beats, m.cursor.step);
+    let total = w.beats.len();
+    let at_end = beat.is_some_and(|b| b + 1 == total);
+    let onkeydown = {
+        let cb = cb.clone();
+        // → and ← move between beats while the walkthrough has focus (and do not also
+        // step the timeline: the global shortcut never sees the key).
+        Callback::from(move |e: KeyboardEvent| {
+            let a = match e.key().as_str() {
+                "ArrowRight" => Action::NextBeat,
+                "ArrowLeft" => Action::PrevBeat,
+                _ => return,
+            };
+            e.prevent_default();
+            e.stop_propagation();
+            cb.emit(a);
+        })
+    };
+    let text = match beat {
+        Some(b) => w.beats[b].text,
+        None => "Follow the story one beat at a time with Next, or press Play and the beats follow the run.",
+    };
+    html! {
+        <section class="guide panel" aria-label="Walkthrough" tabindex="0" {onkeydown}>
+            <header class="guide-head">
+                <h2>{ "Walkthrough" }</h2>
+                <span class="beat-count">{ match beat { Some(b) => format!("beat {} of {total}", b + 1), None => format!("{total} beats") } }</span>
+                if let Some(b) = beat {
+                    <a class="beat-link" href={link::scenario(&m.name, Some(b))} title="A link to this beat">{ "Link" }</a>
+                }
+            </header>
+            <p class="beat" aria-live="polite">{ text }</p>
+            <div class="guide-actions">
+                <button type="button" class="control text" disabled={m.cursor.step == 0} onclick={on(cb, Action::PrevBeat)} title="Previous beat (←)">{ "Back" }</button>
+                <button type="button" class="control text" disabled={at_end} onclick={on(cb, Action::NextBeat)} title="Next beat (→)">{ "Next" }</button>
+            </div>
+            if at_end {
+                <p class="try-it"><strong>{ "Break it yourself: " }</strong>{ w.try_it }</p>
+                { fix_buttons(&course::fixes(course::lesson_of(&m.name)), cb) }
+            }
+        </section>
+    }
+}
+
+fn fix_note(m: &Model, cb: &Callback<Action>) -> Html {
+    let Some(f) = course::fix_of(&m.name) else {
+        return html! {};
+    };
+    let lesson = course::lesson_of(&m.name).to_string();
+    html! {
+        <section class="guide panel" aria-label="Fix">
+            <h2>{ format!("Fix: {}", f.name) }</h2>
+            <p class="beat">{ format!("This run changes one thing: {}. Play it and compare the verdict.", f.summary) }</p>
+            <div class="guide-actions">
+                <button type="button" class="control text" onclick={on(cb, Action::Open(lesson))}>{ "Back to the unsafe run" }</button>
+            </div>
+        </section>
+    }
+}
+
+fn quiz(m: &Model, cb: &Callback<Action>) -> Html {
+    let Some(q) = m.quiz else { return html! {} };
+    let question = q.question();
+    let trace = &m.run.trace;
+    let body = match q.current() {
+        Some(stop) if !q.revealed => {
+            if m.quiz_waiting() {
+                html! {
+                    <>
+                        <p class="stop-question">{ stop.question }</p>
+                        <div class="choices" role="group" aria-label="Your prediction">
+                            { for stop.choices.iter().enumerate().map(|(i, c)| html! {
+                                <button type="button" class="choice" aria-pressed={(q.picked == Some(i)).to_string()} onclick={on(cb, Action::Pick(i))}>{ c.text }</button>
+                            }) }
+                        </div>
+                        <p class="hint">{ if q.picked.is_some() { "Now press Play to see what the model does." } else { "Pick what you predict; then play on." } }</p>
+                        if q.picked.is_some() {
+                            <div class="guide-actions">
+                                <button type="button" class="action" onclick={on(cb, Action::TogglePlay)}>{ "Play on" }</button>
+                            </div>
+                        }
+                    </>
+                }
+            } else {
+                html! { <p class="hint">{ "Press Play. The run stops just before the decisive moment and asks for your prediction." }</p> }
+            }
+        }
+        Some(stop) => {
+            let right = q.right(trace);
+            let happened = stop.answer(trace).map_or("", |i| stop.choices[i].text);
+            html! {
+                <>
+                    <p class={classes!("verdict-line", if right == Some(true) { "right" } else { "wrong" })} role="status">
+                        { match right { Some(true) => "Right.", Some(false) => "Not quite.", None => "" } }
+                        { format!(" What happened: {happened}.") }
+                    </p>
+                    <p class="explain">{ stop.explain }</p>
+                    <div class="guide-actions">
+                        <button type="button" class="action" onclick={on(cb, Action::QuizNext)}>{ if q.stop + 1 < question.stops.len() { "Next stop" } else { "Show the model answer" } }</button>
+                    </div>
+                </>
+            }
+        }
+        None => html! {
+            <>
+                <h3>{ "A model answer" }</h3>
+                <p class="explain">{ question.model_answer }</p>
+                <div class="guide-actions">
+                    if q.question + 1 < QUESTIONS.len() {
+                        <button type="button" class="action" onclick={on(cb, Action::StartQuiz(q.question + 1))}>{ "Next question" }</button>
+                    }
+                </div>
+            </>
+        },
+    };
+    html! {
+        <section class="guide panel quiz" aria-label="Interview question">
+            <header class="guide-head">
+                <h2>{ format!("Interview question {} of {}", q.question + 1, QUESTIONS.len()) }</h2>
+                <span class="beat-count">{ format!("stop {} of {}", (q.stop + 1).min(question.stops.len()), question.stops.len()) }</span>
+                <button type="button" class="quiet" onclick={on(cb, Action::EndQuiz)}>{ "Leave" }</button>
+            </header>
+            <p class="asks">{ question.asks }</p>
+            { body }
+        </section>
+    }
+}
+
+/// The guide for the current page: the quiz wins over the walkthrough, which wins over a
+/// fix's note; a scenario with none of these shows nothing.
+pub fn guide(m: &Model, cb: &Callback<Action>) -> Html {
+    if m.quiz.is_some() {
+        quiz(m, cb)
+    } else if course::walkthrough(&m.name).is_some() {
+        walkthrough(m, cb)
+    } else {
+        fix_note(m, cb)
+    }
+}

@@ -1,0 +1,107 @@
+//! The two menus: the chapter menu (every lesson and its fixes, grouped the way the
+//! sources argue) and the interview-prep list (seed 004's five questions).
+//!
+//! Every entry is a plain link to a fragment (`#s=…`, `#chapter=…`, `#quiz=…`), so each
+//! chapter, lesson and question has a deep link and the browser's Back and Forward work.
+//! The menus are one component with comparable props: during playback they do not render.
+
+use super::guide::on;
+use super::model::{Action, Menu};
+use crate::course::{self, Progress};
+use crate::link;
+use crate::teach::QUESTIONS;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct MenusProps {
+    pub open: Option<Menu>,
+    pub current: Rc<str>,
+    pub progress: Progress,
+    pub chapter: Option<usize>,
+    pub on_action: Callback<Action>,
+}
+
+/// A link that also navigates on click, so following the link to the page already open
+/// (no hashchange) still closes the menu and reopens the scenario.
+fn nav_link(href: String, text: Html, current: bool, cb: &Callback<Action>) -> Html {
+    html! {
+        <a href={href.clone()} aria-current={current.then_some("page")} onclick={on(cb, Action::Navigate(href))}>{ text }</a>
+    }
+}
+
+#[component]
+pub fn Menus(props: &MenusProps) -> Html {
+    let chapters = use_memo((), |_| course::menu());
+    let chapter = props.chapter;
+    use_effect_with(chapter, |c| {
+        if let Some(el) = c.and_then(|c| {
+            web_sys::window()?
+                .document()?
+                .get_element_by_id(&format!("chapter-{}", c + 1))
+        }) {
+            el.scroll_into_view();
+        }
+    });
+    let cb = &props.on_action;
+    let p = &props.progress;
+    let reset = html! {
+        <button type="button" class="quiet" onclick={on(cb, Action::ResetProgress)}>{ "Reset progress" }</button>
+    };
+    match props.open {
+        None => html! {},
+        Some(Menu::Lessons) => {
+            let total: usize = chapters.iter().map(|c| c.lessons.len()).sum();
+            html! {
+                <nav id="lessons-menu" class="menu panel" aria-label="Lessons">
+                    <header class="guide-head">
+                        <h2>{ "Lessons" }</h2>
+                        <span class="beat-count">{ format!("{} of {total} walked through", p.walked.len()) }</span>
+                        { reset }
+                    </header>
+                    { for chapters.iter().enumerate().map(|(i, c)| html! {
+                        <section id={format!("chapter-{}", i + 1)} class={classes!("chapter", (chapter == Some(i)).then_some("target"))}>
+                            <h3>{ nav_link(link::chapter(i), html! { { format!("{}. {}", i + 1, c.title) } }, false, cb) }</h3>
+                            <ol>
+                                { for c.lessons.iter().map(|l| {
+                                    let done = p.walked.iter().any(|w| w == l.id);
+                                    html! {
+                                        <li>
+                                            { nav_link(link::scenario(l.id, None), html! { { l.title.clone() } }, &*props.current == l.id, cb) }
+                                            if done { <span class="done" aria-label="walked through" title="walked through">{ " ✓" }</span> }
+                                            <span class="fixes">
+                                                { for l.fixes.iter().map(|f| html! {
+                                                    <span title={f.summary}>{ " · " }{ nav_link(link::scenario(&f.scenario, None), html! { { format!("fix: {}", f.name) } }, *props.current == *f.scenario, cb) }</span>
+                                                }) }
+                                            </span>
+                                        </li>
+                                    }
+                                }) }
+                            </ol>
+                        </section>
+                    }) }
+                </nav>
+            }
+        }
+        Some(Menu::Interview) => html! {
+            <nav id="interview-menu" class="menu panel" aria-label="Interview prep">
+                <header class="guide-head">
+                    <h2>{ "Interview prep" }</h2>
+                    { reset }
+                </header>
+                <p class="hint">{ "Five questions interviewers ask about distributed locks. Each plays a run that stops just before its decisive moment: predict, then play on to see what the model does." }</p>
+                <ol>
+                    { for QUESTIONS.iter().enumerate().map(|(i, q)| {
+                        let (answered, right) = p.score(i);
+                        html! {
+                            <li>
+                                { nav_link(link::quiz(i), html! { { q.asks } }, false, cb) }
+                                <span class="score">{ format!(" {answered}/{} answered, {right} right", q.stops.len()) }</span>
+                            </li>
+                        }
+                    }) }
+                </ol>
+            </nav>
+        },
+    }
+}

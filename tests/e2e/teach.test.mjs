@@ -1,0 +1,163 @@
+// End-to-end: the teaching layer in the built app — a walkthrough walked forward to the
+// end and back to the start, the chapter menu and its deep links, an interview question's
+// predict-then-reveal stops answered once right and once wrong, and progress that survives
+// a reload. Screenshots of a walkthrough beat and a quiz stop go to target/e2e/.
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { SHOTS, harness, openApp, until } from './lib.mjs';
+
+const LAPTOP = { viewport: { width: 1280, height: 900 } };
+
+function parts(page) {
+  const toolbar = page.getByRole('toolbar', { name: 'Playback' });
+  return {
+    toolbar,
+    slider: toolbar.getByRole('slider', { name: 'Time' }),
+    walk: page.getByRole('region', { name: 'Walkthrough' }),
+    quiz: page.getByRole('region', { name: 'Interview question' }),
+    count: page.locator('.guide .beat-count'),
+    beat: page.locator('.guide p.beat'),
+    digest: () => page.locator('section.diagram').getAttribute('data-digest'),
+  };
+}
+
+describe('teach it', () => {
+  const h = harness();
+
+  test('a walkthrough walks forward to the end and back to the start, and the timeline follows', async () => {
+    const { context, page, problems } = await openApp(h.browser, h.url, LAPTOP);
+    try {
+      const { slider, walk, count, beat } = parts(page);
+      await walk.waitFor();
+      assert.equal(await count.innerText(), '7 beats');
+      const next = walk.getByRole('button', { name: 'Next', exact: true });
+      const seen = [];
+      for (let k = 1; k <= 7; k++) {
+        await next.click();
+        await until(async () => (await count.innerText()) === `beat ${k} of 7`, `beat ${k}`);
+        seen.push({ ms: Number(await slider.inputValue()), text: await beat.innerText() });
+        if (k === 2) await page.screenshot({ path: join(SHOTS, 'walkthrough-beat.png'), fullPage: true });
+      }
+      // The timeline moved forward with every beat, and every beat says something new.
+      for (let i = 1; i < seen.length; i++) assert.ok(seen[i].ms >= seen[i - 1].ms, JSON.stringify(seen));
+      assert.equal(new Set(seen.map((s) => s.text)).size, 7);
+      assert.ok(seen[6].ms >= 50_000, `the last beat (the stale write) is at t=50 s: ${seen[6].ms}`);
+      assert.ok(await next.isDisabled());
+      assert.match(await walk.innerText(), /Break it yourself/);
+
+      // Back with the keyboard while the walkthrough has focus: ← moves a beat (and not
+      // also a timeline step).
+      await walk.focus();
+      for (let k = 6; k >= 1; k--) {
+        await page.keyboard.press('ArrowLeft');
+        await until(async () => (await count.innerText()) === `beat ${k} of 7`, `back to beat ${k}`);
+        assert.equal(Number(await slider.inputValue()), seen[k - 1].ms);
+      }
+      await page.keyboard.press('ArrowLeft');
+      await until(async () => (await count.innerText()) === '7 beats', 'the start');
+      assert.equal(Number(await slider.inputValue()), 0);
+      await page.keyboard.press('ArrowRight');
+      await until(async () => (await count.innerText()) === 'beat 1 of 7', '→ moves forward');
+
+      // "Fix it" switches to the fix variant.
+      await page.keyboard.press('End');
+      await walk.getByRole('button', { name: 'Fix it: fencing' }).click();
+      const fix = page.getByRole('region', { name: 'Fix' });
+      await fix.waitFor();
+      assert.ok(await page.getByRole('button', { name: 'Fencing: on' }).isVisible());
+      await fix.getByRole('button', { name: 'Back to the unsafe run' }).click();
+      await walk.waitFor();
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('the chapter menu reaches every lesson, and chapters and beats have deep links', async () => {
+    const { context, page, problems } = await openApp(h.browser, `${h.url}#chapter=4`, LAPTOP);
+    try {
+      const { walk, count, digest } = parts(page);
+      const menu = page.getByRole('navigation', { name: 'Lessons' });
+      await menu.waitFor();
+      assert.equal(await menu.locator('section.chapter').count(), 5);
+      assert.equal(await menu.locator('section.chapter > ol > li').count(), 16);
+      assert.match(await menu.locator('section.chapter.target h3').innerText(), /^4\. What a fence needs/);
+      const before = await digest();
+      await menu.getByRole('link', { name: 'Check, then write' }).click();
+      await until(async () => (await digest()) !== before, 'the lesson to load');
+      assert.equal(await menu.count(), 0, 'the menu closes');
+      assert.equal(await count.innerText(), '6 beats');
+      assert.match(page.url(), /#s=check-then-write$/);
+
+      // A beat's own link opens the lesson at that beat, in a fresh page.
+      await page.goto(`${h.url}#s=delayed-write&beat=3`);
+      await page.reload();
+      await walk.waitFor();
+      await until(async () => (await count.innerText()) === 'beat 3 of 6', 'beat 3 from the link');
+
+      // A bad link names its key and keeps the page.
+      await page.goto(`${h.url}#s=nope`);
+      const alert = page.getByRole('alert');
+      await alert.waitFor();
+      assert.match(await alert.innerText(), /s: no scenario named "nope"/);
+      assert.equal(await count.innerText(), 'beat 3 of 6', 'the open lesson survives');
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('an interview question stops before each decisive event; one answer right, one wrong; progress survives a reload', async () => {
+    const { context, page, problems } = await openApp(h.browser, h.url, LAPTOP);
+    try {
+      const { toolbar, quiz } = parts(page);
+      await page.getByRole('button', { name: 'Interview prep' }).click();
+      const menu = page.getByRole('navigation', { name: 'Interview prep' });
+      assert.equal(await menu.getByRole('listitem').count(), 5);
+      await menu.getByRole('link', { name: /Two clients both believe/ }).click();
+      await quiz.waitFor();
+      for (let i = 0; i < 4; i++) await page.keyboard.press(']');
+      await toolbar.getByRole('button', { name: 'Play', exact: true }).click();
+
+      // Stop 1: the run halts before the grant to client 2 and asks.
+      const choices = quiz.getByRole('group', { name: 'Your prediction' });
+      await choices.waitFor({ timeout: 20_000 });
+      assert.match(await quiz.innerText(), /What does the lock service do/);
+      assert.ok(await toolbar.getByRole('button', { name: 'Play', exact: true }).isVisible(), 'paused at the stop');
+      await choices.getByRole('button', { name: /Grants it the lock/ }).click();
+      await page.screenshot({ path: join(SHOTS, 'quiz-stop.png'), fullPage: true });
+      await quiz.getByRole('button', { name: 'Play on' }).click();
+      await until(async () => /Right\./.test(await quiz.innerText()), 'the reveal');
+      assert.match(await quiz.innerText(), /What happened: Grants it the lock/);
+
+      // Stop 2: storage decides; predict the fence (wrong: this run has none).
+      await quiz.getByRole('button', { name: 'Next stop' }).click();
+      await choices.waitFor({ timeout: 20_000 });
+      assert.match(await quiz.innerText(), /What does storage do/);
+      await choices.getByRole('button', { name: /Rejects it/ }).click();
+      await quiz.getByRole('button', { name: 'Play on' }).click();
+      await until(async () => /Not quite\./.test(await quiz.innerText()), 'the second reveal');
+      assert.match(await quiz.innerText(), /What happened: Accepts it and overwrites/);
+      await quiz.getByRole('button', { name: 'Show the model answer' }).click();
+      assert.match(await quiz.innerText(), /A model answer/);
+
+      // Progress is kept across a reload, and can be reset.
+      await page.reload();
+      await page.getByRole('banner').waitFor();
+      await page.getByRole('button', { name: 'Interview prep' }).click();
+      const first = page.getByRole('navigation', { name: 'Interview prep' }).getByRole('listitem').first();
+      assert.match(await first.innerText(), /2\/2 answered, 1 right/);
+      await page.getByRole('button', { name: 'Reset progress' }).click();
+      await until(async () => /0\/2 answered, 0 right/.test(await first.innerText()), 'the reset');
+      await page.reload();
+      await page.getByRole('banner').waitFor();
+      await page.getByRole('button', { name: 'Interview prep' }).click();
+      assert.match(await page.getByRole('navigation', { name: 'Interview prep' }).getByRole('listitem').first().innerText(), /0\/2 answered/);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+});
