@@ -2,8 +2,8 @@
 //! and emit [`Action`]s; nothing below this file holds state that matters.
 
 use super::footer::footer;
-use super::header::header;
 use super::guide::{guide, on};
+use super::header::header;
 use super::hooks::{
     sample_frame_cost, use_deep_links, use_frames, use_page_signals, use_progress_store,
     use_shortcuts,

@@ -236,8 +236,8 @@ pub fn use_deep_links(dispatch: Callback<Action>) {
         let listener = Closure::<dyn FnMut()>::new(move || dispatch.emit(Action::Navigate(hash())));
         let w = web_sys::window();
         if let Some(w) = &w {
-            let _ = w
-                .add_event_listener_with_callback("hashchange", listener.as_ref().unchecked_ref());
+            let _ =
+                w.add_event_listener_with_callback("hashchange", listener.as_ref().unchecked_ref());
         }
         move || {
             if let Some(w) = w {

@@ -10,10 +10,10 @@ use crate::check::{check, Verdict};
 use crate::course::{self, clamp_to_hold, Progress, Quiz};
 use crate::edit::{Edit, History};
 use crate::layout::{self, Diagram, StageNode};
+use crate::link::{self, Target};
 use crate::narrate;
 use crate::playback::{self, Cursor, DEFAULT_SPEED, DISCRETE_STEP_REAL_MS, SPEEDS};
 use crate::projection::{Projection, State};
-use crate::link::{self, Target};
 use crate::scenario::{FenceMode, Scenario};
 use crate::sim::node::NodeId;
 use crate::sim::run;
@@ -564,7 +564,11 @@ impl Reducible for Model {
             }
             Action::EndQuiz => m.quiz = None,
             Action::ToggleMenu(which) => {
-                m.menu = if m.menu == Some(which) { None } else { Some(which) };
+                m.menu = if m.menu == Some(which) {
+                    None
+                } else {
+                    Some(which)
+                };
                 m.chapter = None;
             }
             Action::LoadProgress(s) => m.progress = Progress::decode(&s),
