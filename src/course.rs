@@ -156,8 +156,8 @@ pub fn prev_beat_step(located: &[Option<usize>], step: usize) -> usize {
         .iter()
         .flatten()
         .map(|i| i + 1)
-        .filter(|&s| s < step)
-        .last()
+        .rev()
+        .find(|&s| s < step)
         .unwrap_or(0)
 }
 
