@@ -2,7 +2,8 @@
 #   make serve   install what is missing, then serve the app at http://127.0.0.1:8080/
 #   make test    install what is missing, then run every check, in order, stopping at the
 #                first failure: format, lints, native tests, browser tests, release build,
-#                end-to-end tests, frame benchmark, bundle size, simulation benchmark.
+#                sub-path build, end-to-end tests, frame benchmark, bundle size, simulation
+#                benchmark.
 # The other targets are helpers for those two.
 
 SHELL := /bin/bash
@@ -34,6 +35,8 @@ test: setup
 	@$(STEP) "browser tests (wasm32, headless Chromium)" \
 		cargo test --target wasm32-unknown-unknown --test wasm
 	@$(STEP) "release build (trunk)" trunk build --release
+	@$(STEP) "sub-path build (trunk --public-url)" \
+		trunk build --release --public-url /courses/locks/ --dist target/dist-subpath
 	@$(STEP) "end-to-end (node --test, playwright-core)" node --test tests/e2e/
 	@$(STEP) "frame benchmark" node tests/e2e/bench-frames.mjs
 	@scripts/size.sh

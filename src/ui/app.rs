@@ -126,10 +126,12 @@ pub fn App() -> Html {
                 <p class={classes!("caption", verdict_class)} aria-live="polite" aria-atomic="true">
                     { if model.caption.is_empty() { "Press Play (Space) to run the scenario.".to_string() } else { model.caption.clone() } }
                 </p>
-                { guide(&model, &on_action) }
+                <div class="view">
                 <section class="diagram" aria-label="Space-time diagram" data-digest={run.digest.clone()} data-entries={run.trace.len().to_string()}>
                     <Timeline run={run.clone()} state={model.state.clone()} cursor_t={model.cursor.t} veil={model.quiz_waiting()} on_action={on_action.clone()} />
                 </section>
+                { guide(&model, &on_action) }
+                </div>
                 <div class="lower">
                     { stage(&stage_props) }
                     <div class="side">

@@ -46,12 +46,21 @@ export async function requireDist() {
   });
 }
 
-/** A static file server for dist/, listening on a free port of 127.0.0.1. */
-export async function serveDist() {
+/**
+ * A static file server for a build (dist/ unless `dir` says otherwise), listening on a free
+ * port of 127.0.0.1. `prefix` serves it under a sub-path (as a course site would); `headers`
+ * are added to every response (a Content-Security-Policy, say).
+ */
+export async function serveDist({ dir = DIST, prefix = '/', headers = {} } = {}) {
   const server = createServer(async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    const file = normalize(join(DIST, path.endsWith('/') ? path + 'index.html' : path));
-    if (file !== DIST && !file.startsWith(DIST + sep)) {
+    const full = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (!full.startsWith(prefix)) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    const path = '/' + full.slice(prefix.length);
+    const file = normalize(join(dir, path.endsWith('/') ? path + 'index.html' : path));
+    if (file !== dir && !file.startsWith(dir + sep)) {
       res.writeHead(403).end();
       return;
     }
@@ -60,6 +69,7 @@ export async function serveDist() {
       res.writeHead(200, {
         'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
         'cache-control': 'no-store',
+        ...headers,
       });
       res.end(body);
     } catch {
