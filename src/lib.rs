@@ -18,6 +18,7 @@ pub mod check;
 pub mod cli;
 pub mod course;
 pub mod edit;
+pub mod embed;
 pub mod export;
 pub mod layout;
 pub mod link;

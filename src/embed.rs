@@ -1,0 +1,232 @@
+//! The embed protocol: the messages a host page may post to an embedded Leaseline, and the
+//! events Leaseline posts back. Documented for course authors in docs/embedding.md.
+//!
+//! Every message is a JSON object tagged `"leaseline": 1` (the protocol version) and a
+//! `"type"`. Incoming messages are untrusted: each is parsed and validated here, field by
+//! field, before anything happens; a bad one is answered with an `error` event naming the
+//! field and changes nothing. Web-free, so the whole protocol is tested natively.
+
+use crate::course;
+use crate::scenario::json::{self, Json};
+use crate::scenario::Scenario;
+
+/// The protocol version every message carries.
+pub const VERSION: i128 = 1;
+
+/// What a host can ask.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    Play,
+    Pause,
+    /// Move the cursor to a true time, in ms.
+    Seek(i64),
+    /// Open a built-in scenario by name.
+    Open(String),
+    /// Load a full scenario (the JSON format of docs/scenario-format.md).
+    Load(Box<Scenario>),
+}
+
+/// Parses and validates one incoming message (already turned into JSON text).
+pub fn parse(text: &str) -> Result<Command, String> {
+    if text.len() > 512 * 1024 {
+        return Err("message: larger than 512 KiB".to_string());
+    }
+    let v = json::parse(text).map_err(|e| format!("message: {e}"))?;
+    let Json::Obj(fields) = &v else {
+        return Err(format!("message: expected an object, got {}", v.kind()));
+    };
+    match v.get("leaseline") {
+        Some(Json::Int(VERSION)) => {}
+        _ => return Err("leaseline: expected 1 (the protocol version)".to_string()),
+    }
+    let kind = match v.get("type") {
+        Some(Json::Str(s)) => s.as_str(),
+        _ => return Err("type: expected one of play, pause, seek, load".to_string()),
+    };
+    // The fields each type may carry; anything else is refused by name.
+    let allowed: &[&str] = match kind {
+        "play" | "pause" => &[],
+        "seek" => &["t_ms"],
+        "load" => &["scenario"],
+        _ => return Err(format!("type: unknown message type \"{kind}\"")),
+    };
+    if let Some((k, _)) = fields
+        .iter()
+        .find(|(k, _)| k != "leaseline" && k != "type" && !allowed.contains(&k.as_str()))
+    {
+        return Err(format!("{k}: not a field of a \"{kind}\" message"));
+    }
+    match kind {
+        "play" => Ok(Command::Play),
+        "pause" => Ok(Command::Pause),
+        "seek" => match v.get("t_ms") {
+            Some(Json::Int(t)) if (0..=i128::from(i64::MAX)).contains(t) => {
+                Ok(Command::Seek(*t as i64))
+            }
+            _ => Err("t_ms: expected a whole number of milliseconds, 0 or more".to_string()),
+        },
+        _ => match v.get("scenario") {
+            Some(Json::Str(name)) => match course::open(name) {
+                Some(_) => Ok(Command::Open(name.clone())),
+                None => Err(format!("scenario: no built-in scenario named \"{name}\"")),
+            },
+            Some(obj @ Json::Obj(_)) => Scenario::from_json(&json::compact(obj))
+                .map(|s| Command::Load(Box::new(s)))
+                .map_err(|e| format!("scenario.{e}")),
+            _ => Err("scenario: expected a scenario name or a scenario object".to_string()),
+        },
+    }
+}
+
+/// What Leaseline tells its host.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// The app is mounted and listening; `digest` identifies the run on screen.
+    Ready { digest: String },
+    /// The cursor moved (sent when the step changes, not on every frame).
+    Cursor { t_ms: i64, step: usize, steps: usize },
+    /// The cursor passed a violation.
+    Violation { kind: String, t_ms: i64, cause: String },
+    /// The learner answered an interview stop.
+    QuizAnswered { question: usize, stop: usize, right: bool },
+    /// A message was refused; nothing changed.
+    Error { message: String },
+}
+
+fn int(v: i64) -> Json {
+    Json::Int(i128::from(v))
+}
+
+fn idx(v: usize) -> Json {
+    Json::Int(v as i128)
+}
+
+/// The event as the JSON text posted to the host.
+pub fn encode(e: &Event) -> String {
+    let s = |x: &str| Json::Str(x.to_string());
+    let (kind, mut fields) = match e {
+        Event::Ready { digest } => ("ready", vec![("digest", s(digest))]),
+        Event::Cursor { t_ms, step, steps } => (
+            "cursor",
+            vec![("t_ms", int(*t_ms)), ("step", idx(*step)), ("steps", idx(*steps))],
+        ),
+        Event::Violation { kind, t_ms, cause } => (
+            "violation",
+            vec![("kind", s(kind)), ("t_ms", int(*t_ms)), ("cause", s(cause))],
+        ),
+        Event::QuizAnswered {
+            question,
+            stop,
+            right,
+        } => (
+            "quiz_answered",
+            vec![
+                ("question", idx(*question)),
+                ("stop", idx(*stop)),
+                ("right", Json::Bool(*right)),
+            ],
+        ),
+        Event::Error { message } => ("error", vec![("message", s(message))]),
+    };
+    fields.insert(0, ("type", s(kind)));
+    fields.insert(0, ("leaseline", Json::Int(VERSION)));
+    json::compact(&Json::Obj(
+        fields.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+    ))
+}
+
+/// Parses the allow-list of host origins (`https://a.example,http://localhost:8000`). Each
+/// must be a scheme, a host and an optional port — no path — as `MessageEvent.origin` is.
+pub fn parse_origins(list: &str) -> Result<Vec<String>, String> {
+    list.split(',')
+        .map(|o| {
+            let rest = o
+                .strip_prefix("https://")
+                .or_else(|| o.strip_prefix("http://"))
+                .unwrap_or("");
+            let ok = !rest.is_empty()
+                && rest
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':'));
+            if ok {
+                Ok(o.to_string())
+            } else {
+                Err(format!("origins: \"{o}\" is not an origin like https://example.org"))
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_parse_and_bad_ones_name_their_field() {
+        assert_eq!(parse(r#"{"leaseline":1,"type":"play"}"#), Ok(Command::Play));
+        assert_eq!(parse(r#"{"leaseline":1,"type":"pause"}"#), Ok(Command::Pause));
+        assert_eq!(
+            parse(r#"{"type":"seek","leaseline":1,"t_ms":30000}"#),
+            Ok(Command::Seek(30_000))
+        );
+        assert_eq!(
+            parse(r#"{"leaseline":1,"type":"load","scenario":"gc-pause-fenced"}"#),
+            Ok(Command::Open("gc-pause-fenced".into()))
+        );
+        let sc = crate::course::open("gc-pause").unwrap();
+        let msg = format!(
+            r#"{{"leaseline":1,"type":"load","scenario":{}}}"#,
+            sc.to_json_pretty()
+        );
+        assert_eq!(parse(&msg), Ok(Command::Load(Box::new(sc))));
+        for (msg, field) in [
+            ("[]", "message:"),
+            ("{", "message:"),
+            (r#""play""#, "message:"),
+            (r#"{"type":"play"}"#, "leaseline:"),
+            (r#"{"leaseline":2,"type":"play"}"#, "leaseline:"),
+            (r#"{"leaseline":1}"#, "type:"),
+            (r#"{"leaseline":1,"type":"explode"}"#, "type:"),
+            (r#"{"leaseline":1,"type":"play","t_ms":1}"#, "t_ms:"),
+            (r#"{"leaseline":1,"type":"seek"}"#, "t_ms:"),
+            (r#"{"leaseline":1,"type":"seek","t_ms":-1}"#, "t_ms:"),
+            (r#"{"leaseline":1,"type":"seek","t_ms":"5"}"#, "t_ms:"),
+            (r#"{"leaseline":1,"type":"seek","t_ms":99999999999999999999999}"#, "t_ms:"),
+            (r#"{"leaseline":1,"type":"load","scenario":"nope"}"#, "scenario:"),
+            (r#"{"leaseline":1,"type":"load","scenario":{"version":1}}"#, "scenario."),
+            (r#"{"leaseline":1,"type":"load"}"#, "scenario:"),
+        ] {
+            let e = parse(msg).expect_err(msg);
+            assert!(e.starts_with(field), "{msg}: {e}");
+        }
+    }
+
+    #[test]
+    fn events_are_tagged_json() {
+        assert_eq!(
+            encode(&Event::Cursor { t_ms: 30_005, step: 12, steps: 40 }),
+            r#"{"leaseline":1,"type":"cursor","t_ms":30005,"step":12,"steps":40}"#
+        );
+        let e = encode(&Event::Violation {
+            kind: "stale_write".into(),
+            t_ms: 50_000,
+            cause: "a \"stale\" write".into(),
+        });
+        assert_eq!(
+            e,
+            r#"{"leaseline":1,"type":"violation","kind":"stale_write","t_ms":50000,"cause":"a \"stale\" write"}"#
+        );
+        assert!(json::parse(&encode(&Event::QuizAnswered { question: 0, stop: 1, right: true })).is_ok());
+    }
+
+    #[test]
+    fn origins_are_checked() {
+        assert_eq!(
+            parse_origins("https://course.example,http://localhost:8000"),
+            Ok(vec!["https://course.example".into(), "http://localhost:8000".into()])
+        );
+        for bad in ["", "course.example", "https://", "https://a.example/path", "javascript:alert(1)"] {
+            assert!(parse_origins(bad).unwrap_err().starts_with("origins:"), "{bad}");
+        }
+    }
+}
