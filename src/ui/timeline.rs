@@ -4,7 +4,7 @@
 //! clock readings.
 
 use super::model::{Action, Run};
-use crate::layout::{Diagram, LANE_H, LEFT};
+use crate::layout::{LANE_H, LEFT};
 use crate::sim::time::{fmt_ms, Time};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -12,7 +12,6 @@ use yew::prelude::*;
 #[derive(Properties)]
 pub struct StaticProps {
     pub run: Rc<Run>,
-    pub on_action: Callback<Action>,
 }
 
 impl PartialEq for StaticProps {
@@ -26,61 +25,24 @@ fn n(v: f64) -> String {
     crate::layout::tenths(v)
 }
 
-/// Everything that depends only on the run.
+/// Everything that depends only on the run: the bands, bars, arrows and marks, written as
+/// SVG markup by the core's exporter (the same markup "Export SVG" saves), so the page and
+/// the export cannot disagree. Rendered once per run.
 #[component]
 fn DiagramBody(props: &StaticProps) -> Html {
-    let d: &Diagram = &props.run.diagram;
-    let seek = |entry: usize| {
-        let cb = props.on_action.clone();
-        Callback::from(move |e: MouseEvent| {
-            e.stop_propagation();
-            cb.emit(Action::SeekEntry(entry))
-        })
-    };
-    html! {
-        <g class="body">
-            { for d.bands.iter().map(|b| html! {
-                <g class="band" onclick={seek(b.entry)}>
-                    <rect x={n(b.x0)} y={n(b.y0)} width={n((b.x1 - b.x0).max(1.0))} height={n(b.y1 - b.y0)}>
-                        <title>{ b.label.clone() }</title>
-                    </rect>
-                    if let Some(l) = &b.tag {
-                        <text class="band-label" x={n(l.x)} y={n(l.y)}>{ l.text.clone() }</text>
-                    }
-                </g>
-            }) }
-            { for d.bars.iter().map(|b| html! {
-                <g class={classes!("bar", b.tone.class())}>
-                    <rect x={n(b.x0)} y={n(b.y)} width={n((b.x1 - b.x0).max(1.5))} height={n(b.h)} rx="3">
-                        <title>{ b.title.clone() }</title>
-                    </rect>
-                    if let Some(l) = &b.label {
-                        <text x={n(l.x)} y={n(l.y)}>{ l.text.clone() }</text>
-                    }
-                </g>
-            }) }
-            { for d.arrows.iter().map(|a| html! {
-                <g class={classes!("arrow", a.class, a.dropped.then_some("dropped"))}>
-                    <line x1={n(a.x0)} y1={n(a.y0)} x2={n(a.x1)} y2={n(a.y1)}
-                          marker-end={if a.dropped { "url(#x-end)" } else { "url(#arrow-end)" }}>
-                        <title>{ a.title.clone() }</title>
-                    </line>
-                    if let Some(l) = &a.label {
-                        <text x={n(l.x)} y={n(l.y)}>{ l.text.clone() }</text>
-                    }
-                </g>
-            }) }
-            { for d.marks.iter().map(|m| html! {
-                <g class={classes!("mark", m.tone.class())} onclick={seek(m.entry)}>
-                    <circle cx={n(m.x)} cy={n(m.y)} r="7"><title>{ m.title.clone() }</title></circle>
-                    <text class="glyph" x={n(m.x)} y={n(m.y + 4.0)}>{ m.glyph }</text>
-                    if let Some(l) = &m.label {
-                        <text class="mark-label" x={n(l.x)} y={n(l.y)}>{ l.text.clone() }</text>
-                    }
-                </g>
-            }) }
-        </g>
-    }
+    Html::from_html_unchecked(AttrValue::from(crate::export::svg::diagram_body(
+        &props.run.diagram,
+    )))
+}
+
+/// The trace entry of the band or mark under a click (they carry `data-entry`).
+fn clicked_entry(e: &MouseEvent) -> Option<usize> {
+    let el: web_sys::Element = wasm_bindgen::JsCast::dyn_into(e.target()?).ok()?;
+    el.closest("[data-entry]")
+        .ok()??
+        .get_attribute("data-entry")?
+        .parse()
+        .ok()
 }
 
 #[derive(Properties)]
@@ -123,7 +85,10 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let onclick = {
         let cb = props.on_action.clone();
         Callback::from(move |e: MouseEvent| {
-            if let Some(x) = svg_x(&e, width) {
+            if let Some(entry) = clicked_entry(&e) {
+                // A band or a mark: jump to its event.
+                cb.emit(Action::SeekEntry(entry));
+            } else if let Some(x) = svg_x(&e, width) {
                 if x >= LEFT {
                     cb.emit(Action::Seek(s.t(x).max(0.0)));
                 }
@@ -198,7 +163,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 </g>
             }) }
             <g clip-path="url(#reveal)">
-                <DiagramBody run={props.run.clone()} on_action={props.on_action.clone()} />
+                <DiagramBody run={props.run.clone()} />
             </g>
             <line class="cursor" x1={n(cx)} y1="18" x2={n(cx)} y2={n(d.height - 8.0)} />
             if let Some(h) = *hover {
