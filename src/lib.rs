@@ -26,6 +26,7 @@ pub mod narrate;
 pub mod playback;
 pub mod projection;
 pub mod scenario;
+pub mod share;
 pub mod sim;
 pub mod teach;
 pub mod trace;

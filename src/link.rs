@@ -4,6 +4,10 @@
 //! `#chapter=2` or `#quiz=1`. Numbers in links count from 1, as a reader does. The page
 //! is never at the mercy of a link: every value is checked here, and a bad one comes back
 //! as an error naming its key while the current scenario stays on screen.
+//!
+//! These are the links the menus make. The whole view state (seed, fence, cursor, a custom
+//! scenario carried in the link, embed mode) is [`crate::share`]'s; it reads every link
+//! written here the same way.
 
 use crate::course::{open, walkthrough, CHAPTERS};
 use crate::teach::QUESTIONS;
@@ -35,14 +39,23 @@ pub fn quiz(i: usize) -> String {
     format!("#quiz={}", i + 1)
 }
 
-/// A 1-based number in `1..=max`, as a 0-based index.
-fn ordinal(key: &str, value: &str, max: usize) -> Result<usize, String> {
+/// A 1-based number in `1..=max`, as a 0-based index. Shared with [`crate::share`], so
+/// `beat=`, `chapter=` and `quiz=` mean the same in both.
+pub(crate) fn ordinal(key: &str, value: &str, max: usize) -> Result<usize, String> {
     match value.parse::<usize>() {
         Ok(n) if (1..=max).contains(&n) => Ok(n - 1),
         _ => Err(format!(
-            "{key}: \"{value}\" is not a number from 1 to {max}"
+            "{key}: \"{}\" is not a number from 1 to {max}",
+            clip(value)
         )),
     }
+}
+
+/// At most 40 characters of a bad value, for quoting it in an error: a hostile link's
+/// message stays one readable line (cut on a character boundary).
+pub(crate) fn clip(s: &str) -> &str {
+    let end = s.char_indices().nth(40).map_or(s.len(), |(i, _)| i);
+    s.get(..end).unwrap_or("")
 }
 
 /// Parses a fragment (with or without its `#`). An empty fragment is `Ok(None)`: the
@@ -56,7 +69,7 @@ pub fn parse(fragment: &str) -> Result<Option<Target>, String> {
     for pair in body.split('&') {
         let (key, value) = pair
             .split_once('=')
-            .ok_or_else(|| format!("link: \"{pair}\" is not key=value"))?;
+            .ok_or_else(|| format!("link: \"{}\" is not key=value", clip(pair)))?;
         match key {
             "s" => {
                 let ok = value.len() <= 64
@@ -64,14 +77,14 @@ pub fn parse(fragment: &str) -> Result<Option<Target>, String> {
                         .bytes()
                         .all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'-' | b'/'));
                 if !ok || open(value).is_none() {
-                    return Err(format!("s: no scenario named \"{value}\""));
+                    return Err(format!("s: no scenario named \"{}\"", clip(value)));
                 }
                 name = Some(value.to_string());
             }
             "beat" => beat = Some(value),
             "chapter" => target = Some(Target::Chapter(ordinal(key, value, CHAPTERS.len())?)),
             "quiz" => target = Some(Target::Quiz(ordinal(key, value, QUESTIONS.len())?)),
-            _ => return Err(format!("link: unknown key \"{key}\"")),
+            _ => return Err(format!("link: unknown key \"{}\"", clip(key))),
         }
     }
     match (name, beat) {
