@@ -84,11 +84,23 @@ pub enum Event {
     /// The app is mounted and listening; `digest` identifies the run on screen.
     Ready { digest: String },
     /// The cursor moved (sent when the step changes, not on every frame).
-    Cursor { t_ms: i64, step: usize, steps: usize },
+    Cursor {
+        t_ms: i64,
+        step: usize,
+        steps: usize,
+    },
     /// The cursor passed a violation.
-    Violation { kind: String, t_ms: i64, cause: String },
+    Violation {
+        kind: String,
+        t_ms: i64,
+        cause: String,
+    },
     /// The learner answered an interview stop.
-    QuizAnswered { question: usize, stop: usize, right: bool },
+    QuizAnswered {
+        question: usize,
+        stop: usize,
+        right: bool,
+    },
     /// A message was refused; nothing changed.
     Error { message: String },
 }
@@ -108,7 +120,11 @@ pub fn encode(e: &Event) -> String {
         Event::Ready { digest } => ("ready", vec![("digest", s(digest))]),
         Event::Cursor { t_ms, step, steps } => (
             "cursor",
-            vec![("t_ms", int(*t_ms)), ("step", idx(*step)), ("steps", idx(*steps))],
+            vec![
+                ("t_ms", int(*t_ms)),
+                ("step", idx(*step)),
+                ("steps", idx(*steps)),
+            ],
         ),
         Event::Violation { kind, t_ms, cause } => (
             "violation",
@@ -131,7 +147,10 @@ pub fn encode(e: &Event) -> String {
     fields.insert(0, ("type", s(kind)));
     fields.insert(0, ("leaseline", Json::Int(VERSION)));
     json::compact(&Json::Obj(
-        fields.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        fields
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
     ))
 }
 
@@ -151,7 +170,9 @@ pub fn parse_origins(list: &str) -> Result<Vec<String>, String> {
             if ok {
                 Ok(o.to_string())
             } else {
-                Err(format!("origins: \"{o}\" is not an origin like https://example.org"))
+                Err(format!(
+                    "origins: \"{o}\" is not an origin like https://example.org"
+                ))
             }
         })
         .collect()
@@ -164,7 +185,10 @@ mod tests {
     #[test]
     fn commands_parse_and_bad_ones_name_their_field() {
         assert_eq!(parse(r#"{"leaseline":1,"type":"play"}"#), Ok(Command::Play));
-        assert_eq!(parse(r#"{"leaseline":1,"type":"pause"}"#), Ok(Command::Pause));
+        assert_eq!(
+            parse(r#"{"leaseline":1,"type":"pause"}"#),
+            Ok(Command::Pause)
+        );
         assert_eq!(
             parse(r#"{"type":"seek","leaseline":1,"t_ms":30000}"#),
             Ok(Command::Seek(30_000))
@@ -191,9 +215,18 @@ mod tests {
             (r#"{"leaseline":1,"type":"seek"}"#, "t_ms:"),
             (r#"{"leaseline":1,"type":"seek","t_ms":-1}"#, "t_ms:"),
             (r#"{"leaseline":1,"type":"seek","t_ms":"5"}"#, "t_ms:"),
-            (r#"{"leaseline":1,"type":"seek","t_ms":99999999999999999999999}"#, "t_ms:"),
-            (r#"{"leaseline":1,"type":"load","scenario":"nope"}"#, "scenario:"),
-            (r#"{"leaseline":1,"type":"load","scenario":{"version":1}}"#, "scenario."),
+            (
+                r#"{"leaseline":1,"type":"seek","t_ms":99999999999999999999999}"#,
+                "t_ms:",
+            ),
+            (
+                r#"{"leaseline":1,"type":"load","scenario":"nope"}"#,
+                "scenario:",
+            ),
+            (
+                r#"{"leaseline":1,"type":"load","scenario":{"version":1}}"#,
+                "scenario.",
+            ),
             (r#"{"leaseline":1,"type":"load"}"#, "scenario:"),
         ] {
             let e = parse(msg).expect_err(msg);
@@ -204,7 +237,11 @@ mod tests {
     #[test]
     fn events_are_tagged_json() {
         assert_eq!(
-            encode(&Event::Cursor { t_ms: 30_005, step: 12, steps: 40 }),
+            encode(&Event::Cursor {
+                t_ms: 30_005,
+                step: 12,
+                steps: 40
+            }),
             r#"{"leaseline":1,"type":"cursor","t_ms":30005,"step":12,"steps":40}"#
         );
         let e = encode(&Event::Violation {
@@ -216,17 +253,34 @@ mod tests {
             e,
             r#"{"leaseline":1,"type":"violation","kind":"stale_write","t_ms":50000,"cause":"a \"stale\" write"}"#
         );
-        assert!(json::parse(&encode(&Event::QuizAnswered { question: 0, stop: 1, right: true })).is_ok());
+        assert!(json::parse(&encode(&Event::QuizAnswered {
+            question: 0,
+            stop: 1,
+            right: true
+        }))
+        .is_ok());
     }
 
     #[test]
     fn origins_are_checked() {
         assert_eq!(
             parse_origins("https://course.example,http://localhost:8000"),
-            Ok(vec!["https://course.example".into(), "http://localhost:8000".into()])
+            Ok(vec![
+                "https://course.example".into(),
+                "http://localhost:8000".into()
+            ])
         );
-        for bad in ["", "course.example", "https://", "https://a.example/path", "javascript:alert(1)"] {
-            assert!(parse_origins(bad).unwrap_err().starts_with("origins:"), "{bad}");
+        for bad in [
+            "",
+            "course.example",
+            "https://",
+            "https://a.example/path",
+            "javascript:alert(1)",
+        ] {
+            assert!(
+                parse_origins(bad).unwrap_err().starts_with("origins:"),
+                "{bad}"
+            );
         }
     }
 }

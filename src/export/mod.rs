@@ -1,5 +1,5 @@
-//! Exports of a run for use outside the app: the space-time diagram as SVG markup and the
-//! run as a Mermaid sequence diagram.
+//! Exports of a run for use outside the app: the space-time diagram as SVG markup, the
+//! run as a Mermaid sequence diagram, and the trace as JSON.
 //!
 //! Both are plain strings built from data the app already has — the laid-out
 //! [`crate::layout::Diagram`], the [`crate::trace::Trace`] and its
@@ -8,3 +8,38 @@
 
 pub mod mermaid;
 pub mod svg;
+
+use crate::scenario::json::write_compact;
+use crate::trace::Trace;
+
+/// The trace as JSON: its digest and one canonical entry per line (the same text the
+/// digest is computed over), so two exports can be compared with a line diff.
+pub fn trace_json(trace: &Trace) -> String {
+    let mut out = format!("{{\"digest\":\"{}\",\"entries\":[\n", trace.digest_hex());
+    for (i, e) in trace.entries.iter().enumerate() {
+        if i > 0 {
+            out.push_str(",\n");
+        }
+        write_compact(&mut out, &crate::trace_json::entry(e));
+    }
+    out.push_str("\n]}\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::scenario::json::parse;
+
+    #[test]
+    fn the_trace_export_is_json_with_every_entry() {
+        let sc = crate::course::open("gc-pause").unwrap();
+        let trace = crate::sim::simulate(&sc).unwrap();
+        let text = super::trace_json(&trace);
+        let v = parse(&text).unwrap();
+        let Some(crate::scenario::json::Json::Arr(entries)) = v.get("entries") else {
+            panic!("no entries");
+        };
+        assert_eq!(entries.len(), trace.entries.len());
+        assert!(text.contains(&trace.digest_hex()));
+    }
+}

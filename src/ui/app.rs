@@ -8,8 +8,9 @@ use super::hooks::{
     sample_frame_cost, use_deep_links, use_frames, use_page_signals, use_progress_store,
     use_shortcuts,
 };
+use super::io::Io;
 use super::lessons::Menus;
-use super::model::{Action, Menu, Model};
+use super::model::{Action, Menu, Model, CUSTOM};
 use super::panels::{inspector, verdict_panel, PanelProps};
 use super::playbar::{playbar, PlaybarProps};
 use super::settings::Settings;
@@ -105,7 +106,7 @@ pub fn App() -> Html {
                                 <option value={p.name} selected={p.name == &*model.name}>{ p.summary }</option>
                             }) }
                             if !PRESETS.iter().any(|p| p.name == &*model.name && p.name != "gc-pause-fenced") {
-                                <option value="" selected=true disabled=true>{ format!("Lesson: {}", run.scenario.name) }</option>
+                                <option value="" selected=true disabled=true>{ format!("{}: {}", if &*model.name == CUSTOM { "Custom" } else { "Lesson" }, run.scenario.name) }</option>
                             }
                         </select>
                     </label>
@@ -138,6 +139,7 @@ pub fn App() -> Html {
                         { verdict_panel(&panel) }
                         { inspector(&panel) }
                         <Settings run={run.clone()} on_action={on_action.clone()} {on_error} />
+                        <Io run={run.clone()} on_action={on_action.clone()} />
                     </div>
                 </div>
             </main>

@@ -9,7 +9,8 @@
 //! space-time diagram, drawn from `layout::Diagram` and revealed up to the cursor by a
 //! clip), `stage` (nodes, links and packets, with each node's and link's actions),
 //! `playbar`, `panels` (inspector and verdict), `settings`, `guide` (the walkthrough beat
-//! or the interview stop at the cursor) and `lessons` (the chapter and interview menus);
+//! or the interview stop at the cursor), `lessons` (the chapter and interview menus) and
+//! `io` (exports and import);
 //! `hooks` holds the animation frame loop, the keyboard shortcuts, the page signals, deep
 //! links and the stored progress.
 //!
@@ -22,6 +23,7 @@ mod footer;
 mod guide;
 mod header;
 mod hooks;
+mod io;
 mod lessons;
 pub mod model;
 mod panels;

@@ -23,6 +23,8 @@ use yew::prelude::*;
 
 /// The page a visitor lands on.
 pub const DEFAULT: &str = "gc-pause";
+/// The name of a scenario that came from outside (an import, a link carrying a scenario).
+pub const CUSTOM: &str = "custom";
 
 /// One simulated run and everything derived from it once.
 pub struct Run {
@@ -163,6 +165,8 @@ pub enum Action {
     ToggleMenu(Menu),
     /// Progress read back from storage.
     LoadProgress(String),
+    /// A scenario as JSON text (a file or a paste), validated before it replaces anything.
+    Import(String),
     ResetProgress,
     SetReducedMotion(bool),
     /// A value refused before it became an edit (it did not parse).
@@ -302,6 +306,12 @@ impl Model {
             self.error = Some(format!("s: no scenario named \"{name}\""));
             return false;
         };
+        self.load(name, sc);
+        true
+    }
+
+    /// Makes `sc` the scenario on screen, under `name` (a built-in name, or "custom").
+    fn load(&mut self, name: &str, sc: Scenario) {
         self.name = Rc::from(name);
         // Opening a scenario is navigation, not an edit: it starts a fresh history (the
         // browser's Back button, through the fragment, goes back to the previous one).
@@ -312,7 +322,6 @@ impl Model {
         self.cursor = Cursor::START;
         self.rerun();
         self.move_to(Cursor::START);
-        true
     }
 
     fn navigate(&mut self, fragment: &str) {
@@ -572,6 +581,14 @@ impl Reducible for Model {
                 m.chapter = None;
             }
             Action::LoadProgress(s) => m.progress = Progress::decode(&s),
+            Action::Import(text) => match Scenario::from_json(&text) {
+                Ok(sc) => {
+                    m.quiz = None;
+                    m.load(CUSTOM, sc);
+                }
+                // The current scenario stays; the message names the field.
+                Err(e) => m.error = Some(format!("import: {e}")),
+            },
             Action::ResetProgress => m.progress = Progress::default(),
             Action::SetReducedMotion(on) => m.reduced_motion = on,
             Action::ShowError(e) => m.error = Some(e),
