@@ -120,7 +120,8 @@ pub fn check(trace: &Trace) -> Verdict {
                 ..
             } => {
                 stats.grants += 1;
-                if let Some(m) = max_token.filter(|m| token <= m) {
+                // Token 0: a service that issues no token (Redis, Redlock) — nothing to order.
+                if let Some(m) = max_token.filter(|m| *token != 0 && token <= m) {
                     v.push(Violation {
                         kind: ViolationKind::TokenRegression,
                         at: e.t,
@@ -131,7 +132,9 @@ pub fn check(trace: &Trace) -> Verdict {
                         ),
                     });
                 }
-                max_token = Some(max_token.map_or(*token, |m| m.max(*token)));
+                if *token != 0 {
+                    max_token = Some(max_token.map_or(*token, |m| m.max(*token)));
+                }
                 epochs.insert(*epoch, (*token, *client));
             }
             Event::WriteAccepted {
@@ -157,7 +160,7 @@ pub fn check(trace: &Trace) -> Verdict {
                             entry: i,
                             nodes: vec![*client, pholder, NodeId::Storage],
                             cause: format!(
-                                "storage accepted {}'s write {what} after it had accepted token {ptoken} from {}: a superseded holder changed the data", node_name(*client), node_name(pholder)
+                                "storage accepted {}'s write {what} after it had accepted {} from {}: a superseded holder changed the data", node_name(*client), if ptoken == 0 { "a write".to_string() } else { format!("token {ptoken}") }, node_name(pholder)
                             ),
                         });
                         if replaced_epoch.is_some_and(|r| r > mine) {

@@ -4,8 +4,9 @@
 //! without a process. Every refusal is one line on stderr and a non-zero exit code.
 
 use crate::check::{check, Verdict};
+use crate::scenario::flavor_presets::{self, FLAVOR_PRESETS};
 use crate::scenario::library::{self, LESSONS};
-use crate::scenario::{preset, Durability, FenceMode, Scenario, PRESETS};
+use crate::scenario::{preset, Durability, FenceMode, Flavor, Scenario, PRESETS};
 use crate::sim::simulate;
 use crate::trace::{Outcome, Trace};
 use serde::Serialize;
@@ -15,7 +16,8 @@ pub const USAGE: &str = "\
 leaseline — a deterministic simulator of lease-based distributed locks and fencing tokens
 
 USAGE:
-    leaseline run <preset | lesson[/fix] | file.json> [--fence MODE] [--seed N] [--format text|json]
+    leaseline run <preset | lesson[/fix] | flavor-preset[/fix] | file.json>
+                  [--fence MODE] [--flavor FLAVOR] [--seed N] [--format text|json]
     leaseline presets          (lists the presets and the scenario library)
     leaseline check <file.json>
     leaseline --help
@@ -23,6 +25,8 @@ USAGE:
     --fence   none | monotone | strict | exact | non-atomic | volatile
               (overrides the scenario's storage fence; volatile = monotone with the
               high-water mark kept only in memory)
+    --flavor  generic | redis | redlock | zookeeper | etcd | consul | chubby
+              (the lock service the coordinator behaves like)
     --seed    replaces the scenario's seed
     --format  text (a readable timeline and the verdict; default) or json
 
@@ -65,6 +69,27 @@ fn dispatch(args: &[String], out: &mut dyn Write) -> Result<(), String> {
                 )
                 .map_err(io)?;
             }
+            writeln!(
+                out,
+                "\nReal lock services (run `NAME`, or `NAME/FIX` for a remedy):"
+            )
+            .map_err(io)?;
+            for p in FLAVOR_PRESETS {
+                let fixes: Vec<&str> = p.lesson.fixes.iter().map(|f| f.name).collect();
+                writeln!(
+                    out,
+                    "{:<28} [{}] {}{}",
+                    p.name(),
+                    p.flavor.name(),
+                    p.summary,
+                    if fixes.is_empty() {
+                        String::new()
+                    } else {
+                        format!("  fixes: {}", fixes.join(", "))
+                    }
+                )
+                .map_err(io)?;
+            }
             Ok(())
         }
         Some("check") => {
@@ -90,7 +115,7 @@ fn load(what: &str) -> Result<Scenario, String> {
     if let Some(p) = preset(what) {
         return Ok(p.scenario());
     }
-    if let Some(sc) = library::find(what) {
+    if let Some(sc) = library::find(what).or_else(|| flavor_presets::find(what)) {
         return Ok(sc);
     }
     if !what.ends_with(".json") && !std::path::Path::new(what).exists() {
@@ -107,6 +132,7 @@ fn load(what: &str) -> Result<Scenario, String> {
 fn run_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let mut target = None;
     let mut fence = None;
+    let mut flavor = None;
     let mut seed = None;
     let mut json = false;
     let mut it = args.iter();
@@ -114,6 +140,7 @@ fn run_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         let mut value = |name: &str| it.next().cloned().ok_or(format!("{name} needs a value"));
         match a.as_str() {
             "--fence" => fence = Some(value("--fence")?),
+            "--flavor" => flavor = Some(value("--flavor")?),
             "--seed" => seed = Some(value("--seed")?),
             "--format" => {
                 json = match value("--format")?.as_str() {
@@ -131,6 +158,10 @@ fn run_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let mut sc = load(&target)?;
     if let Some(f) = fence {
         apply_fence(&mut sc, &f)?;
+    }
+    if let Some(f) = flavor {
+        sc.coordinator.flavor = Flavor::parse(&f)
+            .ok_or(format!("--flavor: `{f}` is not one of {}", Flavor::names()))?;
     }
     if let Some(s) = seed {
         sc.seed = s
@@ -151,14 +182,15 @@ fn run_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     } else {
         writeln!(
             out,
-            "{} — seed {}, fence {:?}",
+            "{} — seed {}, fence {:?}, flavor {}",
             if sc.name.is_empty() {
                 &target
             } else {
                 &sc.name
             },
             sc.seed,
-            sc.storage.fence
+            sc.storage.fence,
+            sc.coordinator.flavor.name()
         )
         .map_err(io)?;
         for e in &trace.entries {

@@ -42,7 +42,17 @@ pub enum Edit {
 fn clock_mut(sc: &mut Scenario, node: NodeId) -> Option<&mut crate::scenario::ClockSpec> {
     match node {
         NodeId::Client(i) => sc.clients.get_mut(usize::from(i)).map(|c| &mut c.clock),
-        NodeId::Coord(_) => Some(&mut sc.coordinator.clock),
+        NodeId::Coord(0) if sc.coordinator.clocks.is_empty() => Some(&mut sc.coordinator.clock),
+        // Redlock's masters each have a clock of their own: give every node up to this
+        // one an entry (a copy of the shared clock) and edit this one's.
+        NodeId::Coord(i) => {
+            let c = &mut sc.coordinator;
+            let i = usize::from(i);
+            while c.clocks.len() <= i {
+                c.clocks.push(c.clock);
+            }
+            c.clocks.get_mut(i)
+        }
         NodeId::Storage => Some(&mut sc.storage.clock),
     }
 }

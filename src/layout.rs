@@ -240,7 +240,16 @@ fn lane_label(n: NodeId) -> &'static str {
     ];
     match n {
         NodeId::Client(i) => CLIENTS.get(usize::from(i)).copied().unwrap_or("Client"),
-        NodeId::Coord(_) => "Coordinator",
+        NodeId::Coord(i) => [
+            "Coordinator",
+            "Coordinator 2",
+            "Coordinator 3",
+            "Coordinator 4",
+            "Coordinator 5",
+        ]
+        .get(usize::from(i))
+        .copied()
+        .unwrap_or("Coordinator"),
         NodeId::Storage => "Storage",
     }
 }
@@ -300,25 +309,27 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
     let mut belief: VecMap<NodeId, (Time, u64)> = VecMap::new();
     let mut paused: VecMap<NodeId, Time> = VecMap::new();
     let mut down: VecMap<NodeId, Time> = VecMap::new();
-    let mut lease: Option<(Time, NodeId, u64)> = None;
+    // The lease in force on each coordinator node (Redlock has five).
+    let mut lease: VecMap<NodeId, (Time, NodeId, u64)> = VecMap::new();
 
     let close_lease = |bars: &mut Vec<Bar>,
                        placer: &mut Placer,
-                       lease: &mut Option<(Time, NodeId, u64)>,
+                       lease: &mut VecMap<NodeId, (Time, NodeId, u64)>,
+                       at: NodeId,
                        t: Time,
                        how: &str| {
-        if let Some((t0, c, tok)) = lease.take() {
+        if let Some((t0, c, tok)) = lease.remove(&at) {
             let (x0, x1) = (x(t0), x(t));
             let text = format!("{} · token {tok}", node_name(c).replace("client ", "c"));
             let label = if x1 - x0 > 40.0 {
-                placer.place(x0 + 4.0, ly(NodeId::COORD) - 12.0, text)
+                placer.place(x0 + 4.0, ly(at) - 12.0, text)
             } else {
                 None
             };
             bars.push(Bar {
                 x0,
                 x1,
-                y: ly(NodeId::COORD) - 7.0,
+                y: ly(at) - 7.0,
                 h: 14.0,
                 tone: Tone::Lease,
                 label,
@@ -399,11 +410,12 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
             }
             Event::Crashed { .. } => {
                 down.insert(n, e.t);
-                if n == NodeId::COORD {
+                if matches!(n, NodeId::Coord(_)) {
                     close_lease(
                         &mut bars,
                         &mut placer,
                         &mut lease,
+                        n,
                         e.t,
                         "coordinator crashed",
                     );
@@ -423,14 +435,25 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
                 }
             }
             Event::LeaseGranted { client, token, .. } => {
-                close_lease(&mut bars, &mut placer, &mut lease, e.t, "replaced");
-                lease = Some((e.t, *client, *token));
+                close_lease(&mut bars, &mut placer, &mut lease, n, e.t, "replaced");
+                lease.insert(n, (e.t, *client, *token));
             }
             Event::LeaseReleased { .. } => {
-                close_lease(&mut bars, &mut placer, &mut lease, e.t, "released")
+                close_lease(&mut bars, &mut placer, &mut lease, n, e.t, "released")
             }
+            Event::SessionInvalidated { token: Some(_), .. } => {
+                close_lease(&mut bars, &mut placer, &mut lease, n, e.t, "invalidated")
+            }
+            Event::FailedOver { lost: Some(_) } => close_lease(
+                &mut bars,
+                &mut placer,
+                &mut lease,
+                n,
+                e.t,
+                "lost in failover",
+            ),
             Event::LeaseExpired { token, client, .. } => {
-                close_lease(&mut bars, &mut placer, &mut lease, e.t, "expired");
+                close_lease(&mut bars, &mut placer, &mut lease, n, e.t, "expired");
                 let label = placer.place(x(e.t) + 5.0, ly(n) + 20.0, format!("expired {token}"));
                 marks.push(Mark {
                     x: x(e.t),
@@ -601,13 +624,17 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
             title: format!("{} down from {t0}", node_name(n)),
         });
     }
-    close_lease(
-        &mut bars,
-        &mut placer,
-        &mut lease,
-        end_t,
-        "still held at the end",
-    );
+    let held: Vec<NodeId> = lease.iter().map(|(n, _)| *n).collect();
+    for n in held {
+        close_lease(
+            &mut bars,
+            &mut placer,
+            &mut lease,
+            n,
+            end_t,
+            "still held at the end",
+        );
+    }
 
     let span = trace.end.0.max(1);
     let step = nice_step(span);
@@ -740,12 +767,27 @@ pub fn stage_nodes(nodes: &[NodeId]) -> Vec<StageNode> {
             name: node_name(*n),
         })
         .collect();
-    v.push(StageNode {
-        node: NodeId::COORD,
+    // One coordinator top right; Redlock's five masters in a column above storage.
+    let coords: Vec<NodeId> = nodes
+        .iter()
+        .copied()
+        .filter(|n| matches!(n, NodeId::Coord(_)))
+        .collect();
+    let m = coords.len();
+    v.extend(coords.iter().enumerate().map(|(i, n)| StageNode {
+        node: *n,
         x: 330.0,
-        y: 75.0,
-        name: "coordinator".into(),
-    });
+        y: if m <= 1 {
+            75.0
+        } else {
+            20.0 + 150.0 * i as f64 / (m - 1) as f64
+        },
+        name: if i == 0 {
+            "coordinator".into()
+        } else {
+            format!("coordinator {}", i + 1)
+        },
+    }));
     v.push(StageNode {
         node: NodeId::Storage,
         x: 330.0,
@@ -765,8 +807,13 @@ fn pos(nodes: &[StageNode], n: NodeId) -> (f64, f64) {
 /// The links of the stage with their state at `state`.
 pub fn stage_links(nodes: &[StageNode], state: &State) -> Vec<StageLink> {
     let mut v = Vec::new();
+    let others: Vec<NodeId> = nodes
+        .iter()
+        .map(|s| s.node)
+        .filter(|n| !n.is_client())
+        .collect();
     for c in nodes.iter().filter(|s| s.node.is_client()) {
-        for other in [NodeId::COORD, NodeId::Storage] {
+        for &other in &others {
             let (x1, y1) = pos(nodes, other);
             v.push(StageLink {
                 a: c.node,
@@ -899,6 +946,50 @@ mod tests {
         assert_eq!(tenths(-0.06), "-0.1");
         assert_eq!(decimal(250, 3), "0.25");
         assert_eq!(decimal(-30_000, 3), "-30");
+    }
+
+    #[test]
+    fn redlock_masters_get_a_lane_and_a_stage_node_each() {
+        let sc = crate::scenario::flavor_presets::find("redlock-clock-jump").unwrap();
+        let t = simulate(&sc).unwrap();
+        let d = diagram(&t, &check(&t));
+        let names: Vec<&str> = d.lanes.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "client 1",
+                "client 2",
+                "the coordinator",
+                "coordinator 2",
+                "coordinator 3",
+                "coordinator 4",
+                "coordinator 5",
+                "storage"
+            ]
+        );
+        assert_eq!(d.lanes[6].label, "Coordinator 5");
+        // Each master's lease is drawn on its own lane.
+        let lease_ys: Vec<f64> = d
+            .bars
+            .iter()
+            .filter(|b| b.tone == Tone::Lease)
+            .map(|b| b.y)
+            .collect();
+        for m in 0..5 {
+            let y = d.lane_y(NodeId::Coord(m)) - 7.0;
+            assert!(lease_ys.contains(&y), "no lease bar on master {m}");
+        }
+        let nodes = stage_nodes(&t.nodes.iter().map(|n| n.0).collect::<Vec<_>>());
+        assert_eq!(nodes.len(), 2 + 5 + 1);
+        let ys: Vec<f64> = nodes
+            .iter()
+            .filter(|n| matches!(n.node, NodeId::Coord(_)))
+            .map(|n| n.y)
+            .collect();
+        assert!(ys.windows(2).all(|w| w[1] > w[0]), "{ys:?}");
+        let p = Projection::new(&t);
+        let s = p.state_at(&t, t.entries.len());
+        assert_eq!(stage_links(&nodes, &s).len(), 2 * 6);
     }
 
     #[test]

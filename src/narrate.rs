@@ -15,7 +15,9 @@ use crate::trace::{AbortWhy, Event, Forgot, Trace};
 pub fn node_name(n: NodeId) -> String {
     match n {
         NodeId::Client(i) => format!("client {}", i + 1),
-        NodeId::Coord(_) => "the coordinator".into(),
+        NodeId::Coord(0) => "the coordinator".into(),
+        // Redlock's other masters.
+        NodeId::Coord(i) => format!("coordinator {}", i + 1),
         NodeId::Storage => "storage".into(),
     }
 }
@@ -56,6 +58,17 @@ pub fn is_notable(e: &Event) -> bool {
             | FailedOpen
             | JobAborted { .. }
             | MessageHeld { .. }
+            | Disconnected
+            | Reconnected
+            | Jeopardy { .. }
+            | Safe
+            | QuorumAcquired { .. }
+            | QuorumFailed { .. }
+            | FailingOver { .. }
+            | FailedOver { .. }
+            | LeaseExtended { .. }
+            | SessionInvalidated { .. }
+            | LockDelayed { .. }
     )
 }
 
@@ -83,10 +96,7 @@ pub fn sentence(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Op
     let who = node_name(e.node);
     let s = match &e.event {
         Event::LeaseGranted { client, token, .. } => {
-            let mut s = format!(
-                "the coordinator granted the lock to {} with token {token}",
-                node_name(*client)
-            );
+            let mut s = format!("{who} granted the lock to {} with {}", node_name(*client), tok(*token));
             let others: Vec<String> = after
                 .believers()
                 .filter(|(c, _)| c != client)
@@ -100,8 +110,9 @@ pub fn sentence(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Op
         }
         Event::LeaseExpired { client, token, .. } => {
             let mut s = format!(
-                "the coordinator expired {}'s lease (token {token})",
-                node_name(*client)
+                "{who} expired {}'s lease ({})",
+                node_name(*client),
+                tok(*token)
             );
             if let Some(b) = still_believes(after, *client) {
                 s.push_str("; ");
@@ -211,9 +222,62 @@ pub fn sentence(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Op
                 secs(*extra_ms)
             )
         }
+        Event::Disconnected => format!(
+            "{who} has heard nothing from the ensemble: Disconnected — it does not know whether its session is alive and still believes it holds the lock"
+        ),
+        Event::Reconnected => format!("{who} reconnected; its session is still alive"),
+        Event::Jeopardy { grace_ms, .. } => format!(
+            "{who}'s lease ran out on its clock: jeopardy — it waits a {} grace period for a KeepAlive",
+            secs(*grace_ms)
+        ),
+        Event::Safe => format!("{who}'s KeepAlive was answered: safe, it keeps its session and lock"),
+        Event::QuorumAcquired {
+            granted,
+            validity_ms,
+        } => format!(
+            "{who} got {granted} of 5 masters and holds the lock for {}",
+            secs(*validity_ms)
+        ),
+        Event::QuorumFailed {
+            granted,
+            validity_ms,
+        } => format!(
+            "{who} got {granted} of 5 masters with {} of validity left: no lock, it releases all and retries",
+            secs(*validity_ms)
+        ),
+        Event::FailingOver { down_ms } => {
+            format!("{who} lost its leader: no service for {}", secs(*down_ms))
+        }
+        Event::FailedOver { lost: Some(c) } => format!(
+            "a replica took over {who}'s role, but it never received {}'s key: the lock is free again",
+            node_name(*c)
+        ),
+        Event::FailedOver { lost: None } => format!("a new leader took over as {who}"),
+        Event::LeaseExtended { client, .. } => format!(
+            "the new leader extended {}'s lease to a full TTL — longer than it would have lasted",
+            node_name(*client)
+        ),
+        Event::SessionInvalidated { client, token } => format!(
+            "{who} wrongly declared {}'s session dead (a health-check false positive){}",
+            node_name(*client),
+            if token.is_some() { ": its lock is released while it still works" } else { "" }
+        ),
+        Event::LockDelayed { until_local } => format!(
+            "{who} holds the lock back (lock-delay) until {} on its clock",
+            secs(*until_local)
+        ),
         _ => return None,
     };
     Some(format!("t = {}: {s}", secs(e.t.0)))
+}
+
+/// "token 33", or "no token" for the services that give none (Redis, Redlock).
+fn tok(token: u64) -> String {
+    if token == 0 {
+        "no token".into()
+    } else {
+        format!("token {token}")
+    }
 }
 
 /// How a run ended, in one sentence, from the verdict: the first violation's cause, or the

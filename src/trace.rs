@@ -29,6 +29,8 @@ pub enum LossHow {
     Released,
     /// The job ended.
     JobEnded,
+    /// ZooKeeper: reconnected, it was told its session had expired.
+    SessionExpired,
 }
 
 impl fmt::Display for LossHow {
@@ -40,6 +42,7 @@ impl fmt::Display for LossHow {
             LossHow::Fenced => "storage rejected its write",
             LossHow::Released => "it released the lock",
             LossHow::JobEnded => "its job ended",
+            LossHow::SessionExpired => "reconnected, it learned its session had expired",
         })
     }
 }
@@ -198,6 +201,51 @@ pub enum Event {
         for_ms: i64,
     },
     RenewalsRestored,
+    // --- flavors (sim::flavors)
+    /// Client (ZooKeeper): no reply for two thirds of the session timeout.
+    Disconnected,
+    /// Client (ZooKeeper): a reply came back; the session is still alive.
+    Reconnected,
+    /// Client (Chubby): its lease ran out locally; it waits `grace_ms` before giving up.
+    Jeopardy {
+        grace_ms: i64,
+        deadline_local: i64,
+    },
+    /// Client (Chubby): a KeepAlive succeeded during jeopardy.
+    Safe,
+    /// Client (Redlock): a majority granted in time.
+    QuorumAcquired {
+        granted: u32,
+        validity_ms: i64,
+    },
+    /// Client (Redlock): too few grants, or no validity left.
+    QuorumFailed {
+        granted: u32,
+        validity_ms: i64,
+    },
+    /// Coordinator: its leader (or master) is gone for `down_ms`.
+    FailingOver {
+        down_ms: i64,
+    },
+    /// Coordinator: a new leader took over; `lost`: whose lock the replica never had.
+    FailedOver {
+        lost: Option<NodeId>,
+    },
+    /// Coordinator: the new leader extended a lease.
+    LeaseExtended {
+        client: NodeId,
+        token: u64,
+        expires_local: i64,
+    },
+    /// Coordinator: it declared a live client's session dead; `token`: the lock it held.
+    SessionInvalidated {
+        client: NodeId,
+        token: Option<u64>,
+    },
+    /// Coordinator: the lock is held back after its holder failed.
+    LockDelayed {
+        until_local: i64,
+    },
 }
 
 /// Why a job stopped early.
@@ -344,7 +392,8 @@ impl fmt::Display for Event {
                 ..
             } => write!(
                 f,
-                "believes it holds the lock: token {token}, valid until {} on its clock",
+                "believes it holds the lock: {}, valid until {} on its clock",
+                tok(Some(*token)),
                 fmt_ms(*deadline_local)
             ),
             DeadlineExtended {
@@ -380,7 +429,8 @@ impl fmt::Display for Event {
                 ..
             } => write!(
                 f,
-                "grants the lease to {client}: token {token}, expires at {} on its clock",
+                "grants the lease to {client}: {}, expires at {} on its clock",
+                tok(Some(*token)),
                 fmt_ms(*expires_local)
             ),
             LeaseRenewed {
@@ -457,12 +507,63 @@ impl fmt::Display for Event {
                 write!(f, "renewals start failing for {}", fmt_ms(*for_ms))
             }
             RenewalsRestored => write!(f, "renewals work again"),
+            Disconnected => write!(f, "hears nothing: Disconnected (still believes)"),
+            Reconnected => write!(f, "reconnects: session alive"),
+            Jeopardy {
+                grace_ms,
+                deadline_local,
+            } => write!(
+                f,
+                "lease ran out locally: jeopardy, grace {} (until {} on its clock)",
+                fmt_ms(*grace_ms),
+                fmt_ms(*deadline_local)
+            ),
+            Safe => write!(f, "KeepAlive answered: safe"),
+            QuorumAcquired {
+                granted,
+                validity_ms,
+            } => write!(
+                f,
+                "{granted}/5 masters granted: lock valid for {}",
+                fmt_ms(*validity_ms)
+            ),
+            QuorumFailed {
+                granted,
+                validity_ms,
+            } => write!(
+                f,
+                "{granted}/5 masters granted, validity {}: no lock",
+                fmt_ms(*validity_ms)
+            ),
+            FailingOver { down_ms } => write!(f, "fails over (no leader for {})", fmt_ms(*down_ms)),
+            FailedOver { lost: Some(c) } => {
+                write!(f, "new master: the replica never had {c}'s key")
+            }
+            FailedOver { lost: None } => write!(f, "new leader in place"),
+            LeaseExtended {
+                client,
+                token,
+                expires_local,
+            } => write!(
+                f,
+                "new leader extends {client}'s lease {} until {} on its clock",
+                token,
+                fmt_ms(*expires_local)
+            ),
+            SessionInvalidated { client, .. } => {
+                write!(f, "declares {client}'s session dead (false positive)")
+            }
+            LockDelayed { until_local } => {
+                write!(f, "lock-delay until {} on its clock", fmt_ms(*until_local))
+            }
         }
     }
 }
 
+/// "token 33"; "no token" for none or for 0 (Redis and Redlock grants carry none).
 fn tok(t: Option<u64>) -> String {
-    t.map_or("no token".to_string(), |t| format!("token {t}"))
+    t.filter(|t| *t != 0)
+        .map_or("no token".to_string(), |t| format!("token {t}"))
 }
 
 impl fmt::Display for Entry {

@@ -147,6 +147,7 @@ fn how(h: LossHow) -> Json {
         LossHow::Fenced => "fenced",
         LossHow::Released => "released",
         LossHow::JobEnded => "job_ended",
+        LossHow::SessionExpired => "session_expired",
     })
 }
 
@@ -301,6 +302,44 @@ pub fn event(e: &Event) -> Json {
         ),
         RenewalsFailing { for_ms } => o("renewals_failing").int("for_ms", *for_ms),
         RenewalsRestored => o("renewals_restored"),
+        Disconnected => o("disconnected"),
+        Reconnected => o("reconnected"),
+        Jeopardy {
+            grace_ms,
+            deadline_local,
+        } => o("jeopardy")
+            .int("grace_ms", *grace_ms)
+            .int("deadline_local", *deadline_local),
+        Safe => o("safe"),
+        QuorumAcquired {
+            granted,
+            validity_ms,
+        } => o("quorum_acquired")
+            .int("granted", *granted)
+            .int("validity_ms", *validity_ms),
+        QuorumFailed {
+            granted,
+            validity_ms,
+        } => o("quorum_failed")
+            .int("granted", *granted)
+            .int("validity_ms", *validity_ms),
+        FailingOver { down_ms } => o("failing_over").int("down_ms", *down_ms),
+        FailedOver { lost } => o("failed_over").val(
+            "lost",
+            lost.map_or(Json::Null, |c| Json::Str(c.to_string())),
+        ),
+        LeaseExtended {
+            client,
+            token,
+            expires_local,
+        } => o("lease_extended")
+            .node("client", *client)
+            .int("token", *token)
+            .int("expires_local", *expires_local),
+        SessionInvalidated { client, token } => o("session_invalidated")
+            .node("client", *client)
+            .opt("token", *token),
+        LockDelayed { until_local } => o("lock_delayed").int("until_local", *until_local),
     }
     .done()
 }
@@ -346,6 +385,17 @@ pub fn kind(e: &Event) -> &'static str {
         Restarted { .. } => "restarted",
         RenewalsFailing { .. } => "renewals_failing",
         RenewalsRestored => "renewals_restored",
+        Disconnected => "disconnected",
+        Reconnected => "reconnected",
+        Jeopardy { .. } => "jeopardy",
+        Safe => "safe",
+        QuorumAcquired { .. } => "quorum_acquired",
+        QuorumFailed { .. } => "quorum_failed",
+        FailingOver { .. } => "failing_over",
+        FailedOver { .. } => "failed_over",
+        LeaseExtended { .. } => "lease_extended",
+        SessionInvalidated { .. } => "session_invalidated",
+        LockDelayed { .. } => "lock_delayed",
     }
 }
 
@@ -365,7 +415,10 @@ pub fn about(e: &Event) -> Option<NodeId> {
         | WriteRejected { client, .. }
         | FenceChecked { client, .. }
         | EffectPerformed { client, .. }
-        | EffectDeduplicated { client, .. } => Some(*client),
+        | EffectDeduplicated { client, .. }
+        | LeaseExtended { client, .. }
+        | SessionInvalidated { client, .. } => Some(*client),
+        FailedOver { lost } => *lost,
         _ => None,
     }
 }

@@ -194,13 +194,35 @@ impl<'a> Fields<'a> {
             })
     }
 
+    fn flavor(&mut self) -> R<Flavor> {
+        let p = self.at("flavor");
+        match self.take("flavor") {
+            None => Ok(Flavor::Generic),
+            Some(Json::Str(s)) => Flavor::parse(s).ok_or_else(|| {
+                ScenarioError::new(
+                    &p,
+                    format!(
+                        "unknown flavor \"{s}\" (expected one of {})",
+                        Flavor::names()
+                    ),
+                )
+            }),
+            Some(other) => Err(ScenarioError::new(
+                &p,
+                format!("expected a string, found {}", other.kind()),
+            )),
+        }
+    }
+
     fn node(&mut self, key: &'static str) -> R<NodeId> {
         let p = self.at(key);
         match self.need(key)? {
             Json::Str(s) => NodeId::parse(s).ok_or_else(|| {
                 ScenarioError::new(
                     &p,
-                    format!("unknown node \"{s}\" (expected c1..c8, coord or storage)"),
+                    format!(
+                        "unknown node \"{s}\" (expected c1..c8, coord, coord2..coord5 or storage)"
+                    ),
                 )
             }),
             other => Err(ScenarioError::new(
@@ -409,6 +431,8 @@ fn fault(v: &Json, p: &str) -> R<Fault> {
             ("clock_jump", 4),
             ("restart", 5),
             ("fail_renewals", 6),
+            ("failover", 7),
+            ("false_positive", 8),
         ],
         None,
     )?;
@@ -438,8 +462,18 @@ fn fault(v: &Json, p: &str) -> R<Fault> {
             node: f.node("node")?,
             down_ms: f.i64_or("down_ms", 0)?,
         },
-        _ => FaultKind::FailRenewals {
+        6 => FaultKind::FailRenewals {
             for_ms: f.i64("for_ms")?,
+        },
+        7 => FaultKind::Failover {
+            node: match f.take("node") {
+                Some(_) => f.node("node")?,
+                None => NodeId::COORD,
+            },
+            down_ms: f.i64_or("down_ms", 0)?,
+        },
+        _ => FaultKind::FalsePositive {
+            node: f.node("node")?,
         },
     };
     f.finish()?;
@@ -474,6 +508,17 @@ pub fn decode(v: &Json) -> R<Scenario> {
                     counter: c.word("counter", DURABILITY, Some(cd.counter))?,
                     waiters: c.word("waiters", WAITERS, Some(cd.waiters))?,
                     clock: c.obj("clock", clock, ClockSpec::default)?,
+                    flavor: c.flavor()?,
+                    clocks: c.list(
+                        "clocks",
+                        false,
+                        usize::from(crate::sim::flavors::MAX_COORDS),
+                        clock,
+                    )?,
+                    lock_delay_ms: c.opt_i64("lock_delay_ms")?,
+                    grace_ms: c.i64_or("grace_ms", cd.grace_ms)?,
+                    replica_lag_ms: c.i64_or("replica_lag_ms", cd.replica_lag_ms)?,
+                    restart_delay_ms: c.i64_or("restart_delay_ms", 0)?,
                 };
                 c.finish()?;
                 Ok(s)
@@ -554,7 +599,49 @@ fn clock_json(c: &ClockSpec) -> Json {
     ])
 }
 
-/// Writes every field of `sc`.
+impl Json {
+    /// Appends fields to an object (anything else is returned as it is).
+    fn with(self, more: Vec<(&str, Json)>) -> Json {
+        match self {
+            Json::Obj(mut kv) => {
+                kv.extend(more.into_iter().map(|(k, v)| (k.to_string(), v)));
+                Json::Obj(kv)
+            }
+            other => other,
+        }
+    }
+}
+
+/// The flavor's fields, written only when they differ from their defaults, so a generic
+/// scenario encodes exactly as it did before flavors existed (shared links stay the same).
+fn flavor_fields(c: &CoordinatorSpec) -> Vec<(&'static str, Json)> {
+    let d = CoordinatorSpec::default();
+    let mut kv = Vec::new();
+    if c.flavor != d.flavor {
+        kv.push(("flavor", Json::Str(c.flavor.name().into())));
+    }
+    if !c.clocks.is_empty() {
+        kv.push((
+            "clocks",
+            Json::Arr(c.clocks.iter().map(clock_json).collect()),
+        ));
+    }
+    if let Some(l) = c.lock_delay_ms {
+        kv.push(("lock_delay_ms", int(l)));
+    }
+    for (k, v, dv) in [
+        ("grace_ms", c.grace_ms, d.grace_ms),
+        ("replica_lag_ms", c.replica_lag_ms, d.replica_lag_ms),
+        ("restart_delay_ms", c.restart_delay_ms, d.restart_delay_ms),
+    ] {
+        if v != dv {
+            kv.push((k, int(v)));
+        }
+    }
+    kv
+}
+
+/// Writes every field of `sc` (the flavor's only when not at their defaults).
 pub fn encode(sc: &Scenario) -> Json {
     let step = |s: &Step| match s {
         Step::Acquire => obj(vec![("op", Json::Str("acquire".into()))]),
@@ -633,6 +720,11 @@ pub fn encode(sc: &Scenario) -> Json {
                 vec![("node", node(*n)), ("down_ms", int(*down_ms))],
             ),
             FaultKind::FailRenewals { for_ms } => ("fail_renewals", vec![("for_ms", int(*for_ms))]),
+            FaultKind::Failover { node: n, down_ms } => (
+                "failover",
+                vec![("node", node(*n)), ("down_ms", int(*down_ms))],
+            ),
+            FaultKind::FalsePositive { node: n } => ("false_positive", vec![("node", node(*n))]),
         };
         let mut kv = vec![("at_ms", int(f.at_ms)), ("fault", Json::Str(name.into()))];
         kv.extend(rest);
@@ -662,7 +754,8 @@ pub fn encode(sc: &Scenario) -> Json {
                 ("counter", word_of(DURABILITY, sc.coordinator.counter)),
                 ("waiters", word_of(WAITERS, sc.coordinator.waiters)),
                 ("clock", clock_json(&sc.coordinator.clock)),
-            ]),
+            ])
+            .with(flavor_fields(&sc.coordinator)),
         ),
         (
             "storage",

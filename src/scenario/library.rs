@@ -24,19 +24,19 @@ pub struct Expect {
     pub rejected: bool,
 }
 
-const UNSAFE_STALE: Expect = Expect {
+pub(crate) const UNSAFE_STALE: Expect = Expect {
     safe: false,
     must: &[StaleWrite, LostUpdate],
     must_not: &[],
     rejected: false,
 };
-const FENCED: Expect = Expect {
+pub(crate) const FENCED: Expect = Expect {
     safe: true,
     must: &[],
     must_not: &[],
     rejected: true,
 };
-const SAFE: Expect = Expect {
+pub(crate) const SAFE: Expect = Expect {
     safe: true,
     must: &[],
     must_not: &[],
@@ -54,7 +54,7 @@ pub struct Lesson {
     pub id: &'static str,
     /// Which argument of the sources it belongs to.
     pub chapter: &'static str,
-    json: &'static str,
+    pub(crate) json: &'static str,
     pub expect: Expect,
     pub fixes: &'static [Fix],
 }

@@ -10,6 +10,7 @@
 //! never a panic. The format is documented in `docs/scenario-format.md`.
 
 mod codec;
+pub mod flavor_presets;
 pub mod json;
 pub mod library;
 mod presets;
@@ -18,6 +19,7 @@ mod validate;
 pub use presets::{preset, PRESETS};
 pub use validate::{Limits, ScenarioError, LIMITS};
 
+pub use crate::sim::flavors::Flavor;
 use crate::sim::node::NodeId;
 
 /// The only format version this build reads and writes.
@@ -76,6 +78,21 @@ pub struct CoordinatorSpec {
     pub counter: Durability,
     pub waiters: Waiters,
     pub clock: ClockSpec,
+    /// Which real lock service it behaves like (`sim::flavors`).
+    pub flavor: Flavor,
+    /// Clocks of the coordinator nodes in order (`coord`, `coord2`, …); a node without an
+    /// entry uses `clock`. Only Redlock has more than one node.
+    pub clocks: Vec<ClockSpec>,
+    /// Lock-delay after a holder fails; `None` = the flavor's default (Consul 15 s,
+    /// Chubby 60 s, others 0).
+    pub lock_delay_ms: Option<i64>,
+    /// Chubby: the grace period after a client's lease runs out locally.
+    pub grace_ms: i64,
+    /// Redis: a key written less than this before a failover is missing on the replica.
+    pub replica_lag_ms: i64,
+    /// A restarted coordinator node stays down at least this long (Redlock's "delayed
+    /// restart" remedy).
+    pub restart_delay_ms: i64,
 }
 
 impl Default for CoordinatorSpec {
@@ -85,6 +102,12 @@ impl Default for CoordinatorSpec {
             counter: Durability::Durable,
             waiters: Waiters::Queue,
             clock: ClockSpec::default(),
+            flavor: Flavor::Generic,
+            clocks: Vec::new(),
+            lock_delay_ms: None,
+            grace_ms: crate::sim::flavors::chubby::GRACE_MS,
+            replica_lag_ms: 1_000,
+            restart_delay_ms: 0,
         }
     }
 }
@@ -359,6 +382,17 @@ pub enum FaultKind {
     FailRenewals {
         for_ms: i64,
     },
+    /// A coordinator node loses its leader (or master): no service for `down_ms`, then a
+    /// new one takes over with what the flavor keeps (see `sim::flavors::Failover`).
+    Failover {
+        node: NodeId,
+        down_ms: i64,
+    },
+    /// The coordinator declares a live client's session dead (a health-check false
+    /// positive): the client's lock is released.
+    FalsePositive {
+        node: NodeId,
+    },
 }
 
 impl Scenario {
@@ -394,9 +428,16 @@ impl Scenario {
     /// Every node of the run, in lane order.
     pub fn nodes(&self) -> Vec<NodeId> {
         let mut v: Vec<NodeId> = (0..self.client_count()).map(NodeId::Client).collect();
-        v.push(NodeId::COORD);
+        v.extend((0..self.coordinator.flavor.nodes()).map(NodeId::Coord));
         v.push(NodeId::Storage);
         v
+    }
+
+    /// The coordinator nodes of the run: `coord`, then Redlock's `coord2` … `coord5`.
+    pub fn coord_nodes(&self) -> Vec<NodeId> {
+        (0..self.coordinator.flavor.nodes())
+            .map(NodeId::Coord)
+            .collect()
     }
 
     pub fn clock_of(&self, node: NodeId) -> ClockSpec {
@@ -406,7 +447,12 @@ impl Scenario {
                 .get(usize::from(i))
                 .map(|c| c.clock)
                 .unwrap_or_default(),
-            NodeId::Coord(_) => self.coordinator.clock,
+            NodeId::Coord(i) => self
+                .coordinator
+                .clocks
+                .get(usize::from(i))
+                .copied()
+                .unwrap_or(self.coordinator.clock),
             NodeId::Storage => self.storage.clock,
         }
     }

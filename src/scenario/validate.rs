@@ -140,6 +140,36 @@ impl Scenario {
             ));
         }
         clock("coordinator.clock", &c.clock)?;
+        if c.clocks.len() > usize::from(c.flavor.nodes()) {
+            return Err(ScenarioError::new(
+                "coordinator.clocks",
+                format!(
+                    "{} clocks for {} coordinator node(s) of flavor {}",
+                    c.clocks.len(),
+                    c.flavor.nodes(),
+                    c.flavor.name()
+                ),
+            ));
+        }
+        for (i, k) in c.clocks.iter().enumerate() {
+            clock(&format!("coordinator.clocks[{i}]"), k)?;
+        }
+        if let Some(d) = c.lock_delay_ms {
+            range("coordinator.lock_delay_ms", d, 0, 60_000)?;
+        }
+        range("coordinator.grace_ms", c.grace_ms, 0, LIMITS.max_horizon_ms)?;
+        range(
+            "coordinator.replica_lag_ms",
+            c.replica_lag_ms,
+            0,
+            LIMITS.max_horizon_ms,
+        )?;
+        range(
+            "coordinator.restart_delay_ms",
+            c.restart_delay_ms,
+            0,
+            LIMITS.max_horizon_ms,
+        )?;
         clock("storage.clock", &self.storage.clock)?;
         range(
             "storage.check_gap_ms",
@@ -195,7 +225,7 @@ impl Scenario {
     fn node(&self, path: &str, n: NodeId) -> R {
         let ok = match n {
             NodeId::Client(i) => usize::from(i) < self.clients.len(),
-            NodeId::Coord(i) => i == 0,
+            NodeId::Coord(i) => i < self.coordinator.flavor.nodes(),
             NodeId::Storage => true,
         };
         if ok {
@@ -214,7 +244,24 @@ impl Scenario {
         clock(&format!("{p}.clock"), &c.clock)?;
         range(&format!("{p}.ttl_ms"), c.ttl_ms, 1, LIMITS.max_horizon_ms)?;
         range(&format!("{p}.margin_ms"), c.margin_ms, 0, c.ttl_ms - 1)?;
+        let flavor = self.coordinator.flavor;
+        if c.ttl_ms < flavor.model().min_ttl_ms {
+            return Err(ScenarioError::new(
+                &format!("{p}.ttl_ms"),
+                format!(
+                    "{} accepts a TTL of at least {} ms",
+                    flavor.name(),
+                    flavor.model().min_ttl_ms
+                ),
+            ));
+        }
         if let Some(r) = c.renew_every_ms {
+            if flavor.nodes() > 1 {
+                return Err(ScenarioError::new(
+                    &format!("{p}.renew_every_ms"),
+                    "Redlock extension is not modelled: leave the watchdog off",
+                ));
+            }
             range(&format!("{p}.renew_every_ms"), r, 1, LIMITS.max_horizon_ms)?;
         }
         range(
@@ -337,6 +384,25 @@ impl Scenario {
             }
             FaultKind::FailRenewals { for_ms } => {
                 range(&format!("{p}.for_ms"), *for_ms, 1, LIMITS.max_horizon_ms)
+            }
+            FaultKind::Failover { node, down_ms } => {
+                if !matches!(node, NodeId::Coord(_)) {
+                    return Err(ScenarioError::new(
+                        &format!("{p}.node"),
+                        "only a coordinator node fails over",
+                    ));
+                }
+                self.node(&format!("{p}.node"), *node)?;
+                range(&format!("{p}.down_ms"), *down_ms, 0, LIMITS.max_horizon_ms)
+            }
+            FaultKind::FalsePositive { node } => {
+                if !node.is_client() {
+                    return Err(ScenarioError::new(
+                        &format!("{p}.node"),
+                        "a false positive declares a client's session dead",
+                    ));
+                }
+                self.node(&format!("{p}.node"), *node)
             }
         }
     }

@@ -18,9 +18,19 @@
 //! is when the acquire left (count from request: conservative, the grant's flight time is
 //! counted as spent) or when the grant arrived (count from grant: optimistic, the lease
 //! already started ticking on the coordinator before the client heard of it).
+//!
+//! **Flavors.** The client library of a real service differs in a few places, read from
+//! the flavor's [`Model`]: a default keepalive period, what happens when the lease runs out
+//! locally (lose it; ZooKeeper's Disconnected-then-Expired; Chubby's jeopardy and grace),
+//! whether writes can carry a token at all, and — Redlock only — acquiring on five masters
+//! and trusting the lock for its computed validity. With the generic model every one of
+//! these is inert.
 
+use super::flavors::{generic, redlock, Model, OnExpiry, Tokens};
 use super::node::{Ctx, Msg, NodeId, TimerKind};
-use crate::scenario::{ClientSpec, CountFrom, FailMode, FenceWith, LossPolicy, Step};
+use crate::scenario::{
+    ClientSpec, CoordinatorSpec, CountFrom, FailMode, FenceWith, LossPolicy, Step,
+};
 use crate::trace::{AbortWhy, Event, LossHow};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,6 +86,19 @@ pub struct Client {
     renew_sent: (u32, i64),
     /// The client failed open: it runs on without a lock, so lease checks do not apply.
     unlocked: bool,
+    model: &'static Model,
+    /// Chubby's grace period.
+    grace_ms: i64,
+    /// Chubby: in jeopardy. ZooKeeper: disconnected.
+    jeopardy: bool,
+    disconnected: bool,
+    /// When a reply of the lock service last arrived (local).
+    last_heard: i64,
+    /// Redlock: the current round's grants, answers, newest epoch and start (local).
+    votes: u32,
+    answers: u32,
+    vote_epoch: u32,
+    round_start: i64,
 }
 
 impl Client {
@@ -94,7 +117,39 @@ impl Client {
             acquire_sent: Vec::new(),
             renew_sent: (0, 0),
             unlocked: false,
+            model: &generic::MODEL,
+            grace_ms: 0,
+            jeopardy: false,
+            disconnected: false,
+            last_heard: 0,
+            votes: 0,
+            answers: 0,
+            vote_epoch: 0,
+            round_start: 0,
         }
+    }
+
+    /// A client of the lock service `coord` describes.
+    pub fn for_flavor(me: NodeId, coord: &CoordinatorSpec) -> Client {
+        Client {
+            model: coord.flavor.model(),
+            grace_ms: coord.grace_ms,
+            ..Client::new(me)
+        }
+    }
+
+    /// Sends `msg` to every coordinator node (one, or Redlock's five masters).
+    fn to_coords(&self, ctx: &mut Ctx, msg: Msg) {
+        for i in 0..self.model.nodes {
+            ctx.send(NodeId::Coord(i), msg.clone());
+        }
+    }
+
+    /// The watchdog's period: the scenario's, else the flavor's default keepalive.
+    fn renew_every(&self, spec: &ClientSpec) -> Option<i64> {
+        spec.renew_every_ms.or_else(|| {
+            (self.model.keepalive_div > 0).then(|| (spec.ttl_ms / self.model.keepalive_div).max(1))
+        })
     }
 
     pub fn belief(&self) -> Option<Belief> {
@@ -169,7 +224,7 @@ impl Client {
                 }
                 Step::Release => {
                     if let Some(c) = self.creds.take() {
-                        ctx.send(NodeId::COORD, Msg::Release { owner: c.owner });
+                        self.to_coords(ctx, Msg::Release { owner: c.owner });
                     }
                     self.end_belief(ctx, LossHow::Released);
                 }
@@ -183,8 +238,10 @@ impl Client {
         let req = self.req();
         self.phase = Phase::Acquiring { req, queued: false };
         self.acquire_sent.push((req, ctx.now));
-        ctx.send(
-            NodeId::COORD,
+        (self.votes, self.answers, self.vote_epoch) = (0, 0, 0);
+        self.round_start = ctx.now;
+        self.to_coords(
+            ctx,
             Msg::Acquire {
                 req,
                 owner: self.owner,
@@ -201,7 +258,7 @@ impl Client {
         self.gen += 1;
         self.phase = Phase::Writing { req };
         let (token, epoch) = match self.creds {
-            Some(c) => (Some(self.fence_value(spec, c)), Some(c.epoch)),
+            Some(c) => (self.fence_value(spec, c), Some(c.epoch)),
             None => (None, None),
         };
         ctx.send(
@@ -231,18 +288,79 @@ impl Client {
             req,
             name: name.clone(),
             idempotency_key: idempotency_key.clone(),
-            token: self.creds.map(|c| self.fence_value(spec, c)),
+            token: self.creds.and_then(|c| self.fence_value(spec, c)),
         };
         ctx.send(NodeId::Storage, msg);
         ctx.timer_in(spec.timeout_ms, TimerKind::RequestTimeout { gen: self.gen });
     }
 
     /// What this client's writes carry as a fence: the token, or (the mistake) its owner id,
-    /// kept within 2^53 like every token.
-    fn fence_value(&self, spec: &ClientSpec, c: Creds) -> u64 {
+    /// kept within 2^53 like every token. Nothing when the service issues no token.
+    fn fence_value(&self, spec: &ClientSpec, c: Creds) -> Option<u64> {
         match spec.fence_with {
-            FenceWith::Token => c.token,
-            FenceWith::OwnerId => c.owner & ((1 << 53) - 1),
+            FenceWith::Token if self.model.tokens == Tokens::None => None,
+            FenceWith::Token => Some(c.token),
+            FenceWith::OwnerId => Some(c.owner & ((1 << 53) - 1)),
+        }
+    }
+
+    /// The lock is ours: believe it until `deadline` (local), then go on with the job.
+    fn believe(&mut self, ctx: &mut Ctx, spec: &ClientSpec, token: u64, epoch: u32, deadline: i64) {
+        self.belief = Some(Belief {
+            token,
+            epoch,
+            deadline,
+        });
+        self.creds = Some(Creds {
+            token,
+            epoch,
+            owner: self.owner,
+        });
+        self.last_heard = ctx.now;
+        (self.jeopardy, self.disconnected) = (false, false);
+        ctx.note(Event::BeliefStarted {
+            token,
+            epoch,
+            deadline_local: deadline,
+        });
+        if let Some(every) = self.renew_every(spec) {
+            self.renew_gen += 1;
+            ctx.timer_in(
+                every,
+                TimerKind::RenewTick {
+                    gen: self.renew_gen,
+                },
+            );
+        }
+        self.next_step(ctx, spec);
+    }
+
+    /// Redlock: every master answered, or the round timed out. The lock is held iff a
+    /// majority granted and validity is left, measured on this client's clock *now* — after
+    /// any pause that held the replies back.
+    fn decide_round(&mut self, ctx: &mut Ctx, spec: &ClientSpec) {
+        let validity_ms = redlock::validity_ms(spec.ttl_ms, ctx.now - self.round_start);
+        self.gen += 1;
+        let granted = self.votes;
+        if granted >= redlock::MAJORITY && validity_ms > 0 {
+            ctx.note(Event::QuorumAcquired {
+                granted,
+                validity_ms,
+            });
+            let deadline = ctx.now.saturating_add(validity_ms - spec.margin_ms);
+            self.believe(ctx, spec, 0, self.vote_epoch, deadline);
+            return;
+        }
+        ctx.note(Event::QuorumFailed {
+            granted,
+            validity_ms,
+        });
+        self.to_coords(ctx, Msg::Release { owner: self.owner });
+        if self.exhausted(spec) {
+            self.give_up_acquire(ctx, spec);
+        } else {
+            let wait = spec.retry.interval_ms + ctx.rng.range_i64(0, spec.retry.jitter_ms);
+            ctx.timer_in(wait, TimerKind::RetryAcquire { gen: self.gen });
         }
     }
 
@@ -325,6 +443,33 @@ impl Client {
     }
 
     pub fn on_message(&mut self, ctx: &mut Ctx, spec: &ClientSpec, msg: &Msg) {
+        if self.model.nodes > 1 {
+            // Redlock: grants and refusals are votes of the current round, or stale.
+            let (granted, req, epoch) = match *msg {
+                Msg::Granted { req, epoch, .. } => (true, req, epoch),
+                Msg::Busy { req } => (false, req, 0),
+                _ => (false, 0, 0),
+            };
+            if req != 0 {
+                if matches!(self.phase, Phase::Acquiring { req: r, .. } if r == req) {
+                    self.answers += 1;
+                    if granted {
+                        self.votes += 1;
+                        self.vote_epoch = self.vote_epoch.max(epoch);
+                    }
+                    if self.answers >= u32::from(self.model.nodes) {
+                        self.decide_round(ctx, spec);
+                    }
+                }
+                return;
+            }
+        }
+        if matches!(
+            msg,
+            Msg::Renewed { .. } | Msg::RenewRefused { .. } | Msg::Granted { .. }
+        ) {
+            self.last_heard = ctx.now;
+        }
         match (&self.phase, msg) {
             (
                 Phase::Acquiring { .. },
@@ -343,31 +488,7 @@ impl Client {
                     CountFrom::Grant => ctx.now,
                 };
                 let deadline = base.saturating_add(ttl_ms - spec.margin_ms);
-                self.belief = Some(Belief {
-                    token: *token,
-                    epoch: *epoch,
-                    deadline,
-                });
-                self.creds = Some(Creds {
-                    token: *token,
-                    epoch: *epoch,
-                    owner: self.owner,
-                });
-                ctx.note(Event::BeliefStarted {
-                    token: *token,
-                    epoch: *epoch,
-                    deadline_local: deadline,
-                });
-                if let Some(every) = spec.renew_every_ms {
-                    self.renew_gen += 1;
-                    ctx.timer_in(
-                        every,
-                        TimerKind::RenewTick {
-                            gen: self.renew_gen,
-                        },
-                    );
-                }
-                self.next_step(ctx, spec);
+                self.believe(ctx, spec, *token, *epoch, deadline);
             }
             (Phase::Acquiring { req: r, .. }, Msg::Queued { req })
                 if self.acquire_sent.iter().any(|(q, _)| q == req) =>
@@ -394,6 +515,16 @@ impl Client {
                     CountFrom::Grant => ctx.now,
                 };
                 let deadline = base.saturating_add(ttl_ms - spec.margin_ms);
+                if self.disconnected {
+                    self.disconnected = false;
+                    ctx.note(Event::Reconnected);
+                }
+                if self.jeopardy {
+                    // Chubby: the grace period is over; the new lease is the deadline.
+                    self.jeopardy = false;
+                    b.deadline = deadline;
+                    ctx.note(Event::Safe);
+                }
                 if deadline > b.deadline {
                     b.deadline = deadline;
                     ctx.note(Event::DeadlineExtended {
@@ -405,7 +536,11 @@ impl Client {
             (_, Msg::RenewRefused { token, .. })
                 if self.belief.is_some_and(|b| b.token == *token) =>
             {
-                self.lose_async(ctx, spec, LossHow::RenewRefused);
+                let how = match self.model.on_expiry {
+                    OnExpiry::Disconnect => LossHow::SessionExpired,
+                    _ => LossHow::RenewRefused,
+                };
+                self.lose_async(ctx, spec, how);
             }
             (Phase::Writing { req: r }, Msg::WriteAck { req }) if r == req => {
                 self.next_step(ctx, spec)
@@ -449,23 +584,16 @@ impl Client {
     fn on_timeout(&mut self, ctx: &mut Ctx, spec: &ClientSpec) {
         match self.phase.clone() {
             Phase::Acquiring { queued: true, .. } => {}
+            Phase::Acquiring { queued: false, .. } if self.model.nodes > 1 => {
+                self.decide_round(ctx, spec)
+            }
             Phase::Acquiring { queued: false, .. } => {
                 if !self.exhausted(spec) {
                     let wait = spec.retry.interval_ms + ctx.rng.range_i64(0, spec.retry.jitter_ms);
                     ctx.timer_in(wait, TimerKind::RetryAcquire { gen: self.gen });
                     return;
                 }
-                ctx.note(Event::GaveUp);
-                match spec.unreachable {
-                    FailMode::Open => {
-                        ctx.note(Event::FailedOpen);
-                        self.unlocked = true;
-                        // Tell the coordinator to forget this owner in case a request did land.
-                        ctx.send(NodeId::COORD, Msg::Release { owner: self.owner });
-                        self.next_step(ctx, spec);
-                    }
-                    FailMode::Closed => self.abort(ctx, AbortWhy::CoordinatorUnreachable),
-                }
+                self.give_up_acquire(ctx, spec);
             }
             // A retry of a write or effect reuses its request id: whichever copy is
             // answered first completes the step, and an old copy may still land later.
@@ -489,13 +617,48 @@ impl Client {
         }
     }
 
+    fn give_up_acquire(&mut self, ctx: &mut Ctx, spec: &ClientSpec) {
+        ctx.note(Event::GaveUp);
+        match spec.unreachable {
+            FailMode::Open => {
+                ctx.note(Event::FailedOpen);
+                self.unlocked = true;
+                // Tell the coordinator to forget this owner in case a request did land.
+                self.to_coords(ctx, Msg::Release { owner: self.owner });
+                self.next_step(ctx, spec);
+            }
+            FailMode::Closed => self.abort(ctx, AbortWhy::CoordinatorUnreachable),
+        }
+    }
+
     fn on_renew_tick(&mut self, ctx: &mut Ctx, spec: &ClientSpec) {
-        let (Some(b), Some(c), Some(every)) = (self.belief, self.creds, spec.renew_every_ms) else {
+        let (Some(b), Some(c), Some(every)) = (self.belief, self.creds, self.renew_every(spec))
+        else {
             return;
         };
-        if ctx.now >= b.deadline {
-            self.lose_async(ctx, spec, LossHow::WatchdogExpired);
-            return;
+        match self.model.on_expiry {
+            // Curator: no local expiry. Silence only makes it Disconnected.
+            OnExpiry::Disconnect
+                if !self.disconnected && ctx.now - self.last_heard >= spec.ttl_ms * 2 / 3 =>
+            {
+                self.disconnected = true;
+                ctx.note(Event::Disconnected);
+            }
+            OnExpiry::Disconnect => {}
+            OnExpiry::Jeopardy if ctx.now >= b.deadline && !self.jeopardy => {
+                self.jeopardy = true;
+                let deadline = b.deadline.saturating_add(self.grace_ms);
+                self.belief = Some(Belief { deadline, ..b });
+                ctx.note(Event::Jeopardy {
+                    grace_ms: self.grace_ms,
+                    deadline_local: deadline,
+                });
+            }
+            _ if ctx.now >= b.deadline => {
+                self.lose_async(ctx, spec, LossHow::WatchdogExpired);
+                return;
+            }
+            _ => {}
         }
         let req = self.req();
         self.renew_sent = (req, ctx.now);

@@ -13,20 +13,30 @@
 //! and renewal safe against the wrong client, but it is *not* a fence: it carries
 //! identity, not order (Kleppmann 2016; the Redis distlock docs use it the same way).
 //!
-//! Later flavors (Redlock's masters, a ZooKeeper ensemble) implement [`LockService`]
-//! with their own semantics; the run loop talks only to the trait.
+//! Flavors (`sim::flavors`) change this service through data — a [`Model`] — and
+//! Redlock wraps five of them; the run loop talks only to the [`LockService`] trait.
+//! With the generic model every flavor branch below is inert, so the generic coordinator
+//! behaves exactly as before flavors existed (the golden digests check it).
 
+use super::flavors::{consul, Failover, Model, Tokens};
 use super::node::{Ctx, Msg, NodeId, TimerKind};
 use crate::scenario::{CoordinatorSpec, Durability, Waiters};
 use crate::trace::{Event, Forgot};
 use std::collections::VecDeque;
 
-/// What the run loop needs from any coordinator.
+/// What the run loop needs from any coordinator. `node` is the coordinator node the
+/// input is for (always `coord` except with Redlock's masters).
 pub trait LockService {
-    fn on_message(&mut self, ctx: &mut Ctx, from: NodeId, msg: &Msg);
-    fn on_timer(&mut self, ctx: &mut Ctx, timer: &TimerKind);
+    fn on_message(&mut self, ctx: &mut Ctx, node: NodeId, from: NodeId, msg: &Msg);
+    fn on_timer(&mut self, ctx: &mut Ctx, node: NodeId, timer: &TimerKind);
     /// The node crashed and comes back: lose what is not durable.
-    fn on_restart(&mut self, ctx: &mut Ctx);
+    fn on_restart(&mut self, ctx: &mut Ctx, node: NodeId);
+    /// A new leader (or a promoted replica) takes over, `down_ms` after the old one
+    /// stopped; what survives depends on the flavor's [`Failover`].
+    fn on_failover(&mut self, ctx: &mut Ctx, node: NodeId, down_ms: i64);
+    /// The service declares `client`'s session dead although it is alive (a health-check
+    /// false positive): its lock is released.
+    fn invalidate(&mut self, ctx: &mut Ctx, node: NodeId, client: NodeId);
     /// The token of the lease in force now, if any (read by exact-match storage).
     fn current_token(&self) -> Option<u64>;
     /// Renewals are dropped while `failing` (the "make renewals fail" fault).
@@ -40,6 +50,9 @@ pub struct Lease {
     pub token: u64,
     pub epoch: u32,
     pub expires_local: i64,
+    ttl_ms: i64,
+    /// When the lease was last written (granted or renewed), on this node's clock.
+    written_local: i64,
 }
 
 #[derive(Clone, Debug)]
@@ -48,28 +61,35 @@ struct Waiter {
     owner: u64,
     req: u32,
     ttl_ms: i64,
+    /// With revision tokens: the revision at which the waiter's key was created.
+    token: Option<u64>,
 }
 
 pub struct GenericCoordinator {
     spec: CoordinatorSpec,
-    /// The last token issued (`first_token - 1` before any grant).
+    model: &'static Model,
+    /// The last token (or revision) issued (`first_token - 1` before any).
     counter: u64,
     lease: Option<Lease>,
     queue: VecDeque<Waiter>,
     renewals_failing: bool,
     /// Simulator bookkeeping: grants ever made, across restarts (see `Msg`'s docs).
-    grants: u32,
+    pub(crate) grants: u32,
+    /// Lock-delay: no grant before this local time.
+    delay_until: Option<i64>,
 }
 
 impl GenericCoordinator {
     pub fn new(spec: &CoordinatorSpec) -> GenericCoordinator {
         GenericCoordinator {
             spec: spec.clone(),
+            model: spec.flavor.model(),
             counter: spec.first_token - 1,
             lease: None,
             queue: VecDeque::new(),
             renewals_failing: false,
             grants: 0,
+            delay_until: None,
         }
     }
 
@@ -77,18 +97,55 @@ impl GenericCoordinator {
         self.lease.as_ref()
     }
 
-    fn grant(&mut self, ctx: &mut Ctx, client: NodeId, owner: u64, req: u32, ttl_ms: i64) {
-        self.counter += 1;
+    fn waiters(&self) -> Waiters {
+        self.model.waiters.unwrap_or(self.spec.waiters)
+    }
+
+    /// How long a lease of `ttl_ms` lasts on this server from now.
+    fn lease_len(&self, ctx: &mut Ctx, ttl_ms: i64) -> i64 {
+        if self.model.lazy_expiry {
+            consul::invalidation_after(ctx.rng, ttl_ms)
+        } else {
+            ttl_ms
+        }
+    }
+
+    /// A create or delete in a revisioned store takes the next revision.
+    fn bump_revision(&mut self) -> Option<u64> {
+        (self.model.tokens == Tokens::Revision).then(|| {
+            self.counter += 1;
+            self.counter
+        })
+    }
+
+    fn grant(
+        &mut self,
+        ctx: &mut Ctx,
+        w: Waiter, // the requester, whether it waited or not
+    ) {
+        let token = w.token.unwrap_or_else(|| {
+            self.counter += 1;
+            self.counter
+        });
+        // Redis and Redlock: the grant carries nothing ordered.
+        let token = if self.model.tokens == Tokens::None {
+            0
+        } else {
+            token
+        };
         self.grants += 1;
+        let len = self.lease_len(ctx, w.ttl_ms);
         let lease = Lease {
-            client,
-            owner,
-            token: self.counter,
+            client: w.client,
+            owner: w.owner,
+            token,
             epoch: self.grants,
-            expires_local: ctx.now.saturating_add(ttl_ms),
+            expires_local: ctx.now.saturating_add(len),
+            ttl_ms: w.ttl_ms,
+            written_local: ctx.now,
         };
         ctx.note(Event::LeaseGranted {
-            client,
+            client: w.client,
             token: lease.token,
             epoch: lease.epoch,
             expires_local: lease.expires_local,
@@ -98,30 +155,58 @@ impl GenericCoordinator {
             TimerKind::Expire { epoch: lease.epoch },
         );
         ctx.send(
-            client,
+            w.client,
             Msg::Granted {
-                req,
+                req: w.req,
                 token: lease.token,
-                ttl_ms,
+                ttl_ms: w.ttl_ms,
                 epoch: lease.epoch,
             },
         );
         self.lease = Some(lease);
     }
 
-    /// The lock just became free: hand it to the first waiter, if any.
+    /// The lock just became free: hand it to the first waiter, if any — unless a
+    /// lock-delay holds it back (its timer calls again).
     fn grant_next(&mut self, ctx: &mut Ctx) {
-        if let Some(w) = self.queue.pop_front() {
-            self.grant(ctx, w.client, w.owner, w.req, w.ttl_ms);
+        if self.delay_until.is_some() {
+            return;
         }
+        if let Some(w) = self.queue.pop_front() {
+            self.grant(ctx, w);
+        }
+    }
+
+    /// The holder failed (expired or invalidated, not released): drop the lease and hold
+    /// the lock back for the lock-delay, if the flavor has one.
+    fn holder_failed(&mut self, ctx: &mut Ctx) {
+        self.lease = None;
+        self.bump_revision();
+        let delay = self.spec.lock_delay_ms.unwrap_or(self.model.lock_delay_ms);
+        if delay > 0 {
+            let until = ctx.now.saturating_add(delay);
+            self.delay_until = Some(until);
+            ctx.note(Event::LockDelayed { until_local: until });
+            ctx.timer_at(until, TimerKind::LockDelayOver);
+        }
+        self.grant_next(ctx);
     }
 }
 
 impl LockService for GenericCoordinator {
-    fn on_message(&mut self, ctx: &mut Ctx, from: NodeId, msg: &Msg) {
+    fn on_message(&mut self, ctx: &mut Ctx, _node: NodeId, from: NodeId, msg: &Msg) {
         match *msg {
             Msg::Acquire { req, owner, ttl_ms } => match &mut self.lease {
-                None => self.grant(ctx, from, owner, req, ttl_ms),
+                None if self.delay_until.is_none() => self.grant(
+                    ctx,
+                    Waiter {
+                        client: from,
+                        owner,
+                        req,
+                        ttl_ms,
+                        token: None,
+                    },
+                ),
                 // A retry from the holder itself (its first grant was late or lost): answer
                 // again with the same token rather than queueing it behind itself.
                 Some(l) if l.owner == owner => {
@@ -136,14 +221,16 @@ impl LockService for GenericCoordinator {
                         },
                     );
                 }
-                Some(_) => match self.spec.waiters {
+                _ => match self.waiters() {
                     Waiters::Queue => {
                         self.queue.retain(|w| w.client != from);
+                        let token = self.bump_revision();
                         self.queue.push_back(Waiter {
                             client: from,
                             owner,
                             req,
                             ttl_ms,
+                            token,
                         });
                         ctx.note(Event::RequestQueued { client: from });
                         ctx.send(from, Msg::Queued { req });
@@ -161,9 +248,11 @@ impl LockService for GenericCoordinator {
                     ctx.note(Event::RenewalDropped { client: from });
                     return;
                 }
+                let len = self.lease_len(ctx, ttl_ms);
                 match &mut self.lease {
                     Some(l) if l.owner == owner => {
-                        l.expires_local = ctx.now.saturating_add(ttl_ms);
+                        l.expires_local = ctx.now.saturating_add(len);
+                        l.written_local = ctx.now;
                         let (token, exp, epoch) = (l.token, l.expires_local, l.epoch);
                         ctx.note(Event::LeaseRenewed {
                             client: from,
@@ -189,6 +278,7 @@ impl LockService for GenericCoordinator {
                         token: l.token,
                     });
                     self.lease = None;
+                    self.bump_revision();
                     ctx.send(from, Msg::Released { ok: true });
                     self.grant_next(ctx);
                 }
@@ -204,38 +294,104 @@ impl LockService for GenericCoordinator {
         }
     }
 
-    fn on_timer(&mut self, ctx: &mut Ctx, timer: &TimerKind) {
-        if let TimerKind::Expire { epoch } = *timer {
-            let due =
-                matches!(&self.lease, Some(l) if l.epoch == epoch && ctx.now >= l.expires_local);
-            if due {
-                if let Some(l) = self.lease.take() {
-                    ctx.note(Event::LeaseExpired {
-                        client: l.client,
-                        token: l.token,
-                        epoch: l.epoch,
-                    });
+    fn on_timer(&mut self, ctx: &mut Ctx, _node: NodeId, timer: &TimerKind) {
+        match *timer {
+            TimerKind::Expire { epoch } => {
+                let due = matches!(&self.lease, Some(l) if l.epoch == epoch && ctx.now >= l.expires_local);
+                if due {
+                    if let Some(l) = &self.lease {
+                        ctx.note(Event::LeaseExpired {
+                            client: l.client,
+                            token: l.token,
+                            epoch: l.epoch,
+                        });
+                    }
+                    self.holder_failed(ctx);
                 }
-                self.grant_next(ctx);
             }
+            TimerKind::LockDelayOver if self.delay_until.is_some_and(|u| ctx.now >= u) => {
+                self.delay_until = None;
+                if self.lease.is_none() {
+                    self.grant_next(ctx);
+                }
+            }
+            _ => {}
         }
     }
 
-    fn on_restart(&mut self, ctx: &mut Ctx) {
+    fn on_restart(&mut self, ctx: &mut Ctx, _node: NodeId) {
         self.lease = None;
         self.queue.clear();
         self.renewals_failing = false;
+        self.delay_until = None;
         let forgot = match self.spec.counter {
-            Durability::Durable => Forgot::Leases,
-            Durability::Memory => {
+            // A revisioned store (ZooKeeper, etcd) persists its revision.
+            Durability::Memory if self.model.tokens != Tokens::Revision => {
                 self.counter = self.spec.first_token - 1;
                 Forgot::LeasesAndCounter
             }
+            _ => Forgot::Leases,
         };
         ctx.note(Event::Restarted { forgot });
     }
 
+    fn on_failover(&mut self, ctx: &mut Ctx, _node: NodeId, down_ms: i64) {
+        // The run loop cleared every timer: re-arm what survives.
+        if let Some(until) = self.delay_until {
+            ctx.timer_at(until, TimerKind::LockDelayOver);
+        }
+        let lag = self.spec.replica_lag_ms;
+        let extend = match self.model.failover {
+            Failover::Extend { extra_ms } => Some(extra_ms),
+            _ => None,
+        };
+        let len = match (&self.lease, extend) {
+            (Some(l), Some(extra)) => Some(self.lease_len(ctx, l.ttl_ms).saturating_add(extra)),
+            _ => None,
+        };
+        let Some(l) = self.lease.as_mut() else {
+            ctx.note(Event::FailedOver { lost: None });
+            self.grant_next(ctx);
+            return;
+        };
+        let lost = self.model.failover == Failover::LoseRecent
+            && ctx.now - down_ms - l.written_local < lag;
+        ctx.note(Event::FailedOver {
+            lost: lost.then_some(l.client),
+        });
+        if lost {
+            self.lease = None;
+            self.grant_next(ctx);
+            return;
+        }
+        if let Some(len) = len {
+            l.expires_local = ctx.now.saturating_add(len);
+            ctx.note(Event::LeaseExtended {
+                client: l.client,
+                token: l.token,
+                expires_local: l.expires_local,
+            });
+        }
+        ctx.timer_at(l.expires_local, TimerKind::Expire { epoch: l.epoch });
+    }
+
+    fn invalidate(&mut self, ctx: &mut Ctx, _node: NodeId, client: NodeId) {
+        self.queue.retain(|w| w.client != client);
+        let token = self
+            .lease
+            .as_ref()
+            .filter(|l| l.client == client)
+            .map(|l| l.token);
+        ctx.note(Event::SessionInvalidated { client, token });
+        if token.is_some() {
+            self.holder_failed(ctx);
+        }
+    }
+
     fn current_token(&self) -> Option<u64> {
+        if self.model.tokens == Tokens::None {
+            return None;
+        }
         self.lease.as_ref().map(|l| l.token)
     }
 
@@ -273,6 +429,7 @@ mod tests {
     fn acquire(c: &mut GenericCoordinator, ctx: &mut Ctx, from: NodeId, owner: u64) {
         c.on_message(
             ctx,
+            NodeId::COORD,
             from,
             &Msg::Acquire {
                 req: 1,
@@ -292,6 +449,7 @@ mod tests {
         let mut ctx = Ctx::new(0, &mut rng);
         c.on_message(
             &mut ctx,
+            NodeId::COORD,
             C1,
             &Msg::Acquire {
                 req: 1,
@@ -301,6 +459,7 @@ mod tests {
         );
         c.on_message(
             &mut ctx,
+            NodeId::COORD,
             C2,
             &Msg::Acquire {
                 req: 1,
@@ -324,7 +483,7 @@ mod tests {
         assert_eq!(s[1], (C2, Msg::Queued { req: 1 }));
         // Expiry on the coordinator's clock hands the lock to the waiter with token 34.
         let mut ctx = Ctx::new(30_000, &mut rng);
-        c.on_timer(&mut ctx, &TimerKind::Expire { epoch: 1 });
+        c.on_timer(&mut ctx, NodeId::COORD, &TimerKind::Expire { epoch: 1 });
         assert_eq!(
             sent(&ctx)[0],
             (
@@ -349,6 +508,7 @@ mod tests {
         let mut ctx = Ctx::new(5_000, &mut rng);
         c.on_message(
             &mut ctx,
+            NodeId::COORD,
             C1,
             &Msg::Renew {
                 req: 2,
@@ -358,10 +518,10 @@ mod tests {
             },
         );
         let mut ctx = Ctx::new(10_000, &mut rng);
-        c.on_timer(&mut ctx, &TimerKind::Expire { epoch: 1 });
+        c.on_timer(&mut ctx, NodeId::COORD, &TimerKind::Expire { epoch: 1 });
         assert_eq!(c.current_token(), Some(1), "renewed until 15 s");
         let mut ctx = Ctx::new(15_000, &mut rng);
-        c.on_timer(&mut ctx, &TimerKind::Expire { epoch: 1 });
+        c.on_timer(&mut ctx, NodeId::COORD, &TimerKind::Expire { epoch: 1 });
         assert_eq!(c.current_token(), None);
     }
 
@@ -372,9 +532,9 @@ mod tests {
         let mut ctx = Ctx::new(0, &mut rng);
         acquire(&mut c, &mut ctx, C1, 7);
         acquire(&mut c, &mut ctx, C2, 8);
-        c.on_message(&mut ctx, C2, &Msg::Release { owner: 8 });
+        c.on_message(&mut ctx, NodeId::COORD, C2, &Msg::Release { owner: 8 });
         assert_eq!(c.current_token(), Some(1));
-        c.on_message(&mut ctx, C1, &Msg::Release { owner: 7 });
+        c.on_message(&mut ctx, NodeId::COORD, C1, &Msg::Release { owner: 7 });
         assert_eq!(c.current_token(), None);
         let s = sent(&ctx);
         assert_eq!(s[1], (C2, Msg::Busy { req: 1 }));
@@ -390,6 +550,7 @@ mod tests {
             let mut ctx = Ctx::new(0, &mut rng);
             c.on_message(
                 &mut ctx,
+                NodeId::COORD,
                 C1,
                 &Msg::Acquire {
                     req: 1,
@@ -397,10 +558,11 @@ mod tests {
                     ttl_ms: 10_000,
                 },
             );
-            c.on_restart(&mut ctx);
+            c.on_restart(&mut ctx, NodeId::COORD);
             assert_eq!(c.current_token(), None);
             c.on_message(
                 &mut ctx,
+                NodeId::COORD,
                 C2,
                 &Msg::Acquire {
                     req: 1,
@@ -422,6 +584,7 @@ mod tests {
         let mut ctx = Ctx::new(1, &mut rng);
         c.on_message(
             &mut ctx,
+            NodeId::COORD,
             C1,
             &Msg::Renew {
                 req: 2,

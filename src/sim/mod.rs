@@ -12,6 +12,7 @@
 pub mod client;
 pub mod clock;
 pub mod coordinator;
+pub mod flavors;
 pub mod node;
 pub mod queue;
 pub mod rng;
@@ -24,6 +25,7 @@ use crate::vecmap::{VecMap, VecSet};
 use client::Client;
 use clock::Clock;
 use coordinator::{GenericCoordinator, LockService};
+use flavors::{redlock::Redlock, Flavor};
 use node::{Cmd, Ctx, Msg, NodeId, TimerKind};
 use queue::EventQueue;
 use rng::Rng;
@@ -59,6 +61,8 @@ enum Ev {
     Fault(u32),
     Resume(NodeId),
     Recover(NodeId),
+    /// A failed-over coordinator node has a new leader, after `down_ms`.
+    Elected(NodeId, i64),
     RenewalsRestored,
 }
 
@@ -92,6 +96,8 @@ struct Sim<'s> {
     next_timer: u64,
     cmd_buf: Vec<Cmd>,
     initial_clocks: Vec<Clock>,
+    /// Coordinator nodes (1, or Redlock's 5).
+    coords: usize,
 }
 
 pub(crate) fn pair(a: NodeId, b: NodeId) -> (NodeId, NodeId) {
@@ -110,11 +116,14 @@ impl<'s> Sim<'s> {
             .into_iter()
             .map(|node| {
                 let c = sc.clock_of(node);
+                // Redis expires keys on the wall clock, whatever the scenario asks for.
+                let wall =
+                    matches!(node, NodeId::Coord(_)) && sc.coordinator.flavor.model().wall_expiry;
                 NodeRt {
                     clock: Clock {
                         offset_ms: c.offset_ms,
                         drift_ppm: c.drift_ppm,
-                        monotonic: c.monotonic,
+                        monotonic: c.monotonic && !wall,
                     },
                     paused_until: None,
                     deferred: Vec::new(),
@@ -130,8 +139,13 @@ impl<'s> Sim<'s> {
             rng: Rng::new(sc.seed),
             queue: EventQueue::default(),
             rt,
-            clients: (0..n).map(|i| Client::new(NodeId::Client(i))).collect(),
-            coord: Box::new(GenericCoordinator::new(&sc.coordinator)),
+            clients: (0..n)
+                .map(|i| Client::for_flavor(NodeId::Client(i), &sc.coordinator))
+                .collect(),
+            coord: match sc.coordinator.flavor {
+                Flavor::Redlock => Box::new(Redlock::new(&sc.coordinator)),
+                _ => Box::new(GenericCoordinator::new(&sc.coordinator)),
+            },
             storage: Storage::new(&sc.storage),
             cut: VecSet::new(),
             held: VecMap::new(),
@@ -140,6 +154,7 @@ impl<'s> Sim<'s> {
             next_timer: 0,
             cmd_buf: Vec::new(),
             initial_clocks,
+            coords: usize::from(sc.coordinator.flavor.nodes()),
         };
         for (i, f) in sc.faults.iter().enumerate() {
             sim.queue.push(Time(f.at_ms), Ev::Fault(i as u32));
@@ -154,8 +169,8 @@ impl<'s> Sim<'s> {
         let n = self.clients.len();
         match node {
             NodeId::Client(i) => usize::from(i).min(n.saturating_sub(1)),
-            NodeId::Coord(_) => n,
-            NodeId::Storage => n + 1,
+            NodeId::Coord(i) => n + usize::from(i).min(self.coords - 1),
+            NodeId::Storage => n + self.coords,
         }
     }
 
@@ -270,7 +285,7 @@ impl<'s> Sim<'s> {
                         let spec = &sim.sc.clients[usize::from(i)];
                         sim.clients[usize::from(i)].on_timer(ctx, spec, &kind)
                     }
-                    NodeId::Coord(_) => sim.coord.on_timer(ctx, &kind),
+                    NodeId::Coord(_) => sim.coord.on_timer(ctx, node, &kind),
                     NodeId::Storage => sim.storage.on_timer(ctx, &kind),
                 });
             }
@@ -290,6 +305,13 @@ impl<'s> Sim<'s> {
                 if self.rt[r].down {
                     self.rt[r].down = false;
                     self.restart(node);
+                }
+            }
+            Ev::Elected(node, down_ms) => {
+                let r = self.idx(node);
+                if self.rt[r].down {
+                    self.rt[r].down = false;
+                    self.handle(node, |sim, ctx| sim.coord.on_failover(ctx, node, down_ms));
                 }
             }
             Ev::RenewalsRestored => {
@@ -315,7 +337,7 @@ impl<'s> Sim<'s> {
                 let spec = &self.sc.clients[usize::from(i)];
                 self.clients[usize::from(i)].on_message(ctx, spec, msg)
             }
-            NodeId::Coord(_) => self.coord.on_message(ctx, from, msg),
+            NodeId::Coord(_) => self.coord.on_message(ctx, to, from, msg),
             NodeId::Storage => {
                 let current = self.coord.current_token();
                 self.storage.on_message(ctx, from, msg, current)
@@ -409,7 +431,7 @@ impl<'s> Sim<'s> {
 
     fn restart(&mut self, node: NodeId) {
         self.handle(node, |sim, ctx| match node {
-            NodeId::Coord(_) => sim.coord.on_restart(ctx),
+            NodeId::Coord(_) => sim.coord.on_restart(ctx, node),
             NodeId::Storage => sim.storage.on_restart(ctx),
             NodeId::Client(_) => {}
         });
@@ -459,12 +481,15 @@ impl<'s> Sim<'s> {
                 }
             }
             FaultKind::Restart { node, down_ms } => {
+                // The "delayed restart" remedy: a coordinator node stays down long enough
+                // to join no lock that was live when it crashed.
+                let down_ms = match node {
+                    NodeId::Coord(_) => down_ms.max(self.sc.coordinator.restart_delay_ms),
+                    _ => down_ms,
+                };
                 let r = self.idx(node);
                 self.note(node, Event::Crashed { down_ms });
-                let rt = &mut self.rt[r];
-                rt.timers.clear();
-                rt.deferred.clear();
-                rt.paused_until = None;
+                let rt = self.stop(r);
                 if down_ms == 0 {
                     self.restart(node);
                 } else {
@@ -477,7 +502,33 @@ impl<'s> Sim<'s> {
                 self.note(NodeId::COORD, Event::RenewalsFailing { for_ms });
                 self.queue.push(self.now.plus(for_ms), Ev::RenewalsRestored);
             }
+            FaultKind::Failover { node, down_ms } => {
+                let r = self.idx(node);
+                self.note(node, Event::FailingOver { down_ms });
+                let rt = self.stop(r);
+                if down_ms == 0 {
+                    self.handle(node, |sim, ctx| sim.coord.on_failover(ctx, node, 0));
+                } else {
+                    rt.down = true;
+                    self.queue
+                        .push(self.now.plus(down_ms), Ev::Elected(node, down_ms));
+                }
+            }
+            FaultKind::FalsePositive { node: client } => {
+                self.handle(NodeId::COORD, |sim, ctx| {
+                    sim.coord.invalidate(ctx, NodeId::COORD, client)
+                });
+            }
         }
+    }
+
+    /// A node stops (crash or leader loss): its timers, backlog and pause are gone.
+    fn stop(&mut self, r: usize) -> &mut NodeRt {
+        let rt = &mut self.rt[r];
+        rt.timers.clear();
+        rt.deferred.clear();
+        rt.paused_until = None;
+        rt
     }
 }
 

@@ -18,8 +18,8 @@ pub const MAX_CLIENTS: u8 = 8;
 pub enum NodeId {
     /// Client `i`, 0-based; written `c1`..`c8` in JSON and text.
     Client(u8),
-    /// Coordinator node `i`. The generic lock service is one node (`coord`); the index is
-    /// there so a later flavor can be a set of nodes (Redlock's masters, an ensemble).
+    /// Coordinator node `i`. The generic lock service is one node (`coord`); Redlock's five
+    /// masters are `coord`, `coord2` … `coord5` (`coord1` is accepted for `coord`).
     Coord(u8),
     /// The protected resource.
     Storage,
@@ -32,11 +32,17 @@ impl NodeId {
         matches!(self, NodeId::Client(_))
     }
 
-    /// Parses `c1`..`c8`, `coord` and `storage`.
+    /// Parses `c1`..`c8`, `coord`, `coord1`..`coord5` and `storage`.
     pub fn parse(s: &str) -> Option<NodeId> {
         match s {
             "coord" => Some(NodeId::COORD),
             "storage" => Some(NodeId::Storage),
+            _ if s.starts_with("coord") => {
+                let n: u8 = s["coord".len()..].parse().ok()?;
+                (1..=crate::sim::flavors::MAX_COORDS)
+                    .contains(&n)
+                    .then(|| NodeId::Coord(n - 1))
+            }
             _ => {
                 let n: u8 = s.strip_prefix('c')?.parse().ok()?;
                 (1..=MAX_CLIENTS)
@@ -189,6 +195,8 @@ impl Msg {
     pub fn label(&self) -> String {
         match self {
             Msg::Acquire { .. } => "acquire".into(),
+            // Redis and Redlock grants carry no token: "OK", as `SET NX` answers.
+            Msg::Granted { token: 0, .. } => "OK".into(),
             Msg::Granted { token, .. } => format!("grant {token}"),
             Msg::Queued { .. } => "queued".into(),
             Msg::Busy { .. } => "busy".into(),
@@ -227,6 +235,8 @@ pub enum TimerKind {
     RenewTick { gen: u32 },
     /// Coordinator: the lease of this epoch may have run out.
     Expire { epoch: u32 },
+    /// Coordinator: a lock-delay may be over.
+    LockDelayOver,
     /// Storage: a non-atomic write finally lands.
     ApplyWrite { id: u32 },
 }
@@ -287,12 +297,15 @@ mod tests {
 
     #[test]
     fn node_ids_round_trip_and_sort_as_lanes() {
-        for s in ["c1", "c8", "coord", "storage"] {
+        for s in ["c1", "c8", "coord", "coord2", "coord5", "storage"] {
             assert_eq!(NodeId::parse(s).unwrap().to_string(), s);
         }
         assert_eq!(NodeId::parse("c0"), None);
         assert_eq!(NodeId::parse("c9"), None);
         assert_eq!(NodeId::parse("x"), None);
+        assert_eq!(NodeId::parse("coord1"), Some(NodeId::COORD));
+        assert_eq!(NodeId::parse("coord6"), None);
+        assert_eq!(NodeId::parse("coord0"), None);
         assert!(NodeId::Client(7) < NodeId::COORD && NodeId::COORD < NodeId::Storage);
     }
 

@@ -156,6 +156,7 @@ pub fn scenario(seed: u64, fence: FenceMode) -> Scenario {
             counter: Durability::Durable,
             waiters: pick(&mut r, &[Waiters::Queue, Waiters::Retry]),
             clock: clock(&mut r),
+            ..CoordinatorSpec::default()
         },
         storage: StorageSpec {
             fence,

@@ -1,0 +1,46 @@
+//! Chubby, Google's lock service (Burrows, OSDI 2006).
+//!
+//! After the Chubby paper, §2.4 and §2.8–2.9:
+//! - a lock comes with a sequencer (name, mode, lock generation); the generation goes up
+//!   on every free→held transition and is our token;
+//! - the session is a lease kept by KeepAlives (the client's `ttl_ms`, 12 s by default in
+//!   the paper); the client renews every third of it when it sets no interval;
+//! - when the client's local lease runs out it is in **jeopardy**: it waits a grace period
+//!   (`coordinator.grace_ms`, 45 s) for a KeepAlive to succeed — then it is **safe** again
+//!   and keeps its session and its locks — and gives up only after it;
+//! - after a holder *fails* (its session expires), the lock is held back for the
+//!   lock-delay, up to a minute (`coordinator.lock_delay_ms`, default 60 s);
+//! - a master fail-over stops lease timers while there is no master and the new master
+//!   extends every session lease, so a fail-over shorter than lease + grace is invisible
+//!   to the lock.
+
+use super::{Failover, Model, OnExpiry, Tokens};
+
+/// The paper's default grace period after a lease runs out locally.
+pub const GRACE_MS: i64 = 45_000;
+/// The paper's upper bound on the lock-delay, used as our default.
+pub const LOCK_DELAY_MS: i64 = 60_000;
+
+pub const MODEL: Model = Model {
+    name: "chubby",
+    explainer: "Chubby, described by Mike Burrows in \"The Chubby lock service for \
+loosely-coupled distributed systems\" (OSDI 2006). Clients keep a session alive with \
+KeepAlives; if the local lease runs out the client enters jeopardy and waits a 45-second \
+grace period before declaring the session lost, so a master fail-over — during which lease \
+timers stop and after which the new master extends every lease — usually passes unnoticed. \
+When a holder really fails, its lock is held back for a lock-delay of up to a minute, for \
+servers that cannot check anything. Those that can ask for a sequencer: the lock's name, \
+mode and generation number, which increases on every acquisition, so a resource can refuse \
+a request carrying an older one.",
+    fence: "sequencer (name, mode, lock generation): the generation is the token",
+    tokens: Tokens::Counter,
+    waiters: None,
+    wall_expiry: false,
+    lazy_expiry: false,
+    lock_delay_ms: LOCK_DELAY_MS,
+    failover: Failover::Extend { extra_ms: 0 },
+    keepalive_div: 3,
+    on_expiry: OnExpiry::Jeopardy,
+    min_ttl_ms: 1,
+    nodes: 1,
+};
