@@ -421,7 +421,11 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
                     );
                 }
             }
-            Event::Restarted { .. } => {
+            // No leader while a failover lasts: drawn like a crash, leases kept.
+            Event::FailingOver { down_ms } if *down_ms > 0 => {
+                down.insert(n, e.t);
+            }
+            Event::Restarted { .. } | Event::FailedOver { lost: None } => {
                 if let Some(t0) = down.remove(&n) {
                     bars.push(Bar {
                         x0: x(t0),
@@ -444,14 +448,17 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
             Event::SessionInvalidated { token: Some(_), .. } => {
                 close_lease(&mut bars, &mut placer, &mut lease, n, e.t, "invalidated")
             }
-            Event::FailedOver { lost: Some(_) } => close_lease(
-                &mut bars,
-                &mut placer,
-                &mut lease,
-                n,
-                e.t,
-                "lost in failover",
-            ),
+            Event::FailedOver { lost: Some(_) } => {
+                down.remove(&n);
+                close_lease(
+                    &mut bars,
+                    &mut placer,
+                    &mut lease,
+                    n,
+                    e.t,
+                    "lost in failover",
+                );
+            }
             Event::LeaseExpired { token, client, .. } => {
                 close_lease(&mut bars, &mut placer, &mut lease, n, e.t, "expired");
                 let label = placer.place(x(e.t) + 5.0, ly(n) + 20.0, format!("expired {token}"));

@@ -73,8 +73,14 @@ pub struct State {
     pub clients: Vec<ClientView>,
     pub lease: Option<LeaseView>,
     pub last_token: Option<u64>,
+    /// Any coordinator node down / paused (with one node: the coordinator).
     pub coord_down: bool,
     pub coord_paused: bool,
+    /// Per coordinator node, for flavors with several (Redlock's masters): which are down
+    /// (crashed or without a leader), which paused, and the lease each holds.
+    pub coords_down: VecSet<NodeId>,
+    pub coords_paused: VecSet<NodeId>,
+    pub leases: VecMap<NodeId, LeaseView>,
     pub storage_down: bool,
     pub storage_paused: bool,
     pub cells: VecMap<String, CellView>,
@@ -104,6 +110,9 @@ impl State {
             last_token: None,
             coord_down: false,
             coord_paused: false,
+            coords_down: VecSet::new(),
+            coords_paused: VecSet::new(),
+            leases: VecMap::new(),
             storage_down: false,
             storage_paused: false,
             cells: VecMap::new(),
@@ -143,9 +152,26 @@ impl State {
                     c.paused = p
                 }
             }
-            NodeId::Coord(_) => self.coord_paused = p,
+            NodeId::Coord(_) => {
+                set(&mut self.coords_paused, n, p);
+                self.coord_paused = !self.coords_paused.is_empty();
+            }
             NodeId::Storage => self.storage_paused = p,
         }
+    }
+
+    fn set_coord_down(&mut self, n: NodeId, d: bool) {
+        set(&mut self.coords_down, n, d);
+        self.coord_down = !self.coords_down.is_empty();
+        if d {
+            self.drop_lease(n);
+        }
+    }
+
+    /// Coordinator node `n` no longer holds a lease.
+    fn drop_lease(&mut self, n: NodeId) {
+        self.leases.remove(&n);
+        self.lease = None;
     }
 
     /// Applies one entry.
@@ -228,17 +254,33 @@ impl State {
                 client,
                 token,
                 expires_local,
+            }
+            | Event::LeaseExtended {
+                client,
+                token,
+                expires_local,
             } => {
-                self.lease = Some(LeaseView {
+                let view = LeaseView {
                     client: *client,
                     token: *token,
                     expires_local: *expires_local,
-                });
+                };
+                self.leases.insert(n, view.clone());
+                self.lease = Some(view);
                 if matches!(e.event, Event::LeaseGranted { .. }) {
                     self.last_token = Some(*token);
                 }
             }
-            Event::LeaseReleased { .. } | Event::LeaseExpired { .. } => self.lease = None,
+            Event::LeaseReleased { .. }
+            | Event::LeaseExpired { .. }
+            | Event::SessionInvalidated { token: Some(_), .. }
+            | Event::FailedOver { lost: Some(_) } => self.drop_lease(n),
+            Event::FailingOver { down_ms } if *down_ms > 0 => {
+                self.set_paused(n, false);
+                set(&mut self.coords_down, n, true);
+                self.coord_down = true;
+            }
+            Event::FailedOver { .. } => self.set_coord_down(n, false),
             Event::WriteAccepted {
                 client,
                 key,
@@ -275,16 +317,13 @@ impl State {
             Event::Crashed { .. } => {
                 self.set_paused(n, false);
                 match n {
-                    NodeId::Coord(_) => {
-                        self.coord_down = true;
-                        self.lease = None;
-                    }
+                    NodeId::Coord(_) => self.set_coord_down(n, true),
                     NodeId::Storage => self.storage_down = true,
                     NodeId::Client(_) => {}
                 }
             }
             Event::Restarted { forgot } => match n {
-                NodeId::Coord(_) => self.coord_down = false,
+                NodeId::Coord(_) => self.set_coord_down(n, false),
                 NodeId::Storage => {
                     self.storage_down = false;
                     if *forgot == Forgot::Mark {
@@ -332,6 +371,14 @@ impl Projection {
 /// How many entries happened at or before true time `t`: the step a time cursor shows.
 pub fn step_at_time(trace: &Trace, t: Time) -> usize {
     trace.entries.partition_point(|e| e.t <= t)
+}
+
+fn set(v: &mut VecSet<NodeId>, n: NodeId, on: bool) {
+    if on {
+        v.insert(n);
+    } else {
+        v.remove(&n);
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 //! The real lock services (`sim::flavors`): every flavor preset and remedy reaches its
 //! verdict, runs reproducibly, and each flavor shows the behaviour that defines it.
 
+mod common;
+
 use leaseline::check::{check, Verdict};
 use leaseline::scenario::flavor_presets::{self, FLAVOR_PRESETS};
 use leaseline::scenario::library::Expect;
@@ -379,4 +381,66 @@ fn cli_switches_flavor_and_refuses_an_unknown_one() {
     assert!(out.contains("SAFE"));
     let (_, out, _) = cli(&["presets"]);
     assert!(out.contains("zookeeper-partition") && out.contains("zxid-fence"));
+}
+
+#[test]
+fn random_scenarios_run_reproducibly_under_every_flavor() {
+    use leaseline::scenario::{Fault, FaultKind, FenceMode};
+    let mut ran = 0;
+    for seed in 0..60 {
+        for f in Flavor::ALL {
+            let mut sc = common::scenario(seed, FenceMode::Monotone);
+            sc.coordinator.flavor = f;
+            // Keep within what the flavor accepts.
+            for c in &mut sc.clients {
+                c.ttl_ms = c.ttl_ms.max(f.model().min_ttl_ms);
+                c.margin_ms = c.margin_ms.min(c.ttl_ms - 1);
+                if f.nodes() > 1 {
+                    c.renew_every_ms = None;
+                }
+            }
+            let last = NodeId::Coord(f.nodes() - 1);
+            sc.faults.extend([
+                Fault {
+                    at_ms: 5_000,
+                    kind: FaultKind::Failover {
+                        node: last,
+                        down_ms: 3_000,
+                    },
+                },
+                Fault {
+                    at_ms: 7_000,
+                    kind: FaultKind::FalsePositive {
+                        node: NodeId::Client(0),
+                    },
+                },
+                Fault {
+                    at_ms: 9_000,
+                    kind: FaultKind::ClockJump {
+                        node: last,
+                        by_ms: 20_000,
+                    },
+                },
+                Fault {
+                    at_ms: 11_000,
+                    kind: FaultKind::Restart {
+                        node: last,
+                        down_ms: 1_000,
+                    },
+                },
+            ]);
+            let a = simulate(&sc).unwrap_or_else(|e| panic!("seed {seed} {}: {e}", f.name()));
+            let b = simulate(&sc).unwrap();
+            assert_eq!(a.digest(), b.digest(), "seed {seed} {}", f.name());
+            let v = check(&a);
+            let p = leaseline::projection::Projection::new(&a);
+            for i in leaseline::narrate::notable_steps(&a) {
+                let st = p.state_at(&a, i + 1);
+                assert!(leaseline::narrate::sentence(&a, &v, i, &st).is_some());
+            }
+            leaseline::layout::diagram(&a, &v);
+            ran += 1;
+        }
+    }
+    assert_eq!(ran, 60 * 7);
 }
