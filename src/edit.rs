@@ -6,7 +6,7 @@
 //! cannot act before their time) and the future is re-simulated: a fork, as in RaftScope.
 //! [`History`] keeps the scenarios for undo and redo.
 
-use crate::scenario::{Fault, FaultKind, FenceMode, Scenario, ScenarioError};
+use crate::scenario::{Fault, FaultKind, FenceMode, Flavor, Scenario, ScenarioError};
 use crate::sim::node::NodeId;
 use std::rc::Rc;
 
@@ -37,6 +37,8 @@ pub enum Edit {
     },
     /// Check the lease before each write, for every client.
     SetCheckBeforeWrite(bool),
+    /// Switch the lock service, adapting what the new one would refuse (see [`set_flavor`]).
+    SetFlavor(Flavor),
 }
 
 fn clock_mut(sc: &mut Scenario, node: NodeId) -> Option<&mut crate::scenario::ClockSpec> {
@@ -55,6 +57,33 @@ fn clock_mut(sc: &mut Scenario, node: NodeId) -> Option<&mut crate::scenario::Cl
         }
         NodeId::Storage => Some(&mut sc.storage.clock),
     }
+}
+
+/// Switches `sc` to flavor `f` so that it stays valid: TTLs are raised to the flavor's
+/// minimum (etcd 2 s, Consul 10 s, ZooKeeper 4 s), the watchdog is switched off for
+/// Redlock (extension is not modelled), and clocks and faults of coordinator nodes the new
+/// flavor does not have are dropped (leaving Redlock's five masters for one coordinator).
+pub fn set_flavor(sc: &mut Scenario, f: Flavor) {
+    sc.coordinator.flavor = f;
+    let min = f.model().min_ttl_ms;
+    for c in &mut sc.clients {
+        c.ttl_ms = c.ttl_ms.max(min);
+        if f.nodes() > 1 {
+            c.renew_every_ms = None;
+        }
+    }
+    sc.coordinator.clocks.truncate(usize::from(f.nodes()));
+    let gone = |n: NodeId| matches!(n, NodeId::Coord(i) if i >= f.nodes());
+    sc.faults.retain(|x| match x.kind {
+        FaultKind::Pause { node, .. }
+        | FaultKind::ClockJump { node, .. }
+        | FaultKind::Restart { node, .. }
+        | FaultKind::Failover { node, .. } => !gone(node),
+        FaultKind::Partition { a, b } | FaultKind::Heal { a, b } => !gone(a) && !gone(b),
+        FaultKind::Delay { from, to, .. } => !gone(from) && !gone(to),
+        FaultKind::FailRenewals { .. } | FaultKind::FalsePositive { .. } => true,
+    });
+    sc.network.links.retain(|l| !gone(l.from) && !gone(l.to));
 }
 
 /// Applies `edit` to a copy of `sc` and validates the result; on error `sc` is untouched.
@@ -108,6 +137,7 @@ pub fn apply(sc: &Scenario, edit: &Edit) -> Result<Scenario, ScenarioError> {
             .clients
             .iter_mut()
             .for_each(|c| c.check_before_write = *on),
+        Edit::SetFlavor(f) => set_flavor(&mut next, *f),
     }
     next.validate()?;
     Ok(next)
@@ -252,5 +282,35 @@ mod tests {
         let fenced = apply(&sc, &Edit::SetFence(FenceMode::Monotone)).unwrap();
         assert!(!check(&simulate(&sc).unwrap()).safe);
         assert!(check(&simulate(&fenced).unwrap()).safe);
+    }
+
+    #[test]
+    fn every_flavor_can_be_picked_from_every_preset_and_back() {
+        let presets = crate::scenario::PRESETS.iter().map(|p| p.scenario());
+        let flavored = crate::scenario::flavor_presets::FLAVOR_PRESETS
+            .iter()
+            .map(|p| p.scenario());
+        for sc in presets.chain(flavored) {
+            for f in Flavor::ALL {
+                let next = apply(&sc, &Edit::SetFlavor(f))
+                    .unwrap_or_else(|e| panic!("{} → {}: {e}", sc.name, f.name()));
+                assert_eq!(
+                    simulate(&next).unwrap().nodes.len(),
+                    sc.clients.len() + usize::from(f.nodes()) + 1
+                );
+            }
+        }
+        // A Redlock master's clock is its own.
+        let sc = crate::scenario::flavor_presets::find("redlock-clock-jump").unwrap();
+        let skewed = apply(
+            &sc,
+            &Edit::SetOffset {
+                node: NodeId::Coord(3),
+                ms: 500,
+            },
+        )
+        .unwrap();
+        assert_eq!(skewed.clock_of(NodeId::Coord(3)).offset_ms, 500);
+        assert_eq!(skewed.clock_of(NodeId::Coord(1)).offset_ms, 0);
     }
 }

@@ -439,14 +439,19 @@ impl fmt::Display for Event {
                 expires_local,
             } => write!(
                 f,
-                "renews {client}'s lease {token} until {} on its clock",
+                "renews {client}'s lease ({}) until {} on its clock",
+                tok(Some(*token)),
                 fmt_ms(*expires_local)
             ),
-            LeaseReleased { client, token } => write!(f, "{client} releases lease {token}"),
+            LeaseReleased { client, token } => {
+                write!(f, "{client} releases its lease ({})", tok(Some(*token)))
+            }
             ReleaseRefused { client } => {
                 write!(f, "refuses a release from {client}: not the owner")
             }
-            LeaseExpired { client, token, .. } => write!(f, "{client}'s lease {token} expires"),
+            LeaseExpired { client, token, .. } => {
+                write!(f, "{client}'s lease ({}) expires", tok(Some(*token)))
+            }
             RequestQueued { client } => write!(f, "queues {client}'s acquire"),
             RenewalRefused { client, token } => {
                 write!(f, "refuses {client}'s renewal of {token}: not the holder")

@@ -7,7 +7,9 @@
 //!   the paper); the client renews every third of it when it sets no interval;
 //! - when the client's local lease runs out it is in **jeopardy**: it waits a grace period
 //!   (`coordinator.grace_ms`, 45 s) for a KeepAlive to succeed — then it is **safe** again
-//!   and keeps its session and its locks — and gives up only after it;
+//!   and keeps its session and its locks — and gives up only after it (Chubby also blocks
+//!   the application's calls during jeopardy; here only calls to Chubby itself wait, a
+//!   write to storage does not);
 //! - after a holder *fails* (its session expires), the lock is held back for the
 //!   lock-delay, up to a minute (`coordinator.lock_delay_ms`, default 60 s);
 //! - a master fail-over stops lease timers while there is no master and the new master
