@@ -6,13 +6,14 @@ mod common;
 use leaseline::check::{check, Verdict};
 use leaseline::scenario::flavor_presets::{self, FLAVOR_PRESETS};
 use leaseline::scenario::library::Expect;
-use leaseline::scenario::{Flavor, Scenario};
+use leaseline::scenario::{json, Flavor, Scenario};
 use leaseline::sim::flavors::{consul, etcd, redlock};
 use leaseline::sim::node::{Msg, NodeId};
 use leaseline::sim::rng::Rng;
 use leaseline::sim::simulate;
 use leaseline::sim::time::Time;
 use leaseline::trace::{Event, LossHow, Trace};
+use leaseline::trace_json;
 
 fn run(name: &str) -> (Trace, Verdict) {
     let sc = flavor_presets::find(name).unwrap_or_else(|| panic!("no preset {name}"));
@@ -84,6 +85,17 @@ fn every_flavor_preset_is_deterministic() {
         let (a, _) = run(&name);
         let (b, _) = run(&name);
         assert_eq!(a.digest(), b.digest(), "{name}");
+        // Every entry, new kinds included, has its canonical JSON with its `kind`.
+        for e in &a.entries {
+            let text = json::compact(&trace_json::entry(e));
+            let back = json::parse(&text).unwrap();
+            let kind = back.get("event").and_then(|v| v.get("kind"));
+            assert_eq!(
+                kind,
+                Some(&json::Json::Str(trace_json::kind(&e.event).into())),
+                "{text}"
+            );
+        }
         // And it survives a trip through JSON.
         let sc = flavor_presets::find(&name).unwrap();
         let back = Scenario::from_json(&sc.to_json_pretty()).unwrap();
