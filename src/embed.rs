@@ -6,6 +6,7 @@
 //! field, before anything happens; a bad one is answered with an `error` event naming the
 //! field and changes nothing. Web-free, so the whole protocol is tested natively.
 
+use crate::check::ViolationKind;
 use crate::course;
 use crate::scenario::json::{self, Json};
 use crate::scenario::Scenario;
@@ -154,6 +155,16 @@ pub fn encode(e: &Event) -> String {
     ))
 }
 
+/// A violation's kind as the `violation` event names it.
+pub fn violation_kind(k: ViolationKind) -> &'static str {
+    match k {
+        ViolationKind::StaleWrite => "stale_write",
+        ViolationKind::LostUpdate => "lost_update",
+        ViolationKind::TokenRegression => "token_regression",
+        ViolationKind::DuplicateEffect => "duplicate_effect",
+    }
+}
+
 /// Parses the allow-list of host origins (`https://a.example,http://localhost:8000`). Each
 /// must be a scheme, a host and an optional port — no path — as `MessageEvent.origin` is.
 pub fn parse_origins(list: &str) -> Result<Vec<String>, String> {
@@ -171,7 +182,8 @@ pub fn parse_origins(list: &str) -> Result<Vec<String>, String> {
                 Ok(o.to_string())
             } else {
                 Err(format!(
-                    "origins: \"{o}\" is not an origin like https://example.org"
+                    "origins: \"{}\" is not an origin like https://example.org",
+                    crate::link::clip(o)
                 ))
             }
         })

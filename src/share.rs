@@ -18,6 +18,7 @@
 //!          | "beat=" n | "chapter=" n | "quiz=" n        ; 1-based
 //!          | "panel=" id        ; [a-z0-9-], 1 to 32 characters
 //!          | "embed=" ("0"|"1") | "autoplay=" ("0"|"1")
+//!          | "origins=" origin *( "," origin )   ; hosts allowed to drive an embed
 //! ```
 //!
 //! A link may come from anyone, so [`decode`] checks every key and value and answers a bad
@@ -72,6 +73,9 @@ pub struct ViewState {
     /// Embedded in a host page: no site chrome.
     pub embed: bool,
     pub autoplay: bool,
+    /// The host origins allowed to drive an embed by postMessage (empty: the parent page,
+    /// whatever its origin).
+    pub origins: Vec<String>,
 }
 
 impl Default for ViewState {
@@ -88,6 +92,7 @@ impl Default for ViewState {
             panel: None,
             embed: false,
             autoplay: false,
+            origins: Vec::new(),
         }
     }
 }
@@ -170,12 +175,16 @@ pub fn encode(v: &ViewState) -> String {
     put("panel", v.panel.clone());
     put("embed", v.embed.then(|| "1".to_string()));
     put("autoplay", v.autoplay.then(|| "1".to_string()));
+    put(
+        "origins",
+        (!v.origins.is_empty()).then(|| v.origins.join(",")),
+    );
     format!("#{}", parts.join("&"))
 }
 
-const KEYS: [&str; 12] = [
+const KEYS: [&str; 13] = [
     "s", "sc", "seed", "fence", "flavor", "t", "beat", "chapter", "quiz", "panel", "embed",
-    "autoplay",
+    "autoplay", "origins",
 ];
 
 /// Plain decimal digits only (no sign, no `+`), so one state has one spelling.
@@ -224,7 +233,8 @@ pub fn decode(fragment: &str) -> Result<ViewState, String> {
             return Err(format!("{key}: given twice"));
         }
     }
-    let [s, sc, seed, fence, flavor, t, beat, chapter, quiz, panel, embed, autoplay] = values;
+    let [s, sc, seed, fence, flavor, t, beat, chapter, quiz, panel, embed, autoplay, origins] =
+        values;
 
     let mut v = ViewState::default();
     // The horizon bounds the cursor; the default page's scenario always opens.
@@ -310,6 +320,9 @@ pub fn decode(fragment: &str) -> Result<ViewState, String> {
     }
     if let Some(x) = autoplay {
         v.autoplay = flag("autoplay", clip(x))?;
+    }
+    if let Some(x) = origins {
+        v.origins = crate::embed::parse_origins(x)?;
     }
     Ok(v)
 }

@@ -5,8 +5,8 @@ use super::footer::footer;
 use super::guide::{guide, on};
 use super::header::header;
 use super::hooks::{
-    sample_frame_cost, use_deep_links, use_frames, use_page_signals, use_progress_store,
-    use_shortcuts,
+    sample_frame_cost, use_deep_links, use_frames, use_host_events, use_host_messages,
+    use_link_writer, use_page_signals, use_progress_store, use_shortcuts,
 };
 use super::io::Io;
 use super::lessons::Menus;
@@ -14,6 +14,7 @@ use super::model::{Action, Menu, Model, CUSTOM};
 use super::panels::{inspector, verdict_panel, PanelProps};
 use super::playbar::{playbar, PlaybarProps};
 use super::settings::Settings;
+use super::sharing::{embed_bar, links, share_dialog};
 use super::stage::{stage, StageProps};
 use super::timeline::Timeline;
 use crate::scenario::PRESETS;
@@ -40,6 +41,18 @@ pub fn App() -> Html {
     use_page_signals(on_action.clone());
     use_deep_links(on_action.clone());
     use_progress_store(model.progress.encode(), on_action.clone());
+    use_link_writer(&model);
+    use_host_messages(model.embed, model.origins.clone(), on_action.clone());
+    use_host_events(&model);
+    let full_link = {
+        let m = model.clone();
+        let key = (
+            model.rev,
+            model.embed,
+            (!model.playing).then_some(model.cursor.step),
+        );
+        use_memo(key, move |_| links(&m).1)
+    };
     use_effect(sample_frame_cost);
 
     let run = model.run.clone();
@@ -94,6 +107,29 @@ pub fn App() -> Html {
     } else {
         "safe"
     };
+    if model.embed {
+        // Embedded in a course page: the run and its controls, no site around them.
+        return html! {
+            <div class="shell embed">
+                { embed_bar(&model, (*full_link).clone(), &on_action) }
+                <main id="main" class="workspace">
+                    { share_dialog(&model, &on_action) }
+                    if let Some(err) = &model.error {
+                        <div class="error" role="alert">{ format!("Not applied — {err}") }</div>
+                    }
+                    { playbar(&bar) }
+                    <p class={classes!("caption", verdict_class)} aria-live="polite" aria-atomic="true">
+                        { if model.caption.is_empty() { "Press Play to run the scenario.".to_string() } else { model.caption.clone() } }
+                    </p>
+                    <section class="diagram" aria-label="Space-time diagram" data-digest={run.digest.clone()} data-entries={run.trace.len().to_string()}>
+                        <Timeline run={run.clone()} state={model.state.clone()} cursor_t={model.cursor.t} veil={model.quiz_waiting()} on_action={on_action.clone()} />
+                    </section>
+                    { guide(&model, &on_action) }
+                    { verdict_panel(&panel) }
+                </main>
+            </div>
+        };
+    }
     html! {
         <div class="shell">
             { header() }
@@ -114,6 +150,8 @@ pub fn App() -> Html {
                             onclick={on(&on_action, Action::ToggleMenu(Menu::Lessons))}>{ "Lessons" }</button>
                     <button type="button" class="control text" aria-expanded={(model.menu == Some(Menu::Interview)).to_string()} aria-controls="interview-menu"
                             onclick={on(&on_action, Action::ToggleMenu(Menu::Interview))}>{ "Interview prep" }</button>
+                    <button type="button" class="control text" aria-expanded={(model.menu == Some(Menu::Share)).to_string()} aria-controls="share-dialog"
+                            onclick={on(&on_action, Action::ToggleMenu(Menu::Share))}>{ "Share" }</button>
                     <p class="scenario-description">{ run.scenario.description.clone() }</p>
                 </div>
                 if let Some(err) = &model.error {
@@ -122,6 +160,7 @@ pub fn App() -> Html {
                         <button type="button" class="quiet" aria-label="Dismiss" onclick={{ let cb = on_action.clone(); Callback::from(move |_| cb.emit(Action::DismissError)) }}>{ "✕" }</button>
                     </div>
                 }
+                { share_dialog(&model, &on_action) }
                 <Menus open={model.menu} current={model.name.clone()} progress={model.progress.clone()} chapter={model.chapter} on_action={on_action.clone()} />
                 { playbar(&bar) }
                 <p class={classes!("caption", verdict_class)} aria-live="polite" aria-atomic="true">

@@ -49,7 +49,7 @@ pub fn Menus(props: &MenusProps) -> Html {
         <button type="button" class="quiet" onclick={on(cb, Action::ResetProgress)}>{ "Reset progress" }</button>
     };
     match props.open {
-        None => html! {},
+        None | Some(Menu::Share) => html! {},
         Some(Menu::Lessons) => {
             let total: usize = chapters.iter().map(|c| c.lessons.len()).sum();
             html! {

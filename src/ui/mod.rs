@@ -10,7 +10,7 @@
 //! clip), `stage` (nodes, links and packets, with each node's and link's actions),
 //! `playbar`, `panels` (inspector and verdict), `settings`, `guide` (the walkthrough beat
 //! or the interview stop at the cursor), `lessons` (the chapter and interview menus) and
-//! `io` (exports and import);
+//! `io` (exports and import), `sharing` (the share dialog and the embed's header);
 //! `hooks` holds the animation frame loop, the keyboard shortcuts, the page signals, deep
 //! links and the stored progress.
 //!
@@ -29,6 +29,7 @@ pub mod model;
 mod panels;
 mod playbar;
 mod settings;
+mod sharing;
 mod stage;
 mod timeline;
 

@@ -9,12 +9,13 @@
 use crate::check::{check, Verdict};
 use crate::course::{self, clamp_to_hold, Progress, Quiz};
 use crate::edit::{Edit, History};
+use crate::embed::Command;
 use crate::layout::{self, Diagram, StageNode};
-use crate::link::{self, Target};
 use crate::narrate;
 use crate::playback::{self, Cursor, DEFAULT_SPEED, DISCRETE_STEP_REAL_MS, SPEEDS};
 use crate::projection::{Projection, State};
 use crate::scenario::{FenceMode, Scenario};
+use crate::share::{self, Source, ViewState};
 use crate::sim::node::NodeId;
 use crate::sim::run;
 use crate::trace::Trace;
@@ -95,6 +96,8 @@ pub enum Selection {
 pub enum Menu {
     Lessons,
     Interview,
+    /// The share dialog: the link and an iframe snippet.
+    Share,
 }
 
 pub struct Model {
@@ -108,6 +111,15 @@ pub struct Model {
     pub menu: Option<Menu>,
     /// The chapter a link asked for (the menu scrolls it into view).
     pub chapter: Option<usize>,
+    /// Embedded in a host page: no site chrome, and host commands are obeyed.
+    pub embed: bool,
+    pub autoplay: bool,
+    /// Host origins allowed to send commands (empty: the parent page, any origin).
+    pub origins: Rc<Vec<String>>,
+    /// Bumped by every change a link should record as a new history entry.
+    pub rev: u32,
+    /// The last change came from a link: write the fragment back without a new entry.
+    pub from_link: bool,
     pub history: History,
     pub run: Rc<Run>,
     pub cursor: Cursor,
@@ -167,6 +179,8 @@ pub enum Action {
     LoadProgress(String),
     /// A scenario as JSON text (a file or a paste), validated before it replaces anything.
     Import(String),
+    /// A command from the host page of an embed, already validated.
+    Host(Command),
     ResetProgress,
     SetReducedMotion(bool),
     /// A value refused before it became an edit (it did not parse).
@@ -186,6 +200,11 @@ impl Model {
             progress: Progress::default(),
             menu: None,
             chapter: None,
+            embed: false,
+            autoplay: false,
+            origins: Rc::new(Vec::new()),
+            rev: 0,
+            from_link: false,
             history,
             run,
             cursor: Cursor::START,
@@ -219,6 +238,11 @@ impl Model {
             progress: self.progress.clone(),
             menu: self.menu,
             chapter: self.chapter,
+            embed: self.embed,
+            autoplay: self.autoplay,
+            origins: self.origins.clone(),
+            rev: self.rev,
+            from_link: self.from_link,
             history: self.history.clone(),
             run: self.run.clone(),
             cursor: self.cursor,
@@ -324,27 +348,135 @@ impl Model {
         self.move_to(Cursor::START);
     }
 
+    /// Follows a link: the whole view state in a fragment (see `share`). A bad link
+    /// changes nothing but the message, which names the key at fault.
     fn navigate(&mut self, fragment: &str) {
-        match link::parse(fragment) {
-            Ok(None) => {}
-            Ok(Some(Target::Scenario { name, beat })) => {
-                if name.as_str() != &*self.name || self.history.can_undo() || self.quiz.is_some() {
-                    self.quiz = None;
-                    self.open(&name);
-                }
-                if let Some(b) = beat {
-                    let step = self.beats.get(b).copied().flatten().map_or(0, |i| i + 1);
-                    self.move_to(Cursor::at_step(&self.run.trace, step));
-                }
-                self.menu = None;
+        let v = match share::decode(fragment) {
+            Ok(v) => v,
+            Err(e) => {
+                self.error = Some(e);
+                return;
             }
-            Ok(Some(Target::Chapter(c))) => {
-                self.menu = Some(Menu::Lessons);
-                self.chapter = Some(c);
+        };
+        let (name, mut sc) = match v.source {
+            Source::Named(name) => match course::open(&name) {
+                Some(sc) => (name, sc),
+                None => return,
+            },
+            Source::Custom(sc) => (CUSTOM.to_string(), sc),
+        };
+        if let Some(seed) = v.seed {
+            sc.seed = seed;
+        }
+        if let Some(f) = v.fence {
+            sc.storage.fence = f;
+        }
+        // A link to what is already on screen (a reload, our own fragment) keeps the run.
+        if *self.name != *name || **self.history.current() != sc || v.quiz.is_some() {
+            self.quiz = None;
+            self.load(&name, sc);
+        }
+        if let Some(q) = v.quiz {
+            self.start_quiz(q);
+        }
+        self.menu = match (v.chapter, v.panel.as_deref()) {
+            (Some(_), _) | (_, Some("lessons")) => Some(Menu::Lessons),
+            (_, Some("interview")) => Some(Menu::Interview),
+            (_, Some("share")) => Some(Menu::Share),
+            _ => None,
+        };
+        self.chapter = v.chapter;
+        let trace = &self.run.trace;
+        if let Some(b) = v.beat {
+            let step = self.beats.get(b).copied().flatten().map_or(0, |i| i + 1);
+            self.move_to(Cursor::at_step(trace, step));
+        } else if let Some(t) = v.t_ms {
+            self.move_to(Cursor::at_time(trace, t as f64));
+        }
+        self.embed = v.embed;
+        self.autoplay = v.autoplay;
+        self.origins = Rc::new(v.origins);
+        if v.autoplay && !self.playing && !self.cursor.at_end(&self.run.trace) {
+            self.playing = true;
+            self.last_frame = None;
+        }
+    }
+
+    /// The view as a link: what [`navigate`](Self::navigate) restores. A built-in scenario
+    /// is named (with its seed and fence when changed); anything else travels whole.
+    pub fn view_state(&self) -> ViewState {
+        let cur = self.history.current();
+        let mut v = ViewState {
+            embed: self.embed,
+            autoplay: self.autoplay,
+            origins: (*self.origins).clone(),
+            ..ViewState::default()
+        };
+        let named = (*self.name != *CUSTOM)
+            .then(|| course::open(&self.name))
+            .flatten();
+        v.source = match named {
+            Some(mut base) => {
+                let (seed, fence) = (base.seed, base.storage.fence);
+                base.seed = cur.seed;
+                base.storage.fence = cur.storage.fence;
+                if base == **cur {
+                    v.seed = (seed != cur.seed).then_some(cur.seed);
+                    v.fence = (fence != cur.storage.fence).then_some(cur.storage.fence);
+                    Source::Named(self.name.to_string())
+                } else {
+                    Source::Custom((**cur).clone())
+                }
             }
-            Ok(Some(Target::Quiz(q))) => self.start_quiz(q),
-            // A bad link changes nothing but the message.
-            Err(e) => self.error = Some(e),
+            None => Source::Custom((**cur).clone()),
+        };
+        v.quiz = self.quiz.map(|q| q.question);
+        let on_beat = self
+            .beats
+            .iter()
+            .position(|e| e.map(|i| i + 1) == Some(self.cursor.step));
+        match on_beat {
+            Some(b) if matches!(v.source, Source::Named(_)) && v.quiz.is_none() => v.beat = Some(b),
+            _ if self.cursor.step > 0 => v.t_ms = Some(self.cursor.t as i64),
+            _ => {}
+        }
+        match self.menu {
+            Some(Menu::Lessons) => {
+                v.chapter = self.chapter;
+                v.panel = self.chapter.is_none().then(|| "lessons".to_string());
+            }
+            Some(Menu::Interview) => v.panel = Some("interview".to_string()),
+            Some(Menu::Share) => v.panel = Some("share".to_string()),
+            None => {}
+        }
+        v
+    }
+
+    /// Carries out a host page's command (embed mode; see `embed`).
+    fn host(&mut self, cmd: Command) {
+        match cmd {
+            Command::Play => {
+                if !self.playing {
+                    if self.cursor.at_end(&self.run.trace) {
+                        self.move_to(Cursor::START);
+                    }
+                    self.playing = true;
+                    self.last_frame = None;
+                }
+            }
+            Command::Pause => self.playing = false,
+            Command::Seek(t) => {
+                let c = Cursor::at_time(&self.run.trace, t as f64);
+                self.move_to(c);
+            }
+            Command::Open(name) => {
+                self.quiz = None;
+                self.open(&name);
+            }
+            Command::Load(sc) => {
+                self.quiz = None;
+                self.load(CUSTOM, *sc);
+            }
         }
     }
 
@@ -390,6 +522,14 @@ impl Model {
     }
 }
 
+/// How an action is recorded in the link (see the end of `reduce`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Navigate,
+    Changes,
+    Other,
+}
+
 impl Reducible for Model {
     type Action = Action;
 
@@ -400,6 +540,20 @@ impl Reducible for Model {
             Action::Tick(_) | Action::Pause if !self.playing => return self,
             Action::Select(s) if s == self.selected => return self,
             _ => self.with(),
+        };
+        let action_kind = match &action {
+            Action::Navigate(_) => Kind::Navigate,
+            Action::Open(_)
+            | Action::Edit(_)
+            | Action::ToggleFence
+            | Action::Undo
+            | Action::Redo
+            | Action::StartQuiz(_)
+            | Action::EndQuiz
+            | Action::ToggleMenu(_)
+            | Action::Import(_)
+            | Action::Host(Command::Open(_) | Command::Load(_)) => Kind::Changes,
+            _ => Kind::Other,
         };
         match action {
             Action::TogglePlay => {
@@ -545,6 +699,7 @@ impl Reducible for Model {
                 }
             }
             Action::Navigate(fragment) => m.navigate(&fragment),
+            Action::Host(cmd) => m.host(cmd),
             Action::NextBeat => {
                 m.playing = false;
                 if let Some(s) = course::next_beat_step(&m.beats, m.cursor.step) {
@@ -593,6 +748,12 @@ impl Reducible for Model {
             Action::SetReducedMotion(on) => m.reduced_motion = on,
             Action::ShowError(e) => m.error = Some(e),
             Action::DismissError => m.error = None,
+        }
+        // What a link records: a new browser-history entry for a change the user made, the
+        // same entry rewritten for one that came from a link.
+        if action_kind != Kind::Other {
+            m.rev = m.rev.wrapping_add(1);
+            m.from_link = matches!(action_kind, Kind::Navigate);
         }
         Rc::new(m)
     }
