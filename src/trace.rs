@@ -31,6 +31,8 @@ pub enum LossHow {
     JobEnded,
     /// ZooKeeper: reconnected, it was told its session had expired.
     SessionExpired,
+    /// ZooKeeper: its connection listener took Disconnected as the loss of the lock.
+    Suspended,
 }
 
 impl fmt::Display for LossHow {
@@ -43,6 +45,7 @@ impl fmt::Display for LossHow {
             LossHow::Released => "it released the lock",
             LossHow::JobEnded => "its job ended",
             LossHow::SessionExpired => "reconnected, it learned its session had expired",
+            LossHow::Suspended => "its connection listener saw Disconnected and stopped",
         })
     }
 }
@@ -512,7 +515,7 @@ impl fmt::Display for Event {
                 write!(f, "renewals start failing for {}", fmt_ms(*for_ms))
             }
             RenewalsRestored => write!(f, "renewals work again"),
-            Disconnected => write!(f, "hears nothing: Disconnected (still believes)"),
+            Disconnected => write!(f, "hears nothing from the service: Disconnected"),
             Reconnected => write!(f, "reconnects: session alive"),
             Jeopardy {
                 grace_ms,

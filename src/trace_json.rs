@@ -148,6 +148,7 @@ fn how(h: LossHow) -> Json {
         LossHow::Released => "released",
         LossHow::JobEnded => "job_ended",
         LossHow::SessionExpired => "session_expired",
+        LossHow::Suspended => "suspended",
     })
 }
 

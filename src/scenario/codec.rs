@@ -519,6 +519,7 @@ pub fn decode(v: &Json) -> R<Scenario> {
                     grace_ms: c.i64_or("grace_ms", cd.grace_ms)?,
                     replica_lag_ms: c.i64_or("replica_lag_ms", cd.replica_lag_ms)?,
                     restart_delay_ms: c.i64_or("restart_delay_ms", 0)?,
+                    stop_on_disconnect: c.bool_or("stop_on_disconnect", false)?,
                 };
                 c.finish()?;
                 Ok(s)
@@ -637,6 +638,9 @@ fn flavor_fields(c: &CoordinatorSpec) -> Vec<(&'static str, Json)> {
         if v != dv {
             kv.push((k, int(v)));
         }
+    }
+    if c.stop_on_disconnect {
+        kv.push(("stop_on_disconnect", Json::Bool(true)));
     }
     kv
 }

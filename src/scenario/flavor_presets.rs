@@ -87,12 +87,14 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
             chapter: CHAPTER_SERVICES,
             json: include_str!("flavors/redlock-pause-in-flight.json"),
             expect: SAFE,
-            fixes: &[Fix {
-            name: "after-check",
-            summary: "the same pause a moment later, after the validity check: client 1 writes late",
-            apply: |sc| sc.faults[0].at_ms = 100,
-            expect: UNSAFE,
-        }],
+            fixes: &[
+                Fix {
+                    name: "after-check",
+                    summary: "the same pause a moment later, after the validity check: client 1 writes late",
+                    apply: |sc| sc.faults[0].at_ms = 100,
+                    expect: UNSAFE,
+                },
+            ],
         },
     },
     FlavorPreset {
@@ -103,12 +105,14 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
             chapter: CHAPTER_SERVICES,
             json: include_str!("flavors/redlock-restart.json"),
             expect: UNSAFE,
-            fixes: &[Fix {
-            name: "delayed-restart",
-            summary: "a restarted master stays down for the TTL, so it joins no live lock",
-            apply: |sc| sc.coordinator.restart_delay_ms = 10_000,
-            expect: SAFE,
-        }],
+            fixes: &[
+                Fix {
+                    name: "delayed-restart",
+                    summary: "a restarted master stays down for the TTL, so it joins no live lock",
+                    apply: |sc| sc.coordinator.restart_delay_ms = 10_000,
+                    expect: SAFE,
+                },
+            ],
         },
     },
     FlavorPreset {
@@ -119,12 +123,20 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
             chapter: CHAPTER_SERVICES,
             json: include_str!("flavors/zookeeper-partition.json"),
             expect: UNSAFE,
-            fixes: &[Fix {
-            name: "zxid-fence",
-            summary: "storage checks the lock node's creation zxid: 1 < 2",
-            apply: fence,
-            expect: FENCED,
-        }],
+            fixes: &[
+                Fix {
+                    name: "zxid-fence",
+                    summary: "storage checks the lock node's creation zxid: 1 < 2",
+                    apply: fence,
+                    expect: FENCED,
+                },
+                Fix {
+                    name: "suspended-listener",
+                    summary: "a connection listener stops the work on Disconnected (SUSPENDED), before the session can expire",
+                    apply: |sc| sc.coordinator.stop_on_disconnect = true,
+                    expect: SAFE,
+                },
+            ],
         },
     },
     FlavorPreset {
@@ -147,19 +159,19 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
             json: include_str!("flavors/consul-false-positive.json"),
             expect: UNSAFE,
             fixes: &[
-            Fix {
-                name: "lock-delay",
-                summary: "Consul's default 15 s lock-delay: the old holder's write lands before anyone else gets the lock",
-                apply: |sc| sc.coordinator.lock_delay_ms = None,
-                expect: SAFE,
-            },
-            Fix {
-                name: "sequencer",
-                summary: "storage checks the sequencer's LockIndex: 1 < 2",
-                apply: fence,
-                expect: FENCED,
-            },
-        ],
+                Fix {
+                    name: "lock-delay",
+                    summary: "Consul's default 15 s lock-delay: the old holder's write lands before anyone else gets the lock",
+                    apply: |sc| sc.coordinator.lock_delay_ms = None,
+                    expect: SAFE,
+                },
+                Fix {
+                    name: "sequencer",
+                    summary: "storage checks the sequencer's LockIndex: 1 < 2",
+                    apply: fence,
+                    expect: FENCED,
+                },
+            ],
         },
     },
     FlavorPreset {
@@ -182,19 +194,19 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
             json: include_str!("flavors/chubby-lock-delay.json"),
             expect: UNSAFE,
             fixes: &[
-            Fix {
-                name: "lock-delay",
-                summary: "Chubby's lock-delay (60 s): the lock stays free until the failed holder's write is long done",
-                apply: |sc| sc.coordinator.lock_delay_ms = None,
-                expect: SAFE,
-            },
-            Fix {
-                name: "sequencer",
-                summary: "storage checks the sequencer's generation number: 1 < 2",
-                apply: fence,
-                expect: FENCED,
-            },
-        ],
+                Fix {
+                    name: "lock-delay",
+                    summary: "Chubby's lock-delay (60 s): the lock stays free until the failed holder's write is long done",
+                    apply: |sc| sc.coordinator.lock_delay_ms = None,
+                    expect: SAFE,
+                },
+                Fix {
+                    name: "sequencer",
+                    summary: "storage checks the sequencer's generation number: 1 < 2",
+                    apply: fence,
+                    expect: FENCED,
+                },
+            ],
         },
     },
 ];

@@ -93,6 +93,9 @@ pub struct CoordinatorSpec {
     /// A restarted coordinator node stays down at least this long (Redlock's "delayed
     /// restart" remedy).
     pub restart_delay_ms: i64,
+    /// ZooKeeper: the client's connection listener treats Disconnected (Curator's
+    /// SUSPENDED) as the loss of the lock, as the Curator docs advise.
+    pub stop_on_disconnect: bool,
 }
 
 impl Default for CoordinatorSpec {
@@ -108,6 +111,7 @@ impl Default for CoordinatorSpec {
             grace_ms: crate::sim::flavors::chubby::GRACE_MS,
             replica_lag_ms: 1_000,
             restart_delay_ms: 0,
+            stop_on_disconnect: false,
         }
     }
 }

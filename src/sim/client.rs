@@ -89,6 +89,8 @@ pub struct Client {
     model: &'static Model,
     /// Chubby's grace period.
     grace_ms: i64,
+    /// ZooKeeper: Disconnected counts as a loss.
+    stop_on_disconnect: bool,
     /// Chubby: in jeopardy. ZooKeeper: disconnected.
     jeopardy: bool,
     disconnected: bool,
@@ -119,6 +121,7 @@ impl Client {
             unlocked: false,
             model: &generic::MODEL,
             grace_ms: 0,
+            stop_on_disconnect: false,
             jeopardy: false,
             disconnected: false,
             last_heard: 0,
@@ -134,6 +137,7 @@ impl Client {
         Client {
             model: coord.flavor.model(),
             grace_ms: coord.grace_ms,
+            stop_on_disconnect: coord.stop_on_disconnect,
             ..Client::new(me)
         }
     }
@@ -643,6 +647,10 @@ impl Client {
             {
                 self.disconnected = true;
                 ctx.note(Event::Disconnected);
+                if self.stop_on_disconnect {
+                    self.lose_async(ctx, spec, LossHow::Suspended);
+                    return;
+                }
             }
             OnExpiry::Disconnect => {}
             OnExpiry::Jeopardy if ctx.now >= b.deadline && !self.jeopardy => {

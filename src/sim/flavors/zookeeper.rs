@@ -9,7 +9,9 @@
 //!   its nodes (the next waiter's watch fires);
 //! - a partitioned client sees **Disconnected** once it has heard nothing for two thirds of
 //!   the timeout, keeps believing, and learns **Expired** only when, reconnected, its next
-//!   ping is refused — until then its lock may already be someone else's;
+//!   ping is refused — until then its lock may already be someone else's; with
+//!   `coordinator.stop_on_disconnect` its connection listener stops the work on
+//!   Disconnected instead (the Curator docs' advice for SUSPENDED);
 //! - the fence is the creation zxid of the lock node: every create and delete takes the
 //!   next zxid, so tokens go up but skip (a waiter's token is fixed when its node is
 //!   created, not when it is granted);
