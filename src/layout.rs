@@ -425,7 +425,18 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
             Event::FailingOver { down_ms } if *down_ms > 0 => {
                 down.insert(n, e.t);
             }
-            Event::Restarted { .. } | Event::FailedOver { lost: None } => {
+            Event::Restarted { .. } | Event::FailedOver { .. } => {
+                // A replica that never had the key: the lease bar ends here too.
+                if matches!(e.event, Event::FailedOver { lost: Some(_) }) {
+                    close_lease(
+                        &mut bars,
+                        &mut placer,
+                        &mut lease,
+                        n,
+                        e.t,
+                        "lost in failover",
+                    );
+                }
                 if let Some(t0) = down.remove(&n) {
                     bars.push(Bar {
                         x0: x(t0),
@@ -447,17 +458,6 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
             }
             Event::SessionInvalidated { token: Some(_), .. } => {
                 close_lease(&mut bars, &mut placer, &mut lease, n, e.t, "invalidated")
-            }
-            Event::FailedOver { lost: Some(_) } => {
-                down.remove(&n);
-                close_lease(
-                    &mut bars,
-                    &mut placer,
-                    &mut lease,
-                    n,
-                    e.t,
-                    "lost in failover",
-                );
             }
             Event::LeaseExpired { token, client, .. } => {
                 close_lease(&mut bars, &mut placer, &mut lease, n, e.t, "expired");

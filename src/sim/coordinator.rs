@@ -595,4 +595,65 @@ mod tests {
         );
         assert!(sent(&ctx).is_empty());
     }
+
+    fn flavored(flavor: crate::scenario::Flavor, lock_delay_ms: Option<i64>) -> GenericCoordinator {
+        GenericCoordinator::new(&CoordinatorSpec {
+            flavor,
+            lock_delay_ms,
+            ..CoordinatorSpec::default()
+        })
+    }
+
+    fn granted_tokens(ctx: &Ctx) -> Vec<(NodeId, u64)> {
+        sent(ctx)
+            .into_iter()
+            .filter_map(|(to, m)| match m {
+                Msg::Granted { token, .. } => Some((to, token)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn revision_tokens_are_fixed_when_the_waiter_queues() {
+        use crate::scenario::Flavor;
+        let mut rng = Rng::new(1);
+        let mut c = flavored(Flavor::Zookeeper, None);
+        let mut ctx = Ctx::new(0, &mut rng);
+        acquire(&mut c, &mut ctx, C1, 7); // create: zxid 1, held
+        acquire(&mut c, &mut ctx, C2, 8); // create: zxid 2, queued
+        c.on_message(&mut ctx, NodeId::COORD, C1, &Msg::Release { owner: 7 }); // delete: 3
+        assert_eq!(granted_tokens(&ctx), [(C1, 1), (C2, 2)]);
+        // The next create takes zxid 4, not 3.
+        c.on_message(&mut ctx, NodeId::COORD, C2, &Msg::Release { owner: 8 });
+        acquire(&mut c, &mut ctx, C1, 9);
+        assert_eq!(c.current_token(), Some(5));
+        // Redis: no token at all, and storage is told there is none current.
+        let mut r = flavored(Flavor::Redis, None);
+        acquire(&mut r, &mut ctx, C1, 7);
+        assert_eq!(r.current_token(), None);
+        assert_eq!(r.lease().map(|l| l.token), Some(0));
+    }
+
+    #[test]
+    fn lock_delay_holds_the_lock_after_a_failure_but_not_a_release() {
+        use crate::scenario::Flavor;
+        let mut rng = Rng::new(1);
+        let mut c = flavored(Flavor::Chubby, Some(5_000));
+        let mut ctx = Ctx::new(0, &mut rng);
+        acquire(&mut c, &mut ctx, C1, 7);
+        acquire(&mut c, &mut ctx, C2, 8);
+        // The holder fails: its lease expires at 10 s; nobody gets the lock until 15 s.
+        let mut ctx = Ctx::new(10_000, &mut rng);
+        c.on_timer(&mut ctx, NodeId::COORD, &TimerKind::Expire { epoch: 1 });
+        assert!(granted_tokens(&ctx).is_empty());
+        assert_eq!(c.current_token(), None);
+        let mut ctx = Ctx::new(15_000, &mut rng);
+        c.on_timer(&mut ctx, NodeId::COORD, &TimerKind::LockDelayOver);
+        assert_eq!(granted_tokens(&ctx), [(C2, 2)]);
+        // A clean release hands over at once.
+        c.on_message(&mut ctx, NodeId::COORD, C2, &Msg::Release { owner: 8 });
+        acquire(&mut c, &mut ctx, C1, 9);
+        assert_eq!(c.current_token(), Some(3));
+    }
 }
