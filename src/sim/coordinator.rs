@@ -118,11 +118,8 @@ impl GenericCoordinator {
         })
     }
 
-    fn grant(
-        &mut self,
-        ctx: &mut Ctx,
-        w: Waiter, // the requester, whether it waited or not
-    ) {
+    /// Grants the lock to `w`, the requester, whether it waited in the queue or not.
+    fn grant(&mut self, ctx: &mut Ctx, w: Waiter) {
         let token = w.token.unwrap_or_else(|| {
             self.counter += 1;
             self.counter
