@@ -425,4 +425,17 @@ pub fn use_host_events(model: &Model) {
         );
         *last = Some((step, run.digest.clone()));
     });
+    let quiz = model.quiz.filter(|q| q.revealed);
+    let answer = quiz.and_then(|q| q.right(&model.run.trace));
+    let origins = model.origins.clone();
+    use_effect_with(quiz.map(|q| (q.question, q.stop)), move |q| {
+        if let (true, Some((question, stop)), Some(right)) = (embed, *q, answer) {
+            let e = crate::embed::Event::QuizAnswered {
+                question,
+                stop,
+                right,
+            };
+            post_to_host(&e, &origins);
+        }
+    });
 }

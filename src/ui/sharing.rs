@@ -91,7 +91,7 @@ pub fn embed_bar(m: &Model, full: String, cb: &Callback<Action>) -> Html {
             <span class="embed-title">{ m.run.scenario.name.clone() }</span>
             <button type="button" class="quiet" aria-expanded={(m.menu == Some(Menu::Share)).to_string()} aria-controls="share-dialog"
                     onclick={on(cb, Action::ToggleMenu(Menu::Share))}>{ "Share" }</button>
-            <a class="quiet" href={full} target="_blank" rel="noopener">{ "Open in Leaseline ↗" }</a>
+            <a class="quiet" href={full} target="_blank" rel="noopener" aria-label="Open in Leaseline (new tab)">{ "Leaseline ↗" }</a>
         </header>
     }
 }

@@ -106,9 +106,10 @@ export function launchBrowser() {
 
 /**
  * Opens the app in a new context and records everything that went wrong on the page.
- * `prepare(context)` runs before the page loads (for init scripts).
+ * `prepare(context)` runs before the page loads (for init scripts); `ready` is a selector
+ * to wait for instead of the app's banner (for a host page that embeds the app).
  */
-export async function openApp(browser, url, contextOptions, prepare) {
+export async function openApp(browser, url, contextOptions, prepare, { ready } = {}) {
   const context = await browser.newContext(contextOptions);
   if (prepare) await prepare(context);
   const page = await context.newPage();
@@ -125,7 +126,8 @@ export async function openApp(browser, url, contextOptions, prepare) {
   });
   await page.goto(url, { waitUntil: 'load' });
   // The wasm app renders after load; the header is its first landmark.
-  await page.getByRole('banner').waitFor({ state: 'visible', timeout: 15_000 });
+  const first = ready ? page.locator(ready) : page.getByRole('banner');
+  await first.waitFor({ state: 'visible', timeout: 15_000 });
   return { context, page, problems };
 }
 
