@@ -9,21 +9,26 @@
 //! (`gc-pause`, `gc-pause-fenced`) or a library lesson, optionally with one of its fixes
 //! (`check-then-write`, `check-then-write/fencing`).
 
+use crate::scenario::flavor_presets::{self, CHAPTER_SERVICES, FLAVOR_PRESETS};
+use crate::scenario::library::Lesson;
 use crate::scenario::library::{
     self, CHAPTER_EXCLUSIVITY, CHAPTER_FENCE, CHAPTER_REACHABLE, CHAPTER_TTL, CHAPTER_UNFENCEABLE,
     FENCING, LESSONS,
 };
-use crate::scenario::{preset, Scenario};
+use crate::scenario::{preset, Flavor, Scenario};
 use crate::teach::{Question, Stop, Walkthrough, QUESTIONS, WALKTHROUGHS};
 use crate::trace::Trace;
 
-/// The chapters, in the order the sources argue them.
-pub const CHAPTERS: [&str; 5] = [
+/// The chapters, in the order the sources argue them, then the real lock services (each
+/// one's characteristic failure and remedy: the sources' point that the service matters
+/// less than whether the resource enforces order).
+pub const CHAPTERS: [&str; 6] = [
     CHAPTER_EXCLUSIVITY,
     CHAPTER_TTL,
     CHAPTER_REACHABLE,
     CHAPTER_FENCE,
     CHAPTER_UNFENCEABLE,
+    CHAPTER_SERVICES,
 ];
 
 /// The first lesson is Kleppmann's GC pause, which is also the default page; it lives
@@ -54,11 +59,28 @@ pub struct Chapter {
     pub lessons: Vec<LessonRef>,
 }
 
-/// Opens a scenario by name: a preset, a lesson, or `lesson/fix`.
+/// Opens a scenario by name: a preset, a lesson or a lock-service preset, or `lesson/fix`.
 pub fn open(name: &str) -> Option<Scenario> {
     preset(name)
         .map(|p| p.scenario())
         .or_else(|| library::find(name))
+        .or_else(|| flavor_presets::find(name))
+}
+
+/// Every lesson of the menu but the first: the library's, then the lock services'.
+fn lessons() -> impl Iterator<Item = &'static Lesson> {
+    LESSONS
+        .iter()
+        .chain(FLAVOR_PRESETS.iter().map(|p| &p.lesson))
+}
+
+/// The lock service a lesson is about, if it is one of the real services' presets.
+pub fn service_of(name: &str) -> Option<Flavor> {
+    let id = lesson_of(name);
+    FLAVOR_PRESETS
+        .iter()
+        .find(|p| p.name() == id)
+        .map(|p| p.flavor)
 }
 
 /// The lesson a scenario name belongs to (a fix variant belongs to its lesson).
@@ -78,8 +100,7 @@ pub fn fixes(lesson: &str) -> Vec<FixRef> {
             scenario: FIRST_FIXED.to_string(),
         }];
     }
-    LESSONS
-        .iter()
+    lessons()
         .find(|l| l.id == lesson)
         .map(|l| {
             l.fixes
@@ -117,8 +138,7 @@ pub fn menu() -> Vec<Chapter> {
                 lessons: first
                     .into_iter()
                     .chain(
-                        LESSONS
-                            .iter()
+                        lessons()
                             .filter(|l| l.chapter == title)
                             .map(|l| lesson(l.id)),
                     )
@@ -329,22 +349,26 @@ mod tests {
     #[test]
     fn the_menu_holds_every_lesson_once_in_its_chapter() {
         let menu = menu();
-        assert_eq!(menu.len(), 5);
+        assert_eq!(menu.len(), 6);
         let ids: Vec<&str> = menu
             .iter()
             .flat_map(|c| c.lessons.iter().map(|l| l.id))
             .collect();
-        assert_eq!(ids.len(), LESSONS.len() + 1);
+        assert_eq!(ids.len(), LESSONS.len() + FLAVOR_PRESETS.len() + 1);
         assert_eq!(ids[0], "gc-pause");
-        for l in LESSONS {
+        for l in lessons() {
             assert_eq!(ids.iter().filter(|&&i| i == l.id).count(), 1, "{}", l.id);
         }
         for c in &menu {
             assert!(!c.lessons.is_empty(), "{} is empty", c.title);
             for l in &c.lessons {
                 assert!(!l.title.is_empty(), "{} has no title", l.id);
-                assert!(walkthrough(l.id).is_some(), "{} has no walkthrough", l.id);
-                assert!(!l.fixes.is_empty(), "{} has no fix", l.id);
+                // The sources' failure modes are narrated beat by beat; a lock service's
+                // preset is explained by its service's explainer instead.
+                let narrated = walkthrough(l.id).is_some();
+                assert!(narrated != service_of(l.id).is_some(), "{}", l.id);
+                // (A service preset may show a mechanism working, with nothing to fix.)
+                assert!(!narrated || !l.fixes.is_empty(), "{} has no fix", l.id);
                 for f in &l.fixes {
                     assert!(open(&f.scenario).is_some(), "{} does not open", f.scenario);
                     assert_eq!(lesson_of(&f.scenario), l.id);

@@ -86,7 +86,7 @@ pub struct Label {
 pub struct Lane {
     pub node: NodeId,
     pub name: String,
-    /// The lane's title: "Client 1", "Coordinator", "Storage".
+    /// The lane's title: "Client 1", "Coordinator", "Coord. 2" (fits the margin), "Storage".
     pub label: &'static str,
     pub y: f64,
 }
@@ -242,10 +242,10 @@ fn lane_label(n: NodeId) -> &'static str {
         NodeId::Client(i) => CLIENTS.get(usize::from(i)).copied().unwrap_or("Client"),
         NodeId::Coord(i) => [
             "Coordinator",
-            "Coordinator 2",
-            "Coordinator 3",
-            "Coordinator 4",
-            "Coordinator 5",
+            "Coord. 2",
+            "Coord. 3",
+            "Coord. 4",
+            "Coord. 5",
         ]
         .get(usize::from(i))
         .copied()
@@ -774,7 +774,8 @@ pub fn stage_nodes(nodes: &[NodeId]) -> Vec<StageNode> {
             name: node_name(*n),
         })
         .collect();
-    // One coordinator top right; Redlock's five masters in a column above storage.
+    // One coordinator top right; Redlock's five masters zigzag down two columns above
+    // storage, so no two circles (or their clock readings) touch.
     let coords: Vec<NodeId> = nodes
         .iter()
         .copied()
@@ -783,11 +784,11 @@ pub fn stage_nodes(nodes: &[NodeId]) -> Vec<StageNode> {
     let m = coords.len();
     v.extend(coords.iter().enumerate().map(|(i, n)| StageNode {
         node: *n,
-        x: 330.0,
+        x: if m <= 1 || i % 2 == 1 { 330.0 } else { 270.0 },
         y: if m <= 1 {
             75.0
         } else {
-            20.0 + 150.0 * i as f64 / (m - 1) as f64
+            24.0 + 150.0 * i as f64 / (m - 1) as f64
         },
         name: if i == 0 {
             "coordinator".into()
@@ -974,7 +975,7 @@ mod tests {
                 "storage"
             ]
         );
-        assert_eq!(d.lanes[6].label, "Coordinator 5");
+        assert_eq!(d.lanes[6].label, "Coord. 5");
         // Each master's lease is drawn on its own lane.
         let lease_ys: Vec<f64> = d
             .bars

@@ -31,7 +31,7 @@ pub mod lz;
 
 use crate::course::{open, walkthrough, CHAPTERS};
 use crate::link::{clip, ordinal};
-use crate::scenario::{json, FenceMode, Scenario, LIMITS};
+use crate::scenario::{json, FenceMode, Flavor, Scenario, LIMITS};
 use crate::teach::QUESTIONS;
 
 /// The longest fragment read. Chrome keeps URLs up to 2 MB, but nothing we write comes
@@ -105,26 +105,14 @@ const FENCES: [FenceMode; 5] = [
     FenceMode::NonAtomic,
 ];
 
-const FLAVORS: [&str; 7] = [
-    "generic",
-    "redis",
-    "redlock",
-    "zookeeper",
-    "etcd",
-    "consul",
-    "chubby",
-];
-
-/// Whether `name` is a coordinator flavor. The one place that knows the list, so it can
-/// become the scenario's flavor enum's parser when that lands.
+/// Whether `name` is a coordinator flavor (see `sim::flavors`).
 pub fn check_flavor(name: &str) -> Result<(), String> {
-    if FLAVORS.contains(&name) {
-        Ok(())
-    } else {
-        Err(format!(
+    match Flavor::parse(name) {
+        Some(_) => Ok(()),
+        None => Err(format!(
             "flavor: unknown flavor \"{name}\" (expected {})",
-            FLAVORS.join(", ")
-        ))
+            Flavor::names()
+        )),
     }
 }
 

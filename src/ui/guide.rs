@@ -161,14 +161,31 @@ fn quiz(m: &Model, cb: &Callback<Action>) -> Html {
     }
 }
 
+/// A lock service's preset: what the service is, the fence it offers, and its remedies.
+fn service_note(m: &Model, cb: &Callback<Action>) -> Html {
+    let Some(f) = course::service_of(&m.name) else {
+        return html! {};
+    };
+    html! {
+        <section class="guide panel" aria-label="Lock service">
+            <h2>{ format!("Lock service: {}", f.name()) }</h2>
+            <p class="beat">{ m.run.scenario.description.clone() }</p>
+            <p class="hint">{ format!("Fence it offers: {}.", f.fence_offered()) }</p>
+            { fix_buttons(&course::fixes(&m.name), cb) }
+        </section>
+    }
+}
+
 /// The guide for the current page: the quiz wins over the walkthrough, which wins over a
-/// fix's note; a scenario with none of these shows nothing.
+/// fix's note, then a lock service's note; a scenario with none of these shows nothing.
 pub fn guide(m: &Model, cb: &Callback<Action>) -> Html {
     if m.quiz.is_some() {
         quiz(m, cb)
     } else if course::walkthrough(&m.name).is_some() {
         walkthrough(m, cb)
-    } else {
+    } else if course::fix_of(&m.name).is_some() {
         fix_note(m, cb)
+    } else {
+        service_note(m, cb)
     }
 }

@@ -8,13 +8,13 @@
 
 use crate::check::{check, Verdict};
 use crate::course::{self, clamp_to_hold, Progress, Quiz};
-use crate::edit::{Edit, History};
+use crate::edit::{self, Edit, History};
 use crate::embed::Command;
 use crate::layout::{self, Diagram, StageNode};
 use crate::narrate;
 use crate::playback::{self, Cursor, DEFAULT_SPEED, DISCRETE_STEP_REAL_MS, SPEEDS};
 use crate::projection::{Projection, State};
-use crate::scenario::{FenceMode, Scenario};
+use crate::scenario::{FenceMode, Flavor, Scenario};
 use crate::share::{self, Source, ViewState};
 use crate::sim::node::NodeId;
 use crate::sim::run;
@@ -365,6 +365,12 @@ impl Model {
             },
             Source::Custom(sc) => (CUSTOM.to_string(), sc),
         };
+        // The flavor first: switching it may adjust what the new service would refuse.
+        if let Some(f) = v.flavor.as_deref().and_then(Flavor::parse) {
+            if sc.coordinator.flavor != f {
+                sc = edit::apply(&sc, &Edit::SetFlavor(f)).unwrap_or(sc);
+            }
+        }
         if let Some(seed) = v.seed {
             sc.seed = seed;
         }
@@ -417,12 +423,18 @@ impl Model {
             .flatten();
         v.source = match named {
             Some(mut base) => {
-                let (seed, fence) = (base.seed, base.storage.fence);
+                let (seed, fence, flavor) =
+                    (base.seed, base.storage.fence, base.coordinator.flavor);
+                let now = cur.coordinator.flavor;
+                if flavor != now {
+                    base = edit::apply(&base, &Edit::SetFlavor(now)).unwrap_or(base);
+                }
                 base.seed = cur.seed;
                 base.storage.fence = cur.storage.fence;
                 if base == **cur {
                     v.seed = (seed != cur.seed).then_some(cur.seed);
                     v.fence = (fence != cur.storage.fence).then_some(cur.storage.fence);
+                    v.flavor = (flavor != now).then(|| now.name().to_string());
                     Source::Named(self.name.to_string())
                 } else {
                     Source::Custom((**cur).clone())

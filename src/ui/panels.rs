@@ -52,17 +52,36 @@ pub fn inspector(props: &PanelProps) -> Html {
             </tr>
         }
     });
-    let coord_local = st.local(NodeId::COORD, t);
-    let coord = match &st.lease {
-        Some(l) => format!(
-            "lease: {} holds token {} until {}",
-            node_name(l.client),
-            l.token,
-            fmt_ms(l.expires_local)
-        ),
-        None if st.coord_down => "down".into(),
-        None => "lock free".into(),
-    };
+    // One row per coordinator node (Redlock's masters are five independent ones).
+    let coords = props.run.scenario.coord_nodes();
+    let coord_rows = coords.iter().map(|&node| {
+        let lease = if coords.len() == 1 {
+            st.lease.as_ref()
+        } else {
+            st.leases.get(&node)
+        };
+        let down = st.coords_down.contains(&node) || (coords.len() == 1 && st.coord_down);
+        let paused = st.coords_paused.contains(&node) || (coords.len() == 1 && st.coord_paused);
+        let holds = match lease {
+            Some(l) => format!(
+                "lease: {} holds token {} until {}",
+                node_name(l.client),
+                l.token,
+                fmt_ms(l.expires_local)
+            ),
+            None if down => "down".into(),
+            None => "lock free".into(),
+        };
+        html! {
+            <tr>
+                <th scope="row">{ node_name(node).trim_start_matches("the ").to_string() }</th>
+                <td class="num">{ fmt_ms(st.local(node, t)) }</td>
+                <td>{ if down { "down" } else if paused { "paused" } else { "running" } }</td>
+                <td>{ holds }</td>
+            </tr>
+        }
+    });
+    let flavor = props.run.scenario.coordinator.flavor;
     let storage_local = st.local(NodeId::Storage, t);
     let cells: Vec<String> = st
         .cells
@@ -84,16 +103,19 @@ pub fn inspector(props: &PanelProps) -> Html {
     html! {
         <section class="panel inspector" aria-label="Inspector">
             <h2>{ format!("At t = {}", fmt_ms(t.0)) }</h2>
+            <p class="service">
+                <strong>{ format!("Lock service: {}. ", flavor.name()) }</strong>
+                { format!("Fence it offers: {}.", flavor.fence_offered()) }
+            </p>
+            <details class="explainer">
+                <summary>{ format!("How {} works, and what it guarantees", flavor.name()) }</summary>
+                <p>{ flavor.explainer() }</p>
+            </details>
             <table>
                 <thead><tr><th scope="col">{ "node" }</th><th scope="col">{ "clock" }</th><th scope="col">{ "state" }</th><th scope="col">{ "believes" }</th></tr></thead>
                 <tbody>
                     { for clients }
-                    <tr>
-                        <th scope="row">{ "coordinator" }</th>
-                        <td class="num">{ fmt_ms(coord_local) }</td>
-                        <td>{ if st.coord_down { "down" } else if st.coord_paused { "paused" } else { "running" } }</td>
-                        <td>{ coord }</td>
-                    </tr>
+                    { for coord_rows }
                     <tr>
                         <th scope="row">{ "storage" }</th>
                         <td class="num">{ fmt_ms(storage_local) }</td>

@@ -5,7 +5,7 @@
 use super::model::{Action, Run};
 use crate::edit::Edit;
 use crate::narrate::node_name;
-use crate::scenario::FenceMode;
+use crate::scenario::{FenceMode, Flavor};
 use crate::sim::node::NodeId;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -90,6 +90,14 @@ pub fn Settings(props: &SettingsProps) -> Html {
             }
         })
     };
+    let flavor_change = {
+        let on = on.clone();
+        Callback::from(move |e: Event| {
+            if let Some(f) = Flavor::parse(&input_value(&e)) {
+                on.emit(Action::Edit(Edit::SetFlavor(f)))
+            }
+        })
+    };
     let renew_toggle = {
         let on = on.clone();
         let ttl = c0.ttl_ms;
@@ -128,6 +136,12 @@ pub fn Settings(props: &SettingsProps) -> Html {
         <details class="panel settings">
             <summary>{ "Settings" }</summary>
             <div class="fields">
+                <label class="field">
+                    <span>{ "Lock service" }</span>
+                    <select onchange={flavor_change} aria-label="Lock service">
+                        { for Flavor::ALL.iter().map(|f| html! { <option value={f.name()} selected={sc.coordinator.flavor == *f}>{ f.name() }</option> }) }
+                    </select>
+                </label>
                 <label class="field">
                     <span>{ "Fence at storage" }</span>
                     <select onchange={fence_change}>

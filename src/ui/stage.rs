@@ -106,7 +106,8 @@ pub fn stage(props: &StageProps) -> Html {
 fn short(n: NodeId) -> String {
     match n {
         NodeId::Client(i) => format!("C{}", i + 1),
-        NodeId::Coord(_) => "Lock".into(),
+        NodeId::Coord(0) => "Lock".into(),
+        NodeId::Coord(i) => format!("L{}", i + 1),
         NodeId::Storage => "DB".into(),
     }
 }
