@@ -16,6 +16,7 @@
 
 pub mod check;
 pub mod cli;
+pub mod compare;
 pub mod course;
 pub mod edit;
 pub mod embed;

@@ -17,6 +17,7 @@ use super::settings::Settings;
 use super::sharing::{embed_bar, links, share_dialog};
 use super::stage::{stage, StageProps};
 use super::timeline::Timeline;
+use super::versus::{compare_bar, second_diagram};
 use crate::scenario::PRESETS;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -51,7 +52,7 @@ pub fn App() -> Html {
             model.embed,
             (!model.playing).then_some(model.cursor.step),
         );
-        use_memo(key, move |_| links(&m).1)
+        use_memo(key, move |_| links(&m).0)
     };
     use_effect(sample_frame_cost);
 
@@ -152,6 +153,8 @@ pub fn App() -> Html {
                             onclick={on(&on_action, Action::ToggleMenu(Menu::Interview))}>{ "Interview prep" }</button>
                     <button type="button" class="control text" aria-expanded={(model.menu == Some(Menu::Share)).to_string()} aria-controls="share-dialog"
                             onclick={on(&on_action, Action::ToggleMenu(Menu::Share))}>{ "Share" }</button>
+                    <button type="button" class="control text" aria-pressed={model.versus.is_some().to_string()}
+                            onclick={on(&on_action, Action::Compare(if model.versus.is_some() { None } else { Some(String::new()) }))}>{ "Compare" }</button>
                     <p class="scenario-description">{ run.scenario.description.clone() }</p>
                 </div>
                 if let Some(err) = &model.error {
@@ -166,12 +169,14 @@ pub fn App() -> Html {
                 <p class={classes!("caption", verdict_class)} aria-live="polite" aria-atomic="true">
                     { if model.caption.is_empty() { "Press Play (Space) to run the scenario.".to_string() } else { model.caption.clone() } }
                 </p>
-                <div class="view">
+                <div class={classes!("view", model.versus.is_some().then_some("versus-on"))}>
                 <section class="diagram" aria-label="Space-time diagram" data-digest={run.digest.clone()} data-entries={run.trace.len().to_string()}>
                     <Timeline run={run.clone()} state={model.state.clone()} cursor_t={model.cursor.t} veil={model.quiz_waiting()} on_action={on_action.clone()} />
                 </section>
                 { guide(&model, &on_action) }
                 </div>
+                { compare_bar(&model, &on_action) }
+                { second_diagram(&model, &on_action) }
                 <div class="lower">
                     { stage(&stage_props) }
                     <div class="side">

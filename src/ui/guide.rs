@@ -60,7 +60,8 @@ fn walkthrough(m: &Model, cb: &Callback<Action>) -> Html {
             <header class="guide-head">
                 <h2>{ "Walkthrough" }</h2>
                 <span class="beat-count">{ match beat { Some(b) => format!("beat {} of {total}", b + 1), None => format!("{total} beats") } }</span>
-                if let Some(b) = beat {
+                // (Not inside an embed: following it would leave the host's page state.)
+                if let (Some(b), false) = (beat, m.embed) {
                     <a class="beat-link" href={link::scenario(&m.name, Some(b))} title="A link to this beat">{ "Link" }</a>
                 }
             </header>

@@ -10,7 +10,8 @@
 //! clip), `stage` (nodes, links and packets, with each node's and link's actions),
 //! `playbar`, `panels` (inspector and verdict), `settings`, `guide` (the walkthrough beat
 //! or the interview stop at the cursor), `lessons` (the chapter and interview menus) and
-//! `io` (exports and import), `sharing` (the share dialog and the embed's header);
+//! `io` (exports and import), `sharing` (the share dialog and the embed's header),
+//! `versus` (two runs side by side);
 //! `hooks` holds the animation frame loop, the keyboard shortcuts, the page signals, deep
 //! links and the stored progress.
 //!
@@ -32,6 +33,7 @@ mod settings;
 mod sharing;
 mod stage;
 mod timeline;
+mod versus;
 
 pub use app::App;
 

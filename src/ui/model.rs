@@ -84,6 +84,14 @@ impl Run {
     }
 }
 
+/// The second run of a comparison.
+#[derive(Clone)]
+pub struct Versus {
+    pub with: Rc<str>,
+    pub run: Rc<Run>,
+    pub divergence: Option<usize>,
+}
+
 /// What the stage's action menu is open for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Selection {
@@ -120,6 +128,9 @@ pub struct Model {
     pub rev: u32,
     /// The last change came from a link: write the fragment back without a new entry.
     pub from_link: bool,
+    /// Side by side: the second run, what it is ("" = this scenario with the fence
+    /// switched, else a variant's name), and the first entry where the two differ.
+    pub versus: Option<Versus>,
     pub history: History,
     pub run: Rc<Run>,
     pub cursor: Cursor,
@@ -181,6 +192,8 @@ pub enum Action {
     Import(String),
     /// A command from the host page of an embed, already validated.
     Host(Command),
+    /// Compare with a variant ("" = the fence switched), or stop comparing.
+    Compare(Option<String>),
     ResetProgress,
     SetReducedMotion(bool),
     /// A value refused before it became an edit (it did not parse).
@@ -205,6 +218,7 @@ impl Model {
             origins: Rc::new(Vec::new()),
             rev: 0,
             from_link: false,
+            versus: None,
             history,
             run,
             cursor: Cursor::START,
@@ -243,6 +257,7 @@ impl Model {
             origins: self.origins.clone(),
             rev: self.rev,
             from_link: self.from_link,
+            versus: self.versus.clone(),
             history: self.history.clone(),
             run: self.run.clone(),
             cursor: self.cursor,
@@ -311,6 +326,10 @@ impl Model {
         self.run = Rc::new(Run::new(self.history.current().clone()));
         self.state = Rc::new(self.run.state_at(0));
         self.locate_beats();
+        if let Some(v) = &self.versus {
+            let with = v.with.clone();
+            self.compare_with(&with);
+        }
         let c = Cursor::at_time(&self.run.trace, t);
         self.cursor = Cursor::START;
         self.move_to(c);
@@ -391,6 +410,9 @@ impl Model {
             (_, Some("share")) => Some(Menu::Share),
             _ => None,
         };
+        if v.panel.as_deref() == Some("compare") {
+            self.compare_with("");
+        }
         self.chapter = v.chapter;
         let trace = &self.run.trace;
         if let Some(b) = v.beat {
@@ -459,9 +481,33 @@ impl Model {
             }
             Some(Menu::Interview) => v.panel = Some("interview".to_string()),
             Some(Menu::Share) => v.panel = Some("share".to_string()),
+            None if self.versus.is_some() => v.panel = Some("compare".to_string()),
             None => {}
         }
         v
+    }
+
+    /// Builds the second run: a named variant on this run's seed, or this scenario with
+    /// the fence switched.
+    fn compare_with(&mut self, with: &str) {
+        let a = self.history.current();
+        let b = if with.is_empty() {
+            Some(crate::compare::fence_flipped(a))
+        } else {
+            course::open(with).map(|mut sc| {
+                sc.seed = a.seed;
+                sc
+            })
+        };
+        self.versus = b.map(|sc| {
+            let run = Rc::new(Run::new(Rc::new(sc)));
+            let divergence = crate::compare::first_divergence(&self.run.trace, &run.trace);
+            Versus {
+                with: Rc::from(with),
+                run,
+                divergence,
+            }
+        });
     }
 
     /// Carries out a host page's command (embed mode; see `embed`).
@@ -564,6 +610,7 @@ impl Reducible for Model {
             | Action::EndQuiz
             | Action::ToggleMenu(_)
             | Action::Import(_)
+            | Action::Compare(_)
             | Action::Host(Command::Open(_) | Command::Load(_)) => Kind::Changes,
             _ => Kind::Other,
         };
@@ -712,6 +759,8 @@ impl Reducible for Model {
             }
             Action::Navigate(fragment) => m.navigate(&fragment),
             Action::Host(cmd) => m.host(cmd),
+            Action::Compare(None) => m.versus = None,
+            Action::Compare(Some(with)) => m.compare_with(&with),
             Action::NextBeat => {
                 m.playing = false;
                 if let Some(s) = course::next_beat_step(&m.beats, m.cursor.step) {

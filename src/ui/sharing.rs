@@ -16,13 +16,15 @@ fn base() -> String {
         .unwrap_or_default()
 }
 
-/// The link to this view, and to the same view embedded (or, from an embed, not).
+/// The links to this view: in the full app (to share, or to leave an embed for), and
+/// embedded (for the iframe snippet).
 pub fn links(m: &Model) -> (String, String) {
     let mut v = m.view_state();
     v.panel = None;
-    let here = format!("{}{}", base(), share::encode(&v));
-    v.embed = !m.embed;
-    (here, format!("{}{}", base(), share::encode(&v)))
+    v.embed = false;
+    let full = format!("{}{}", base(), share::encode(&v));
+    v.embed = true;
+    (full, format!("{}{}", base(), share::encode(&v)))
 }
 
 /// Copies text with the asynchronous clipboard API where the page may use it. The fields

@@ -1,0 +1,126 @@
+//! Compare: a second run beside the first, on the same seed and under the same cursor —
+//! fenced against unfenced, or the lesson's unsafe run against a fix. The bar names the
+//! first event where the two runs part and each side's verdict; both diagrams are the
+//! same `Timeline` component, each fed its own run and its own projected state.
+
+use super::guide::on;
+use super::model::{Action, Model, Run};
+use super::timeline::Timeline;
+use crate::compare::variants;
+use crate::narrate::node_name;
+use crate::playback::Cursor;
+use crate::sim::time::fmt_ms;
+use crate::trace_json::kind;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+fn verdict_line(run: &Run) -> String {
+    let v = &run.verdict;
+    if v.violations.is_empty() {
+        let refused = v.rejections.len();
+        if refused > 0 {
+            format!("safe — the fence refused {refused} write(s)")
+        } else {
+            "safe".to_string()
+        }
+    } else {
+        format!("unsafe — {}", v.violations[0].cause)
+    }
+}
+
+/// The compare bar: what B is, where the runs part (with a jump), and each verdict.
+pub fn compare_bar(m: &Model, cb: &Callback<Action>) -> Html {
+    let Some(vs) = &m.versus else {
+        return html! {};
+    };
+    let choose = {
+        let cb = cb.clone();
+        Callback::from(move |e: Event| {
+            if let Some(s) = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
+            {
+                cb.emit(Action::Compare(Some(s.value())));
+            }
+        })
+    };
+    let a = &m.run;
+    let divergence = match vs.divergence {
+        Some(i) => {
+            let at = |r: &Run| {
+                r.trace
+                    .entries
+                    .get(i)
+                    .map_or("the run ends".to_string(), |e| {
+                        format!(
+                            "{}: {}",
+                            node_name(e.node),
+                            kind(&e.event).replace('_', " ")
+                        )
+                    })
+            };
+            let t = a
+                .trace
+                .entries
+                .get(i)
+                .or(vs.run.trace.entries.get(i))
+                .map_or(0, |e| e.t.0);
+            html! {
+                <p class="divergence">
+                    <strong>{ format!("First difference at t = {}: ", fmt_ms(t)) }</strong>
+                    { format!("A — {}; B — {}. ", at(a), at(&vs.run)) }
+                    <button type="button" class="link" onclick={on(cb, Action::SeekEntry(i))}>{ "Jump there" }</button>
+                </p>
+            }
+        }
+        None => html! { <p class="divergence">{ "The two runs are identical." }</p> },
+    };
+    html! {
+        <section class="panel compare" aria-label="Compare">
+            <header class="guide-head">
+                <h2>{ "Compare" }</h2>
+                <label>
+                    <span class="sr-only">{ "Compare with" }</span>
+                    <select aria-label="Compare with" onchange={choose}>
+                        <option value="" selected={vs.with.is_empty()}>{ "this run with the fence switched" }</option>
+                        { for variants(&m.name).into_iter().map(|n| html! {
+                            <option value={n.clone()} selected={*vs.with == *n}>{ n.clone() }</option>
+                        }) }
+                    </select>
+                </label>
+                <button type="button" class="quiet" onclick={on(cb, Action::Compare(None))}>{ "Stop comparing" }</button>
+            </header>
+            { divergence }
+            <ul class="sides">
+                <li class={if a.verdict.violations.is_empty() { "safe" } else { "unsafe" }}>
+                    <strong>{ "A: " }</strong>{ format!("{} (fence: {}) — {}", a.scenario.name, a.scenario.storage.fence.name(), verdict_line(a)) }
+                </li>
+                <li class={if vs.run.verdict.violations.is_empty() { "safe" } else { "unsafe" }}>
+                    <strong>{ "B: " }</strong>{ format!("{} (fence: {}) — {}", vs.run.scenario.name, vs.run.scenario.storage.fence.name(), verdict_line(&vs.run)) }
+                </li>
+            </ul>
+        </section>
+    }
+}
+
+/// B's diagram under the same cursor time as A's.
+pub fn second_diagram(m: &Model, cb: &Callback<Action>) -> Html {
+    let Some(vs) = &m.versus else {
+        return html! {};
+    };
+    let run = vs.run.clone();
+    let c = Cursor::at_time(&run.trace, m.cursor.t);
+    let state = Rc::new(run.state_at(c.step));
+    // A click on one of B's marks names B's entry: seek to its time, which both share.
+    let b = run.clone();
+    let on_action = cb.reform(move |a| match a {
+        Action::SeekEntry(i) => Action::Seek(b.trace.entries.get(i).map_or(0.0, |e| e.t.0 as f64)),
+        a => a,
+    });
+    html! {
+        <section class="diagram versus" aria-label="Space-time diagram B" data-digest={run.digest.clone()}>
+            <Timeline run={run.clone()} {state} cursor_t={m.cursor.t} veil=false {on_action} />
+        </section>
+    }
+}
