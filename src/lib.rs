@@ -18,6 +18,7 @@ pub mod check;
 pub mod cli;
 pub mod compare;
 pub mod course;
+pub mod draft;
 pub mod edit;
 pub mod embed;
 pub mod export;

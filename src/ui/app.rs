@@ -1,6 +1,7 @@
 //! The root component: one reducer ([`Model`]) and the page's parts. Leaves receive data
 //! and emit [`Action`]s; nothing below this file holds state that matters.
 
+use super::editor::Editor;
 use super::footer::footer;
 use super::guide::{guide, on};
 use super::header::header;
@@ -183,6 +184,7 @@ pub fn App() -> Html {
                         { verdict_panel(&panel) }
                         { inspector(&panel) }
                         <Settings run={run.clone()} on_action={on_action.clone()} {on_error} />
+                        <Editor run={run.clone()} on_action={on_action.clone()} />
                         <Io run={run.clone()} on_action={on_action.clone()} />
                     </div>
                 </div>

@@ -11,7 +11,7 @@
 //! `playbar`, `panels` (inspector and verdict), `settings`, `guide` (the walkthrough beat
 //! or the interview stop at the cursor), `lessons` (the chapter and interview menus) and
 //! `io` (exports and import), `sharing` (the share dialog and the embed's header),
-//! `versus` (two runs side by side);
+//! `versus` (two runs side by side), `editor` (the scenario editor's form);
 //! `hooks` holds the animation frame loop, the keyboard shortcuts, the page signals, deep
 //! links and the stored progress.
 //!
@@ -20,6 +20,7 @@
 //! `contentinfo` (footer).
 
 mod app;
+mod editor;
 mod footer;
 mod guide;
 mod header;

@@ -1,0 +1,251 @@
+//! The scenario editor: a form over a [`Draft`] — the scenario's name, seed and horizon,
+//! the lock service and its first token, the fence, network delays, each client's timing,
+//! job and on-loss policy, and the fault list — validated as you type (the errors name the
+//! field, as an import's do) and kept in localStorage, so a reload never loses it.
+//! "Run this scenario" hands it to the reducer like an import.
+
+use super::model::{Action, Run};
+use crate::draft::Draft;
+use crate::scenario::json::{self, Json};
+use crate::scenario::{FenceMode, Flavor};
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+const KEY: &str = "leaseline.draft";
+
+/// One edit of the draft; it fails with a message that names the field.
+type DraftEdit = dyn Fn(&mut Draft) -> Result<(), String>;
+
+/// The editor's state handles: every edit goes through [`Ctl::apply`].
+struct Ctl {
+    draft: UseStateHandle<Draft>,
+    typing: UseStateHandle<Option<String>>,
+}
+
+impl Ctl {
+    /// Applies an edit to a copy of the draft; keeps it, or shows what was wrong (and the
+    /// draft stays as it was).
+    fn apply(&self, f: impl FnOnce(&mut Draft) -> Result<(), String>) {
+        let mut d = (*self.draft).clone();
+        match f(&mut d) {
+            Ok(()) => {
+                self.typing.set(None);
+                self.draft.set(d);
+            }
+            Err(e) => self.typing.set(Some(e)),
+        }
+    }
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+#[derive(Properties)]
+pub struct EditorProps {
+    pub run: Rc<Run>,
+    pub on_action: Callback<Action>,
+}
+
+impl PartialEq for EditorProps {
+    fn eq(&self, o: &Self) -> bool {
+        Rc::ptr_eq(&self.run, &o.run) && self.on_action == o.on_action
+    }
+}
+
+fn typed(e: &InputEvent) -> String {
+    let t = e.target();
+    t.as_ref()
+        .and_then(|t| t.dyn_ref::<web_sys::HtmlInputElement>())
+        .map(|i| i.value())
+        .or_else(|| {
+            t.as_ref()
+                .and_then(|t| t.dyn_ref::<web_sys::HtmlTextAreaElement>())
+                .map(|i| i.value())
+        })
+        .unwrap_or_default()
+}
+
+fn chosen(e: &Event) -> String {
+    e.target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
+        .map(|s| s.value())
+        .unwrap_or_default()
+}
+
+/// What a field shows: a number as digits, a string as is, anything else as JSON.
+fn shown(d: &Draft, path: &str) -> String {
+    match d.get(path) {
+        Some(Json::Int(n)) => n.to_string(),
+        Some(Json::Str(s)) => s.clone(),
+        Some(v) => json::pretty(v),
+        None => String::new(),
+    }
+}
+
+#[component]
+pub fn Editor(props: &EditorProps) -> Html {
+    let restored = use_mut_ref(|| false);
+    let draft = {
+        let run = props.run.clone();
+        let restored = restored.clone();
+        use_state(move || {
+            let saved = storage()
+                .and_then(|s| s.get_item(KEY).ok().flatten())
+                .and_then(|t| Draft::from_text(&t));
+            *restored.borrow_mut() = saved.is_some();
+            saved.unwrap_or_else(|| Draft::from_scenario(&run.scenario))
+        })
+    };
+    let typing = use_state(|| None::<String>);
+    use_effect_with((*draft).clone(), |d| {
+        if let Some(s) = storage() {
+            let _ = s.set_item(KEY, &d.text());
+        }
+    });
+    // One way in for every edit: apply it to a copy; keep it, or say what was wrong.
+    let change = Rc::new(Ctl {
+        draft: draft.clone(),
+        typing: typing.clone(),
+    });
+    let int_field = |label: &str, path: String, optional: bool| {
+        let change = change.clone();
+        let p = path.clone();
+        let oninput = Callback::from(move |e: InputEvent| {
+            let t = typed(&e);
+            change.apply(|d| d.set_int(&p, &t, optional))
+        });
+        html! {
+            <label class="field">
+                <span>{ label.to_string() }</span>
+                <input type="text" inputmode="numeric" value={shown(&draft, &path)} {oninput}
+                       placeholder={if optional { "off" } else { "" }} />
+            </label>
+        }
+    };
+    let json_field = |label: &str, path: String| {
+        let change = change.clone();
+        let p = path.clone();
+        let oninput = Callback::from(move |e: InputEvent| {
+            let t = typed(&e);
+            change.apply(|d| d.set_json(&p, &t))
+        });
+        html! {
+            <label class="field wide">
+                <span>{ label.to_string() }</span>
+                <textarea rows="5" spellcheck="false" value={shown(&draft, &path)} {oninput} />
+            </label>
+        }
+    };
+    let word_select = |label: &str, path: &'static str, options: Vec<&'static str>| {
+        let change = change.clone();
+        // An absent optional word means its default, the first option.
+        let current = Some(shown(&draft, path))
+            .filter(|c| !c.is_empty())
+            .unwrap_or_else(|| options[0].to_string());
+        let onchange = Callback::from(move |e: Event| {
+            let v = chosen(&e);
+            change.apply(|d| d.set(path, Some(Json::Str(v))))
+        });
+        html! {
+            <label class="field">
+                <span>{ label.to_string() }</span>
+                <select {onchange}>
+                    { for options.into_iter().map(|o| html! { <option value={o} selected={current == o}>{ o }</option> }) }
+                </select>
+            </label>
+        }
+    };
+    let name_input = {
+        let change = change.clone();
+        let oninput = Callback::from(move |e: InputEvent| {
+            let t = typed(&e);
+            change.apply(|d| d.set("name", Some(Json::Str(t))))
+        });
+        html! {
+            <label class="field wide">
+                <span>{ "Name" }</span>
+                <input type="text" value={shown(&draft, "name")} {oninput} />
+            </label>
+        }
+    };
+    let button = |label: String, f: Rc<DraftEdit>| {
+        let change = change.clone();
+        let onclick = Callback::from(move |_: MouseEvent| change.apply(|d| f(d)));
+        html! { <button type="button" class="control text" {onclick}>{ label }</button> }
+    };
+    let checked = draft.check();
+    let status = match (&*typing, &checked) {
+        (Some(e), _) => (false, e.clone()),
+        (None, Err(e)) => (false, e.to_string()),
+        (None, Ok(sc)) => (
+            true,
+            format!(
+                "Valid: {} client(s), {} fault(s). Run it to see what happens.",
+                sc.clients.len(),
+                sc.faults.len()
+            ),
+        ),
+    };
+    let run_it = {
+        let (cb, draft) = (props.on_action.clone(), draft.clone());
+        Callback::from(move |_: MouseEvent| cb.emit(Action::Import(draft.text())))
+    };
+    let from_run = {
+        let (draft, typing, run) = (draft.clone(), typing.clone(), props.run.clone());
+        Callback::from(move |_: MouseEvent| {
+            typing.set(None);
+            draft.set(Draft::from_scenario(&run.scenario));
+        })
+    };
+    let fences: Vec<&'static str> = [
+        FenceMode::None,
+        FenceMode::Monotone,
+        FenceMode::Strict,
+        FenceMode::Exact,
+        FenceMode::NonAtomic,
+    ]
+    .iter()
+    .map(|f| f.name())
+    .collect();
+    let flavors: Vec<&'static str> = Flavor::ALL.iter().map(|f| f.name()).collect();
+    html! {
+        <details class="panel editor" open={*restored.borrow()}>
+            <summary>{ "Scenario editor" }</summary>
+            if *restored.borrow() {
+                <p class="hint">{ "Your draft from last time, kept in this browser." }</p>
+            }
+            <p class={classes!("status", if status.0 { "ok" } else { "bad" })} role="status" aria-live="polite">{ status.1.clone() }</p>
+            <div class="guide-actions">
+                <button type="button" class="action" disabled={!status.0} onclick={run_it}>{ "Run this scenario" }</button>
+                <button type="button" class="control text" onclick={from_run}>{ "Start from the run on screen" }</button>
+            </div>
+            <div class="fields">
+                { name_input }
+                { int_field("Seed", "seed".into(), false) }
+                { int_field("Horizon (ms)", "horizon_ms".into(), false) }
+                { word_select("Lock service", "coordinator.flavor", flavors) }
+                { int_field("First token", "coordinator.first_token".into(), false) }
+                { word_select("Fence at storage", "storage.fence", fences) }
+                { int_field("Network delay min (ms)", "network.default.min_delay_ms".into(), false) }
+                { int_field("Network delay max (ms)", "network.default.max_delay_ms".into(), false) }
+            </div>
+            { for (0..draft.clients()).map(|i| html! {
+                <fieldset class="client">
+                    <legend>{ format!("Client {}", i + 1) }</legend>
+                    <div class="fields">
+                        { int_field("Start (ms)", format!("clients[{i}].start_ms"), false) }
+                        { int_field("TTL (ms)", format!("clients[{i}].ttl_ms"), false) }
+                        { int_field("Renew every (ms)", format!("clients[{i}].renew_every_ms"), true) }
+                        { int_field("Safety margin (ms)", format!("clients[{i}].margin_ms"), false) }
+                        { json_field("Job steps (JSON)", format!("clients[{i}].job")) }
+                    </div>
+                    { button(format!("Remove client {}", i + 1), Rc::new(move |d: &mut Draft| d.remove_client(i))) }
+                </fieldset>
+            }) }
+            { button("Add a client".into(), Rc::new(|d: &mut Draft| d.add_client())) }
+            { json_field("Faults (JSON)", "faults".into()) }
+        </details>
+    }
+}

@@ -1,0 +1,47 @@
+// End-to-end: the scenario editor — a form validated as you type (errors name the field),
+// clients added and run, and the draft kept across a reload.
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { SHOTS, harness, openApp, until } from './lib.mjs';
+
+const LAPTOP = { viewport: { width: 1280, height: 900 } };
+
+describe('scenario editor', () => {
+  const h = harness();
+
+  test('validated as you type, runs, and survives a reload', async () => {
+    const { context, page, problems } = await openApp(h.browser, h.url, LAPTOP);
+    try {
+      await page.locator('details.editor summary').click();
+      const editor = page.locator('details.editor');
+      const status = editor.getByRole('status');
+      assert.equal(await status.innerText(), 'Valid: 2 client(s), 1 fault(s). Run it to see what happens.');
+      const ttl = editor.locator('fieldset').first().getByLabel('TTL (ms)');
+      await ttl.fill('abc');
+      assert.match(await status.innerText(), /^clients\[0\]\.ttl_ms: "abc" is not a whole number/);
+      await ttl.fill('-5');
+      assert.match(await status.innerText(), /^clients\[0\]\.ttl_ms/);
+      assert.ok(await editor.getByRole('button', { name: 'Run this scenario' }).isDisabled());
+      await ttl.fill('45000');
+      await editor.getByRole('button', { name: 'Add a client' }).click();
+      assert.match(await status.innerText(), /^Valid: 3 client\(s\)/);
+      const before = await page.locator('section.diagram').getAttribute('data-digest');
+      await editor.getByRole('button', { name: 'Run this scenario' }).click();
+      await until(async () => (await page.locator('section.diagram').getAttribute('data-digest')) !== before, 'the new run');
+      assert.equal(await page.locator('svg.timeline g.lane').count(), 5, 'three clients, coordinator, storage');
+      await page.reload();
+      await page.getByRole('banner').waitFor();
+      const again = page.locator('details.editor');
+      assert.match(await again.innerText(), /Your draft from last time/);
+      assert.equal(await again.locator('fieldset').count(), 3);
+      assert.equal(await again.locator('fieldset').first().getByLabel('TTL (ms)').inputValue(), '45000');
+      await again.scrollIntoViewIfNeeded();
+      await again.screenshot({ path: join(SHOTS, 'editor.png') });
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+});
