@@ -66,18 +66,28 @@ impl Draft {
         Some(at)
     }
 
-    /// Sets the value at `path`, creating a missing last key (an optional field).
+    /// Sets the value at `path`, creating a missing key (an optional field or group).
     /// `None` removes the key (an optional field switched off).
     pub fn set(&mut self, path: &str, value: Option<Json>) -> Result<(), String> {
         let segs = segments(path).ok_or_else(|| format!("{path}: not a field path"))?;
         let (last, parents) = segs.split_last().ok_or_else(|| format!("{path}: empty"))?;
-        let mut at = &mut self.doc;
+        // Work on a copy: a path that fails half-way leaves the draft as it was.
+        let mut doc = self.doc.clone();
+        let mut at = &mut doc;
         for s in parents {
             at = match (s, at) {
-                (Seg::Key(k), Json::Obj(kv)) => match kv.iter_mut().find(|(x, _)| x == k) {
-                    Some((_, v)) => v,
-                    None => return Err(format!("{path}: no such field")),
-                },
+                // A missing object on the way is an optional group left at its defaults
+                // (a clock with no offset or drift): create it.
+                (Seg::Key(k), Json::Obj(kv)) => {
+                    let i = match kv.iter().position(|(x, _)| x == k) {
+                        Some(i) => i,
+                        None => {
+                            kv.push((k.to_string(), Json::Obj(Vec::new())));
+                            kv.len() - 1
+                        }
+                    };
+                    &mut kv[i].1
+                }
                 (Seg::Idx(i), Json::Arr(v)) => v
                     .get_mut(*i)
                     .ok_or_else(|| format!("{path}: no such item"))?,
@@ -85,23 +95,16 @@ impl Draft {
             };
         }
         match (last, at, value) {
-            (Seg::Key(k), Json::Obj(kv), Some(v)) => {
-                match kv.iter_mut().find(|(x, _)| x == k) {
-                    Some((_, old)) => *old = v,
-                    None => kv.push((k.to_string(), v)),
-                }
-                Ok(())
-            }
-            (Seg::Key(k), Json::Obj(kv), None) => {
-                kv.retain(|(x, _)| x != k);
-                Ok(())
-            }
-            (Seg::Idx(i), Json::Arr(items), Some(v)) if *i < items.len() => {
-                items[*i] = v;
-                Ok(())
-            }
-            _ => Err(format!("{path}: no such field")),
+            (Seg::Key(k), Json::Obj(kv), Some(v)) => match kv.iter_mut().find(|(x, _)| x == k) {
+                Some((_, old)) => *old = v,
+                None => kv.push((k.to_string(), v)),
+            },
+            (Seg::Key(k), Json::Obj(kv), None) => kv.retain(|(x, _)| x != k),
+            (Seg::Idx(i), Json::Arr(items), Some(v)) if *i < items.len() => items[*i] = v,
+            _ => return Err(format!("{path}: no such field")),
         }
+        self.doc = doc;
+        Ok(())
     }
 
     /// Sets a whole-number field from what was typed; an empty box switches an optional
@@ -193,6 +196,9 @@ mod tests {
         d.set_json("faults", "[]").unwrap();
         assert!(d.check().unwrap().faults.is_empty());
         assert!(d.set_int("nope[3].x", "1", false).is_err());
+        // A clock left at its defaults has no object yet; setting a field creates it.
+        d.set_int("storage.clock.drift_ppm", "200", false).unwrap();
+        assert_eq!(d.check().unwrap().storage.clock.drift_ppm, 200);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The scenario editor: a form over a [`Draft`] — the scenario's name, seed and horizon,
-//! the lock service and its first token, the fence, network delays, each client's timing,
-//! job and on-loss policy, and the fault list — validated as you type (the errors name the
+//! the lock service and its first token, the fence, network delays, each node's clock,
+//! each client's timing and job (as JSON), and the fault list (as JSON) — validated as you type (the errors name the
 //! field, as an import's do) and kept in localStorage, so a reload never loses it.
 //! "Run this scenario" hands it to the reducer like an import.
 
@@ -230,6 +230,10 @@ pub fn Editor(props: &EditorProps) -> Html {
                 { word_select("Fence at storage", "storage.fence", fences) }
                 { int_field("Network delay min (ms)", "network.default.min_delay_ms".into(), false) }
                 { int_field("Network delay max (ms)", "network.default.max_delay_ms".into(), false) }
+                { int_field("Coordinator clock offset (ms)", "coordinator.clock.offset_ms".into(), false) }
+                { int_field("Coordinator clock drift (ppm)", "coordinator.clock.drift_ppm".into(), false) }
+                { int_field("Storage clock offset (ms)", "storage.clock.offset_ms".into(), false) }
+                { int_field("Storage clock drift (ppm)", "storage.clock.drift_ppm".into(), false) }
             </div>
             { for (0..draft.clients()).map(|i| html! {
                 <fieldset class="client">
@@ -239,6 +243,8 @@ pub fn Editor(props: &EditorProps) -> Html {
                         { int_field("TTL (ms)", format!("clients[{i}].ttl_ms"), false) }
                         { int_field("Renew every (ms)", format!("clients[{i}].renew_every_ms"), true) }
                         { int_field("Safety margin (ms)", format!("clients[{i}].margin_ms"), false) }
+                        { int_field("Clock offset (ms)", format!("clients[{i}].clock.offset_ms"), false) }
+                        { int_field("Clock drift (ppm)", format!("clients[{i}].clock.drift_ppm"), false) }
                         { json_field("Job steps (JSON)", format!("clients[{i}].job")) }
                     </div>
                     { button(format!("Remove client {}", i + 1), Rc::new(move |d: &mut Draft| d.remove_client(i))) }
