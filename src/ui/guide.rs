@@ -34,8 +34,16 @@ fn walkthrough(m: &Model, cb: &Callback<Action>) -> Html {
         return html! {};
     };
     let beat = course::beat_at(&m.beats, m.cursor.step);
-    let total = w.beats.len();
-    let at_end = beat.is_some_and(|b| b + 1 == total);
+    // After an edit some beats' events may no longer happen: count and step through only
+    // the beats this run has.
+    let total = m.beats.iter().flatten().count();
+    let shown = m
+        .beats
+        .iter()
+        .flatten()
+        .filter(|&&i| i < m.cursor.step)
+        .count();
+    let at_end = beat.is_some() && course::next_beat_step(&m.beats, m.cursor.step).is_none();
     let onkeydown = {
         let cb = cb.clone();
         // → and ← move between beats while the walkthrough has focus (and do not also
@@ -59,7 +67,7 @@ fn walkthrough(m: &Model, cb: &Callback<Action>) -> Html {
         <section class="guide panel" aria-label="Walkthrough" tabindex="0" {onkeydown}>
             <header class="guide-head">
                 <h2>{ "Walkthrough" }</h2>
-                <span class="beat-count">{ match beat { Some(b) => format!("beat {} of {total}", b + 1), None => format!("{total} beats") } }</span>
+                <span class="beat-count">{ if beat.is_some() { format!("beat {shown} of {total}") } else { format!("{total} beats") } }</span>
                 // (Not inside an embed: following it would leave the host's page state.)
                 if let (Some(b), false) = (beat, m.embed) {
                     <a class="beat-link" href={link::scenario(&m.name, Some(b))} title="A link to this beat">{ "Link" }</a>
