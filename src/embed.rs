@@ -274,6 +274,49 @@ mod tests {
     }
 
     #[test]
+    fn mangled_messages_are_refused_or_read_never_a_panic() {
+        // Valid messages, cut, spliced and sprinkled with bytes a hostile page might send.
+        let seeds = [
+            r#"{"leaseline":1,"type":"seek","t_ms":30000}"#.to_string(),
+            r#"{"leaseline":1,"type":"load","scenario":"gc-pause"}"#.to_string(),
+            format!(
+                r#"{{"leaseline":1,"type":"load","scenario":{}}}"#,
+                crate::course::open("gc-pause").unwrap().to_json_pretty()
+            ),
+        ];
+        let noise = b"{}[]\":,0123456789-eE+.\\ntruefalsenull\x00\xff";
+        let mut rng = crate::sim::rng::Rng::new(2026);
+        let (mut ok, mut refused) = (0, 0);
+        for n in 0..20_000 {
+            let mut m = seeds[n % seeds.len()].clone().into_bytes();
+            for _ in 0..rng.range_i64(1, 6) {
+                let at = rng.range_i64(0, m.len() as i64) as usize;
+                match rng.range_i64(0, 3) {
+                    0 => m.truncate(at),
+                    1 => {
+                        let b = noise[rng.range_i64(0, noise.len() as i64 - 1) as usize];
+                        m.insert(at.min(m.len()), b)
+                    }
+                    _ => {
+                        if at < m.len() {
+                            m.remove(at);
+                        }
+                    }
+                }
+            }
+            match parse(&String::from_utf8_lossy(&m)) {
+                Ok(_) => ok += 1,
+                Err(e) => {
+                    assert!(!e.is_empty());
+                    refused += 1
+                }
+            }
+        }
+        assert_eq!(ok + refused, 20_000);
+        assert!(refused > 10_000, "most mangled messages are refused ({refused})");
+    }
+
+    #[test]
     fn origins_are_checked() {
         assert_eq!(
             parse_origins("https://course.example,http://localhost:8000"),
