@@ -1,7 +1,8 @@
 //! Built-in scenarios. Each is a JSON file beside this module (so it doubles as an example
 //! of the format) plus, for a variant, the fence mode it switches to.
 //!
-//! The full scenario library arrives with the "Teach it" issue; these are the baseline.
+//! The scenario library (`library`) and the lock services' presets (`flavor_presets`) hold
+//! the lessons; these are the playground scenarios of the picker.
 
 use super::{FenceMode, Scenario};
 
