@@ -313,7 +313,10 @@ mod tests {
             }
         }
         assert_eq!(ok + refused, 20_000);
-        assert!(refused > 10_000, "most mangled messages are refused ({refused})");
+        assert!(
+            refused > 10_000,
+            "most mangled messages are refused ({refused})"
+        );
     }
 
     #[test]
