@@ -436,6 +436,17 @@ mod tests {
         );
     }
 
+    /// `from`, owner `owner`, renews token `token` for another 10 s.
+    fn renew(c: &mut GenericCoordinator, ctx: &mut Ctx, from: NodeId, owner: u64, token: u64) {
+        let msg = Msg::Renew {
+            req: 2,
+            owner,
+            token,
+            ttl_ms: 10_000,
+        };
+        c.on_message(ctx, NodeId::COORD, from, &msg);
+    }
+
     const C1: NodeId = NodeId::Client(0);
     const C2: NodeId = NodeId::Client(1);
 
@@ -503,17 +514,7 @@ mod tests {
         let mut ctx = Ctx::new(0, &mut rng);
         acquire(&mut c, &mut ctx, C1, 7);
         let mut ctx = Ctx::new(5_000, &mut rng);
-        c.on_message(
-            &mut ctx,
-            NodeId::COORD,
-            C1,
-            &Msg::Renew {
-                req: 2,
-                owner: 7,
-                token: 1,
-                ttl_ms: 10_000,
-            },
-        );
+        renew(&mut c, &mut ctx, C1, 7, 1);
         let mut ctx = Ctx::new(10_000, &mut rng);
         c.on_timer(&mut ctx, NodeId::COORD, &TimerKind::Expire { epoch: 1 });
         assert_eq!(c.current_token(), Some(1), "renewed until 15 s");
@@ -545,28 +546,10 @@ mod tests {
             let mut rng = Rng::new(1);
             let mut c = GenericCoordinator::new(&spec(1, durability, Waiters::Queue));
             let mut ctx = Ctx::new(0, &mut rng);
-            c.on_message(
-                &mut ctx,
-                NodeId::COORD,
-                C1,
-                &Msg::Acquire {
-                    req: 1,
-                    owner: 7,
-                    ttl_ms: 10_000,
-                },
-            );
+            acquire(&mut c, &mut ctx, C1, 7);
             c.on_restart(&mut ctx, NodeId::COORD);
             assert_eq!(c.current_token(), None);
-            c.on_message(
-                &mut ctx,
-                NodeId::COORD,
-                C2,
-                &Msg::Acquire {
-                    req: 1,
-                    owner: 8,
-                    ttl_ms: 10_000,
-                },
-            );
+            acquire(&mut c, &mut ctx, C2, 8);
             assert_eq!(c.current_token(), Some(second));
         }
     }
@@ -579,17 +562,7 @@ mod tests {
         acquire(&mut c, &mut ctx, C1, 7);
         c.set_renewals_failing(true);
         let mut ctx = Ctx::new(1, &mut rng);
-        c.on_message(
-            &mut ctx,
-            NodeId::COORD,
-            C1,
-            &Msg::Renew {
-                req: 2,
-                owner: 7,
-                token: 1,
-                ttl_ms: 10_000,
-            },
-        );
+        renew(&mut c, &mut ctx, C1, 7, 1);
         assert!(sent(&ctx).is_empty());
     }
 
