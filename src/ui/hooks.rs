@@ -117,6 +117,24 @@ pub fn sample_frame_cost() {
     }
 }
 
+/// Listens for `event` on `target` and returns the clean-up that stops listening and frees
+/// the closure: what an effect returns, so nothing outlives the component.
+fn listen<T: ?Sized>(
+    target: Option<web_sys::EventTarget>,
+    event: &'static str,
+    listener: Closure<T>,
+) -> impl FnOnce() {
+    if let Some(t) = &target {
+        let _ = t.add_event_listener_with_callback(event, listener.as_ref().unchecked_ref());
+    }
+    move || {
+        if let Some(t) = target {
+            let _ = t.remove_event_listener_with_callback(event, listener.as_ref().unchecked_ref());
+        }
+        drop(listener);
+    }
+}
+
 fn is_field(target: Option<web_sys::EventTarget>) -> (bool, bool) {
     let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
         return (false, false);
@@ -162,20 +180,7 @@ pub fn use_shortcuts(dispatch: Callback<Action>) {
                     dispatch.emit(a);
                 }
             });
-        let w = web_sys::window();
-        if let Some(w) = &w {
-            let _ =
-                w.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
-        }
-        move || {
-            if let Some(w) = w {
-                let _ = w.remove_event_listener_with_callback(
-                    "keydown",
-                    listener.as_ref().unchecked_ref(),
-                );
-            }
-            drop(listener);
-        }
+        listen(web_sys::window().map(Into::into), "keydown", listener)
     });
 }
 
@@ -200,21 +205,7 @@ pub fn use_page_signals(dispatch: Callback<Action>) {
                 dispatch.emit(Action::Pause);
             }
         });
-        if let Some(d) = &doc {
-            let _ = d.add_event_listener_with_callback(
-                "visibilitychange",
-                listener.as_ref().unchecked_ref(),
-            );
-        }
-        move || {
-            if let Some(d) = doc {
-                let _ = d.remove_event_listener_with_callback(
-                    "visibilitychange",
-                    listener.as_ref().unchecked_ref(),
-                );
-            }
-            drop(listener);
-        }
+        listen(doc.map(Into::into), "visibilitychange", listener)
     });
 }
 
@@ -234,20 +225,7 @@ pub fn use_deep_links(dispatch: Callback<Action>) {
             dispatch.emit(Action::Navigate(first));
         }
         let listener = Closure::<dyn FnMut()>::new(move || dispatch.emit(Action::Navigate(hash())));
-        let w = web_sys::window();
-        if let Some(w) = &w {
-            let _ =
-                w.add_event_listener_with_callback("hashchange", listener.as_ref().unchecked_ref());
-        }
-        move || {
-            if let Some(w) = w {
-                let _ = w.remove_event_listener_with_callback(
-                    "hashchange",
-                    listener.as_ref().unchecked_ref(),
-                );
-            }
-            drop(listener);
-        }
+        listen(web_sys::window().map(Into::into), "hashchange", listener)
     });
 }
 
@@ -358,20 +336,7 @@ pub fn use_host_messages(embed: bool, origins: Rc<Vec<String>>, dispatch: Callba
                     None => {}
                 }
             });
-        let w = web_sys::window();
-        if let Some(w) = &w {
-            let _ =
-                w.add_event_listener_with_callback("message", listener.as_ref().unchecked_ref());
-        }
-        move || {
-            if let Some(w) = w {
-                let _ = w.remove_event_listener_with_callback(
-                    "message",
-                    listener.as_ref().unchecked_ref(),
-                );
-            }
-            drop(listener);
-        }
+        listen(web_sys::window().map(Into::into), "message", listener)
     });
 }
 
