@@ -20,7 +20,6 @@ use super::stage::{stage, StageProps};
 use super::timeline::Timeline;
 use super::versus::{compare_bar, second_diagram};
 use crate::scenario::PRESETS;
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// The whole page.
@@ -64,14 +63,7 @@ pub fn App() -> Html {
     };
     let on_preset = {
         let cb = on_action.clone();
-        Callback::from(move |e: Event| {
-            if let Some(s) = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
-            {
-                cb.emit(Action::Open(s.value()));
-            }
-        })
+        Callback::from(move |e: Event| cb.emit(Action::Open(super::value_of(&e))))
     };
     let bar = PlaybarProps {
         playing: model.playing,

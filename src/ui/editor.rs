@@ -9,7 +9,6 @@ use crate::draft::Draft;
 use crate::scenario::json::{self, Json};
 use crate::scenario::{FenceMode, Flavor};
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 const KEY: &str = "leaseline.draft";
@@ -54,26 +53,6 @@ impl PartialEq for EditorProps {
     }
 }
 
-fn typed(e: &InputEvent) -> String {
-    let t = e.target();
-    t.as_ref()
-        .and_then(|t| t.dyn_ref::<web_sys::HtmlInputElement>())
-        .map(|i| i.value())
-        .or_else(|| {
-            t.as_ref()
-                .and_then(|t| t.dyn_ref::<web_sys::HtmlTextAreaElement>())
-                .map(|i| i.value())
-        })
-        .unwrap_or_default()
-}
-
-fn chosen(e: &Event) -> String {
-    e.target()
-        .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
-        .map(|s| s.value())
-        .unwrap_or_default()
-}
-
 /// What a field shows: a number as digits, a string as is, anything else as JSON.
 fn shown(d: &Draft, path: &str) -> String {
     match d.get(path) {
@@ -113,7 +92,7 @@ pub fn Editor(props: &EditorProps) -> Html {
         let change = change.clone();
         let p = path.clone();
         let oninput = Callback::from(move |e: InputEvent| {
-            let t = typed(&e);
+            let t = super::value_of(&e);
             change.apply(|d| d.set_int(&p, &t, optional))
         });
         html! {
@@ -128,7 +107,7 @@ pub fn Editor(props: &EditorProps) -> Html {
         let change = change.clone();
         let p = path.clone();
         let oninput = Callback::from(move |e: InputEvent| {
-            let t = typed(&e);
+            let t = super::value_of(&e);
             change.apply(|d| d.set_json(&p, &t))
         });
         html! {
@@ -145,7 +124,7 @@ pub fn Editor(props: &EditorProps) -> Html {
             .filter(|c| !c.is_empty())
             .unwrap_or_else(|| options[0].to_string());
         let onchange = Callback::from(move |e: Event| {
-            let v = chosen(&e);
+            let v = super::value_of(&e);
             change.apply(|d| d.set(path, Some(Json::Str(v))))
         });
         html! {
@@ -160,7 +139,7 @@ pub fn Editor(props: &EditorProps) -> Html {
     let name_input = {
         let change = change.clone();
         let oninput = Callback::from(move |e: InputEvent| {
-            let t = typed(&e);
+            let t = super::value_of(&e);
             change.apply(|d| d.set("name", Some(Json::Str(t))))
         });
         html! {

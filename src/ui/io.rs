@@ -103,10 +103,6 @@ fn save_png(svg: String, name: String, width: f64, height: f64) {
     img.set_src(&data_url("image/svg+xml", &svg));
 }
 
-fn text_of(e: &Event) -> Option<web_sys::HtmlTextAreaElement> {
-    e.target()?.dyn_into().ok()
-}
-
 #[component]
 pub fn Io(props: &IoProps) -> Html {
     let pasted = use_mut_ref(String::new);
@@ -175,9 +171,7 @@ pub fn Io(props: &IoProps) -> Html {
     let on_paste = {
         let pasted = pasted.clone();
         Callback::from(move |e: InputEvent| {
-            if let Some(t) = text_of(&e) {
-                *pasted.borrow_mut() = t.value();
-            }
+            *pasted.borrow_mut() = super::value_of(&e);
         })
     };
     let on_load = {

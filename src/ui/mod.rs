@@ -38,6 +38,24 @@ mod versus;
 
 pub use app::App;
 
+/// The value of the `<input>`, `<textarea>` or `<select>` an event came from ("" if none):
+/// the one way every view reads a control.
+pub(crate) fn value_of(e: &web_sys::Event) -> String {
+    use wasm_bindgen::JsCast;
+    let Some(t) = e.target() else {
+        return String::new();
+    };
+    if let Some(i) = t.dyn_ref::<web_sys::HtmlInputElement>() {
+        i.value()
+    } else if let Some(a) = t.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+        a.value()
+    } else if let Some(s) = t.dyn_ref::<web_sys::HtmlSelectElement>() {
+        s.value()
+    } else {
+        String::new()
+    }
+}
+
 use yew::{AppHandle, Renderer};
 
 /// Mounts the app into the document body. The wasm binary's `main` calls this. The app

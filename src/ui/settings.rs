@@ -31,18 +31,6 @@ fn input_number(e: &Event) -> f64 {
         .map_or(f64::NAN, |i| i.value_as_number())
 }
 
-fn input_value(e: &Event) -> String {
-    e.target()
-        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        .map(|i| i.value())
-        .or_else(|| {
-            e.target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
-                .map(|s| s.value())
-        })
-        .unwrap_or_default()
-}
-
 fn input_checked(e: &Event) -> bool {
     e.target()
         .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
@@ -65,7 +53,10 @@ fn number_field(
         if v.is_finite() && (v * scale).abs() < 9.0e15 {
             on.emit(Action::Edit(make((v * scale).round() as i64)))
         } else {
-            err.emit(format!("{name}: \"{}\" is not a number", input_value(&e)))
+            err.emit(format!(
+                "{name}: \"{}\" is not a number",
+                super::value_of(&e)
+            ))
         }
     });
     html! {
@@ -85,7 +76,7 @@ pub fn Settings(props: &SettingsProps) -> Html {
     let fence_change = {
         let on = on.clone();
         Callback::from(move |e: Event| {
-            if let Some(f) = FenceMode::parse(&input_value(&e)) {
+            if let Some(f) = FenceMode::parse(&super::value_of(&e)) {
                 on.emit(Action::Edit(Edit::SetFence(f)))
             }
         })
@@ -93,7 +84,7 @@ pub fn Settings(props: &SettingsProps) -> Html {
     let flavor_change = {
         let on = on.clone();
         Callback::from(move |e: Event| {
-            if let Some(f) = Flavor::parse(&input_value(&e)) {
+            if let Some(f) = Flavor::parse(&super::value_of(&e)) {
                 on.emit(Action::Edit(Edit::SetFlavor(f)))
             }
         })
@@ -203,7 +194,10 @@ fn clock_input(
                 Edit::SetOffset { node, ms: x }
             }))
         } else {
-            err.emit(format!("{name}: \"{}\" is not a number", input_value(&e)))
+            err.emit(format!(
+                "{name}: \"{}\" is not a number",
+                super::value_of(&e)
+            ))
         }
     });
     html! { <input type="number" step="any" aria-label={label} value={crate::layout::decimal(value as i64, if scale == 1000.0 { 3 } else { 0 })} {onchange} /> }

@@ -12,7 +12,6 @@ use crate::playback::Cursor;
 use crate::sim::time::fmt_ms;
 use crate::trace_json::kind;
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 fn verdict_line(run: &Run) -> String {
@@ -36,14 +35,7 @@ pub fn compare_bar(m: &Model, cb: &Callback<Action>) -> Html {
     };
     let choose = {
         let cb = cb.clone();
-        Callback::from(move |e: Event| {
-            if let Some(s) = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
-            {
-                cb.emit(Action::Compare(Some(s.value())));
-            }
-        })
+        Callback::from(move |e: Event| cb.emit(Action::Compare(Some(super::value_of(&e)))))
     };
     let a = &m.run;
     let divergence = match vs.divergence {
