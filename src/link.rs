@@ -9,9 +9,6 @@
 //! scenario carried in the link, embed mode) is [`crate::share`]'s; it reads every link
 //! written here the same way.
 
-use crate::course::{open, walkthrough, CHAPTERS};
-use crate::teach::QUESTIONS;
-
 /// What a fragment asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Target {
@@ -58,52 +55,22 @@ pub(crate) fn clip(s: &str) -> &str {
     s.get(..end).unwrap_or("")
 }
 
-/// Parses a fragment (with or without its `#`). An empty fragment is `Ok(None)`: the
-/// default page.
+/// Reads a menu link (with or without its `#`) as the target it names; an empty fragment
+/// is `Ok(None)`, the default page. The reading is [`crate::share::decode`]'s — one parser
+/// for every link — so a bad value's error names its key exactly as a shared link's does.
 pub fn parse(fragment: &str) -> Result<Option<Target>, String> {
-    let body = fragment.strip_prefix('#').unwrap_or(fragment);
-    if body.is_empty() {
+    if fragment.strip_prefix('#').unwrap_or(fragment).is_empty() {
         return Ok(None);
     }
-    let (mut name, mut beat, mut target) = (None, None, None);
-    for pair in body.split('&') {
-        let (key, value) = pair
-            .split_once('=')
-            .ok_or_else(|| format!("link: \"{}\" is not key=value", clip(pair)))?;
-        match key {
-            "s" => {
-                let ok = value.len() <= 64
-                    && value
-                        .bytes()
-                        .all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'-' | b'/'));
-                if !ok || open(value).is_none() {
-                    return Err(format!("s: no scenario named \"{}\"", clip(value)));
-                }
-                name = Some(value.to_string());
-            }
-            "beat" => beat = Some(value),
-            "chapter" => target = Some(Target::Chapter(ordinal(key, value, CHAPTERS.len())?)),
-            "quiz" => target = Some(Target::Quiz(ordinal(key, value, QUESTIONS.len())?)),
-            _ => return Err(format!("link: unknown key \"{}\"", clip(key))),
+    let v = crate::share::decode(fragment)?;
+    Ok(Some(match (v.quiz, v.chapter, v.source) {
+        (Some(q), _, _) => Target::Quiz(q),
+        (None, Some(c), _) => Target::Chapter(c),
+        (None, None, crate::share::Source::Named(name)) => Target::Scenario { name, beat: v.beat },
+        (None, None, crate::share::Source::Custom(_)) => {
+            return Err("sc: a menu link names its scenario (s=…)".to_string())
         }
-    }
-    match (name, beat) {
-        (Some(name), beat) => {
-            let beat = match beat {
-                None => None,
-                Some(v) => {
-                    let beats = walkthrough(&name).map_or(0, |w| w.beats.len());
-                    if beats == 0 {
-                        return Err(format!("beat: {name} has no walkthrough"));
-                    }
-                    Some(ordinal("beat", v, beats)?)
-                }
-            };
-            Ok(Some(Target::Scenario { name, beat }))
-        }
-        (None, Some(_)) => Err("beat: a beat needs a scenario (s=…)".to_string()),
-        (None, None) => Ok(target),
-    }
+    }))
 }
 
 #[cfg(test)]
