@@ -6,10 +6,11 @@
 //! field, before anything happens; a bad one is answered with an `error` event naming the
 //! field and changes nothing. Web-free, so the whole protocol is tested natively.
 
-use crate::check::ViolationKind;
+use crate::check::{Verdict, ViolationKind};
 use crate::course;
 use crate::scenario::json::{self, Json};
 use crate::scenario::Scenario;
+use crate::trace::Trace;
 
 /// The protocol version every message carries.
 pub const VERSION: i128 = 1;
@@ -153,6 +154,43 @@ pub fn encode(e: &Event) -> String {
             .map(|(k, v)| (k.to_string(), v))
             .collect(),
     ))
+}
+
+/// What a host hears when the cursor moves from step `from` to step `to` of a run: a
+/// `violation` for each one the cursor passed going forward, then the `cursor` itself.
+/// `from` is `None` for a run the host has not seen yet, which is announced with `ready`
+/// and counted from its start.
+pub fn cursor_events(
+    trace: &Trace,
+    verdict: &Verdict,
+    digest: &str,
+    from: Option<usize>,
+    to: usize,
+    t_ms: i64,
+) -> Vec<Event> {
+    let mut out = Vec::new();
+    if from.is_none() {
+        out.push(Event::Ready {
+            digest: digest.to_string(),
+        });
+    }
+    let from = from.unwrap_or(0);
+    for v in &verdict.violations {
+        let i = v.entry as usize;
+        if let (true, Some(e)) = ((from..to).contains(&i), trace.entries.get(i)) {
+            out.push(Event::Violation {
+                kind: violation_kind(v.kind).to_string(),
+                t_ms: e.t.0,
+                cause: v.cause.clone(),
+            });
+        }
+    }
+    out.push(Event::Cursor {
+        t_ms,
+        step: to,
+        steps: trace.len(),
+    });
+    out
 }
 
 /// A violation's kind as the `violation` event names it.
@@ -316,6 +354,35 @@ mod tests {
         assert!(
             refused > 10_000,
             "most mangled messages are refused ({refused})"
+        );
+    }
+
+    #[test]
+    fn a_host_hears_ready_once_and_each_violation_as_the_cursor_passes_it() {
+        let sc = crate::course::open("gc-pause").unwrap();
+        let trace = crate::sim::simulate(&sc).unwrap();
+        let verdict = crate::check::check(&trace);
+        let d = trace.digest_hex();
+        let kinds = |ev: &[Event]| -> Vec<String> {
+            ev.iter()
+                .map(|e| match e {
+                    Event::Ready { .. } => "ready".into(),
+                    Event::Violation { kind, .. } => kind.clone(),
+                    Event::Cursor { step, .. } => format!("cursor {step}"),
+                    _ => "other".into(),
+                })
+                .collect()
+        };
+        let end = trace.len();
+        let first = cursor_events(&trace, &verdict, &d, None, 1, 0);
+        assert_eq!(kinds(&first), ["ready", "cursor 1"]);
+        let all = cursor_events(&trace, &verdict, &d, Some(1), end, 60_005);
+        assert_eq!(all.len(), verdict.violations.len() + 1);
+        assert!(kinds(&all).contains(&"stale_write".to_string()));
+        // Going back passes nothing.
+        assert_eq!(
+            kinds(&cursor_events(&trace, &verdict, &d, Some(end), 3, 0)),
+            ["cursor 3"]
         );
     }
 

@@ -354,40 +354,17 @@ pub fn use_host_events(model: &Model) {
         if !embed {
             return;
         }
-        use crate::embed::Event;
         let mut last = last.borrow_mut();
-        let same_run = last.as_ref().is_some_and(|(_, d)| *d == run.digest);
-        if !same_run {
-            post_to_host(
-                &Event::Ready {
-                    digest: run.digest.clone(),
-                },
-                &origins,
-            );
+        // The step the host last heard of, if it heard of this run at all.
+        let from = last
+            .as_ref()
+            .filter(|(_, d)| *d == run.digest)
+            .map(|(s, _)| *s);
+        let events =
+            crate::embed::cursor_events(&run.trace, &run.verdict, &run.digest, from, step, t);
+        for e in &events {
+            post_to_host(e, &origins);
         }
-        // Violations the cursor has just passed, moving forward (a new run starts at 0).
-        let from = last.as_ref().filter(|_| same_run).map_or(0, |(s, _)| *s);
-        for v in &run.verdict.violations {
-            let i = v.entry as usize;
-            if (from..step).contains(&i) {
-                post_to_host(
-                    &Event::Violation {
-                        kind: crate::embed::violation_kind(v.kind).to_string(),
-                        t_ms: run.trace.entries[i].t.0,
-                        cause: v.cause.clone(),
-                    },
-                    &origins,
-                );
-            }
-        }
-        post_to_host(
-            &Event::Cursor {
-                t_ms: t,
-                step,
-                steps: run.trace.len(),
-            },
-            &origins,
-        );
         *last = Some((step, run.digest.clone()));
     });
     let quiz = model.quiz.filter(|q| q.revealed);
