@@ -302,6 +302,16 @@ pub fn ending(verdict: &Verdict) -> String {
     }
 }
 
+/// A verdict in a few words, for a line beside another run's: "unsafe — <first cause>",
+/// or "safe", saying how many writes the fence refused if it refused any.
+pub fn verdict_line(v: &Verdict) -> String {
+    match (v.violations.first(), v.rejections.len()) {
+        (Some(x), _) => format!("unsafe — {}", x.cause),
+        (None, 0) => "safe".to_string(),
+        (None, n) => format!("safe — the fence refused {n} write(s)"),
+    }
+}
+
 /// The time of the entry, for views that list sentences.
 pub fn time_of(trace: &Trace, i: usize) -> Time {
     trace.entries.get(i).map_or(Time::ZERO, |e| e.t)
@@ -314,6 +324,21 @@ mod tests {
     use crate::projection::Projection;
     use crate::scenario::preset;
     use crate::sim::simulate;
+
+    #[test]
+    fn a_verdict_line_names_the_first_cause_or_the_refusals() {
+        let line = |name: &str| {
+            verdict_line(&check(
+                &simulate(&preset(name).unwrap().scenario()).unwrap(),
+            ))
+        };
+        assert!(line("gc-pause").starts_with("unsafe — storage accepted client 1's write"));
+        assert_eq!(
+            line("gc-pause-fenced"),
+            "safe — the fence refused 1 write(s)"
+        );
+        assert_eq!(line("clean"), "safe");
+    }
 
     fn sentences(name: &str) -> Vec<String> {
         let trace = simulate(&preset(name).unwrap().scenario()).unwrap();

@@ -7,26 +7,12 @@ use super::guide::on;
 use super::model::{Action, Model, Run};
 use super::timeline::Timeline;
 use crate::compare::variants;
-use crate::narrate::node_name;
+use crate::narrate::{node_name, verdict_line};
 use crate::playback::Cursor;
 use crate::sim::time::fmt_ms;
 use crate::trace_json::kind;
 use std::rc::Rc;
 use yew::prelude::*;
-
-fn verdict_line(run: &Run) -> String {
-    let v = &run.verdict;
-    if v.violations.is_empty() {
-        let refused = v.rejections.len();
-        if refused > 0 {
-            format!("safe — the fence refused {refused} write(s)")
-        } else {
-            "safe".to_string()
-        }
-    } else {
-        format!("unsafe — {}", v.violations[0].cause)
-    }
-}
 
 /// The compare bar: what B is, where the runs part (with a jump), and each verdict.
 pub fn compare_bar(m: &Model, cb: &Callback<Action>) -> Html {
@@ -86,10 +72,10 @@ pub fn compare_bar(m: &Model, cb: &Callback<Action>) -> Html {
             { divergence }
             <ul class="sides">
                 <li class={if a.verdict.violations.is_empty() { "safe" } else { "unsafe" }}>
-                    <strong>{ "A: " }</strong>{ format!("{} (fence: {}) — {}", a.scenario.name, a.scenario.storage.fence.name(), verdict_line(a)) }
+                    <strong>{ "A: " }</strong>{ format!("{} (fence: {}) — {}", a.scenario.name, a.scenario.storage.fence.name(), verdict_line(&a.verdict)) }
                 </li>
                 <li class={if vs.run.verdict.violations.is_empty() { "safe" } else { "unsafe" }}>
-                    <strong>{ "B: " }</strong>{ format!("{} (fence: {}) — {}", vs.run.scenario.name, vs.run.scenario.storage.fence.name(), verdict_line(&vs.run)) }
+                    <strong>{ "B: " }</strong>{ format!("{} (fence: {}) — {}", vs.run.scenario.name, vs.run.scenario.storage.fence.name(), verdict_line(&vs.run.verdict)) }
                 </li>
             </ul>
         </section>
