@@ -267,7 +267,8 @@ pub fn use_link_writer(model: &Model) {
         let Some(fragment) = fragment else { return };
         let current = hash();
         // The default page needs no fragment until the reader does something.
-        if fragment == current || (current.is_empty() && fragment == "#s=gc-pause") {
+        let default_page = || fragment == crate::share::encode(&crate::share::ViewState::default());
+        if fragment == current || (current.is_empty() && default_page()) {
             *written_rev.borrow_mut() = rev;
             return;
         }

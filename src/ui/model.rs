@@ -22,8 +22,8 @@ use crate::trace::Trace;
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// The page a visitor lands on.
-pub const DEFAULT: &str = "gc-pause";
+/// The page a visitor lands on: the scenario an empty link opens.
+pub const DEFAULT: &str = share::DEFAULT_SCENARIO;
 /// The name of a scenario that came from outside (an import, a link carrying a scenario).
 pub const CUSTOM: &str = "custom";
 
