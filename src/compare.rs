@@ -31,12 +31,7 @@ pub fn first_divergence(a: &Trace, b: &Trace) -> Option<usize> {
 /// by name (the current one excluded).
 pub fn variants(name: &str) -> Vec<String> {
     let lesson = course::lesson_of(name);
-    let base = if lesson == "gc-pause" {
-        "gc-pause"
-    } else {
-        lesson
-    };
-    std::iter::once(base.to_string())
+    std::iter::once(lesson.to_string())
         .chain(course::fixes(lesson).into_iter().map(|f| f.scenario))
         .filter(|n| n != name && course::open(n).is_some())
         .collect()

@@ -40,8 +40,7 @@ fn segments(path: &str) -> Option<Vec<Seg<'_>>> {
 impl Draft {
     pub fn from_scenario(sc: &Scenario) -> Draft {
         Draft {
-            // Our own output always parses back.
-            doc: json::parse(&sc.to_json_pretty()).unwrap_or(Json::Obj(Vec::new())),
+            doc: sc.to_json_value(),
         }
     }
 

@@ -118,9 +118,7 @@ pub fn check_flavor(name: &str) -> Result<(), String> {
 
 /// The canonical, compact JSON of a scenario: what `sc=` carries before compression.
 fn compact_json(sc: &Scenario) -> String {
-    let pretty = sc.to_json_pretty();
-    // Our own output always parses; if it ever did not, the pretty form reads back too.
-    json::parse(&pretty).map_or(pretty, |v| json::compact(&v))
+    json::compact(&sc.to_json_value())
 }
 
 /// The `sc=` value for a scenario: compact JSON, compressed, base64url.

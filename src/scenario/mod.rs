@@ -420,7 +420,13 @@ impl Scenario {
 
     /// Every field, indented: the form `from_json` reads back to an equal scenario.
     pub fn to_json_pretty(&self) -> String {
-        json::pretty(&codec::encode(self))
+        json::pretty(&self.to_json_value())
+    }
+
+    /// The scenario as a JSON value: what the pretty text, a link's compact form and the
+    /// editor's draft are all written from.
+    pub fn to_json_value(&self) -> json::Json {
+        codec::encode(self)
     }
 
     pub fn client_count(&self) -> u8 {
