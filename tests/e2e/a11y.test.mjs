@@ -3,7 +3,7 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { harness, openApp } from './lib.mjs';
+import { harness, openApp, playback } from './lib.mjs';
 
 /** Controls without a name: what a screen reader would announce as just "button". */
 function unnamed(page) {
@@ -47,7 +47,7 @@ describe('accessibility', () => {
         assert.deepEqual(await unnamed(page), [], menu);
       }
       await page.goto(`${h.url}#quiz=1`);
-      await page.getByRole('toolbar', { name: 'Playback' }).getByRole('button', { name: 'Jump to end', exact: true }).click();
+      await playback(page).button('Jump to end').click();
       assert.deepEqual(await unnamed(page), [], 'a quiz stop');
       await page.locator('svg.stage g[role=button]').first().click();
       assert.deepEqual(await unnamed(page), [], "a node's action menu");

@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { SHOTS, harness, openApp, until } from './lib.mjs';
+import { SHOTS, harness, openApp, playback, until } from './lib.mjs';
 
 const LAPTOP = { viewport: { width: 1280, height: 900 } };
 
@@ -26,7 +26,7 @@ describe('compare', () => {
       assert.match(text, /A: .*fence: none\) — unsafe/);
       assert.match(text, /B: .*fence: monotone\) — safe — the fence refused 1 write/);
       await bar.getByRole('button', { name: 'Jump there' }).click();
-      const slider = page.getByRole('toolbar', { name: 'Playback' }).getByRole('slider', { name: 'Time' });
+      const { slider } = playback(page);
       await until(async () => Number(await slider.inputValue()) >= 50_000, 'the cursor at the difference');
       // One cursor: both drawings show it at the same place.
       const x = (loc) => loc.locator('line.cursor').getAttribute('x1');

@@ -4,7 +4,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { SHOTS, harness, openApp, until } from './lib.mjs';
+import { SHOTS, digestOf, harness, openApp, until } from './lib.mjs';
 
 const LAPTOP = { viewport: { width: 1280, height: 900 } };
 
@@ -27,9 +27,9 @@ describe('scenario editor', () => {
       await ttl.fill('45000');
       await editor.getByRole('button', { name: 'Add a client' }).click();
       assert.match(await status.innerText(), /^Valid: 3 client\(s\)/);
-      const before = await page.locator('section.diagram').getAttribute('data-digest');
+      const before = await digestOf(page);
       await editor.getByRole('button', { name: 'Run this scenario' }).click();
-      await until(async () => (await page.locator('section.diagram').getAttribute('data-digest')) !== before, 'the new run');
+      await until(async () => (await digestOf(page)) !== before, 'the new run');
       assert.equal(await page.locator('svg.timeline g.lane').count(), 5, 'three clients, coordinator, storage');
       await page.reload();
       await page.getByRole('banner').waitFor();

@@ -10,17 +10,14 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { ROOT, SHOTS, harness, openApp, stopServer, until, urlOf } from './lib.mjs';
+import { ROOT, SHOTS, digestOf, harness, openApp, playback, stopServer, until, urlOf } from './lib.mjs';
 
 const LAPTOP = { viewport: { width: 1280, height: 900 } };
 
 function parts(page) {
-  const toolbar = page.getByRole('toolbar', { name: 'Playback' });
   return {
-    toolbar,
-    slider: toolbar.getByRole('slider', { name: 'Time' }),
-    button: (name) => toolbar.getByRole('button', { name, exact: true }),
-    digest: () => page.locator('section.diagram').getAttribute('data-digest'),
+    ...playback(page),
+    digest: () => digestOf(page),
     verdict: () => page.getByRole('region', { name: 'Verdict' }).getByRole('heading').innerText(),
   };
 }

@@ -6,12 +6,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { SHOTS, harness, openApp, until } from './lib.mjs';
+import { SHOTS, digestOf, harness, openApp, playback, until } from './lib.mjs';
 
 const LAPTOP = { viewport: { width: 1280, height: 900 } };
 
 const lanes = (page) => page.locator('svg.timeline g.lane').count();
-const digest = (page) => page.locator('section.diagram').getAttribute('data-digest');
+const digest = digestOf;
 const verdict = (page) => page.getByRole('region', { name: 'Verdict' }).getByRole('heading').innerText();
 
 describe('lock services', () => {
@@ -53,11 +53,11 @@ describe('lock services', () => {
       const note = page.getByRole('region', { name: 'Lock service' });
       await note.waitFor();
       assert.match(await note.innerText(), /Lock service: zookeeper/);
-      await page.getByRole('toolbar', { name: 'Playback' }).getByRole('button', { name: 'Jump to end', exact: true }).click();
+      await playback(page).button('Jump to end').click();
       assert.match(await verdict(page), /^Unsafe/);
       await note.getByRole('button', { name: /^Fix it: zxid-fence/ }).click();
       await page.getByRole('region', { name: 'Fix' }).waitFor();
-      await page.getByRole('toolbar', { name: 'Playback' }).getByRole('button', { name: 'Jump to end', exact: true }).click();
+      await playback(page).button('Jump to end').click();
       assert.match(await verdict(page), /^Safe/);
       assert.deepEqual(problems, []);
     } finally {

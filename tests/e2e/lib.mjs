@@ -131,6 +131,19 @@ export async function openApp(browser, url, contextOptions, prepare, { ready } =
   return { context, page, problems };
 }
 
+/** The playback toolbar and its slider and buttons, found by their accessible names. */
+export function playback(page) {
+  const toolbar = page.getByRole('toolbar', { name: 'Playback' });
+  return {
+    toolbar,
+    slider: toolbar.getByRole('slider', { name: 'Time' }),
+    button: (name) => toolbar.getByRole('button', { name, exact: true }),
+  };
+}
+
+/** The digest of the run on screen (the diagram's data-digest). */
+export const digestOf = (page) => page.locator('section.diagram').getAttribute('data-digest');
+
 /** Polls `probe()` until it returns a truthy value; throws with `what` after `timeout` ms. */
 export async function until(probe, what, { timeout = 10_000, every = 100 } = {}) {
   const deadline = Date.now() + timeout;

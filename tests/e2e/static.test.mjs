@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ROOT, launchBrowser, openApp, serveDist, stopServer, urlOf } from './lib.mjs';
+import { ROOT, launchBrowser, openApp, playback, serveDist, stopServer, urlOf } from './lib.mjs';
 
 const CSP = [
   "default-src 'self'",
@@ -31,8 +31,7 @@ async function watchCsp(context) {
 
 /** Plays the default scenario to its end and returns the verdict heading. */
 async function playToEnd(page) {
-  const toolbar = page.getByRole('toolbar', { name: 'Playback' });
-  await toolbar.getByRole('button', { name: 'Jump to end', exact: true }).click();
+  await playback(page).button('Jump to end').click();
   return page.getByRole('region', { name: 'Verdict' }).getByRole('heading').innerText();
 }
 

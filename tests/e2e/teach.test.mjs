@@ -6,20 +6,18 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { SHOTS, harness, openApp, until } from './lib.mjs';
+import { SHOTS, digestOf, harness, openApp, playback, until } from './lib.mjs';
 
 const LAPTOP = { viewport: { width: 1280, height: 900 } };
 
 function parts(page) {
-  const toolbar = page.getByRole('toolbar', { name: 'Playback' });
   return {
-    toolbar,
-    slider: toolbar.getByRole('slider', { name: 'Time' }),
+    ...playback(page),
     walk: page.getByRole('region', { name: 'Walkthrough' }),
     quiz: page.getByRole('region', { name: 'Interview question' }),
     count: page.locator('.guide .beat-count'),
     beat: page.locator('.guide p.beat'),
-    digest: () => page.locator('section.diagram').getAttribute('data-digest'),
+    digest: () => digestOf(page),
   };
 }
 

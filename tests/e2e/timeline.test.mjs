@@ -9,12 +9,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import {
-  SHOTS,
-  harness,
-  openApp,
-  until,
-} from './lib.mjs';
+import { SHOTS, harness, openApp, playback, until } from './lib.mjs';
 
 /** The gc-pause run's end, in ms of true time. */
 const END_MS = 60_005;
@@ -34,11 +29,8 @@ const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 
 /** The handles every test uses. */
 function parts(page) {
-  const toolbar = page.getByRole('toolbar', { name: 'Playback' });
   return {
-    toolbar,
-    slider: toolbar.getByRole('slider', { name: 'Time' }),
-    button: (name) => toolbar.getByRole('button', { name, exact: true }),
+    ...playback(page),
     caption: page.locator('p.caption'),
     diagram: page.getByRole('region', { name: 'Space-time diagram' }),
     verdict: page.getByRole('region', { name: 'Verdict' }),
