@@ -1,11 +1,35 @@
 #!/usr/bin/env bash
-# Prints the shipped bundle's size as one line, "bundle: N bytes gzip": the sum of the
-# gzip -9 sizes of the .html, .js, .wasm and .css files in dist/ (what a reader downloads).
+# Prints the shipped bundle's size: the sum of the gzip -9 sizes of the .html, .js, .wasm
+# and .css files in dist/ (what a reader downloads), split by kind. Then the floor: Yew plus
+# the web-free core with no views at all (tools/size-floor), built the way Trunk builds the
+# app (wasm-bindgen, then wasm-opt -Oz), so the budget can be argued with a measured number.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ -d dist ]] || { echo "size: dist/ is missing; run trunk build --release first" >&2; exit 1; }
+
+gz() { gzip -9 -c "$1" | wc -c; }
+
 total=0
-while IFS= read -r -d '' file; do
-  total=$((total + $(gzip -9 -c "$file" | wc -c)))
-done < <(find dist -type f \( -name '*.html' -o -name '*.js' -o -name '*.wasm' -o -name '*.css' \) -print0)
-echo "bundle: $total bytes gzip"
+parts=""
+for ext in html js wasm css; do
+  sum=0
+  while IFS= read -r -d '' file; do
+    sum=$((sum + $(gz "$file")))
+  done < <(find dist -type f -name "*.$ext" -print0)
+  total=$((total + sum))
+  parts+="${parts:+, }$ext $sum"
+done
+echo "bundle: $total bytes gzip ($parts)"
+
+# The floor. Its own target dir keeps its Yew build apart from the app's.
+floor_target=target/size-floor
+out=$floor_target/out
+CARGO_TARGET_DIR=$floor_target cargo build --quiet --release --target wasm32-unknown-unknown \
+  --manifest-path tools/size-floor/Cargo.toml
+rm -rf "$out"
+wasm-bindgen --target web --out-dir "$out" "$floor_target/wasm32-unknown-unknown/release/size_floor.wasm"
+wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+  --enable-mutable-globals --enable-reference-types --enable-multivalue \
+  "$out/size_floor_bg.wasm" -o "$out/opt.wasm"
+floor=$(( $(gz "$out/opt.wasm") + $(gz "$out/size_floor.js") ))
+echo "floor (Yew + the core, no views, no CSS): $floor bytes gzip"
