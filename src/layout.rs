@@ -730,7 +730,28 @@ fn pause_bar(scale: &Scale, y: f64, t0: Time, t1: Time) -> Bar {
 // ---------------------------------------------------------------- the stage
 
 pub const STAGE_W: f64 = 420.0;
+/// The stage's height with up to three clients; more clients make it taller.
 pub const STAGE_H: f64 = 300.0;
+/// A node's footprint around its centre: the circle (r 22), a client's token label above
+/// it and the clock reading below it. No two footprints may overlap.
+pub const NODE_HALF_W: f64 = 26.0;
+pub const NODE_ABOVE: f64 = 38.0;
+pub const NODE_BELOW: f64 = 42.0;
+/// Four or more clients zigzag between two columns this far apart, one client every
+/// `CLIENT_PITCH` down the page, so each column keeps two pitches between neighbours —
+/// room for a node's footprint.
+const CLIENT_COLUMNS: [f64; 2] = [50.0, 130.0];
+const CLIENT_PITCH: f64 = 40.0;
+
+/// The stage's height for its nodes: [`STAGE_H`], or taller when the clients' zigzag needs
+/// it (eight clients: 362).
+pub fn stage_height(nodes: &[StageNode]) -> f64 {
+    client_column_height(nodes.iter().filter(|s| s.node.is_client()).count())
+}
+
+fn client_column_height(clients: usize) -> f64 {
+    STAGE_H.max(NODE_ABOVE + NODE_BELOW + 2.0 + CLIENT_PITCH * clients.saturating_sub(1) as f64)
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct StageNode {
@@ -759,19 +780,30 @@ pub struct Packet {
     pub label: String,
 }
 
-/// Where each node sits on the stage: clients in a column on the left, the coordinator
-/// top right, storage bottom right — every client has a link to each.
+/// Where each node sits on the stage: clients on the left — one column for up to three,
+/// a zigzag between two columns for more — the coordinator top right, storage bottom
+/// right; every client has a link to each.
 pub fn stage_nodes(nodes: &[NodeId]) -> Vec<StageNode> {
     let clients: Vec<NodeId> = nodes.iter().copied().filter(|n| n.is_client()).collect();
-    let k = clients.len().max(1) as f64;
+    let k = clients.len();
+    let height = client_column_height(k);
+    let top = NODE_ABOVE + 1.0;
     let mut v: Vec<StageNode> = clients
         .iter()
         .enumerate()
-        .map(|(i, n)| StageNode {
-            node: *n,
-            x: 70.0,
-            y: 30.0 + (STAGE_H - 60.0) * (i as f64 + 0.5) / k,
-            name: node_name(*n),
+        .map(|(i, n)| {
+            let (x, y) = if k <= 3 {
+                (70.0, 30.0 + (height - 60.0) * (i as f64 + 0.5) / k as f64)
+            } else {
+                let pitch = (height - top - NODE_BELOW - 1.0) / (k - 1) as f64;
+                (CLIENT_COLUMNS[i % 2], top + pitch * i as f64)
+            };
+            StageNode {
+                node: *n,
+                x,
+                y,
+                name: node_name(*n),
+            }
         })
         .collect();
     // One coordinator top right; Redlock's five masters zigzag down two columns above
@@ -799,7 +831,7 @@ pub fn stage_nodes(nodes: &[NodeId]) -> Vec<StageNode> {
     v.push(StageNode {
         node: NodeId::Storage,
         x: 330.0,
-        y: 225.0,
+        y: height - 75.0,
         name: "storage".into(),
     });
     v
@@ -998,6 +1030,48 @@ mod tests {
         let p = Projection::new(&t);
         let s = p.state_at(&t, t.entries.len());
         assert_eq!(stage_links(&nodes, &s).len(), 2 * 6);
+    }
+
+    #[test]
+    fn stage_footprints_never_overlap_and_fit_the_stage() {
+        for coords in [1u8, 5] {
+            for k in 1u8..=8 {
+                let mut ids: Vec<NodeId> = (0..k).map(NodeId::Client).collect();
+                ids.extend((0..coords).map(NodeId::Coord));
+                ids.push(NodeId::Storage);
+                let nodes = stage_nodes(&ids);
+                let h = stage_height(&nodes);
+                let boxes: Vec<(f64, f64, f64, f64)> = nodes
+                    .iter()
+                    .map(|s| {
+                        // Only a client carries a token label above its circle.
+                        let above = if s.node.is_client() { NODE_ABOVE } else { 23.0 };
+                        let b = (
+                            s.x - NODE_HALF_W,
+                            s.y - above,
+                            s.x + NODE_HALF_W,
+                            s.y + NODE_BELOW,
+                        );
+                        assert!(
+                            b.0 >= 0.0 && b.1 >= 0.0 && b.2 <= STAGE_W && b.3 <= h,
+                            "{k} clients: {} off the stage: {b:?} in {STAGE_W}×{h}",
+                            s.name
+                        );
+                        b
+                    })
+                    .collect();
+                for (i, a) in boxes.iter().enumerate() {
+                    for (j, b) in boxes.iter().enumerate().skip(i + 1) {
+                        let apart = a.2 <= b.0 || b.2 <= a.0 || a.3 <= b.1 || b.3 <= a.1;
+                        assert!(
+                            apart,
+                            "{k} clients, {coords} coordinators: {} and {} overlap",
+                            nodes[i].name, nodes[j].name
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

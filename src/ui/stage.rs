@@ -5,7 +5,7 @@
 
 use super::model::{Action, Run, Selection};
 use crate::edit::Edit;
-use crate::layout::{self, STAGE_H, STAGE_W};
+use crate::layout::{self, STAGE_W};
 use crate::narrate::node_name;
 use crate::projection::State;
 use crate::scenario::{Fault, FaultKind};
@@ -50,9 +50,10 @@ pub fn stage(props: &StageProps) -> Html {
     let nodes = &props.run.stage;
     let links = layout::stage_links(nodes, st);
     let packets = layout::packets(nodes, st, props.t);
+    let height = layout::stage_height(nodes);
     html! {
         <div class="stage-panel">
-            <svg class="stage" viewBox={format!("0 0 {STAGE_W} {STAGE_H}")} role="group" aria-label="Stage: nodes and links; select one for its actions">
+            <svg class="stage" viewBox={format!("0 0 {STAGE_W} {height}")} role="group" aria-label="Stage: nodes and links; select one for its actions">
                 { for links.iter().map(|l| {
                     let sel = Selection::Link(l.a, l.b);
                     let (onclick, onkeydown) = activate(&props.on_action, sel);

@@ -141,8 +141,9 @@ export function playback(page) {
   };
 }
 
-/** The digest of the run on screen (the diagram's data-digest). */
-export const digestOf = (page) => page.locator('section.diagram').getAttribute('data-digest');
+/** The digest of the run on screen (the main diagram's data-digest, not compare's second). */
+export const digestOf = (page) =>
+  page.locator('section.diagram:not(.versus)').getAttribute('data-digest');
 
 /** Polls `probe()` until it returns a truthy value; throws with `what` after `timeout` ms. */
 export async function until(probe, what, { timeout = 10_000, every = 100 } = {}) {
