@@ -92,9 +92,17 @@ async function act(page, rnd) {
 describe('monkey', () => {
   const h = harness();
 
-  for (const seed of [1, 2]) {
-    test(`300 random actions (seed ${seed}): no panic, no console error, the diagram stays`, async () => {
-      const { context, page, problems } = await openApp(h.browser, h.url, { viewport: { width: 1280, height: 900 } });
+  // The full page on a desktop, the full page on a phone, and an embed in a small frame.
+  const runs = [
+    { seed: 1, where: 'desktop', hash: '', viewport: { width: 1280, height: 900 } },
+    { seed: 2, where: 'phone (360 px)', hash: '', viewport: { width: 360, height: 740 } },
+    { seed: 3, where: 'embed (400×300)', hash: '#embed=1', viewport: { width: 400, height: 300 } },
+  ];
+  for (const { seed, where, hash, viewport } of runs) {
+    test(`300 random actions, ${where}, seed ${seed}: no panic, no console error, the diagram stays`, async () => {
+      const { context, page, problems } = await openApp(h.browser, `${h.url}${hash}`, { viewport }, null, {
+        ready: 'section.diagram',
+      });
       const rnd = prng(seed);
       const log = [];
       try {
