@@ -53,7 +53,7 @@ pub fn stage(props: &StageProps) -> Html {
     let height = layout::stage_height(nodes);
     html! {
         <div class="stage-panel">
-            <svg class="stage" viewBox={format!("0 0 {STAGE_W} {height}")} role="group" aria-label="Stage: nodes and links; select one for its actions">
+            <svg class="stage" viewBox={format!("0 0 {} {}", n(STAGE_W), n(height))} role="group" aria-label="Stage: nodes and links; select one for its actions">
                 { for links.iter().map(|l| {
                     let sel = Selection::Link(l.a, l.b);
                     let (onclick, onkeydown) = activate(&props.on_action, sel);
