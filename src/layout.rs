@@ -727,6 +727,26 @@ fn pause_bar(scale: &Scale, y: f64, t0: Time, t1: Time) -> Bar {
     }
 }
 
+// ---------------------------------------------------------------- following the cursor
+
+/// On a narrow screen the diagram scrolls sideways in its own box, and playback would carry
+/// the cursor out of sight just before the interesting part (the overlap, the stale write).
+/// Given the cursor's x and the box's scroll position, view width and content width (CSS
+/// pixels), this says where to scroll: `None` while the cursor is in view with a margin to
+/// spare, else an offset that puts it a third of the way in — so the learner sees what is
+/// coming, not only what has been.
+pub fn follow_scroll(cursor_x: f64, scroll_left: f64, view_w: f64, content_w: f64) -> Option<f64> {
+    if view_w <= 0.0 || content_w <= view_w + 1.0 {
+        return None;
+    }
+    let margin = (view_w / 10.0).min(40.0);
+    if cursor_x >= scroll_left + margin && cursor_x <= scroll_left + view_w - margin {
+        return None;
+    }
+    let target = (cursor_x - view_w / 3.0).clamp(0.0, content_w - view_w);
+    ((target - scroll_left).abs() >= 1.0).then_some(target)
+}
+
 // ---------------------------------------------------------------- the stage
 
 pub const STAGE_W: f64 = 420.0;
@@ -1072,6 +1092,36 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_diagram_box_scrolls_only_when_the_cursor_leaves_it() {
+        // A 320 px box over a 900 px drawing, scrolled to the start.
+        assert_eq!(follow_scroll(100.0, 0.0, 320.0, 900.0), None, "in view");
+        assert_eq!(
+            follow_scroll(300.0, 0.0, 320.0, 900.0),
+            Some(300.0 - 320.0 / 3.0),
+            "near the right edge"
+        );
+        assert_eq!(
+            follow_scroll(880.0, 0.0, 320.0, 900.0),
+            Some(580.0),
+            "past the end: clamped"
+        );
+        assert_eq!(
+            follow_scroll(10.0, 500.0, 320.0, 900.0),
+            Some(0.0),
+            "stepped back: clamped"
+        );
+        assert_eq!(
+            follow_scroll(500.0, 0.0, 1000.0, 900.0),
+            None,
+            "nothing to scroll"
+        );
+        assert_eq!(follow_scroll(500.0, 0.0, 0.0, 900.0), None, "a hidden box");
+        // Where it scrolls to, the cursor is in view.
+        let to = follow_scroll(700.0, 0.0, 320.0, 900.0).unwrap();
+        assert_eq!(follow_scroll(700.0, to, 320.0, 900.0), None);
     }
 
     #[test]

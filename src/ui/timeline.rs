@@ -82,6 +82,12 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let s = d.scale;
     let cx = s.x(props.cursor_t).clamp(s.x0, s.x1);
     let width = d.width;
+    let svg = use_node_ref();
+    {
+        // On a narrow screen the drawing scrolls in its box: keep the cursor in sight.
+        let svg = svg.clone();
+        use_effect_with((cx * 10.0) as i64, move |_| follow_cursor(&svg, cx, width));
+    }
     let onclick = {
         let cb = props.on_action.clone();
         Callback::from(move |e: MouseEvent| {
@@ -133,7 +139,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         Time(props.cursor_t as i64)
     );
     html! {
-        <svg class="timeline" viewBox={format!("0 0 {} {}", n(d.width), n(d.height))} role="img" aria-label={label}
+        <svg ref={svg} class="timeline" viewBox={format!("0 0 {} {}", n(d.width), n(d.height))} role="img" aria-label={label}
              {onclick} {onmousemove} {onmouseleave}>
             <defs>
                 <clipPath id="reveal"><rect x="0" y="0" width={n(if props.veil { cx - 9.0 } else { cx + 0.5 })} height={n(d.height)} /></clipPath>
@@ -170,6 +176,31 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 { hover_readings(h) }
             }
         </svg>
+    }
+}
+
+/// Scrolls the diagram's box (the svg's parent) so the cursor at drawing-x `cx` stays in
+/// view; where to is the core's decision ([`crate::layout::follow_scroll`]). Runs after a
+/// render that moved the cursor, never on a timer.
+fn follow_cursor(svg: &NodeRef, cx: f64, width: f64) {
+    let Some(svg) = svg.cast::<web_sys::Element>() else {
+        return;
+    };
+    let Some(frame) = svg.parent_element() else {
+        return;
+    };
+    let drawn = svg.get_bounding_client_rect().width();
+    if width <= 0.0 {
+        return;
+    }
+    let to = crate::layout::follow_scroll(
+        cx * drawn / width,
+        f64::from(frame.scroll_left()),
+        f64::from(frame.client_width()),
+        f64::from(frame.scroll_width()),
+    );
+    if let Some(x) = to {
+        frame.set_scroll_left(x as i32);
     }
 }
 

@@ -377,6 +377,23 @@ describe('the space-time diagram and playback', () => {
       for (const name of ['Play', 'Step back', 'Step forward', 'Next violation']) {
         assert.ok(await parts(page).button(name).isVisible(), `${name} is visible`);
       }
+      // The box follows the cursor: wherever it goes, the cursor line stays in sight.
+      const cursorInView = () =>
+        page.evaluate(() => {
+          const s = document.querySelector('section.diagram').getBoundingClientRect();
+          const c = document.querySelector('svg.timeline line.cursor').getBoundingClientRect();
+          return c.left >= s.left && c.right <= s.right;
+        });
+      const scrolled = () => page.evaluate(() => document.querySelector('section.diagram').scrollLeft);
+      assert.equal(await scrolled(), 0);
+      await parts(page).button('Next violation').click();
+      await until(cursorInView, 'the cursor in view at the first violation');
+      assert.ok((await scrolled()) > 0, 'the box scrolled to follow the cursor');
+      await parts(page).button('Jump to start').click();
+      await until(async () => (await scrolled()) === 0, 'the box back at the start');
+      assert.ok(await cursorInView());
+      await parts(page).button('Jump to end').click();
+      await until(cursorInView, 'the cursor in view at the end');
       await page.screenshot({ path: join(SHOTS, 'timeline-360.png'), fullPage: true });
     });
   });
