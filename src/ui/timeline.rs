@@ -138,7 +138,27 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         d.lanes.len(),
         Time(props.cursor_t as i64)
     );
+    // The lanes' names and their clocks at the cursor sit in a narrow strip of their own
+    // over the drawing's left margin. Where the drawing scrolls sideways (a phone) the strip
+    // stays put, like a spreadsheet's frozen first column, so every lane keeps its name.
+    let names = html! {
+        <svg class="lane-names" aria-hidden="true" viewBox={format!("0 0 {} {}", n(LEFT), n(d.height))}
+             width={format!("{}%", n(LEFT * 100.0 / d.width))}>
+            <rect class="shade" x="0" y="20" width={n(LEFT)} height={n(d.height - 20.0)} />
+            { for d.lanes.iter().map(|l| html! {
+                <>
+                    <text class="lane-name" x="8" y={n(l.y - 2.0)}>{ l.label }</text>
+                    // The node's own clock at the cursor, where no drawing can cover it.
+                    <text class="clock-reading" x="8" y={n(l.y + 13.0)}>
+                        { format!("clock {}", fmt_ms(props.state.local(l.node, cursor_t))) }
+                    </text>
+                </>
+            }) }
+        </svg>
+    };
     html! {
+        <div class="timeline-frame">
+        { names }
         <svg ref={svg} class="timeline" viewBox={format!("0 0 {} {}", n(d.width), n(d.height))} role="img" aria-label={label}
              {onclick} {onmousemove} {onmouseleave}>
             <defs>
@@ -161,11 +181,6 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             { for d.lanes.iter().map(|l| html! {
                 <g class={classes!("lane", l.node.is_client().then_some("client"))}>
                     <line x1={n(LEFT)} y1={n(l.y)} x2={n(s.x1)} y2={n(l.y)} />
-                    <text class="lane-name" x="8" y={n(l.y - 2.0)}>{ l.label }</text>
-                    // The node's own clock at the cursor, where no drawing can cover it.
-                    <text class="clock-reading" x="8" y={n(l.y + 13.0)}>
-                        { format!("clock {}", fmt_ms(props.state.local(l.node, cursor_t))) }
-                    </text>
                 </g>
             }) }
             <g clip-path="url(#reveal)">
@@ -176,17 +191,18 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 { hover_readings(h) }
             }
         </svg>
+        </div>
     }
 }
 
-/// Scrolls the diagram's box (the svg's parent) so the cursor at drawing-x `cx` stays in
+/// Scrolls the diagram's box (the `.diagram` around the drawing) so the cursor at drawing-x `cx` stays in
 /// view; where to is the core's decision ([`crate::layout::follow_scroll`]). Runs after a
 /// render that moved the cursor, never on a timer.
 fn follow_cursor(svg: &NodeRef, cx: f64, width: f64) {
     let Some(svg) = svg.cast::<web_sys::Element>() else {
         return;
     };
-    let Some(frame) = svg.parent_element() else {
+    let Some(frame) = svg.closest(".diagram").ok().flatten() else {
         return;
     };
     let drawn = svg.get_bounding_client_rect().width();
