@@ -202,6 +202,19 @@ describe('the space-time diagram and playback', () => {
       await sleep(200);
       await page.keyboard.press('Space');
       assert.equal(await button('Play').count(), 1, 'Space paused playback');
+
+      // V jumps to the next violation; F switches fencing.
+      await page.keyboard.press('Home');
+      await page.keyboard.press('v');
+      assert.ok((await position(page)).ms > 0, 'V moved to a violation');
+      await page.keyboard.press('f');
+      await page.getByRole('button', { name: 'Fencing: on' }).waitFor();
+
+      // The footer lists every shortcut.
+      await page.getByText('Keyboard shortcuts').click();
+      const keys = await page.locator('.keys dt').allInnerTexts();
+      assert.equal(keys.length, 11, keys.join(' | '));
+      for (const k of ['Space', 'V', 'F', 'Ctrl + Shift + Z', 'Esc']) assert.ok(keys.includes(k), `${k} is listed`);
     });
   });
 
