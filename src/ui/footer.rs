@@ -20,8 +20,8 @@ const KEYS: [(&str, &str); 11] = [
     ("Ctrl + Shift + Z", "redo"),
     ("Esc", "close a node's or a link's actions"),
     (
-        "\u{2190} \u{2192} in the walkthrough",
-        "previous or next beat",
+        "\u{2190} \u{2192}",
+        "previous or next beat, while the walkthrough has focus",
     ),
 ];
 
