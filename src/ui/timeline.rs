@@ -195,28 +195,28 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     }
 }
 
-/// Scrolls the diagram's box (the `.diagram` around the drawing) so the cursor at drawing-x `cx` stays in
+/// Scrolls the box around the drawing (`.diagram`) so the cursor at drawing-x `cx` stays in
 /// view; where to is the core's decision ([`crate::layout::follow_scroll`]). Runs after a
 /// render that moved the cursor, never on a timer.
 fn follow_cursor(svg: &NodeRef, cx: f64, width: f64) {
     let Some(svg) = svg.cast::<web_sys::Element>() else {
         return;
     };
-    let Some(frame) = svg.closest(".diagram").ok().flatten() else {
+    let Some(scroller) = svg.closest(".diagram").ok().flatten() else {
         return;
     };
-    let drawn = svg.get_bounding_client_rect().width();
     if width <= 0.0 {
         return;
     }
+    let drawn = svg.get_bounding_client_rect().width();
     let to = crate::layout::follow_scroll(
         cx * drawn / width,
-        f64::from(frame.scroll_left()),
-        f64::from(frame.client_width()),
-        f64::from(frame.scroll_width()),
+        f64::from(scroller.scroll_left()),
+        f64::from(scroller.client_width()),
+        f64::from(scroller.scroll_width()),
     );
     if let Some(x) = to {
-        frame.set_scroll_left(x as i32);
+        scroller.set_scroll_left(x as i32);
     }
 }
 
