@@ -6,7 +6,7 @@
 //! token 33") — never from a script.
 
 use crate::check::{Verdict, ViolationKind};
-use crate::projection::State;
+use crate::projection::{Projection, State};
 use crate::sim::node::NodeId;
 use crate::sim::time::Time;
 use crate::trace::{AbortWhy, Event, Forgot, Trace};
@@ -90,8 +90,44 @@ fn still_believes(state: &State, client: NodeId) -> Option<String> {
         .map(|(c, t)| format!("{} still believes it holds token {t}", node_name(c)))
 }
 
-/// The sentence for entry `i`, given the state right after it. `None` if not notable.
+/// The sentence for entry `i`, given the state right after it, with its time in front
+/// ("t = 30.0 s: …"). `None` if not notable.
 pub fn sentence(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Option<String> {
+    let e = trace.entries.get(i)?;
+    Some(format!(
+        "t = {}: {}",
+        secs(e.t.0),
+        happened(trace, verdict, i, after)?
+    ))
+}
+
+/// One line of the transcript: a notable entry, when it happened, and what happened.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    pub step: usize,
+    pub at: Time,
+    pub text: String,
+}
+
+/// The whole run as text: every notable event in order, each told from the state right
+/// after it. It is the diagram for a reader who cannot see the drawing, and a study sheet
+/// for one who can.
+pub fn transcript(trace: &Trace, verdict: &Verdict, projection: &Projection) -> Vec<Line> {
+    notable_steps(trace)
+        .into_iter()
+        .filter_map(|i| {
+            let after = projection.state_at(trace, i + 1);
+            Some(Line {
+                step: i,
+                at: trace.entries.get(i)?.t,
+                text: happened(trace, verdict, i, &after)?,
+            })
+        })
+        .collect()
+}
+
+/// What entry `i` did, in words, without its time. `None` if not notable.
+fn happened(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Option<String> {
     let e = trace.entries.get(i)?;
     let who = node_name(e.node);
     let s = match &e.event {
@@ -268,7 +304,7 @@ pub fn sentence(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Op
         ),
         _ => return None,
     };
-    Some(format!("t = {}: {s}", secs(e.t.0)))
+    Some(s)
 }
 
 /// "token 33", or "no token" for the services that give none (Redis, Redlock).
@@ -366,6 +402,20 @@ mod tests {
         );
         let stale = find("stale write with token 33");
         assert!(granted33 < froze && froze < expired && expired < granted34 && granted34 < stale);
+    }
+
+    #[test]
+    fn the_transcript_is_the_captions_in_order_with_their_times() {
+        let trace = simulate(&preset("gc-pause").unwrap().scenario()).unwrap();
+        let lines = transcript(&trace, &check(&trace), &Projection::new(&trace));
+        let told: Vec<String> = lines
+            .iter()
+            .map(|l| format!("t = {}: {}", secs(l.at.0), l.text))
+            .collect();
+        assert_eq!(told, sentences("gc-pause"));
+        assert!(lines.windows(2).all(|w| w[0].step < w[1].step));
+        assert!(lines.iter().all(|l| trace.entries[l.step].t == l.at));
+        assert!(lines.len() >= 8, "{told:#?}");
     }
 
     #[test]

@@ -18,6 +18,7 @@ use super::settings::Settings;
 use super::sharing::{embed_bar, links, share_dialog};
 use super::stage::{stage, StageProps};
 use super::timeline::Timeline;
+use super::transcript::Transcript;
 use super::versus::{compare_bar, second_diagram};
 use crate::scenario::PRESETS;
 use yew::prelude::*;
@@ -175,6 +176,7 @@ pub fn App() -> Html {
                     <div class="side">
                         { verdict_panel(&panel) }
                         { inspector(&panel) }
+                        <Transcript run={run.clone()} on_action={on_action.clone()} />
                         <Settings run={run.clone()} on_action={on_action.clone()} {on_error} />
                         <Editor run={run.clone()} on_action={on_action.clone()} />
                         <Io run={run.clone()} on_action={on_action.clone()} />

@@ -8,7 +8,7 @@
 //! is simulated once per scenario and then only read. The leaves: `timeline` (the
 //! space-time diagram, drawn from `layout::Diagram` and revealed up to the cursor by a
 //! clip), `stage` (nodes, links and packets, with each node's and link's actions),
-//! `playbar`, `panels` (inspector and verdict), `settings`, `guide` (the walkthrough beat
+//! `playbar`, `panels` (inspector and verdict), `transcript` (the run as text), `settings`, `guide` (the walkthrough beat
 //! or the interview stop at the cursor), `lessons` (the chapter and interview menus) and
 //! `io` (exports and import), `sharing` (the share dialog and the embed's header),
 //! `versus` (two runs side by side), `editor` (the scenario editor's form);
@@ -34,6 +34,7 @@ mod settings;
 mod sharing;
 mod stage;
 mod timeline;
+mod transcript;
 mod versus;
 
 pub use app::App;

@@ -85,8 +85,11 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let svg = use_node_ref();
     {
         // On a narrow screen the drawing scrolls in its box: keep the cursor in sight.
+        // Checking reads layout, so it runs when the cursor crosses a 16-unit step of the
+        // drawing (every dozen frames or so of playback), not on every frame; the follow
+        // margin is wider than a step.
         let svg = svg.clone();
-        use_effect_with((cx * 10.0) as i64, move |_| follow_cursor(&svg, cx, width));
+        use_effect_with((cx / 16.0) as i64, move |_| follow_cursor(&svg, cx, width));
     }
     let onclick = {
         let cb = props.on_action.clone();

@@ -218,6 +218,29 @@ describe('the space-time diagram and playback', () => {
     });
   });
 
+  test('the transcript tells the whole run as text, and each line jumps to its event', async () => {
+    await withApp(LAPTOP, async (page) => {
+      const { verdict } = parts(page);
+      const transcript = page.locator('details.transcript');
+      await transcript.locator('summary').click();
+      const lines = await transcript.locator('li').allInnerTexts();
+      assert.ok(lines.length >= 8, lines.join('\n'));
+      // The newcomer's story, in order, without pressing Play.
+      let at = -1;
+      for (const needle of STORY) {
+        const i = lines.findIndex((l, j) => j > at && l.includes(needle));
+        assert.ok(i > at, `"${needle}" after line ${at} in:\n${lines.join('\n')}`);
+        at = i;
+      }
+      assert.match(await transcript.locator('.ending').innerText(), /^End of run — unsafe/);
+      // A line's time is a jump: the stale write's line moves the cursor there.
+      const stale = transcript.locator('li', { hasText: 'stale write with token 33' });
+      await stale.getByRole('button').click();
+      assert.equal((await position(page)).ms, 50_005);
+      await verdict.getByText(/Unsafe/).first().waitFor();
+    });
+  });
+
   test('schedules nothing while paused or finished', async () => {
     const counters = () => {
       window.__rafCount = 0;
