@@ -102,25 +102,41 @@ pub fn App() -> Html {
     } else {
         "safe"
     };
+    // The parts both layouts show, built once.
+    let share = share_dialog(&model, &on_action);
+    let controls = playbar(&bar);
+    let hint = if model.embed {
+        "Press Play to run the scenario."
+    } else {
+        "Press Play (Space) to run the scenario."
+    };
+    let caption = html! {
+        <p class={classes!("caption", verdict_class)} aria-live="polite" aria-atomic="true">
+            { if model.caption.is_empty() { hint.to_string() } else { model.caption.clone() } }
+        </p>
+    };
+    let diagram = html! {
+        <section class="diagram" aria-label="Space-time diagram" data-digest={run.digest.clone()} data-entries={run.trace.len().to_string()}>
+            <Timeline run={run.clone()} state={model.state.clone()} cursor_t={model.cursor.t} veil={model.quiz_waiting()} on_action={on_action.clone()} />
+        </section>
+    };
+    let walkthrough = guide(&model, &on_action);
+    let verdict = verdict_panel(&panel);
     if model.embed {
         // Embedded in a course page: the run and its controls, no site around them.
         return html! {
             <div class="shell embed">
                 { embed_bar(&model, (*full_link).clone(), &on_action) }
                 <main id="main" class="workspace">
-                    { share_dialog(&model, &on_action) }
+                    { share }
                     if let Some(err) = &model.error {
                         <div class="error" role="alert">{ format!("Not applied — {err}") }</div>
                     }
-                    { playbar(&bar) }
-                    <p class={classes!("caption", verdict_class)} aria-live="polite" aria-atomic="true">
-                        { if model.caption.is_empty() { "Press Play to run the scenario.".to_string() } else { model.caption.clone() } }
-                    </p>
-                    <section class="diagram" aria-label="Space-time diagram" data-digest={run.digest.clone()} data-entries={run.trace.len().to_string()}>
-                        <Timeline run={run.clone()} state={model.state.clone()} cursor_t={model.cursor.t} veil={model.quiz_waiting()} on_action={on_action.clone()} />
-                    </section>
-                    { guide(&model, &on_action) }
-                    { verdict_panel(&panel) }
+                    { controls }
+                    { caption }
+                    { diagram }
+                    { walkthrough }
+                    { verdict }
                 </main>
             </div>
         };
@@ -157,24 +173,20 @@ pub fn App() -> Html {
                         <button type="button" class="quiet" aria-label="Dismiss" onclick={{ let cb = on_action.clone(); Callback::from(move |_| cb.emit(Action::DismissError)) }}>{ "✕" }</button>
                     </div>
                 }
-                { share_dialog(&model, &on_action) }
+                { share }
                 <Menus open={model.menu} current={model.name.clone()} progress={model.progress.clone()} chapter={model.chapter} on_action={on_action.clone()} />
-                { playbar(&bar) }
-                <p class={classes!("caption", verdict_class)} aria-live="polite" aria-atomic="true">
-                    { if model.caption.is_empty() { "Press Play (Space) to run the scenario.".to_string() } else { model.caption.clone() } }
-                </p>
+                { controls }
+                { caption }
                 <div class={classes!("view", model.versus.is_some().then_some("versus-on"))}>
-                <section class="diagram" aria-label="Space-time diagram" data-digest={run.digest.clone()} data-entries={run.trace.len().to_string()}>
-                    <Timeline run={run.clone()} state={model.state.clone()} cursor_t={model.cursor.t} veil={model.quiz_waiting()} on_action={on_action.clone()} />
-                </section>
-                { guide(&model, &on_action) }
+                { diagram }
+                { walkthrough }
                 </div>
                 { compare_bar(&model, &on_action) }
                 { second_diagram(&model, &on_action) }
                 <div class="lower">
                     { stage(&stage_props) }
                     <div class="side">
-                        { verdict_panel(&panel) }
+                        { verdict }
                         { inspector(&panel) }
                         <Transcript run={run.clone()} on_action={on_action.clone()} />
                         <Settings run={run.clone()} on_action={on_action.clone()} {on_error} />
