@@ -4,7 +4,7 @@
 //! field, as an import's do) and kept in localStorage, so a reload never loses it.
 //! "Run this scenario" hands it to the reducer like an import.
 
-use super::model::{Action, Run};
+use super::model::{Action, RunProps};
 use crate::draft::Draft;
 use crate::scenario::json::{self, Json};
 use crate::scenario::{FenceMode, Flavor};
@@ -41,18 +41,6 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
-#[derive(Properties)]
-pub struct EditorProps {
-    pub run: Rc<Run>,
-    pub on_action: Callback<Action>,
-}
-
-impl PartialEq for EditorProps {
-    fn eq(&self, o: &Self) -> bool {
-        Rc::ptr_eq(&self.run, &o.run) && self.on_action == o.on_action
-    }
-}
-
 /// What a field shows: a number as digits, a string as is, anything else as JSON.
 fn shown(d: &Draft, path: &str) -> String {
     match d.get(path) {
@@ -64,7 +52,7 @@ fn shown(d: &Draft, path: &str) -> String {
 }
 
 #[component]
-pub fn Editor(props: &EditorProps) -> Html {
+pub fn Editor(props: &RunProps) -> Html {
     let restored = use_mut_ref(|| false);
     let draft = {
         let run = props.run.clone();

@@ -5,24 +5,11 @@
 //!
 //! A component with pointer-compared props, so it does not render during playback.
 
-use super::model::{Action, Run};
+use super::model::{Action, Run, RunProps};
 use crate::export;
-use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
-
-#[derive(Properties)]
-pub struct IoProps {
-    pub run: Rc<Run>,
-    pub on_action: Callback<Action>,
-}
-
-impl PartialEq for IoProps {
-    fn eq(&self, o: &Self) -> bool {
-        Rc::ptr_eq(&self.run, &o.run) && self.on_action == o.on_action
-    }
-}
 
 /// Saves `href` (a data: URL) as a file named `name`.
 fn save(name: &str, href: &str) {
@@ -104,7 +91,7 @@ fn save_png(svg: String, name: String, width: f64, height: f64) {
 }
 
 #[component]
-pub fn Io(props: &IoProps) -> Html {
+pub fn Io(props: &RunProps) -> Html {
     let pasted = use_mut_ref(String::new);
     let run = props.run.clone();
     let cb = props.on_action.clone();

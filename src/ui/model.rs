@@ -84,6 +84,21 @@ impl Run {
     }
 }
 
+/// The props of a panel that reads only the run and speaks only in actions (the editor,
+/// export and import, the transcript). They compare by the run's pointer, so such a panel
+/// renders once per run, not once per frame.
+#[derive(Properties)]
+pub struct RunProps {
+    pub run: Rc<Run>,
+    pub on_action: Callback<Action>,
+}
+
+impl PartialEq for RunProps {
+    fn eq(&self, o: &Self) -> bool {
+        Rc::ptr_eq(&self.run, &o.run) && self.on_action == o.on_action
+    }
+}
+
 /// The second run of a comparison.
 #[derive(Clone)]
 pub struct Versus {

@@ -3,26 +3,12 @@
 //! speaks as the cursor passes; this reads at any pace), and a study sheet for one who can.
 //! The lines come from the core ([`crate::narrate::transcript`]); this only lists them.
 
-use super::model::{Action, Run};
+use super::model::{Action, RunProps};
 use crate::narrate::{ending, secs, transcript};
-use std::rc::Rc;
 use yew::prelude::*;
 
-#[derive(Properties)]
-pub struct TranscriptProps {
-    pub run: Rc<Run>,
-    pub on_action: Callback<Action>,
-}
-
-impl PartialEq for TranscriptProps {
-    fn eq(&self, o: &Self) -> bool {
-        // Same run, same transcript: rendered once per run, not once per frame.
-        Rc::ptr_eq(&self.run, &o.run) && self.on_action == o.on_action
-    }
-}
-
 #[component]
-pub fn Transcript(props: &TranscriptProps) -> Html {
+pub fn Transcript(props: &RunProps) -> Html {
     let run = &props.run;
     let lines = transcript(&run.trace, &run.verdict, &run.projection);
     html! {
