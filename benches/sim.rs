@@ -5,20 +5,20 @@
 //! the state at an arbitrary step of a 100,000-entry trace (targets: ≥ 5 M entries/s, a
 //! seek ≤ 1 ms).
 
-use leaseline::check::check;
-use leaseline::projection::Projection;
-use leaseline::scenario::{
+use leaseline::analysis::check::check;
+use leaseline::analysis::projection::Projection;
+use leaseline::model::scenario::{
     ClientSpec, Fault, FaultKind, FenceMode, LinkSpec, LossPolicy, RetrySpec, Scenario, Step,
 };
-use leaseline::sim::node::NodeId;
-use leaseline::sim::rng::Rng;
-use leaseline::sim::run;
+use leaseline::model::sim::rng::Rng;
+use leaseline::model::sim::run;
+use leaseline::vocab::ids::NodeId;
 use std::hint::black_box;
 use std::time::Instant;
 
 /// Eight clients contending for the lock for an hour, renewing every 40 ms, with pauses.
 fn long_scenario(max_events: u32) -> Scenario {
-    let mut sc = leaseline::scenario::preset("gc-pause")
+    let mut sc = leaseline::teach::presets::preset("gc-pause")
         .map(|p| p.scenario())
         .unwrap_or_else(|| unreachable!());
     sc.horizon_ms = 3_600_000;

@@ -3,12 +3,13 @@
 //! It is a thin shell over the core, written against `Write` handles so tests can drive it
 //! without a process. Every refusal is one line on stderr and a non-zero exit code.
 
-use crate::check::{check, Verdict};
-use crate::scenario::flavor_presets::{self, FLAVOR_PRESETS};
-use crate::scenario::library::{self, LESSONS};
-use crate::scenario::{preset, Durability, FenceMode, Flavor, Scenario, PRESETS};
-use crate::sim::simulate;
-use crate::trace::{Outcome, Trace};
+use crate::analysis::check::{check, Verdict};
+use crate::model::scenario::{Durability, FenceMode, Flavor, Scenario};
+use crate::model::sim::simulate;
+use crate::model::trace::{Outcome, Trace};
+use crate::teach::flavor_presets::{self, FLAVOR_PRESETS};
+use crate::teach::library::{self, LESSONS};
+use crate::teach::presets::{preset, PRESETS};
 use serde::Serialize;
 use std::io::Write;
 
@@ -229,16 +230,16 @@ pub struct Report<'a> {
     pub end_ms: i64,
     pub entries: usize,
     pub verdict: VerdictJson<'a>,
-    pub violations: &'a [crate::check::Violation],
-    pub overlaps: &'a [crate::check::Overlap],
-    pub rejections: &'a [crate::check::Rejection],
-    pub stats: &'a crate::check::Stats,
+    pub violations: &'a [crate::analysis::check::Violation],
+    pub overlaps: &'a [crate::analysis::check::Overlap],
+    pub rejections: &'a [crate::analysis::check::Rejection],
+    pub stats: &'a crate::analysis::check::Stats,
 }
 
 #[derive(Serialize)]
 pub struct VerdictJson<'a> {
     pub safe: bool,
-    pub violations: &'a [crate::check::Violation],
+    pub violations: &'a [crate::analysis::check::Violation],
 }
 
 impl<'a> Report<'a> {

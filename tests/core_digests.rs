@@ -4,8 +4,8 @@
 //! A deliberate model change changes digests: regenerate with
 //! `UPDATE_GOLDEN=1 cargo test --test core_digests` and say why in the commit.
 
-use leaseline::scenario::PRESETS;
-use leaseline::sim::simulate;
+use leaseline::model::sim::simulate;
+use leaseline::teach::presets::PRESETS;
 
 #[test]
 fn preset_digests_match_the_golden_file() {

@@ -1,8 +1,8 @@
 //! The documented example runs and shows what the doc says it shows.
 
-use leaseline::check::{check, ViolationKind};
-use leaseline::scenario::Scenario;
-use leaseline::sim::simulate;
+use leaseline::analysis::check::{check, ViolationKind};
+use leaseline::model::scenario::Scenario;
+use leaseline::model::sim::simulate;
 
 fn example() -> String {
     let doc = include_str!("../docs/scenario-format.md");

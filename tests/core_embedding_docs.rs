@@ -3,13 +3,13 @@
 //! `embed` accepts and writes (and what the default run really sends), its CSP header is the
 //! one the end-to-end test serves, and the example host page it links to exists.
 
-use leaseline::check::{check, ViolationKind};
-use leaseline::embed::{self, Command, Event};
-use leaseline::playback::Cursor;
-use leaseline::scenario::json::{self, Json};
-use leaseline::scenario::{Flavor, LIMITS};
-use leaseline::share::{self, MAX_FRAGMENT};
-use leaseline::sim::simulate;
+use leaseline::analysis::check::{check, ViolationKind};
+use leaseline::model::scenario::{Flavor, LIMITS};
+use leaseline::model::sim::simulate;
+use leaseline::session::embed::{self, Command, Event};
+use leaseline::session::share::{self, MAX_FRAGMENT};
+use leaseline::view::playback::Cursor;
+use leaseline::vocab::json::{self, Json};
 use std::collections::BTreeSet;
 
 const COMMANDS: [&str; 4] = ["play", "pause", "seek", "load"];
@@ -98,10 +98,12 @@ fn code_spans(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// The fragment keys `share::decode` reads: the `KEYS` array in src/share.rs.
+/// The fragment keys `share::decode` reads: the `KEYS` array in src/session/share/mod.rs.
 fn source_keys() -> Vec<String> {
-    let src = read("src/share.rs");
-    let at = src.find("const KEYS").expect("const KEYS in src/share.rs");
+    let src = read("src/session/share/mod.rs");
+    let at = src
+        .find("const KEYS")
+        .expect("const KEYS in src/session/share/mod.rs");
     let open = at + src[at..].find("= [").expect("KEYS = [") + 3;
     let close = open + src[open..].find("];").expect("KEYS ends with ];");
     let keys: Vec<String> = src[open..close]
@@ -261,7 +263,7 @@ fn every_command_example_is_accepted_and_every_command_has_one() {
 #[test]
 fn every_event_example_is_what_encode_writes_for_the_default_run() {
     let doc = doc();
-    let sc = leaseline::course::open(share::DEFAULT_SCENARIO).expect("the default scenario");
+    let sc = leaseline::teach::course::open(share::DEFAULT_SCENARIO).expect("the default scenario");
     let trace = simulate(&sc).expect("the default scenario runs");
     let verdict = check(&trace);
     // The messages the doc shows as refused: an error event must be one of their answers.
@@ -314,7 +316,7 @@ fn every_event_example_is_what_encode_writes_for_the_default_run() {
             }
             "quiz_answered" => {
                 let question = int_field(&v, "question") as usize;
-                assert!(question < leaseline::teach::QUESTIONS.len());
+                assert!(question < leaseline::teach::walkthrough::QUESTIONS.len());
                 Event::QuizAnswered {
                     question,
                     stop: int_field(&v, "stop") as usize,

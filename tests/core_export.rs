@@ -3,12 +3,14 @@
 //! small strict reader below, so no XML crate is needed — and both exports must say
 //! exactly what the diagram and the verdict hold, the same way on every run.
 
-use leaseline::check::{check, Verdict};
-use leaseline::export::{mermaid, svg};
-use leaseline::layout::{diagram, Diagram, Label};
-use leaseline::scenario::{library::LESSONS, Scenario, PRESETS};
-use leaseline::sim::simulate;
-use leaseline::trace::Trace;
+use leaseline::analysis::check::{check, Verdict};
+use leaseline::model::scenario::Scenario;
+use leaseline::model::sim::simulate;
+use leaseline::model::trace::Trace;
+use leaseline::teach::library::LESSONS;
+use leaseline::teach::presets::PRESETS;
+use leaseline::view::export::{mermaid, svg};
+use leaseline::view::layout::{diagram, Diagram, Label};
 
 /// Checks that `s` is one well-formed XML element (after an optional declaration): names,
 /// quoted attributes without duplicates, known entities only, no stray `<` or `&`, and

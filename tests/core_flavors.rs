@@ -3,17 +3,20 @@
 
 mod common;
 
-use leaseline::check::{check, Verdict};
-use leaseline::scenario::flavor_presets::{self, FLAVOR_PRESETS};
-use leaseline::scenario::library::Expect;
-use leaseline::scenario::{json, Flavor, Scenario};
-use leaseline::sim::flavors::{consul, etcd, redlock};
-use leaseline::sim::node::{Msg, NodeId};
-use leaseline::sim::rng::Rng;
-use leaseline::sim::simulate;
-use leaseline::sim::time::Time;
-use leaseline::trace::{Event, LossHow, Trace};
-use leaseline::trace_json;
+use leaseline::analysis::check::{check, Verdict};
+use leaseline::model::flavors::{consul, etcd, redlock};
+use leaseline::model::msg::Msg;
+use leaseline::model::scenario::{Flavor, Scenario};
+use leaseline::model::sim::coordinator::consul_invalidation_after;
+use leaseline::model::sim::rng::Rng;
+use leaseline::model::sim::simulate;
+use leaseline::model::trace::json as trace_json;
+use leaseline::model::trace::{Event, LossHow, Trace};
+use leaseline::teach::flavor_presets::{self, FLAVOR_PRESETS};
+use leaseline::teach::library::Expect;
+use leaseline::vocab::ids::NodeId;
+use leaseline::vocab::json;
+use leaseline::vocab::time::Time;
 
 fn run(name: &str) -> (Trace, Verdict) {
     let sc = flavor_presets::find(name).unwrap_or_else(|| panic!("no preset {name}"));
@@ -291,7 +294,7 @@ fn consul_invalidates_between_ttl_and_twice_ttl() {
     let ttl = 15_000;
     let mut seen = (i64::MAX, i64::MIN);
     for seed in 0..2_000 {
-        let d = consul::invalidation_after(&mut Rng::new(seed), ttl);
+        let d = consul_invalidation_after(&mut Rng::new(seed), ttl);
         assert!((ttl..=2 * ttl).contains(&d), "seed {seed}: {d}");
         seen = (seen.0.min(d), seen.1.max(d));
     }
@@ -302,7 +305,7 @@ fn consul_invalidates_between_ttl_and_twice_ttl() {
         sc.seed = seed;
         sc.faults.clear();
         sc.clients[0].renew_every_ms = Some(40_000);
-        sc.clients[0].job[1] = leaseline::scenario::Step::Work { ms: 40_000 };
+        sc.clients[0].job[1] = leaseline::model::scenario::Step::Work { ms: 40_000 };
         let t = simulate(&sc).unwrap();
         let granted = first(&t, |e| matches!(e, Event::LeaseGranted { .. }))
             .unwrap()
@@ -354,7 +357,7 @@ fn a_bad_flavor_names_the_field() {
     );
     // Masters exist only with Redlock.
     let mut sc = flavor_presets::find("zookeeper-partition").unwrap();
-    sc.faults[0].kind = leaseline::scenario::FaultKind::Partition {
+    sc.faults[0].kind = leaseline::model::scenario::FaultKind::Partition {
         a: NodeId::Client(0),
         b: NodeId::Coord(2),
     };
@@ -397,7 +400,7 @@ fn cli_switches_flavor_and_refuses_an_unknown_one() {
 
 #[test]
 fn random_scenarios_run_reproducibly_under_every_flavor() {
-    use leaseline::scenario::{Fault, FaultKind, FenceMode};
+    use leaseline::model::scenario::{Fault, FaultKind, FenceMode};
     let mut ran = 0;
     for seed in 0..60 {
         for f in Flavor::ALL {
@@ -445,12 +448,12 @@ fn random_scenarios_run_reproducibly_under_every_flavor() {
             let b = simulate(&sc).unwrap();
             assert_eq!(a.digest(), b.digest(), "seed {seed} {}", f.name());
             let v = check(&a);
-            let p = leaseline::projection::Projection::new(&a);
-            for i in leaseline::narrate::notable_steps(&a) {
+            let p = leaseline::analysis::projection::Projection::new(&a);
+            for i in leaseline::teach::narrate::notable_steps(&a) {
                 let st = p.state_at(&a, i + 1);
-                assert!(leaseline::narrate::sentence(&a, &v, i, &st).is_some());
+                assert!(leaseline::teach::narrate::sentence(&a, &v, i, &st).is_some());
             }
-            leaseline::layout::diagram(&a, &v);
+            leaseline::view::layout::diagram(&a, &v);
             ran += 1;
         }
     }

@@ -3,10 +3,11 @@
 
 mod common;
 
-use leaseline::check::check;
-use leaseline::scenario::{FenceMode, Scenario, PRESETS};
-use leaseline::sim::rng::Rng;
-use leaseline::sim::run;
+use leaseline::analysis::check::check;
+use leaseline::model::scenario::{FenceMode, Scenario};
+use leaseline::model::sim::rng::Rng;
+use leaseline::model::sim::run;
+use leaseline::teach::presets::PRESETS;
 use serde_json::Value;
 
 const INPUTS: u32 = 100_000;

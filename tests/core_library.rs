@@ -1,9 +1,9 @@
 //! Every lesson of the scenario library, and every fix, reaches the verdict it teaches.
 
-use leaseline::check::check;
-use leaseline::scenario::library::{find, Expect, LESSONS};
-use leaseline::scenario::Scenario;
-use leaseline::sim::simulate;
+use leaseline::analysis::check::check;
+use leaseline::model::scenario::Scenario;
+use leaseline::model::sim::simulate;
+use leaseline::teach::library::{find, Expect, LESSONS};
 
 fn holds(name: &str, sc: &Scenario, e: &Expect) {
     let v = check(&simulate(sc).unwrap_or_else(|err| panic!("{name}: invalid: {err}")));

@@ -1,8 +1,8 @@
 //! Every preset's expected verdict, natively.
 
-use leaseline::check::{check, ViolationKind};
-use leaseline::scenario::{preset, PRESETS};
-use leaseline::sim::simulate;
+use leaseline::analysis::check::{check, ViolationKind};
+use leaseline::model::sim::simulate;
+use leaseline::teach::presets::{preset, PRESETS};
 
 #[test]
 fn every_preset_is_valid_and_runs() {

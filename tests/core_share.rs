@@ -3,12 +3,15 @@
 
 mod common;
 
-use leaseline::course::{fixes, open, walkthrough};
-use leaseline::scenario::library::LESSONS;
-use leaseline::scenario::{FenceMode, Scenario, PRESETS};
-use leaseline::share::{base64url, decode, encode, lz, pack, Source, ViewState, MAX_FRAGMENT};
-use leaseline::sim::rng::Rng;
-use leaseline::sim::simulate;
+use leaseline::model::scenario::{FenceMode, Scenario};
+use leaseline::model::sim::rng::Rng;
+use leaseline::model::sim::simulate;
+use leaseline::session::share::{
+    base64url, decode, encode, lz, pack, Source, ViewState, MAX_FRAGMENT,
+};
+use leaseline::teach::course::{fixes, open, walkthrough};
+use leaseline::teach::library::LESSONS;
+use leaseline::teach::presets::PRESETS;
 
 /// Every scenario name a link can carry: presets, lessons and their fixes.
 fn names() -> Vec<String> {
@@ -38,6 +41,7 @@ fn named_and_custom_round_trip_for_every_preset_and_lesson() {
             fence: Some(FenceMode::NonAtomic),
             flavor: Some("zookeeper".into()),
             t_ms: Some(sc.horizon_ms - i as i64),
+            step: Some(i as u32),
             beat,
             chapter: Some(i % 5),
             quiz: Some(0),
@@ -74,7 +78,7 @@ fn named_and_custom_round_trip_for_every_preset_and_lesson() {
 
 #[test]
 fn the_deep_links_read_the_same() {
-    use leaseline::link;
+    use leaseline::session::link;
     let st = decode(&link::scenario("check-then-write", Some(2))).unwrap();
     assert_eq!(st.source, Source::Named("check-then-write".into()));
     assert_eq!(st.beat, Some(2));
@@ -334,8 +338,7 @@ fn a_custom_link_is_much_shorter_than_its_json() {
     for l in LESSONS {
         let sc = l.scenario();
         let pretty = sc.to_json_pretty();
-        let c =
-            leaseline::scenario::json::compact(&leaseline::scenario::json::parse(&pretty).unwrap());
+        let c = leaseline::vocab::json::compact(&leaseline::vocab::json::parse(&pretty).unwrap());
         let frag = encode(&ViewState {
             source: Source::Custom(sc.clone()),
             ..ViewState::default()

@@ -3,9 +3,9 @@
 
 mod common;
 
-use leaseline::check::check;
-use leaseline::scenario::FenceMode;
-use leaseline::sim::run;
+use leaseline::analysis::check::check;
+use leaseline::model::scenario::FenceMode;
+use leaseline::model::sim::run;
 
 const N: u64 = 10_000;
 
@@ -54,13 +54,13 @@ fn a_fault_at_t_leaves_the_trace_before_t_unchanged() {
     for seed in 0..3_000u64 {
         let sc = common::scenario(seed, FenceMode::Monotone);
         let base = run(&sc);
-        let mut r = leaseline::sim::rng::Rng::new(seed ^ 0xFA17);
+        let mut r = leaseline::model::sim::rng::Rng::new(seed ^ 0xFA17);
         let f = common::fault(&mut r, sc.client_count(), sc.horizon_ms);
         let t = f.at_ms;
         let mut forked = sc.clone();
         forked.faults.push(f);
         let other = run(&forked);
-        let before = |tr: &leaseline::trace::Trace| {
+        let before = |tr: &leaseline::model::trace::Trace| {
             tr.entries
                 .iter()
                 .take_while(|e| e.t.0 < t)

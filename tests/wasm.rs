@@ -105,8 +105,8 @@ mod mount {
 #[wasm_bindgen_test]
 fn preset_digests_equal_the_native_ones() {
     let golden = include_str!("golden/digests.txt");
-    for p in leaseline::scenario::PRESETS {
-        let digest = leaseline::sim::simulate(&p.scenario())
+    for p in leaseline::teach::presets::PRESETS {
+        let digest = leaseline::model::sim::simulate(&p.scenario())
             .expect("presets are valid")
             .digest_hex();
         let line = format!("{} {}", p.name, digest);

@@ -1,32 +1,33 @@
-//! The root component: one reducer ([`Model`]) and the page's parts. Leaves receive data
+//! The root component: the session ([`Session`], reduced in the core) and the page's parts. Leaves receive data
 //! and emit [`Action`]s; nothing below this file holds state that matters.
 
 use super::editor::Editor;
 use super::footer::footer;
-use super::guide::{guide, on};
+use super::guide::{guide, on, GuideData};
 use super::header::header;
 use super::hooks::{
-    sample_frame_cost, use_deep_links, use_frames, use_host_events, use_host_messages,
-    use_link_writer, use_page_signals, use_progress_store, use_shortcuts,
+    sample_frame_cost, use_deep_links, use_frames, use_page_signals, use_progress_store,
+    use_shortcuts,
 };
+use super::host::{use_host_events, use_host_messages, use_link_writer};
 use super::io::Io;
 use super::lessons::Menus;
-use super::model::{Action, Menu, Model, CUSTOM};
 use super::panels::{inspector, verdict_panel, PanelProps};
 use super::playbar::{playbar, PlaybarProps};
 use super::settings::Settings;
-use super::sharing::{embed_bar, links, share_dialog};
+use super::sharing::{base, embed_bar, share_dialog};
 use super::stage::{stage, StageProps};
 use super::timeline::Timeline;
 use super::transcript::Transcript;
 use super::versus::{compare_bar, second_diagram};
-use crate::scenario::PRESETS;
+use crate::session::{Action, Menu, Session, CUSTOM};
+use crate::teach::presets::PRESETS;
 use yew::prelude::*;
 
 /// The whole page.
 #[component]
 pub fn App() -> Html {
-    let model = use_reducer(Model::default_page);
+    let model = use_reducer(Session::default_page);
     let dispatch = {
         let d = model.dispatcher();
         use_memo((), move |_| Callback::from(move |a: Action| d.dispatch(a)))
@@ -43,17 +44,31 @@ pub fn App() -> Html {
     use_page_signals(on_action.clone());
     use_deep_links(on_action.clone());
     use_progress_store(model.progress.encode(), on_action.clone());
-    use_link_writer(&model);
+    use_link_writer(
+        model.fragment.clone(),
+        model.rev,
+        model.from_link,
+        model.embed,
+    );
     use_host_messages(model.embed, model.origins.clone(), on_action.clone());
     use_host_events(&model);
-    let full_link = {
+    // The share links, rebuilt when the view's link changes (never per frame).
+    let links = {
         let m = model.clone();
-        let key = (
-            model.rev,
-            model.embed,
-            (!model.playing).then_some(model.cursor.step),
-        );
-        use_memo(key, move |_| links(&m).0)
+        use_memo(model.fragment.clone(), move |_| {
+            let (full, embed) = m.share_fragments();
+            (format!("{}{full}", base()), format!("{}{embed}", base()))
+        })
+    };
+    // B's diagram speaks of B's entries: one mapping, made once.
+    let on_action_b = {
+        let cb = on_action.clone();
+        use_memo((), move |_| {
+            cb.reform(|a| match a {
+                Action::SeekEntry(i) => Action::SeekEntryB(i),
+                a => a,
+            })
+        })
     };
     use_effect(sample_frame_cost);
 
@@ -103,7 +118,12 @@ pub fn App() -> Html {
         "safe"
     };
     // The parts both layouts show, built once.
-    let share = share_dialog(&model, &on_action);
+    let share = share_dialog(
+        model.menu == Some(Menu::Share),
+        &links,
+        &run.scenario.name,
+        &on_action,
+    );
     let controls = playbar(&bar);
     let hint = if model.embed {
         "Press Play to run the scenario."
@@ -120,13 +140,24 @@ pub fn App() -> Html {
             <Timeline run={run.clone()} state={model.state.clone()} cursor_t={model.cursor.t} veil={model.quiz_waiting()} on_action={on_action.clone()} />
         </section>
     };
-    let walkthrough = guide(&model, &on_action);
+    let walkthrough = guide(
+        &GuideData {
+            name: &model.name,
+            beats: &model.beats,
+            step: model.cursor.step,
+            embed: model.embed,
+            quiz: model.quiz,
+            waiting: model.quiz_waiting(),
+            run: &run,
+        },
+        &on_action,
+    );
     let verdict = verdict_panel(&panel);
     if model.embed {
         // Embedded in a course page: the run and its controls, no site around them.
         return html! {
             <div class="shell embed">
-                { embed_bar(&model, (*full_link).clone(), &on_action) }
+                { embed_bar(&run.scenario.name, model.menu == Some(Menu::Share), links.0.clone(), &on_action) }
                 <main id="main" class="workspace">
                     { share }
                     if let Some(err) = &model.error {
@@ -181,8 +212,8 @@ pub fn App() -> Html {
                 { diagram }
                 { walkthrough }
                 </div>
-                { compare_bar(&model, &on_action) }
-                { second_diagram(&model, &on_action) }
+                { compare_bar(&run, model.versus.as_ref(), &model.name, &on_action) }
+                { second_diagram(model.versus.as_ref(), model.cursor.t, &on_action_b) }
                 <div class="lower">
                     { stage(&stage_props) }
                     <div class="side">

@@ -4,10 +4,11 @@
 //! field, as an import's do) and kept in localStorage, so a reload never loses it.
 //! "Run this scenario" hands it to the reducer like an import.
 
-use super::model::{Action, RunProps};
-use crate::draft::Draft;
-use crate::scenario::json::{self, Json};
-use crate::scenario::{FenceMode, Flavor};
+use super::adapter::RunProps;
+use crate::model::scenario::{FenceMode, Flavor};
+use crate::session::draft::Draft;
+use crate::session::Action;
+use crate::vocab::json::{self, Json};
 use std::rc::Rc;
 use yew::prelude::*;
 

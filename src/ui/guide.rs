@@ -5,11 +5,25 @@
 //! among the beats' events (`course::beat_at`), the right answer from what the model did
 //! (`Stop::answer`), never from a stored script.
 
-use super::model::{Action, Model};
-use crate::course::{self, FixRef};
-use crate::link;
-use crate::teach::QUESTIONS;
+use crate::session::link;
+use crate::session::{Action, Run};
+use crate::teach::course::Quiz;
+use crate::teach::course::{self, FixRef};
+use crate::teach::walkthrough::QUESTIONS;
 use yew::prelude::*;
+
+/// What the guide draws: the page's scenario name, where its beats landed, the cursor's
+/// step, whether it is embedded, and the quiz with its hold.
+pub struct GuideData<'a> {
+    pub name: &'a str,
+    pub beats: &'a [Option<usize>],
+    pub step: usize,
+    pub embed: bool,
+    pub quiz: Option<Quiz>,
+    /// The cursor waits at the quiz stop for the learner's answer.
+    pub waiting: bool,
+    pub run: &'a Run,
+}
 
 /// A click that emits `action`. One closure type for every such button keeps the wasm small.
 pub fn on(cb: &Callback<Action>, action: Action) -> Callback<MouseEvent> {
@@ -29,21 +43,16 @@ fn fix_buttons(fixes: &[FixRef], cb: &Callback<Action>) -> Html {
     }
 }
 
-fn walkthrough(m: &Model, cb: &Callback<Action>) -> Html {
-    let Some(w) = course::walkthrough(&m.name) else {
+fn walkthrough(m: &GuideData, cb: &Callback<Action>) -> Html {
+    let Some(w) = course::walkthrough(m.name) else {
         return html! {};
     };
-    let beat = course::beat_at(&m.beats, m.cursor.step);
+    let beat = course::beat_at(m.beats, m.step);
     // After an edit some beats' events may no longer happen: count and step through only
     // the beats this run has.
     let total = m.beats.iter().flatten().count();
-    let shown = m
-        .beats
-        .iter()
-        .flatten()
-        .filter(|&&i| i < m.cursor.step)
-        .count();
-    let at_end = beat.is_some() && course::next_beat_step(&m.beats, m.cursor.step).is_none();
+    let shown = m.beats.iter().flatten().filter(|&&i| i < m.step).count();
+    let at_end = beat.is_some() && course::next_beat_step(m.beats, m.step).is_none();
     let onkeydown = {
         let cb = cb.clone();
         // → and ← move between beats while the walkthrough has focus (and do not also
@@ -70,27 +79,27 @@ fn walkthrough(m: &Model, cb: &Callback<Action>) -> Html {
                 <span class="beat-count">{ if beat.is_some() { format!("beat {shown} of {total}") } else { format!("{total} beats") } }</span>
                 // (Not inside an embed: following it would leave the host's page state.)
                 if let (Some(b), false) = (beat, m.embed) {
-                    <a class="beat-link" href={link::scenario(&m.name, Some(b))} title="A link to this beat">{ "Link" }</a>
+                    <a class="beat-link" href={link::scenario(m.name, Some(b))} title="A link to this beat">{ "Link" }</a>
                 }
             </header>
             <p class="beat" aria-live="polite">{ text }</p>
             <div class="guide-actions">
-                <button type="button" class="control text" disabled={m.cursor.step == 0} onclick={on(cb, Action::PrevBeat)} title="Previous beat (←)">{ "Back" }</button>
+                <button type="button" class="control text" disabled={m.step == 0} onclick={on(cb, Action::PrevBeat)} title="Previous beat (←)">{ "Back" }</button>
                 <button type="button" class="control text" disabled={at_end} onclick={on(cb, Action::NextBeat)} title="Next beat (→)">{ "Next" }</button>
             </div>
             if at_end {
                 <p class="try-it"><strong>{ "Break it yourself: " }</strong>{ w.try_it }</p>
-                { fix_buttons(&course::fixes(course::lesson_of(&m.name)), cb) }
+                { fix_buttons(&course::fixes(course::lesson_of(m.name)), cb) }
             }
         </section>
     }
 }
 
-fn fix_note(m: &Model, cb: &Callback<Action>) -> Html {
-    let Some(f) = course::fix_of(&m.name) else {
+fn fix_note(m: &GuideData, cb: &Callback<Action>) -> Html {
+    let Some(f) = course::fix_of(m.name) else {
         return html! {};
     };
-    let lesson = course::lesson_of(&m.name).to_string();
+    let lesson = course::lesson_of(m.name).to_string();
     html! {
         <section class="guide panel" aria-label="Fix">
             <h2>{ format!("Fix: {}", f.name) }</h2>
@@ -102,13 +111,13 @@ fn fix_note(m: &Model, cb: &Callback<Action>) -> Html {
     }
 }
 
-fn quiz(m: &Model, cb: &Callback<Action>) -> Html {
+fn quiz(m: &GuideData, cb: &Callback<Action>) -> Html {
     let Some(q) = m.quiz else { return html! {} };
     let question = q.question();
     let trace = &m.run.trace;
     let body = match q.current() {
         Some(stop) if !q.revealed => {
-            if m.quiz_waiting() {
+            if m.waiting {
                 html! {
                     <>
                         <p class="stop-question">{ stop.question }</p>
@@ -171,8 +180,8 @@ fn quiz(m: &Model, cb: &Callback<Action>) -> Html {
 }
 
 /// A lock service's preset: what the service is, the fence it offers, and its remedies.
-fn service_note(m: &Model, cb: &Callback<Action>) -> Html {
-    let Some(f) = course::service_of(&m.name) else {
+fn service_note(m: &GuideData, cb: &Callback<Action>) -> Html {
+    let Some(f) = course::service_of(m.name) else {
         return html! {};
     };
     html! {
@@ -180,19 +189,19 @@ fn service_note(m: &Model, cb: &Callback<Action>) -> Html {
             <h2>{ format!("Lock service: {}", f.name()) }</h2>
             <p class="beat">{ m.run.scenario.description.clone() }</p>
             <p class="hint">{ format!("Fence it offers: {}.", f.fence_offered()) }</p>
-            { fix_buttons(&course::fixes(&m.name), cb) }
+            { fix_buttons(&course::fixes(m.name), cb) }
         </section>
     }
 }
 
 /// The guide for the current page: the quiz wins over the walkthrough, which wins over a
 /// fix's note, then a lock service's note; a scenario with none of these shows nothing.
-pub fn guide(m: &Model, cb: &Callback<Action>) -> Html {
+pub fn guide(m: &GuideData, cb: &Callback<Action>) -> Html {
     if m.quiz.is_some() {
         quiz(m, cb)
-    } else if course::walkthrough(&m.name).is_some() {
+    } else if course::walkthrough(m.name).is_some() {
         walkthrough(m, cb)
-    } else if course::fix_of(&m.name).is_some() {
+    } else if course::fix_of(m.name).is_some() {
         fix_note(m, cb)
     } else {
         service_note(m, cb)

@@ -5,8 +5,9 @@
 //!
 //! A component with pointer-compared props, so it does not render during playback.
 
-use super::model::{Action, Run, RunProps};
-use crate::export;
+use super::adapter::RunProps;
+use crate::session::{Action, Run};
+use crate::view::export;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;

@@ -6,10 +6,10 @@
 //! The menus are one component with comparable props: during playback they do not render.
 
 use super::guide::on;
-use super::model::{Action, Menu};
-use crate::course::{self, Progress};
-use crate::link;
-use crate::teach::QUESTIONS;
+use crate::session::link;
+use crate::session::{Action, Menu};
+use crate::teach::course::{self, Progress};
+use crate::teach::walkthrough::QUESTIONS;
 use std::rc::Rc;
 use yew::prelude::*;
 

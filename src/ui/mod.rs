@@ -19,15 +19,16 @@
 //! `main`, a `region` named "Space-time diagram", a `toolbar` named "Playback", and
 //! `contentinfo` (footer).
 
+mod adapter;
 mod app;
 mod editor;
 mod footer;
 mod guide;
 mod header;
 mod hooks;
+mod host;
 mod io;
 mod lessons;
-pub mod model;
 mod panels;
 mod playbar;
 mod settings;

@@ -2,11 +2,11 @@
 //! wrong so far, each with a jump). Both read the projected state and the checker's
 //! verdict; neither decides anything.
 
-use super::model::{Action, Run};
-use crate::narrate::node_name;
-use crate::projection::{JobStatus, State};
-use crate::sim::node::NodeId;
-use crate::sim::time::{fmt_ms, Time};
+use crate::session::{Action, Run};
+
+use crate::analysis::projection::{JobStatus, State};
+use crate::vocab::ids::NodeId;
+use crate::vocab::time::{fmt_ms, Time};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -45,7 +45,7 @@ pub fn inspector(props: &PanelProps) -> Html {
         };
         html! {
             <tr>
-                <th scope="row">{ node_name(node) }</th>
+                <th scope="row">{ node.name() }</th>
                 <td class="num">{ fmt_ms(local) }</td>
                 <td>{ status }</td>
                 <td class={classes!(c.believes.is_some().then_some("believes"))}>{ belief }</td>
@@ -65,7 +65,7 @@ pub fn inspector(props: &PanelProps) -> Html {
         let holds = match lease {
             Some(l) => format!(
                 "lease: {} holds token {} until {}",
-                node_name(l.client),
+                l.client.name(),
                 l.token,
                 fmt_ms(l.expires_local)
             ),
@@ -74,7 +74,7 @@ pub fn inspector(props: &PanelProps) -> Html {
         };
         html! {
             <tr>
-                <th scope="row">{ node_name(node).trim_start_matches("the ").to_string() }</th>
+                <th scope="row">{ node.name().trim_start_matches("the ").to_string() }</th>
                 <td class="num">{ fmt_ms(st.local(node, t)) }</td>
                 <td>{ if down { "down" } else if paused { "paused" } else { "running" } }</td>
                 <td>{ holds }</td>
@@ -95,7 +95,7 @@ pub fn inspector(props: &PanelProps) -> Html {
             format!(
                 "{k} = \"{}\" ({tok} from {}; {mark})",
                 c.value,
-                node_name(c.writer)
+                c.writer.name()
             )
         })
         .collect();
@@ -173,21 +173,21 @@ pub fn verdict_panel(props: &PanelProps) -> Html {
             <ul>
                 { for reached.iter().map(|x| html! {
                     <li class="violation">
-                        <button type="button" class="link" onclick={jump(x.entry)}>{ format!("t = {}", crate::narrate::secs(x.at.0)) }</button>
+                        <button type="button" class="link" onclick={jump(x.entry)}>{ format!("t = {}", crate::teach::narrate::secs(x.at.0)) }</button>
                         { format!(" {}", x.cause) }
                     </li>
                 }) }
                 { for rejections.iter().map(|r| html! {
                     <li class="rejection">
-                        <button type="button" class="link" onclick={jump(r.entry)}>{ format!("t = {}", crate::narrate::secs(r.at.0)) }</button>
-                        { format!(" the fence rejected {}'s write: {}", node_name(r.client), r.reason) }
+                        <button type="button" class="link" onclick={jump(r.entry)}>{ format!("t = {}", crate::teach::narrate::secs(r.at.0)) }</button>
+                        { format!(" the fence rejected {}'s write: {}", r.client.name(), r.reason) }
                     </li>
                 }) }
                 { for overlaps.iter().map(|o| {
-                    let who: Vec<String> = o.clients.iter().map(|(c, t)| format!("{} (token {t})", node_name(*c))).collect();
+                    let who: Vec<String> = o.clients.iter().map(|(c, t)| format!("{} (token {t})", c.name())).collect();
                     html! {
                         <li class="overlap">
-                            <button type="button" class="link" onclick={jump(o.entry)}>{ format!("t = {}", crate::narrate::secs(o.from.0)) }</button>
+                            <button type="button" class="link" onclick={jump(o.entry)}>{ format!("t = {}", crate::teach::narrate::secs(o.from.0)) }</button>
                             { format!(" {} both believe they hold the lock", who.join(" and ")) }
                         </li>
                     }

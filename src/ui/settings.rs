@@ -2,11 +2,11 @@
 //! the scenario (so it can be undone) and re-runs the model. A value that does not parse
 //! or validate is refused with the field named; the current scenario stays.
 
-use super::model::{Action, Run};
-use crate::edit::Edit;
-use crate::narrate::node_name;
-use crate::scenario::{FenceMode, Flavor};
-use crate::sim::node::NodeId;
+use crate::session::edit::Edit;
+use crate::session::{Action, Run};
+
+use crate::model::scenario::{FenceMode, Flavor};
+use crate::vocab::ids::NodeId;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -62,7 +62,7 @@ fn number_field(
     html! {
         <label class="field">
             <span>{ format!("{label} ({unit})") }</span>
-            <input type="number" step="any" value={crate::layout::decimal(value as i64, if scale == 1000.0 { 3 } else { 0 })} {onchange} />
+            <input type="number" step="any" value={crate::view::layout::decimal(value as i64, if scale == 1000.0 { 3 } else { 0 })} {onchange} />
         </label>
     }
 }
@@ -161,7 +161,7 @@ pub fn Settings(props: &SettingsProps) -> Html {
                         let c = sc.clock_of(node);
                         html! {
                             <tr>
-                                <th scope="row">{ node_name(node) }</th>
+                                <th scope="row">{ node.name() }</th>
                                 <td>{ clock_input(node, "drift", c.drift_ppm as f64, 1.0, on, err) }</td>
                                 <td>{ clock_input(node, "offset", c.offset_ms as f64, 1000.0, on, err) }</td>
                             </tr>
@@ -182,7 +182,7 @@ fn clock_input(
     err: &Callback<String>,
 ) -> Html {
     let (on, err) = (on.clone(), err.clone());
-    let label = format!("{} clock {what}", node_name(node));
+    let label = format!("{} clock {what}", node.name());
     let name = label.clone();
     let onchange = Callback::from(move |e: Event| {
         let v = input_number(&e);
@@ -200,5 +200,5 @@ fn clock_input(
             ))
         }
     });
-    html! { <input type="number" step="any" aria-label={label} value={crate::layout::decimal(value as i64, if scale == 1000.0 { 3 } else { 0 })} {onchange} /> }
+    html! { <input type="number" step="any" aria-label={label} value={crate::view::layout::decimal(value as i64, if scale == 1000.0 { 3 } else { 0 })} {onchange} /> }
 }

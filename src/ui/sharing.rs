@@ -3,28 +3,16 @@
 //! so screen readers can name the frame.
 
 use super::guide::on;
-use super::model::{Action, Menu, Model};
-use crate::export::svg::escape_into;
-use crate::share;
+use crate::session::{Action, Menu};
+use crate::view::export::svg::escape_into;
 use yew::prelude::*;
 
 /// The page's address without its fragment.
-fn base() -> String {
+pub fn base() -> String {
     web_sys::window()
         .and_then(|w| w.location().href().ok())
         .map(|h| h.split('#').next().unwrap_or_default().to_string())
         .unwrap_or_default()
-}
-
-/// The links to this view: in the full app (to share, or to leave an embed for), and
-/// embedded (for the iframe snippet).
-pub fn links(m: &Model) -> (String, String) {
-    let mut v = m.view_state();
-    v.panel = None;
-    v.embed = false;
-    let full = format!("{}{}", base(), share::encode(&v));
-    v.embed = true;
-    (full, format!("{}{}", base(), share::encode(&v)))
 }
 
 /// Copies text with the asynchronous clipboard API where the page may use it. The fields
@@ -53,15 +41,22 @@ fn copy_button(label: &'static str, text: String) -> Html {
     html! { <button type="button" class="control text" {onclick}>{ label }</button> }
 }
 
-pub fn share_dialog(m: &Model, cb: &Callback<Action>) -> Html {
-    if m.menu != Some(Menu::Share) {
+/// The share dialog, when open. `links` are the full app's link and the embed's
+/// (`Session::share_fragments` behind this page's address), `title` the scenario's name.
+pub fn share_dialog(
+    open: bool,
+    links: &(String, String),
+    title: &str,
+    cb: &Callback<Action>,
+) -> Html {
+    if !open {
         return html! {};
     }
-    let (link, embed_link) = links(m);
+    let (link, embed_link) = links.clone();
     let mut snippet = String::from("<iframe src=\"");
     escape_into(&mut snippet, &embed_link);
     snippet.push_str("\" title=\"Leaseline: ");
-    escape_into(&mut snippet, &m.run.scenario.name);
+    escape_into(&mut snippet, title);
     snippet
         .push_str("\" width=\"720\" height=\"480\" style=\"border:0\" loading=\"lazy\"></iframe>");
     html! {
@@ -86,12 +81,12 @@ pub fn share_dialog(m: &Model, cb: &Callback<Action>) -> Html {
 }
 
 /// The embed's header: the scenario's name, Share, and a way out to the full app (`full`,
-/// from [`links`], memoized by the caller: it is not recomputed on every frame).
-pub fn embed_bar(m: &Model, full: String, cb: &Callback<Action>) -> Html {
+/// memoized by the caller: it is not recomputed on every frame).
+pub fn embed_bar(title: &str, share_open: bool, full: String, cb: &Callback<Action>) -> Html {
     html! {
         <header class="masthead embed-bar">
-            <span class="embed-title">{ m.run.scenario.name.clone() }</span>
-            <button type="button" class="quiet" aria-expanded={(m.menu == Some(Menu::Share)).to_string()} aria-controls="share-dialog"
+            <span class="embed-title">{ title.to_string() }</span>
+            <button type="button" class="quiet" aria-expanded={share_open.to_string()} aria-controls="share-dialog"
                     onclick={on(cb, Action::ToggleMenu(Menu::Share))}>{ "Share" }</button>
             <a class="quiet" href={full} target="_blank" rel="noopener" aria-label="Open in Leaseline (new tab)">{ "Leaseline ↗" }</a>
         </header>

@@ -3,13 +3,13 @@
 //! cut. Every node and link is a button (click, tap, Enter or Space) that opens its actions;
 //! nothing needs a right-click.
 
-use super::model::{Action, Run, Selection};
-use crate::edit::Edit;
-use crate::layout::{self, STAGE_W};
-use crate::narrate::node_name;
-use crate::projection::State;
-use crate::scenario::{Fault, FaultKind};
-use crate::sim::node::NodeId;
+use crate::session::edit::Edit;
+use crate::session::{Action, Run, Selection};
+use crate::view::layout::{self, STAGE_W};
+
+use crate::analysis::projection::State;
+use crate::model::scenario::{Fault, FaultKind};
+use crate::vocab::ids::NodeId;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -22,7 +22,7 @@ pub struct StageProps {
 }
 
 fn n(v: f64) -> String {
-    crate::layout::tenths(v)
+    crate::view::layout::tenths(v)
 }
 
 fn activate(
@@ -57,7 +57,7 @@ pub fn stage(props: &StageProps) -> Html {
                 { for links.iter().map(|l| {
                     let sel = Selection::Link(l.a, l.b);
                     let (onclick, onkeydown) = activate(&props.on_action, sel);
-                    let name = format!("link {}–{}{}", node_name(l.a), node_name(l.b), if l.cut { " (partitioned)" } else { "" });
+                    let name = format!("link {}–{}{}", l.a.name(), l.b.name(), if l.cut { " (partitioned)" } else { "" });
                     html! {
                         <g class={classes!("link", l.cut.then_some("cut"), (props.selected == Some(sel)).then_some("selected"))}
                            role="button" tabindex="0" aria-label={name} {onclick} {onkeydown}>
@@ -79,7 +79,7 @@ pub fn stage(props: &StageProps) -> Html {
                     let sel = Selection::Node(s.node);
                     let (onclick, onkeydown) = activate(&props.on_action, sel);
                     let (paused, down, believes) = node_flags(st, s.node);
-                    let local = st.local(s.node, crate::sim::time::Time(props.t as i64));
+                    let local = st.local(s.node, crate::vocab::time::Time(props.t as i64));
                     let status = if down { "down" } else if paused { "paused" } else { "running" };
                     let name = format!("{}: {status}{}; actions", s.name, believes.map_or(String::new(), |t| format!(", believes it holds token {t}")));
                     html! {
@@ -87,29 +87,20 @@ pub fn stage(props: &StageProps) -> Html {
                                            (props.selected == Some(sel)).then_some("selected"))}
                            role="button" tabindex="0" aria-label={name} {onclick} {onkeydown}>
                             <circle cx={n(s.x)} cy={n(s.y)} r="22" />
-                            <text class="node-name" x={n(s.x)} y={n(s.y + 4.0)}>{ short(s.node) }</text>
+                            <text class="node-name" x={n(s.x)} y={n(s.y + 4.0)}>{ s.node.badge() }</text>
                             if let Some(t) = believes {
                                 <text class="token" x={n(s.x)} y={n(s.y - 28.0)}>{ format!("token {t}") }</text>
                             }
                             if paused {
                                 <text class="frozen" x={n(s.x + 18.0)} y={n(s.y - 14.0)}>{ "❄" }</text>
                             }
-                            <text class="node-clock" x={n(s.x)} y={n(s.y + 38.0)}>{ crate::sim::time::fmt_ms(local) }</text>
+                            <text class="node-clock" x={n(s.x)} y={n(s.y + 38.0)}>{ crate::vocab::time::fmt_ms(local) }</text>
                         </g>
                     }
                 }) }
             </svg>
             { action_menu(props) }
         </div>
-    }
-}
-
-fn short(n: NodeId) -> String {
-    match n {
-        NodeId::Client(i) => format!("C{}", i + 1),
-        NodeId::Coord(0) => "Lock".into(),
-        NodeId::Coord(i) => format!("L{}", i + 1),
-        NodeId::Storage => "DB".into(),
     }
 }
 
@@ -179,23 +170,23 @@ fn action_menu(props: &StageProps) -> Html {
                     }),
                 ));
             }
-            node_name(node)
+            node.name()
         }
         Selection::Link(a, b) => {
-            if props.state.cut.contains(&crate::sim::pair(a, b)) {
+            if props.state.cut.contains(&crate::model::sim::pair(a, b)) {
                 items.push(("Heal".into(), fault(FaultKind::Heal { a, b })));
             } else {
                 items.push(("Partition".into(), fault(FaultKind::Partition { a, b })));
             }
             items.push((
-                format!("Delay next message {} → {} by 20 s", short(a), short(b)),
+                format!("Delay next message {} → {} by 20 s", a.badge(), b.badge()),
                 fault(FaultKind::Delay {
                     from: a,
                     to: b,
                     extra_ms: 20_000,
                 }),
             ));
-            format!("link {} – {}", node_name(a), node_name(b))
+            format!("link {} – {}", a.name(), b.name())
         }
     };
     let close = {
@@ -204,7 +195,7 @@ fn action_menu(props: &StageProps) -> Html {
     };
     html! {
         <div class="action-menu" role="group" aria-label={format!("Actions for {title}")}>
-            <span class="action-title">{ format!("{} at {}:", title, crate::narrate::secs(at_ms)) }</span>
+            <span class="action-title">{ format!("{} at {}:", title, crate::teach::narrate::secs(at_ms)) }</span>
             { for items.into_iter().map(|(label, action)| {
                 let cb = props.on_action.clone();
                 html! { <button type="button" onclick={Callback::from(move |_| cb.emit(action.clone()))}>{ label }</button> }

@@ -3,9 +3,9 @@
 //! it renders once per run; playback only moves the reveal clip, the cursor line and the
 //! clock readings.
 
-use super::model::{Action, Run};
-use crate::layout::{LANE_H, LEFT};
-use crate::sim::time::{fmt_ms, Time};
+use crate::session::{Action, Run};
+use crate::view::layout::{LANE_H, LEFT};
+use crate::vocab::time::{fmt_ms, Time};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -22,7 +22,7 @@ impl PartialEq for StaticProps {
 }
 
 fn n(v: f64) -> String {
-    crate::layout::tenths(v)
+    crate::view::layout::tenths(v)
 }
 
 /// Everything that depends only on the run: the bands, bars, arrows and marks, written as
@@ -30,7 +30,7 @@ fn n(v: f64) -> String {
 /// the export cannot disagree. Rendered once per run.
 #[component]
 fn DiagramBody(props: &StaticProps) -> Html {
-    Html::from_html_unchecked(AttrValue::from(crate::export::svg::diagram_body(
+    Html::from_html_unchecked(AttrValue::from(crate::view::export::svg::diagram_body(
         &props.run.diagram,
     )))
 }
@@ -48,7 +48,7 @@ fn clicked_entry(e: &MouseEvent) -> Option<usize> {
 #[derive(Properties)]
 pub struct TimelineProps {
     pub run: Rc<Run>,
-    pub state: Rc<crate::projection::State>,
+    pub state: Rc<crate::analysis::projection::State>,
     pub cursor_t: f64,
     /// Hide what is at the cursor itself: a quiz holds just before its decisive event,
     /// which may share the cursor's millisecond, and its mark must not give it away.
@@ -199,7 +199,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
 }
 
 /// Scrolls the box around the drawing (`.diagram`) so the cursor at drawing-x `cx` stays in
-/// view; where to is the core's decision ([`crate::layout::follow_scroll`]). Runs after a
+/// view; where to is the core's decision ([`crate::view::layout::follow_scroll`]). Runs after a
 /// render that moved the cursor, never on a timer.
 fn follow_cursor(svg: &NodeRef, cx: f64, width: f64) {
     let Some(svg) = svg.cast::<web_sys::Element>() else {
@@ -212,7 +212,7 @@ fn follow_cursor(svg: &NodeRef, cx: f64, width: f64) {
         return;
     }
     let drawn = svg.get_bounding_client_rect().width();
-    let to = crate::layout::follow_scroll(
+    let to = crate::view::layout::follow_scroll(
         cx * drawn / width,
         f64::from(scroller.scroll_left()),
         f64::from(scroller.client_width()),
@@ -226,14 +226,14 @@ fn follow_cursor(svg: &NodeRef, cx: f64, width: f64) {
 /// A node's wall reading at `t`, including the clock jumps that happened before `t`.
 fn clock_at(
     run: &Run,
-    node: crate::sim::node::NodeId,
-    start: crate::sim::clock::Clock,
+    node: crate::vocab::ids::NodeId,
+    start: crate::model::clock::Clock,
     t: f64,
 ) -> i64 {
     let mut c = start;
     let tt = Time(t as i64);
     for e in run.trace.entries.iter().take_while(|e| e.t <= tt) {
-        if let crate::trace::Event::ClockJumped { by_ms } = e.event {
+        if let crate::model::trace::Event::ClockJumped { by_ms } = e.event {
             if e.node == node {
                 c.jump(by_ms);
             }

@@ -1,10 +1,11 @@
 //! The transcript: every notable event of the run as a line of text, each with a jump to
 //! it. It is the diagram for a reader who cannot see the drawing (the live region only
 //! speaks as the cursor passes; this reads at any pace), and a study sheet for one who can.
-//! The lines come from the core ([`crate::narrate::transcript`]); this only lists them.
+//! The lines come from the core ([`crate::teach::narrate::transcript`]); this only lists them.
 
-use super::model::{Action, RunProps};
-use crate::narrate::{ending, secs, transcript};
+use super::adapter::RunProps;
+use crate::session::Action;
+use crate::teach::narrate::{ending, secs, transcript};
 use yew::prelude::*;
 
 #[component]

@@ -4,26 +4,23 @@
 //! same `Timeline` component, each fed its own run and its own projected state.
 
 use super::guide::on;
-use super::model::{Action, Model, Run};
 use super::timeline::Timeline;
-use crate::compare::variants;
-use crate::narrate::{node_name, verdict_line};
-use crate::playback::Cursor;
-use crate::sim::time::fmt_ms;
-use crate::trace_json::kind;
-use std::rc::Rc;
+use crate::model::trace::json::kind;
+use crate::session::{Action, Run, Versus};
+use crate::teach::course::variants;
+use crate::teach::narrate::verdict_line;
+use crate::vocab::time::fmt_ms;
 use yew::prelude::*;
 
 /// The compare bar: what B is, where the runs part (with a jump), and each verdict.
-pub fn compare_bar(m: &Model, cb: &Callback<Action>) -> Html {
-    let Some(vs) = &m.versus else {
+pub fn compare_bar(a: &Run, vs: Option<&Versus>, name: &str, cb: &Callback<Action>) -> Html {
+    let Some(vs) = vs else {
         return html! {};
     };
     let choose = {
         let cb = cb.clone();
         Callback::from(move |e: Event| cb.emit(Action::Compare(Some(super::value_of(&e)))))
     };
-    let a = &m.run;
     let divergence = match vs.divergence {
         Some(i) => {
             let at = |r: &Run| {
@@ -31,11 +28,7 @@ pub fn compare_bar(m: &Model, cb: &Callback<Action>) -> Html {
                     .entries
                     .get(i)
                     .map_or("the run ends".to_string(), |e| {
-                        format!(
-                            "{}: {}",
-                            node_name(e.node),
-                            kind(&e.event).replace('_', " ")
-                        )
+                        format!("{}: {}", e.node.name(), kind(&e.event).replace('_', " "))
                     })
             };
             let t = a
@@ -62,7 +55,7 @@ pub fn compare_bar(m: &Model, cb: &Callback<Action>) -> Html {
                     <span class="sr-only">{ "Compare with" }</span>
                     <select aria-label="Compare with" onchange={choose}>
                         <option value="" selected={vs.with.is_empty()}>{ "this run with the fence switched" }</option>
-                        { for variants(&m.name).into_iter().map(|n| html! {
+                        { for variants(name).into_iter().map(|n| html! {
                             <option value={n.clone()} selected={*vs.with == *n}>{ n.clone() }</option>
                         }) }
                     </select>
@@ -82,23 +75,16 @@ pub fn compare_bar(m: &Model, cb: &Callback<Action>) -> Html {
     }
 }
 
-/// B's diagram under the same cursor time as A's.
-pub fn second_diagram(m: &Model, cb: &Callback<Action>) -> Html {
-    let Some(vs) = &m.versus else {
+/// B's diagram under the same cursor time as A's, with B's state as the session keeps it.
+/// `on_action` is the page's callback with B's entry clicks already mapped to
+/// [`Action::SeekEntryB`] (made once by the caller, so B redraws only when its state does).
+pub fn second_diagram(vs: Option<&Versus>, cursor_t: f64, on_action: &Callback<Action>) -> Html {
+    let Some(vs) = vs else {
         return html! {};
     };
-    let run = vs.run.clone();
-    let c = Cursor::at_time(&run.trace, m.cursor.t);
-    let state = Rc::new(run.state_at(c.step));
-    // A click on one of B's marks names B's entry: seek to its time, which both share.
-    let b = run.clone();
-    let on_action = cb.reform(move |a| match a {
-        Action::SeekEntry(i) => Action::Seek(b.trace.entries.get(i).map_or(0.0, |e| e.t.0 as f64)),
-        a => a,
-    });
     html! {
-        <section class="diagram versus" aria-label="Space-time diagram B" data-digest={run.digest.clone()}>
-            <Timeline run={run.clone()} {state} cursor_t={m.cursor.t} veil=false {on_action} />
+        <section class="diagram versus" aria-label="Space-time diagram B" data-digest={vs.run.digest.clone()}>
+            <Timeline run={vs.run.clone()} state={vs.state.clone()} {cursor_t} veil=false on_action={on_action.clone()} />
         </section>
     }
 }

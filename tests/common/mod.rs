@@ -3,9 +3,9 @@
 
 #![allow(dead_code)]
 
-use leaseline::scenario::*;
-use leaseline::sim::node::NodeId;
-use leaseline::sim::rng::Rng;
+use leaseline::model::scenario::*;
+use leaseline::model::sim::rng::Rng;
+use leaseline::vocab::ids::NodeId;
 
 fn pick<T: Copy>(r: &mut Rng, xs: &[T]) -> T {
     xs[r.range_i64(0, xs.len() as i64 - 1) as usize]
@@ -119,7 +119,7 @@ fn client(r: &mut Rng) -> ClientSpec {
             ],
         ),
         check_before_write: r.chance_pct(50),
-        fence_with: leaseline::scenario::FenceWith::Token,
+        fence_with: leaseline::model::scenario::FenceWith::Token,
         retry: RetrySpec {
             interval_ms: r.range_i64(50, 2_000),
             jitter_ms: r.range_i64(0, 500),

@@ -1,0 +1,13 @@
+//! Reading a run: what happened, and whether it was safe.
+//!
+//! [`projection`] is the one fold of the trace — who believes what, which lease is live,
+//! what storage holds — at any step, from keyframes, without re-simulating. [`check`] reads
+//! a run and returns the verdict (two believers, stale writes, lost updates, token
+//! regressions, duplicate effects). [`compare`] lines two runs up and finds where they part.
+//!
+//! May import: [`crate::vocab`] and [`crate::model`]. No prose for learners lives here
+//! (that is [`crate::teach`]), and no geometry (that is [`crate::view`]).
+
+pub mod check;
+pub mod compare;
+pub mod projection;

@@ -1,0 +1,429 @@
+//! The state of the world at any step of a trace, without re-running the model.
+//!
+//! A view scrubbing a timeline asks "what did everyone believe at step k?" many times a
+//! second. [`Projection`] answers by folding the trace from the nearest keyframe — a
+//! snapshot taken every [`KEYFRAME_EVERY`] entries when the projection is built — so a
+//! seek costs at most that many small folds, whatever the trace's length.
+//!
+//! The fold reads only trace entries (and each node's starting clock, recorded in the
+//! trace), the same way the checker does: the picture and the verdict can never disagree
+//! with the run.
+
+use crate::model::clock::Clock;
+use crate::model::sim::pair;
+use crate::model::trace::{Event, Forgot, Trace};
+use crate::vocab::ids::NodeId;
+use crate::vocab::time::Time;
+use crate::vocab::vecmap::{VecMap, VecSet};
+
+/// Entries between two keyframes.
+pub const KEYFRAME_EVERY: usize = 256;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JobStatus {
+    NotStarted,
+    Running,
+    Finished,
+    Aborted,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClientView {
+    /// `(token, believed deadline on its own clock)` while it believes it holds the lock.
+    pub believes: Option<(u64, i64)>,
+    pub paused: bool,
+    pub status: JobStatus,
+    /// The step it is on (0-based), once started.
+    pub step: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeaseView {
+    pub client: NodeId,
+    pub token: u64,
+    /// On the coordinator's clock.
+    pub expires_local: i64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CellView {
+    pub value: String,
+    pub token: Option<u64>,
+    pub writer: NodeId,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InFlight {
+    pub from: NodeId,
+    pub to: NodeId,
+    pub label: String,
+    /// The message family (see `Msg::class`), for styling.
+    pub class: &'static str,
+    pub sent: Time,
+    pub arrives: Time,
+}
+
+/// Everything a view shows at one step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    /// Entries applied.
+    pub step: usize,
+    /// True time of the last applied entry.
+    pub t: Time,
+    pub clients: Vec<ClientView>,
+    pub lease: Option<LeaseView>,
+    pub last_token: Option<u64>,
+    /// Any coordinator node down / paused (with one node: the coordinator).
+    pub coord_down: bool,
+    pub coord_paused: bool,
+    /// Per coordinator node, for flavors with several (Redlock's masters): which are down
+    /// (crashed or without a leader), which paused, and the lease each holds.
+    pub coords_down: VecSet<NodeId>,
+    pub coords_paused: VecSet<NodeId>,
+    pub leases: VecMap<NodeId, LeaseView>,
+    pub storage_down: bool,
+    pub storage_paused: bool,
+    pub cells: VecMap<String, CellView>,
+    pub marks: VecMap<String, u64>,
+    pub cut: VecSet<(NodeId, NodeId)>,
+    pub in_flight: VecMap<u32, InFlight>,
+    /// Each node's clock (offset including jumps so far), in lane order.
+    pub clocks: Vec<(NodeId, Clock)>,
+}
+
+impl State {
+    fn initial(trace: &Trace) -> State {
+        let n = trace.nodes.iter().filter(|(n, _)| n.is_client()).count();
+        State {
+            step: 0,
+            t: Time::ZERO,
+            clients: vec![
+                ClientView {
+                    believes: None,
+                    paused: false,
+                    status: JobStatus::NotStarted,
+                    step: None
+                };
+                n
+            ],
+            lease: None,
+            last_token: None,
+            coord_down: false,
+            coord_paused: false,
+            coords_down: VecSet::new(),
+            coords_paused: VecSet::new(),
+            leases: VecMap::new(),
+            storage_down: false,
+            storage_paused: false,
+            cells: VecMap::new(),
+            marks: VecMap::new(),
+            cut: VecSet::new(),
+            in_flight: VecMap::new(),
+            clocks: trace.nodes.clone(),
+        }
+    }
+
+    /// A node's wall-clock reading at true time `t` (normally the cursor's time).
+    pub fn local(&self, node: NodeId, t: Time) -> i64 {
+        self.clocks
+            .iter()
+            .find(|(n, _)| *n == node)
+            .map_or(t.0, |(_, c)| c.wall(t))
+    }
+
+    pub fn believers(&self) -> impl Iterator<Item = (NodeId, u64)> + '_ {
+        self.clients
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| c.believes.map(|(tok, _)| (NodeId::Client(i as u8), tok)))
+    }
+
+    fn client(&mut self, n: NodeId) -> Option<&mut ClientView> {
+        match n {
+            NodeId::Client(i) => self.clients.get_mut(usize::from(i)),
+            _ => None,
+        }
+    }
+
+    fn set_paused(&mut self, n: NodeId, p: bool) {
+        match n {
+            NodeId::Client(_) => {
+                if let Some(c) = self.client(n) {
+                    c.paused = p
+                }
+            }
+            NodeId::Coord(_) => {
+                set(&mut self.coords_paused, n, p);
+                self.coord_paused = !self.coords_paused.is_empty();
+            }
+            NodeId::Storage => self.storage_paused = p,
+        }
+    }
+
+    fn set_coord_down(&mut self, n: NodeId, d: bool) {
+        set(&mut self.coords_down, n, d);
+        self.coord_down = !self.coords_down.is_empty();
+        if d {
+            self.drop_lease(n);
+        }
+    }
+
+    /// Coordinator node `n` no longer holds a lease.
+    fn drop_lease(&mut self, n: NodeId) {
+        self.leases.remove(&n);
+        self.lease = None;
+    }
+
+    /// Applies one entry.
+    fn fold(&mut self, trace: &Trace, i: usize) {
+        let e = &trace.entries[i];
+        self.step = i + 1;
+        self.t = e.t;
+        let n = e.node;
+        match &e.event {
+            Event::JobStarted => {
+                if let Some(c) = self.client(n) {
+                    c.status = JobStatus::Running
+                }
+            }
+            Event::StepStarted { step } => {
+                if let Some(c) = self.client(n) {
+                    c.step = Some(*step)
+                }
+            }
+            Event::JobFinished | Event::JobAborted { .. } => {
+                let done = if matches!(e.event, Event::JobFinished) {
+                    JobStatus::Finished
+                } else {
+                    JobStatus::Aborted
+                };
+                if let Some(c) = self.client(n) {
+                    c.status = done
+                }
+            }
+            Event::Sent {
+                id,
+                to,
+                msg,
+                arrives: Some(a),
+            } => {
+                self.in_flight.insert(
+                    *id,
+                    InFlight {
+                        from: n,
+                        to: *to,
+                        label: msg.label(),
+                        class: msg.class(),
+                        sent: e.t,
+                        arrives: *a,
+                    },
+                );
+            }
+            Event::Received { id, .. } | Event::Dropped { id, .. } => {
+                self.in_flight.remove(id);
+            }
+            Event::BeliefStarted {
+                token,
+                deadline_local,
+                ..
+            } => {
+                if let Some(c) = self.client(n) {
+                    c.believes = Some((*token, *deadline_local))
+                }
+            }
+            Event::DeadlineExtended {
+                token,
+                deadline_local,
+            } => {
+                if let Some(c) = self.client(n) {
+                    c.believes = Some((*token, *deadline_local))
+                }
+            }
+            Event::BeliefEnded { .. } => {
+                if let Some(c) = self.client(n) {
+                    c.believes = None
+                }
+            }
+            Event::LeaseGranted {
+                client,
+                token,
+                expires_local,
+                ..
+            }
+            | Event::LeaseRenewed {
+                client,
+                token,
+                expires_local,
+            }
+            | Event::LeaseExtended {
+                client,
+                token,
+                expires_local,
+            } => {
+                let view = LeaseView {
+                    client: *client,
+                    token: *token,
+                    expires_local: *expires_local,
+                };
+                self.leases.insert(n, view.clone());
+                self.lease = Some(view);
+                if matches!(e.event, Event::LeaseGranted { .. }) {
+                    self.last_token = Some(*token);
+                }
+            }
+            Event::LeaseReleased { .. }
+            | Event::LeaseExpired { .. }
+            | Event::SessionInvalidated { token: Some(_), .. }
+            | Event::FailedOver { lost: Some(_) } => self.drop_lease(n),
+            Event::FailingOver { down_ms } if *down_ms > 0 => {
+                self.set_paused(n, false);
+                set(&mut self.coords_down, n, true);
+                self.coord_down = true;
+            }
+            Event::FailedOver { .. } => self.set_coord_down(n, false),
+            Event::WriteAccepted {
+                client,
+                key,
+                value,
+                token,
+                mark,
+                ..
+            } => {
+                self.cells.insert(
+                    key.clone(),
+                    CellView {
+                        value: value.clone(),
+                        token: *token,
+                        writer: *client,
+                    },
+                );
+                if let Some(m) = mark {
+                    self.marks.insert(key.clone(), *m);
+                }
+            }
+            Event::Paused { .. } => self.set_paused(n, true),
+            Event::Resumed => self.set_paused(n, false),
+            Event::LinkCut { peer } => {
+                self.cut.insert(pair(n, *peer));
+            }
+            Event::LinkHealed { peer } => {
+                self.cut.remove(&pair(n, *peer));
+            }
+            Event::ClockJumped { by_ms } => {
+                if let Some((_, c)) = self.clocks.iter_mut().find(|(x, _)| *x == n) {
+                    c.jump(*by_ms)
+                }
+            }
+            Event::Crashed { .. } => {
+                self.set_paused(n, false);
+                match n {
+                    NodeId::Coord(_) => self.set_coord_down(n, true),
+                    NodeId::Storage => self.storage_down = true,
+                    NodeId::Client(_) => {}
+                }
+            }
+            Event::Restarted { forgot } => match n {
+                NodeId::Coord(_) => self.set_coord_down(n, false),
+                NodeId::Storage => {
+                    self.storage_down = false;
+                    if *forgot == Forgot::Mark {
+                        self.marks.clear();
+                    }
+                }
+                NodeId::Client(_) => {}
+            },
+            _ => {}
+        }
+    }
+}
+
+/// A trace with keyframes, ready to answer "the state at step k".
+pub struct Projection {
+    keyframes: Vec<State>,
+}
+
+impl Projection {
+    pub fn new(trace: &Trace) -> Projection {
+        let mut keyframes = Vec::with_capacity(trace.len() / KEYFRAME_EVERY + 1);
+        let mut s = State::initial(trace);
+        keyframes.push(s.clone());
+        for i in 0..trace.len() {
+            s.fold(trace, i);
+            if (i + 1) % KEYFRAME_EVERY == 0 {
+                keyframes.push(s.clone());
+            }
+        }
+        Projection { keyframes }
+    }
+
+    /// The state after the first `k` entries (clamped to the trace's length).
+    pub fn state_at(&self, trace: &Trace, k: usize) -> State {
+        let k = k.min(trace.len());
+        let j = (k / KEYFRAME_EVERY).min(self.keyframes.len() - 1);
+        let mut s = self.keyframes[j].clone();
+        for i in j * KEYFRAME_EVERY..k {
+            s.fold(trace, i);
+        }
+        s
+    }
+}
+
+/// How many entries happened at or before true time `t`: the step a time cursor shows.
+pub fn step_at_time(trace: &Trace, t: Time) -> usize {
+    trace.entries.partition_point(|e| e.t <= t)
+}
+
+fn set(v: &mut VecSet<NodeId>, n: NodeId, on: bool) {
+    if on {
+        v.insert(n);
+    } else {
+        v.remove(&n);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::sim::simulate;
+    use crate::teach::presets::preset;
+
+    #[test]
+    fn keyframed_seek_equals_a_plain_fold_at_every_step() {
+        let mut sc = preset("gc-pause").unwrap().scenario();
+        sc.clients[1].renew_every_ms = Some(50); // plenty of entries
+        let trace = simulate(&sc).unwrap();
+        assert!(trace.len() > 3 * KEYFRAME_EVERY);
+        let p = Projection::new(&trace);
+        let mut plain = State::initial(&trace);
+        for k in 0..=trace.len() {
+            assert_eq!(p.state_at(&trace, k), plain, "step {k}");
+            if k < trace.len() {
+                plain.fold(&trace, k);
+            }
+        }
+    }
+
+    #[test]
+    fn gc_pause_mid_run_shows_two_believers_and_a_paused_client() {
+        let trace = simulate(&preset("gc-pause").unwrap().scenario()).unwrap();
+        let p = Projection::new(&trace);
+        let s = p.state_at(&trace, step_at_time(&trace, Time(40_000)));
+        assert!(s.clients[0].paused);
+        assert_eq!(
+            s.believers().collect::<Vec<_>>(),
+            [(NodeId::Client(0), 33), (NodeId::Client(1), 34)]
+        );
+        assert_eq!(
+            s.lease.as_ref().map(|l| (l.client, l.token)),
+            Some((NodeId::Client(1), 34))
+        );
+        assert_eq!(s.cells.get("account:42").and_then(|c| c.token), Some(34));
+        let end = p.state_at(&trace, trace.len());
+        assert_eq!(
+            end.cells.get("account:42").and_then(|c| c.token),
+            Some(33),
+            "unfenced: the stale write landed"
+        );
+        assert!(end.in_flight.is_empty());
+    }
+}

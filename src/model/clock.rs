@@ -1,0 +1,153 @@
+//! A node's own clock: offset, drift and jumps.
+//!
+//! Every node reads time only through its clock. The reading at true time `t` is
+//!
+//! ```text
+//! wall(t) = t + offset_ms + floor(t × drift_ppm / 1e6)
+//! ```
+//!
+//! where `offset_ms` also accumulates the clock *jumps* that have happened so far (an NTP
+//! step, an operator fixing the date). A node whose timers use a **monotonic** clock
+//! (`monotonic: true`) measures durations with `t + floor(t × drift_ppm / 1e6)` instead, so
+//! jumps never move its deadlines — the fix the Redis docs and Kleppmann 2016 ask for.
+//!
+//! Drift is the *rate* error: +100 ppm runs fast by 0.1 ms per second. A pause of the node
+//! (a GC) does not stop its clock: clocks are hardware, pauses are software.
+
+use crate::vocab::time::Time;
+
+/// The static part of a clock, from the scenario.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Initial offset plus every jump applied so far, in ms.
+    pub offset_ms: i64,
+    /// Rate error in parts per million; validated to lie in ±500,000.
+    pub drift_ppm: i64,
+    /// Whether the node's timers and deadlines use the monotonic reading.
+    pub monotonic: bool,
+}
+
+impl Clock {
+    fn drifted(&self, t: Time) -> i64 {
+        let d = i128::from(t.0) * i128::from(self.drift_ppm);
+        t.0 + d.div_euclid(1_000_000) as i64
+    }
+
+    /// What the node's wall clock shows at true time `t` (what the views display).
+    pub fn wall(&self, t: Time) -> i64 {
+        self.drifted(t) + self.offset_ms
+    }
+
+    /// The reading the node uses for timers and lease deadlines.
+    pub fn timer_reading(&self, t: Time) -> i64 {
+        if self.monotonic {
+            self.drifted(t)
+        } else {
+            self.wall(t)
+        }
+    }
+
+    /// The earliest true time at or after `now` at which the timer reading reaches `local`.
+    /// This is how a node's "wake me when my clock says X" becomes an event in true time.
+    pub fn true_time_of(&self, local: i64, now: Time) -> Time {
+        if self.timer_reading(now) >= local {
+            return now;
+        }
+        let base = if self.monotonic { 0 } else { self.offset_ms };
+        let target = i128::from(local - base);
+        // drifted(t) ≈ t × (1e6 + ppm) / 1e6: invert, then correct the rounding.
+        let rate = 1_000_000i128 + i128::from(self.drift_ppm);
+        let mut t = (target * 1_000_000).div_euclid(rate) as i64;
+        t = t.max(now.0);
+        while self.timer_reading(Time(t)) < local {
+            t += 1;
+        }
+        while t > now.0 && self.timer_reading(Time(t - 1)) >= local {
+            t -= 1;
+        }
+        Time(t)
+    }
+
+    /// A clock jump: moves the wall reading (and so wall-clock timers), never the
+    /// monotonic one.
+    pub fn jump(&mut self, by_ms: i64) {
+        self.offset_ms = self.offset_ms.saturating_add(by_ms);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn perfect_clock_reads_true_time() {
+        let c = Clock::default();
+        assert_eq!(c.wall(Time(12_345)), 12_345);
+        assert_eq!(c.true_time_of(500, Time(0)), Time(500));
+    }
+
+    #[test]
+    fn offset_and_drift() {
+        let c = Clock {
+            offset_ms: 1_000,
+            drift_ppm: 10_000,
+            monotonic: false,
+        };
+        // +1 %: after 30 s true, the clock has gained 300 ms.
+        assert_eq!(c.wall(Time(30_000)), 31_300);
+        // Slow clock: -1 %.
+        let s = Clock {
+            offset_ms: 0,
+            drift_ppm: -10_000,
+            monotonic: false,
+        };
+        assert_eq!(s.wall(Time(30_000)), 29_700);
+    }
+
+    #[test]
+    fn true_time_of_is_the_earliest_instant() {
+        for ppm in [-300_000, -10_000, -1, 0, 7, 10_000, 250_000] {
+            let c = Clock {
+                offset_ms: -40,
+                drift_ppm: ppm,
+                monotonic: false,
+            };
+            for local in [0, 1, 999, 30_000, 123_457] {
+                let t = c.true_time_of(local, Time(0));
+                assert!(c.wall(t) >= local, "ppm {ppm} local {local}");
+                if t.0 > 0 {
+                    assert!(
+                        c.wall(Time(t.0 - 1)) < local,
+                        "ppm {ppm} local {local} not earliest"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn jumps_move_wall_but_not_monotonic() {
+        let mut wall = Clock::default();
+        let mut mono = Clock {
+            monotonic: true,
+            ..Clock::default()
+        };
+        wall.jump(10_000);
+        mono.jump(10_000);
+        assert_eq!(wall.timer_reading(Time(5)), 10_005);
+        assert_eq!(mono.timer_reading(Time(5)), 5);
+        assert_eq!(mono.wall(Time(5)), 10_005);
+        // A deadline at local 20 s arrives 10 s early on the wall clock.
+        assert_eq!(wall.true_time_of(20_000, Time(0)), Time(10_000));
+        assert_eq!(mono.true_time_of(20_000, Time(0)), Time(20_000));
+    }
+
+    #[test]
+    fn past_deadline_fires_now() {
+        let c = Clock {
+            offset_ms: 5_000,
+            ..Clock::default()
+        };
+        assert_eq!(c.true_time_of(100, Time(42)), Time(42));
+    }
+}

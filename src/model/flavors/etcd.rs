@@ -1,0 +1,50 @@
+//! etcd's `concurrency.Mutex` on a lease.
+//!
+//! After the etcd docs (leases, "Notes on the usage of lock and lease") and its client:
+//! - a lease has a TTL of at least 2 s (1.5 × the default 1 s election timeout; validation
+//!   refuses less), the client sends a keepalive every TTL/3 and drops the lease locally a
+//!   TTL after the last answer; the leader revokes an expired lease, deleting its keys;
+//! - contenders put a key under the lock prefix; the owner is the key with the lowest
+//!   create revision, the others wait in that order (always a queue here);
+//! - the create revision is the fence: the store's revision goes up on every put and
+//!   delete and survives restarts;
+//! - a leader change refreshes every lease to a full TTL plus the election timeout (1 s):
+//!   a crashed holder blocks the lock for longer than its TTL — liveness, not safety.
+
+use super::Waiters;
+use super::{Failover, Model, OnExpiry, Tokens};
+
+/// `ceil(1.5 × election timeout)` with the default 1,000 ms election timeout.
+pub const MIN_TTL_MS: i64 = 2_000;
+/// Added to every lease when a new leader promotes itself.
+pub const ELECTION_TIMEOUT_MS: i64 = 1_000;
+
+/// The keepalive period the etcd client uses for a lease of `ttl_ms`.
+pub fn keepalive_ms(ttl_ms: i64) -> i64 {
+    ttl_ms / 3
+}
+
+pub const MODEL: Model = Model {
+    name: "etcd",
+    explainer: "etcd's lock, as its documentation and client library describe it: the client \
+takes a lease (at least 2 seconds), keeps it alive every third of its TTL, and puts a key \
+under the lock's prefix attached to that lease. Whoever's key has the lowest create revision \
+owns the lock; the others wait for the key just before theirs to be deleted. When a lease is \
+not kept alive the leader revokes it and the key disappears. The create revision only ever \
+grows, so it is the fencing token. The docs warn that the lock alone does not give mutual \
+exclusion, and that a new leader refreshes every lease to its full TTL: a dead holder can \
+block the lock for longer than its TTL.",
+    fence: "the lock key's create revision: ordered, survives restarts",
+    tokens: Tokens::Revision,
+    waiters: Some(Waiters::Queue),
+    wall_expiry: false,
+    lazy_expiry: false,
+    lock_delay_ms: 0,
+    failover: Failover::Extend {
+        extra_ms: ELECTION_TIMEOUT_MS,
+    },
+    keepalive_div: 3,
+    on_expiry: OnExpiry::Lose,
+    min_ttl_ms: MIN_TTL_MS,
+    nodes: 1,
+};

@@ -1,0 +1,182 @@
+//! Coordinator flavors: the real lock services, side by side.
+//!
+//! The generic coordinator of `sim::coordinator` is a clean lease server with a fencing
+//! counter. Real services differ from it in the few ways that decide safety: whether a
+//! grant carries an ordered token at all, which clock expires a lease, what a fail-over
+//! does to leases, whether the lock is held back after its holder fails (lock-delay), and
+//! what the client library does when it stops hearing from the service. Each flavor module
+//! states those differences as one [`Model`] value, so the coordinator and the client read
+//! data instead of growing a branch per product; only Redlock, whose client talks to five
+//! independent masters, brings code of its own ([`redlock`]).
+//!
+//! The facts and defaults come from `../shared/reference/lock-services.md` §1–6 and §9;
+//! each module names its primary source.
+
+pub mod chubby;
+pub mod consul;
+pub mod etcd;
+pub mod generic;
+pub mod redis;
+pub mod redlock;
+pub mod zookeeper;
+
+/// What the coordinator does with an acquire while the lock is held.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Waiters {
+    /// Queue it and grant in arrival order when the lock frees (ZooKeeper, etcd).
+    #[default]
+    Queue,
+    /// Answer "busy"; the client retries (Redis `SET NX`).
+    Retry,
+}
+
+/// Which lock service the coordinator behaves like.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Flavor {
+    /// The textbook lease server with a fencing counter (the core's coordinator).
+    #[default]
+    Generic,
+    Redis,
+    Redlock,
+    Zookeeper,
+    Etcd,
+    Consul,
+    Chubby,
+}
+
+/// What a grant offers as a fencing token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tokens {
+    /// A counter bumped on every grant (generic token, Chubby's lock generation, Consul's
+    /// LockIndex).
+    Counter,
+    /// A store-wide revision bumped by every create and delete; the token is the revision
+    /// at which the waiter's key was created (ZooKeeper's czxid, etcd's create revision).
+    Revision,
+    /// None: grants carry token 0, which the client never sends (Redis, Redlock).
+    None,
+}
+
+/// What the client library does when its lease runs out on its own clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnExpiry {
+    /// The watchdog ends the belief (generic, Redis, etcd, Consul).
+    Lose,
+    /// Curator: nothing local. The client notes Disconnected once it stops hearing
+    /// replies and learns Expired only from a refusal after it reconnects.
+    Disconnect,
+    /// Chubby: jeopardy, then a grace period (`coordinator.grace_ms`) before giving up.
+    Jeopardy,
+}
+
+/// What a `failover` fault does to the leases in force.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failover {
+    /// Replicated state, deadlines unchanged (generic).
+    Keep,
+    /// An asynchronous replica is promoted: a key written less than
+    /// `coordinator.replica_lag_ms` before is missing on it (Redis).
+    LoseRecent,
+    /// The new leader restarts every lease at a full TTL plus `extra_ms` (ZooKeeper,
+    /// etcd, Consul, Chubby): a liveness cost, never a safety one.
+    Extend { extra_ms: i64 },
+}
+
+/// The safety-relevant shape of one lock service, as data.
+#[derive(Clone, Copy, Debug)]
+pub struct Model {
+    pub name: &'static str,
+    /// One paragraph for the inspector, in our words, naming the source.
+    pub explainer: &'static str,
+    /// The fence the service offers, or "none".
+    pub fence: &'static str,
+    pub tokens: Tokens,
+    /// Forced waiting behaviour; `None` = the scenario's `coordinator.waiters`.
+    pub waiters: Option<Waiters>,
+    /// Lease expiry always reads the server's wall clock (a jump forward expires early),
+    /// whatever `coordinator.clock.monotonic` says.
+    pub wall_expiry: bool,
+    /// Expiry is drawn in `[ttl, 2 × ttl]` after each renewal (Consul's lower bound).
+    pub lazy_expiry: bool,
+    /// Default lock-delay after a holder fails (`coordinator.lock_delay_ms` overrides).
+    pub lock_delay_ms: i64,
+    pub failover: Failover,
+    /// Default keepalive period as a divisor of the TTL when the client sets no
+    /// `renew_every_ms` (0: no default keepalive).
+    pub keepalive_div: i64,
+    pub on_expiry: OnExpiry,
+    /// The smallest TTL the service accepts.
+    pub min_ttl_ms: i64,
+    /// Coordinator nodes (Redlock: five independent masters).
+    pub nodes: u8,
+}
+
+impl Flavor {
+    pub const ALL: [Flavor; 7] = [
+        Flavor::Generic,
+        Flavor::Redis,
+        Flavor::Redlock,
+        Flavor::Zookeeper,
+        Flavor::Etcd,
+        Flavor::Consul,
+        Flavor::Chubby,
+    ];
+
+    pub fn model(self) -> &'static Model {
+        match self {
+            Flavor::Generic => &generic::MODEL,
+            Flavor::Redis => &redis::MODEL,
+            Flavor::Redlock => &redlock::MODEL,
+            Flavor::Zookeeper => &zookeeper::MODEL,
+            Flavor::Etcd => &etcd::MODEL,
+            Flavor::Consul => &consul::MODEL,
+            Flavor::Chubby => &chubby::MODEL,
+        }
+    }
+
+    /// The name in JSON and on the command line: `generic`, `redis`, …
+    pub fn name(self) -> &'static str {
+        self.model().name
+    }
+
+    pub fn parse(s: &str) -> Option<Flavor> {
+        Flavor::ALL.into_iter().find(|f| f.name() == s)
+    }
+
+    pub fn explainer(self) -> &'static str {
+        self.model().explainer
+    }
+
+    pub fn fence_offered(self) -> &'static str {
+        self.model().fence
+    }
+
+    /// How many coordinator nodes (lanes) the flavor has.
+    pub fn nodes(self) -> u8 {
+        self.model().nodes
+    }
+
+    /// The names, for error messages and usage text: `generic|redis|…`.
+    pub fn names() -> String {
+        let v: Vec<&str> = Flavor::ALL.iter().map(|f| f.name()).collect();
+        v.join("|")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vocab::ids::MAX_COORDS;
+
+    #[test]
+    fn names_round_trip_and_every_flavor_explains_itself() {
+        for f in Flavor::ALL {
+            assert_eq!(Flavor::parse(f.name()), Some(f));
+            assert!(f.explainer().len() > 200, "{}", f.name());
+            assert!(!f.fence_offered().is_empty());
+            assert!(f.nodes() >= 1 && f.nodes() <= MAX_COORDS);
+        }
+        assert_eq!(Flavor::parse("foo"), None);
+        assert_eq!(Flavor::default(), Flavor::Generic);
+    }
+}

@@ -1,0 +1,175 @@
+//! What nodes say to each other, and why storage refuses a write.
+//!
+//! The wire vocabulary of the model: the simulator's handlers send these, the trace records
+//! them, and the views label arrows with [`Msg::label`]. It sits below both the trace and
+//! the engine so that neither has to import the other's internals.
+
+use std::fmt;
+
+/// Why storage refused a write. Displayed as the learner reads it: "token 33 < 34".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RejectReason {
+    /// Monotone fence: the token is below the highest accepted.
+    Lower { token: u64, mark: u64 },
+    /// Strict monotone fence: the token is not above the highest accepted.
+    NotAbove { token: u64, mark: u64 },
+    /// Exact match: the token is not the lock's current one.
+    NotCurrent { token: u64, current: Option<u64> },
+    /// A fenced resource got a write with no token (a fail-open client).
+    NoToken,
+}
+
+impl fmt::Display for RejectReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RejectReason::Lower { token, mark } => write!(f, "token {token} < {mark}"),
+            RejectReason::NotAbove { token, mark } => write!(f, "token {token} ≤ {mark}"),
+            RejectReason::NotCurrent {
+                token,
+                current: Some(c),
+            } => {
+                write!(f, "token {token} ≠ current {c}")
+            }
+            RejectReason::NotCurrent {
+                token,
+                current: None,
+            } => {
+                write!(f, "token {token}: no lease is current")
+            }
+            RejectReason::NoToken => write!(f, "no fencing token"),
+        }
+    }
+}
+
+/// A message between nodes. `epoch` fields are simulator bookkeeping (which grant a token
+/// came from, unique even when an in-memory counter repeats tokens); no handler bases a
+/// decision on them — only the checker and the views read them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Msg {
+    Acquire {
+        req: u32,
+        owner: u64,
+        ttl_ms: i64,
+    },
+    Granted {
+        req: u32,
+        token: u64,
+        ttl_ms: i64,
+        epoch: u32,
+    },
+    Queued {
+        req: u32,
+    },
+    Busy {
+        req: u32,
+    },
+    Renew {
+        req: u32,
+        owner: u64,
+        token: u64,
+        ttl_ms: i64,
+    },
+    Renewed {
+        req: u32,
+        token: u64,
+        ttl_ms: i64,
+    },
+    RenewRefused {
+        req: u32,
+        token: u64,
+    },
+    Release {
+        owner: u64,
+    },
+    Released {
+        ok: bool,
+    },
+    Write {
+        req: u32,
+        key: String,
+        value: String,
+        token: Option<u64>,
+        epoch: Option<u32>,
+    },
+    WriteAck {
+        req: u32,
+    },
+    WriteRejected {
+        req: u32,
+        reason: RejectReason,
+    },
+    Effect {
+        req: u32,
+        name: String,
+        idempotency_key: Option<String>,
+        token: Option<u64>,
+    },
+    EffectDone {
+        req: u32,
+        duplicate: bool,
+    },
+}
+
+impl Msg {
+    /// The family a view styles it by: acquire, grant, renew, release, write, ack, reject,
+    /// effect.
+    pub fn class(&self) -> &'static str {
+        match self {
+            Msg::Acquire { .. } => "acquire",
+            Msg::Granted { .. } | Msg::Queued { .. } | Msg::Busy { .. } => "grant",
+            Msg::Renew { .. } | Msg::Renewed { .. } => "renew",
+            Msg::RenewRefused { .. } => "reject",
+            Msg::Release { .. } | Msg::Released { .. } => "release",
+            Msg::Write { .. } => "write",
+            Msg::WriteAck { .. } | Msg::EffectDone { .. } => "ack",
+            Msg::WriteRejected { .. } => "reject",
+            Msg::Effect { .. } => "effect",
+        }
+    }
+
+    /// A short label for arrows and the stage: "acquire", "grant 34", "write 33".
+    pub fn label(&self) -> String {
+        match self {
+            Msg::Acquire { .. } => "acquire".into(),
+            // Redis and Redlock grants carry no token: "OK", as `SET NX` answers.
+            Msg::Granted { token: 0, .. } => "OK".into(),
+            Msg::Granted { token, .. } => format!("grant {token}"),
+            Msg::Queued { .. } => "queued".into(),
+            Msg::Busy { .. } => "busy".into(),
+            Msg::Renew { token, .. } => format!("renew {token}"),
+            Msg::Renewed { token, .. } => format!("renewed {token}"),
+            Msg::RenewRefused { token, .. } => format!("renew {token} refused"),
+            Msg::Release { .. } => "release".into(),
+            Msg::Released { ok: true } => "released".into(),
+            Msg::Released { ok: false } => "not owner".into(),
+            Msg::Write { token: Some(t), .. } => format!("write {t}"),
+            Msg::Write { token: None, .. } => "write (no token)".into(),
+            Msg::WriteAck { .. } => "ack".into(),
+            Msg::WriteRejected { reason, .. } => format!("reject: {reason}"),
+            Msg::Effect { name, .. } => format!("effect: {name}"),
+            Msg::EffectDone {
+                duplicate: false, ..
+            } => "done".into(),
+            Msg::EffectDone {
+                duplicate: true, ..
+            } => "duplicate skipped".into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reasons_read_like_the_seeds() {
+        assert_eq!(
+            RejectReason::Lower {
+                token: 33,
+                mark: 34
+            }
+            .to_string(),
+            "token 33 < 34"
+        );
+    }
+}

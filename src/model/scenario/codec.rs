@@ -1,0 +1,814 @@
+//! Scenario ⇄ JSON, by hand, with the field path in every error.
+//!
+//! `decode` walks a parsed [`Json`] value and builds a [`Scenario`], refusing unknown
+//! fields, wrong types and values that do not fit their integer type — each refusal names
+//! the field (`clients[0].job[2].ms: expected a whole number, found a string`). Ranges and
+//! cross-references are checked afterwards by `validate`. `encode` writes every field, so an
+//! exported scenario documents itself.
+
+use super::*;
+use crate::vocab::ids::NodeId;
+use crate::vocab::json::Json;
+
+type R<T> = Result<T, ScenarioError>;
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// The fields of one JSON object being decoded; remembers which keys were asked for so
+/// that leftovers can be refused as unknown.
+struct Fields<'a> {
+    path: String,
+    kv: &'a [(String, Json)],
+    known: Vec<&'static str>,
+}
+
+fn fields<'a>(v: &'a Json, path: &str) -> R<Fields<'a>> {
+    match v {
+        Json::Obj(kv) => Ok(Fields {
+            path: path.to_string(),
+            kv,
+            known: Vec::new(),
+        }),
+        other => Err(ScenarioError::new(
+            path,
+            format!("expected an object, found {}", other.kind()),
+        )),
+    }
+}
+
+fn int_of(v: &Json, path: &str) -> R<i128> {
+    match v {
+        Json::Int(n) => Ok(*n),
+        other => Err(ScenarioError::new(
+            path,
+            format!("expected a whole number, found {}", other.kind()),
+        )),
+    }
+}
+
+fn fit<T: TryFrom<i128>>(n: i128, path: &str, what: &str) -> R<T> {
+    T::try_from(n).map_err(|_| ScenarioError::new(path, format!("{n} does not fit {what}")))
+}
+
+impl<'a> Fields<'a> {
+    fn at(&self, key: &str) -> String {
+        join(&self.path, key)
+    }
+
+    fn take(&mut self, key: &'static str) -> Option<&'a Json> {
+        self.known.push(key);
+        self.kv
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+            .filter(|v| **v != Json::Null)
+    }
+
+    fn need(&mut self, key: &'static str) -> R<&'a Json> {
+        let p = self.at(key);
+        self.take(key)
+            .ok_or_else(|| ScenarioError::new(&p, "missing field"))
+    }
+
+    fn i64_or(&mut self, key: &'static str, default: i64) -> R<i64> {
+        match self.take(key) {
+            Some(v) => fit(int_of(v, &self.at(key))?, &self.at(key), "a 64-bit integer"),
+            None => Ok(default),
+        }
+    }
+
+    fn i64(&mut self, key: &'static str) -> R<i64> {
+        let v = self.need(key)?;
+        fit(int_of(v, &self.at(key))?, &self.at(key), "a 64-bit integer")
+    }
+
+    fn opt_i64(&mut self, key: &'static str) -> R<Option<i64>> {
+        match self.take(key) {
+            Some(v) => Ok(Some(fit(
+                int_of(v, &self.at(key))?,
+                &self.at(key),
+                "a 64-bit integer",
+            )?)),
+            None => Ok(None),
+        }
+    }
+
+    fn u64(&mut self, key: &'static str, default: Option<u64>) -> R<u64> {
+        match (self.take(key), default) {
+            (Some(v), _) => fit(
+                int_of(v, &self.at(key))?,
+                &self.at(key),
+                "an unsigned 64-bit integer",
+            ),
+            (None, Some(d)) => Ok(d),
+            (None, None) => Err(ScenarioError::new(&self.at(key), "missing field")),
+        }
+    }
+
+    fn u32_or(&mut self, key: &'static str, default: u32) -> R<u32> {
+        match self.take(key) {
+            Some(v) => fit(
+                int_of(v, &self.at(key))?,
+                &self.at(key),
+                "an unsigned 32-bit integer",
+            ),
+            None => Ok(default),
+        }
+    }
+
+    fn bool_or(&mut self, key: &'static str, default: bool) -> R<bool> {
+        match self.take(key) {
+            Some(Json::Bool(b)) => Ok(*b),
+            Some(other) => Err(ScenarioError::new(
+                &self.at(key),
+                format!("expected true or false, found {}", other.kind()),
+            )),
+            None => Ok(default),
+        }
+    }
+
+    fn string_or(&mut self, key: &'static str, default: &str) -> R<String> {
+        match self.take(key) {
+            Some(Json::Str(s)) => Ok(s.clone()),
+            Some(other) => Err(ScenarioError::new(
+                &self.at(key),
+                format!("expected a string, found {}", other.kind()),
+            )),
+            None => Ok(default.to_string()),
+        }
+    }
+
+    fn string(&mut self, key: &'static str) -> R<String> {
+        match self.need(key)? {
+            Json::Str(s) => Ok(s.clone()),
+            other => Err(ScenarioError::new(
+                &self.at(key),
+                format!("expected a string, found {}", other.kind()),
+            )),
+        }
+    }
+
+    fn opt_string(&mut self, key: &'static str) -> R<Option<String>> {
+        match self.take(key) {
+            Some(_) => self.string(key).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// One of a fixed set of words.
+    fn word<T: Copy>(
+        &mut self,
+        key: &'static str,
+        table: &[(&str, T)],
+        default: Option<T>,
+    ) -> R<T> {
+        let p = self.at(key);
+        let Some(v) = self.take(key) else {
+            return default.ok_or_else(|| ScenarioError::new(&p, "missing field"));
+        };
+        let Json::Str(s) = v else {
+            return Err(ScenarioError::new(
+                &p,
+                format!("expected a string, found {}", v.kind()),
+            ));
+        };
+        table
+            .iter()
+            .find(|(w, _)| w == s)
+            .map(|(_, t)| *t)
+            .ok_or_else(|| {
+                let words: Vec<&str> = table.iter().map(|(w, _)| *w).collect();
+                ScenarioError::new(
+                    &p,
+                    format!(
+                        "unknown value \"{s}\" (expected one of: {})",
+                        words.join(", ")
+                    ),
+                )
+            })
+    }
+
+    fn flavor(&mut self) -> R<Flavor> {
+        let p = self.at("flavor");
+        match self.take("flavor") {
+            None => Ok(Flavor::Generic),
+            Some(Json::Str(s)) => Flavor::parse(s).ok_or_else(|| {
+                ScenarioError::new(
+                    &p,
+                    format!(
+                        "unknown flavor \"{s}\" (expected one of {})",
+                        Flavor::names()
+                    ),
+                )
+            }),
+            Some(other) => Err(ScenarioError::new(
+                &p,
+                format!("expected a string, found {}", other.kind()),
+            )),
+        }
+    }
+
+    fn node(&mut self, key: &'static str) -> R<NodeId> {
+        let p = self.at(key);
+        match self.need(key)? {
+            Json::Str(s) => NodeId::parse(s).ok_or_else(|| {
+                ScenarioError::new(
+                    &p,
+                    format!(
+                        "unknown node \"{s}\" (expected c1..c8, coord, coord2..coord5 or storage)"
+                    ),
+                )
+            }),
+            other => Err(ScenarioError::new(
+                &p,
+                format!("expected a node name, found {}", other.kind()),
+            )),
+        }
+    }
+
+    fn obj<T>(
+        &mut self,
+        key: &'static str,
+        f: impl FnOnce(&Json, &str) -> R<T>,
+        default: impl FnOnce() -> T,
+    ) -> R<T> {
+        let p = self.at(key);
+        match self.take(key) {
+            Some(v) => f(v, &p),
+            None => Ok(default()),
+        }
+    }
+
+    fn list<T>(
+        &mut self,
+        key: &'static str,
+        required: bool,
+        limit: usize,
+        f: impl Fn(&Json, &str) -> R<T>,
+    ) -> R<Vec<T>> {
+        let p = self.at(key);
+        let items = match self.take(key) {
+            Some(Json::Arr(a)) => a,
+            Some(other) => {
+                return Err(ScenarioError::new(
+                    &p,
+                    format!("expected an array, found {}", other.kind()),
+                ))
+            }
+            None if required => return Err(ScenarioError::new(&p, "missing field")),
+            None => return Ok(Vec::new()),
+        };
+        if items.len() > limit {
+            return Err(ScenarioError::new(
+                &p,
+                format!("{} items; the limit is {limit}", items.len()),
+            ));
+        }
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| f(v, &format!("{p}[{i}]")))
+            .collect()
+    }
+
+    /// Refuses any key that no decoder asked for.
+    fn finish(self) -> R<()> {
+        match self
+            .kv
+            .iter()
+            .find(|(k, _)| !self.known.contains(&k.as_str()))
+        {
+            Some((k, _)) => Err(ScenarioError::new(
+                &join(&self.path, k),
+                format!("unknown field (expected one of: {})", self.known.join(", ")),
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+const DURABILITY: &[(&str, Durability)] = &[
+    ("durable", Durability::Durable),
+    ("memory", Durability::Memory),
+];
+const WAITERS: &[(&str, Waiters)] = &[("queue", Waiters::Queue), ("retry", Waiters::Retry)];
+const FENCES: &[(&str, FenceMode)] = &[
+    ("none", FenceMode::None),
+    ("monotone", FenceMode::Monotone),
+    ("strict", FenceMode::Strict),
+    ("exact", FenceMode::Exact),
+    ("non_atomic", FenceMode::NonAtomic),
+];
+const COUNT_FROM: &[(&str, CountFrom)] =
+    &[("request", CountFrom::Request), ("grant", CountFrom::Grant)];
+const ON_LOSS: &[(&str, LossPolicy)] = &[
+    ("continue", LossPolicy::Continue),
+    ("abort", LossPolicy::Abort),
+    ("reacquire", LossPolicy::Reacquire),
+];
+const FENCE_WITH: &[(&str, FenceWith)] = &[
+    ("token", FenceWith::Token),
+    ("owner_id", FenceWith::OwnerId),
+];
+const FAIL: &[(&str, FailMode)] = &[("open", FailMode::Open), ("closed", FailMode::Closed)];
+
+fn word_of<T: Copy + PartialEq>(table: &[(&'static str, T)], t: T) -> Json {
+    Json::Str(
+        table
+            .iter()
+            .find(|(_, x)| *x == t)
+            .map_or("", |(w, _)| *w)
+            .to_string(),
+    )
+}
+
+fn clock(v: &Json, p: &str) -> R<ClockSpec> {
+    let mut f = fields(v, p)?;
+    let c = ClockSpec {
+        offset_ms: f.i64_or("offset_ms", 0)?,
+        drift_ppm: f.i64_or("drift_ppm", 0)?,
+        monotonic: f.bool_or("monotonic", false)?,
+    };
+    f.finish()?;
+    Ok(c)
+}
+
+fn link(v: &Json, p: &str) -> R<LinkSpec> {
+    let d = LinkSpec::default();
+    let mut f = fields(v, p)?;
+    let l = LinkSpec {
+        min_delay_ms: f.i64_or("min_delay_ms", d.min_delay_ms)?,
+        max_delay_ms: f.i64_or("max_delay_ms", d.max_delay_ms)?,
+        loss_pct: f.u32_or("loss_pct", 0)?,
+    };
+    f.finish()?;
+    Ok(l)
+}
+
+fn step(v: &Json, p: &str) -> R<Step> {
+    let mut f = fields(v, p)?;
+    let op = f.word(
+        "op",
+        &[
+            ("acquire", 0u8),
+            ("work", 1),
+            ("check", 2),
+            ("write", 3),
+            ("effect", 4),
+            ("release", 5),
+        ],
+        None,
+    )?;
+    let s = match op {
+        0 => Step::Acquire,
+        1 => Step::Work { ms: f.i64("ms")? },
+        2 => Step::Check,
+        3 => Step::Write {
+            key: f.string("key")?,
+            value: f.string("value")?,
+        },
+        4 => Step::Effect {
+            name: f.string("name")?,
+            idempotency_key: f.opt_string("idempotency_key")?,
+        },
+        _ => Step::Release,
+    };
+    f.finish()?;
+    Ok(s)
+}
+
+fn client(v: &Json, p: &str) -> R<ClientSpec> {
+    let mut f = fields(v, p)?;
+    let rd = RetrySpec::default();
+    let c = ClientSpec {
+        start_ms: f.i64_or("start_ms", 0)?,
+        clock: f.obj("clock", clock, ClockSpec::default)?,
+        ttl_ms: f.i64("ttl_ms")?,
+        margin_ms: f.i64_or("margin_ms", 0)?,
+        count_from: f.word("count_from", COUNT_FROM, Some(CountFrom::Request))?,
+        renew_every_ms: f.opt_i64("renew_every_ms")?,
+        on_loss: f.word("on_loss", ON_LOSS, Some(LossPolicy::Abort))?,
+        check_before_write: f.bool_or("check_before_write", false)?,
+        fence_with: f.word("fence_with", FENCE_WITH, Some(FenceWith::Token))?,
+        retry: f.obj(
+            "retry",
+            |v, p| {
+                let mut r = fields(v, p)?;
+                let s = RetrySpec {
+                    interval_ms: r.i64_or("interval_ms", rd.interval_ms)?,
+                    jitter_ms: r.i64_or("jitter_ms", rd.jitter_ms)?,
+                    max_attempts: r.u32_or("max_attempts", rd.max_attempts)?,
+                };
+                r.finish()?;
+                Ok(s)
+            },
+            RetrySpec::default,
+        )?,
+        timeout_ms: f.i64_or("timeout_ms", 1_000)?,
+        unreachable: f.word("unreachable", FAIL, Some(FailMode::Closed))?,
+        job: f.list("job", true, LIMITS.max_steps, step)?,
+    };
+    f.finish()?;
+    Ok(c)
+}
+
+fn fault(v: &Json, p: &str) -> R<Fault> {
+    let mut f = fields(v, p)?;
+    let at_ms = f.i64("at_ms")?;
+    let which = f.word(
+        "fault",
+        &[
+            ("pause", 0u8),
+            ("partition", 1),
+            ("heal", 2),
+            ("delay", 3),
+            ("clock_jump", 4),
+            ("restart", 5),
+            ("fail_renewals", 6),
+            ("failover", 7),
+            ("false_positive", 8),
+        ],
+        None,
+    )?;
+    let kind = match which {
+        0 => FaultKind::Pause {
+            node: f.node("node")?,
+            for_ms: f.i64("for_ms")?,
+        },
+        1 => FaultKind::Partition {
+            a: f.node("a")?,
+            b: f.node("b")?,
+        },
+        2 => FaultKind::Heal {
+            a: f.node("a")?,
+            b: f.node("b")?,
+        },
+        3 => FaultKind::Delay {
+            from: f.node("from")?,
+            to: f.node("to")?,
+            extra_ms: f.i64("extra_ms")?,
+        },
+        4 => FaultKind::ClockJump {
+            node: f.node("node")?,
+            by_ms: f.i64("by_ms")?,
+        },
+        5 => FaultKind::Restart {
+            node: f.node("node")?,
+            down_ms: f.i64_or("down_ms", 0)?,
+        },
+        6 => FaultKind::FailRenewals {
+            for_ms: f.i64("for_ms")?,
+        },
+        7 => FaultKind::Failover {
+            node: match f.take("node") {
+                Some(_) => f.node("node")?,
+                None => NodeId::COORD,
+            },
+            down_ms: f.i64_or("down_ms", 0)?,
+        },
+        _ => FaultKind::FalsePositive {
+            node: f.node("node")?,
+        },
+    };
+    f.finish()?;
+    Ok(Fault { at_ms, kind })
+}
+
+/// Builds a scenario from parsed JSON. Types and field names only; see `validate`.
+pub fn decode(v: &Json) -> R<Scenario> {
+    let mut f = fields(v, "")?;
+    let cd = CoordinatorSpec::default();
+    let sd = StorageSpec::default();
+    let sc = Scenario {
+        version: {
+            let v = f.need("version")?;
+            fit(
+                int_of(v, "version")?,
+                "version",
+                "an unsigned 32-bit integer",
+            )?
+        },
+        name: f.string_or("name", "")?,
+        description: f.string_or("description", "")?,
+        seed: f.u64("seed", None)?,
+        horizon_ms: f.i64("horizon_ms")?,
+        max_events: f.u32_or("max_events", 100_000)?,
+        coordinator: f.obj(
+            "coordinator",
+            |v, p| {
+                let mut c = fields(v, p)?;
+                let s = CoordinatorSpec {
+                    first_token: c.u64("first_token", Some(cd.first_token))?,
+                    counter: c.word("counter", DURABILITY, Some(cd.counter))?,
+                    waiters: c.word("waiters", WAITERS, Some(cd.waiters))?,
+                    clock: c.obj("clock", clock, ClockSpec::default)?,
+                    flavor: c.flavor()?,
+                    clocks: c.list(
+                        "clocks",
+                        false,
+                        usize::from(crate::vocab::ids::MAX_COORDS),
+                        clock,
+                    )?,
+                    lock_delay_ms: c.opt_i64("lock_delay_ms")?,
+                    grace_ms: c.i64_or("grace_ms", cd.grace_ms)?,
+                    replica_lag_ms: c.i64_or("replica_lag_ms", cd.replica_lag_ms)?,
+                    restart_delay_ms: c.i64_or("restart_delay_ms", 0)?,
+                    stop_on_disconnect: c.bool_or("stop_on_disconnect", false)?,
+                };
+                c.finish()?;
+                Ok(s)
+            },
+            CoordinatorSpec::default,
+        )?,
+        storage: f.obj(
+            "storage",
+            |v, p| {
+                let mut c = fields(v, p)?;
+                let s = StorageSpec {
+                    fence: c.word("fence", FENCES, Some(sd.fence))?,
+                    mark: c.word("mark", DURABILITY, Some(sd.mark))?,
+                    check_gap_ms: c.i64_or("check_gap_ms", 0)?,
+                    idempotency: c.bool_or("idempotency", false)?,
+                    unfenced_keys: c.list("unfenced_keys", false, 16, |v, p| match v {
+                        Json::Str(s) => Ok(s.clone()),
+                        other => Err(ScenarioError::new(
+                            p,
+                            format!("expected a string, found {}", other.kind()),
+                        )),
+                    })?,
+                    clock: c.obj("clock", clock, ClockSpec::default)?,
+                };
+                c.finish()?;
+                Ok(s)
+            },
+            StorageSpec::default,
+        )?,
+        network: f.obj(
+            "network",
+            |v, p| {
+                let mut n = fields(v, p)?;
+                let s = NetworkSpec {
+                    default: n.obj("default", link, LinkSpec::default)?,
+                    links: n.list("links", false, LIMITS.max_links, |v, p| {
+                        let mut l = fields(v, p)?;
+                        let o = LinkOverride {
+                            from: l.node("from")?,
+                            to: l.node("to")?,
+                            min_delay_ms: l.i64("min_delay_ms")?,
+                            max_delay_ms: l.i64("max_delay_ms")?,
+                            loss_pct: l.u32_or("loss_pct", 0)?,
+                        };
+                        l.finish()?;
+                        Ok(o)
+                    })?,
+                };
+                n.finish()?;
+                Ok(s)
+            },
+            NetworkSpec::default,
+        )?,
+        clients: f.list("clients", true, usize::from(LIMITS.max_clients), client)?,
+        faults: f.list("faults", false, LIMITS.max_faults, fault)?,
+    };
+    f.finish()?;
+    Ok(sc)
+}
+
+fn int(n: i64) -> Json {
+    Json::Int(i128::from(n))
+}
+
+fn obj(kv: Vec<(&str, Json)>) -> Json {
+    Json::Obj(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+}
+
+fn node(n: NodeId) -> Json {
+    Json::Str(n.to_string())
+}
+
+fn clock_json(c: &ClockSpec) -> Json {
+    obj(vec![
+        ("offset_ms", int(c.offset_ms)),
+        ("drift_ppm", int(c.drift_ppm)),
+        ("monotonic", Json::Bool(c.monotonic)),
+    ])
+}
+
+impl Json {
+    /// Appends fields to an object (anything else is returned as it is).
+    fn with(self, more: Vec<(&str, Json)>) -> Json {
+        match self {
+            Json::Obj(mut kv) => {
+                kv.extend(more.into_iter().map(|(k, v)| (k.to_string(), v)));
+                Json::Obj(kv)
+            }
+            other => other,
+        }
+    }
+}
+
+/// The flavor's fields, written only when they differ from their defaults, so a generic
+/// scenario encodes exactly as it did before flavors existed (shared links stay the same).
+fn flavor_fields(c: &CoordinatorSpec) -> Vec<(&'static str, Json)> {
+    let d = CoordinatorSpec::default();
+    let mut kv = Vec::new();
+    if c.flavor != d.flavor {
+        kv.push(("flavor", Json::Str(c.flavor.name().into())));
+    }
+    if !c.clocks.is_empty() {
+        kv.push((
+            "clocks",
+            Json::Arr(c.clocks.iter().map(clock_json).collect()),
+        ));
+    }
+    if let Some(l) = c.lock_delay_ms {
+        kv.push(("lock_delay_ms", int(l)));
+    }
+    for (k, v, dv) in [
+        ("grace_ms", c.grace_ms, d.grace_ms),
+        ("replica_lag_ms", c.replica_lag_ms, d.replica_lag_ms),
+        ("restart_delay_ms", c.restart_delay_ms, d.restart_delay_ms),
+    ] {
+        if v != dv {
+            kv.push((k, int(v)));
+        }
+    }
+    if c.stop_on_disconnect {
+        kv.push(("stop_on_disconnect", Json::Bool(true)));
+    }
+    kv
+}
+
+/// Writes every field of `sc` (the flavor's only when not at their defaults).
+pub fn encode(sc: &Scenario) -> Json {
+    let step = |s: &Step| match s {
+        Step::Acquire => obj(vec![("op", Json::Str("acquire".into()))]),
+        Step::Work { ms } => obj(vec![("op", Json::Str("work".into())), ("ms", int(*ms))]),
+        Step::Check => obj(vec![("op", Json::Str("check".into()))]),
+        Step::Write { key, value } => obj(vec![
+            ("op", Json::Str("write".into())),
+            ("key", Json::Str(key.clone())),
+            ("value", Json::Str(value.clone())),
+        ]),
+        Step::Effect {
+            name,
+            idempotency_key,
+        } => {
+            let mut kv = vec![
+                ("op", Json::Str("effect".into())),
+                ("name", Json::Str(name.clone())),
+            ];
+            if let Some(k) = idempotency_key {
+                kv.push(("idempotency_key", Json::Str(k.clone())));
+            }
+            obj(kv)
+        }
+        Step::Release => obj(vec![("op", Json::Str("release".into()))]),
+    };
+    let client = |c: &ClientSpec| {
+        let mut kv = vec![
+            ("start_ms", int(c.start_ms)),
+            ("clock", clock_json(&c.clock)),
+            ("ttl_ms", int(c.ttl_ms)),
+            ("margin_ms", int(c.margin_ms)),
+            ("count_from", word_of(COUNT_FROM, c.count_from)),
+        ];
+        if let Some(r) = c.renew_every_ms {
+            kv.push(("renew_every_ms", int(r)));
+        }
+        kv.extend([
+            ("on_loss", word_of(ON_LOSS, c.on_loss)),
+            ("check_before_write", Json::Bool(c.check_before_write)),
+            ("fence_with", word_of(FENCE_WITH, c.fence_with)),
+            (
+                "retry",
+                obj(vec![
+                    ("interval_ms", int(c.retry.interval_ms)),
+                    ("jitter_ms", int(c.retry.jitter_ms)),
+                    ("max_attempts", int(i64::from(c.retry.max_attempts))),
+                ]),
+            ),
+            ("timeout_ms", int(c.timeout_ms)),
+            ("unreachable", word_of(FAIL, c.unreachable)),
+            ("job", Json::Arr(c.job.iter().map(step).collect())),
+        ]);
+        obj(kv)
+    };
+    let fault = |f: &Fault| {
+        let (name, rest): (&str, Vec<(&str, Json)>) = match &f.kind {
+            FaultKind::Pause { node: n, for_ms } => {
+                ("pause", vec![("node", node(*n)), ("for_ms", int(*for_ms))])
+            }
+            FaultKind::Partition { a, b } => ("partition", vec![("a", node(*a)), ("b", node(*b))]),
+            FaultKind::Heal { a, b } => ("heal", vec![("a", node(*a)), ("b", node(*b))]),
+            FaultKind::Delay { from, to, extra_ms } => (
+                "delay",
+                vec![
+                    ("from", node(*from)),
+                    ("to", node(*to)),
+                    ("extra_ms", int(*extra_ms)),
+                ],
+            ),
+            FaultKind::ClockJump { node: n, by_ms } => (
+                "clock_jump",
+                vec![("node", node(*n)), ("by_ms", int(*by_ms))],
+            ),
+            FaultKind::Restart { node: n, down_ms } => (
+                "restart",
+                vec![("node", node(*n)), ("down_ms", int(*down_ms))],
+            ),
+            FaultKind::FailRenewals { for_ms } => ("fail_renewals", vec![("for_ms", int(*for_ms))]),
+            FaultKind::Failover { node: n, down_ms } => (
+                "failover",
+                vec![("node", node(*n)), ("down_ms", int(*down_ms))],
+            ),
+            FaultKind::FalsePositive { node: n } => ("false_positive", vec![("node", node(*n))]),
+        };
+        let mut kv = vec![("at_ms", int(f.at_ms)), ("fault", Json::Str(name.into()))];
+        kv.extend(rest);
+        obj(kv)
+    };
+    let link = |l: &LinkSpec| {
+        obj(vec![
+            ("min_delay_ms", int(l.min_delay_ms)),
+            ("max_delay_ms", int(l.max_delay_ms)),
+            ("loss_pct", int(i64::from(l.loss_pct))),
+        ])
+    };
+    obj(vec![
+        ("version", int(i64::from(sc.version))),
+        ("name", Json::Str(sc.name.clone())),
+        ("description", Json::Str(sc.description.clone())),
+        ("seed", Json::Int(i128::from(sc.seed))),
+        ("horizon_ms", int(sc.horizon_ms)),
+        ("max_events", int(i64::from(sc.max_events))),
+        (
+            "coordinator",
+            obj(vec![
+                (
+                    "first_token",
+                    Json::Int(i128::from(sc.coordinator.first_token)),
+                ),
+                ("counter", word_of(DURABILITY, sc.coordinator.counter)),
+                ("waiters", word_of(WAITERS, sc.coordinator.waiters)),
+                ("clock", clock_json(&sc.coordinator.clock)),
+            ])
+            .with(flavor_fields(&sc.coordinator)),
+        ),
+        (
+            "storage",
+            obj(vec![
+                ("fence", word_of(FENCES, sc.storage.fence)),
+                ("mark", word_of(DURABILITY, sc.storage.mark)),
+                ("check_gap_ms", int(sc.storage.check_gap_ms)),
+                ("idempotency", Json::Bool(sc.storage.idempotency)),
+                (
+                    "unfenced_keys",
+                    Json::Arr(
+                        sc.storage
+                            .unfenced_keys
+                            .iter()
+                            .map(|k| Json::Str(k.clone()))
+                            .collect(),
+                    ),
+                ),
+                ("clock", clock_json(&sc.storage.clock)),
+            ]),
+        ),
+        (
+            "network",
+            obj(vec![
+                ("default", link(&sc.network.default)),
+                (
+                    "links",
+                    Json::Arr(
+                        sc.network
+                            .links
+                            .iter()
+                            .map(|l| {
+                                obj(vec![
+                                    ("from", node(l.from)),
+                                    ("to", node(l.to)),
+                                    ("min_delay_ms", int(l.min_delay_ms)),
+                                    ("max_delay_ms", int(l.max_delay_ms)),
+                                    ("loss_pct", int(i64::from(l.loss_pct))),
+                                ])
+                            })
+                            .collect(),
+                    ),
+                ),
+            ]),
+        ),
+        (
+            "clients",
+            Json::Arr(sc.clients.iter().map(client).collect()),
+        ),
+        ("faults", Json::Arr(sc.faults.iter().map(fault).collect())),
+    ])
+}

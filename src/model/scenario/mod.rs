@@ -1,0 +1,456 @@
+//! A scenario: everything a run depends on, as data.
+//!
+//! Clients and their jobs, clocks, the network's shape, the coordinator's and storage's
+//! settings, and the faults with their times. The simulator reads nothing else, so a
+//! scenario plus its seed *is* the run: the same JSON gives the same trace forever (the
+//! `version` field is there so the format can change without breaking old files).
+//!
+//! Decoding ([`Scenario::from_json`]) and validation ([`Scenario::validate`]) both return a
+//! [`ScenarioError`] that names the field path (`faults[2].at_ms: later than the horizon`),
+//! never a panic. The format is documented in `docs/scenario-format.md`.
+
+mod codec;
+mod validate;
+
+use crate::vocab::json;
+
+pub use validate::{Limits, ScenarioError, LIMITS};
+
+pub use crate::model::flavors::{Flavor, Waiters};
+use crate::vocab::ids::NodeId;
+
+/// The only format version this build reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    pub version: u32,
+    pub name: String,
+    pub description: String,
+    pub seed: u64,
+    /// The run stops at this true time.
+    pub horizon_ms: i64,
+    /// The run stops after this many trace entries.
+    pub max_events: u32,
+    pub coordinator: CoordinatorSpec,
+    pub storage: StorageSpec,
+    pub network: NetworkSpec,
+    pub clients: Vec<ClientSpec>,
+    pub faults: Vec<Fault>,
+}
+
+/// A node's clock (see `sim::clock`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClockSpec {
+    pub offset_ms: i64,
+    pub drift_ppm: i64,
+    /// Timers and deadlines use a monotonic clock that jumps do not move.
+    pub monotonic: bool,
+}
+
+/// Whether a counter or mark survives a restart.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Durability {
+    #[default]
+    Durable,
+    /// Kept only in memory: a restart forgets it.
+    Memory,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CoordinatorSpec {
+    /// The token of the first grant (Kleppmann's example starts at 33).
+    pub first_token: u64,
+    /// Whether the token counter survives a restart.
+    pub counter: Durability,
+    pub waiters: Waiters,
+    pub clock: ClockSpec,
+    /// Which real lock service it behaves like (`sim::flavors`).
+    pub flavor: Flavor,
+    /// Clocks of the coordinator nodes in order (`coord`, `coord2`, …); a node without an
+    /// entry uses `clock`. Only Redlock has more than one node.
+    pub clocks: Vec<ClockSpec>,
+    /// Lock-delay after a holder fails; `None` = the flavor's default (Consul 15 s,
+    /// Chubby 60 s, others 0).
+    pub lock_delay_ms: Option<i64>,
+    /// Chubby: the grace period after a client's lease runs out locally.
+    pub grace_ms: i64,
+    /// Redis: a key written less than this before a failover is missing on the replica.
+    pub replica_lag_ms: i64,
+    /// A restarted coordinator node stays down at least this long (Redlock's "delayed
+    /// restart" remedy).
+    pub restart_delay_ms: i64,
+    /// ZooKeeper: the client's connection listener treats Disconnected (Curator's
+    /// SUSPENDED) as the loss of the lock, as the Curator docs advise.
+    pub stop_on_disconnect: bool,
+}
+
+impl Default for CoordinatorSpec {
+    fn default() -> Self {
+        CoordinatorSpec {
+            first_token: 1,
+            counter: Durability::Durable,
+            waiters: Waiters::Queue,
+            clock: ClockSpec::default(),
+            flavor: Flavor::Generic,
+            clocks: Vec::new(),
+            lock_delay_ms: None,
+            grace_ms: crate::model::flavors::chubby::GRACE_MS,
+            replica_lag_ms: 1_000,
+            restart_delay_ms: 0,
+            stop_on_disconnect: false,
+        }
+    }
+}
+
+/// How storage checks the fencing token of a write.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FenceMode {
+    /// No check: every write lands.
+    #[default]
+    None,
+    /// Reject a token lower than the highest accepted; check and write are one atomic step.
+    Monotone,
+    /// Reject a token lower than *or equal to* the highest accepted.
+    Strict,
+    /// Accept only the lock's current token (a resource in the same store as the lock,
+    /// like an etcd transaction that compares the lock key's revision).
+    Exact,
+    /// Read the mark, compare, and write `check_gap_ms` later: the race the seeds warn
+    /// about (another write can pass its check in the gap).
+    NonAtomic,
+}
+
+impl FenceMode {
+    /// The name the CLI and the docs use.
+    pub fn name(self) -> &'static str {
+        match self {
+            FenceMode::None => "none",
+            FenceMode::Monotone => "monotone",
+            FenceMode::Strict => "strict",
+            FenceMode::Exact => "exact",
+            FenceMode::NonAtomic => "non-atomic",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<FenceMode> {
+        Some(match s {
+            "none" => FenceMode::None,
+            "monotone" => FenceMode::Monotone,
+            "strict" => FenceMode::Strict,
+            "exact" => FenceMode::Exact,
+            "non-atomic" | "non_atomic" => FenceMode::NonAtomic,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct StorageSpec {
+    pub fence: FenceMode,
+    /// Whether the high-water mark survives a storage restart (`memory` = "volatile").
+    pub mark: Durability,
+    /// For `non_atomic`: ms between reading the mark and writing.
+    pub check_gap_ms: i64,
+    /// Effects with an idempotency key run at most once per key.
+    pub idempotency: bool,
+    /// Keys written through a path that ignores the token (no fence check on them).
+    pub unfenced_keys: Vec<String>,
+    pub clock: ClockSpec,
+}
+
+impl Default for StorageSpec {
+    fn default() -> Self {
+        StorageSpec {
+            fence: FenceMode::None,
+            mark: Durability::Durable,
+            check_gap_ms: 0,
+            idempotency: false,
+            unfenced_keys: Vec::new(),
+            clock: ClockSpec::default(),
+        }
+    }
+}
+
+/// Delay and loss of a directed link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LinkSpec {
+    pub min_delay_ms: i64,
+    pub max_delay_ms: i64,
+    /// Percent of messages lost, 0–100.
+    pub loss_pct: u32,
+}
+
+impl Default for LinkSpec {
+    fn default() -> Self {
+        LinkSpec {
+            min_delay_ms: 5,
+            max_delay_ms: 5,
+            loss_pct: 0,
+        }
+    }
+}
+
+/// One directed link that differs from the default.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkOverride {
+    pub from: NodeId,
+    pub to: NodeId,
+    pub min_delay_ms: i64,
+    pub max_delay_ms: i64,
+    pub loss_pct: u32,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NetworkSpec {
+    /// Every link not listed in `links`.
+    pub default: LinkSpec,
+    pub links: Vec<LinkOverride>,
+}
+
+impl NetworkSpec {
+    pub fn link(&self, from: NodeId, to: NodeId) -> LinkSpec {
+        self.links
+            .iter()
+            .rev()
+            .find(|l| l.from == from && l.to == to)
+            .map(|l| LinkSpec {
+                min_delay_ms: l.min_delay_ms,
+                max_delay_ms: l.max_delay_ms,
+                loss_pct: l.loss_pct,
+            })
+            .unwrap_or(self.default)
+    }
+}
+
+/// Where a client's believed lease deadline is counted from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CountFrom {
+    /// From when the request left (conservative: the grant's travel time is counted as
+    /// used, as Redlock does).
+    #[default]
+    Request,
+    /// From when the grant arrived (optimistic: the lease started on the coordinator
+    /// before that, so the client's deadline is later than the coordinator's).
+    Grant,
+}
+
+/// What a client sends as its fencing token.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FenceWith {
+    /// The grant's token: ordered, increasing with every grant.
+    #[default]
+    Token,
+    /// Its random owner id — the mistake of using identity as order (Kleppmann 2016).
+    OwnerId,
+}
+
+/// What a client does once it learns its lease is gone.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LossPolicy {
+    /// Log it and carry on with the job (the accident most incidents start from).
+    Continue,
+    /// Stop the job.
+    #[default]
+    Abort,
+    /// Go back to the last acquire step and take the lock again.
+    Reacquire,
+}
+
+/// What a client does when the coordinator cannot be reached.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FailMode {
+    /// Proceed without the lock.
+    Open,
+    /// Stop the job.
+    #[default]
+    Closed,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RetrySpec {
+    pub interval_ms: i64,
+    /// A random extra wait in `0..=jitter_ms`.
+    pub jitter_ms: i64,
+    /// Attempts before giving up on an unreachable coordinator or storage; 0 = unlimited.
+    pub max_attempts: u32,
+}
+
+impl Default for RetrySpec {
+    fn default() -> Self {
+        RetrySpec {
+            interval_ms: 1_000,
+            jitter_ms: 0,
+            max_attempts: 3,
+        }
+    }
+}
+
+/// One step of a client's job.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    Acquire,
+    Work {
+        ms: i64,
+    },
+    /// Compare the local clock with the believed deadline.
+    Check,
+    Write {
+        key: String,
+        value: String,
+    },
+    /// A side effect that storage cannot fence (send an email, call an API).
+    Effect {
+        name: String,
+        idempotency_key: Option<String>,
+    },
+    Release,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClientSpec {
+    /// The true time at which the job starts.
+    pub start_ms: i64,
+    pub clock: ClockSpec,
+    pub ttl_ms: i64,
+    /// Subtracted from the TTL before the client trusts its lease.
+    pub margin_ms: i64,
+    pub count_from: CountFrom,
+    /// The renewal watchdog's interval; absent = no watchdog.
+    pub renew_every_ms: Option<i64>,
+    pub on_loss: LossPolicy,
+    /// Check the lease (on the local clock) before every write.
+    pub check_before_write: bool,
+    /// What its writes carry as the fencing token.
+    pub fence_with: FenceWith,
+    pub retry: RetrySpec,
+    /// How long to wait for any reply before counting the attempt as failed.
+    pub timeout_ms: i64,
+    pub unreachable: FailMode,
+    pub job: Vec<Step>,
+}
+
+/// A fault at a true time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fault {
+    pub at_ms: i64,
+    pub kind: FaultKind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum FaultKind {
+    /// Freeze a node (a GC pause, SIGSTOP): its handlers stop, its clock does not.
+    Pause {
+        node: NodeId,
+        for_ms: i64,
+    },
+    /// Cut both directions between two nodes.
+    Partition {
+        a: NodeId,
+        b: NodeId,
+    },
+    Heal {
+        a: NodeId,
+        b: NodeId,
+    },
+    /// Hold the next message sent from `from` to `to` for `extra_ms` more.
+    Delay {
+        from: NodeId,
+        to: NodeId,
+        extra_ms: i64,
+    },
+    /// Step a node's wall clock by `by_ms` (negative = back).
+    ClockJump {
+        node: NodeId,
+        by_ms: i64,
+    },
+    /// Crash and restart the coordinator or storage; down for `down_ms`.
+    Restart {
+        node: NodeId,
+        down_ms: i64,
+    },
+    /// The coordinator drops every renewal for `for_ms`.
+    FailRenewals {
+        for_ms: i64,
+    },
+    /// A coordinator node loses its leader (or master): no service for `down_ms`, then a
+    /// new one takes over with what the flavor keeps (see `sim::flavors::Failover`).
+    Failover {
+        node: NodeId,
+        down_ms: i64,
+    },
+    /// The coordinator declares a live client's session dead (a health-check false
+    /// positive): the client's lock is released.
+    FalsePositive {
+        node: NodeId,
+    },
+}
+
+impl Scenario {
+    /// Decodes JSON and validates it. Every failure names the field.
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        if text.len() > LIMITS.max_json_bytes {
+            return Err(ScenarioError::new(
+                "",
+                format!(
+                    "input is {} bytes; the limit is {}",
+                    text.len(),
+                    LIMITS.max_json_bytes
+                ),
+            ));
+        }
+        let value = json::parse(text).map_err(|e| ScenarioError::new("", e))?;
+        let sc = codec::decode(&value)?;
+        sc.validate()?;
+        Ok(sc)
+    }
+
+    /// Every field, indented: the form `from_json` reads back to an equal scenario.
+    pub fn to_json_pretty(&self) -> String {
+        json::pretty(&self.to_json_value())
+    }
+
+    /// The scenario as a JSON value: what the pretty text, a link's compact form and the
+    /// editor's draft are all written from.
+    pub fn to_json_value(&self) -> json::Json {
+        codec::encode(self)
+    }
+
+    pub fn client_count(&self) -> u8 {
+        self.clients
+            .len()
+            .min(usize::from(crate::vocab::ids::MAX_CLIENTS)) as u8
+    }
+
+    /// Every node of the run, in lane order.
+    pub fn nodes(&self) -> Vec<NodeId> {
+        let mut v: Vec<NodeId> = (0..self.client_count()).map(NodeId::Client).collect();
+        v.extend((0..self.coordinator.flavor.nodes()).map(NodeId::Coord));
+        v.push(NodeId::Storage);
+        v
+    }
+
+    /// The coordinator nodes of the run: `coord`, then Redlock's `coord2` … `coord5`.
+    pub fn coord_nodes(&self) -> Vec<NodeId> {
+        (0..self.coordinator.flavor.nodes())
+            .map(NodeId::Coord)
+            .collect()
+    }
+
+    pub fn clock_of(&self, node: NodeId) -> ClockSpec {
+        match node {
+            NodeId::Client(i) => self
+                .clients
+                .get(usize::from(i))
+                .map(|c| c.clock)
+                .unwrap_or_default(),
+            NodeId::Coord(i) => self
+                .coordinator
+                .clocks
+                .get(usize::from(i))
+                .copied()
+                .unwrap_or(self.coordinator.clock),
+            NodeId::Storage => self.storage.clock,
+        }
+    }
+}

@@ -1,0 +1,435 @@
+//! Validation: every limit and every cross-reference, with the field path in the error.
+//!
+//! Limits exist so that no input — a URL fragment, an imported file, a fuzzer's garbage —
+//! can make a run unbounded: each one is documented in `docs/scenario-format.md`.
+
+use super::{ClientSpec, ClockSpec, Fault, FaultKind, LinkSpec, Scenario, Step, FORMAT_VERSION};
+use crate::vocab::ids::{NodeId, MAX_CLIENTS};
+use std::fmt;
+
+/// The documented bounds on a scenario.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub max_json_bytes: usize,
+    pub max_clients: u8,
+    pub max_steps: usize,
+    pub max_faults: usize,
+    pub max_links: usize,
+    pub max_horizon_ms: i64,
+    pub max_events: u32,
+    pub max_drift_ppm: i64,
+    pub max_offset_ms: i64,
+    pub max_text: usize,
+    pub max_token: u64,
+}
+
+pub const LIMITS: Limits = Limits {
+    max_json_bytes: 256 * 1024,
+    max_clients: MAX_CLIENTS,
+    max_steps: 64,
+    max_faults: 256,
+    max_links: 64,
+    max_horizon_ms: 86_400_000,
+    max_events: 1_000_000,
+    max_drift_ppm: 500_000,
+    max_offset_ms: 86_400_000,
+    max_text: 64,
+    // Tokens stay exact in JavaScript numbers.
+    max_token: 1 << 53,
+};
+
+/// A refused scenario: the field path and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    pub path: String,
+    pub message: String,
+}
+
+impl ScenarioError {
+    pub fn new(path: &str, message: impl Into<String>) -> ScenarioError {
+        ScenarioError {
+            path: path.to_string(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+type R = Result<(), ScenarioError>;
+
+fn range(path: &str, v: i64, lo: i64, hi: i64) -> R {
+    if v < lo || v > hi {
+        Err(ScenarioError::new(
+            path,
+            format!("{v} is outside {lo}..={hi}"),
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+fn text(path: &str, s: &str) -> R {
+    if s.len() > LIMITS.max_text {
+        Err(ScenarioError::new(
+            path,
+            format!("longer than {} bytes", LIMITS.max_text),
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+impl Scenario {
+    /// Checks every field against the limits and every node reference against the nodes
+    /// that exist. The first problem found is returned.
+    pub fn validate(&self) -> R {
+        if self.version != FORMAT_VERSION {
+            return Err(ScenarioError::new(
+                "version",
+                format!(
+                    "{} is not supported (this build reads version {FORMAT_VERSION})",
+                    self.version
+                ),
+            ));
+        }
+        if self.name.len() > 120 {
+            return Err(ScenarioError::new("name", "longer than 120 bytes"));
+        }
+        if self.description.len() > 4_000 {
+            return Err(ScenarioError::new("description", "longer than 4000 bytes"));
+        }
+        range("horizon_ms", self.horizon_ms, 1, LIMITS.max_horizon_ms)?;
+        range(
+            "max_events",
+            i64::from(self.max_events),
+            1,
+            i64::from(LIMITS.max_events),
+        )?;
+        if self.clients.is_empty() {
+            return Err(ScenarioError::new(
+                "clients",
+                "at least one client is needed",
+            ));
+        }
+        if self.clients.len() > usize::from(LIMITS.max_clients) {
+            return Err(ScenarioError::new(
+                "clients",
+                format!(
+                    "{} clients; the limit is {}",
+                    self.clients.len(),
+                    LIMITS.max_clients
+                ),
+            ));
+        }
+        let c = &self.coordinator;
+        if c.first_token == 0 || c.first_token > LIMITS.max_token {
+            return Err(ScenarioError::new(
+                "coordinator.first_token",
+                format!("must be in 1..={}", LIMITS.max_token),
+            ));
+        }
+        clock("coordinator.clock", &c.clock)?;
+        if c.clocks.len() > usize::from(c.flavor.nodes()) {
+            return Err(ScenarioError::new(
+                "coordinator.clocks",
+                format!(
+                    "{} clocks for {} coordinator node(s) of flavor {}",
+                    c.clocks.len(),
+                    c.flavor.nodes(),
+                    c.flavor.name()
+                ),
+            ));
+        }
+        for (i, k) in c.clocks.iter().enumerate() {
+            clock(&format!("coordinator.clocks[{i}]"), k)?;
+        }
+        if let Some(d) = c.lock_delay_ms {
+            range("coordinator.lock_delay_ms", d, 0, 60_000)?;
+        }
+        range("coordinator.grace_ms", c.grace_ms, 0, LIMITS.max_horizon_ms)?;
+        range(
+            "coordinator.replica_lag_ms",
+            c.replica_lag_ms,
+            0,
+            LIMITS.max_horizon_ms,
+        )?;
+        range(
+            "coordinator.restart_delay_ms",
+            c.restart_delay_ms,
+            0,
+            LIMITS.max_horizon_ms,
+        )?;
+        clock("storage.clock", &self.storage.clock)?;
+        range(
+            "storage.check_gap_ms",
+            self.storage.check_gap_ms,
+            0,
+            self.horizon_ms,
+        )?;
+        for (i, k) in self.storage.unfenced_keys.iter().enumerate() {
+            text(&format!("storage.unfenced_keys[{i}]"), k)?;
+        }
+        link("network.default", &self.network.default)?;
+        if self.network.links.len() > LIMITS.max_links {
+            return Err(ScenarioError::new("network.links", "too many links"));
+        }
+        for (i, l) in self.network.links.iter().enumerate() {
+            let p = format!("network.links[{i}]");
+            self.node(&format!("{p}.from"), l.from)?;
+            self.node(&format!("{p}.to"), l.to)?;
+            if l.from == l.to {
+                return Err(ScenarioError::new(
+                    &format!("{p}.to"),
+                    "a link joins two different nodes",
+                ));
+            }
+            link(
+                &p,
+                &LinkSpec {
+                    min_delay_ms: l.min_delay_ms,
+                    max_delay_ms: l.max_delay_ms,
+                    loss_pct: l.loss_pct,
+                },
+            )?;
+        }
+        for (i, cl) in self.clients.iter().enumerate() {
+            self.client(&format!("clients[{i}]"), cl)?;
+        }
+        if self.faults.len() > LIMITS.max_faults {
+            return Err(ScenarioError::new(
+                "faults",
+                format!(
+                    "{} faults; the limit is {}",
+                    self.faults.len(),
+                    LIMITS.max_faults
+                ),
+            ));
+        }
+        for (i, f) in self.faults.iter().enumerate() {
+            self.fault(&format!("faults[{i}]"), f)?;
+        }
+        Ok(())
+    }
+
+    fn node(&self, path: &str, n: NodeId) -> R {
+        let ok = match n {
+            NodeId::Client(i) => usize::from(i) < self.clients.len(),
+            NodeId::Coord(i) => i < self.coordinator.flavor.nodes(),
+            NodeId::Storage => true,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(ScenarioError::new(
+                path,
+                format!("no node `{n}` in this scenario"),
+            ))
+        }
+    }
+
+    fn client(&self, p: &str, c: &ClientSpec) -> R {
+        let h = self.horizon_ms;
+        range(&format!("{p}.start_ms"), c.start_ms, 0, h)?;
+        clock(&format!("{p}.clock"), &c.clock)?;
+        range(&format!("{p}.ttl_ms"), c.ttl_ms, 1, LIMITS.max_horizon_ms)?;
+        range(&format!("{p}.margin_ms"), c.margin_ms, 0, c.ttl_ms - 1)?;
+        let flavor = self.coordinator.flavor;
+        if c.ttl_ms < flavor.model().min_ttl_ms {
+            return Err(ScenarioError::new(
+                &format!("{p}.ttl_ms"),
+                format!(
+                    "{} accepts a TTL of at least {} ms",
+                    flavor.name(),
+                    flavor.model().min_ttl_ms
+                ),
+            ));
+        }
+        if let Some(r) = c.renew_every_ms {
+            if flavor.nodes() > 1 {
+                return Err(ScenarioError::new(
+                    &format!("{p}.renew_every_ms"),
+                    "Redlock extension is not modelled: leave the watchdog off",
+                ));
+            }
+            range(&format!("{p}.renew_every_ms"), r, 1, LIMITS.max_horizon_ms)?;
+        }
+        range(
+            &format!("{p}.retry.interval_ms"),
+            c.retry.interval_ms,
+            1,
+            LIMITS.max_horizon_ms,
+        )?;
+        range(
+            &format!("{p}.retry.jitter_ms"),
+            c.retry.jitter_ms,
+            0,
+            LIMITS.max_horizon_ms,
+        )?;
+        range(
+            &format!("{p}.retry.max_attempts"),
+            i64::from(c.retry.max_attempts),
+            0,
+            1_000,
+        )?;
+        range(
+            &format!("{p}.timeout_ms"),
+            c.timeout_ms,
+            1,
+            LIMITS.max_horizon_ms,
+        )?;
+        if c.job.is_empty() {
+            return Err(ScenarioError::new(
+                &format!("{p}.job"),
+                "a job needs at least one step",
+            ));
+        }
+        if c.job.len() > LIMITS.max_steps {
+            return Err(ScenarioError::new(
+                &format!("{p}.job"),
+                format!("{} steps; the limit is {}", c.job.len(), LIMITS.max_steps),
+            ));
+        }
+        for (j, s) in c.job.iter().enumerate() {
+            let sp = format!("{p}.job[{j}]");
+            match s {
+                Step::Work { ms } => range(&format!("{sp}.ms"), *ms, 0, LIMITS.max_horizon_ms)?,
+                Step::Write { key, value } => {
+                    text(&format!("{sp}.key"), key)?;
+                    text(&format!("{sp}.value"), value)?;
+                }
+                Step::Effect {
+                    name,
+                    idempotency_key,
+                } => {
+                    text(&format!("{sp}.name"), name)?;
+                    if let Some(k) = idempotency_key {
+                        text(&format!("{sp}.idempotency_key"), k)?;
+                    }
+                }
+                Step::Acquire | Step::Check | Step::Release => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn fault(&self, p: &str, f: &Fault) -> R {
+        let h = self.horizon_ms;
+        if f.at_ms < 0 {
+            return Err(ScenarioError::new(
+                &format!("{p}.at_ms"),
+                "before the start of the run",
+            ));
+        }
+        if f.at_ms > h {
+            return Err(ScenarioError::new(
+                &format!("{p}.at_ms"),
+                "later than the horizon",
+            ));
+        }
+        match &f.kind {
+            FaultKind::Pause { node, for_ms } => {
+                self.node(&format!("{p}.node"), *node)?;
+                range(&format!("{p}.for_ms"), *for_ms, 1, LIMITS.max_horizon_ms)
+            }
+            FaultKind::Partition { a, b } | FaultKind::Heal { a, b } => {
+                self.node(&format!("{p}.a"), *a)?;
+                self.node(&format!("{p}.b"), *b)?;
+                if a == b {
+                    return Err(ScenarioError::new(
+                        &format!("{p}.b"),
+                        "a link joins two different nodes",
+                    ));
+                }
+                Ok(())
+            }
+            FaultKind::Delay { from, to, extra_ms } => {
+                self.node(&format!("{p}.from"), *from)?;
+                self.node(&format!("{p}.to"), *to)?;
+                range(
+                    &format!("{p}.extra_ms"),
+                    *extra_ms,
+                    0,
+                    LIMITS.max_horizon_ms,
+                )
+            }
+            FaultKind::ClockJump { node, by_ms } => {
+                self.node(&format!("{p}.node"), *node)?;
+                range(
+                    &format!("{p}.by_ms"),
+                    *by_ms,
+                    -LIMITS.max_offset_ms,
+                    LIMITS.max_offset_ms,
+                )
+            }
+            FaultKind::Restart { node, down_ms } => {
+                if node.is_client() {
+                    return Err(ScenarioError::new(
+                        &format!("{p}.node"),
+                        "only coord or storage can be restarted (pause a client instead)",
+                    ));
+                }
+                self.node(&format!("{p}.node"), *node)?;
+                range(&format!("{p}.down_ms"), *down_ms, 0, LIMITS.max_horizon_ms)
+            }
+            FaultKind::FailRenewals { for_ms } => {
+                range(&format!("{p}.for_ms"), *for_ms, 1, LIMITS.max_horizon_ms)
+            }
+            FaultKind::Failover { node, down_ms } => {
+                if !matches!(node, NodeId::Coord(_)) {
+                    return Err(ScenarioError::new(
+                        &format!("{p}.node"),
+                        "only a coordinator node fails over",
+                    ));
+                }
+                self.node(&format!("{p}.node"), *node)?;
+                range(&format!("{p}.down_ms"), *down_ms, 0, LIMITS.max_horizon_ms)
+            }
+            FaultKind::FalsePositive { node } => {
+                if !node.is_client() {
+                    return Err(ScenarioError::new(
+                        &format!("{p}.node"),
+                        "a false positive declares a client's session dead",
+                    ));
+                }
+                self.node(&format!("{p}.node"), *node)
+            }
+        }
+    }
+}
+
+fn clock(p: &str, c: &ClockSpec) -> R {
+    range(
+        &format!("{p}.offset_ms"),
+        c.offset_ms,
+        -LIMITS.max_offset_ms,
+        LIMITS.max_offset_ms,
+    )?;
+    range(
+        &format!("{p}.drift_ppm"),
+        c.drift_ppm,
+        -LIMITS.max_drift_ppm,
+        LIMITS.max_drift_ppm,
+    )
+}
+
+fn link(p: &str, l: &LinkSpec) -> R {
+    range(&format!("{p}.min_delay_ms"), l.min_delay_ms, 0, 3_600_000)?;
+    range(
+        &format!("{p}.max_delay_ms"),
+        l.max_delay_ms,
+        l.min_delay_ms,
+        3_600_000,
+    )?;
+    range(&format!("{p}.loss_pct"), i64::from(l.loss_pct), 0, 100)
+}

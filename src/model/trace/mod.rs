@@ -1,0 +1,591 @@
+//! The immutable record of a run.
+//!
+//! Each [`Entry`] says: at true time `t`, node `node` — whose own wall clock read `local`
+//! — did or saw `event`. The trace is the single source of every picture and every
+//! verdict: the checker reads it, the projection folds it, the views draw it. Nothing
+//! downstream re-runs the model to find out what happened.
+//!
+//! The [`Trace::digest`] (FNV-1a 64 over a canonical text form) names a run: two runs
+//! with the same digest produced the same trace, on any target.
+
+pub mod json;
+
+use crate::model::clock::Clock;
+use crate::model::msg::{Msg, RejectReason};
+use crate::vocab::ids::NodeId;
+use crate::vocab::time::{fmt_ms, Time};
+use serde::Serialize;
+use std::fmt;
+
+/// Why a client stopped believing it holds the lock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LossHow {
+    /// A lease check found the local deadline passed.
+    DeadlinePassed,
+    /// The coordinator refused a renewal.
+    RenewRefused,
+    /// The watchdog found the lease ran out before a renewal came back.
+    WatchdogExpired,
+    /// Storage refused a write by its fence.
+    Fenced,
+    /// The client released the lock.
+    Released,
+    /// The job ended.
+    JobEnded,
+    /// ZooKeeper: reconnected, it was told its session had expired.
+    SessionExpired,
+    /// ZooKeeper: its connection listener took Disconnected as the loss of the lock.
+    Suspended,
+}
+
+impl fmt::Display for LossHow {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LossHow::DeadlinePassed => "a lease check found its deadline passed",
+            LossHow::RenewRefused => "the coordinator refused its renewal",
+            LossHow::WatchdogExpired => "its watchdog saw the lease run out",
+            LossHow::Fenced => "storage rejected its write",
+            LossHow::Released => "it released the lock",
+            LossHow::JobEnded => "its job ended",
+            LossHow::SessionExpired => "reconnected, it learned its session had expired",
+            LossHow::Suspended => "its connection listener saw Disconnected and stopped",
+        })
+    }
+}
+
+/// Why a message did not arrive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DropWhy {
+    Partitioned,
+    Lost,
+    NodeDown,
+}
+
+/// Something that happened on a node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    // --- jobs (clients)
+    JobStarted,
+    StepStarted {
+        step: u32,
+    },
+    JobFinished,
+    JobAborted {
+        why: AbortWhy,
+    },
+    // --- network
+    /// A message left; `arrives` is when it reaches the other side (`None`: it is dropped).
+    Sent {
+        id: u32,
+        to: NodeId,
+        msg: Msg,
+        arrives: Option<Time>,
+    },
+    /// The receiving node handled the message (after a pause, that can be later than it
+    /// arrived).
+    Received {
+        id: u32,
+        from: NodeId,
+    },
+    Dropped {
+        id: u32,
+        to: NodeId,
+        why: DropWhy,
+    },
+    // --- what a client believes
+    BeliefStarted {
+        token: u64,
+        epoch: u32,
+        deadline_local: i64,
+    },
+    DeadlineExtended {
+        token: u64,
+        deadline_local: i64,
+    },
+    BeliefEnded {
+        token: u64,
+        how: LossHow,
+    },
+    CheckPassed {
+        deadline_local: i64,
+    },
+    LossIgnored,
+    FailedOpen,
+    GaveUp,
+    // --- the coordinator
+    LeaseGranted {
+        client: NodeId,
+        token: u64,
+        epoch: u32,
+        expires_local: i64,
+    },
+    LeaseRenewed {
+        client: NodeId,
+        token: u64,
+        expires_local: i64,
+    },
+    LeaseReleased {
+        client: NodeId,
+        token: u64,
+    },
+    ReleaseRefused {
+        client: NodeId,
+    },
+    LeaseExpired {
+        client: NodeId,
+        token: u64,
+        epoch: u32,
+    },
+    RequestQueued {
+        client: NodeId,
+    },
+    RenewalRefused {
+        client: NodeId,
+        token: u64,
+    },
+    RenewalDropped {
+        client: NodeId,
+    },
+    // --- storage
+    WriteAccepted {
+        client: NodeId,
+        key: String,
+        value: String,
+        token: Option<u64>,
+        epoch: Option<u32>,
+        /// The epoch of the value this write replaced (`None`: the key was empty or
+        /// the previous write carried no lease).
+        replaced_epoch: Option<u32>,
+        mark: Option<u64>,
+    },
+    WriteRejected {
+        client: NodeId,
+        key: String,
+        token: Option<u64>,
+        reason: RejectReason,
+    },
+    /// Non-atomic fence: the mark was read and the check passed; the write lands later.
+    FenceChecked {
+        client: NodeId,
+        key: String,
+        token: Option<u64>,
+        mark: Option<u64>,
+    },
+    EffectPerformed {
+        client: NodeId,
+        name: String,
+    },
+    EffectDeduplicated {
+        client: NodeId,
+        name: String,
+    },
+    // --- faults
+    Paused {
+        for_ms: i64,
+    },
+    Resumed,
+    LinkCut {
+        peer: NodeId,
+    },
+    LinkHealed {
+        peer: NodeId,
+    },
+    MessageHeld {
+        to: NodeId,
+        extra_ms: i64,
+    },
+    ClockJumped {
+        by_ms: i64,
+    },
+    Crashed {
+        down_ms: i64,
+    },
+    Restarted {
+        forgot: Forgot,
+    },
+    RenewalsFailing {
+        for_ms: i64,
+    },
+    RenewalsRestored,
+    // --- flavors (sim::flavors)
+    /// Client (ZooKeeper): no reply for two thirds of the session timeout.
+    Disconnected,
+    /// Client (ZooKeeper): a reply came back; the session is still alive.
+    Reconnected,
+    /// Client (Chubby): its lease ran out locally; it waits `grace_ms` before giving up.
+    Jeopardy {
+        grace_ms: i64,
+        deadline_local: i64,
+    },
+    /// Client (Chubby): a KeepAlive succeeded during jeopardy.
+    Safe,
+    /// Client (Redlock): a majority granted in time.
+    QuorumAcquired {
+        granted: u32,
+        validity_ms: i64,
+    },
+    /// Client (Redlock): too few grants, or no validity left.
+    QuorumFailed {
+        granted: u32,
+        validity_ms: i64,
+    },
+    /// Coordinator: its leader (or master) is gone for `down_ms`.
+    FailingOver {
+        down_ms: i64,
+    },
+    /// Coordinator: a new leader took over; `lost`: whose lock the replica never had.
+    FailedOver {
+        lost: Option<NodeId>,
+    },
+    /// Coordinator: the new leader extended a lease.
+    LeaseExtended {
+        client: NodeId,
+        token: u64,
+        expires_local: i64,
+    },
+    /// Coordinator: it declared a live client's session dead; `token`: the lock it held.
+    SessionInvalidated {
+        client: NodeId,
+        token: Option<u64>,
+    },
+    /// Coordinator: the lock is held back after its holder failed.
+    LockDelayed {
+        until_local: i64,
+    },
+}
+
+/// Why a job stopped early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AbortWhy {
+    LostLease,
+    CoordinatorUnreachable,
+    StorageUnreachable,
+}
+
+/// What a restart lost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Forgot {
+    /// Coordinator: leases and waiters; the token counter survived.
+    Leases,
+    /// Coordinator: leases, waiters and the token counter (tokens will repeat).
+    LeasesAndCounter,
+    /// Storage: nothing (the mark is durable).
+    Nothing,
+    /// Storage: the high-water mark (kept only in memory).
+    Mark,
+}
+
+/// One line of the trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub t: Time,
+    pub node: NodeId,
+    /// The node's wall-clock reading at `t`.
+    pub local: i64,
+    pub event: Event,
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Nothing left to happen.
+    Quiescent,
+    /// Stopped at the scenario's horizon with events still pending.
+    HorizonReached,
+    /// Stopped at the scenario's event limit.
+    EventLimitReached,
+}
+
+/// A finished run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    /// The nodes of the run in lane order, with their clocks at the start, so a reader
+    /// can tell any node's local reading at any true time.
+    pub nodes: Vec<(NodeId, Clock)>,
+    pub entries: Vec<Entry>,
+    pub outcome: Outcome,
+    /// True time at which the run stopped.
+    pub end: Time,
+}
+
+impl Trace {
+    /// FNV-1a 64 over the canonical text form: one compact JSON line per entry (see
+    /// `trace_json`), then the outcome.
+    pub fn digest(&self) -> u64 {
+        let mut h = Fnv::new();
+        let mut line = String::new();
+        for e in &self.entries {
+            line.clear();
+            crate::vocab::json::write_compact(&mut line, &crate::model::trace::json::entry(e));
+            h.write(line.as_bytes());
+            h.write(b"\n");
+        }
+        let outcome = match self.outcome {
+            Outcome::Quiescent => "Quiescent",
+            Outcome::HorizonReached => "HorizonReached",
+            Outcome::EventLimitReached => "EventLimitReached",
+        };
+        h.write(format!("{outcome} {}", self.end.0).as_bytes());
+        h.finish()
+    }
+
+    pub fn digest_hex(&self) -> String {
+        format!("{:016x}", self.digest())
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Event::*;
+        match self {
+            JobStarted => write!(f, "starts its job"),
+            StepStarted { step } => write!(f, "step {}", step + 1),
+            JobFinished => write!(f, "finishes its job"),
+            JobAborted { why } => write!(
+                f,
+                "aborts its job ({})",
+                match why {
+                    AbortWhy::LostLease => "lost the lease",
+                    AbortWhy::CoordinatorUnreachable => "coordinator unreachable: fails closed",
+                    AbortWhy::StorageUnreachable => "storage unreachable",
+                }
+            ),
+            Sent {
+                to,
+                msg,
+                arrives: Some(a),
+                ..
+            } => {
+                write!(f, "sends {} → {to} (arrives {a})", msg.label())
+            }
+            Sent {
+                to,
+                msg,
+                arrives: None,
+                ..
+            } => write!(f, "sends {} → {to} (lost)", msg.label()),
+            Received { from, .. } => write!(f, "receives from {from}"),
+            Dropped { to, why, .. } => write!(f, "message to {to} dropped ({why:?})"),
+            BeliefStarted {
+                token,
+                deadline_local,
+                ..
+            } => write!(
+                f,
+                "believes it holds the lock: {}, valid until {} on its clock",
+                tok(Some(*token)),
+                fmt_ms(*deadline_local)
+            ),
+            DeadlineExtended {
+                token,
+                deadline_local,
+            } => {
+                write!(
+                    f,
+                    "lease {token} extended to {} on its clock",
+                    fmt_ms(*deadline_local)
+                )
+            }
+            BeliefEnded { token, how } => {
+                write!(f, "no longer believes it holds token {token}: {how}")
+            }
+            CheckPassed { deadline_local } => {
+                write!(
+                    f,
+                    "lease check passes (deadline {} on its clock)",
+                    fmt_ms(*deadline_local)
+                )
+            }
+            LossIgnored => write!(f, "logs the lost lease and carries on"),
+            FailedOpen => write!(
+                f,
+                "cannot reach the coordinator: fails open, proceeds unlocked"
+            ),
+            GaveUp => write!(f, "gives up on the request"),
+            LeaseGranted {
+                client,
+                token,
+                expires_local,
+                ..
+            } => write!(
+                f,
+                "grants the lease to {client}: {}, expires at {} on its clock",
+                tok(Some(*token)),
+                fmt_ms(*expires_local)
+            ),
+            LeaseRenewed {
+                client,
+                token,
+                expires_local,
+            } => write!(
+                f,
+                "renews {client}'s lease ({}) until {} on its clock",
+                tok(Some(*token)),
+                fmt_ms(*expires_local)
+            ),
+            LeaseReleased { client, token } => {
+                write!(f, "{client} releases its lease ({})", tok(Some(*token)))
+            }
+            ReleaseRefused { client } => {
+                write!(f, "refuses a release from {client}: not the owner")
+            }
+            LeaseExpired { client, token, .. } => {
+                write!(f, "{client}'s lease ({}) expires", tok(Some(*token)))
+            }
+            RequestQueued { client } => write!(f, "queues {client}'s acquire"),
+            RenewalRefused { client, token } => {
+                write!(f, "refuses {client}'s renewal of {token}: not the holder")
+            }
+            RenewalDropped { client } => write!(f, "drops {client}'s renewal (renewals failing)"),
+            WriteAccepted {
+                client, key, token, ..
+            } => {
+                write!(f, "accepts {client}'s write to {key} with {}", tok(*token))
+            }
+            WriteRejected {
+                client,
+                key,
+                reason,
+                ..
+            } => {
+                write!(f, "rejects {client}'s write to {key}: {reason}")
+            }
+            FenceChecked {
+                client,
+                token,
+                mark,
+                ..
+            } => write!(
+                f,
+                "checks {client}'s {} against mark {} (write lands later)",
+                tok(*token),
+                mark.map_or("none".to_string(), |m| m.to_string())
+            ),
+            EffectPerformed { client, name } => write!(f, "performs \"{name}\" for {client}"),
+            EffectDeduplicated { client, name } => {
+                write!(
+                    f,
+                    "skips \"{name}\" for {client}: idempotency key already used"
+                )
+            }
+            Paused { for_ms } => write!(f, "pauses for {}", fmt_ms(*for_ms)),
+            Resumed => write!(f, "resumes"),
+            LinkCut { peer } => write!(f, "is partitioned from {peer}"),
+            LinkHealed { peer } => write!(f, "can reach {peer} again"),
+            MessageHeld { to, extra_ms } => {
+                write!(f, "next message to {to} will be held {}", fmt_ms(*extra_ms))
+            }
+            ClockJumped { by_ms } => write!(f, "clock jumps by {}", fmt_ms(*by_ms)),
+            Crashed { down_ms } => write!(f, "crashes (down {})", fmt_ms(*down_ms)),
+            Restarted { forgot } => write!(
+                f,
+                "restarts: {}",
+                match forgot {
+                    Forgot::Leases => "leases lost, token counter kept",
+                    Forgot::LeasesAndCounter =>
+                        "leases and token counter lost (tokens will repeat)",
+                    Forgot::Nothing => "the high-water mark is durable",
+                    Forgot::Mark => "the high-water mark is forgotten",
+                }
+            ),
+            RenewalsFailing { for_ms } => {
+                write!(f, "renewals start failing for {}", fmt_ms(*for_ms))
+            }
+            RenewalsRestored => write!(f, "renewals work again"),
+            Disconnected => write!(f, "hears nothing from the service: Disconnected"),
+            Reconnected => write!(f, "reconnects: session alive"),
+            Jeopardy {
+                grace_ms,
+                deadline_local,
+            } => write!(
+                f,
+                "lease ran out locally: jeopardy, grace {} (until {} on its clock)",
+                fmt_ms(*grace_ms),
+                fmt_ms(*deadline_local)
+            ),
+            Safe => write!(f, "KeepAlive answered: safe"),
+            QuorumAcquired {
+                granted,
+                validity_ms,
+            } => write!(
+                f,
+                "{granted}/5 masters granted: lock valid for {}",
+                fmt_ms(*validity_ms)
+            ),
+            QuorumFailed {
+                granted,
+                validity_ms,
+            } => write!(
+                f,
+                "{granted}/5 masters granted, validity {}: no lock",
+                fmt_ms(*validity_ms)
+            ),
+            FailingOver { down_ms } => write!(f, "fails over (no leader for {})", fmt_ms(*down_ms)),
+            FailedOver { lost: Some(c) } => {
+                write!(f, "new master: the replica never had {c}'s key")
+            }
+            FailedOver { lost: None } => write!(f, "new leader in place"),
+            LeaseExtended {
+                client,
+                token,
+                expires_local,
+            } => write!(
+                f,
+                "new leader extends {client}'s lease {} until {} on its clock",
+                token,
+                fmt_ms(*expires_local)
+            ),
+            SessionInvalidated { client, .. } => {
+                write!(f, "declares {client}'s session dead (false positive)")
+            }
+            LockDelayed { until_local } => {
+                write!(f, "lock-delay until {} on its clock", fmt_ms(*until_local))
+            }
+        }
+    }
+}
+
+/// "token 33"; "no token" for none or for 0 (Redis and Redlock grants carry none).
+fn tok(t: Option<u64>) -> String {
+    t.filter(|t| *t != 0)
+        .map_or("no token".to_string(), |t| format!("token {t}"))
+}
+
+impl fmt::Display for Entry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:>10}  {:<8} [{:>10}]  {}",
+            self.t.to_string(),
+            self.node.to_string(),
+            fmt_ms(self.local),
+            self.event
+        )
+    }
+}

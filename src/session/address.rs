@@ -1,0 +1,166 @@
+//! The link, both ways: a URL fragment into the view it names ([`Session::navigate`]), and
+//! the view on screen as the fragment that restores it ([`Session::view_state`]).
+//!
+//! The grammar and its validation are [`crate::session::share`]'s; this module decides what
+//! a view *is*: a built-in scenario is named (with its seed, fence and flavor when changed),
+//! anything else travels whole; the cursor is a beat, a time, or — where several events
+//! share one millisecond — a time and a step.
+
+use super::page::{Menu, Session, CUSTOM};
+use crate::model::scenario::Flavor;
+use crate::session::edit::{self, Edit};
+use crate::session::share::{self, Source, ViewState};
+use crate::teach::course;
+use crate::view::playback::Cursor;
+use std::rc::Rc;
+
+impl Session {
+    /// Follows a link: the whole view state in a fragment (see `share`). A bad link
+    /// changes nothing but the message, which names the key at fault.
+    pub(super) fn navigate(&mut self, fragment: &str) {
+        let v = match share::decode(fragment) {
+            Ok(v) => v,
+            Err(e) => {
+                self.error = Some(e);
+                return;
+            }
+        };
+        let (name, mut sc) = match v.source {
+            Source::Named(name) => match course::open(&name) {
+                Some(sc) => (name, sc),
+                None => return,
+            },
+            Source::Custom(sc) => (CUSTOM.to_string(), sc),
+        };
+        // The flavor first: switching it may adjust what the new service would refuse.
+        if let Some(f) = v.flavor.as_deref().and_then(Flavor::parse) {
+            if sc.coordinator.flavor != f {
+                sc = edit::apply(&sc, &Edit::SetFlavor(f)).unwrap_or(sc);
+            }
+        }
+        if let Some(seed) = v.seed {
+            sc.seed = seed;
+        }
+        if let Some(f) = v.fence {
+            sc = edit::apply(&sc, &Edit::SetFence(f)).unwrap_or(sc);
+        }
+        // A link to what is already on screen (a reload, our own fragment) keeps the run.
+        if *self.name != *name || **self.history.current() != sc || v.quiz.is_some() {
+            self.quiz = None;
+            self.load(&name, sc);
+        }
+        if let Some(q) = v.quiz {
+            self.start_quiz(q);
+        }
+        self.menu = match (v.chapter, v.panel.as_deref()) {
+            (Some(_), _) | (_, Some("lessons")) => Some(Menu::Lessons),
+            (_, Some("interview")) => Some(Menu::Interview),
+            (_, Some("share")) => Some(Menu::Share),
+            _ => None,
+        };
+        if v.panel.as_deref() == Some("compare") {
+            self.compare_with("");
+        }
+        self.chapter = v.chapter;
+        let trace = &self.run.trace;
+        if let Some(b) = v.beat {
+            let step = self.beats.get(b).copied().flatten().map_or(0, |i| i + 1);
+            self.move_to(Cursor::at_step(trace, step));
+        } else if let Some(step) = v.step {
+            self.move_to(Cursor::at_step(trace, step as usize));
+        } else if let Some(t) = v.t_ms {
+            self.move_to(Cursor::at_time(trace, t as f64));
+        }
+        self.embed = v.embed;
+        self.autoplay = v.autoplay;
+        self.origins = Rc::new(v.origins);
+        if v.autoplay && !self.playing && !self.cursor.at_end(&self.run.trace) {
+            self.playing = true;
+            self.last_frame = None;
+        }
+    }
+
+    /// The view as a link: what [`navigate`](Self::navigate) restores. A built-in scenario
+    /// is named (with its seed and fence when changed); anything else travels whole.
+    pub fn view_state(&self) -> ViewState {
+        let cur = self.history.current();
+        let mut v = ViewState {
+            embed: self.embed,
+            autoplay: self.autoplay,
+            origins: (*self.origins).clone(),
+            ..ViewState::default()
+        };
+        let named = (*self.name != *CUSTOM)
+            .then(|| course::open(&self.name))
+            .flatten();
+        v.source = match named {
+            Some(mut base) => {
+                let (seed, fence, flavor) =
+                    (base.seed, base.storage.fence, base.coordinator.flavor);
+                let now = cur.coordinator.flavor;
+                if flavor != now {
+                    base = edit::apply(&base, &Edit::SetFlavor(now)).unwrap_or(base);
+                }
+                base.seed = cur.seed;
+                base.storage.fence = cur.storage.fence;
+                if base == **cur {
+                    v.seed = (seed != cur.seed).then_some(cur.seed);
+                    v.fence = (fence != cur.storage.fence).then_some(cur.storage.fence);
+                    v.flavor = (flavor != now).then(|| now.name().to_string());
+                    Source::Named(self.name.to_string())
+                } else {
+                    Source::Custom((**cur).clone())
+                }
+            }
+            None => Source::Custom((**cur).clone()),
+        };
+        v.quiz = self.quiz.map(|q| q.question);
+        let on_beat = self
+            .beats
+            .iter()
+            .position(|e| e.map(|i| i + 1) == Some(self.cursor.step));
+        match on_beat {
+            Some(b) if matches!(v.source, Source::Named(_)) && v.quiz.is_none() => v.beat = Some(b),
+            _ if self.cursor.step > 0 => {
+                let t = self.cursor.t as i64;
+                v.t_ms = Some(t);
+                // Several events can share one millisecond: the time alone would land after
+                // all of them, so the step says which one the cursor is just past.
+                let by_time = Cursor::at_time(&self.run.trace, t as f64).step;
+                v.step = (by_time != self.cursor.step).then_some(self.cursor.step as u32);
+            }
+            _ => {}
+        }
+        match self.menu {
+            Some(Menu::Lessons) => {
+                v.chapter = self.chapter;
+                v.panel = self.chapter.is_none().then(|| "lessons".to_string());
+            }
+            Some(Menu::Interview) => v.panel = Some("interview".to_string()),
+            Some(Menu::Share) => v.panel = Some("share".to_string()),
+            None if self.versus.is_some() => v.panel = Some("compare".to_string()),
+            None => {}
+        }
+        v
+    }
+}
+
+impl Session {
+    /// The fragment of the view on screen, as [`Session::reduce`] keeps it: recomputed once
+    /// per action while paused, `None` while playing (the address follows when playback
+    /// stops).
+    pub(super) fn refresh_fragment(&mut self) {
+        self.fragment = (!self.playing).then(|| Rc::from(share::encode(&self.view_state())));
+    }
+
+    /// The links a reader shares: the full app's fragment and the embed's, both without the
+    /// open panel.
+    pub fn share_fragments(&self) -> (String, String) {
+        let mut v = self.view_state();
+        v.panel = None;
+        v.embed = false;
+        let full = share::encode(&v);
+        v.embed = true;
+        (full, share::encode(&v))
+    }
+}

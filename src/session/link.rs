@@ -1,0 +1,116 @@
+//! Deep links: what the URL fragment can name, and its parser.
+//!
+//! A fragment is `key=value` pairs joined by `&`, e.g. `#s=check-then-write&beat=3`,
+//! `#chapter=2` or `#quiz=1`. Numbers in links count from 1, as a reader does. The page
+//! is never at the mercy of a link: every value is checked here, and a bad one comes back
+//! as an error naming its key while the current scenario stays on screen.
+//!
+//! These are the links the menus make. The whole view state (seed, fence, cursor, a custom
+//! scenario carried in the link, embed mode) is [`crate::session::share`]'s; it reads every link
+//! written here the same way.
+
+/// What a fragment asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A scenario by name, at a walkthrough beat (0-based here).
+    Scenario { name: String, beat: Option<usize> },
+    /// The chapter menu, open at a chapter (0-based).
+    Chapter(usize),
+    /// An interview question's guided stops (0-based).
+    Quiz(usize),
+}
+
+/// The fragment for a scenario, optionally at a beat (0-based in, 1-based in the link).
+pub fn scenario(name: &str, beat: Option<usize>) -> String {
+    match beat {
+        Some(b) => format!("#s={name}&beat={}", b + 1),
+        None => format!("#s={name}"),
+    }
+}
+
+pub fn chapter(i: usize) -> String {
+    format!("#chapter={}", i + 1)
+}
+
+pub fn quiz(i: usize) -> String {
+    format!("#quiz={}", i + 1)
+}
+
+/// Reads a menu link (with or without its `#`) as the target it names; an empty fragment
+/// is `Ok(None)`, the default page. The reading is [`crate::session::share::decode`]'s — one parser
+/// for every link — so a bad value's error names its key exactly as a shared link's does.
+pub fn parse(fragment: &str) -> Result<Option<Target>, String> {
+    if fragment.strip_prefix('#').unwrap_or(fragment).is_empty() {
+        return Ok(None);
+    }
+    let v = crate::session::share::decode(fragment)?;
+    Ok(Some(match (v.quiz, v.chapter, v.source) {
+        (Some(q), _, _) => Target::Quiz(q),
+        (None, Some(c), _) => Target::Chapter(c),
+        (None, None, crate::session::share::Source::Named(name)) => {
+            Target::Scenario { name, beat: v.beat }
+        }
+        (None, None, crate::session::share::Source::Custom(_)) => {
+            return Err("sc: a menu link names its scenario (s=…)".to_string())
+        }
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links_round_trip() {
+        for (frag, want) in [
+            (
+                scenario("gc-pause", None),
+                Target::Scenario {
+                    name: "gc-pause".into(),
+                    beat: None,
+                },
+            ),
+            (
+                scenario("check-then-write", Some(2)),
+                Target::Scenario {
+                    name: "check-then-write".into(),
+                    beat: Some(2),
+                },
+            ),
+            (
+                scenario("check-then-write/fencing", None),
+                Target::Scenario {
+                    name: "check-then-write/fencing".into(),
+                    beat: None,
+                },
+            ),
+            (chapter(4), Target::Chapter(4)),
+            (quiz(0), Target::Quiz(0)),
+        ] {
+            assert_eq!(parse(&frag), Ok(Some(want)), "{frag}");
+        }
+        assert_eq!(parse(""), Ok(None));
+        assert_eq!(parse("#"), Ok(None));
+    }
+
+    #[test]
+    fn bad_links_name_the_key() {
+        for (frag, key) in [
+            ("#s=nope", "s:"),
+            ("#s=GC-PAUSE", "s:"),
+            ("#s=gc-pause&beat=0", "beat:"),
+            ("#s=gc-pause&beat=99", "beat:"),
+            ("#s=gc-pause&beat=x", "beat:"),
+            ("#s=gc-pause-fenced&beat=1", "beat:"),
+            ("#beat=1", "beat:"),
+            ("#chapter=7", "chapter:"),
+            ("#quiz=-1", "quiz:"),
+            ("#zz=1", "link:"),
+            ("#garbage", "link:"),
+            ("#s=%00", "s:"),
+        ] {
+            let err = parse(frag).expect_err(frag);
+            assert!(err.starts_with(key), "{frag}: {err}");
+        }
+    }
+}

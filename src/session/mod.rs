@@ -1,0 +1,23 @@
+//! The page's session: what the learner is doing, as a pure `Action → state` function.
+//!
+//! [`Session`] is the page's state and [`Action`] what can happen to it (`page`), with the
+//! [`Run`] on screen (`run`) and the link both ways (`address`). [`edit`] is the scenario's edits and their undo history; [`draft`] the editor's form as
+//! text fields; [`share`] the link format both ways (a fragment ⇄ a view), with [`link`]
+//! the deep links of the menus and [`embed`] the protocol a host page speaks to an embedded
+//! run.
+//!
+//! May import: every floor below it ([`crate::vocab`], [`crate::model`],
+//! [`crate::analysis`], [`crate::teach`], [`crate::view`]). Nothing here touches a browser:
+//! `cargo test --no-default-features` runs all of it.
+
+mod address;
+pub mod draft;
+pub mod edit;
+pub mod embed;
+pub mod link;
+mod page;
+mod run;
+pub mod share;
+
+pub use page::{Action, Menu, Selection, Session, CUSTOM, DEFAULT};
+pub use run::{Run, Versus};

@@ -1,0 +1,627 @@
+//! The page's one reducer: the scenario history, the current run, the cursor, playback, the
+//! quiz hold, the comparison, the menus and what a host page asked for.
+//!
+//! [`Session::reduce`] is a pure function of (state, [`Action`]): the browser layer wraps
+//! it in Yew's `Reducible` and adds only what touches the browser (frames, keys, storage,
+//! the address bar). A [`Run`] is simulated once per scenario (an edit, undo, redo, the
+//! fencing switch) and then only *read*. Actions that change nothing return the same `Rc`,
+//! so the page skips the render (a tick while paused costs nothing).
+
+use super::run::{Run, Versus};
+use crate::analysis::projection::State;
+use crate::model::scenario::{FenceMode, Scenario};
+use crate::session::edit::{Edit, History};
+use crate::session::embed::Command;
+use crate::session::share;
+use crate::teach::course::{self, clamp_to_hold, Progress, Quiz};
+use crate::teach::narrate;
+use crate::view::playback::{self, Cursor, DEFAULT_SPEED, DISCRETE_STEP_REAL_MS, SPEEDS};
+use crate::vocab::ids::NodeId;
+use std::rc::Rc;
+
+/// The page a visitor lands on: the scenario an empty link opens.
+pub const DEFAULT: &str = share::DEFAULT_SCENARIO;
+/// The name of a scenario that came from outside (an import, a link carrying a scenario).
+pub const CUSTOM: &str = "custom";
+
+/// What the stage's action menu is open for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Selection {
+    Node(NodeId),
+    Link(NodeId, NodeId),
+}
+
+/// Which menu is open over the page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Menu {
+    Lessons,
+    Interview,
+    /// The share dialog: the link and an iframe snippet.
+    Share,
+}
+
+#[derive(Clone)]
+pub struct Session {
+    /// The named scenario the history started from: a preset or a lesson variant.
+    pub name: Rc<str>,
+    /// Where each walkthrough beat lands in the current run (empty without a walkthrough).
+    pub beats: Rc<Vec<Option<usize>>>,
+    /// The interview question being played, if any.
+    pub quiz: Option<Quiz>,
+    pub progress: Progress,
+    pub menu: Option<Menu>,
+    /// The chapter a link asked for (the menu scrolls it into view).
+    pub chapter: Option<usize>,
+    /// Embedded in a host page: no site chrome, and host commands are obeyed.
+    pub embed: bool,
+    pub autoplay: bool,
+    /// Host origins allowed to send commands (empty: the parent page, any origin).
+    pub origins: Rc<Vec<String>>,
+    /// Bumped by every change a link should record as a new history entry.
+    pub rev: u32,
+    /// The last change came from a link: write the fragment back without a new entry.
+    pub from_link: bool,
+    /// Side by side: the second run, what it is ("" = this scenario with the fence
+    /// switched, else a variant's name), and the first entry where the two differ.
+    pub versus: Option<Versus>,
+    pub history: History,
+    pub run: Rc<Run>,
+    pub cursor: Cursor,
+    pub state: Rc<State>,
+    pub playing: bool,
+    pub speed: usize,
+    pub reduced_motion: bool,
+    pub selected: Option<Selection>,
+    /// The last refused edit, naming the field; the scenario is unchanged.
+    pub error: Option<String>,
+    /// The latest notable sentence the cursor has passed (the caption and live region).
+    pub caption: String,
+    /// The view as a link fragment (`#s=…`), `None` while playing. Computed once per
+    /// action, so a paused page renders without encoding anything.
+    pub fragment: Option<Rc<str>>,
+    pub(super) last_frame: Option<f64>,
+    pub(super) discrete_wait: f64,
+    /// Real ms left to hold on the notable event just reached.
+    pub(super) dwell: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    TogglePlay,
+    Pause,
+    /// An animation frame at this real timestamp (ms).
+    Tick(f64),
+    StepForward,
+    StepBack,
+    NextNotable,
+    PrevNotable,
+    ToStart,
+    ToEnd,
+    NextViolation,
+    /// Scrub to a true time (ms).
+    Seek(f64),
+    /// Jump to just after this entry.
+    SeekEntry(usize),
+    /// Jump to the time of run B's entry (a click on the comparison's second diagram).
+    SeekEntryB(usize),
+    Faster,
+    Slower,
+    Select(Option<Selection>),
+    Edit(Edit),
+    ToggleFence,
+    Undo,
+    Redo,
+    /// Open a scenario by name (a preset, a lesson, `lesson/fix`).
+    Open(String),
+    /// Follow a deep link (a URL fragment).
+    Navigate(String),
+    NextBeat,
+    PrevBeat,
+    StartQuiz(usize),
+    /// The learner's prediction at a quiz stop.
+    Pick(usize),
+    /// On to the next stop after a reveal.
+    QuizNext,
+    EndQuiz,
+    ToggleMenu(Menu),
+    /// Progress read back from storage.
+    LoadProgress(String),
+    /// A scenario as JSON text (a file or a paste), validated before it replaces anything.
+    Import(String),
+    /// A command from the host page of an embed, already validated.
+    Host(Command),
+    /// Compare with a variant ("" = the fence switched), or stop comparing.
+    Compare(Option<String>),
+    ResetProgress,
+    SetReducedMotion(bool),
+    /// A value refused before it became an edit (it did not parse).
+    ShowError(String),
+    DismissError,
+}
+
+impl Session {
+    pub fn new(scenario: Scenario) -> Session {
+        let history = History::new(scenario);
+        let run = Rc::new(Run::new(history.current().clone()));
+        let state = Rc::new(run.state_at(0));
+        Session {
+            name: Rc::from(DEFAULT),
+            beats: Rc::new(Vec::new()),
+            quiz: None,
+            progress: Progress::default(),
+            menu: None,
+            chapter: None,
+            embed: false,
+            autoplay: false,
+            origins: Rc::new(Vec::new()),
+            rev: 0,
+            from_link: false,
+            versus: None,
+            history,
+            run,
+            cursor: Cursor::START,
+            state,
+            playing: false,
+            speed: DEFAULT_SPEED,
+            reduced_motion: false,
+            selected: None,
+            error: None,
+            caption: String::new(),
+            fragment: None,
+            last_frame: None,
+            discrete_wait: 0.0,
+            dwell: 0.0,
+        }
+    }
+
+    /// The default page: the unfenced GC-pause scenario, ready to play, with its
+    /// walkthrough beside it.
+    pub fn default_page() -> Session {
+        let sc = course::open(DEFAULT).unwrap_or_else(|| unreachable!("gc-pause is built in"));
+        let mut m = Session::new(sc);
+        m.locate_beats();
+        m.refresh_fragment();
+        m
+    }
+
+    /// Moves the cursor, refreshing the projected state and the caption. A quiz stop
+    /// holds the cursor just before its decisive event until the learner has answered.
+    pub(super) fn move_to(&mut self, mut c: Cursor) {
+        if let Some(q) = &mut self.quiz {
+            let trace = &self.run.trace;
+            let (step, reveal) = clamp_to_hold(q, trace, self.cursor.step, c.step);
+            if reveal {
+                q.revealed = true;
+                if let Some(right) = q.right(trace) {
+                    self.progress.answer(q.question, q.stop, right);
+                }
+                // Stop just after the decisive event, so the explanation can be read.
+                c = Cursor::at_step(trace, self.cursor.step + 1);
+                self.playing = false;
+            } else if step != c.step {
+                c = Cursor::at_step(trace, step);
+                self.playing = false;
+            }
+        }
+        self.cursor = c;
+        if let Some(b) = course::beat_at(&self.beats, c.step) {
+            if b + 1 == self.beats.len() {
+                self.progress.walk(&self.name);
+            }
+        }
+        if c.step != self.state.step {
+            self.state = Rc::new(self.run.state_at(c.step));
+        }
+        if let Some(v) = &mut self.versus {
+            let b = Cursor::at_time(&v.run.trace, c.t).step;
+            if b != v.state.step {
+                v.state = Rc::new(v.run.state_at(b));
+            }
+        }
+        // The caption is the latest notable entry at or before the cursor.
+        let idx = self.run.notable.partition_point(|&i| i < c.step);
+        self.caption = match idx.checked_sub(1).map(|j| self.run.notable[j]) {
+            Some(i) if i < c.step => narrate::sentence(
+                &self.run.trace,
+                &self.run.verdict,
+                i,
+                &self.run.state_at(i + 1),
+            )
+            .unwrap_or_default(),
+            _ => String::new(),
+        };
+        if self.cursor.at_end(&self.run.trace) {
+            self.playing = false;
+            // At the end, the caption says how the story ended.
+            self.caption = narrate::ending(&self.run.verdict);
+        }
+    }
+
+    pub(super) fn rerun(&mut self) {
+        let t = self.cursor.t;
+        self.run = Rc::new(Run::new(self.history.current().clone()));
+        self.state = Rc::new(self.run.state_at(0));
+        self.locate_beats();
+        if let Some(v) = &self.versus {
+            let with = v.with.clone();
+            self.compare_with(&with);
+        }
+        let c = Cursor::at_time(&self.run.trace, t);
+        self.cursor = Cursor::START;
+        self.move_to(c);
+    }
+
+    /// Places the walkthrough's beats on the current run. After an edit a beat whose event
+    /// no longer happens is simply skipped (the library test keeps the stock runs whole).
+    pub(super) fn locate_beats(&mut self) {
+        self.beats = Rc::new(
+            course::walkthrough(&self.name).map_or_else(Vec::new, |w| w.locate(&self.run.trace)),
+        );
+    }
+
+    /// Replaces the scenario with a named one, at the start, paused.
+    pub(super) fn open(&mut self, name: &str) -> bool {
+        let Some(sc) = course::open(name) else {
+            self.error = Some(format!("s: no scenario named \"{name}\""));
+            return false;
+        };
+        self.load(name, sc);
+        true
+    }
+
+    /// Makes `sc` the scenario on screen, under `name` (a built-in name, or "custom").
+    pub(super) fn load(&mut self, name: &str, sc: Scenario) {
+        self.name = Rc::from(name);
+        // Opening a scenario is navigation, not an edit: it starts a fresh history (the
+        // browser's Back button, through the fragment, goes back to the previous one).
+        self.history = History::new(sc);
+        self.playing = false;
+        self.selected = None;
+        self.error = None;
+        self.cursor = Cursor::START;
+        self.rerun();
+        self.move_to(Cursor::START);
+    }
+
+    /// Builds the second run: a named variant on this run's seed, or this scenario with
+    /// the fence switched.
+    pub(super) fn compare_with(&mut self, with: &str) {
+        let a = self.history.current();
+        let b = if with.is_empty() {
+            Some(crate::analysis::compare::fence_flipped(a))
+        } else {
+            course::open(with).map(|mut sc| {
+                sc.seed = a.seed;
+                sc
+            })
+        };
+        self.versus = b.map(|sc| {
+            let run = Rc::new(Run::new(Rc::new(sc)));
+            let divergence =
+                crate::analysis::compare::first_divergence(&self.run.trace, &run.trace);
+            let state = Rc::new(run.state_at(Cursor::at_time(&run.trace, self.cursor.t).step));
+            Versus {
+                with: Rc::from(with),
+                run,
+                divergence,
+                state,
+            }
+        });
+    }
+
+    /// Carries out a host page's command (embed mode; see `embed`).
+    pub(super) fn host(&mut self, cmd: Command) {
+        match cmd {
+            Command::Play => {
+                if !self.playing {
+                    if self.cursor.at_end(&self.run.trace) {
+                        self.move_to(Cursor::START);
+                    }
+                    self.playing = true;
+                    self.last_frame = None;
+                }
+            }
+            Command::Pause => self.playing = false,
+            Command::Seek(t) => {
+                let c = Cursor::at_time(&self.run.trace, t as f64);
+                self.move_to(c);
+            }
+            Command::Open(name) => {
+                self.quiz = None;
+                self.open(&name);
+            }
+            Command::Load(sc) => {
+                self.quiz = None;
+                self.load(CUSTOM, *sc);
+            }
+        }
+    }
+
+    pub(super) fn start_quiz(&mut self, q: usize) {
+        if let Some(quiz) = Quiz::new(q) {
+            if self.open(quiz.question().scenario) {
+                self.quiz = Some(quiz);
+                self.menu = None;
+            }
+        }
+    }
+
+    /// The quiz stop the cursor is waiting at, if it waits at one.
+    pub fn quiz_waiting(&self) -> bool {
+        self.quiz
+            .and_then(|q| q.hold(&self.run.trace))
+            .is_some_and(|h| h == self.cursor.step)
+    }
+
+    pub fn can_undo(&self) -> bool {
+        self.history.can_undo()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        self.history.can_redo()
+    }
+
+    pub fn speed_label(&self) -> String {
+        playback::speed_label(self.speed)
+    }
+
+    pub(super) fn notable_after(&self, step: usize) -> Option<usize> {
+        self.run.notable.iter().copied().find(|&i| i >= step)
+    }
+
+    pub(super) fn notable_before(&self, step: usize) -> Option<usize> {
+        self.run
+            .notable
+            .iter()
+            .copied()
+            .rev()
+            .find(|&i| i + 1 < step)
+    }
+}
+
+/// How an action is recorded in the link (see the end of `reduce`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Navigate,
+    Changes,
+    Other,
+}
+
+impl Session {
+    /// Applies one action. Returns `self` itself when nothing changed, so the page can
+    /// skip the render by pointer comparison.
+    pub fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let trace = &self.run.trace;
+        let mut m = match action {
+            // The hot path: a frame while paused changes nothing and renders nothing.
+            Action::Tick(_) | Action::Pause if !self.playing => return self,
+            Action::Select(s) if s == self.selected => return self,
+            _ => (*self).clone(),
+        };
+        let action_kind = match &action {
+            Action::Navigate(_) => Kind::Navigate,
+            Action::Open(_)
+            | Action::Edit(_)
+            | Action::ToggleFence
+            | Action::Undo
+            | Action::Redo
+            | Action::StartQuiz(_)
+            | Action::EndQuiz
+            | Action::ToggleMenu(_)
+            | Action::Import(_)
+            | Action::Compare(_)
+            | Action::Host(Command::Open(_) | Command::Load(_)) => Kind::Changes,
+            _ => Kind::Other,
+        };
+        match action {
+            Action::TogglePlay => {
+                if m.playing {
+                    m.playing = false;
+                } else {
+                    if m.cursor.at_end(trace) {
+                        m.move_to(Cursor::START);
+                    }
+                    m.playing = true;
+                    m.last_frame = None;
+                    m.discrete_wait = 0.0;
+                    m.dwell = 0.0;
+                }
+            }
+            Action::Pause => m.playing = false,
+            Action::Tick(now) => {
+                let dt = m.last_frame.map_or(0.0, |l| (now - l).clamp(0.0, 100.0));
+                m.last_frame = Some(now);
+                if m.reduced_motion {
+                    // Discrete steps: one notable event at a time, no in-between frames.
+                    m.discrete_wait += dt;
+                    if m.discrete_wait < DISCRETE_STEP_REAL_MS {
+                        return Rc::new(m);
+                    }
+                    m.discrete_wait = 0.0;
+                    let c = match m.notable_after(m.cursor.step) {
+                        Some(i) => Cursor::at_step(trace, i + 1),
+                        None => Cursor::end(trace),
+                    };
+                    m.move_to(c);
+                } else {
+                    if m.dwell > 0.0 {
+                        // Holding on a notable event so its caption can be read.
+                        m.dwell -= dt;
+                        return Rc::new(m);
+                    }
+                    let t = playback::advance(
+                        m.cursor.t,
+                        dt,
+                        SPEEDS[m.speed],
+                        &m.run.flights,
+                        m.run.end_ms(),
+                    );
+                    // Never pass a notable event in one frame: stop on it and dwell, so
+                    // every one is drawn, captioned and announced (several can share a ms).
+                    let c = match m.notable_after(m.cursor.step) {
+                        Some(i) if trace.entries[i].t.0 as f64 <= t => {
+                            m.dwell = playback::dwell_ms(SPEEDS[m.speed]);
+                            Cursor::at_step(trace, i + 1)
+                        }
+                        _ if t >= m.run.end_ms() => Cursor::end(trace),
+                        _ => Cursor::at_time(trace, t),
+                    };
+                    m.move_to(c);
+                }
+            }
+            Action::StepForward => {
+                m.playing = false;
+                m.move_to(Cursor::at_step(trace, m.cursor.step + 1));
+            }
+            Action::StepBack => {
+                m.playing = false;
+                m.move_to(Cursor::at_step(trace, m.cursor.step.saturating_sub(1)));
+            }
+            Action::NextNotable => {
+                m.playing = false;
+                let c = m
+                    .notable_after(m.cursor.step)
+                    .map_or(Cursor::end(trace), |i| Cursor::at_step(trace, i + 1));
+                m.move_to(c);
+            }
+            Action::PrevNotable => {
+                m.playing = false;
+                let c = m
+                    .notable_before(m.cursor.step)
+                    .map_or(Cursor::START, |i| Cursor::at_step(trace, i + 1));
+                m.move_to(c);
+            }
+            Action::ToStart => {
+                m.playing = false;
+                m.move_to(Cursor::START);
+            }
+            Action::ToEnd => {
+                m.playing = false;
+                m.move_to(Cursor::end(trace));
+            }
+            Action::NextViolation => {
+                m.playing = false;
+                let next = m
+                    .run
+                    .verdict
+                    .violations
+                    .iter()
+                    .map(|v| v.entry as usize)
+                    .find(|&i| i >= m.cursor.step);
+                let first = m.run.verdict.violations.first().map(|v| v.entry as usize);
+                if let Some(i) = next.or(first) {
+                    m.move_to(Cursor::at_step(trace, i + 1));
+                }
+            }
+            Action::Seek(t) => m.move_to(Cursor::at_time(trace, t)),
+            Action::SeekEntryB(i) => {
+                m.playing = false;
+                let t = m.versus.as_ref().and_then(|v| v.run.trace.entries.get(i));
+                let t = t.map_or(0.0, |e| e.t.0 as f64);
+                m.move_to(Cursor::at_time(trace, t));
+            }
+            Action::SeekEntry(i) => {
+                m.playing = false;
+                m.move_to(Cursor::at_step(trace, i + 1));
+            }
+            Action::Faster => m.speed = (m.speed + 1).min(SPEEDS.len() - 1),
+            Action::Slower => m.speed = m.speed.saturating_sub(1),
+            Action::Select(s) => m.selected = s,
+            Action::Edit(e) => match m.history.edit(&e) {
+                Ok(()) => {
+                    m.error = None;
+                    m.selected = None;
+                    m.rerun();
+                }
+                Err(err) => m.error = Some(err.to_string()),
+            },
+            Action::ToggleFence => {
+                let f = if m.run.fenced() {
+                    FenceMode::None
+                } else {
+                    FenceMode::Monotone
+                };
+                match m.history.edit(&Edit::SetFence(f)) {
+                    Ok(()) => m.rerun(),
+                    Err(err) => m.error = Some(err.to_string()),
+                }
+            }
+            Action::Undo => {
+                if m.history.undo() {
+                    m.rerun();
+                }
+            }
+            Action::Redo => {
+                if m.history.redo() {
+                    m.rerun();
+                }
+            }
+            Action::Open(name) => {
+                m.quiz = None;
+                if m.open(&name) {
+                    m.menu = None;
+                }
+            }
+            Action::Navigate(fragment) => m.navigate(&fragment),
+            Action::Host(cmd) => m.host(cmd),
+            Action::Compare(None) => m.versus = None,
+            Action::Compare(Some(with)) => m.compare_with(&with),
+            Action::NextBeat => {
+                m.playing = false;
+                if let Some(s) = course::next_beat_step(&m.beats, m.cursor.step) {
+                    m.move_to(Cursor::at_step(trace, s));
+                }
+            }
+            Action::PrevBeat => {
+                m.playing = false;
+                let s = course::prev_beat_step(&m.beats, m.cursor.step);
+                m.move_to(Cursor::at_step(trace, s));
+            }
+            Action::StartQuiz(q) => m.start_quiz(q),
+            Action::Pick(i) => {
+                if let Some(q) = &mut m.quiz {
+                    if !q.revealed && q.current().is_some_and(|s| i < s.choices.len()) {
+                        q.picked = Some(i);
+                    }
+                }
+            }
+            Action::QuizNext => {
+                if let Some(q) = &mut m.quiz {
+                    q.advance();
+                    m.playing = q.current().is_some();
+                    m.last_frame = None;
+                }
+            }
+            Action::EndQuiz => m.quiz = None,
+            Action::ToggleMenu(which) => {
+                m.menu = if m.menu == Some(which) {
+                    None
+                } else {
+                    Some(which)
+                };
+                m.chapter = None;
+            }
+            Action::LoadProgress(s) => m.progress = Progress::decode(&s),
+            Action::Import(text) => match Scenario::from_json(&text) {
+                Ok(sc) => {
+                    m.quiz = None;
+                    m.load(CUSTOM, sc);
+                }
+                // The current scenario stays; the message names the field.
+                Err(e) => m.error = Some(format!("import: {e}")),
+            },
+            Action::ResetProgress => m.progress = Progress::default(),
+            Action::SetReducedMotion(on) => m.reduced_motion = on,
+            Action::ShowError(e) => m.error = Some(e),
+            Action::DismissError => m.error = None,
+        }
+        // What a link records: a new browser-history entry for a change the user made, the
+        // same entry rewritten for one that came from a link.
+        if action_kind != Kind::Other {
+            m.rev = m.rev.wrapping_add(1);
+            m.from_link = matches!(action_kind, Kind::Navigate);
+        }
+        m.refresh_fragment();
+        Rc::new(m)
+    }
+}

@@ -1,0 +1,83 @@
+//! One simulated run and everything derived from it once: the trace, its verdict, the
+//! projection's keyframes, the diagram's geometry, the stage's positions, the notable steps.
+//!
+//! A run is built when the scenario changes and then only read: scrubbing projects the state
+//! at the cursor from the keyframes, it never re-simulates.
+
+use crate::analysis::check::{check, Verdict};
+use crate::analysis::projection::{Projection, State};
+use crate::model::scenario::{FenceMode, Scenario};
+use crate::model::sim::run;
+use crate::model::trace::Trace;
+use crate::teach::narrate;
+use crate::view::layout::{self, Diagram, StageNode};
+use crate::view::playback;
+use std::rc::Rc;
+
+/// One simulated run and everything derived from it once.
+pub struct Run {
+    pub scenario: Rc<Scenario>,
+    pub trace: Trace,
+    pub verdict: Verdict,
+    pub projection: Projection,
+    pub diagram: Diagram,
+    pub stage: Vec<StageNode>,
+    pub notable: Vec<usize>,
+    pub flights: Vec<(i64, i64)>,
+    pub digest: String,
+}
+
+/// Runs compare by identity: props holding an `Rc<Run>` are equal only when they hold the
+/// same run, so a large trace is never deep-compared on render.
+impl PartialEq for Run {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl Run {
+    pub fn new(scenario: Rc<Scenario>) -> Run {
+        let trace = run(&scenario);
+        let verdict = check(&trace);
+        let projection = Projection::new(&trace);
+        let diagram = layout::diagram(&trace, &verdict);
+        let stage = layout::stage_nodes(&scenario.nodes());
+        let notable = narrate::notable_steps(&trace);
+        let flights = playback::flights(&trace);
+        let digest = trace.digest_hex();
+        Run {
+            scenario,
+            trace,
+            verdict,
+            projection,
+            diagram,
+            stage,
+            notable,
+            flights,
+            digest,
+        }
+    }
+
+    pub fn state_at(&self, step: usize) -> State {
+        self.projection.state_at(&self.trace, step)
+    }
+
+    pub fn end_ms(&self) -> f64 {
+        self.trace.end.0 as f64
+    }
+
+    pub fn fenced(&self) -> bool {
+        self.scenario.storage.fence != FenceMode::None
+    }
+}
+
+/// The second run of a comparison.
+#[derive(Clone)]
+pub struct Versus {
+    pub with: Rc<str>,
+    pub run: Rc<Run>,
+    pub divergence: Option<usize>,
+    /// B's projected state under A's cursor time, kept by the session like A's, so B's
+    /// diagram redraws only when it changes.
+    pub state: Rc<State>,
+}

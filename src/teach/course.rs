@@ -1,0 +1,484 @@
+//! The learner's path through the teaching material: the chapter menu, which scenario a
+//! name opens, where a walkthrough stands at the cursor, the interview quiz's state
+//! machine, and the progress kept between visits.
+//!
+//! All of it is plain data and pure functions, tested natively; the browser view only
+//! draws what these return and stores [`Progress::encode`]'s string in localStorage.
+//!
+//! Scenario names are the ones the command-line tool takes: a built-in preset
+//! (`gc-pause`, `gc-pause-fenced`) or a library lesson, optionally with one of its fixes
+//! (`check-then-write`, `check-then-write/fencing`).
+
+use crate::model::scenario::{Flavor, Scenario};
+use crate::model::trace::Trace;
+use crate::teach::flavor_presets::{self, CHAPTER_SERVICES, FLAVOR_PRESETS};
+use crate::teach::library::Lesson;
+use crate::teach::library::{
+    self, CHAPTER_EXCLUSIVITY, CHAPTER_FENCE, CHAPTER_REACHABLE, CHAPTER_TTL, CHAPTER_UNFENCEABLE,
+    FENCING, LESSONS,
+};
+use crate::teach::presets::preset;
+use crate::teach::walkthrough::{Question, Stop, Walkthrough, QUESTIONS, WALKTHROUGHS};
+
+/// The chapters, in the order the sources argue them, then the real lock services (each
+/// one's characteristic failure and remedy: the sources' point that the service matters
+/// less than whether the resource enforces order).
+pub const CHAPTERS: [&str; 6] = [
+    CHAPTER_EXCLUSIVITY,
+    CHAPTER_TTL,
+    CHAPTER_REACHABLE,
+    CHAPTER_FENCE,
+    CHAPTER_UNFENCEABLE,
+    CHAPTER_SERVICES,
+];
+
+/// The first lesson is Kleppmann's GC pause, which is also the default page; it lives
+/// among the presets, its fix is the fenced preset.
+const FIRST: &str = "gc-pause";
+const FIRST_FIXED: &str = "gc-pause-fenced";
+
+/// A fix as the menu shows it: its name, what it changes, and the scenario it opens.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FixRef {
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub scenario: String,
+}
+
+/// One lesson in the menu.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LessonRef {
+    pub id: &'static str,
+    pub title: String,
+    pub fixes: Vec<FixRef>,
+}
+
+/// A chapter and its lessons, for the menu.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chapter {
+    pub title: &'static str,
+    pub lessons: Vec<LessonRef>,
+}
+
+/// Opens a scenario by name: a preset, a lesson or a lock-service preset, or `lesson/fix`.
+pub fn open(name: &str) -> Option<Scenario> {
+    preset(name)
+        .map(|p| p.scenario())
+        .or_else(|| library::find(name))
+        .or_else(|| flavor_presets::find(name))
+}
+
+/// Every lesson of the menu but the first: the library's, then the lock services'.
+fn lessons() -> impl Iterator<Item = &'static Lesson> {
+    LESSONS
+        .iter()
+        .chain(FLAVOR_PRESETS.iter().map(|p| &p.lesson))
+}
+
+/// The lock service a lesson is about, if it is one of the real services' presets.
+pub fn service_of(name: &str) -> Option<Flavor> {
+    let id = lesson_of(name);
+    FLAVOR_PRESETS
+        .iter()
+        .find(|p| p.name() == id)
+        .map(|p| p.flavor)
+}
+
+/// The lesson a scenario name belongs to (a fix variant belongs to its lesson).
+pub fn lesson_of(name: &str) -> &str {
+    match name {
+        FIRST_FIXED => FIRST,
+        _ => name.split_once('/').map_or(name, |(id, _)| id),
+    }
+}
+
+/// The fixes of a lesson, as scenarios to open.
+pub fn fixes(lesson: &str) -> Vec<FixRef> {
+    if lesson == FIRST {
+        return vec![FixRef {
+            name: FENCING.name,
+            summary: FENCING.summary,
+            scenario: FIRST_FIXED.to_string(),
+        }];
+    }
+    lessons()
+        .find(|l| l.id == lesson)
+        .map(|l| {
+            l.fixes
+                .iter()
+                .map(|f| FixRef {
+                    name: f.name,
+                    summary: f.summary,
+                    scenario: format!("{}/{}", l.id, f.name),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The fix a scenario name applies, if it is a fix variant.
+pub fn fix_of(name: &str) -> Option<FixRef> {
+    fixes(lesson_of(name))
+        .into_iter()
+        .find(|f| f.scenario == name)
+}
+
+/// The chapter menu: every lesson under its chapter, titled by its scenario's name.
+pub fn menu() -> Vec<Chapter> {
+    let lesson = |id: &'static str| LessonRef {
+        id,
+        title: open(id).map(|s| s.name).unwrap_or_default(),
+        fixes: fixes(id),
+    };
+    CHAPTERS
+        .iter()
+        .map(|&title| {
+            let first = (title == CHAPTER_EXCLUSIVITY).then(|| lesson(FIRST));
+            Chapter {
+                title,
+                lessons: first
+                    .into_iter()
+                    .chain(
+                        lessons()
+                            .filter(|l| l.chapter == title)
+                            .map(|l| lesson(l.id)),
+                    )
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// The walkthrough told over exactly this scenario, if any (fix variants have none: their
+/// panel shows what the fix changed and the verdict).
+pub fn walkthrough(name: &str) -> Option<&'static Walkthrough> {
+    WALKTHROUGHS.iter().find(|w| w.scenario == name)
+}
+
+// ------------------------------------------------------------------ walkthrough beats
+
+/// The beat the cursor has passed last: the last beat whose event is before `step`.
+/// `located` is [`Walkthrough::locate`]'s answer for the current trace.
+pub fn beat_at(located: &[Option<usize>], step: usize) -> Option<usize> {
+    located
+        .iter()
+        .rposition(|e| matches!(e, Some(i) if *i < step))
+}
+
+/// Where "Next" moves the cursor: just after the first beat's event not yet passed.
+pub fn next_beat_step(located: &[Option<usize>], step: usize) -> Option<usize> {
+    located.iter().flatten().map(|i| i + 1).find(|&s| s > step)
+}
+
+/// Where "Back" moves the cursor: just after the beat before the current one, or to the
+/// start from the first beat.
+pub fn prev_beat_step(located: &[Option<usize>], step: usize) -> usize {
+    located
+        .iter()
+        .flatten()
+        .map(|i| i + 1)
+        .rev()
+        .find(|&s| s < step)
+        .unwrap_or(0)
+}
+
+// ------------------------------------------------------------------ interview quiz
+
+/// A learner's way through one interview question: which stop, what they predicted, and
+/// whether the answer has been revealed (by playing on past the decisive event).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Quiz {
+    pub question: usize,
+    pub stop: usize,
+    pub picked: Option<usize>,
+    pub revealed: bool,
+}
+
+impl Quiz {
+    pub fn new(question: usize) -> Option<Quiz> {
+        (question < QUESTIONS.len()).then_some(Quiz {
+            question,
+            stop: 0,
+            picked: None,
+            revealed: false,
+        })
+    }
+
+    pub fn question(&self) -> &'static Question {
+        &QUESTIONS[self.question]
+    }
+
+    /// The stop in play; `None` once every stop is done (the model answer shows).
+    pub fn current(&self) -> Option<&'static Stop> {
+        self.question().stops.get(self.stop)
+    }
+
+    /// The step the cursor may not pass until the learner has answered: the cursor holds
+    /// just before the decisive event, with the event not yet applied.
+    pub fn hold(&self, trace: &Trace) -> Option<usize> {
+        if self.revealed {
+            return None;
+        }
+        self.current()?.locate(trace)
+    }
+
+    /// Whether the prediction matched what the model did (`None` before an answer, or if
+    /// the moment never comes in this trace).
+    pub fn right(&self, trace: &Trace) -> Option<bool> {
+        Some(self.picked? == self.current()?.answer(trace)?)
+    }
+
+    /// On to the next stop.
+    pub fn advance(&mut self) {
+        self.stop += 1;
+        self.picked = None;
+        self.revealed = false;
+    }
+}
+
+/// Clamps a cursor move to a quiz's hold. Returns the step to go to and whether the move
+/// reveals the answer: moving past the decisive event is allowed once a choice is picked
+/// and the cursor is already waiting at it; otherwise the cursor stops there.
+pub fn clamp_to_hold(quiz: &Quiz, trace: &Trace, from: usize, to: usize) -> (usize, bool) {
+    match quiz.hold(trace) {
+        Some(h) if to > h => {
+            if from == h && quiz.picked.is_some() {
+                (to, true)
+            } else {
+                (h, false)
+            }
+        }
+        _ => (to, false),
+    }
+}
+
+// ------------------------------------------------------------------ progress
+
+/// What a learner has done, kept between visits. No account, no network: the browser
+/// stores [`Progress::encode`] in localStorage.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Walkthroughs followed to their last beat, by scenario name (sorted).
+    pub walked: Vec<String>,
+    /// Answered stops: (question, stop, right), sorted, one per stop (the latest).
+    pub answers: Vec<(u8, u8, bool)>,
+}
+
+impl Progress {
+    const VERSION: &'static str = "1";
+
+    pub fn walk(&mut self, name: &str) -> bool {
+        match self.walked.binary_search_by(|w| w.as_str().cmp(name)) {
+            Ok(_) => false,
+            Err(i) => {
+                self.walked.insert(i, name.to_string());
+                true
+            }
+        }
+    }
+
+    pub fn answer(&mut self, question: usize, stop: usize, right: bool) {
+        let key = (question as u8, stop as u8);
+        match self.answers.binary_search_by(|a| (a.0, a.1).cmp(&key)) {
+            Ok(i) => self.answers[i].2 = right,
+            Err(i) => self.answers.insert(i, (key.0, key.1, right)),
+        }
+    }
+
+    /// (answered, right) for one question.
+    pub fn score(&self, question: usize) -> (usize, usize) {
+        let mine = self.answers.iter().filter(|a| a.0 as usize == question);
+        (mine.clone().count(), mine.filter(|a| a.2).count())
+    }
+
+    /// `1|w:gc-pause,check-then-write|q:0.0.1,0.1.0` — short, human-readable, versioned.
+    pub fn encode(&self) -> String {
+        let answers: Vec<String> = self
+            .answers
+            .iter()
+            .map(|(q, s, r)| format!("{q}.{s}.{}", u8::from(*r)))
+            .collect();
+        format!(
+            "{}|w:{}|q:{}",
+            Self::VERSION,
+            self.walked.join(","),
+            answers.join(",")
+        )
+    }
+
+    /// Reads what [`encode`](Self::encode) wrote. Stored data is not trusted: anything
+    /// unknown or malformed (another version, a hand edit, a removed lesson) is dropped
+    /// rather than refused, so a bad entry costs that entry and never the page.
+    pub fn decode(s: &str) -> Progress {
+        let mut p = Progress::default();
+        let mut parts = s.split('|');
+        if parts.next() != Some(Self::VERSION) {
+            return p;
+        }
+        for part in parts {
+            if let Some(list) = part.strip_prefix("w:") {
+                for name in list.split(',').filter(|n| walkthrough(n).is_some()) {
+                    p.walk(name);
+                }
+            } else if let Some(list) = part.strip_prefix("q:") {
+                for item in list.split(',') {
+                    let mut f = item.split('.').map(|x| x.parse::<usize>().ok());
+                    if let (Some(Some(q)), Some(Some(st)), Some(Some(r)), None) =
+                        (f.next(), f.next(), f.next(), f.next())
+                    {
+                        let known = QUESTIONS.get(q).is_some_and(|x| st < x.stops.len());
+                        if known && r <= 1 {
+                            p.answer(q, st, r == 1);
+                        }
+                    }
+                }
+            }
+        }
+        p
+    }
+}
+
+/// The variants worth comparing with a scenario: its lesson's unsafe run and every fix,
+/// by name (the current one excluded).
+pub fn variants(name: &str) -> Vec<String> {
+    let lesson = lesson_of(name);
+    std::iter::once(lesson.to_string())
+        .chain(fixes(lesson).into_iter().map(|f| f.scenario))
+        .filter(|n| n != name && open(n).is_some())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::sim::simulate;
+
+    fn trace(name: &str) -> Trace {
+        simulate(&open(name).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn the_menu_holds_every_lesson_once_in_its_chapter() {
+        let menu = menu();
+        assert_eq!(menu.len(), 6);
+        let ids: Vec<&str> = menu
+            .iter()
+            .flat_map(|c| c.lessons.iter().map(|l| l.id))
+            .collect();
+        assert_eq!(ids.len(), LESSONS.len() + FLAVOR_PRESETS.len() + 1);
+        assert_eq!(ids[0], "gc-pause");
+        for l in lessons() {
+            assert_eq!(ids.iter().filter(|&&i| i == l.id).count(), 1, "{}", l.id);
+        }
+        for c in &menu {
+            assert!(!c.lessons.is_empty(), "{} is empty", c.title);
+            for l in &c.lessons {
+                assert!(!l.title.is_empty(), "{} has no title", l.id);
+                // The sources' failure modes are narrated beat by beat; a lock service's
+                // preset is explained by its service's explainer instead.
+                let narrated = walkthrough(l.id).is_some();
+                assert!(narrated != service_of(l.id).is_some(), "{}", l.id);
+                // (A service preset may show a mechanism working, with nothing to fix.)
+                assert!(!narrated || !l.fixes.is_empty(), "{} has no fix", l.id);
+                for f in &l.fixes {
+                    assert!(open(&f.scenario).is_some(), "{} does not open", f.scenario);
+                    assert_eq!(lesson_of(&f.scenario), l.id);
+                    assert_eq!(fix_of(&f.scenario).as_ref(), Some(f));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn beats_follow_the_cursor_both_ways() {
+        let located = [Some(3), None, Some(10), Some(20)];
+        assert_eq!(beat_at(&located, 0), None);
+        assert_eq!(beat_at(&located, 4), Some(0));
+        assert_eq!(beat_at(&located, 11), Some(2));
+        assert_eq!(beat_at(&located, 100), Some(3));
+        assert_eq!(next_beat_step(&located, 0), Some(4));
+        assert_eq!(next_beat_step(&located, 4), Some(11));
+        assert_eq!(next_beat_step(&located, 21), None);
+        assert_eq!(prev_beat_step(&located, 21), 11);
+        assert_eq!(prev_beat_step(&located, 11), 4);
+        assert_eq!(prev_beat_step(&located, 4), 0);
+        // Walking Next from the start visits every located beat, in order.
+        let w = walkthrough("gc-pause").unwrap();
+        let t = trace("gc-pause");
+        let located = w.locate(&t);
+        let (mut step, mut seen) = (0, vec![]);
+        while let Some(s) = next_beat_step(&located, step) {
+            step = s;
+            seen.push(beat_at(&located, step).unwrap());
+        }
+        assert_eq!(seen, (0..w.beats.len()).collect::<Vec<_>>());
+        let mut back = vec![];
+        while step > 0 {
+            step = prev_beat_step(&located, step);
+            back.push(beat_at(&located, step));
+        }
+        assert_eq!(back.last(), Some(&None));
+        assert_eq!(back.len(), w.beats.len());
+    }
+
+    #[test]
+    fn the_quiz_holds_until_a_choice_then_reveals_what_the_model_did() {
+        let t = trace("gc-pause");
+        let mut q = Quiz::new(0).unwrap();
+        let h = q.hold(&t).expect("the first stop comes");
+        // Playing towards the stop stops at it, with the event not yet applied.
+        assert_eq!(clamp_to_hold(&q, &t, 0, h + 50), (h, false));
+        // Without a choice, playing on stays put.
+        assert_eq!(clamp_to_hold(&q, &t, h, h + 1), (h, false));
+        q.picked = Some(1);
+        assert_eq!(q.right(&t), Some(false));
+        assert_eq!(clamp_to_hold(&q, &t, h, h + 1), (h + 1, true));
+        q.revealed = true;
+        assert_eq!(q.hold(&t), None);
+        q.advance();
+        let h2 = q.hold(&t).expect("the second stop comes");
+        assert!(h2 > h);
+        q.picked = Some(0);
+        assert_eq!(q.right(&t), Some(true), "unfenced storage accepts token 33");
+        q.advance();
+        assert!(q.current().is_none());
+        assert!(Quiz::new(QUESTIONS.len()).is_none());
+    }
+
+    #[test]
+    fn progress_round_trips_and_survives_garbage() {
+        let mut p = Progress::default();
+        assert!(p.walk("gc-pause"));
+        assert!(!p.walk("gc-pause"));
+        p.walk("check-then-write");
+        p.answer(0, 1, false);
+        p.answer(0, 0, true);
+        p.answer(0, 1, true);
+        assert_eq!(p.encode(), "1|w:check-then-write,gc-pause|q:0.0.1,0.1.1");
+        assert_eq!(Progress::decode(&p.encode()), p);
+        assert_eq!(p.score(0), (2, 2));
+        assert_eq!(p.score(1), (0, 0));
+        for junk in [
+            "",
+            "2|w:gc-pause",
+            "1|w:nope,,|q:9.0.1,0.9.1,0.0.2,x.y.z,0.0",
+            "1|||",
+            "\u{0}|q:",
+        ] {
+            assert_eq!(Progress::decode(junk), Progress::default(), "{junk:?}");
+        }
+        let mixed = Progress::decode("1|w:nope,gc-pause|q:0.0.1,7.0.1|zz:1");
+        assert_eq!(mixed.walked, vec!["gc-pause".to_string()]);
+        assert_eq!(mixed.answers, vec![(0, 0, true)]);
+    }
+
+    #[test]
+    fn variants_are_the_lesson_and_its_fixes() {
+        assert_eq!(variants("gc-pause"), vec!["gc-pause-fenced".to_string()]);
+        assert_eq!(variants("gc-pause-fenced"), vec!["gc-pause".to_string()]);
+        let v = variants("partition-duplicate-effects");
+        assert!(v.contains(&"partition-duplicate-effects/stop-on-loss".to_string()));
+        assert!(!v.contains(&"partition-duplicate-effects".to_string()));
+        assert!(variants("custom").is_empty());
+    }
+}

@@ -1,0 +1,321 @@
+//! The scenario library: the failure modes of the two source texts, each as a lesson with
+//! its unsafe variant and its fixes, and the verdict each variant must reach.
+//!
+//! A lesson's base scenario is a JSON file in `library/` (so it reads as an example of the
+//! format); a fix is a small, named change to it — switch on fencing, make a counter
+//! durable, stop on loss. The expected verdicts are checked natively on every test run, so
+//! a change to the model that breaks a lesson's story fails loudly.
+//!
+//! The browser's chapter menu opens every lesson and fix (see `course`); the CLI runs any
+//! variant as `lesson` or `lesson/fix`.
+
+use crate::analysis::check::ViolationKind::{self, *};
+use crate::model::scenario::{
+    ClientSpec, Durability, FailMode, FenceMode, FenceWith, LossPolicy, Scenario,
+};
+
+/// What a variant's verdict must show.
+#[derive(Clone, Copy, Debug)]
+pub struct Expect {
+    pub safe: bool,
+    /// Kinds of violation that must appear.
+    pub must: &'static [ViolationKind],
+    /// Kinds that must not.
+    pub must_not: &'static [ViolationKind],
+    /// At least one write refused by the fence.
+    pub rejected: bool,
+}
+
+pub(crate) const UNSAFE_STALE: Expect = Expect {
+    safe: false,
+    must: &[StaleWrite, LostUpdate],
+    must_not: &[],
+    rejected: false,
+};
+pub(crate) const FENCED: Expect = Expect {
+    safe: true,
+    must: &[],
+    must_not: &[],
+    rejected: true,
+};
+pub(crate) const SAFE: Expect = Expect {
+    safe: true,
+    must: &[],
+    must_not: &[],
+    rejected: false,
+};
+
+pub struct Fix {
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub apply: fn(&mut Scenario),
+    pub expect: Expect,
+}
+
+pub struct Lesson {
+    pub id: &'static str,
+    /// Which argument of the sources it belongs to.
+    pub chapter: &'static str,
+    pub(crate) json: &'static str,
+    pub expect: Expect,
+    pub fixes: &'static [Fix],
+}
+
+impl Lesson {
+    pub fn scenario(&self) -> Scenario {
+        // Checked by the library test; an invalid file fails it, not a user.
+        Scenario::from_json(self.json).unwrap_or_else(|e| panic!("lesson {}: {e}", self.id))
+    }
+
+    pub fn variant(&self, fix: &str) -> Option<Scenario> {
+        let f = self.fixes.iter().find(|f| f.name == fix)?;
+        let mut sc = self.scenario();
+        (f.apply)(&mut sc);
+        Some(sc)
+    }
+}
+
+fn fence(sc: &mut Scenario) {
+    sc.storage.fence = FenceMode::Monotone;
+}
+
+fn clients(sc: &mut Scenario, f: impl Fn(&mut ClientSpec)) {
+    sc.clients.iter_mut().for_each(f);
+}
+
+pub const FENCING: Fix = Fix {
+    name: "fencing",
+    summary: "storage rejects a token lower than the highest it has accepted",
+    apply: fence,
+    expect: FENCED,
+};
+
+pub const CHAPTER_EXCLUSIVITY: &str = "An acquired lock is not exclusivity";
+pub const CHAPTER_TTL: &str = "The TTL does not cover the work";
+pub const CHAPTER_REACHABLE: &str = "The lock service is not always reachable";
+pub const CHAPTER_FENCE: &str = "What a fence needs: ordered, durable, atomic";
+pub const CHAPTER_UNFENCEABLE: &str = "When you cannot fence";
+
+pub const LESSONS: &[Lesson] = &[
+    Lesson {
+        id: "check-then-write",
+        chapter: CHAPTER_EXCLUSIVITY,
+        json: include_str!("library/check-then-write.json"),
+        expect: UNSAFE_STALE,
+        fixes: &[FENCING],
+    },
+    Lesson {
+        id: "delayed-write",
+        chapter: CHAPTER_EXCLUSIVITY,
+        json: include_str!("library/delayed-write.json"),
+        expect: UNSAFE_STALE,
+        fixes: &[FENCING],
+    },
+    Lesson {
+        id: "ttl-shorter-than-work",
+        chapter: CHAPTER_TTL,
+        json: include_str!("library/ttl-shorter-than-work.json"),
+        expect: Expect { safe: false, must: &[StaleWrite, LostUpdate, DuplicateEffect], must_not: &[], rejected: false },
+        fixes: &[
+            Fix {
+                name: "watchdog",
+                summary: "a renewal watchdog extends the lease every 200 s while the work is alive, and the table swap is idempotent so the next runner resumes instead of repeating",
+                apply: |sc| {
+                    clients(sc, |c| c.renew_every_ms = Some(200_000));
+                    sc.storage.idempotency = true;
+                },
+                expect: SAFE,
+            },
+            Fix {
+                name: "abort-on-loss",
+                summary: "each step boundary checks the lease and the job stops cleanly once it is gone",
+                apply: |sc| clients(sc, |c| {
+                    c.check_before_write = true;
+                    c.on_loss = LossPolicy::Abort;
+                }),
+                expect: SAFE,
+            },
+        ],
+    },
+    Lesson {
+        id: "starved-renewal",
+        chapter: CHAPTER_TTL,
+        json: include_str!("library/starved-renewal.json"),
+        expect: UNSAFE_STALE,
+        fixes: &[
+            FENCING,
+            Fix {
+                name: "abort-on-loss",
+                summary: "the job checks its lease at every step boundary and stops once it is gone",
+                apply: |sc| clients(sc, |c| {
+                    c.check_before_write = true;
+                    c.on_loss = LossPolicy::Abort;
+                }),
+                expect: SAFE,
+            },
+        ],
+    },
+    Lesson {
+        id: "partition-duplicate-effects",
+        chapter: CHAPTER_REACHABLE,
+        json: include_str!("library/partition-duplicate-effects.json"),
+        expect: Expect { safe: false, must: &[DuplicateEffect, StaleWrite], must_not: &[], rejected: false },
+        fixes: &[
+            Fix {
+                name: "stop-on-loss",
+                summary: "losing the session is a stop signal, wired to the same path as lease loss",
+                apply: |sc| clients(sc, |c| c.on_loss = LossPolicy::Abort),
+                expect: SAFE,
+            },
+            Fix {
+                name: "idempotency-key",
+                summary: "the payment service drops a batch whose key it has seen (the data still needs a fence)",
+                apply: |sc| sc.storage.idempotency = true,
+                expect: Expect { safe: false, must: &[StaleWrite], must_not: &[DuplicateEffect], rejected: false },
+            },
+            Fix {
+                name: "fencing-and-key",
+                summary: "fencing guards the ledger, the idempotency key guards the payments",
+                apply: |sc| {
+                    fence(sc);
+                    sc.storage.idempotency = true;
+                },
+                expect: FENCED,
+            },
+        ],
+    },
+    Lesson {
+        id: "slow-client-clock",
+        chapter: CHAPTER_TTL,
+        json: include_str!("library/slow-client-clock.json"),
+        expect: UNSAFE_STALE,
+        fixes: &[
+            FENCING,
+            Fix {
+                name: "safety-margin",
+                summary: "trust the lease 8 s less than its TTL: more than a 20 % drift can eat",
+                apply: |sc| clients(sc, |c| c.margin_ms = 8_000),
+                expect: SAFE,
+            },
+        ],
+    },
+    Lesson {
+        id: "coordinator-clock-jump",
+        chapter: CHAPTER_TTL,
+        json: include_str!("library/coordinator-clock-jump.json"),
+        expect: UNSAFE_STALE,
+        fixes: &[
+            FENCING,
+            Fix {
+                name: "monotonic-expiry",
+                summary: "the lock server expires leases on a monotonic clock that steps cannot move",
+                apply: |sc| sc.coordinator.clock.monotonic = true,
+                expect: SAFE,
+            },
+        ],
+    },
+    Lesson {
+        id: "counter-reset",
+        chapter: CHAPTER_FENCE,
+        json: include_str!("library/counter-reset.json"),
+        expect: Expect { safe: false, must: &[TokenRegression, StaleWrite], must_not: &[], rejected: false },
+        fixes: &[Fix {
+            name: "durable-counter",
+            summary: "the token counter survives a restart, so the next grant is 34",
+            apply: |sc| sc.coordinator.counter = Durability::Durable,
+            expect: FENCED,
+        }],
+    },
+    Lesson {
+        id: "random-id-fence",
+        chapter: CHAPTER_FENCE,
+        json: include_str!("library/random-id-fence.json"),
+        expect: UNSAFE_STALE,
+        fixes: &[Fix {
+            name: "monotonic-token",
+            summary: "send the grant's token, which only goes up, instead of the random owner id",
+            apply: |sc| clients(sc, |c| c.fence_with = FenceWith::Token),
+            expect: FENCED,
+        }],
+    },
+    Lesson {
+        id: "unguarded-path",
+        chapter: CHAPTER_FENCE,
+        json: include_str!("library/unguarded-path.json"),
+        expect: Expect { safe: false, must: &[StaleWrite, LostUpdate], must_not: &[], rejected: true },
+        fixes: &[Fix {
+            name: "every-path",
+            summary: "every write path checks the token, for each resource it writes",
+            apply: |sc| sc.storage.unfenced_keys.clear(),
+            expect: FENCED,
+        }],
+    },
+    Lesson {
+        id: "non-atomic-fence",
+        chapter: CHAPTER_FENCE,
+        json: include_str!("library/non-atomic-fence.json"),
+        expect: UNSAFE_STALE,
+        fixes: &[Fix {
+            name: "atomic",
+            summary: "compare and write in one atomic step (a conditional UPDATE)",
+            apply: fence,
+            expect: FENCED,
+        }],
+    },
+    Lesson {
+        id: "volatile-fence",
+        chapter: CHAPTER_FENCE,
+        json: include_str!("library/volatile-fence.json"),
+        expect: UNSAFE_STALE,
+        fixes: &[Fix {
+            name: "durable-mark",
+            summary: "the high-water mark is stored with the data and survives a restart",
+            apply: |sc| sc.storage.mark = Durability::Durable,
+            expect: FENCED,
+        }],
+    },
+    Lesson {
+        id: "unfenceable-effect",
+        chapter: CHAPTER_UNFENCEABLE,
+        json: include_str!("library/unfenceable-effect.json"),
+        expect: Expect { safe: false, must: &[DuplicateEffect], must_not: &[], rejected: false },
+        fixes: &[Fix {
+            name: "idempotency-key",
+            summary: "the email service sends a message once per idempotency key",
+            apply: |sc| sc.storage.idempotency = true,
+            expect: SAFE,
+        }],
+    },
+    Lesson {
+        id: "coordinator-unreachable",
+        chapter: CHAPTER_REACHABLE,
+        json: include_str!("library/coordinator-unreachable.json"),
+        expect: Expect { safe: false, must: &[DuplicateEffect], must_not: &[], rejected: false },
+        fixes: &[Fix {
+            name: "fail-closed",
+            summary: "no lock, no work: safe, and the nightly job does not run at all",
+            apply: |sc| clients(sc, |c| c.unreachable = FailMode::Closed),
+            expect: SAFE,
+        }],
+    },
+    Lesson {
+        id: "reordered-retry",
+        chapter: CHAPTER_EXCLUSIVITY,
+        json: include_str!("library/reordered-retry.json"),
+        expect: UNSAFE_STALE,
+        fixes: &[FENCING],
+    },
+];
+
+/// A lesson by id, or one of its fixes as `id/fix`.
+pub fn find(name: &str) -> Option<Scenario> {
+    let (id, fix) = match name.split_once('/') {
+        Some((id, fix)) => (id, Some(fix)),
+        None => (name, None),
+    };
+    let lesson = LESSONS.iter().find(|l| l.id == id)?;
+    match fix {
+        None => Some(lesson.scenario()),
+        Some(f) => lesson.variant(f),
+    }
+}

@@ -1,0 +1,520 @@
+//! Walkthroughs: short beats of narration keyed to events in the model, never to wall time.
+//!
+//! A beat names the event it waits for — its node, its kind, and the client it is about —
+//! and is placed at the first such entry after the previous beat's. So a walkthrough follows
+//! the run the model actually produced; if a change to the model moves or removes an event,
+//! the library test finds the beat dangling and fails. The text is ours (the sources are
+//! cited by name in the lessons' descriptions).
+
+use crate::model::trace::json::{about, kind};
+use crate::model::trace::Trace;
+use crate::vocab::ids::NodeId;
+
+/// The event a beat waits for.
+#[derive(Clone, Copy, Debug)]
+pub struct Trigger {
+    pub node: NodeId,
+    /// The event's kind tag (see `trace_json::kind`).
+    pub kind: &'static str,
+    /// The client the event is about, for events that name one.
+    pub about: Option<NodeId>,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Beat {
+    pub on: Trigger,
+    pub text: &'static str,
+}
+
+pub struct Walkthrough {
+    /// A preset name or a library lesson id.
+    pub scenario: &'static str,
+    pub beats: &'static [Beat],
+    /// "Break it yourself": a fault to try next.
+    pub try_it: &'static str,
+}
+
+impl Walkthrough {
+    /// The trace entry each beat lands on, in order; `None` for a beat whose event never
+    /// comes (a dangling beat).
+    pub fn locate(&self, trace: &Trace) -> Vec<Option<usize>> {
+        let mut from = 0;
+        self.beats
+            .iter()
+            .map(|b| {
+                let hit = trace.entries[from..].iter().position(|e| {
+                    e.node == b.on.node
+                        && kind(&e.event) == b.on.kind
+                        && (b.on.about.is_none() || about(&e.event) == b.on.about)
+                });
+                hit.map(|i| {
+                    from += i + 1;
+                    from - 1
+                })
+            })
+            .collect()
+    }
+}
+
+const C1: NodeId = NodeId::Client(0);
+const C2: NodeId = NodeId::Client(1);
+const COORD: NodeId = NodeId::COORD;
+const DB: NodeId = NodeId::Storage;
+
+const fn on(node: NodeId, kind: &'static str) -> Trigger {
+    Trigger {
+        node,
+        kind,
+        about: None,
+    }
+}
+
+const fn on_about(node: NodeId, kind: &'static str, client: NodeId) -> Trigger {
+    Trigger {
+        node,
+        kind,
+        about: Some(client),
+    }
+}
+
+const fn beat(on: Trigger, text: &'static str) -> Beat {
+    Beat { on, text }
+}
+
+const GRANT_1: Beat = beat(on_about(COORD, "lease_granted", C1), "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.");
+const EXPIRE_1: Beat = beat(
+    on_about(COORD, "lease_expired", C1),
+    "On the lock service's clock the lease has run out. The service is right to free the lock; nobody tells client 1.",
+);
+const GRANT_2: Beat = beat(
+    on_about(COORD, "lease_granted", C2),
+    "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
+);
+const C2_WRITES: Beat = beat(
+    on_about(DB, "write_accepted", C2),
+    "Client 2 writes with token 34, as it should.",
+);
+const STALE_LANDS: Beat = beat(
+    on_about(DB, "write_accepted", C1),
+    "Client 1's write with the old token lands and replaces client 2's value. No error, no log line: the update is simply gone.",
+);
+
+pub const WALKTHROUGHS: &[Walkthrough] = &[
+    Walkthrough {
+        scenario: "gc-pause",
+        beats: &[
+            GRANT_1,
+            beat(on(C1, "paused"), "A stop-the-world garbage collection freezes client 1 in the middle of its job. Its code stops; its clock does not."),
+            EXPIRE_1,
+            GRANT_2,
+            C2_WRITES,
+            beat(on(C1, "resumed"), "Client 1 wakes up. Its code never asks whether the lease survived the pause: it simply carries on."),
+            STALE_LANDS,
+        ],
+        try_it: "Turn fencing on and watch storage refuse token 33, because it has already seen 34.",
+    },
+    Walkthrough {
+        scenario: "check-then-write",
+        beats: &[
+            GRANT_1,
+            beat(on(C1, "check_passed"), "Before writing, client 1 does the careful thing: it checks its lease. Fifteen seconds left. The check passes."),
+            beat(on(C1, "paused"), "Then, in the instant between the check and the write, the process stalls for 25 s."),
+            EXPIRE_1,
+            GRANT_2,
+            STALE_LANDS,
+        ],
+        try_it: "Make the pause shorter than the time left on the lease, then longer again: the check's answer is only as fresh as the moment it was given.",
+    },
+    Walkthrough {
+        scenario: "delayed-write",
+        beats: &[
+            GRANT_1,
+            beat(on(C1, "message_held"), "Client 1 sends its write while its lease is perfectly valid — but the network holds the packet."),
+            EXPIRE_1,
+            GRANT_2,
+            C2_WRITES,
+            beat(on_about(DB, "write_accepted", C1), "Forty seconds late, the old packet arrives and overwrites the newer value. No client paused; a message outlived the lease that sent it."),
+        ],
+        try_it: "Switch fencing on: the late packet still arrives, and storage turns it away.",
+    },
+    Walkthrough {
+        scenario: "ttl-shorter-than-work",
+        beats: &[
+            beat(on_about(COORD, "lease_granted", C1), "The migration runner takes a 10-minute lease for a job that needs 25."),
+            beat(on_about(COORD, "lease_expired", C1), "Minute 10: the lease lapses while runner 1 is mid-backfill."),
+            beat(on_about(COORD, "lease_granted", C2), "The scheduled second runner acquires the lock and starts the same migration."),
+            beat(on_about(DB, "write_accepted", C1), "Both runners now change the same schema; each overwrites the other's steps."),
+            beat(on_about(DB, "effect_performed", C1), "And both swap the tables: the migration has run twice."),
+        ],
+        try_it: "Try the watchdog fix, then the abort-on-loss fix, and compare how long the job takes in each.",
+    },
+    Walkthrough {
+        scenario: "starved-renewal",
+        beats: &[
+            GRANT_1,
+            beat(on(C1, "paused"), "A 20-second pause freezes the whole process — the job and its renewal watchdog with it."),
+            EXPIRE_1,
+            GRANT_2,
+            beat(on(C1, "belief_ended"), "Client 1 wakes; its watchdog notices the lease is gone, but the job logs it and carries on."),
+            STALE_LANDS,
+        ],
+        try_it: "Shorten the pause below the TTL: the watchdog keeps the lease alive. Lengthen it: no renewal interval can help.",
+    },
+    Walkthrough {
+        scenario: "partition-duplicate-effects",
+        beats: &[
+            GRANT_1,
+            beat(on(C1, "link_cut"), "A network change cuts client 1 off from the lock service — but not from the database."),
+            EXPIRE_1,
+            GRANT_2,
+            beat(on(C1, "loss_ignored"), "Client 1 sees its session is gone. Its handler logs a warning and keeps going."),
+            beat(on_about(DB, "effect_performed", C2), "The new holder sends the payment batch."),
+            beat(on_about(DB, "effect_performed", C1), "Then the old one sends it again: duplicate payments."),
+        ],
+        try_it: "Heal the partition earlier, or switch the idempotency key on, and see which part of the damage each one prevents.",
+    },
+    Walkthrough {
+        scenario: "slow-client-clock",
+        beats: &[
+            GRANT_1,
+            EXPIRE_1,
+            GRANT_2,
+            beat(on(C1, "check_passed"), "Client 1 checks its lease on its own clock, which runs 20% slow: 28 s gone, 2 s left. The lock service's clock says 35."),
+            STALE_LANDS,
+        ],
+        try_it: "Give client 1 a safety margin of 8 s and rerun: the same check now fails in time.",
+    },
+    Walkthrough {
+        scenario: "coordinator-clock-jump",
+        beats: &[
+            GRANT_1,
+            beat(on(COORD, "clock_jumped"), "An operator steps the lock server's clock 25 s forward."),
+            beat(on_about(COORD, "lease_expired", C1), "The server expires leases by its wall clock, so client 1's lease ends 20 s early."),
+            GRANT_2,
+            beat(on(C1, "check_passed"), "Client 1's own clock is fine: its check says 15 s remain."),
+            STALE_LANDS,
+        ],
+        try_it: "Make the server's expiry clock monotonic and jump it again.",
+    },
+    Walkthrough {
+        scenario: "counter-reset",
+        beats: &[
+            GRANT_1,
+            beat(on(COORD, "restarted"), "The lock server restarts. Its token counter lived in memory, so it starts again from 33."),
+            beat(on_about(COORD, "lease_granted", C2), "Client 2 is granted token 33 — the same number client 1 holds."),
+            C2_WRITES,
+            beat(on_about(DB, "write_accepted", C1), "Client 1 wakes and writes with 33. The fence rejects only lower tokens, and 33 is not lower than 33."),
+        ],
+        try_it: "Make the counter durable: client 2 gets 34 and the fence works again.",
+    },
+    Walkthrough {
+        scenario: "random-id-fence",
+        beats: &[
+            GRANT_1,
+            GRANT_2,
+            beat(on_about(DB, "write_accepted", C2), "Client 2 writes, sending its random owner id where the token should go."),
+            beat(on_about(DB, "write_accepted", C1), "Client 1's random id happens to be the larger number, so its stale write passes the fence."),
+        ],
+        try_it: "Change the seed: with other random ids the stale write is sometimes refused — which is worse, because it looks like it works.",
+    },
+    Walkthrough {
+        scenario: "unguarded-path",
+        beats: &[
+            GRANT_1,
+            GRANT_2,
+            C2_WRITES,
+            beat(on_about(DB, "write_accepted", C1), "Client 1's stale write to the audit log lands: that path never checks the token."),
+            beat(on_about(DB, "write_rejected", C1), "Its write to the account row is refused — the fence works where it is enforced, and only there."),
+        ],
+        try_it: "Route the audit write through the fence as well.",
+    },
+    Walkthrough {
+        scenario: "non-atomic-fence",
+        beats: &[
+            GRANT_1,
+            GRANT_2,
+            beat(on(C1, "resumed"), "Client 1 wakes just as client 2 is writing."),
+            beat(on_about(DB, "write_accepted", C2), "Storage read the mark for both writes before either was applied; client 2's lands first."),
+            beat(on_about(DB, "write_accepted", C1), "Client 1's stale write lands 2 ms later and pulls the mark back down to 33."),
+        ],
+        try_it: "Make the check atomic and the stale write is refused.",
+    },
+    Walkthrough {
+        scenario: "volatile-fence",
+        beats: &[
+            GRANT_1,
+            GRANT_2,
+            C2_WRITES,
+            beat(on(DB, "restarted"), "Storage restarts and forgets the highest token it had seen: the mark lived only in memory."),
+            STALE_LANDS,
+        ],
+        try_it: "Keep the mark durable and restart storage again.",
+    },
+    Walkthrough {
+        scenario: "unfenceable-effect",
+        beats: &[
+            GRANT_1,
+            GRANT_2,
+            beat(on_about(DB, "effect_performed", C2), "Client 2 sends the confirmation email."),
+            beat(on_about(DB, "effect_performed", C1), "Client 1 wakes and sends it again. No token can guard an inbox."),
+        ],
+        try_it: "Turn on the idempotency key: the second email is dropped by the service that sends it.",
+    },
+    Walkthrough {
+        scenario: "coordinator-unreachable",
+        beats: &[
+            beat(on(C1, "link_cut"), "Both workers are cut off from the lock service."),
+            beat(on(C1, "failed_open"), "Client 1 gives up waiting and fails open: it runs without a lock."),
+            beat(on(C2, "failed_open"), "So does client 2."),
+            beat(on_about(DB, "effect_performed", C2), "The nightly report goes out twice."),
+        ],
+        try_it: "Fail closed instead: nothing is duplicated, and nothing runs at all. Decide per job which cost you can bear.",
+    },
+    Walkthrough {
+        scenario: "reordered-retry",
+        beats: &[
+            GRANT_1,
+            beat(on(C1, "message_held"), "Client 1's write is held up in the network; after a second it retries."),
+            beat(on_about(DB, "write_accepted", C1), "The retry lands, client 1 finishes and releases the lock."),
+            beat(on_about(COORD, "lease_granted", C2), "Client 2 takes the lock with token 34."),
+            C2_WRITES,
+            beat(on_about(DB, "write_accepted", C1), "Then the first copy of client 1's write arrives and replaces client 2's value."),
+        ],
+        try_it: "Switch fencing on: the late copy carries token 33 and is refused.",
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::sim::simulate;
+    use crate::teach::library;
+    use crate::teach::presets::preset;
+
+    #[test]
+    fn every_beat_lands_on_its_event_in_order() {
+        for w in WALKTHROUGHS {
+            let sc = preset(w.scenario)
+                .map(|p| p.scenario())
+                .or_else(|| library::find(w.scenario))
+                .unwrap_or_else(|| panic!("no scenario {}", w.scenario));
+            let trace = simulate(&sc).unwrap();
+            let at = w.locate(&trace);
+            for (b, hit) in w.beats.iter().zip(&at) {
+                assert!(
+                    hit.is_some(),
+                    "{}: dangling beat {:?}: {}",
+                    w.scenario,
+                    b.on,
+                    b.text
+                );
+            }
+            assert!(
+                at.windows(2).all(|p| p[0] < p[1]),
+                "{}: beats out of order",
+                w.scenario
+            );
+        }
+    }
+
+    #[test]
+    fn every_lesson_and_the_default_have_a_walkthrough() {
+        for id in library::LESSONS.iter().map(|l| l.id).chain(["gc-pause"]) {
+            assert!(
+                WALKTHROUGHS.iter().any(|w| w.scenario == id),
+                "{id} has no walkthrough"
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------- interview-prep stops
+
+/// The decisive moment a stop waits for: the first entry on `node`, about `about`, whose
+/// kind is one of `kinds`. Which kind it turns out to be is the answer; a choice whose kind
+/// is not among `kinds` is a prediction the model never bears out.
+#[derive(Clone, Copy, Debug)]
+pub struct Moment {
+    pub node: NodeId,
+    pub kinds: &'static [&'static str],
+    pub about: Option<NodeId>,
+}
+
+/// One answer; it is right when the moment's event has kind `means`.
+#[derive(Clone, Copy, Debug)]
+pub struct Choice {
+    pub text: &'static str,
+    pub means: &'static str,
+}
+
+/// Predict, then reveal: the timeline stops just before `at`, asks, and plays on.
+#[derive(Clone, Copy, Debug)]
+pub struct Stop {
+    pub at: Moment,
+    pub question: &'static str,
+    pub choices: &'static [Choice],
+    pub explain: &'static str,
+}
+
+impl Stop {
+    /// The entry of the decisive event in `trace`, if it happens.
+    pub fn locate(&self, trace: &Trace) -> Option<usize> {
+        trace.entries.iter().position(|e| {
+            e.node == self.at.node
+                && self.at.kinds.contains(&kind(&e.event))
+                && (self.at.about.is_none() || about(&e.event) == self.at.about)
+        })
+    }
+
+    /// The right choice, read from what the model did — never stored.
+    pub fn answer(&self, trace: &Trace) -> Option<usize> {
+        let e = &trace.entries[self.locate(trace)?];
+        self.choices.iter().position(|c| c.means == kind(&e.event))
+    }
+}
+
+/// One of seed 004's interview questions, as a guided sequence of stops.
+pub struct Question {
+    pub asks: &'static str,
+    /// The preset or lesson variant it plays.
+    pub scenario: &'static str,
+    pub stops: &'static [Stop],
+    pub model_answer: &'static str,
+}
+
+const STORAGE_DECIDES: Stop = Stop {
+    at: Moment { node: DB, kinds: &["write_accepted", "write_rejected"], about: Some(C1) },
+    question: "Client 1 wakes and writes with token 33, after client 2 wrote with 34. What does storage do?",
+    choices: &[
+        Choice { text: "Accepts it and overwrites client 2's value", means: "write_accepted" },
+        Choice { text: "Rejects it: 33 is older than 34", means: "write_rejected" },
+        Choice { text: "The lock library stops the write before it is sent", means: "job_aborted" },
+    ],
+    explain: "Only a resource that compares tokens can tell an old holder from a new one. Without a fence, storage has no reason to refuse; with one, the stale token is turned away whatever the client believes.",
+};
+
+pub const QUESTIONS: &[Question] = &[
+    Question {
+        asks: "Two clients both believe they hold the lock. Walk me through the timeline.",
+        scenario: "gc-pause",
+        stops: &[
+            Stop {
+                at: Moment { node: COORD, kinds: &["lease_granted"], about: Some(C2) },
+                question: "Client 1 is frozen and its lease has just expired. What does the lock service do with client 2's waiting request?",
+                choices: &[
+                    Choice { text: "Grants it the lock: the lease is over", means: "lease_granted" },
+                    Choice { text: "Keeps it waiting until client 1 releases", means: "request_queued" },
+                ],
+                explain: "A lease exists so a vanished holder cannot block everyone forever. The service cannot tell a frozen client from a dead one, so it moves on — correctly, by its rules.",
+            },
+            STORAGE_DECIDES,
+        ],
+        model_answer: "Client 1 takes a lease and is paused past its TTL (a GC, a stall, a slow network). The service expires the lease and grants client 2; client 1 resumes without knowing and acts on a lock it no longer holds. The fix is not a longer lease but a fencing token the resource checks — or accepting the lock as an efficiency tool and making overlap harmless.",
+    },
+    Question {
+        asks: "Why is sizing the lock's TTL above the p99 job duration not enough?",
+        scenario: "ttl-shorter-than-work",
+        stops: &[Stop {
+            at: Moment { node: COORD, kinds: &["lease_expired", "lease_renewed"], about: Some(C1) },
+            question: "The backfill needs 25 minutes; the lease was taken for 10. What happens to runner 1's lease first?",
+            choices: &[
+                Choice { text: "It expires; the work does not extend it", means: "lease_expired" },
+                Choice { text: "It is renewed", means: "lease_renewed" },
+            ],
+            explain: "A TTL is a guess about the slowest run, and the tail is unbounded exactly when it matters. Renewal helps while the process is healthy; step boundaries that check the lease, and work the next holder can resume, carry the rest.",
+        }],
+        model_answer: "The lease must outlive the longest run, and the longest run has no bound in the environments that need locks. Use a renewal watchdog whose own failures are watched, check the lease at every step boundary and stop when it is gone, and make the work idempotent so the next holder resumes instead of repeating.",
+    },
+    Question {
+        asks: "Your client loses its lock-service session in the middle of a job. What is the correct behaviour?",
+        scenario: "partition-duplicate-effects",
+        stops: &[Stop {
+            at: Moment { node: C1, kinds: &["loss_ignored", "job_aborted"], about: None },
+            question: "Client 1 learns that its session is gone. What does its code do?",
+            choices: &[
+                Choice { text: "Logs a warning and carries on", means: "loss_ignored" },
+                Choice { text: "Stops issuing work and aborts", means: "job_aborted" },
+            ],
+            explain: "Losing the session is losing the lock. Anything done after that point is unprotected — here, a second payment batch.",
+        }],
+        model_answer: "Treat session loss as a stop signal wired to the same path as lease loss: stop issuing operations, revalidate before continuing, and let the resource reject duplicates (an idempotency key, a fence) so a late action is harmless.",
+    },
+    Question {
+        asks: "The lock service is unreachable. Do you fail open or fail closed?",
+        scenario: "coordinator-unreachable",
+        stops: &[Stop {
+            at: Moment { node: C1, kinds: &["failed_open", "job_aborted"], about: None },
+            question: "After three unanswered tries, what does client 1 do?",
+            choices: &[
+                Choice { text: "Runs the job without the lock", means: "failed_open" },
+                Choice { text: "Gives up and stops", means: "job_aborted" },
+            ],
+            explain: "Failing open risks the duplicate work the lock was meant to prevent; failing closed ties this job's availability to the lock service's. Both are choices; the mistake is making neither on purpose.",
+        }],
+        model_answer: "It is a per-job decision with a blast radius: fail open when duplicates are cheap, fail closed when they are not, and write it down. Paths that must be correct should not depend on the choice at all — the resource rejects duplicates itself.",
+    },
+    Question {
+        asks: "What does a fencing token add that the lock cannot?",
+        scenario: "gc-pause-fenced",
+        stops: &[STORAGE_DECIDES],
+        model_answer: "An ordering the resource can check. Every grant carries a number that only goes up; storage remembers the highest it has accepted and refuses anything lower, atomically and durably. A stale holder can still believe whatever it likes — its writes just stop landing.",
+    },
+];
+
+#[cfg(test)]
+mod quiz_tests {
+    use super::*;
+    use crate::model::sim::simulate;
+    use crate::teach::library;
+    use crate::teach::presets::preset;
+
+    fn run(name: &str) -> Trace {
+        let sc = preset(name)
+            .map(|p| p.scenario())
+            .or_else(|| library::find(name))
+            .unwrap_or_else(|| panic!("no scenario {name}"));
+        simulate(&sc).unwrap()
+    }
+
+    #[test]
+    fn every_stop_has_exactly_the_answer_the_model_gives() {
+        for q in QUESTIONS {
+            let trace = run(q.scenario);
+            for s in q.stops {
+                assert!(
+                    s.locate(&trace).is_some(),
+                    "{}: the moment never comes: {}",
+                    q.scenario,
+                    s.question
+                );
+                assert!(
+                    s.answer(&trace).is_some(),
+                    "{}: no choice matches what happened: {}",
+                    q.scenario,
+                    s.question
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_answer_follows_the_model_not_a_script() {
+        // The same stop, two variants, two different right answers.
+        assert_eq!(STORAGE_DECIDES.answer(&run("gc-pause")), Some(0));
+        assert_eq!(STORAGE_DECIDES.answer(&run("gc-pause-fenced")), Some(1));
+        let lost = &QUESTIONS[2].stops[0];
+        assert_eq!(lost.answer(&run("partition-duplicate-effects")), Some(0));
+        assert_eq!(
+            lost.answer(&run("partition-duplicate-effects/stop-on-loss")),
+            Some(1)
+        );
+        let ttl = &QUESTIONS[1].stops[0];
+        assert_eq!(ttl.answer(&run("ttl-shorter-than-work")), Some(0));
+        assert_eq!(ttl.answer(&run("ttl-shorter-than-work/watchdog")), Some(1));
+        let fail = &QUESTIONS[3].stops[0];
+        assert_eq!(
+            fail.answer(&run("coordinator-unreachable/fail-closed")),
+            Some(1)
+        );
+    }
+}

@@ -1,0 +1,31 @@
+//! The session, plugged into Yew: the `Reducible` adapter and the props of run-only panels.
+//!
+//! Everything the page decides is [`crate::session::Session::reduce`]'s, tested natively;
+//! this file only tells Yew to call it.
+
+use crate::session::{Action, Run, Session};
+use std::rc::Rc;
+use yew::prelude::*;
+
+impl Reducible for Session {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        Session::reduce(self, action)
+    }
+}
+
+/// The props of a panel that reads only the run and speaks only in actions (the editor,
+/// export and import, the transcript). They compare by the run's pointer, so such a panel
+/// renders once per run, not once per frame.
+#[derive(Properties)]
+pub struct RunProps {
+    pub run: Rc<Run>,
+    pub on_action: Callback<Action>,
+}
+
+impl PartialEq for RunProps {
+    fn eq(&self, o: &Self) -> bool {
+        Rc::ptr_eq(&self.run, &o.run) && self.on_action == o.on_action
+    }
+}

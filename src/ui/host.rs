@@ -1,0 +1,155 @@
+//! The page's two neighbours: the address bar (the view written into the URL fragment) and,
+//! in an embed, the host page (its commands in, our events out, by postMessage).
+//!
+//! What to write and what to tell are decided in the core (`Session::fragment`,
+//! `embed::cursor_events`); these hooks only deliver it.
+
+use super::hooks::{hash, listen};
+use crate::session::{Action, Session};
+use std::rc::Rc;
+use wasm_bindgen::closure::Closure;
+use yew::prelude::*;
+
+/// Writes the view into the URL fragment (see `share`): a new browser-history entry for a
+/// change the user made, the same entry rewritten for a cursor move or a change that came
+/// from a link. Nothing is written while playing (the fragment follows when playback
+/// stops), and an embed never adds entries (they would land in its host page's history).
+/// `fragment` is the session's (`None` while playing), `rev` and `from_link` say whether
+/// the change is a new history entry, and `embed` that no entry may be added.
+#[hook]
+pub fn use_link_writer(fragment: Option<Rc<str>>, rev: u32, from_link: bool, embed: bool) {
+    let written_rev = use_mut_ref(|| 0u32);
+    use_effect_with(
+        (fragment, rev, from_link),
+        move |(fragment, rev, from_link)| {
+            let (rev, from_link) = (*rev, *from_link);
+            let Some(fragment) = fragment.as_deref() else {
+                return;
+            };
+            let current = hash();
+            // The default page needs no fragment until the reader does something.
+            let default_page = || {
+                fragment
+                    == crate::session::share::encode(&crate::session::share::ViewState::default())
+            };
+            if fragment == current || (current.is_empty() && default_page()) {
+                *written_rev.borrow_mut() = rev;
+                return;
+            }
+            let push = rev != *written_rev.borrow() && !from_link && !embed;
+            *written_rev.borrow_mut() = rev;
+            if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
+                let url = Some(fragment);
+                let _ = if push {
+                    h.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", url)
+                } else {
+                    h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", url)
+                };
+            }
+        },
+    );
+}
+
+/// Posts an event to the host page: to each allowed origin, or to any when none is set
+/// (the events carry nothing private: times, steps, verdict sentences).
+pub fn post_to_host(event: &crate::session::embed::Event, origins: &[String]) {
+    let Some(w) = web_sys::window() else { return };
+    let Some(parent) = w.parent().ok().flatten() else {
+        return;
+    };
+    let Ok(value) = js_sys::JSON::parse(&crate::session::embed::encode(event)) else {
+        return;
+    };
+    if origins.is_empty() {
+        let _ = parent.post_message(&value, "*");
+    }
+    for o in origins {
+        let _ = parent.post_message(&value, o);
+    }
+}
+
+/// The postMessage API of an embed: validates every message from the parent page (and,
+/// with an allow-list, from an allowed origin only) and dispatches it; a refused message
+/// is answered with an `error` event naming the field.
+#[hook]
+pub fn use_host_messages(embed: bool, origins: Rc<Vec<String>>, dispatch: Callback<Action>) {
+    let current = use_mut_ref(|| (false, Rc::new(Vec::new())));
+    *current.borrow_mut() = (embed, origins);
+    use_effect_with((), move |_| {
+        let listener =
+            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+                let (embed, origins) = current.borrow().clone();
+                let Some(w) = web_sys::window() else { return };
+                let from_parent = match (e.source(), w.parent().ok().flatten()) {
+                    (Some(src), Some(parent)) => {
+                        js_sys::Object::is(&src, &parent) && !js_sys::Object::is(&parent, &w)
+                    }
+                    _ => false,
+                };
+                if !embed || !from_parent || !(origins.is_empty() || origins.contains(&e.origin()))
+                {
+                    return;
+                }
+                let data = e.data();
+                let text = data
+                    .as_string()
+                    .or_else(|| js_sys::JSON::stringify(&data).ok().map(String::from));
+                match text.map(|t| crate::session::embed::parse(&t)) {
+                    Some(Ok(cmd)) => dispatch.emit(Action::Host(cmd)),
+                    Some(Err(message)) => {
+                        post_to_host(&crate::session::embed::Event::Error { message }, &origins)
+                    }
+                    None => {}
+                }
+            });
+        listen(web_sys::window().map(Into::into), "message", listener)
+    });
+}
+
+/// Tells the host page what happens in an embed: ready, the cursor's step, each violation
+/// the cursor passes, each quiz answer.
+#[hook]
+pub fn use_host_events(session: &Session) {
+    let last = use_mut_ref(|| None::<(usize, String)>);
+    let embed = session.embed;
+    let origins = session.origins.clone();
+    let step = session.cursor.step;
+    let run = session.run.clone();
+    let t = session.cursor.t as i64;
+    use_effect_with((embed, step, Rc::as_ptr(&run) as usize), move |_| {
+        if !embed {
+            return;
+        }
+        let mut last = last.borrow_mut();
+        // The step the host last heard of, if it heard of this run at all.
+        let from = last
+            .as_ref()
+            .filter(|(_, d)| *d == run.digest)
+            .map(|(s, _)| *s);
+        let events = crate::session::embed::cursor_events(
+            &run.trace,
+            &run.verdict,
+            &run.digest,
+            from,
+            step,
+            t,
+        );
+        for e in &events {
+            post_to_host(e, &origins);
+        }
+        *last = Some((step, run.digest.clone()));
+    });
+    let quiz = session.quiz.filter(|q| q.revealed);
+    let answer = quiz.and_then(|q| q.right(&session.run.trace));
+    let origins = session.origins.clone();
+    use_effect_with(quiz.map(|q| (q.question, q.stop)), move |q| {
+        if let (true, Some((question, stop)), Some(right)) = (embed, *q, answer) {
+            let e = crate::session::embed::Event::QuizAnswered {
+                question,
+                stop,
+                right,
+            };
+            post_to_host(&e, &origins);
+        }
+    });
+}

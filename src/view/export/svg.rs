@@ -1,0 +1,263 @@
+//! The space-time diagram as SVG text.
+//!
+//! [`diagram_body`] writes the same elements, classes and hover titles as the timeline's
+//! body component, so the page can inject it as raw markup (one string instead of a
+//! virtual-DOM node per shape) and its stylesheet styles it as before; the shapes a learner
+//! can click carry `data-entry`, the trace entry to seek to, for one delegated handler.
+//! [`standalone`] wraps it with the axis, the lanes, the arrow markers and the light
+//! theme's colours written out, giving a self-contained file for "Export SVG".
+//!
+//! Coordinates go through [`tenths`]: integer formatting only, no float formatter in the
+//! WebAssembly bundle.
+
+use crate::view::layout::{tenths as n, Diagram, Label, LEFT};
+
+/// Appends `s` with the five XML-special characters escaped (for text and attributes).
+pub fn escape_into(out: &mut String, s: &str) {
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// Writes `<tag attrs…>body</tag>`, or `<tag attrs…/>` if `body` writes nothing.
+/// Attributes whose value is empty are left out.
+fn el(out: &mut String, tag: &str, attrs: &[(&str, &str)], body: &dyn Fn(&mut String)) {
+    out.push('<');
+    out.push_str(tag);
+    for (k, v) in attrs.iter().filter(|(_, v)| !v.is_empty()) {
+        out.push(' ');
+        out.push_str(k);
+        out.push_str("=\"");
+        escape_into(out, v);
+        out.push('"');
+    }
+    out.push('>');
+    let start = out.len();
+    body(out);
+    if out.len() == start {
+        out.pop();
+        out.push_str("/>");
+    } else {
+        out.push_str("</");
+        out.push_str(tag);
+        out.push('>');
+    }
+}
+
+/// A `<text>` element with escaped content.
+fn text(out: &mut String, class: &str, x: f64, y: f64, s: &str) {
+    el(
+        out,
+        "text",
+        &[("class", class), ("x", &n(x)), ("y", &n(y))],
+        &|o| escape_into(o, s),
+    );
+}
+
+fn label(out: &mut String, class: &str, l: &Option<Label>) {
+    if let Some(l) = l {
+        text(out, class, l.x, l.y, &l.text);
+    }
+}
+
+/// A hover text: the `<title>` child of a shape.
+fn title(s: &str) -> impl Fn(&mut String) + '_ {
+    move |o: &mut String| el(o, "title", &[], &|o| escape_into(o, s))
+}
+
+/// The diagram's shapes — bands, bars, arrows, marks — as the `<g class="body">` element
+/// the timeline draws. Bands and marks carry `data-entry="N"`, their trace entry.
+pub fn diagram_body(d: &Diagram) -> String {
+    let mut out = String::with_capacity(256 * (d.bars.len() + d.arrows.len() + d.marks.len()));
+    el(&mut out, "g", &[("class", "body")], &|o| {
+        for b in &d.bands {
+            let attrs = [("class", "band"), ("data-entry", &b.entry.to_string())];
+            el(o, "g", &attrs, &|o| {
+                let attrs = [
+                    ("x", n(b.x0)),
+                    ("y", n(b.y0)),
+                    ("width", n((b.x1 - b.x0).max(1.0))),
+                    ("height", n(b.y1 - b.y0)),
+                ];
+                el(o, "rect", &pairs(&attrs), &title(&b.label));
+                label(o, "band-label", &b.tag);
+            });
+        }
+        for b in &d.bars {
+            el(
+                o,
+                "g",
+                &[("class", &format!("bar {}", b.tone.class()))],
+                &|o| {
+                    let attrs = [
+                        ("x", n(b.x0)),
+                        ("y", n(b.y)),
+                        ("width", n((b.x1 - b.x0).max(1.5))),
+                        ("height", n(b.h)),
+                        ("rx", "3".into()),
+                    ];
+                    el(o, "rect", &pairs(&attrs), &title(&b.title));
+                    label(o, "", &b.label);
+                },
+            );
+        }
+        for a in &d.arrows {
+            let class = format!(
+                "arrow {}{}",
+                a.class,
+                if a.dropped { " dropped" } else { "" }
+            );
+            el(o, "g", &[("class", &class)], &|o| {
+                let end = if a.dropped { "x-end" } else { "arrow-end" };
+                let attrs = [
+                    ("x1", n(a.x0)),
+                    ("y1", n(a.y0)),
+                    ("x2", n(a.x1)),
+                    ("y2", n(a.y1)),
+                    ("marker-end", format!("url(#{end})")),
+                ];
+                el(o, "line", &pairs(&attrs), &title(&a.title));
+                label(o, "", &a.label);
+            });
+        }
+        for m in &d.marks {
+            let attrs = [
+                ("class", format!("mark {}", m.tone.class())),
+                ("data-entry", m.entry.to_string()),
+            ];
+            el(o, "g", &pairs(&attrs), &|o| {
+                let c = [("cx", n(m.x)), ("cy", n(m.y)), ("r", "7".into())];
+                el(o, "circle", &pairs(&c), &title(&m.title));
+                text(o, "glyph", m.x, m.y + 4.0, m.glyph);
+                label(o, "mark-label", &m.label);
+            });
+        }
+    });
+    out
+}
+
+/// Borrows owned attribute values for [`el`].
+fn pairs<'a>(a: &'a [(&'a str, String)]) -> Vec<(&'a str, &'a str)> {
+    a.iter().map(|(k, v)| (*k, v.as_str())).collect()
+}
+
+/// The rules of static/style.css that the diagram uses, with the light theme's values
+/// written in (no custom properties, so any viewer draws it the same), and the alarm
+/// drawn still, as with reduced motion.
+const STYLE: &str = concat!(
+    r#"svg{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Helvetica Neue",Arial,sans-serif}"#,
+    "text{font-size:11px;fill:#1b1f24}",
+    ".axis line{stroke:#e7ebef}",
+    ".axis text{fill:#57606a;text-anchor:middle}",
+    ".lane line{stroke:#d0d7de;stroke-width:1.5}",
+    ".lane-name{font-size:13px;font-weight:600}",
+    ".band rect{fill:rgba(220,38,38,.11);stroke:#dc2626;stroke-dasharray:4 3}",
+    ".band-label{fill:#dc2626;font-weight:700}",
+    ".bar.belief rect{fill:#2563eb}",
+    ".bar.lease rect{fill:#15803d;opacity:.85}",
+    ".bar.paused rect{fill:rgba(100,116,139,.28);stroke:#64748b;stroke-dasharray:3 3}",
+    ".bar.down rect{fill:rgba(100,116,139,.28)}",
+    ".arrow line{stroke:#64748b;stroke-width:1.2}",
+    ".arrow.grant line{stroke:#15803d}",
+    ".arrow.write line{stroke:#2563eb;stroke-width:1.6}",
+    ".arrow.reject line{stroke:#dc2626;stroke-width:1.6}",
+    ".arrow.effect line{stroke:#9333ea}",
+    ".arrow.renew line{opacity:.6}",
+    ".arrow.dropped line{stroke-dasharray:3 3}",
+    ".arrowhead{fill:#64748b}",
+    ".x-head{stroke:#dc2626;stroke-width:2;fill:none}",
+    ".mark circle{fill:#fff;stroke:#64748b;stroke-width:1.5}",
+    ".glyph{font-size:9px;text-anchor:middle}",
+    ".mark.accept circle{stroke:#15803d}",
+    ".mark.reject circle,.mark.expire circle{stroke:#dc2626}",
+    ".mark.effect circle{stroke:#9333ea}",
+    ".mark.stale circle,.mark.duplicate circle{fill:#dc2626;stroke:#dc2626;stroke-width:4}",
+    ".mark.stale .mark-label,.mark.duplicate .mark-label,.mark.reject .mark-label{fill:#dc2626;font-weight:700}",
+    ".mark.stale .glyph{fill:#fff}",
+);
+
+/// The arrowheads the body's lines refer to, as the timeline defines them.
+const DEFS: &str = concat!(
+    r#"<defs><marker id="arrow-end" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">"#,
+    r#"<path d="M0 0L10 5L0 10z" class="arrowhead"/></marker>"#,
+    r#"<marker id="x-end" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="8" markerHeight="8">"#,
+    r#"<path d="M1 1L9 9M9 1L1 9" class="x-head"/></marker></defs>"#,
+);
+
+/// A complete SVG document of the diagram: title, embedded style, white background, time
+/// axis, lanes with their names, and the body. It references nothing outside itself.
+pub fn standalone(d: &Diagram, title_text: &str) -> String {
+    let (w, h) = (n(d.width), n(d.height));
+    let bottom = n(d.height - 8.0);
+    let attrs = [
+        ("xmlns", "http://www.w3.org/2000/svg"),
+        ("class", "timeline"),
+        ("viewBox", &format!("0 0 {w} {h}")),
+        ("width", &w),
+        ("height", &h),
+        ("role", "img"),
+        ("aria-label", title_text),
+    ];
+    let mut out = String::new();
+    el(&mut out, "svg", &attrs, &|o| {
+        title(title_text)(o);
+        el(o, "style", &[], &|o| o.push_str(STYLE));
+        o.push_str(DEFS);
+        let bg = [("width", "100%"), ("height", "100%"), ("fill", "#fff")];
+        el(o, "rect", &bg, &|_| {});
+        el(o, "g", &[("class", "axis")], &|o| {
+            for t in &d.ticks {
+                el(o, "g", &[], &|o| {
+                    let x = n(t.x);
+                    let l = [("x1", &*x), ("y1", "20"), ("x2", &*x), ("y2", &*bottom)];
+                    el(o, "line", &l, &|_| {});
+                    el(o, "text", &[("x", &x), ("y", "14")], &|o| {
+                        escape_into(o, &t.label)
+                    });
+                });
+            }
+        });
+        for l in &d.lanes {
+            let class = if l.node.is_client() {
+                "lane client"
+            } else {
+                "lane"
+            };
+            el(o, "g", &[("class", class)], &|o| {
+                let y = n(l.y);
+                let a = [
+                    ("x1", n(LEFT)),
+                    ("y1", y.clone()),
+                    ("x2", n(d.scale.x1)),
+                    ("y2", y),
+                ];
+                el(o, "line", &pairs(&a), &|_| {});
+                text(o, "lane-name", 8.0, l.y - 2.0, l.label);
+            });
+        }
+        o.push_str(&diagram_body(d));
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_the_five_characters_and_self_closes_empty_elements() {
+        let mut s = String::new();
+        el(&mut s, "a", &[("t", "<&\"'>"), ("skip", "")], &|_| {});
+        assert_eq!(s, r#"<a t="&lt;&amp;&quot;&#39;&gt;"/>"#);
+        s.clear();
+        text(&mut s, "", 1.25, -2.0, "a < b & c");
+        assert_eq!(s, r#"<text x="1.3" y="-2.0">a &lt; b &amp; c</text>"#);
+    }
+}

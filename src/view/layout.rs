@@ -1,0 +1,1127 @@
+//! Geometry for the views: the space-time diagram and the stage, as numbers and labels.
+//!
+//! Components map these shapes to SVG and nothing more, so everything a learner sees —
+//! where a lease bar ends, which arrow is a stale write, where the two-believers band
+//! lies — is computed here from the trace and the verdict, and tested natively.
+//!
+//! The diagram is laid out once per run over the whole time axis. Playback reveals it up
+//! to the cursor with a clip, so a message in flight shows as an arrow cut at the cursor;
+//! nothing is re-laid-out per frame.
+
+use crate::analysis::check::{Verdict, ViolationKind};
+
+use crate::analysis::projection::State;
+use crate::model::trace::{Event, Trace};
+use crate::vocab::ids::NodeId;
+use crate::vocab::time::{fmt_ms, Time};
+use crate::vocab::vecmap::VecMap;
+
+pub const DIAGRAM_WIDTH: f64 = 960.0;
+pub const LANE_H: f64 = 58.0;
+pub const LEFT: f64 = 112.0;
+pub const RIGHT: f64 = 24.0;
+pub const TOP: f64 = 30.0;
+const CHAR_W: f64 = 6.3;
+
+/// Maps true time to x and back.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scale {
+    pub t0: f64,
+    pub t1: f64,
+    pub x0: f64,
+    pub x1: f64,
+}
+
+impl Scale {
+    pub fn x(&self, t: f64) -> f64 {
+        self.x0 + (t - self.t0) * (self.x1 - self.x0) / (self.t1 - self.t0).max(1.0)
+    }
+    pub fn t(&self, x: f64) -> f64 {
+        self.t0 + (x - self.x0) * (self.t1 - self.t0) / (self.x1 - self.x0).max(1.0)
+    }
+}
+
+/// How a shape is styled; the view turns it into a CSS class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    Lease,
+    Belief,
+    Paused,
+    Down,
+    Accept,
+    Stale,
+    Reject,
+    Effect,
+    Duplicate,
+    Fault,
+    Expire,
+}
+
+impl Tone {
+    pub fn class(self) -> &'static str {
+        match self {
+            Tone::Lease => "lease",
+            Tone::Belief => "belief",
+            Tone::Paused => "paused",
+            Tone::Down => "down",
+            Tone::Accept => "accept",
+            Tone::Stale => "stale",
+            Tone::Reject => "reject",
+            Tone::Effect => "effect",
+            Tone::Duplicate => "duplicate",
+            Tone::Fault => "fault",
+            Tone::Expire => "expire",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Label {
+    pub x: f64,
+    pub y: f64,
+    pub text: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lane {
+    pub node: NodeId,
+    pub name: String,
+    /// The lane's title: "Client 1", "Coordinator", "Coord. 2" (fits the margin), "Storage".
+    pub label: &'static str,
+    pub y: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bar {
+    pub x0: f64,
+    pub x1: f64,
+    pub y: f64,
+    pub h: f64,
+    pub tone: Tone,
+    pub label: Option<Label>,
+    pub title: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Arrow {
+    pub x0: f64,
+    pub y0: f64,
+    pub x1: f64,
+    pub y1: f64,
+    /// Message family (`Msg::class`).
+    pub class: &'static str,
+    /// Lost, or dropped on arrival.
+    pub dropped: bool,
+    pub label: Option<Label>,
+    pub title: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mark {
+    pub x: f64,
+    pub y: f64,
+    pub tone: Tone,
+    pub glyph: &'static str,
+    pub label: Option<Label>,
+    pub title: String,
+    /// The trace entry it marks (a click jumps there).
+    pub entry: usize,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Band {
+    pub x0: f64,
+    pub x1: f64,
+    pub y0: f64,
+    pub y1: f64,
+    /// The short tag drawn inside the band, if there is room for it.
+    pub tag: Option<Label>,
+    pub label: String,
+    pub entry: usize,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tick {
+    pub x: f64,
+    pub label: String,
+}
+
+/// The whole space-time diagram of one run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diagram {
+    pub width: f64,
+    pub height: f64,
+    pub scale: Scale,
+    pub lanes: Vec<Lane>,
+    pub bands: Vec<Band>,
+    pub bars: Vec<Bar>,
+    pub arrows: Vec<Arrow>,
+    pub marks: Vec<Mark>,
+    pub ticks: Vec<Tick>,
+}
+
+/// Greedy label placement: try a few vertical offsets, drop the label if all collide.
+struct Placer {
+    boxes: Vec<(f64, f64, f64, f64)>,
+}
+
+impl Placer {
+    fn place(&mut self, x: f64, y: f64, text: String) -> Option<Label> {
+        let w = text.chars().count() as f64 * CHAR_W;
+        for dy in [0.0, -11.0, 11.0, -22.0, 22.0] {
+            let b = (x, y + dy - 9.0, x + w, y + dy + 2.0);
+            if !self
+                .boxes
+                .iter()
+                .any(|o| b.0 < o.2 && o.0 < b.2 && b.1 < o.3 && o.1 < b.3)
+            {
+                self.boxes.push(b);
+                return Some(Label { x, y: y + dy, text });
+            }
+        }
+        None
+    }
+}
+
+/// A tick spacing of 1, 2 or 5 × 10^k ms giving about eight ticks.
+fn nice_step(span_ms: i64) -> i64 {
+    let raw = (span_ms / 8).max(1);
+    let mut mag = 1i64;
+    loop {
+        for m in [1, 2, 5] {
+            if m * mag >= raw {
+                return m * mag;
+            }
+        }
+        mag = mag.saturating_mul(10);
+    }
+}
+
+fn tick_label(ms: i64) -> String {
+    if ms >= 60_000 && ms % 60_000 == 0 {
+        format!("{} min", ms / 60_000)
+    } else if ms % 1000 == 0 {
+        format!("{} s", ms / 1000)
+    } else if ms >= 1000 {
+        format!("{} s", decimal(ms, 3))
+    } else {
+        format!("{ms} ms")
+    }
+}
+
+/// `v` rounded to tenths, as text ("12.3"), for SVG attributes. Integer arithmetic only:
+/// float formatting would add kilobytes to the wasm bundle.
+pub fn tenths(v: f64) -> String {
+    let t = (v * 10.0).round() as i64;
+    let a = t.unsigned_abs();
+    format!("{}{}.{}", if t < 0 { "-" } else { "" }, a / 10, a % 10)
+}
+
+/// `units / 10^places` as a short decimal: `decimal(2500, 3)` = "2.5", `decimal(30000, 3)` = "30".
+pub fn decimal(units: i64, places: u32) -> String {
+    let div = 10u64.pow(places);
+    let (a, f) = (units.unsigned_abs() / div, units.unsigned_abs() % div);
+    let sign = if units < 0 { "-" } else { "" };
+    if f == 0 {
+        return format!("{sign}{a}");
+    }
+    let mut frac = format!("{f:0width$}", width = places as usize);
+    while frac.ends_with('0') {
+        frac.pop();
+    }
+    format!("{sign}{a}.{frac}")
+}
+
+impl Diagram {
+    pub fn lane_y(&self, node: NodeId) -> f64 {
+        self.lanes
+            .iter()
+            .find(|l| l.node == node)
+            .map_or(0.0, |l| l.y)
+    }
+}
+
+/// Lays out the diagram of `trace` over its whole time span.
+pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
+    let lanes: Vec<Lane> = trace
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, (n, _))| Lane {
+            node: *n,
+            name: n.name(),
+            label: n.lane(),
+            y: TOP + LANE_H * (i as f64 + 0.5),
+        })
+        .collect();
+    let height = TOP + LANE_H * lanes.len() as f64 + 10.0;
+    let end = (trace.end.0 as f64).max(1.0);
+    let scale = Scale {
+        t0: 0.0,
+        t1: end,
+        x0: LEFT,
+        x1: DIAGRAM_WIDTH - RIGHT,
+    };
+    let y_of: VecMap<NodeId, f64> = lanes.iter().map(|l| (l.node, l.y)).collect();
+    let ly = |n: NodeId| y_of.get(&n).copied().unwrap_or(0.0);
+    let x = |t: Time| scale.x(t.0 as f64);
+    let mut placer = Placer { boxes: Vec::new() };
+    let mut bars = Vec::new();
+    let mut arrows = Vec::new();
+    let mut marks = Vec::new();
+
+    let mut violation_at: VecMap<usize, ViolationKind> = VecMap::new();
+    for v in &verdict.violations {
+        violation_at.get_or_insert_with(v.entry as usize, || v.kind);
+    }
+    let dropped_on_arrival: VecMap<u32, Time> = trace
+        .entries
+        .iter()
+        .filter_map(|e| match e.event {
+            Event::Dropped { id, .. } => Some((id, e.t)),
+            _ => None,
+        })
+        .collect();
+
+    // Open intervals: (start time, label, title).
+    let mut belief: VecMap<NodeId, (Time, u64)> = VecMap::new();
+    let mut paused: VecMap<NodeId, Time> = VecMap::new();
+    let mut down: VecMap<NodeId, Time> = VecMap::new();
+    // The lease in force on each coordinator node (Redlock has five).
+    let mut lease: VecMap<NodeId, (Time, NodeId, u64)> = VecMap::new();
+
+    let close_lease = |bars: &mut Vec<Bar>,
+                       placer: &mut Placer,
+                       lease: &mut VecMap<NodeId, (Time, NodeId, u64)>,
+                       at: NodeId,
+                       t: Time,
+                       how: &str| {
+        if let Some((t0, c, tok)) = lease.remove(&at) {
+            let (x0, x1) = (x(t0), x(t));
+            let text = format!("{} · token {tok}", c.name().replace("client ", "c"));
+            let label = if x1 - x0 > 40.0 {
+                placer.place(x0 + 4.0, ly(at) - 12.0, text)
+            } else {
+                None
+            };
+            bars.push(Bar {
+                x0,
+                x1,
+                y: ly(at) - 7.0,
+                h: 14.0,
+                tone: Tone::Lease,
+                label,
+                title: format!(
+                    "lease token {tok} held by {} from {t0} to {t} ({how})",
+                    c.name()
+                ),
+            });
+        }
+    };
+
+    let client_lanes: Vec<f64> = lanes
+        .iter()
+        .filter(|l| l.node.is_client())
+        .map(|l| l.y)
+        .collect();
+    let (y0, y1) = (
+        client_lanes.first().copied().unwrap_or(TOP) - LANE_H / 2.0 + 2.0,
+        client_lanes.last().copied().unwrap_or(TOP) + LANE_H / 2.0 - 2.0,
+    );
+    let bands = verdict
+        .overlaps
+        .iter()
+        .map(|o| {
+            let who: Vec<String> = o
+                .clients
+                .iter()
+                .map(|(c, t)| format!("{} (token {t})", c.name()))
+                .collect();
+            let (bx0, bx1) = (x(o.from), x(o.to));
+            // Placed before anything else, so no other label lands on it.
+            let tag = (bx1 - bx0 > 110.0)
+                .then(|| placer.place(bx0 + 4.0, y0 + 12.0, "two believers".into()))
+                .flatten();
+            Band {
+                x0: bx0,
+                x1: bx1,
+                y0,
+                y1,
+                tag,
+                label: format!(
+                    "{} both believe they hold the lock, {} → {}",
+                    who.join(" and "),
+                    o.from,
+                    o.to
+                ),
+                entry: o.entry as usize,
+            }
+        })
+        .collect::<Vec<Band>>();
+
+    for (i, e) in trace.entries.iter().enumerate() {
+        let n = e.node;
+        match &e.event {
+            Event::BeliefStarted { token, .. } => {
+                belief.insert(n, (e.t, *token));
+            }
+            Event::BeliefEnded { how, .. } => {
+                if let Some((t0, tok)) = belief.remove(&n) {
+                    bars.push(belief_bar(
+                        &scale,
+                        &mut placer,
+                        ly(n),
+                        t0,
+                        e.t,
+                        tok,
+                        &how.to_string(),
+                    ));
+                }
+            }
+            Event::Paused { .. } => {
+                paused.get_or_insert_with(n, || e.t);
+            }
+            Event::Resumed => {
+                if let Some(t0) = paused.remove(&n) {
+                    bars.push(pause_bar(&scale, ly(n), t0, e.t));
+                }
+            }
+            Event::Crashed { .. } => {
+                down.insert(n, e.t);
+                if matches!(n, NodeId::Coord(_)) {
+                    close_lease(
+                        &mut bars,
+                        &mut placer,
+                        &mut lease,
+                        n,
+                        e.t,
+                        "coordinator crashed",
+                    );
+                }
+            }
+            // No leader while a failover lasts: drawn like a crash, leases kept.
+            Event::FailingOver { down_ms } if *down_ms > 0 => {
+                down.insert(n, e.t);
+            }
+            Event::Restarted { .. } | Event::FailedOver { .. } => {
+                // A replica that never had the key: the lease bar ends here too.
+                if matches!(e.event, Event::FailedOver { lost: Some(_) }) {
+                    close_lease(
+                        &mut bars,
+                        &mut placer,
+                        &mut lease,
+                        n,
+                        e.t,
+                        "lost in failover",
+                    );
+                }
+                if let Some(t0) = down.remove(&n) {
+                    bars.push(Bar {
+                        x0: x(t0),
+                        x1: x(e.t),
+                        y: ly(n) - 12.0,
+                        h: 24.0,
+                        tone: Tone::Down,
+                        label: None,
+                        title: format!("{} down from {t0} to {}", n.name(), e.t),
+                    });
+                }
+            }
+            Event::LeaseGranted { client, token, .. } => {
+                close_lease(&mut bars, &mut placer, &mut lease, n, e.t, "replaced");
+                lease.insert(n, (e.t, *client, *token));
+            }
+            Event::LeaseReleased { .. } => {
+                close_lease(&mut bars, &mut placer, &mut lease, n, e.t, "released")
+            }
+            Event::SessionInvalidated { token: Some(_), .. } => {
+                close_lease(&mut bars, &mut placer, &mut lease, n, e.t, "invalidated")
+            }
+            Event::LeaseExpired { token, client, .. } => {
+                close_lease(&mut bars, &mut placer, &mut lease, n, e.t, "expired");
+                let label = placer.place(x(e.t) + 5.0, ly(n) + 20.0, format!("expired {token}"));
+                marks.push(Mark {
+                    x: x(e.t),
+                    y: ly(n),
+                    tone: Tone::Expire,
+                    glyph: "◔",
+                    label,
+                    title: format!(
+                        "{}: {}'s lease {token} expired on the coordinator's clock",
+                        e.t,
+                        client.name()
+                    ),
+                    entry: i,
+                });
+            }
+            Event::Sent {
+                id,
+                to,
+                msg,
+                arrives,
+            } => {
+                let (x0, y0) = (x(e.t), ly(n));
+                let (x1, y1, dropped) = match arrives {
+                    Some(a) => match dropped_on_arrival.get(id) {
+                        Some(_) => (x(*a), ly(*to), true),
+                        None => (x(*a), ly(*to), false),
+                    },
+                    None => (x0 + 4.0, y0 + (ly(*to) - y0) * 0.35, true),
+                };
+                let important = matches!(msg.class(), "grant" | "write" | "reject")
+                    && !matches!(msg, crate::model::msg::Msg::Queued { .. });
+                let label = if important && !dropped {
+                    placer.place(
+                        x1 + 5.0,
+                        y1 + if y1 > y0 { -14.0 } else { 18.0 },
+                        msg.label(),
+                    )
+                } else {
+                    None
+                };
+                let when = match arrives {
+                    Some(a) => format!("sent {}, arrives {a}", e.t),
+                    None => format!("sent {}, lost", e.t),
+                };
+                arrows.push(Arrow {
+                    x0,
+                    y0,
+                    x1,
+                    y1,
+                    class: msg.class(),
+                    dropped,
+                    label,
+                    title: format!("{} → {}: {} ({when})", n.name(), to.name(), msg.label()),
+                });
+            }
+            Event::WriteAccepted {
+                client,
+                token,
+                key,
+                value,
+                mark,
+                ..
+            } => {
+                let tok = token.map_or("no token".to_string(), |t| t.to_string());
+                let (tone, glyph, text) = match violation_at.get(&i) {
+                    Some(ViolationKind::StaleWrite | ViolationKind::LostUpdate) => {
+                        (Tone::Stale, "⚠", format!("STALE {tok} accepted"))
+                    }
+                    _ => (
+                        Tone::Accept,
+                        "✓",
+                        match mark {
+                            Some(m) => format!("{tok} ✓ · mark {m}"),
+                            None => format!("{tok} ✓"),
+                        },
+                    ),
+                };
+                let label = placer.place(x(e.t) + 7.0, ly(n) + 20.0, text);
+                let m = mark.map_or(String::new(), |m| format!("; high-water mark {m}"));
+                marks.push(Mark {
+                    x: x(e.t),
+                    y: ly(n),
+                    tone,
+                    glyph,
+                    label,
+                    title: format!(
+                        "{}: accepted {}'s write {key} = \"{value}\" with token {tok}{m}",
+                        e.t,
+                        client.name()
+                    ),
+                    entry: i,
+                });
+            }
+            Event::WriteRejected { client, reason, .. } => {
+                let label = placer.place(x(e.t) + 7.0, ly(n) + 20.0, format!("✕ {reason}"));
+                marks.push(Mark {
+                    x: x(e.t),
+                    y: ly(n),
+                    tone: Tone::Reject,
+                    glyph: "✕",
+                    label,
+                    title: format!("{}: rejected {}'s write: {reason}", e.t, client.name()),
+                    entry: i,
+                });
+            }
+            Event::EffectPerformed { client, name } => {
+                let dup = violation_at.get(&i) == Some(&ViolationKind::DuplicateEffect);
+                let (tone, text) = if dup {
+                    (Tone::Duplicate, format!("⚠ {name} again"))
+                } else {
+                    (Tone::Effect, name.clone())
+                };
+                let label = placer.place(x(e.t) + 7.0, ly(n) + 20.0, text);
+                marks.push(Mark {
+                    x: x(e.t),
+                    y: ly(n),
+                    tone,
+                    glyph: "✉",
+                    label,
+                    title: format!("{}: performed \"{name}\" for {}", e.t, client.name()),
+                    entry: i,
+                });
+            }
+            _ => {}
+        }
+        if let Some((glyph, text)) = fault_glyph(&e.event) {
+            let label = placer.place(x(e.t) + 7.0, ly(n) - 16.0, text.clone());
+            marks.push(Mark {
+                x: x(e.t),
+                y: ly(n),
+                tone: Tone::Fault,
+                glyph,
+                label,
+                title: format!("{}: {} — {text}", e.t, n.name()),
+                entry: i,
+            });
+        }
+    }
+    // Whatever is still open runs to the end of the run.
+    let end_t = trace.end;
+    for (n, (t0, tok)) in belief {
+        bars.push(belief_bar(
+            &scale,
+            &mut placer,
+            ly(n),
+            t0,
+            end_t,
+            tok,
+            "still believing at the end",
+        ));
+    }
+    for (n, t0) in paused {
+        bars.push(pause_bar(&scale, ly(n), t0, end_t));
+    }
+    for (n, t0) in down {
+        bars.push(Bar {
+            x0: x(t0),
+            x1: x(end_t),
+            y: ly(n) - 12.0,
+            h: 24.0,
+            tone: Tone::Down,
+            label: None,
+            title: format!("{} down from {t0}", n.name()),
+        });
+    }
+    let held: Vec<NodeId> = lease.iter().map(|(n, _)| *n).collect();
+    for n in held {
+        close_lease(
+            &mut bars,
+            &mut placer,
+            &mut lease,
+            n,
+            end_t,
+            "still held at the end",
+        );
+    }
+
+    let span = trace.end.0.max(1);
+    let step = nice_step(span);
+    let ticks = (0..)
+        .map(|i: i64| i * step)
+        .take_while(|t| *t <= span)
+        .map(|t| Tick {
+            x: scale.x(t as f64),
+            label: tick_label(t),
+        })
+        .collect();
+
+    Diagram {
+        width: DIAGRAM_WIDTH,
+        height,
+        scale,
+        lanes,
+        bands,
+        bars,
+        arrows,
+        marks,
+        ticks,
+    }
+}
+
+/// Faults and failure reactions get a glyph and a short label on their lane.
+fn fault_glyph(ev: &Event) -> Option<(&'static str, String)> {
+    Some(match ev {
+        Event::Paused { for_ms } => ("❄", format!("paused {}", fmt_ms(*for_ms))),
+        Event::LinkCut { peer } => ("✂", format!("cut from {peer}")),
+        Event::LinkHealed { peer } => ("⇄", format!("healed to {peer}")),
+        Event::ClockJumped { by_ms } => (
+            "◷",
+            format!(
+                "clock {}{}",
+                if *by_ms >= 0 { "+" } else { "" },
+                fmt_ms(*by_ms)
+            ),
+        ),
+        Event::Crashed { .. } => ("✖", "crash".to_string()),
+        Event::MessageHeld { .. } => ("⇢", "delay".to_string()),
+        Event::RenewalsFailing { .. } => ("!", "renewals fail".to_string()),
+        Event::FailedOpen => ("!", "fails open".to_string()),
+        _ => return None,
+    })
+}
+
+fn belief_bar(
+    scale: &Scale,
+    placer: &mut Placer,
+    y: f64,
+    t0: Time,
+    t1: Time,
+    tok: u64,
+    how: &str,
+) -> Bar {
+    let (x0, x1) = (scale.x(t0.0 as f64), scale.x(t1.0 as f64));
+    let label = if x1 - x0 > 50.0 {
+        placer.place(x0 + 4.0, y - 12.0, format!("believes token {tok}"))
+    } else {
+        None
+    };
+    Bar {
+        x0,
+        x1,
+        y: y - 5.0,
+        h: 10.0,
+        tone: Tone::Belief,
+        label,
+        title: format!("believes it holds token {tok} from {t0} to {t1} (then {how})"),
+    }
+}
+
+fn pause_bar(scale: &Scale, y: f64, t0: Time, t1: Time) -> Bar {
+    Bar {
+        x0: scale.x(t0.0 as f64),
+        x1: scale.x(t1.0 as f64),
+        y: y - 14.0,
+        h: 28.0,
+        tone: Tone::Paused,
+        label: None,
+        title: format!("paused from {t0} to {t1}: handlers frozen, clock running"),
+    }
+}
+
+// ---------------------------------------------------------------- following the cursor
+
+/// On a narrow screen the diagram scrolls sideways in its own box, and playback would carry
+/// the cursor out of sight just before the interesting part (the overlap, the stale write).
+/// Given the cursor's x and the box's scroll position, view width and content width (CSS
+/// pixels), this says where to scroll: `None` while the cursor is in view with a margin to
+/// spare, else an offset that puts it a third of the way in — so the learner sees what is
+/// coming, not only what has been.
+pub fn follow_scroll(cursor_x: f64, scroll_left: f64, view_w: f64, content_w: f64) -> Option<f64> {
+    if view_w <= 0.0 || content_w <= view_w + 1.0 {
+        return None;
+    }
+    let margin = (view_w / 10.0).min(40.0);
+    if cursor_x >= scroll_left + margin && cursor_x <= scroll_left + view_w - margin {
+        return None;
+    }
+    let target = (cursor_x - view_w / 3.0).clamp(0.0, content_w - view_w);
+    ((target - scroll_left).abs() >= 1.0).then_some(target)
+}
+
+// ---------------------------------------------------------------- the stage
+
+pub const STAGE_W: f64 = 420.0;
+/// The stage's height with up to three clients; more clients make it taller.
+pub const STAGE_H: f64 = 300.0;
+/// A node's footprint around its centre: the circle (r 22), a client's token label above
+/// it and the clock reading below it. No two footprints may overlap.
+pub const NODE_HALF_W: f64 = 26.0;
+pub const NODE_ABOVE: f64 = 38.0;
+pub const NODE_BELOW: f64 = 42.0;
+/// Four or more clients zigzag between two columns this far apart, one client every
+/// `CLIENT_PITCH` down the page, so each column keeps two pitches between neighbours —
+/// room for a node's footprint.
+const CLIENT_COLUMNS: [f64; 2] = [50.0, 130.0];
+const CLIENT_PITCH: f64 = 40.0;
+
+/// The stage's height for its nodes: [`STAGE_H`], or taller when the clients' zigzag needs
+/// it (eight clients: 362).
+pub fn stage_height(nodes: &[StageNode]) -> f64 {
+    client_column_height(nodes.iter().filter(|s| s.node.is_client()).count())
+}
+
+fn client_column_height(clients: usize) -> f64 {
+    STAGE_H.max(NODE_ABOVE + NODE_BELOW + 2.0 + CLIENT_PITCH * clients.saturating_sub(1) as f64)
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct StageNode {
+    pub node: NodeId,
+    pub x: f64,
+    pub y: f64,
+    pub name: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct StageLink {
+    pub a: NodeId,
+    pub b: NodeId,
+    pub x0: f64,
+    pub y0: f64,
+    pub x1: f64,
+    pub y1: f64,
+    pub cut: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Packet {
+    pub x: f64,
+    pub y: f64,
+    pub class: &'static str,
+    pub label: String,
+}
+
+/// Where each node sits on the stage: clients on the left — one column for up to three,
+/// a zigzag between two columns for more — the coordinator top right, storage bottom
+/// right; every client has a link to each.
+pub fn stage_nodes(nodes: &[NodeId]) -> Vec<StageNode> {
+    let clients: Vec<NodeId> = nodes.iter().copied().filter(|n| n.is_client()).collect();
+    let k = clients.len();
+    let height = client_column_height(k);
+    let top = NODE_ABOVE + 1.0;
+    let mut v: Vec<StageNode> = clients
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let (x, y) = if k <= 3 {
+                (70.0, 30.0 + (height - 60.0) * (i as f64 + 0.5) / k as f64)
+            } else {
+                let pitch = (height - top - NODE_BELOW - 1.0) / (k - 1) as f64;
+                (CLIENT_COLUMNS[i % 2], top + pitch * i as f64)
+            };
+            StageNode {
+                node: *n,
+                x,
+                y,
+                name: n.name(),
+            }
+        })
+        .collect();
+    // One coordinator top right; Redlock's five masters zigzag down two columns above
+    // storage, so no two circles (or their clock readings) touch.
+    let coords: Vec<NodeId> = nodes
+        .iter()
+        .copied()
+        .filter(|n| matches!(n, NodeId::Coord(_)))
+        .collect();
+    let m = coords.len();
+    v.extend(coords.iter().enumerate().map(|(i, n)| StageNode {
+        node: *n,
+        x: if m <= 1 || i % 2 == 1 { 330.0 } else { 270.0 },
+        y: if m <= 1 {
+            75.0
+        } else {
+            24.0 + 150.0 * i as f64 / (m - 1) as f64
+        },
+        name: if i == 0 {
+            "coordinator".into()
+        } else {
+            format!("coordinator {}", i + 1)
+        },
+    }));
+    v.push(StageNode {
+        node: NodeId::Storage,
+        x: 330.0,
+        y: height - 75.0,
+        name: "storage".into(),
+    });
+    v
+}
+
+fn pos(nodes: &[StageNode], n: NodeId) -> (f64, f64) {
+    nodes
+        .iter()
+        .find(|s| s.node == n)
+        .map_or((0.0, 0.0), |s| (s.x, s.y))
+}
+
+/// The links of the stage with their state at `state`.
+pub fn stage_links(nodes: &[StageNode], state: &State) -> Vec<StageLink> {
+    let mut v = Vec::new();
+    let others: Vec<NodeId> = nodes
+        .iter()
+        .map(|s| s.node)
+        .filter(|n| !n.is_client())
+        .collect();
+    for c in nodes.iter().filter(|s| s.node.is_client()) {
+        for &other in &others {
+            let (x1, y1) = pos(nodes, other);
+            v.push(StageLink {
+                a: c.node,
+                b: other,
+                x0: c.x,
+                y0: c.y,
+                x1,
+                y1,
+                cut: state.cut.contains(&crate::model::sim::pair(c.node, other)),
+            });
+        }
+    }
+    v
+}
+
+/// Messages in the air at true time `t` (ms), placed along their links.
+pub fn packets(nodes: &[StageNode], state: &State, t: f64) -> Vec<Packet> {
+    state
+        .in_flight
+        .values()
+        .map(|m| {
+            let (x0, y0) = pos(nodes, m.from);
+            let (x1, y1) = pos(nodes, m.to);
+            let span = (m.arrives.0 - m.sent.0).max(1) as f64;
+            let p = ((t - m.sent.0 as f64) / span).clamp(0.0, 1.0);
+            Packet {
+                x: x0 + (x1 - x0) * p,
+                y: y0 + (y1 - y0) * p,
+                class: m.class,
+                label: m.label.clone(),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::check::check;
+    use crate::analysis::projection::{step_at_time, Projection};
+    use crate::model::sim::simulate;
+    use crate::teach::presets::preset;
+
+    fn gc(name: &str) -> (Trace, Verdict, Diagram) {
+        let t = simulate(&preset(name).unwrap().scenario()).unwrap();
+        let v = check(&t);
+        let d = diagram(&t, &v);
+        (t, v, d)
+    }
+
+    #[test]
+    fn one_lane_per_node_in_order() {
+        let (_, _, d) = gc("gc-pause");
+        let names: Vec<&str> = d.lanes.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["client 1", "client 2", "the coordinator", "storage"]
+        );
+        assert!(d.lanes.windows(2).all(|w| w[1].y > w[0].y));
+    }
+
+    #[test]
+    fn gc_pause_has_the_band_the_alarm_and_token_labels() {
+        let (_, _, d) = gc("gc-pause");
+        let s = d.scale;
+        assert_eq!(d.bands.len(), 1);
+        let b = &d.bands[0];
+        assert!((s.t(b.x0) - 30_010.0).abs() < 1.0 && (s.t(b.x1) - 50_010.0).abs() < 1.0);
+        assert!(d.marks.iter().any(|m| m.tone == Tone::Stale
+            && m.label
+                .as_ref()
+                .is_some_and(|l| l.text.contains("STALE 33"))));
+        let leases: Vec<&str> = d
+            .bars
+            .iter()
+            .filter(|b| b.tone == Tone::Lease)
+            .filter_map(|b| b.label.as_ref().map(|l| l.text.as_str()))
+            .collect();
+        assert_eq!(leases, ["c1 · token 33", "c2 · token 34"]);
+        // The paused stretch of client 1 covers 10 s → 50 s.
+        let p = d.bars.iter().find(|b| b.tone == Tone::Paused).unwrap();
+        assert!((s.t(p.x0) - 10_000.0).abs() < 1.0 && (s.t(p.x1) - 50_000.0).abs() < 1.0);
+        assert!(d
+            .bars
+            .iter()
+            .all(|b| b.x0 <= b.x1 && b.x0 >= LEFT - 0.01 && b.x1 <= DIAGRAM_WIDTH - RIGHT + 0.01));
+    }
+
+    #[test]
+    fn fenced_gc_pause_draws_the_rejection_with_its_reason() {
+        let (_, _, d) = gc("gc-pause-fenced");
+        assert!(d.marks.iter().any(|m| m.tone == Tone::Reject
+            && m.label
+                .as_ref()
+                .is_some_and(|l| l.text == "✕ token 33 < 34")));
+        assert!(!d.marks.iter().any(|m| m.tone == Tone::Stale));
+    }
+
+    #[test]
+    fn labels_never_overlap() {
+        let (_, _, d) = gc("gc-pause");
+        let labels: Vec<&Label> = d
+            .bars
+            .iter()
+            .filter_map(|b| b.label.as_ref())
+            .chain(d.marks.iter().filter_map(|m| m.label.as_ref()))
+            .chain(d.arrows.iter().filter_map(|a| a.label.as_ref()))
+            .collect();
+        for (i, a) in labels.iter().enumerate() {
+            for b in &labels[i + 1..] {
+                let (aw, bw) = (
+                    a.text.chars().count() as f64 * CHAR_W,
+                    b.text.chars().count() as f64 * CHAR_W,
+                );
+                let overlap = a.x < b.x + bw && b.x < a.x + aw && (a.y - b.y).abs() < 11.0;
+                assert!(!overlap, "{:?} overlaps {:?}", a.text, b.text);
+            }
+        }
+    }
+
+    #[test]
+    fn ticks_and_numbers_format_without_floats() {
+        assert_eq!(nice_step(60_005), 10_000);
+        assert_eq!(nice_step(800), 100);
+        assert_eq!(tick_label(30_000), "30 s");
+        assert_eq!(tick_label(120_000), "2 min");
+        assert_eq!(tick_label(500), "500 ms");
+        assert_eq!(tick_label(2_500), "2.5 s");
+        assert_eq!(tenths(12.34), "12.3");
+        assert_eq!(tenths(-0.06), "-0.1");
+        assert_eq!(decimal(250, 3), "0.25");
+        assert_eq!(decimal(-30_000, 3), "-30");
+    }
+
+    #[test]
+    fn redlock_masters_get_a_lane_and_a_stage_node_each() {
+        let sc = crate::teach::flavor_presets::find("redlock-clock-jump").unwrap();
+        let t = simulate(&sc).unwrap();
+        let d = diagram(&t, &check(&t));
+        let names: Vec<&str> = d.lanes.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "client 1",
+                "client 2",
+                "the coordinator",
+                "coordinator 2",
+                "coordinator 3",
+                "coordinator 4",
+                "coordinator 5",
+                "storage"
+            ]
+        );
+        assert_eq!(d.lanes[6].label, "Coord. 5");
+        // Each master's lease is drawn on its own lane.
+        let lease_ys: Vec<f64> = d
+            .bars
+            .iter()
+            .filter(|b| b.tone == Tone::Lease)
+            .map(|b| b.y)
+            .collect();
+        for m in 0..5 {
+            let y = d.lane_y(NodeId::Coord(m)) - 7.0;
+            assert!(lease_ys.contains(&y), "no lease bar on master {m}");
+        }
+        let nodes = stage_nodes(&t.nodes.iter().map(|n| n.0).collect::<Vec<_>>());
+        assert_eq!(nodes.len(), 2 + 5 + 1);
+        let ys: Vec<f64> = nodes
+            .iter()
+            .filter(|n| matches!(n.node, NodeId::Coord(_)))
+            .map(|n| n.y)
+            .collect();
+        assert!(ys.windows(2).all(|w| w[1] > w[0]), "{ys:?}");
+        let p = Projection::new(&t);
+        let s = p.state_at(&t, t.entries.len());
+        assert_eq!(stage_links(&nodes, &s).len(), 2 * 6);
+    }
+
+    #[test]
+    fn stage_footprints_never_overlap_and_fit_the_stage() {
+        for coords in [1u8, 5] {
+            for k in 1u8..=8 {
+                let mut ids: Vec<NodeId> = (0..k).map(NodeId::Client).collect();
+                ids.extend((0..coords).map(NodeId::Coord));
+                ids.push(NodeId::Storage);
+                let nodes = stage_nodes(&ids);
+                let h = stage_height(&nodes);
+                let boxes: Vec<(f64, f64, f64, f64)> = nodes
+                    .iter()
+                    .map(|s| {
+                        // Only a client carries a token label above its circle.
+                        let above = if s.node.is_client() { NODE_ABOVE } else { 23.0 };
+                        let b = (
+                            s.x - NODE_HALF_W,
+                            s.y - above,
+                            s.x + NODE_HALF_W,
+                            s.y + NODE_BELOW,
+                        );
+                        assert!(
+                            b.0 >= 0.0 && b.1 >= 0.0 && b.2 <= STAGE_W && b.3 <= h,
+                            "{k} clients: {} off the stage: {b:?} in {STAGE_W}×{h}",
+                            s.name
+                        );
+                        b
+                    })
+                    .collect();
+                for (i, a) in boxes.iter().enumerate() {
+                    for (j, b) in boxes.iter().enumerate().skip(i + 1) {
+                        let apart = a.2 <= b.0 || b.2 <= a.0 || a.3 <= b.1 || b.3 <= a.1;
+                        assert!(
+                            apart,
+                            "{k} clients, {coords} coordinators: {} and {} overlap",
+                            nodes[i].name, nodes[j].name
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_diagram_box_scrolls_only_when_the_cursor_leaves_it() {
+        // A 320 px box over a 900 px drawing, scrolled to the start.
+        assert_eq!(follow_scroll(100.0, 0.0, 320.0, 900.0), None, "in view");
+        assert_eq!(
+            follow_scroll(300.0, 0.0, 320.0, 900.0),
+            Some(300.0 - 320.0 / 3.0),
+            "near the right edge"
+        );
+        assert_eq!(
+            follow_scroll(880.0, 0.0, 320.0, 900.0),
+            Some(580.0),
+            "past the end: clamped"
+        );
+        assert_eq!(
+            follow_scroll(10.0, 500.0, 320.0, 900.0),
+            Some(0.0),
+            "stepped back: clamped"
+        );
+        assert_eq!(
+            follow_scroll(500.0, 0.0, 1000.0, 900.0),
+            None,
+            "nothing to scroll"
+        );
+        assert_eq!(follow_scroll(500.0, 0.0, 0.0, 900.0), None, "a hidden box");
+        // Where it scrolls to, the cursor is in view.
+        let to = follow_scroll(700.0, 0.0, 320.0, 900.0).unwrap();
+        assert_eq!(follow_scroll(700.0, to, 320.0, 900.0), None);
+    }
+
+    #[test]
+    fn scale_round_trips() {
+        let s = Scale {
+            t0: 0.0,
+            t1: 60_000.0,
+            x0: LEFT,
+            x1: 936.0,
+        };
+        for t in [0.0, 123.0, 59_999.0] {
+            assert!((s.t(s.x(t)) - t).abs() < 1e-6);
+        }
+    }
+
+    #[test]
+    fn packets_move_along_their_links_and_paused_links_are_cut() {
+        let t = simulate(&preset("gc-pause").unwrap().scenario()).unwrap();
+        let p = Projection::new(&t);
+        let nodes = stage_nodes(&t.nodes.iter().map(|n| n.0).collect::<Vec<_>>());
+        // At 31.012 s client 2's write (31.010 → 31.015) is 40 % of the way to storage.
+        let s = p.state_at(&t, step_at_time(&t, Time(31_012)));
+        let pk = packets(&nodes, &s, 31_012.0);
+        assert_eq!(pk.len(), 1);
+        assert_eq!(pk[0].label, "write 34");
+        let (c2, st) = (pos(&nodes, NodeId::Client(1)), pos(&nodes, NodeId::Storage));
+        assert!((pk[0].x - (c2.0 + (st.0 - c2.0) * 0.4)).abs() < 1e-9);
+        assert!(stage_links(&nodes, &s).iter().all(|l| !l.cut));
+    }
+}

@@ -1,0 +1,186 @@
+//! The page's session, natively: playback, the quiz hold, undo and redo, the comparison,
+//! host commands and the link both ways — everything the page decides, with no browser.
+//! Runs with `--no-default-features`, which proves none of it needs one.
+
+use leaseline::model::scenario::FenceMode;
+use leaseline::session::embed::Command;
+use leaseline::session::share;
+use leaseline::session::{Action, Menu, Session};
+use leaseline::view::playback::Cursor;
+use std::rc::Rc;
+
+fn page() -> Rc<Session> {
+    Rc::new(Session::default_page())
+}
+
+fn act(s: Rc<Session>, actions: impl IntoIterator<Item = Action>) -> Rc<Session> {
+    actions.into_iter().fold(s, |s, a| s.reduce(a))
+}
+
+/// Plays with 16 ms frames until `until` says stop, or `max` frames pass.
+fn play_frames(mut s: Rc<Session>, max: usize, until: impl Fn(&Session) -> bool) -> Rc<Session> {
+    let mut now = 1_000.0;
+    for _ in 0..max {
+        if until(&s) {
+            break;
+        }
+        now += 16.0;
+        s = s.reduce(Action::Tick(now));
+    }
+    s
+}
+
+#[test]
+fn a_frame_while_paused_changes_nothing_and_is_the_same_rc() {
+    let s = page();
+    let again = s.clone().reduce(Action::Tick(5.0));
+    assert!(Rc::ptr_eq(&s, &again), "a paused tick must not allocate a new state");
+    let again = s.clone().reduce(Action::Select(None));
+    assert!(Rc::ptr_eq(&s, &again));
+}
+
+#[test]
+fn playing_moves_the_cursor_and_stops_on_each_notable_event() {
+    let s = act(page(), [Action::TogglePlay]);
+    assert!(s.playing);
+    assert!(s.fragment.is_none(), "no link is written while playing");
+    let first = s.run.notable[0];
+    let s = play_frames(s, 100_000, |s| s.cursor.step > first);
+    // Playback never passes a notable event in one frame: it lands just after it.
+    assert_eq!(s.cursor.step, first + 1);
+    assert!(!s.caption.is_empty(), "the caption says what just happened");
+    let s = play_frames(s, 1_000_000, |s| !s.playing);
+    assert!(s.cursor.at_end(&s.run.trace));
+    assert!(s.fragment.is_some(), "paused at the end, the link is written again");
+}
+
+#[test]
+fn reduced_motion_steps_from_notable_event_to_notable_event() {
+    let s = act(page(), [Action::SetReducedMotion(true), Action::TogglePlay]);
+    let s = play_frames(s, 100_000, |s| s.cursor.step > 0);
+    assert_eq!(s.cursor.step, s.run.notable[0] + 1);
+}
+
+#[test]
+fn undo_and_redo_walk_the_fence_switch() {
+    let s = page();
+    assert_eq!(s.run.scenario.storage.fence, FenceMode::None);
+    let s = act(s, [Action::ToggleFence]);
+    assert_ne!(s.run.scenario.storage.fence, FenceMode::None);
+    assert!(s.can_undo());
+    let fenced_digest = s.run.digest.clone();
+    let s = act(s, [Action::Undo]);
+    assert_eq!(s.run.scenario.storage.fence, FenceMode::None);
+    let s = act(s, [Action::Redo]);
+    assert_eq!(s.run.digest, fenced_digest, "redo restores the same run");
+}
+
+#[test]
+fn the_quiz_holds_the_cursor_before_its_decisive_event_until_answered() {
+    let s = act(page(), [Action::StartQuiz(0)]);
+    let q = s.quiz.expect("a quiz");
+    let hold = q.hold(&s.run.trace).expect("the first stop holds somewhere");
+    let s = act(s, [Action::TogglePlay]);
+    let s = play_frames(s, 1_000_000, |s| !s.playing);
+    assert_eq!(s.cursor.step, hold, "playback stops at the hold");
+    assert!(s.quiz_waiting());
+    // Stepping on does not pass the stop without an answer… it reveals it.
+    let s = act(s, [Action::Pick(0), Action::StepForward]);
+    let q = s.quiz.expect("still in the quiz");
+    assert!(q.revealed);
+    assert_eq!(s.cursor.step, hold + 1, "stops just after the decisive event");
+}
+
+#[test]
+fn compare_builds_run_b_and_keeps_its_state_under_the_cursor() {
+    let s = act(page(), [Action::Compare(Some(String::new())), Action::ToEnd]);
+    let v = s.versus.as_ref().expect("comparing");
+    assert_ne!(v.run.scenario.storage.fence, s.run.scenario.storage.fence);
+    let i = v.divergence.expect("fenced and unfenced part somewhere");
+    assert_eq!(v.state.step, Cursor::at_time(&v.run.trace, s.cursor.t).step);
+    // A click on B's entry moves A's cursor to that entry's time.
+    let s = act(s, [Action::SeekEntryB(i)]);
+    let t = s.versus.as_ref().unwrap().run.trace.entries[i].t.0 as f64;
+    assert_eq!(s.cursor.t, t);
+    let b = s.versus.as_ref().unwrap();
+    assert_eq!(b.state.step, Cursor::at_time(&b.run.trace, t).step);
+    let s = act(s, [Action::Compare(None)]);
+    assert!(s.versus.is_none());
+}
+
+#[test]
+fn host_commands_play_seek_and_open() {
+    let s = act(page(), [Action::Host(Command::Seek(30_000))]);
+    assert_eq!(s.cursor.t, 30_000.0);
+    let s = act(s, [Action::Host(Command::Play)]);
+    assert!(s.playing);
+    let s = act(s, [Action::Host(Command::Open("clean".into()))]);
+    assert_eq!(&*s.name, "clean");
+    assert!(!s.playing);
+    let before = s.run.digest.clone();
+    let s = act(s, [Action::Host(Command::Open("no-such".into()))]);
+    assert_eq!(s.run.digest, before, "a bad name changes no run");
+    assert!(s.error.as_deref().unwrap_or("").starts_with("s:"));
+}
+
+#[test]
+fn a_link_restores_the_view_it_was_made_from() {
+    let s = act(
+        page(),
+        [
+            Action::ToggleFence,
+            Action::Seek(31_000.0),
+            Action::ToggleMenu(Menu::Lessons),
+        ],
+    );
+    let fragment = s.fragment.clone().expect("paused: a link");
+    let t = act(page(), [Action::Navigate(fragment.to_string())]);
+    assert_eq!(t.run.digest, s.run.digest);
+    assert_eq!(t.cursor.step, s.cursor.step);
+    assert_eq!(t.menu, Some(Menu::Lessons));
+    assert_eq!(t.fragment, s.fragment, "and describes itself the same way");
+}
+
+#[test]
+fn a_bad_link_names_its_key_and_keeps_the_run() {
+    let s = page();
+    let t = act(s.clone(), [Action::Navigate("#s=gc-pause&t=abc".into())]);
+    assert_eq!(t.run.digest, s.run.digest);
+    assert!(t.error.as_deref().unwrap().starts_with("t:"), "{:?}", t.error);
+}
+
+#[test]
+fn a_step_key_lands_inside_a_group_of_events_that_share_one_millisecond() {
+    let s = page();
+    let trace = &s.run.trace;
+    // Find entries k-1 and k at the same ms: the cursor just after k-1 has no time of its own.
+    let k = (1..trace.len())
+        .find(|&k| trace.entries[k].t == trace.entries[k - 1].t)
+        .expect("the default run has two events in one millisecond");
+    let s = act(s, [Action::SeekEntry(k - 1)]);
+    assert_eq!(s.cursor.step, k);
+    let fragment = s.fragment.clone().unwrap();
+    assert!(fragment.contains(&format!("step={k}")), "{fragment}");
+    let t = act(page(), [Action::Navigate(fragment.to_string())]);
+    assert_eq!(t.cursor.step, k, "the link lands on that exact step");
+    // Old links (time only) keep working: they land after the whole group.
+    let old = fragment.split("&step=").next().unwrap().to_string();
+    let u = act(page(), [Action::Navigate(old)]);
+    assert!(u.cursor.step > k);
+    // A step past the run's end is clamped to it; a step that is no number is refused.
+    let v = share::decode("#s=gc-pause&step=1000000").unwrap();
+    assert_eq!(v.step, Some(1_000_000));
+    let w = act(page(), [Action::Navigate("#s=gc-pause&step=1000000".into())]);
+    assert_eq!(w.cursor.step, w.run.trace.len());
+    assert!(share::decode("#s=gc-pause&step=x")
+        .unwrap_err()
+        .starts_with("step:"));
+}
+
+#[test]
+fn a_paused_action_computes_the_fragment_once() {
+    let s = act(page(), [Action::StepForward]);
+    let f = s.fragment.clone().unwrap();
+    // The fragment is the view's encoding, not recomputed by anyone who reads it.
+    assert_eq!(&*f, share::encode(&s.view_state()));
+}
