@@ -4,7 +4,12 @@
 #                first failure: format, lints, native tests, browser tests, release build,
 #                sub-path build, end-to-end tests, frame benchmark, bundle size, simulation
 #                benchmark.
-# The other targets are helpers for those two.
+# One optional, longer check (not part of `make test`):
+#   make fuzz    every parser a user can reach (scenario JSON, the link fragment, the embed
+#                host message) fed 1,000,000 generated inputs each (LEASELINE_FUZZ_N to
+#                change it): no panic, every refusal names its field; a count per parser
+#                at the end.
+# The other targets are helpers for those.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -16,7 +21,7 @@ export CHROMEDRIVER := /usr/bin/chromedriver
 
 STEP := scripts/step.sh
 
-.PHONY: serve test setup
+.PHONY: serve test fuzz setup
 
 setup:
 	@scripts/setup.sh
@@ -42,3 +47,12 @@ test: setup
 	@scripts/size.sh
 	@$(STEP) "benchmark" cargo bench --bench sim --no-default-features
 	@echo "tiers: $$(wc -l < target/.tiers-passed | tr -d ' ') passed, 0 failed"
+
+# tests/core_fuzz.rs at 1,000,000 inputs per parser (`cargo test` runs it at 100,000 /
+# 100,000 / 20,000), in the test profile (opt-level 2); the summary lines are repeated last.
+fuzz:
+	@start=$$(date +%s); log=$$(mktemp); trap 'rm -f "$$log"' EXIT; \
+	LEASELINE_FUZZ_N=$${LEASELINE_FUZZ_N:-1000000} \
+		cargo test --no-default-features --test core_fuzz -- --nocapture 2>&1 | tee "$$log"; \
+	echo; grep '^fuzz: .* inputs, ' "$$log"; \
+	echo "fuzz: done in $$(($$(date +%s) - start))s"

@@ -34,7 +34,10 @@ fn play_frames(mut s: Rc<Session>, max: usize, until: impl Fn(&Session) -> bool)
 fn a_frame_while_paused_changes_nothing_and_is_the_same_rc() {
     let s = page();
     let again = s.clone().reduce(Action::Tick(5.0));
-    assert!(Rc::ptr_eq(&s, &again), "a paused tick must not allocate a new state");
+    assert!(
+        Rc::ptr_eq(&s, &again),
+        "a paused tick must not allocate a new state"
+    );
     let again = s.clone().reduce(Action::Select(None));
     assert!(Rc::ptr_eq(&s, &again));
 }
@@ -51,7 +54,10 @@ fn playing_moves_the_cursor_and_stops_on_each_notable_event() {
     assert!(!s.caption.is_empty(), "the caption says what just happened");
     let s = play_frames(s, 1_000_000, |s| !s.playing);
     assert!(s.cursor.at_end(&s.run.trace));
-    assert!(s.fragment.is_some(), "paused at the end, the link is written again");
+    assert!(
+        s.fragment.is_some(),
+        "paused at the end, the link is written again"
+    );
 }
 
 #[test]
@@ -79,7 +85,9 @@ fn undo_and_redo_walk_the_fence_switch() {
 fn the_quiz_holds_the_cursor_before_its_decisive_event_until_answered() {
     let s = act(page(), [Action::StartQuiz(0)]);
     let q = s.quiz.expect("a quiz");
-    let hold = q.hold(&s.run.trace).expect("the first stop holds somewhere");
+    let hold = q
+        .hold(&s.run.trace)
+        .expect("the first stop holds somewhere");
     let s = act(s, [Action::TogglePlay]);
     let s = play_frames(s, 1_000_000, |s| !s.playing);
     assert_eq!(s.cursor.step, hold, "playback stops at the hold");
@@ -88,12 +96,19 @@ fn the_quiz_holds_the_cursor_before_its_decisive_event_until_answered() {
     let s = act(s, [Action::Pick(0), Action::StepForward]);
     let q = s.quiz.expect("still in the quiz");
     assert!(q.revealed);
-    assert_eq!(s.cursor.step, hold + 1, "stops just after the decisive event");
+    assert_eq!(
+        s.cursor.step,
+        hold + 1,
+        "stops just after the decisive event"
+    );
 }
 
 #[test]
 fn compare_builds_run_b_and_keeps_its_state_under_the_cursor() {
-    let s = act(page(), [Action::Compare(Some(String::new())), Action::ToEnd]);
+    let s = act(
+        page(),
+        [Action::Compare(Some(String::new())), Action::ToEnd],
+    );
     let v = s.versus.as_ref().expect("comparing");
     assert_ne!(v.run.scenario.storage.fence, s.run.scenario.storage.fence);
     let i = v.divergence.expect("fenced and unfenced part somewhere");
@@ -146,7 +161,11 @@ fn a_bad_link_names_its_key_and_keeps_the_run() {
     let s = page();
     let t = act(s.clone(), [Action::Navigate("#s=gc-pause&t=abc".into())]);
     assert_eq!(t.run.digest, s.run.digest);
-    assert!(t.error.as_deref().unwrap().starts_with("t:"), "{:?}", t.error);
+    assert!(
+        t.error.as_deref().unwrap().starts_with("t:"),
+        "{:?}",
+        t.error
+    );
 }
 
 #[test]
@@ -170,7 +189,10 @@ fn a_step_key_lands_inside_a_group_of_events_that_share_one_millisecond() {
     // A step past the run's end is clamped to it; a step that is no number is refused.
     let v = share::decode("#s=gc-pause&step=1000000").unwrap();
     assert_eq!(v.step, Some(1_000_000));
-    let w = act(page(), [Action::Navigate("#s=gc-pause&step=1000000".into())]);
+    let w = act(
+        page(),
+        [Action::Navigate("#s=gc-pause&step=1000000".into())],
+    );
     assert_eq!(w.cursor.step, w.run.trace.len());
     assert!(share::decode("#s=gc-pause&step=x")
         .unwrap_err()

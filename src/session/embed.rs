@@ -56,7 +56,10 @@ pub fn parse(text: &str) -> Result<Command, String> {
         .iter()
         .find(|(k, _)| k != "leaseline" && k != "type" && !allowed.contains(&k.as_str()))
     {
-        return Err(format!("{k}: not a field of a \"{kind}\" message"));
+        return Err(format!(
+            "{}: not a field of a \"{kind}\" message",
+            if k.is_empty() { "\"\"" } else { k }
+        ));
     }
     match kind {
         "play" => Ok(Command::Play),
@@ -74,7 +77,7 @@ pub fn parse(text: &str) -> Result<Command, String> {
             },
             Some(obj @ Json::Obj(_)) => Scenario::from_json(&json::compact(obj))
                 .map(|s| Command::Load(Box::new(s)))
-                .map_err(|e| format!("scenario.{e}")),
+                .map_err(|e| format!("scenario{}{e}", if e.path.is_empty() { ": " } else { "." })),
             _ => Err("scenario: expected a scenario name or a scenario object".to_string()),
         },
     }

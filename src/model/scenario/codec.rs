@@ -285,7 +285,7 @@ impl<'a> Fields<'a> {
             .find(|(k, _)| !self.known.contains(&k.as_str()))
         {
             Some((k, _)) => Err(ScenarioError::new(
-                &join(&self.path, k),
+                &join(&self.path, if k.is_empty() { "\"\"" } else { k }),
                 format!("unknown field (expected one of: {})", self.known.join(", ")),
             )),
             None => Ok(()),
