@@ -6,7 +6,7 @@
 //! durable counter, a stop-on-loss) first makes a difference — usually the decisive event.
 
 use crate::course;
-use crate::scenario::{FenceMode, Scenario};
+use crate::scenario::Scenario;
 use crate::trace::{Entry, Trace};
 use crate::trace_json::{about, kind};
 
@@ -38,14 +38,11 @@ pub fn variants(name: &str) -> Vec<String> {
 }
 
 /// The default partner for a comparison: the same scenario with the fence switched (off
-/// if on, monotone if off), on the same seed.
+/// if on, monotone if off: [`crate::scenario::FenceMode::flipped`], as the fence switch does), on the same
+/// seed.
 pub fn fence_flipped(sc: &Scenario) -> Scenario {
     let mut b = sc.clone();
-    b.storage.fence = if sc.storage.fence == FenceMode::None {
-        FenceMode::Monotone
-    } else {
-        FenceMode::None
-    };
+    b.storage.fence = sc.storage.fence.flipped();
     b
 }
 

@@ -7,7 +7,7 @@ use leaseline::check::{check, ViolationKind};
 use leaseline::embed::{self, Command, Event};
 use leaseline::playback::Cursor;
 use leaseline::scenario::json::{self, Json};
-use leaseline::scenario::{Flavor, LIMITS};
+use leaseline::scenario::{FenceMode, Flavor, LIMITS};
 use leaseline::share::{self, MAX_FRAGMENT};
 use leaseline::sim::simulate;
 use std::collections::BTreeSet;
@@ -189,6 +189,8 @@ fn every_fragment_key_is_in_the_key_table_and_nothing_else_is() {
     };
     let flavors: Vec<String> = Flavor::names().split('|').map(String::from).collect();
     assert_eq!(values("flavor"), flavors);
+    let fences: Vec<String> = FenceMode::names().split(", ").map(String::from).collect();
+    assert_eq!(values("fence"), fences);
     for f in values("fence") {
         assert!(
             share::decode(&format!("#s=gc-pause&fence={f}")).is_ok(),

@@ -168,6 +168,25 @@ impl<'a> Fields<'a> {
         table: &[(&str, T)],
         default: Option<T>,
     ) -> R<T> {
+        self.parsed(
+            key,
+            default,
+            |s| table.iter().find(|(w, _)| *w == s).map(|(_, t)| *t),
+            || {
+                let words: Vec<&str> = table.iter().map(|(w, _)| *w).collect();
+                words.join(", ")
+            },
+        )
+    }
+
+    /// A word that `parse` reads; `expected` lists the words for the error.
+    fn parsed<T>(
+        &mut self,
+        key: &'static str,
+        default: Option<T>,
+        parse: impl FnOnce(&str) -> Option<T>,
+        expected: impl FnOnce() -> String,
+    ) -> R<T> {
         let p = self.at(key);
         let Some(v) = self.take(key) else {
             return default.ok_or_else(|| ScenarioError::new(&p, "missing field"));
@@ -178,20 +197,12 @@ impl<'a> Fields<'a> {
                 format!("expected a string, found {}", v.kind()),
             ));
         };
-        table
-            .iter()
-            .find(|(w, _)| w == s)
-            .map(|(_, t)| *t)
-            .ok_or_else(|| {
-                let words: Vec<&str> = table.iter().map(|(w, _)| *w).collect();
-                ScenarioError::new(
-                    &p,
-                    format!(
-                        "unknown value \"{s}\" (expected one of: {})",
-                        words.join(", ")
-                    ),
-                )
-            })
+        parse(s).ok_or_else(|| {
+            ScenarioError::new(
+                &p,
+                format!("unknown value \"{s}\" (expected one of: {})", expected()),
+            )
+        })
     }
 
     fn flavor(&mut self) -> R<Flavor> {
@@ -298,13 +309,6 @@ const DURABILITY: &[(&str, Durability)] = &[
     ("memory", Durability::Memory),
 ];
 const WAITERS: &[(&str, Waiters)] = &[("queue", Waiters::Queue), ("retry", Waiters::Retry)];
-const FENCES: &[(&str, FenceMode)] = &[
-    ("none", FenceMode::None),
-    ("monotone", FenceMode::Monotone),
-    ("strict", FenceMode::Strict),
-    ("exact", FenceMode::Exact),
-    ("non_atomic", FenceMode::NonAtomic),
-];
 const COUNT_FROM: &[(&str, CountFrom)] =
     &[("request", CountFrom::Request), ("grant", CountFrom::Grant)];
 const ON_LOSS: &[(&str, LossPolicy)] = &[
@@ -531,7 +535,7 @@ pub fn decode(v: &Json) -> R<Scenario> {
             |v, p| {
                 let mut c = fields(v, p)?;
                 let s = StorageSpec {
-                    fence: c.word("fence", FENCES, Some(sd.fence))?,
+                    fence: c.parsed("fence", Some(sd.fence), FenceMode::parse, FenceMode::names)?,
                     mark: c.word("mark", DURABILITY, Some(sd.mark))?,
                     check_gap_ms: c.i64_or("check_gap_ms", 0)?,
                     idempotency: c.bool_or("idempotency", false)?,
@@ -764,7 +768,7 @@ pub fn encode(sc: &Scenario) -> Json {
         (
             "storage",
             obj(vec![
-                ("fence", word_of(FENCES, sc.storage.fence)),
+                ("fence", Json::Str(sc.storage.fence.name().into())),
                 ("mark", word_of(DURABILITY, sc.storage.mark)),
                 ("check_gap_ms", int(sc.storage.check_gap_ms)),
                 ("idempotency", Json::Bool(sc.storage.idempotency)),

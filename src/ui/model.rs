@@ -746,11 +746,7 @@ impl Reducible for Model {
                 Err(err) => m.error = Some(err.to_string()),
             },
             Action::ToggleFence => {
-                let f = if m.run.fenced() {
-                    FenceMode::None
-                } else {
-                    FenceMode::Monotone
-                };
+                let f = m.run.scenario.storage.fence.flipped();
                 match m.history.edit(&Edit::SetFence(f)) {
                     Ok(()) => m.rerun(),
                     Err(err) => m.error = Some(err.to_string()),
