@@ -23,7 +23,7 @@ USAGE:
     leaseline check <file.json>
     leaseline --help
 
-    --fence   none | monotone | strict | exact | non-atomic | volatile
+    --fence   none | monotone | strict | exact | non_atomic | volatile
               (overrides the scenario's storage fence; volatile = monotone with the
               high-water mark kept only in memory)
     --flavor  generic | redis | redlock | zookeeper | etcd | consul | chubby
@@ -216,9 +216,12 @@ pub fn apply_fence(sc: &mut Scenario, f: &str) -> Result<(), String> {
         sc.storage.mark = Durability::Memory;
         return Ok(());
     }
-    sc.storage.fence = FenceMode::parse(f).ok_or(format!(
-        "--fence: `{f}` is not one of none, monotone, strict, exact, non-atomic, volatile"
-    ))?;
+    sc.storage.fence = FenceMode::parse(f).ok_or_else(|| {
+        format!(
+            "--fence: `{f}` is not one of {}, volatile",
+            FenceMode::names()
+        )
+    })?;
     Ok(())
 }
 
@@ -279,6 +282,11 @@ mod tests {
     #[test]
     fn help_and_presets() {
         assert!(cli(&["--help"]).1.contains("USAGE"));
+        // The usage lists the fence words the parser reads (and the old `non-atomic` still works).
+        assert!(USAGE.contains(&FenceMode::names().replace(", ", " | ")));
+        let mut sc = preset("gc-pause").unwrap().scenario();
+        apply_fence(&mut sc, "non-atomic").unwrap();
+        assert_eq!(sc.storage.fence, FenceMode::NonAtomic);
         let (code, out, _) = cli(&["presets"]);
         assert_eq!(code, 0);
         assert!(out.contains("gc-pause"));

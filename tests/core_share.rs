@@ -135,7 +135,7 @@ fn each_error_names_its_key() {
         ),
         (
             "#s=gc-pause&fence=x".into(),
-            "fence: unknown mode \"x\" (expected none, monotone, strict, exact, non-atomic)",
+            "fence: unknown mode \"x\" (expected none, monotone, strict, exact, non_atomic)",
         ),
         (
             "#s=gc-pause&flavor=paxos".into(),

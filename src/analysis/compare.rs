@@ -6,7 +6,7 @@
 //! entry for entry; the divergence is the moment the variant's one change (a fence, a
 //! durable counter, a stop-on-loss) first makes a difference — usually the decisive event.
 
-use crate::model::scenario::{FenceMode, Scenario};
+use crate::model::scenario::Scenario;
 use crate::model::trace::json::{about, kind};
 use crate::model::trace::{Entry, Trace};
 
@@ -28,14 +28,11 @@ pub fn first_divergence(a: &Trace, b: &Trace) -> Option<usize> {
 }
 
 /// The default partner for a comparison: the same scenario with the fence switched (off
-/// if on, monotone if off), on the same seed.
+/// if on, monotone if off: [`crate::model::scenario::FenceMode::flipped`], as the fence switch does), on the same
+/// seed.
 pub fn fence_flipped(sc: &Scenario) -> Scenario {
     let mut b = sc.clone();
-    b.storage.fence = if sc.storage.fence == FenceMode::None {
-        FenceMode::Monotone
-    } else {
-        FenceMode::None
-    };
+    b.storage.fence = sc.storage.fence.flipped();
     b
 }
 

@@ -6,7 +6,7 @@
 //! regressions, duplicate effects). [`compare`] lines two runs up and finds where they part.
 //!
 //! May import: [`crate::vocab`] and [`crate::model`]. No prose for learners lives here
-//! (that is [`crate::teach`]), and no geometry (that is [`crate::view`]).
+//! (that is [`crate::teach::walkthrough`]), and no geometry (that is [`crate::view`]).
 
 pub mod check;
 pub mod compare;

@@ -6,12 +6,34 @@
 //! validator as an import, so the editor's errors name the same field paths
 //! (`clients[1].ttl_ms: …`) and nothing the editor accepts can fail to load.
 
-use crate::model::scenario::{Scenario, ScenarioError};
+use crate::model::scenario::{FenceMode, Flavor, Scenario, ScenarioError};
 use crate::vocab::json::{self, Json};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Draft {
     doc: Json,
+}
+
+/// One option of a word field's select: the word the document holds, the text shown, and
+/// whether it is the draft's current word.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub word: &'static str,
+    pub label: &'static str,
+    pub selected: bool,
+}
+
+/// The words a word field takes and their labels; the first is the field's default (what
+/// an absent optional word means).
+fn words(path: &str) -> Vec<(&'static str, &'static str)> {
+    match path {
+        "storage.fence" => FenceMode::ALL
+            .iter()
+            .map(|f| (f.name(), f.label()))
+            .collect(),
+        "coordinator.flavor" => Flavor::ALL.iter().map(|f| (f.name(), f.name())).collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// One step of a field path: a key or an index.
@@ -128,6 +150,35 @@ impl Draft {
         self.set(path, Some(v))
     }
 
+    /// The options of a word field's select (`storage.fence`, `coordinator.flavor`), the
+    /// current one marked; an absent word is the field's default, the first.
+    pub fn choices(&self, path: &str) -> Vec<Choice> {
+        let words = words(path);
+        let current = match self.get(path) {
+            Some(Json::Str(s)) => s.as_str(),
+            _ => words.first().map_or("", |w| w.0),
+        };
+        words
+            .into_iter()
+            .map(|(word, label)| Choice {
+                word,
+                label,
+                selected: word == current,
+            })
+            .collect()
+    }
+
+    /// Sets a word field to one of its [`choices`](Self::choices).
+    pub fn set_word(&mut self, path: &str, word: &str) -> Result<(), String> {
+        if !words(path).iter().any(|w| w.0 == word) {
+            return Err(format!(
+                "{path}: \"{}\" is not a choice",
+                crate::session::share::clip(word)
+            ));
+        }
+        self.set(path, Some(Json::Str(word.to_string())))
+    }
+
     pub fn clients(&self) -> usize {
         match self.get("clients") {
             Some(Json::Arr(v)) => v.len(),
@@ -201,6 +252,40 @@ mod tests {
         // A clock left at its defaults has no object yet; setting a field creates it.
         d.set_int("storage.clock.drift_ppm", "200", false).unwrap();
         assert_eq!(d.check().unwrap().storage.clock.drift_ppm, 200);
+    }
+
+    /// Issue #12: every fence the editor offers makes a draft the codec reads, and a
+    /// scenario's own fence is the one shown selected.
+    #[test]
+    fn every_fence_choice_is_one_the_codec_reads_and_shows_selected() {
+        let path = "storage.fence";
+        let mut d = Draft::from_scenario(&open("gc-pause").unwrap());
+        let words: Vec<&str> = d.choices(path).iter().map(|c| c.word).collect();
+        assert_eq!(words.len(), 5);
+        for w in words {
+            d.set_word(path, w).unwrap();
+            let sc = d.check().unwrap_or_else(|e| panic!("choosing {w}: {e}"));
+            let shown: Vec<&str> = d
+                .choices(path)
+                .iter()
+                .filter(|c| c.selected)
+                .map(|c| c.word)
+                .collect();
+            assert_eq!(shown, [w], "after choosing {w}");
+            assert_eq!(Draft::from_scenario(&sc).choices(path), d.choices(path));
+        }
+        let sc = open("non-atomic-fence").unwrap();
+        assert_eq!(sc.storage.fence, FenceMode::NonAtomic);
+        let d = Draft::from_scenario(&sc);
+        let shown: Vec<Choice> = d.choices(path).into_iter().filter(|c| c.selected).collect();
+        assert_eq!(shown.len(), 1, "non_atomic shows as {shown:?}");
+        assert_eq!(FenceMode::parse(shown[0].word), Some(FenceMode::NonAtomic));
+        // An absent fence is the default, the first choice.
+        let mut d = d;
+        d.set(path, None).unwrap();
+        assert_eq!(d.choices(path)[0].word, FenceMode::None.name());
+        assert!(d.choices(path)[0].selected);
+        assert!(d.set_word(path, "maybe").is_err());
     }
 
     #[test]

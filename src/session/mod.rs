@@ -7,7 +7,7 @@
 //! run.
 //!
 //! May import: every floor below it ([`crate::vocab`], [`crate::model`],
-//! [`crate::analysis`], [`crate::teach`], [`crate::view`]). Nothing here touches a browser:
+//! [`crate::analysis`], [`crate::teach::walkthrough`], [`crate::view`]). Nothing here touches a browser:
 //! `cargo test --no-default-features` runs all of it.
 
 mod address;

@@ -9,7 +9,7 @@
 
 use super::run::{Run, Versus};
 use crate::analysis::projection::State;
-use crate::model::scenario::{FenceMode, Scenario};
+use crate::model::scenario::Scenario;
 use crate::session::edit::{Edit, History};
 use crate::session::embed::Command;
 use crate::session::share;
@@ -536,11 +536,7 @@ impl Session {
                 Err(err) => m.error = Some(err.to_string()),
             },
             Action::ToggleFence => {
-                let f = if m.run.fenced() {
-                    FenceMode::None
-                } else {
-                    FenceMode::Monotone
-                };
+                let f = m.run.scenario.storage.fence.flipped();
                 match m.history.edit(&Edit::SetFence(f)) {
                     Ok(()) => m.rerun(),
                     Err(err) => m.error = Some(err.to_string()),

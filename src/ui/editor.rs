@@ -5,7 +5,6 @@
 //! "Run this scenario" hands it to the reducer like an import.
 
 use super::adapter::RunProps;
-use crate::model::scenario::{FenceMode, Flavor};
 use crate::session::draft::Draft;
 use crate::session::Action;
 use crate::vocab::json::{self, Json};
@@ -106,21 +105,17 @@ pub fn Editor(props: &RunProps) -> Html {
             </label>
         }
     };
-    let word_select = |label: &str, path: &'static str, options: Vec<&'static str>| {
+    let word_select = |label: &str, path: &'static str| {
         let change = change.clone();
-        // An absent optional word means its default, the first option.
-        let current = Some(shown(&draft, path))
-            .filter(|c| !c.is_empty())
-            .unwrap_or_else(|| options[0].to_string());
         let onchange = Callback::from(move |e: Event| {
             let v = super::value_of(&e);
-            change.apply(|d| d.set(path, Some(Json::Str(v))))
+            change.apply(|d| d.set_word(path, &v))
         });
         html! {
             <label class="field">
                 <span>{ label.to_string() }</span>
                 <select {onchange}>
-                    { for options.into_iter().map(|o| html! { <option value={o} selected={current == o}>{ o }</option> }) }
+                    { for draft.choices(path).into_iter().map(|c| html! { <option value={c.word} selected={c.selected}>{ c.label }</option> }) }
                 </select>
             </label>
         }
@@ -167,17 +162,6 @@ pub fn Editor(props: &RunProps) -> Html {
             draft.set(Draft::from_scenario(&run.scenario));
         })
     };
-    let fences: Vec<&'static str> = [
-        FenceMode::None,
-        FenceMode::Monotone,
-        FenceMode::Strict,
-        FenceMode::Exact,
-        FenceMode::NonAtomic,
-    ]
-    .iter()
-    .map(|f| f.name())
-    .collect();
-    let flavors: Vec<&'static str> = Flavor::ALL.iter().map(|f| f.name()).collect();
     html! {
         <details class="panel editor" open={*restored.borrow()}>
             <summary>{ "Scenario editor" }</summary>
@@ -193,9 +177,9 @@ pub fn Editor(props: &RunProps) -> Html {
                 { name_input }
                 { int_field("Seed", "seed".into(), false) }
                 { int_field("Horizon (ms)", "horizon_ms".into(), false) }
-                { word_select("Lock service", "coordinator.flavor", flavors) }
+                { word_select("Lock service", "coordinator.flavor") }
                 { int_field("First token", "coordinator.first_token".into(), false) }
-                { word_select("Fence at storage", "storage.fence", fences) }
+                { word_select("Fence at storage", "storage.fence") }
                 { int_field("Network delay min (ms)", "network.default.min_delay_ms".into(), false) }
                 { int_field("Network delay max (ms)", "network.default.max_delay_ms".into(), false) }
                 { int_field("Coordinator clock offset (ms)", "coordinator.clock.offset_ms".into(), false) }

@@ -104,25 +104,6 @@ pub fn Settings(props: &SettingsProps) -> Html {
             on.emit(Action::Edit(Edit::SetCheckBeforeWrite(input_checked(&e))))
         })
     };
-    let fences = [
-        (FenceMode::None, "none", "none — storage trusts the lock"),
-        (
-            FenceMode::Monotone,
-            "monotone",
-            "monotone — reject a lower token",
-        ),
-        (
-            FenceMode::Strict,
-            "strict",
-            "strict — reject a lower or equal token",
-        ),
-        (FenceMode::Exact, "exact", "exact — only the current token"),
-        (
-            FenceMode::NonAtomic,
-            "non-atomic",
-            "non-atomic check — read, then write later",
-        ),
-    ];
     html! {
         <details class="panel settings">
             <summary>{ "Settings" }</summary>
@@ -136,7 +117,7 @@ pub fn Settings(props: &SettingsProps) -> Html {
                 <label class="field">
                     <span>{ "Fence at storage" }</span>
                     <select onchange={fence_change}>
-                        { for fences.iter().map(|(f, v, text)| html! { <option value={*v} selected={sc.storage.fence == *f}>{ *text }</option> }) }
+                        { for FenceMode::ALL.iter().map(|f| html! { <option value={f.name()} selected={sc.storage.fence == *f}>{ f.label() }</option> }) }
                     </select>
                 </label>
                 { number_field("TTL", "s", c0.ttl_ms as f64, 1000.0, on, err, Edit::SetTtl) }

@@ -5,7 +5,7 @@
 //! real time to simulated time (speeds, dwell on notable events, flights of messages);
 //! [`export`] writes a run as SVG, Mermaid and JSON.
 //!
-//! May import: [`crate::vocab`], [`crate::model`], [`crate::analysis`], [`crate::teach`].
+//! May import: [`crate::vocab`], [`crate::model`], [`crate::analysis`], [`crate::teach::walkthrough`].
 
 pub mod export;
 pub mod layout;

@@ -168,6 +168,25 @@ impl<'a> Fields<'a> {
         table: &[(&str, T)],
         default: Option<T>,
     ) -> R<T> {
+        self.parsed(
+            key,
+            default,
+            |s| table.iter().find(|(w, _)| *w == s).map(|(_, t)| *t),
+            || {
+                let words: Vec<&str> = table.iter().map(|(w, _)| *w).collect();
+                words.join(", ")
+            },
+        )
+    }
+
+    /// A word that `parse` reads; `expected` lists the words for the error.
+    fn parsed<T>(
+        &mut self,
+        key: &'static str,
+        default: Option<T>,
+        parse: impl FnOnce(&str) -> Option<T>,
+        expected: impl FnOnce() -> String,
+    ) -> R<T> {
         let p = self.at(key);
         let Some(v) = self.take(key) else {
             return default.ok_or_else(|| ScenarioError::new(&p, "missing field"));
@@ -178,20 +197,12 @@ impl<'a> Fields<'a> {
                 format!("expected a string, found {}", v.kind()),
             ));
         };
-        table
-            .iter()
-            .find(|(w, _)| w == s)
-            .map(|(_, t)| *t)
-            .ok_or_else(|| {
-                let words: Vec<&str> = table.iter().map(|(w, _)| *w).collect();
-                ScenarioError::new(
-                    &p,
-                    format!(
-                        "unknown value \"{s}\" (expected one of: {})",
-                        words.join(", ")
-                    ),
-                )
-            })
+        parse(s).ok_or_else(|| {
+            ScenarioError::new(
+                &p,
+                format!("unknown value \"{s}\" (expected one of: {})", expected()),
+            )
+        })
     }
 
     fn flavor(&mut self) -> R<Flavor> {
@@ -298,13 +309,6 @@ const DURABILITY: &[(&str, Durability)] = &[
     ("memory", Durability::Memory),
 ];
 const WAITERS: &[(&str, Waiters)] = &[("queue", Waiters::Queue), ("retry", Waiters::Retry)];
-const FENCES: &[(&str, FenceMode)] = &[
-    ("none", FenceMode::None),
-    ("monotone", FenceMode::Monotone),
-    ("strict", FenceMode::Strict),
-    ("exact", FenceMode::Exact),
-    ("non_atomic", FenceMode::NonAtomic),
-];
 const COUNT_FROM: &[(&str, CountFrom)] =
     &[("request", CountFrom::Request), ("grant", CountFrom::Grant)];
 const ON_LOSS: &[(&str, LossPolicy)] = &[
@@ -317,6 +321,49 @@ const FENCE_WITH: &[(&str, FenceWith)] = &[
     ("owner_id", FenceWith::OwnerId),
 ];
 const FAIL: &[(&str, FailMode)] = &[("open", FailMode::Open), ("closed", FailMode::Closed)];
+
+/// A fault's kind without its fields: what the word in `"fault"` names.
+#[derive(Clone, Copy, PartialEq)]
+enum FaultWord {
+    Pause,
+    Partition,
+    Heal,
+    Delay,
+    ClockJump,
+    Restart,
+    FailRenewals,
+    Failover,
+    FalsePositive,
+}
+
+/// The fault words, read by the decoder and written by the encoder.
+const FAULTS: &[(&str, FaultWord)] = &[
+    ("pause", FaultWord::Pause),
+    ("partition", FaultWord::Partition),
+    ("heal", FaultWord::Heal),
+    ("delay", FaultWord::Delay),
+    ("clock_jump", FaultWord::ClockJump),
+    ("restart", FaultWord::Restart),
+    ("fail_renewals", FaultWord::FailRenewals),
+    ("failover", FaultWord::Failover),
+    ("false_positive", FaultWord::FalsePositive),
+];
+
+impl FaultWord {
+    fn of(k: &FaultKind) -> FaultWord {
+        match k {
+            FaultKind::Pause { .. } => FaultWord::Pause,
+            FaultKind::Partition { .. } => FaultWord::Partition,
+            FaultKind::Heal { .. } => FaultWord::Heal,
+            FaultKind::Delay { .. } => FaultWord::Delay,
+            FaultKind::ClockJump { .. } => FaultWord::ClockJump,
+            FaultKind::Restart { .. } => FaultWord::Restart,
+            FaultKind::FailRenewals { .. } => FaultWord::FailRenewals,
+            FaultKind::Failover { .. } => FaultWord::Failover,
+            FaultKind::FalsePositive { .. } => FaultWord::FalsePositive,
+        }
+    }
+}
 
 fn word_of<T: Copy + PartialEq>(table: &[(&'static str, T)], t: T) -> Json {
     Json::Str(
@@ -421,58 +468,44 @@ fn client(v: &Json, p: &str) -> R<ClientSpec> {
 fn fault(v: &Json, p: &str) -> R<Fault> {
     let mut f = fields(v, p)?;
     let at_ms = f.i64("at_ms")?;
-    let which = f.word(
-        "fault",
-        &[
-            ("pause", 0u8),
-            ("partition", 1),
-            ("heal", 2),
-            ("delay", 3),
-            ("clock_jump", 4),
-            ("restart", 5),
-            ("fail_renewals", 6),
-            ("failover", 7),
-            ("false_positive", 8),
-        ],
-        None,
-    )?;
+    let which = f.word("fault", FAULTS, None)?;
     let kind = match which {
-        0 => FaultKind::Pause {
+        FaultWord::Pause => FaultKind::Pause {
             node: f.node("node")?,
             for_ms: f.i64("for_ms")?,
         },
-        1 => FaultKind::Partition {
+        FaultWord::Partition => FaultKind::Partition {
             a: f.node("a")?,
             b: f.node("b")?,
         },
-        2 => FaultKind::Heal {
+        FaultWord::Heal => FaultKind::Heal {
             a: f.node("a")?,
             b: f.node("b")?,
         },
-        3 => FaultKind::Delay {
+        FaultWord::Delay => FaultKind::Delay {
             from: f.node("from")?,
             to: f.node("to")?,
             extra_ms: f.i64("extra_ms")?,
         },
-        4 => FaultKind::ClockJump {
+        FaultWord::ClockJump => FaultKind::ClockJump {
             node: f.node("node")?,
             by_ms: f.i64("by_ms")?,
         },
-        5 => FaultKind::Restart {
+        FaultWord::Restart => FaultKind::Restart {
             node: f.node("node")?,
             down_ms: f.i64_or("down_ms", 0)?,
         },
-        6 => FaultKind::FailRenewals {
+        FaultWord::FailRenewals => FaultKind::FailRenewals {
             for_ms: f.i64("for_ms")?,
         },
-        7 => FaultKind::Failover {
+        FaultWord::Failover => FaultKind::Failover {
             node: match f.take("node") {
                 Some(_) => f.node("node")?,
                 None => NodeId::COORD,
             },
             down_ms: f.i64_or("down_ms", 0)?,
         },
-        _ => FaultKind::FalsePositive {
+        FaultWord::FalsePositive => FaultKind::FalsePositive {
             node: f.node("node")?,
         },
     };
@@ -531,7 +564,7 @@ pub fn decode(v: &Json) -> R<Scenario> {
             |v, p| {
                 let mut c = fields(v, p)?;
                 let s = StorageSpec {
-                    fence: c.word("fence", FENCES, Some(sd.fence))?,
+                    fence: c.parsed("fence", Some(sd.fence), FenceMode::parse, FenceMode::names)?,
                     mark: c.word("mark", DURABILITY, Some(sd.mark))?,
                     check_gap_ms: c.i64_or("check_gap_ms", 0)?,
                     idempotency: c.bool_or("idempotency", false)?,
@@ -701,36 +734,31 @@ pub fn encode(sc: &Scenario) -> Json {
         obj(kv)
     };
     let fault = |f: &Fault| {
-        let (name, rest): (&str, Vec<(&str, Json)>) = match &f.kind {
+        let rest: Vec<(&str, Json)> = match &f.kind {
             FaultKind::Pause { node: n, for_ms } => {
-                ("pause", vec![("node", node(*n)), ("for_ms", int(*for_ms))])
+                vec![("node", node(*n)), ("for_ms", int(*for_ms))]
             }
-            FaultKind::Partition { a, b } => ("partition", vec![("a", node(*a)), ("b", node(*b))]),
-            FaultKind::Heal { a, b } => ("heal", vec![("a", node(*a)), ("b", node(*b))]),
-            FaultKind::Delay { from, to, extra_ms } => (
-                "delay",
-                vec![
-                    ("from", node(*from)),
-                    ("to", node(*to)),
-                    ("extra_ms", int(*extra_ms)),
-                ],
-            ),
-            FaultKind::ClockJump { node: n, by_ms } => (
-                "clock_jump",
-                vec![("node", node(*n)), ("by_ms", int(*by_ms))],
-            ),
-            FaultKind::Restart { node: n, down_ms } => (
-                "restart",
-                vec![("node", node(*n)), ("down_ms", int(*down_ms))],
-            ),
-            FaultKind::FailRenewals { for_ms } => ("fail_renewals", vec![("for_ms", int(*for_ms))]),
-            FaultKind::Failover { node: n, down_ms } => (
-                "failover",
-                vec![("node", node(*n)), ("down_ms", int(*down_ms))],
-            ),
-            FaultKind::FalsePositive { node: n } => ("false_positive", vec![("node", node(*n))]),
+            FaultKind::Partition { a, b } | FaultKind::Heal { a, b } => {
+                vec![("a", node(*a)), ("b", node(*b))]
+            }
+            FaultKind::Delay { from, to, extra_ms } => vec![
+                ("from", node(*from)),
+                ("to", node(*to)),
+                ("extra_ms", int(*extra_ms)),
+            ],
+            FaultKind::ClockJump { node: n, by_ms } => {
+                vec![("node", node(*n)), ("by_ms", int(*by_ms))]
+            }
+            FaultKind::Restart { node: n, down_ms } | FaultKind::Failover { node: n, down_ms } => {
+                vec![("node", node(*n)), ("down_ms", int(*down_ms))]
+            }
+            FaultKind::FailRenewals { for_ms } => vec![("for_ms", int(*for_ms))],
+            FaultKind::FalsePositive { node: n } => vec![("node", node(*n))],
         };
-        let mut kv = vec![("at_ms", int(f.at_ms)), ("fault", Json::Str(name.into()))];
+        let mut kv = vec![
+            ("at_ms", int(f.at_ms)),
+            ("fault", word_of(FAULTS, FaultWord::of(&f.kind))),
+        ];
         kv.extend(rest);
         obj(kv)
     };
@@ -764,7 +792,7 @@ pub fn encode(sc: &Scenario) -> Json {
         (
             "storage",
             obj(vec![
-                ("fence", word_of(FENCES, sc.storage.fence)),
+                ("fence", Json::Str(sc.storage.fence.name().into())),
                 ("mark", word_of(DURABILITY, sc.storage.mark)),
                 ("check_gap_ms", int(sc.storage.check_gap_ms)),
                 ("idempotency", Json::Bool(sc.storage.idempotency)),
@@ -811,4 +839,72 @@ pub fn encode(sc: &Scenario) -> Json {
         ),
         ("faults", Json::Arr(sc.faults.iter().map(fault).collect())),
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::teach::presets::preset;
+
+    #[test]
+    fn every_fault_word_is_written_and_read_back() {
+        let c1 = NodeId::parse("c1").unwrap();
+        let kinds = [
+            FaultKind::Pause {
+                node: c1,
+                for_ms: 1,
+            },
+            FaultKind::Partition {
+                a: c1,
+                b: NodeId::COORD,
+            },
+            FaultKind::Heal {
+                a: c1,
+                b: NodeId::COORD,
+            },
+            FaultKind::Delay {
+                from: c1,
+                to: NodeId::COORD,
+                extra_ms: 1,
+            },
+            FaultKind::ClockJump { node: c1, by_ms: 1 },
+            FaultKind::Restart {
+                node: NodeId::COORD,
+                down_ms: 1,
+            },
+            FaultKind::FailRenewals { for_ms: 1 },
+            FaultKind::Failover {
+                node: NodeId::COORD,
+                down_ms: 1,
+            },
+            FaultKind::FalsePositive { node: c1 },
+        ];
+        assert_eq!(kinds.len(), FAULTS.len());
+        let mut sc = preset("gc-pause").unwrap().scenario();
+        sc.faults = kinds
+            .iter()
+            .map(|k| Fault {
+                at_ms: 1,
+                kind: k.clone(),
+            })
+            .collect();
+        let Json::Obj(doc) = encode(&sc) else {
+            panic!("an object")
+        };
+        let Some((_, Json::Arr(faults))) = doc.iter().find(|(k, _)| k == "faults") else {
+            panic!("a fault list")
+        };
+        for ((w, _), f) in FAULTS.iter().zip(faults) {
+            let Json::Obj(kv) = f else {
+                panic!("an object")
+            };
+            assert!(
+                kv.contains(&("fault".to_string(), Json::Str(w.to_string()))),
+                "{w}"
+            );
+        }
+        for (a, b) in faults.iter().zip(&sc.faults) {
+            assert_eq!(&fault(a, "f").unwrap(), b);
+        }
+    }
 }

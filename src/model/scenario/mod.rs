@@ -121,27 +121,85 @@ pub enum FenceMode {
     NonAtomic,
 }
 
+/// Every fence mode with its word and its label: the one table that the scenario JSON,
+/// the link's `fence=`, the CLI's `--fence`, and the settings' and the editor's selects read.
+const FENCE_MODES: [(FenceMode, &str, &str); 5] = [
+    (FenceMode::None, "none", "none — storage trusts the lock"),
+    (
+        FenceMode::Monotone,
+        "monotone",
+        "monotone — reject a lower token",
+    ),
+    (
+        FenceMode::Strict,
+        "strict",
+        "strict — reject a lower or equal token",
+    ),
+    (FenceMode::Exact, "exact", "exact — only the current token"),
+    (
+        FenceMode::NonAtomic,
+        "non_atomic",
+        "non-atomic check — read, then write later",
+    ),
+];
+
+/// Older spellings still read: links, the CLI and the editor wrote `non-atomic` before
+/// issue #12 made `non_atomic` (the JSON's word) the only one written.
+const FENCE_ALIASES: [(&str, FenceMode); 1] = [("non-atomic", FenceMode::NonAtomic)];
+
 impl FenceMode {
-    /// The name the CLI and the docs use.
-    pub fn name(self) -> &'static str {
-        match self {
-            FenceMode::None => "none",
-            FenceMode::Monotone => "monotone",
-            FenceMode::Strict => "strict",
-            FenceMode::Exact => "exact",
-            FenceMode::NonAtomic => "non-atomic",
+    /// Every mode, in the order the selects list them (the default first).
+    pub const ALL: [FenceMode; 5] = {
+        let mut all = [FenceMode::None; 5];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = FENCE_MODES[i].0;
+            i += 1;
         }
+        all
+    };
+
+    fn row(self) -> &'static (FenceMode, &'static str, &'static str) {
+        FENCE_MODES
+            .iter()
+            .find(|r| r.0 == self)
+            .expect("every mode has a row")
     }
 
+    /// The word written for it — in the JSON, the link and the CLI alike: `none`,
+    /// `monotone`, `strict`, `exact`, `non_atomic`.
+    pub fn name(self) -> &'static str {
+        self.row().1
+    }
+
+    /// What a select shows: the word and what it does.
+    pub fn label(self) -> &'static str {
+        self.row().2
+    }
+
+    /// Reads a word, or an older spelling of one (`non-atomic`).
     pub fn parse(s: &str) -> Option<FenceMode> {
-        Some(match s {
-            "none" => FenceMode::None,
-            "monotone" => FenceMode::Monotone,
-            "strict" => FenceMode::Strict,
-            "exact" => FenceMode::Exact,
-            "non-atomic" | "non_atomic" => FenceMode::NonAtomic,
-            _ => return None,
-        })
+        FENCE_MODES
+            .iter()
+            .map(|r| (r.1, r.0))
+            .chain(FENCE_ALIASES)
+            .find(|(w, _)| *w == s)
+            .map(|(_, f)| f)
+    }
+
+    /// The words, for error messages and usage text: `none, monotone, …`.
+    pub fn names() -> String {
+        let v: Vec<&str> = FENCE_MODES.iter().map(|r| r.1).collect();
+        v.join(", ")
+    }
+
+    /// The fence on the other side of the "fence" switch and of a comparison's default
+    /// partner: off if on (whatever the mode), monotone if off.
+    pub fn flipped(self) -> FenceMode {
+        match self {
+            FenceMode::None => FenceMode::Monotone,
+            _ => FenceMode::None,
+        }
     }
 }
 
@@ -451,6 +509,35 @@ impl Scenario {
                 .copied()
                 .unwrap_or(self.coordinator.clock),
             NodeId::Storage => self.storage.clock,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fence_words_round_trip_and_old_spellings_still_read() {
+        for f in FenceMode::ALL {
+            assert_eq!(FenceMode::parse(f.name()), Some(f));
+            assert!(f.label().starts_with(&f.name().replace('_', "-")), "{f:?}");
+        }
+        assert_eq!(FenceMode::ALL[0], FenceMode::default());
+        assert_eq!(FenceMode::NonAtomic.name(), "non_atomic");
+        assert_eq!(FenceMode::parse("non-atomic"), Some(FenceMode::NonAtomic));
+        assert_eq!(FenceMode::parse("maybe"), None);
+        assert_eq!(
+            FenceMode::names(),
+            "none, monotone, strict, exact, non_atomic"
+        );
+    }
+
+    #[test]
+    fn the_fence_switch_turns_any_fence_off_and_none_to_monotone() {
+        assert_eq!(FenceMode::None.flipped(), FenceMode::Monotone);
+        for f in &FenceMode::ALL[1..] {
+            assert_eq!(f.flipped(), FenceMode::None);
         }
     }
 }

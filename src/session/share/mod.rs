@@ -103,14 +103,6 @@ impl Default for ViewState {
     }
 }
 
-const FENCES: [FenceMode; 5] = [
-    FenceMode::None,
-    FenceMode::Monotone,
-    FenceMode::Strict,
-    FenceMode::Exact,
-    FenceMode::NonAtomic,
-];
-
 /// Whether `name` is a coordinator flavor (see `sim::flavors`).
 pub fn check_flavor(name: &str) -> Result<(), String> {
     match Flavor::parse(name) {
@@ -260,11 +252,10 @@ pub fn decode(fragment: &str) -> Result<ViewState, String> {
     }
     if let Some(x) = fence {
         v.fence = Some(FenceMode::parse(x).ok_or_else(|| {
-            let names: Vec<&str> = FENCES.iter().map(|f| f.name()).collect();
             format!(
                 "fence: unknown mode \"{}\" (expected {})",
                 clip(x),
-                names.join(", ")
+                FenceMode::names()
             )
         })?);
     }
@@ -395,6 +386,14 @@ mod tests {
             decode("beat=3&t=30000&fence=monotone&seed=7&s=gc-pause"),
             decode(&link)
         );
+    }
+
+    #[test]
+    fn an_old_non_atomic_link_still_reads_and_is_written_anew() {
+        let old = decode("#s=gc-pause&fence=non-atomic").unwrap();
+        assert_eq!(old.fence, Some(FenceMode::NonAtomic));
+        assert_eq!(encode(&old), "#s=gc-pause&fence=non_atomic");
+        assert_eq!(decode(&encode(&old)), Ok(old));
     }
 
     #[test]
