@@ -6,7 +6,7 @@
 //! anything else travels whole; the cursor is a beat, a time, or — where several events
 //! share one millisecond — a time and a step.
 
-use super::page::{Menu, Session, CUSTOM};
+use super::page::{Menu, Session};
 use crate::model::scenario::Flavor;
 use crate::session::edit::{self, Edit};
 use crate::session::share::{self, Source, ViewState};
@@ -27,10 +27,10 @@ impl Session {
         };
         let (name, mut sc) = match v.source {
             Source::Named(name) => match course::open(&name) {
-                Some(sc) => (name, sc),
+                Some(sc) => (Some(name), sc),
                 None => return,
             },
-            Source::Custom(sc) => (CUSTOM.to_string(), sc),
+            Source::Custom(sc) => (None, sc),
         };
         // The flavor first: switching it may adjust what the new service would refuse.
         if let Some(f) = v.flavor.as_deref().and_then(Flavor::parse) {
@@ -45,9 +45,12 @@ impl Session {
             sc = edit::apply(&sc, &Edit::SetFence(f)).unwrap_or(sc);
         }
         // A link to what is already on screen (a reload, our own fragment) keeps the run.
-        if *self.name != *name || **self.history.current() != sc || v.quiz.is_some() {
+        if self.name.as_deref() != name.as_deref()
+            || **self.history.current() != sc
+            || v.quiz.is_some()
+        {
             self.quiz = None;
-            self.load(&name, sc);
+            self.load(name.as_deref(), sc);
         }
         if let Some(q) = v.quiz {
             self.start_quiz(q);
@@ -90,9 +93,7 @@ impl Session {
             origins: (*self.origins).clone(),
             ..ViewState::default()
         };
-        let named = (*self.name != *CUSTOM)
-            .then(|| course::open(&self.name))
-            .flatten();
+        let named = self.name.as_deref().and_then(course::open);
         v.source = match named {
             Some(mut base) => {
                 let (seed, fence, flavor) =
@@ -107,7 +108,7 @@ impl Session {
                     v.seed = (seed != cur.seed).then_some(cur.seed);
                     v.fence = (fence != cur.storage.fence).then_some(cur.storage.fence);
                     v.flavor = (flavor != now).then(|| now.name().to_string());
-                    Source::Named(self.name.to_string())
+                    Source::Named(self.name.as_deref().unwrap_or_default().to_string())
                 } else {
                     Source::Custom((**cur).clone())
                 }

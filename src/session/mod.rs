@@ -19,5 +19,5 @@ mod page;
 mod run;
 pub mod share;
 
-pub use page::{Action, Menu, Selection, Session, CUSTOM, DEFAULT};
+pub use page::{Action, Menu, Picker, Selection, Session, DEFAULT};
 pub use run::{Run, Versus};

@@ -15,14 +15,22 @@ use crate::session::embed::Command;
 use crate::session::share;
 use crate::teach::course::{self, clamp_to_hold, Progress, Quiz};
 use crate::teach::narrate;
+use crate::teach::presets::PRESETS;
 use crate::view::playback::{self, Cursor, DEFAULT_SPEED, DISCRETE_STEP_REAL_MS, SPEEDS};
 use crate::vocab::ids::NodeId;
 use std::rc::Rc;
 
 /// The page a visitor lands on: the scenario an empty link opens.
 pub const DEFAULT: &str = share::DEFAULT_SCENARIO;
-/// The name of a scenario that came from outside (an import, a link carrying a scenario).
-pub const CUSTOM: &str = "custom";
+
+/// The scenario picker: the playground presets, which one is on screen, and — when the
+/// scenario on screen is none of them — what to call it ("Lesson: …", "Custom: …").
+#[derive(Clone, Debug, PartialEq)]
+pub struct Picker {
+    /// (name, summary, selected) of each preset the picker lists.
+    pub options: Vec<(&'static str, &'static str, bool)>,
+    pub other: Option<String>,
+}
 
 /// What the stage's action menu is open for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,7 +51,7 @@ pub enum Menu {
 #[derive(Clone)]
 pub struct Session {
     /// The named scenario the history started from: a preset or a lesson variant.
-    pub name: Rc<str>,
+    pub name: Option<Rc<str>>,
     /// Where each walkthrough beat lands in the current run (empty without a walkthrough).
     pub beats: Rc<Vec<Option<usize>>>,
     /// The interview question being played, if any.
@@ -145,7 +153,7 @@ impl Session {
         let run = Rc::new(Run::new(history.current().clone()));
         let state = Rc::new(run.state_at(0));
         Session {
-            name: Rc::from(DEFAULT),
+            name: Some(Rc::from(DEFAULT)),
             beats: Rc::new(Vec::new()),
             quiz: None,
             progress: Progress::default(),
@@ -206,7 +214,9 @@ impl Session {
         self.cursor = c;
         if let Some(b) = course::beat_at(&self.beats, c.step) {
             if b + 1 == self.beats.len() {
-                self.progress.walk(&self.name);
+                if let Some(name) = &self.name {
+                    self.progress.walk(name);
+                }
             }
         }
         if c.step != self.state.step {
@@ -255,7 +265,10 @@ impl Session {
     /// no longer happens is simply skipped (the library test keeps the stock runs whole).
     pub(super) fn locate_beats(&mut self) {
         self.beats = Rc::new(
-            course::walkthrough(&self.name).map_or_else(Vec::new, |w| w.locate(&self.run.trace)),
+            self.name
+                .as_deref()
+                .and_then(course::walkthrough)
+                .map_or_else(Vec::new, |w| w.locate(&self.run.trace)),
         );
     }
 
@@ -265,13 +278,13 @@ impl Session {
             self.error = Some(format!("s: no scenario named \"{name}\""));
             return false;
         };
-        self.load(name, sc);
+        self.load(Some(name), sc);
         true
     }
 
     /// Makes `sc` the scenario on screen, under `name` (a built-in name, or "custom").
-    pub(super) fn load(&mut self, name: &str, sc: Scenario) {
-        self.name = Rc::from(name);
+    pub(super) fn load(&mut self, name: Option<&str>, sc: Scenario) {
+        self.name = name.map(Rc::from);
         // Opening a scenario is navigation, not an edit: it starts a fresh history (the
         // browser's Back button, through the fragment, goes back to the previous one).
         self.history = History::new(sc);
@@ -332,7 +345,7 @@ impl Session {
             }
             Command::Load(sc) => {
                 self.quiz = None;
-                self.load(CUSTOM, *sc);
+                self.load(None, *sc);
             }
         }
     }
@@ -351,6 +364,21 @@ impl Session {
         self.quiz
             .and_then(|q| q.hold(&self.run.trace))
             .is_some_and(|h| h == self.cursor.step)
+    }
+
+    /// What the scenario picker lists and which entry it shows.
+    pub fn picker(&self) -> Picker {
+        let name = self.name.as_deref();
+        let options: Vec<_> = PRESETS
+            .iter()
+            .filter(|p| p.in_picker)
+            .map(|p| (p.name, p.summary, Some(p.name) == name))
+            .collect();
+        let other = (!options.iter().any(|o| o.2)).then(|| {
+            let kind = if name.is_some() { "Lesson" } else { "Custom" };
+            format!("{kind}: {}", self.run.scenario.name)
+        });
+        Picker { options, other }
     }
 
     pub fn can_undo(&self) -> bool {
@@ -601,7 +629,7 @@ impl Session {
             Action::Import(text) => match Scenario::from_json(&text) {
                 Ok(sc) => {
                     m.quiz = None;
-                    m.load(CUSTOM, sc);
+                    m.load(None, sc);
                 }
                 // The current scenario stays; the message names the field.
                 Err(e) => m.error = Some(format!("import: {e}")),

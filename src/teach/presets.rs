@@ -10,6 +10,8 @@ use crate::model::scenario::{FenceMode, Scenario};
 pub struct Preset {
     pub name: &'static str,
     pub summary: &'static str,
+    /// Listed in the scenario picker. A fence variant is not: the Fence switch reaches it.
+    pub in_picker: bool,
     json: &'static str,
     fence: Option<FenceMode>,
 }
@@ -32,24 +34,28 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         name: "clean",
         summary: "Clean run: two clients take turns, no fault",
+        in_picker: true,
         json: include_str!("presets/clean.json"),
         fence: None,
     },
     Preset {
         name: "gc-pause",
         summary: "GC pause: client 1 freezes past its lease and writes late (token 33 vs 34)",
+        in_picker: true,
         json: GC_PAUSE,
         fence: None,
     },
     Preset {
         name: "gc-pause-fenced",
         summary: "GC pause with monotone fencing: storage rejects token 33 < 34",
+        in_picker: false,
         json: GC_PAUSE,
         fence: Some(FenceMode::Monotone),
     },
     Preset {
         name: "eight-clients",
         summary: "Eight clients renewing leases; one freezes mid-lease and is fenced",
+        in_picker: true,
         json: include_str!("presets/eight-clients.json"),
         fence: None,
     },

@@ -20,8 +20,8 @@ use super::stage::{stage, StageProps};
 use super::timeline::Timeline;
 use super::transcript::Transcript;
 use super::versus::{compare_bar, second_diagram};
-use crate::session::{Action, Menu, Session, CUSTOM};
-use crate::teach::presets::PRESETS;
+use crate::session::{Action, Menu, Session};
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// The whole page.
@@ -73,6 +73,9 @@ pub fn App() -> Html {
     use_effect(sample_frame_cost);
 
     let run = model.run.clone();
+    // The built-in scenario on screen; "" for one that came from outside.
+    let name = model.name.as_deref().unwrap_or_default();
+    let picker = model.picker();
     let on_error = {
         let cb = on_action.clone();
         Callback::from(move |e: String| cb.emit(Action::ShowError(e)))
@@ -142,7 +145,7 @@ pub fn App() -> Html {
     };
     let walkthrough = guide(
         &GuideData {
-            name: &model.name,
+            name,
             beats: &model.beats,
             step: model.cursor.step,
             embed: model.embed,
@@ -180,11 +183,11 @@ pub fn App() -> Html {
                     <label>
                         <span>{ "Scenario" }</span>
                         <select onchange={on_preset} aria-label="Scenario">
-                            { for PRESETS.iter().filter(|p| p.name != "gc-pause-fenced").map(|p| html! {
-                                <option value={p.name} selected={p.name == &*model.name}>{ p.summary }</option>
+                            { for picker.options.iter().map(|&(name, summary, selected)| html! {
+                                <option value={name} {selected}>{ summary }</option>
                             }) }
-                            if !PRESETS.iter().any(|p| p.name == &*model.name && p.name != "gc-pause-fenced") {
-                                <option value="" selected=true disabled=true>{ format!("{}: {}", if &*model.name == CUSTOM { "Custom" } else { "Lesson" }, run.scenario.name) }</option>
+                            if let Some(other) = &picker.other {
+                                <option value="" selected=true disabled=true>{ other.clone() }</option>
                             }
                         </select>
                     </label>
@@ -205,14 +208,14 @@ pub fn App() -> Html {
                     </div>
                 }
                 { share }
-                <Menus open={model.menu} current={model.name.clone()} progress={model.progress.clone()} chapter={model.chapter} on_action={on_action.clone()} />
+                <Menus open={model.menu} current={Rc::<str>::from(name)} progress={model.progress.clone()} chapter={model.chapter} on_action={on_action.clone()} />
                 { controls }
                 { caption }
                 <div class={classes!("view", model.versus.is_some().then_some("versus-on"))}>
                 { diagram }
                 { walkthrough }
                 </div>
-                { compare_bar(&run, model.versus.as_ref(), &model.name, &on_action) }
+                { compare_bar(&run, model.versus.as_ref(), name, &on_action) }
                 { second_diagram(model.versus.as_ref(), model.cursor.t, &on_action_b) }
                 <div class="lower">
                     { stage(&stage_props) }
