@@ -6,8 +6,9 @@
 //! seek costs at most that many small folds, whatever the trace's length.
 //!
 //! The fold reads only trace entries (and each node's starting clock, recorded in the
-//! trace), the same way the checker does: the picture and the verdict can never disagree
-//! with the run.
+//! trace). It is the one interpreter of events: the checker judges the states it yields
+//! (see [`walk`] and `check::INVARIANTS`), so the picture and the verdict can never
+//! disagree with the run, or with each other.
 
 use crate::sim::clock::Clock;
 use crate::sim::node::NodeId;
@@ -89,10 +90,38 @@ pub struct State {
     pub in_flight: VecMap<u32, InFlight>,
     /// Each node's clock (offset including jumps so far), in lane order.
     pub clocks: Vec<(NodeId, Clock)>,
+    /// Token and holder of each epoch granted so far. Epochs are grants: unique even when
+    /// an in-memory token counter restarts and repeats tokens.
+    pub epochs: VecMap<u32, (u64, NodeId)>,
+    /// The highest token issued so far (token 0 — a service that issues none — never
+    /// counts).
+    pub max_token: Option<u64>,
+    /// Per key, the newest epoch storage has accepted a write from (see [`write_epoch`]).
+    /// The run's memory, not storage's: unlike `marks`, a storage restart keeps it.
+    pub accepted_epochs: VecMap<String, u32>,
+    /// Each effect performed so far, with the client that performed it first.
+    pub effects: VecMap<String, NodeId>,
+    pub counts: Counts,
+}
+
+/// Running totals of the run so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub grants: u32,
+    pub writes_accepted: u32,
+    pub writes_rejected: u32,
+    pub effects_performed: u32,
+}
+
+/// The epoch a write counts as: its lease's, and a write carrying no lease counts as
+/// older than every epoch.
+pub fn write_epoch(epoch: Option<u32>) -> u32 {
+    epoch.unwrap_or(0)
 }
 
 impl State {
-    fn initial(trace: &Trace) -> State {
+    /// The state before the first entry.
+    pub fn initial(trace: &Trace) -> State {
         let n = trace.nodes.iter().filter(|(n, _)| n.is_client()).count();
         State {
             step: 0,
@@ -120,6 +149,11 @@ impl State {
             cut: VecSet::new(),
             in_flight: VecMap::new(),
             clocks: trace.nodes.clone(),
+            epochs: VecMap::new(),
+            max_token: None,
+            accepted_epochs: VecMap::new(),
+            effects: VecMap::new(),
+            counts: Counts::default(),
         }
     }
 
@@ -174,8 +208,8 @@ impl State {
         self.lease = None;
     }
 
-    /// Applies one entry.
-    fn fold(&mut self, trace: &Trace, i: usize) {
+    /// Applies entry `i` (the next one: `self.step` must be `i`).
+    pub fn apply(&mut self, trace: &Trace, i: usize) {
         let e = &trace.entries[i];
         self.step = i + 1;
         self.t = e.t;
@@ -267,8 +301,13 @@ impl State {
                 };
                 self.leases.insert(n, view.clone());
                 self.lease = Some(view);
-                if matches!(e.event, Event::LeaseGranted { .. }) {
+                if let Event::LeaseGranted { epoch, .. } = e.event {
                     self.last_token = Some(*token);
+                    self.counts.grants += 1;
+                    if *token != 0 {
+                        self.max_token = Some(self.max_token.map_or(*token, |m| m.max(*token)));
+                    }
+                    self.epochs.insert(epoch, (*token, *client));
                 }
             }
             Event::LeaseReleased { .. }
@@ -286,9 +325,16 @@ impl State {
                 key,
                 value,
                 token,
+                epoch,
                 mark,
                 ..
             } => {
+                self.counts.writes_accepted += 1;
+                let mine = write_epoch(*epoch);
+                let newest = self
+                    .accepted_epochs
+                    .get_or_insert_with(key.clone(), || mine);
+                *newest = (*newest).max(mine);
                 self.cells.insert(
                     key.clone(),
                     CellView {
@@ -299,6 +345,13 @@ impl State {
                 );
                 if let Some(m) = mark {
                     self.marks.insert(key.clone(), *m);
+                }
+            }
+            Event::WriteRejected { .. } => self.counts.writes_rejected += 1,
+            Event::EffectPerformed { client, name } => {
+                self.counts.effects_performed += 1;
+                if !self.effects.contains_key(name.as_str()) {
+                    self.effects.insert(name.clone(), *client);
                 }
             }
             Event::Paused { .. } => self.set_paused(n, true),
@@ -348,7 +401,7 @@ impl Projection {
         let mut s = State::initial(trace);
         keyframes.push(s.clone());
         for i in 0..trace.len() {
-            s.fold(trace, i);
+            s.apply(trace, i);
             if (i + 1) % KEYFRAME_EVERY == 0 {
                 keyframes.push(s.clone());
             }
@@ -362,10 +415,24 @@ impl Projection {
         let j = (k / KEYFRAME_EVERY).min(self.keyframes.len() - 1);
         let mut s = self.keyframes[j].clone();
         for i in j * KEYFRAME_EVERY..k {
-            s.fold(trace, i);
+            s.apply(trace, i);
         }
         s
     }
+}
+
+/// The one linear fold over the whole trace: calls `f(i, before, after)` for each entry
+/// `i`, with the state right before and right after it, and returns the final state. No
+/// keyframes and no clones per entry: a second state follows one entry behind.
+pub fn walk(trace: &Trace, mut f: impl FnMut(usize, &State, &State)) -> State {
+    let mut before = State::initial(trace);
+    let mut after = before.clone();
+    for i in 0..trace.len() {
+        after.apply(trace, i);
+        f(i, &before, &after);
+        before.apply(trace, i);
+    }
+    after
 }
 
 /// How many entries happened at or before true time `t`: the step a time cursor shows.
@@ -398,9 +465,26 @@ mod tests {
         for k in 0..=trace.len() {
             assert_eq!(p.state_at(&trace, k), plain, "step {k}");
             if k < trace.len() {
-                plain.fold(&trace, k);
+                plain.apply(&trace, k);
             }
         }
+    }
+
+    #[test]
+    fn walk_sees_each_entry_between_the_states_a_seek_shows() {
+        let trace = simulate(&preset("gc-pause").unwrap().scenario()).unwrap();
+        let p = Projection::new(&trace);
+        let mut seen = 0;
+        let end = walk(&trace, |i, before, after| {
+            if i % 37 == 0 {
+                assert_eq!(*before, p.state_at(&trace, i), "before {i}");
+                assert_eq!(*after, p.state_at(&trace, i + 1), "after {i}");
+            }
+            seen += 1;
+        });
+        assert_eq!(seen, trace.len());
+        assert_eq!(end, p.state_at(&trace, trace.len()));
+        assert_eq!(end.counts.grants as usize, end.epochs.len());
     }
 
     #[test]
