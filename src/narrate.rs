@@ -22,6 +22,16 @@ pub fn node_name(n: NodeId) -> String {
     }
 }
 
+/// A node's label on the stage: "C1", "Lock", "L2", "DB".
+pub fn short_name(n: NodeId) -> String {
+    match n {
+        NodeId::Client(i) => format!("C{}", i + 1),
+        NodeId::Coord(0) => "Lock".into(),
+        NodeId::Coord(i) => format!("L{}", i + 1),
+        NodeId::Storage => "DB".into(),
+    }
+}
+
 /// Seconds with one decimal, as the narration reads them: "30.0 s".
 pub fn secs(ms: i64) -> String {
     // Integer arithmetic on purpose: float formatting would add kilobytes to the wasm.

@@ -165,6 +165,25 @@ impl State {
             .map_or(t.0, |(_, c)| c.wall(t))
     }
 
+    /// Whether node `n` is paused (a client's GC, a frozen server).
+    pub fn is_paused(&self, n: NodeId) -> bool {
+        match n {
+            NodeId::Client(i) => self.clients.get(usize::from(i)).is_some_and(|c| c.paused),
+            NodeId::Coord(_) => self.coord_paused,
+            NodeId::Storage => self.storage_paused,
+        }
+    }
+
+    /// Whether node `n` is down (crashed, or a coordinator without a leader); clients
+    /// never are.
+    pub fn is_down(&self, n: NodeId) -> bool {
+        match n {
+            NodeId::Client(_) => false,
+            NodeId::Coord(_) => self.coord_down,
+            NodeId::Storage => self.storage_down,
+        }
+    }
+
     pub fn believers(&self) -> impl Iterator<Item = (NodeId, u64)> + '_ {
         self.clients
             .iter()

@@ -4,11 +4,10 @@
 //! nothing needs a right-click.
 
 use super::model::{Action, Run, Selection};
-use crate::edit::Edit;
+use crate::edit::{actions_for, Actions, Target};
 use crate::layout::{self, STAGE_W};
 use crate::narrate::node_name;
 use crate::projection::State;
-use crate::scenario::{Fault, FaultKind};
 use crate::sim::node::NodeId;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -105,99 +104,29 @@ pub fn stage(props: &StageProps) -> Html {
 }
 
 fn short(n: NodeId) -> String {
-    match n {
-        NodeId::Client(i) => format!("C{}", i + 1),
-        NodeId::Coord(0) => "Lock".into(),
-        NodeId::Coord(i) => format!("L{}", i + 1),
-        NodeId::Storage => "DB".into(),
-    }
+    crate::narrate::short_name(n)
 }
 
 fn node_flags(st: &State, n: NodeId) -> (bool, bool, Option<u64>) {
-    match n {
-        NodeId::Client(i) => {
-            let c = st.clients.get(usize::from(i));
-            (
-                c.is_some_and(|c| c.paused),
-                false,
-                c.and_then(|c| c.believes.map(|b| b.0)),
-            )
-        }
-        NodeId::Coord(_) => (st.coord_paused, st.coord_down, None),
-        NodeId::Storage => (st.storage_paused, st.storage_down, None),
-    }
+    let believes = match n {
+        NodeId::Client(i) => st.clients.get(usize::from(i)).and_then(|c| c.believes),
+        _ => None,
+    };
+    (st.is_paused(n), st.is_down(n), believes.map(|b| b.0))
 }
 
-/// The actions of the selected node or link, as plain buttons. Each becomes a fault at the
-/// cursor's time.
+/// The actions of the selected node or link (decided by `edit::actions_for`), as plain
+/// buttons. Each becomes a fault at the cursor's time.
 fn action_menu(props: &StageProps) -> Html {
     let Some(sel) = props.selected else {
         return html! { <p class="stage-hint">{ "Select a node or a link above to pause it, jump its clock, restart it or cut it." }</p> };
     };
     let at_ms = props.t.floor() as i64;
-    let fault = |kind: FaultKind| Action::Edit(Edit::AddFault(Fault { at_ms, kind }));
-    let mut items: Vec<(String, Action)> = Vec::new();
-    let title = match sel {
-        Selection::Node(node) => {
-            let (paused, down, _) = node_flags(&props.state, node);
-            if paused {
-                items.push((
-                    "Resume now".into(),
-                    Action::Edit(Edit::ResumeAt { node, at_ms }),
-                ));
-            } else if !down {
-                for s in [5, 10, 40] {
-                    items.push((
-                        format!("Pause {s} s"),
-                        fault(FaultKind::Pause {
-                            node,
-                            for_ms: s * 1000,
-                        }),
-                    ));
-                }
-            }
-            items.push((
-                "Clock +10 s".into(),
-                fault(FaultKind::ClockJump {
-                    node,
-                    by_ms: 10_000,
-                }),
-            ));
-            items.push((
-                "Clock −10 s".into(),
-                fault(FaultKind::ClockJump {
-                    node,
-                    by_ms: -10_000,
-                }),
-            ));
-            if !node.is_client() && !down {
-                items.push((
-                    "Restart".into(),
-                    fault(FaultKind::Restart {
-                        node,
-                        down_ms: 1_000,
-                    }),
-                ));
-            }
-            node_name(node)
-        }
-        Selection::Link(a, b) => {
-            if props.state.cut.contains(&crate::sim::pair(a, b)) {
-                items.push(("Heal".into(), fault(FaultKind::Heal { a, b })));
-            } else {
-                items.push(("Partition".into(), fault(FaultKind::Partition { a, b })));
-            }
-            items.push((
-                format!("Delay next message {} → {} by 20 s", short(a), short(b)),
-                fault(FaultKind::Delay {
-                    from: a,
-                    to: b,
-                    extra_ms: 20_000,
-                }),
-            ));
-            format!("link {} – {}", node_name(a), node_name(b))
-        }
+    let target = match sel {
+        Selection::Node(n) => Target::Node(n),
+        Selection::Link(a, b) => Target::Link(a, b),
     };
+    let Actions { title, items } = actions_for(target, &props.state, at_ms);
     let close = {
         let cb = props.on_action.clone();
         Callback::from(move |_| cb.emit(Action::Select(None)))
@@ -205,9 +134,9 @@ fn action_menu(props: &StageProps) -> Html {
     html! {
         <div class="action-menu" role="group" aria-label={format!("Actions for {title}")}>
             <span class="action-title">{ format!("{} at {}:", title, crate::narrate::secs(at_ms)) }</span>
-            { for items.into_iter().map(|(label, action)| {
+            { for items.into_iter().map(|(label, edit)| {
                 let cb = props.on_action.clone();
-                html! { <button type="button" onclick={Callback::from(move |_| cb.emit(action.clone()))}>{ label }</button> }
+                html! { <button type="button" onclick={Callback::from(move |_| cb.emit(Action::Edit(edit.clone())))}>{ label }</button> }
             }) }
             <button type="button" class="quiet" aria-label="Close actions" onclick={close}>{ "✕" }</button>
         </div>
