@@ -169,7 +169,7 @@ impl State {
     pub fn is_paused(&self, n: NodeId) -> bool {
         match n {
             NodeId::Client(i) => self.clients.get(usize::from(i)).is_some_and(|c| c.paused),
-            NodeId::Coord(_) => self.coord_paused,
+            NodeId::Coord(_) => self.coords_paused.contains(&n),
             NodeId::Storage => self.storage_paused,
         }
     }
@@ -179,9 +179,22 @@ impl State {
     pub fn is_down(&self, n: NodeId) -> bool {
         match n {
             NodeId::Client(_) => false,
-            NodeId::Coord(_) => self.coord_down,
+            NodeId::Coord(_) => self.coords_down.contains(&n),
             NodeId::Storage => self.storage_down,
         }
+    }
+
+    /// The token client `n` believes it holds, if any.
+    pub fn belief_of(&self, n: NodeId) -> Option<u64> {
+        match n {
+            NodeId::Client(i) => self.clients.get(usize::from(i))?.believes.map(|b| b.0),
+            _ => None,
+        }
+    }
+
+    /// The lease coordinator node `n` holds: for which client, with which token.
+    pub fn lease_on(&self, n: NodeId) -> Option<(NodeId, u64)> {
+        self.leases.get(&n).map(|l| (l.client, l.token))
     }
 
     pub fn believers(&self) -> impl Iterator<Item = (NodeId, u64)> + '_ {
@@ -454,6 +467,90 @@ pub fn walk(trace: &Trace, mut f: impl FnMut(usize, &State, &State)) -> State {
     after
 }
 
+/// Something a node is in for a while, as the diagram draws it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Span {
+    /// A client believes it holds the lock with this token.
+    Belief {
+        token: u64,
+    },
+    Paused,
+    /// Crashed, or a coordinator without a leader.
+    Down,
+    /// A coordinator node holds a lease for `client` with `token`.
+    Lease {
+        client: NodeId,
+        token: u64,
+    },
+}
+
+/// A span of one node, from the state's point of view: it starts at the entry after which
+/// the state shows it and ends at the entry after which the state no longer does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Interval {
+    pub node: NodeId,
+    pub span: Span,
+    pub from: Time,
+    pub to: Time,
+    /// The entry that ended it; `None`: still going when the run stopped (`to` is the end).
+    pub ended_by: Option<usize>,
+}
+
+/// What node `n` is in, in state `st`: its belief, pause, lease and down spans.
+fn spans(st: &State, n: NodeId) -> [Option<Span>; 4] {
+    [
+        st.belief_of(n).map(|token| Span::Belief { token }),
+        st.is_paused(n).then_some(Span::Paused),
+        st.lease_on(n)
+            .map(|(client, token)| Span::Lease { client, token }),
+        st.is_down(n).then_some(Span::Down),
+    ]
+}
+
+/// Every interval of the run, read off the projection's states (one [`walk`]): those that
+/// end, in the order they end (at one entry: beliefs, pauses, leases, then down times, in
+/// lane order); then those still going at the end — beliefs, pauses, down times, leases.
+pub fn intervals(trace: &Trace) -> Vec<Interval> {
+    let mut out = Vec::new();
+    // Per lane, per kind: since when and from which entry's state.
+    let mut open: Vec<[Option<(Time, Span)>; 4]> = vec![[None; 4]; trace.nodes.len()];
+    walk(trace, |i, before, after| {
+        let t = trace.entries[i].t;
+        for (lane, (n, _)) in trace.nodes.iter().enumerate() {
+            let (was, now) = (spans(before, *n), spans(after, *n));
+            for k in 0..4 {
+                if was[k] == now[k] {
+                    continue;
+                }
+                if let Some((from, span)) = open[lane][k].take() {
+                    out.push(Interval {
+                        node: *n,
+                        span,
+                        from,
+                        to: t,
+                        ended_by: Some(i),
+                    });
+                }
+                open[lane][k] = now[k].map(|s| (t, s));
+            }
+        }
+    });
+    for k in [0, 1, 3, 2] {
+        for (lane, (n, _)) in trace.nodes.iter().enumerate() {
+            if let Some((from, span)) = open[lane][k] {
+                out.push(Interval {
+                    node: *n,
+                    span,
+                    from,
+                    to: trace.end,
+                    ended_by: None,
+                });
+            }
+        }
+    }
+    out
+}
+
 /// How many entries happened at or before true time `t`: the step a time cursor shows.
 pub fn step_at_time(trace: &Trace, t: Time) -> usize {
     trace.entries.partition_point(|e| e.t <= t)
@@ -504,6 +601,159 @@ mod tests {
         assert_eq!(seen, trace.len());
         assert_eq!(end, p.state_at(&trace, trace.len()));
         assert_eq!(end.counts.grants as usize, end.epochs.len());
+    }
+
+    /// A hand-built trace: one entry a second, on nodes c1, coord, storage.
+    fn hand_trace(events: Vec<(NodeId, Event)>) -> Trace {
+        let end = Time(events.len() as i64 * 1000);
+        Trace {
+            nodes: [NodeId::Client(0), NodeId::COORD, NodeId::Storage]
+                .into_iter()
+                .map(|n| (n, Clock::default()))
+                .collect(),
+            entries: events
+                .into_iter()
+                .enumerate()
+                .map(|(i, (node, event))| crate::trace::Entry {
+                    t: Time(i as i64 * 1000),
+                    node,
+                    local: i as i64 * 1000,
+                    event,
+                })
+                .collect(),
+            outcome: crate::trace::Outcome::Quiescent,
+            end,
+        }
+    }
+
+    #[test]
+    fn intervals_are_what_the_states_show() {
+        let runs = [
+            ("gc-pause", preset("gc-pause").unwrap().scenario()),
+            ("eight-clients", preset("eight-clients").unwrap().scenario()),
+            (
+                "counter-reset",
+                crate::scenario::library::find("counter-reset").unwrap(),
+            ),
+            (
+                "volatile-fence",
+                crate::scenario::library::find("volatile-fence").unwrap(),
+            ),
+            (
+                "redlock-clock-jump",
+                crate::scenario::flavor_presets::find("redlock-clock-jump").unwrap(),
+            ),
+        ];
+        for (name, sc) in runs {
+            let trace = simulate(&sc).unwrap();
+            let proj = Projection::new(&trace);
+            let all = intervals(&trace);
+            assert!(!all.is_empty(), "{name}");
+            for iv in &all {
+                let shows = |st: &State| spans(st, iv.node).contains(&Some(iv.span));
+                match iv.ended_by {
+                    Some(j) => {
+                        assert!(
+                            shows(&proj.state_at(&trace, j)),
+                            "{name}: {iv:?} before its end"
+                        );
+                        assert!(
+                            !shows(&proj.state_at(&trace, j + 1)),
+                            "{name}: {iv:?} after its end"
+                        );
+                        assert_eq!(iv.to, trace.entries[j].t);
+                    }
+                    None => {
+                        assert!(shows(&proj.state_at(&trace, trace.len())), "{name}: {iv:?}");
+                        assert_eq!(iv.to, trace.end);
+                    }
+                }
+                let k = step_at_time(&trace, iv.from);
+                assert!(
+                    shows(&proj.state_at(&trace, k)),
+                    "{name}: {iv:?} at its start"
+                );
+            }
+        }
+        let trace = simulate(&preset("gc-pause").unwrap().scenario()).unwrap();
+        let c1 = intervals(&trace);
+        let c1: Vec<_> = c1
+            .iter()
+            .filter(|iv| iv.node == NodeId::Client(0))
+            .map(|iv| iv.span)
+            .collect();
+        assert!(c1.contains(&Span::Belief { token: 33 }) && c1.contains(&Span::Paused));
+    }
+
+    #[test]
+    fn a_crash_ends_a_pause_and_a_crash_while_down_does_not_restart_the_down_time() {
+        let s = NodeId::Storage;
+        let trace = hand_trace(vec![
+            (s, Event::Paused { for_ms: 10_000 }),
+            (s, Event::Crashed { down_ms: 5_000 }),
+            (s, Event::Crashed { down_ms: 5_000 }),
+            (
+                s,
+                Event::Restarted {
+                    forgot: Forgot::Nothing,
+                },
+            ),
+        ]);
+        let iv: Vec<_> = intervals(&trace)
+            .iter()
+            .map(|iv| (iv.span, iv.from.0, iv.to.0))
+            .collect();
+        assert_eq!(iv, [(Span::Paused, 0, 1000), (Span::Down, 1000, 3000)]);
+    }
+
+    #[test]
+    fn a_new_token_without_a_loss_ends_one_belief_and_starts_another() {
+        let c = NodeId::Client(0);
+        let believe = |token| {
+            (
+                c,
+                Event::BeliefStarted {
+                    token,
+                    epoch: 1,
+                    deadline_local: 9_000,
+                },
+            )
+        };
+        let trace = hand_trace(vec![believe(5), believe(5), believe(6)]);
+        let iv: Vec<_> = intervals(&trace)
+            .iter()
+            .map(|iv| (iv.span, iv.from.0, iv.to.0, iv.ended_by))
+            .collect();
+        assert_eq!(
+            iv,
+            [
+                (Span::Belief { token: 5 }, 0, 2000, Some(2)),
+                (Span::Belief { token: 6 }, 2000, 3000, None)
+            ]
+        );
+    }
+
+    /// The hover readings and the cursor's read a node's clock the same way: the state at
+    /// that time, with every jump up to it.
+    #[test]
+    fn a_local_reading_counts_the_jumps_up_to_its_time() {
+        let c = NodeId::Client(0);
+        let trace = hand_trace(vec![
+            (c, Event::JobStarted),
+            (c, Event::ClockJumped { by_ms: 5_000 }),
+        ]);
+        let p = Projection::new(&trace);
+        let local = |t| {
+            p.state_at(&trace, step_at_time(&trace, Time(t)))
+                .local(c, Time(t))
+        };
+        assert_eq!(local(999), 999);
+        assert_eq!(local(1_000), 6_000);
+        assert_eq!(local(1_500), 6_500);
+        assert_eq!(
+            p.state_at(&trace, 2).local(NodeId::Storage, Time(1_500)),
+            1_500
+        );
     }
 
     #[test]
