@@ -130,7 +130,7 @@ fn host_commands_play_seek_and_open() {
     let s = act(s, [Action::Host(Command::Play)]);
     assert!(s.playing);
     let s = act(s, [Action::Host(Command::Open("clean".into()))]);
-    assert_eq!(&*s.name, "clean");
+    assert_eq!(s.name.as_deref(), Some("clean"));
     assert!(!s.playing);
     let before = s.run.digest.clone();
     let s = act(s, [Action::Host(Command::Open("no-such".into()))]);

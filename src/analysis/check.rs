@@ -1,7 +1,10 @@
 //! The safety checker: reads a trace, returns a verdict.
 //!
 //! It never looks at the model's state — only at what the trace says happened — so a bug
-//! in a handler cannot hide a violation from it. What it reports:
+//! in a handler cannot hide a violation from it. It does not interpret events itself
+//! either: the projection folds the trace (once, linearly, see [`walk`]) and the checker
+//! judges each step — the entry with the state before and after it — against the named
+//! properties in [`INVARIANTS`], the way stateright declares properties. What it reports:
 //!
 //! - **Two believers** ([`Overlap`]): intervals where two or more clients believe they hold
 //!   the lock. Real systems do this (Kleppmann 2016), so it is a *hazard*, not by itself a
@@ -17,10 +20,10 @@
 //!   before it — an in-memory counter that restarted.
 //! - **Duplicate effects** (violation): an unfenceable side effect performed more than once.
 
-use crate::model::trace::{Event, Trace};
+use crate::analysis::projection::{walk, write_epoch, State};
+use crate::model::trace::{Entry, Event, Trace};
 use crate::vocab::ids::NodeId;
 use crate::vocab::time::{fmt_ms, Time};
-use crate::vocab::vecmap::VecMap;
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -83,186 +86,287 @@ pub struct Verdict {
     pub stats: Stats,
 }
 
-/// Reads the trace and judges it.
+/// One step of the fold, as an invariant sees it: entry `index`, and the projected state
+/// right before and right after it.
+pub struct Step<'a> {
+    pub index: u32,
+    pub entry: &'a Entry,
+    pub before: &'a State,
+    pub after: &'a State,
+}
+
+/// What a property expects (after stateright's `Expectation`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expectation {
+    /// Must hold at every step; each step that breaks it is a violation of this kind.
+    Always(ViolationKind),
+    /// May break — real systems do — and is reported as intervals ([`Overlap`]): maximal
+    /// runs of steps that break it with the same nodes and tokens. Not a violation.
+    Hazard,
+    /// A good thing that sometimes happens (a fence refusing a write); each witness is
+    /// reported ([`Rejection`]). Not a violation.
+    Sometimes,
+}
+
+/// How a step broke a property (or, for `Sometimes`, witnessed it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Breach {
+    /// The nodes involved, each with the token it held or wrote with, if any.
+    pub who: Vec<(NodeId, Option<u64>)>,
+    pub cause: String,
+}
+
+/// A named property of a run, judged step by step over the projection's states.
+pub struct Invariant {
+    pub name: &'static str,
+    pub expectation: Expectation,
+    /// `None`: the step keeps it; `Some`: how the step broke it.
+    pub check: fn(&Step) -> Option<Breach>,
+}
+
+/// What the checker judges, in report order.
+pub const INVARIANTS: &[Invariant] = &[
+    Invariant {
+        name: "two believers",
+        expectation: Expectation::Hazard,
+        check: two_believers,
+    },
+    Invariant {
+        name: "no stale write accepted",
+        expectation: Expectation::Always(ViolationKind::StaleWrite),
+        check: stale_write,
+    },
+    Invariant {
+        name: "no lost update",
+        expectation: Expectation::Always(ViolationKind::LostUpdate),
+        check: lost_update,
+    },
+    Invariant {
+        name: "tokens increase",
+        expectation: Expectation::Always(ViolationKind::TokenRegression),
+        check: token_regression,
+    },
+    Invariant {
+        name: "each effect once",
+        expectation: Expectation::Always(ViolationKind::DuplicateEffect),
+        check: duplicate_effect,
+    },
+    Invariant {
+        name: "the fence refuses a write",
+        expectation: Expectation::Sometimes,
+        check: fence_rejection,
+    },
+];
+
+/// Two or more clients believe they hold the lock after this step.
+fn two_believers(s: &Step) -> Option<Breach> {
+    s.after.believers().nth(1)?;
+    Some(Breach {
+        who: s.after.believers().map(|(n, t)| (n, Some(t))).collect(),
+        cause: "two or more clients believe they hold the lock".into(),
+    })
+}
+
+/// An accepted write whose epoch is older than one storage had already accepted for its
+/// key, with the newer epoch's token and holder.
+fn stale<'a>(s: &Step<'a>) -> Option<(&'a Event, u32, u64, NodeId)> {
+    let Event::WriteAccepted {
+        client, key, epoch, ..
+    } = &s.entry.event
+    else {
+        return None;
+    };
+    let mine = write_epoch(*epoch);
+    let newer = s
+        .before
+        .accepted_epochs
+        .get(key.as_str())
+        .copied()
+        .filter(|p| *p > mine)?;
+    let (token, holder) = s.before.epochs.get(&newer).copied().unwrap_or((0, *client));
+    Some((&s.entry.event, mine, token, holder))
+}
+
+fn stale_write(s: &Step) -> Option<Breach> {
+    let (Event::WriteAccepted { client, token, .. }, _, ptoken, pholder) = stale(s)? else {
+        return None;
+    };
+    let what = token.map_or("with no token".to_string(), |t| format!("with token {t}"));
+    Some(Breach {
+        who: vec![(*client, *token), (pholder, Some(ptoken)), (NodeId::Storage, None)],
+        cause: format!(
+            "storage accepted {}'s write {what} after it had accepted {} from {}: a superseded holder changed the data",
+            client.name(),
+            if ptoken == 0 { "a write".to_string() } else { format!("token {ptoken}") },
+            pholder.name()
+        ),
+    })
+}
+
+/// A stale write that replaced a value from a newer epoch.
+fn lost_update(s: &Step) -> Option<Breach> {
+    let (
+        Event::WriteAccepted {
+            client,
+            key,
+            token,
+            replaced_epoch,
+            ..
+        },
+        mine,
+        ptoken,
+        pholder,
+    ) = stale(s)?
+    else {
+        return None;
+    };
+    replaced_epoch.filter(|r| *r > mine)?;
+    Some(Breach {
+        who: vec![(*client, *token), (pholder, Some(ptoken)), (NodeId::Storage, None)],
+        cause: format!(
+            "{}'s stale write overwrote {key}, which held a newer holder's value: that update is silently lost",
+            client.name()
+        ),
+    })
+}
+
+/// A grant whose token is not above every token issued before it. Token 0 — a service
+/// that issues no token (Redis, Redlock) — has nothing to order.
+fn token_regression(s: &Step) -> Option<Breach> {
+    let Event::LeaseGranted { client, token, .. } = &s.entry.event else {
+        return None;
+    };
+    let m = s.before.max_token.filter(|m| *token != 0 && token <= m)?;
+    Some(Breach {
+        who: vec![(s.entry.node, None), (*client, Some(*token))],
+        cause: format!(
+            "the coordinator issued token {token} to {} although it had already issued token {m}: its counter went back",
+            client.name()
+        ),
+    })
+}
+
+/// An effect performed again (nothing could fence it).
+fn duplicate_effect(s: &Step) -> Option<Breach> {
+    let Event::EffectPerformed { client, name } = &s.entry.event else {
+        return None;
+    };
+    let first = *s.before.effects.get(name.as_str())?;
+    Some(Breach {
+        who: vec![(*client, None), (first, None)],
+        cause: format!(
+            "\"{name}\" was performed a second time, by {} (first by {}): nothing could fence it",
+            client.name(),
+            first.name()
+        ),
+    })
+}
+
+/// Storage refused a write by its fence.
+fn fence_rejection(s: &Step) -> Option<Breach> {
+    let Event::WriteRejected {
+        client,
+        token,
+        reason,
+        ..
+    } = &s.entry.event
+    else {
+        return None;
+    };
+    Some(Breach {
+        who: vec![(*client, *token)],
+        cause: reason.to_string(),
+    })
+}
+
+/// Judges the trace: one linear fold of the projection ([`walk`]), every invariant at
+/// every step.
 pub fn check(trace: &Trace) -> Verdict {
-    let mut v = Vec::new();
+    let mut violations = Vec::new();
     let mut overlaps = Vec::new();
     let mut rejections = Vec::new();
-    let mut stats = Stats::default();
-
-    // Who believes, with which token, since when.
-    let mut believers: VecMap<NodeId, u64> = VecMap::new();
-    let mut open: Option<OpenOverlap> = None;
-    // Per key: the newest epoch accepted so far.
-    let mut newest: VecMap<&str, u32> = VecMap::new();
-    // Token and holder of each epoch; the highest token issued so far.
-    let mut epochs: VecMap<u32, (u64, NodeId)> = VecMap::new();
-    let mut max_token: Option<u64> = None;
-    let mut effects: VecMap<&str, NodeId> = VecMap::new();
-
-    for (i, e) in trace.entries.iter().enumerate() {
-        let i = i as u32;
-        let mut changed = false;
-        match &e.event {
-            Event::BeliefStarted { token, .. } => {
-                believers.insert(e.node, *token);
-                changed = true;
-            }
-            Event::BeliefEnded { .. } => {
-                believers.remove(&e.node);
-                changed = true;
-            }
-            Event::LeaseGranted {
-                client,
-                token,
-                epoch,
-                ..
-            } => {
-                stats.grants += 1;
-                // Token 0: a service that issues no token (Redis, Redlock) — nothing to order.
-                if let Some(m) = max_token.filter(|m| *token != 0 && token <= m) {
-                    v.push(Violation {
-                        kind: ViolationKind::TokenRegression,
-                        at: e.t,
-                        entry: i,
-                        nodes: vec![e.node, *client],
-                        cause: format!(
-                            "the coordinator issued token {token} to {} although it had already issued token {m}: its counter went back", client.name()
-                        ),
-                    });
-                }
-                if *token != 0 {
-                    max_token = Some(max_token.map_or(*token, |m| m.max(*token)));
-                }
-                epochs.insert(*epoch, (*token, *client));
-            }
-            Event::WriteAccepted {
-                client,
-                key,
-                token,
-                epoch,
-                replaced_epoch,
-                ..
-            } => {
-                stats.writes_accepted += 1;
-                let mine = epoch.unwrap_or(0);
-                let prev = newest.get(key.as_str()).copied();
-                match prev {
-                    Some(p) if p > mine => {
-                        stats.stale_writes_accepted += 1;
-                        let (ptoken, pholder) = epochs.get(&p).copied().unwrap_or((0, *client));
-                        let what = token
-                            .map_or("with no token".to_string(), |t| format!("with token {t}"));
-                        v.push(Violation {
-                            kind: ViolationKind::StaleWrite,
-                            at: e.t,
-                            entry: i,
-                            nodes: vec![*client, pholder, NodeId::Storage],
-                            cause: format!(
-                                "storage accepted {}'s write {what} after it had accepted {} from {}: a superseded holder changed the data", client.name(), if ptoken == 0 { "a write".to_string() } else { format!("token {ptoken}") }, pholder.name()
-                            ),
+    let mut open: Option<OpenHazard> = None;
+    let end = walk(trace, |i, before, after| {
+        let entry = &trace.entries[i];
+        let step = Step {
+            index: i as u32,
+            entry,
+            before,
+            after,
+        };
+        for inv in INVARIANTS {
+            let breach = (inv.check)(&step);
+            match inv.expectation {
+                Expectation::Always(kind) => {
+                    if let Some(b) = breach {
+                        violations.push(Violation {
+                            kind,
+                            at: entry.t,
+                            entry: step.index,
+                            nodes: b.who.iter().map(|(n, _)| *n).collect(),
+                            cause: b.cause,
                         });
-                        if replaced_epoch.is_some_and(|r| r > mine) {
-                            stats.lost_updates += 1;
-                            v.push(Violation {
-                                kind: ViolationKind::LostUpdate,
-                                at: e.t,
-                                entry: i,
-                                nodes: vec![*client, pholder, NodeId::Storage],
-                                cause: format!(
-                                    "{}'s stale write overwrote {key}, which held a newer holder's value: that update is silently lost", client.name()
-                                ),
-                            });
+                    }
+                }
+                Expectation::Hazard => {
+                    let now = breach.map(|b| b.who);
+                    if open.as_ref().map(|o| &o.2) == now.as_ref() {
+                        continue;
+                    }
+                    if let Some((from, first, who)) = open.take() {
+                        if entry.t > from {
+                            overlaps.push(overlap(from, entry.t, first, who));
                         }
                     }
-                    _ => {
-                        newest.insert(key.as_str(), prev.map_or(mine, |p| p.max(mine)));
+                    open = now.map(|who| (entry.t, step.index, who));
+                }
+                Expectation::Sometimes => {
+                    if let Some(b) = breach {
+                        let (client, token) = b.who[0];
+                        rejections.push(Rejection {
+                            at: entry.t,
+                            entry: step.index,
+                            client,
+                            token,
+                            reason: b.cause,
+                        });
                     }
                 }
             }
-            Event::WriteRejected {
-                client,
-                token,
-                reason,
-                ..
-            } => {
-                stats.stale_writes_rejected += 1;
-                rejections.push(Rejection {
-                    at: e.t,
-                    entry: i,
-                    client: *client,
-                    token: *token,
-                    reason: reason.to_string(),
-                });
-            }
-            Event::EffectPerformed { client, name } => {
-                stats.effects_performed += 1;
-                if let Some(first) = effects.get(name.as_str()) {
-                    v.push(Violation {
-                        kind: ViolationKind::DuplicateEffect,
-                        at: e.t,
-                        entry: i,
-                        nodes: vec![*client, *first],
-                        cause: format!("\"{name}\" was performed a second time, by {} (first by {}): nothing could fence it", client.name(), first.name()),
-                    });
-                } else {
-                    effects.insert(name.as_str(), *client);
-                }
-            }
-            _ => {}
         }
-        if changed {
-            close_or_open(&mut open, &mut overlaps, &believers, e.t, i);
-        }
+    });
+    if let Some((from, first, who)) = open {
+        overlaps.push(overlap(from, trace.end.max(from), first, who));
     }
-    if let Some((from, entry, clients)) = open {
-        overlaps.push(Overlap {
-            from,
-            to: trace.end.max(from),
-            entry,
-            clients,
-        });
-    }
-    stats.double_holder_ms = overlaps.iter().map(|o| o.to.0 - o.from.0).sum();
-    v.sort_by_key(|x| (x.entry, x.kind));
+    violations.sort_by_key(|x| (x.entry, x.kind));
+    let count = |k| violations.iter().filter(|x| x.kind == k).count() as u32;
+    let stats = Stats {
+        double_holder_ms: overlaps.iter().map(|o| o.to.0 - o.from.0).sum(),
+        writes_accepted: end.counts.writes_accepted,
+        stale_writes_accepted: count(ViolationKind::StaleWrite),
+        stale_writes_rejected: rejections.len() as u32,
+        lost_updates: count(ViolationKind::LostUpdate),
+        effects_performed: end.counts.effects_performed,
+        grants: end.counts.grants,
+    };
     Verdict {
-        safe: v.is_empty(),
-        violations: v,
+        safe: violations.is_empty(),
+        violations,
         overlaps,
         rejections,
         stats,
     }
 }
 
-/// An overlap still in progress: since when, from which entry, who.
-type OpenOverlap = (Time, u32, Vec<(NodeId, u64)>);
+/// A hazard interval in progress: since when, from which entry, who.
+type OpenHazard = (Time, u32, Vec<(NodeId, Option<u64>)>);
 
-/// Keeps `open` in step with the set of believers: an overlap is a maximal interval with
-/// the same two-or-more believers.
-fn close_or_open(
-    open: &mut Option<OpenOverlap>,
-    overlaps: &mut Vec<Overlap>,
-    believers: &VecMap<NodeId, u64>,
-    t: Time,
-    i: u32,
-) {
-    let now: Vec<(NodeId, u64)> = believers.iter().map(|(n, t)| (*n, *t)).collect();
-    if let Some((from, entry, clients)) = open.as_ref() {
-        if *clients == now {
-            return;
-        }
-        if t > *from {
-            overlaps.push(Overlap {
-                from: *from,
-                to: t,
-                entry: *entry,
-                clients: clients.clone(),
-            });
-        }
-        *open = None;
-    }
-    if now.len() >= 2 {
-        *open = Some((t, i, now));
+fn overlap(from: Time, to: Time, entry: u32, who: Vec<(NodeId, Option<u64>)>) -> Overlap {
+    Overlap {
+        from,
+        to,
+        entry,
+        clients: who.into_iter().map(|(n, t)| (n, t.unwrap_or(0))).collect(),
     }
 }
 
@@ -310,5 +414,279 @@ impl Verdict {
             st.lost_updates
         ));
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::clock::Clock;
+    use crate::model::msg::RejectReason;
+    use crate::model::trace::{LossHow, Outcome};
+
+    const C1: NodeId = NodeId::Client(0);
+    const C2: NodeId = NodeId::Client(1);
+
+    /// A hand-built trace: one entry a second.
+    fn trace(events: Vec<(NodeId, Event)>) -> Trace {
+        let end = Time(events.len() as i64 * 1000);
+        Trace {
+            nodes: [C1, C2, NodeId::COORD, NodeId::Storage]
+                .into_iter()
+                .map(|n| (n, Clock::default()))
+                .collect(),
+            entries: events
+                .into_iter()
+                .enumerate()
+                .map(|(i, (node, event))| Entry {
+                    t: Time(i as i64 * 1000),
+                    node,
+                    local: i as i64 * 1000,
+                    event,
+                })
+                .collect(),
+            outcome: Outcome::Quiescent,
+            end,
+        }
+    }
+
+    fn grant(client: NodeId, token: u64, epoch: u32) -> (NodeId, Event) {
+        let expires_local = 30_000;
+        let e = Event::LeaseGranted {
+            client,
+            token,
+            epoch,
+            expires_local,
+        };
+        (NodeId::COORD, e)
+    }
+
+    fn write(client: NodeId, epoch: Option<u32>, replaced: Option<u32>) -> (NodeId, Event) {
+        let e = Event::WriteAccepted {
+            client,
+            key: "k".into(),
+            value: "v".into(),
+            token: epoch.map(u64::from),
+            epoch,
+            replaced_epoch: replaced,
+            mark: None,
+        };
+        (NodeId::Storage, e)
+    }
+
+    fn believe(client: NodeId, token: u64) -> (NodeId, Event) {
+        let e = Event::BeliefStarted {
+            token,
+            epoch: token as u32,
+            deadline_local: 30_000,
+        };
+        (client, e)
+    }
+
+    fn stop(client: NodeId, token: u64) -> (NodeId, Event) {
+        let how = LossHow::Released;
+        (client, Event::BeliefEnded { token, how })
+    }
+
+    fn effect(client: NodeId, name: &str) -> (NodeId, Event) {
+        let name = name.to_string();
+        (NodeId::Storage, Event::EffectPerformed { client, name })
+    }
+
+    /// The steps at which the invariant called `name`, judged alone, breaks.
+    fn breaks(name: &str, events: Vec<(NodeId, Event)>) -> Vec<u32> {
+        let inv = INVARIANTS.iter().find(|i| i.name == name).unwrap();
+        let t = trace(events);
+        let mut at = Vec::new();
+        walk(&t, |i, before, after| {
+            let step = Step {
+                index: i as u32,
+                entry: &t.entries[i],
+                before,
+                after,
+            };
+            if (inv.check)(&step).is_some() {
+                at.push(step.index);
+            }
+        });
+        at
+    }
+
+    #[test]
+    fn invariants_have_distinct_names() {
+        let mut names: Vec<_> = INVARIANTS.iter().map(|i| i.name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), INVARIANTS.len());
+    }
+
+    #[test]
+    fn two_believers_holds_when_beliefs_take_turns() {
+        let turns = vec![believe(C1, 1), stop(C1, 1), believe(C2, 2), stop(C2, 2)];
+        assert_eq!(breaks("two believers", turns.clone()), [0u32; 0]);
+        assert!(check(&trace(turns)).overlaps.is_empty());
+    }
+
+    #[test]
+    fn two_believers_breaks_while_beliefs_overlap_and_is_a_hazard_not_a_violation() {
+        let overlap = vec![believe(C1, 1), believe(C2, 2), stop(C1, 1), stop(C2, 2)];
+        assert_eq!(breaks("two believers", overlap.clone()), [1]);
+        let v = check(&trace(overlap));
+        assert!(v.safe);
+        assert_eq!(
+            v.overlaps,
+            [Overlap {
+                from: Time(1000),
+                to: Time(2000),
+                entry: 1,
+                clients: vec![(C1, 1), (C2, 2)],
+            }]
+        );
+        assert_eq!(v.stats.double_holder_ms, 1000);
+    }
+
+    #[test]
+    fn two_believers_still_open_at_the_end_lasts_until_the_run_stops() {
+        let v = check(&trace(vec![believe(C1, 1), believe(C2, 2)]));
+        assert_eq!(v.overlaps[0].to, Time(2000), "the trace's end");
+    }
+
+    #[test]
+    fn no_stale_write_holds_when_epochs_only_grow() {
+        let events = vec![
+            grant(C1, 1, 1),
+            write(C1, Some(1), None),
+            grant(C2, 2, 2),
+            write(C2, Some(2), Some(1)),
+            write(C2, Some(2), Some(2)),
+        ];
+        assert_eq!(breaks("no stale write accepted", events), [0u32; 0]);
+    }
+
+    #[test]
+    fn no_stale_write_breaks_when_an_older_epoch_lands_after_a_newer_one() {
+        let events = vec![
+            grant(C1, 1, 1),
+            grant(C2, 2, 2),
+            write(C2, Some(2), None),
+            write(C1, Some(1), Some(2)),
+        ];
+        assert_eq!(breaks("no stale write accepted", events.clone()), [3]);
+        let v = check(&trace(events));
+        assert!(!v.safe);
+        assert_eq!(v.violations[0].kind, ViolationKind::StaleWrite);
+        assert_eq!(v.violations[0].nodes, [C1, C2, NodeId::Storage]);
+        assert_eq!(
+            v.violations[0].cause,
+            "storage accepted client 1's write with token 1 after it had accepted token 2 from client 2: a superseded holder changed the data"
+        );
+        assert_eq!(v.stats.stale_writes_accepted, 1);
+    }
+
+    /// The documented rule: a write carrying no lease (a fail-open client) counts as older
+    /// than every epoch — so it is stale after any leased write, and a leased write after
+    /// it is not.
+    #[test]
+    fn a_write_with_no_lease_counts_as_older_than_every_epoch() {
+        let after_leased = vec![
+            grant(C1, 1, 1),
+            write(C1, Some(1), None),
+            write(C2, None, Some(1)),
+        ];
+        assert_eq!(breaks("no stale write accepted", after_leased), [2]);
+        let before_leased = vec![
+            write(C2, None, None),
+            grant(C1, 1, 1),
+            write(C1, Some(1), None),
+        ];
+        assert_eq!(breaks("no stale write accepted", before_leased), [0u32; 0]);
+        assert_eq!(write_epoch(None), 0);
+    }
+
+    #[test]
+    fn no_lost_update_holds_when_a_stale_write_replaced_only_older_data() {
+        // Stale (epoch 2 was accepted), but what it overwrote was from epoch 1.
+        let events = vec![
+            grant(C1, 1, 1),
+            grant(C2, 2, 2),
+            write(C2, Some(2), None),
+            write(C1, Some(1), Some(1)),
+        ];
+        assert_eq!(breaks("no stale write accepted", events.clone()), [3]);
+        assert_eq!(breaks("no lost update", events), [0u32; 0]);
+    }
+
+    #[test]
+    fn no_lost_update_breaks_when_a_stale_write_replaces_a_newer_value() {
+        let events = vec![
+            grant(C1, 1, 1),
+            grant(C2, 2, 2),
+            write(C2, Some(2), None),
+            write(C1, Some(1), Some(2)),
+        ];
+        assert_eq!(breaks("no lost update", events.clone()), [3]);
+        assert_eq!(check(&trace(events)).stats.lost_updates, 1);
+    }
+
+    #[test]
+    fn tokens_increase_holds_for_rising_tokens_and_ignores_token_zero() {
+        let events = vec![
+            grant(C1, 1, 1),
+            grant(C2, 2, 2),
+            grant(C1, 0, 3),
+            grant(C2, 0, 4),
+        ];
+        assert_eq!(breaks("tokens increase", events), [0u32; 0]);
+    }
+
+    #[test]
+    fn tokens_increase_breaks_when_a_counter_goes_back() {
+        let events = vec![grant(C1, 5, 1), grant(C2, 3, 2), grant(C1, 6, 3)];
+        assert_eq!(breaks("tokens increase", events.clone()), [1]);
+        let v = check(&trace(events));
+        assert_eq!(v.violations[0].kind, ViolationKind::TokenRegression);
+        assert_eq!(v.violations[0].nodes, [NodeId::COORD, C2]);
+        assert_eq!(v.stats.grants, 3);
+    }
+
+    #[test]
+    fn each_effect_once_holds_for_distinct_effects() {
+        let events = vec![effect(C1, "email"), effect(C2, "charge")];
+        assert_eq!(breaks("each effect once", events), [0u32; 0]);
+    }
+
+    #[test]
+    fn each_effect_once_breaks_on_a_repeat_and_names_the_first_performer() {
+        let events = vec![
+            effect(C1, "email"),
+            effect(C2, "email"),
+            effect(C1, "email"),
+        ];
+        assert_eq!(breaks("each effect once", events.clone()), [1, 2]);
+        let v = check(&trace(events));
+        assert_eq!(v.violations[1].nodes, [C1, C1]);
+        assert_eq!(v.violations[0].nodes, [C2, C1]);
+        assert_eq!(v.stats.effects_performed, 3);
+    }
+
+    #[test]
+    fn the_fence_refusing_a_write_is_reported_not_a_violation() {
+        let reject = Event::WriteRejected {
+            client: C1,
+            key: "k".into(),
+            token: Some(1),
+            reason: RejectReason::NoToken,
+        };
+        let events = vec![write(C2, Some(2), None), (NodeId::Storage, reject)];
+        assert_eq!(breaks("the fence refuses a write", events.clone()), [1]);
+        let v = check(&trace(events));
+        assert!(v.safe);
+        assert_eq!(v.rejections.len(), 1);
+        assert_eq!(
+            (v.rejections[0].client, v.rejections[0].token),
+            (C1, Some(1))
+        );
+        assert_eq!(v.stats.stale_writes_rejected, 1);
+        assert_eq!(v.stats.writes_accepted, 1);
     }
 }

@@ -6,8 +6,9 @@
 //! seek costs at most that many small folds, whatever the trace's length.
 //!
 //! The fold reads only trace entries (and each node's starting clock, recorded in the
-//! trace), the same way the checker does: the picture and the verdict can never disagree
-//! with the run.
+//! trace). It is the one interpreter of events: the checker judges the states it yields
+//! (see [`walk`] and `check::INVARIANTS`), so the picture and the verdict can never
+//! disagree with the run, or with each other.
 
 use crate::model::clock::Clock;
 use crate::model::sim::pair;
@@ -89,10 +90,38 @@ pub struct State {
     pub in_flight: VecMap<u32, InFlight>,
     /// Each node's clock (offset including jumps so far), in lane order.
     pub clocks: Vec<(NodeId, Clock)>,
+    /// Token and holder of each epoch granted so far. Epochs are grants: unique even when
+    /// an in-memory token counter restarts and repeats tokens.
+    pub epochs: VecMap<u32, (u64, NodeId)>,
+    /// The highest token issued so far (token 0 — a service that issues none — never
+    /// counts).
+    pub max_token: Option<u64>,
+    /// Per key, the newest epoch storage has accepted a write from (see [`write_epoch`]).
+    /// The run's memory, not storage's: unlike `marks`, a storage restart keeps it.
+    pub accepted_epochs: VecMap<String, u32>,
+    /// Each effect performed so far, with the client that performed it first.
+    pub effects: VecMap<String, NodeId>,
+    pub counts: Counts,
+}
+
+/// Running totals of the run so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub grants: u32,
+    pub writes_accepted: u32,
+    pub writes_rejected: u32,
+    pub effects_performed: u32,
+}
+
+/// The epoch a write counts as: its lease's, and a write carrying no lease counts as
+/// older than every epoch.
+pub fn write_epoch(epoch: Option<u32>) -> u32 {
+    epoch.unwrap_or(0)
 }
 
 impl State {
-    fn initial(trace: &Trace) -> State {
+    /// The state before the first entry.
+    pub fn initial(trace: &Trace) -> State {
         let n = trace.nodes.iter().filter(|(n, _)| n.is_client()).count();
         State {
             step: 0,
@@ -120,6 +149,11 @@ impl State {
             cut: VecSet::new(),
             in_flight: VecMap::new(),
             clocks: trace.nodes.clone(),
+            epochs: VecMap::new(),
+            max_token: None,
+            accepted_epochs: VecMap::new(),
+            effects: VecMap::new(),
+            counts: Counts::default(),
         }
     }
 
@@ -129,6 +163,38 @@ impl State {
             .iter()
             .find(|(n, _)| *n == node)
             .map_or(t.0, |(_, c)| c.wall(t))
+    }
+
+    /// Whether node `n` is paused (a client's GC, a frozen server).
+    pub fn is_paused(&self, n: NodeId) -> bool {
+        match n {
+            NodeId::Client(i) => self.clients.get(usize::from(i)).is_some_and(|c| c.paused),
+            NodeId::Coord(_) => self.coords_paused.contains(&n),
+            NodeId::Storage => self.storage_paused,
+        }
+    }
+
+    /// Whether node `n` is down (crashed, or a coordinator without a leader); clients
+    /// never are.
+    pub fn is_down(&self, n: NodeId) -> bool {
+        match n {
+            NodeId::Client(_) => false,
+            NodeId::Coord(_) => self.coords_down.contains(&n),
+            NodeId::Storage => self.storage_down,
+        }
+    }
+
+    /// The token client `n` believes it holds, if any.
+    pub fn belief_of(&self, n: NodeId) -> Option<u64> {
+        match n {
+            NodeId::Client(i) => self.clients.get(usize::from(i))?.believes.map(|b| b.0),
+            _ => None,
+        }
+    }
+
+    /// The lease coordinator node `n` holds: for which client, with which token.
+    pub fn lease_on(&self, n: NodeId) -> Option<(NodeId, u64)> {
+        self.leases.get(&n).map(|l| (l.client, l.token))
     }
 
     pub fn believers(&self) -> impl Iterator<Item = (NodeId, u64)> + '_ {
@@ -174,8 +240,8 @@ impl State {
         self.lease = None;
     }
 
-    /// Applies one entry.
-    fn fold(&mut self, trace: &Trace, i: usize) {
+    /// Applies entry `i` (the next one: `self.step` must be `i`).
+    pub fn apply(&mut self, trace: &Trace, i: usize) {
         let e = &trace.entries[i];
         self.step = i + 1;
         self.t = e.t;
@@ -267,8 +333,13 @@ impl State {
                 };
                 self.leases.insert(n, view.clone());
                 self.lease = Some(view);
-                if matches!(e.event, Event::LeaseGranted { .. }) {
+                if let Event::LeaseGranted { epoch, .. } = e.event {
                     self.last_token = Some(*token);
+                    self.counts.grants += 1;
+                    if *token != 0 {
+                        self.max_token = Some(self.max_token.map_or(*token, |m| m.max(*token)));
+                    }
+                    self.epochs.insert(epoch, (*token, *client));
                 }
             }
             Event::LeaseReleased { .. }
@@ -286,9 +357,16 @@ impl State {
                 key,
                 value,
                 token,
+                epoch,
                 mark,
                 ..
             } => {
+                self.counts.writes_accepted += 1;
+                let mine = write_epoch(*epoch);
+                let newest = self
+                    .accepted_epochs
+                    .get_or_insert_with(key.clone(), || mine);
+                *newest = (*newest).max(mine);
                 self.cells.insert(
                     key.clone(),
                     CellView {
@@ -299,6 +377,13 @@ impl State {
                 );
                 if let Some(m) = mark {
                     self.marks.insert(key.clone(), *m);
+                }
+            }
+            Event::WriteRejected { .. } => self.counts.writes_rejected += 1,
+            Event::EffectPerformed { client, name } => {
+                self.counts.effects_performed += 1;
+                if !self.effects.contains_key(name.as_str()) {
+                    self.effects.insert(name.clone(), *client);
                 }
             }
             Event::Paused { .. } => self.set_paused(n, true),
@@ -348,7 +433,7 @@ impl Projection {
         let mut s = State::initial(trace);
         keyframes.push(s.clone());
         for i in 0..trace.len() {
-            s.fold(trace, i);
+            s.apply(trace, i);
             if (i + 1) % KEYFRAME_EVERY == 0 {
                 keyframes.push(s.clone());
             }
@@ -362,10 +447,108 @@ impl Projection {
         let j = (k / KEYFRAME_EVERY).min(self.keyframes.len() - 1);
         let mut s = self.keyframes[j].clone();
         for i in j * KEYFRAME_EVERY..k {
-            s.fold(trace, i);
+            s.apply(trace, i);
         }
         s
     }
+}
+
+/// The one linear fold over the whole trace: calls `f(i, before, after)` for each entry
+/// `i`, with the state right before and right after it, and returns the final state. No
+/// keyframes and no clones per entry: a second state follows one entry behind.
+pub fn walk(trace: &Trace, mut f: impl FnMut(usize, &State, &State)) -> State {
+    let mut before = State::initial(trace);
+    let mut after = before.clone();
+    for i in 0..trace.len() {
+        after.apply(trace, i);
+        f(i, &before, &after);
+        before.apply(trace, i);
+    }
+    after
+}
+
+/// Something a node is in for a while, as the diagram draws it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Span {
+    /// A client believes it holds the lock with this token.
+    Belief {
+        token: u64,
+    },
+    Paused,
+    /// Crashed, or a coordinator without a leader.
+    Down,
+    /// A coordinator node holds a lease for `client` with `token`.
+    Lease {
+        client: NodeId,
+        token: u64,
+    },
+}
+
+/// A span of one node, from the state's point of view: it starts at the entry after which
+/// the state shows it and ends at the entry after which the state no longer does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Interval {
+    pub node: NodeId,
+    pub span: Span,
+    pub from: Time,
+    pub to: Time,
+    /// The entry that ended it; `None`: still going when the run stopped (`to` is the end).
+    pub ended_by: Option<usize>,
+}
+
+/// What node `n` is in, in state `st`: its belief, pause, lease and down spans.
+fn spans(st: &State, n: NodeId) -> [Option<Span>; 4] {
+    [
+        st.belief_of(n).map(|token| Span::Belief { token }),
+        st.is_paused(n).then_some(Span::Paused),
+        st.lease_on(n)
+            .map(|(client, token)| Span::Lease { client, token }),
+        st.is_down(n).then_some(Span::Down),
+    ]
+}
+
+/// Every interval of the run, read off the projection's states (one [`walk`]): those that
+/// end, in the order they end (at one entry: beliefs, pauses, leases, then down times, in
+/// lane order); then those still going at the end — beliefs, pauses, down times, leases.
+pub fn intervals(trace: &Trace) -> Vec<Interval> {
+    let mut out = Vec::new();
+    // Per lane, per kind: since when and from which entry's state.
+    let mut open: Vec<[Option<(Time, Span)>; 4]> = vec![[None; 4]; trace.nodes.len()];
+    walk(trace, |i, before, after| {
+        let t = trace.entries[i].t;
+        for (lane, (n, _)) in trace.nodes.iter().enumerate() {
+            let (was, now) = (spans(before, *n), spans(after, *n));
+            for k in 0..4 {
+                if was[k] == now[k] {
+                    continue;
+                }
+                if let Some((from, span)) = open[lane][k].take() {
+                    out.push(Interval {
+                        node: *n,
+                        span,
+                        from,
+                        to: t,
+                        ended_by: Some(i),
+                    });
+                }
+                open[lane][k] = now[k].map(|s| (t, s));
+            }
+        }
+    });
+    for k in [0, 1, 3, 2] {
+        for (lane, (n, _)) in trace.nodes.iter().enumerate() {
+            if let Some((from, span)) = open[lane][k] {
+                out.push(Interval {
+                    node: *n,
+                    span,
+                    from,
+                    to: trace.end,
+                    ended_by: None,
+                });
+            }
+        }
+    }
+    out
 }
 
 /// How many entries happened at or before true time `t`: the step a time cursor shows.
@@ -398,9 +581,179 @@ mod tests {
         for k in 0..=trace.len() {
             assert_eq!(p.state_at(&trace, k), plain, "step {k}");
             if k < trace.len() {
-                plain.fold(&trace, k);
+                plain.apply(&trace, k);
             }
         }
+    }
+
+    #[test]
+    fn walk_sees_each_entry_between_the_states_a_seek_shows() {
+        let trace = simulate(&preset("gc-pause").unwrap().scenario()).unwrap();
+        let p = Projection::new(&trace);
+        let mut seen = 0;
+        let end = walk(&trace, |i, before, after| {
+            if i % 37 == 0 {
+                assert_eq!(*before, p.state_at(&trace, i), "before {i}");
+                assert_eq!(*after, p.state_at(&trace, i + 1), "after {i}");
+            }
+            seen += 1;
+        });
+        assert_eq!(seen, trace.len());
+        assert_eq!(end, p.state_at(&trace, trace.len()));
+        assert_eq!(end.counts.grants as usize, end.epochs.len());
+    }
+
+    /// A hand-built trace: one entry a second, on nodes c1, coord, storage.
+    fn hand_trace(events: Vec<(NodeId, Event)>) -> Trace {
+        let end = Time(events.len() as i64 * 1000);
+        Trace {
+            nodes: [NodeId::Client(0), NodeId::COORD, NodeId::Storage]
+                .into_iter()
+                .map(|n| (n, Clock::default()))
+                .collect(),
+            entries: events
+                .into_iter()
+                .enumerate()
+                .map(|(i, (node, event))| crate::model::trace::Entry {
+                    t: Time(i as i64 * 1000),
+                    node,
+                    local: i as i64 * 1000,
+                    event,
+                })
+                .collect(),
+            outcome: crate::model::trace::Outcome::Quiescent,
+            end,
+        }
+    }
+
+    #[test]
+    fn intervals_are_what_the_states_show() {
+        let runs = [
+            ("gc-pause", preset("gc-pause").unwrap().scenario()),
+            ("eight-clients", preset("eight-clients").unwrap().scenario()),
+            (
+                "counter-reset",
+                crate::teach::library::find("counter-reset").unwrap(),
+            ),
+            (
+                "volatile-fence",
+                crate::teach::library::find("volatile-fence").unwrap(),
+            ),
+            (
+                "redlock-clock-jump",
+                crate::teach::flavor_presets::find("redlock-clock-jump").unwrap(),
+            ),
+        ];
+        for (name, sc) in runs {
+            let trace = simulate(&sc).unwrap();
+            let proj = Projection::new(&trace);
+            let all = intervals(&trace);
+            assert!(!all.is_empty(), "{name}");
+            for iv in &all {
+                let shows = |st: &State| spans(st, iv.node).contains(&Some(iv.span));
+                match iv.ended_by {
+                    Some(j) => {
+                        assert!(
+                            shows(&proj.state_at(&trace, j)),
+                            "{name}: {iv:?} before its end"
+                        );
+                        assert!(
+                            !shows(&proj.state_at(&trace, j + 1)),
+                            "{name}: {iv:?} after its end"
+                        );
+                        assert_eq!(iv.to, trace.entries[j].t);
+                    }
+                    None => {
+                        assert!(shows(&proj.state_at(&trace, trace.len())), "{name}: {iv:?}");
+                        assert_eq!(iv.to, trace.end);
+                    }
+                }
+                let k = step_at_time(&trace, iv.from);
+                assert!(
+                    shows(&proj.state_at(&trace, k)),
+                    "{name}: {iv:?} at its start"
+                );
+            }
+        }
+        let trace = simulate(&preset("gc-pause").unwrap().scenario()).unwrap();
+        let c1 = intervals(&trace);
+        let c1: Vec<_> = c1
+            .iter()
+            .filter(|iv| iv.node == NodeId::Client(0))
+            .map(|iv| iv.span)
+            .collect();
+        assert!(c1.contains(&Span::Belief { token: 33 }) && c1.contains(&Span::Paused));
+    }
+
+    #[test]
+    fn a_crash_ends_a_pause_and_a_crash_while_down_does_not_restart_the_down_time() {
+        let s = NodeId::Storage;
+        let trace = hand_trace(vec![
+            (s, Event::Paused { for_ms: 10_000 }),
+            (s, Event::Crashed { down_ms: 5_000 }),
+            (s, Event::Crashed { down_ms: 5_000 }),
+            (
+                s,
+                Event::Restarted {
+                    forgot: Forgot::Nothing,
+                },
+            ),
+        ]);
+        let iv: Vec<_> = intervals(&trace)
+            .iter()
+            .map(|iv| (iv.span, iv.from.0, iv.to.0))
+            .collect();
+        assert_eq!(iv, [(Span::Paused, 0, 1000), (Span::Down, 1000, 3000)]);
+    }
+
+    #[test]
+    fn a_new_token_without_a_loss_ends_one_belief_and_starts_another() {
+        let c = NodeId::Client(0);
+        let believe = |token| {
+            (
+                c,
+                Event::BeliefStarted {
+                    token,
+                    epoch: 1,
+                    deadline_local: 9_000,
+                },
+            )
+        };
+        let trace = hand_trace(vec![believe(5), believe(5), believe(6)]);
+        let iv: Vec<_> = intervals(&trace)
+            .iter()
+            .map(|iv| (iv.span, iv.from.0, iv.to.0, iv.ended_by))
+            .collect();
+        assert_eq!(
+            iv,
+            [
+                (Span::Belief { token: 5 }, 0, 2000, Some(2)),
+                (Span::Belief { token: 6 }, 2000, 3000, None)
+            ]
+        );
+    }
+
+    /// The hover readings and the cursor's read a node's clock the same way: the state at
+    /// that time, with every jump up to it.
+    #[test]
+    fn a_local_reading_counts_the_jumps_up_to_its_time() {
+        let c = NodeId::Client(0);
+        let trace = hand_trace(vec![
+            (c, Event::JobStarted),
+            (c, Event::ClockJumped { by_ms: 5_000 }),
+        ]);
+        let p = Projection::new(&trace);
+        let local = |t| {
+            p.state_at(&trace, step_at_time(&trace, Time(t)))
+                .local(c, Time(t))
+        };
+        assert_eq!(local(999), 999);
+        assert_eq!(local(1_000), 6_000);
+        assert_eq!(local(1_500), 6_500);
+        assert_eq!(
+            p.state_at(&trace, 2).local(NodeId::Storage, Time(1_500)),
+            1_500
+        );
     }
 
     #[test]

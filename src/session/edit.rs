@@ -6,6 +6,7 @@
 //! cannot act before their time) and the future is re-simulated: a fork, as in RaftScope.
 //! [`History`] keeps the scenarios for undo and redo.
 
+use crate::analysis::projection::State;
 use crate::model::scenario::{Fault, FaultKind, FenceMode, Flavor, Scenario, ScenarioError};
 use crate::vocab::ids::NodeId;
 use std::rc::Rc;
@@ -143,6 +144,69 @@ pub fn apply(sc: &Scenario, edit: &Edit) -> Result<Scenario, ScenarioError> {
     Ok(next)
 }
 
+/// What the stage's action menu can be open for: a node, or the link between two nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    Node(NodeId),
+    Link(NodeId, NodeId),
+}
+
+/// The actions a selected node or link offers at the cursor, decided from the projected
+/// state there (a paused node offers "Resume now", a cut link "Heal"). Each is an edit at
+/// `at_ms`, the cursor's time; views only draw the list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Actions {
+    /// What they act on, as a learner calls it ("client 1", "link client 1 – storage").
+    pub title: String,
+    pub items: Vec<(String, Edit)>,
+}
+
+pub fn actions_for(target: Target, state: &State, at_ms: i64) -> Actions {
+    let fault = |kind: FaultKind| Edit::AddFault(Fault { at_ms, kind });
+    let mut items: Vec<(String, Edit)> = Vec::new();
+    let title = match target {
+        Target::Node(node) => {
+            let (paused, down) = (state.is_paused(node), state.is_down(node));
+            if paused {
+                items.push(("Resume now".into(), Edit::ResumeAt { node, at_ms }));
+            } else if !down {
+                for s in [5, 10, 40] {
+                    let for_ms = s * 1000;
+                    items.push((
+                        format!("Pause {s} s"),
+                        fault(FaultKind::Pause { node, for_ms }),
+                    ));
+                }
+            }
+            for (label, by_ms) in [("Clock +10 s", 10_000), ("Clock −10 s", -10_000)] {
+                items.push((label.into(), fault(FaultKind::ClockJump { node, by_ms })));
+            }
+            if !node.is_client() && !down {
+                let down_ms = 1_000;
+                items.push((
+                    "Restart".into(),
+                    fault(FaultKind::Restart { node, down_ms }),
+                ));
+            }
+            node.name()
+        }
+        Target::Link(a, b) => {
+            if state.cut.contains(&crate::model::sim::pair(a, b)) {
+                items.push(("Heal".into(), fault(FaultKind::Heal { a, b })));
+            } else {
+                items.push(("Partition".into(), fault(FaultKind::Partition { a, b })));
+            }
+            let (from, to, extra_ms) = (a, b, 20_000);
+            items.push((
+                format!("Delay next message {} → {} by 20 s", a.badge(), b.badge()),
+                fault(FaultKind::Delay { from, to, extra_ms }),
+            ));
+            format!("link {} – {}", a.name(), b.name())
+        }
+    };
+    Actions { title, items }
+}
+
 /// Undo and redo over whole scenarios (they are small; the runs are what is recomputed).
 #[derive(Clone, Debug, PartialEq)]
 pub struct History {
@@ -221,6 +285,90 @@ mod tests {
     use crate::analysis::check::check;
     use crate::model::sim::simulate;
     use crate::teach::presets::preset;
+    use crate::vocab::time::Time;
+
+    fn labels(a: &Actions) -> Vec<&str> {
+        a.items.iter().map(|(l, _)| l.as_str()).collect()
+    }
+
+    #[test]
+    fn actions_follow_the_state_at_the_cursor() {
+        let sc = preset("gc-pause").unwrap().scenario();
+        let trace = simulate(&sc).unwrap();
+        let p = crate::analysis::projection::Projection::new(&trace);
+        let at = |ms| {
+            p.state_at(
+                &trace,
+                crate::analysis::projection::step_at_time(&trace, Time(ms)),
+            )
+        };
+        let c1 = Target::Node(NodeId::Client(0));
+        let running = actions_for(c1, &at(1_000), 1_000);
+        assert_eq!(running.title, "client 1");
+        assert_eq!(
+            labels(&running),
+            [
+                "Pause 5 s",
+                "Pause 10 s",
+                "Pause 40 s",
+                "Clock +10 s",
+                "Clock −10 s"
+            ]
+        );
+        assert_eq!(
+            running.items[0].1,
+            Edit::AddFault(Fault {
+                at_ms: 1_000,
+                kind: FaultKind::Pause {
+                    node: NodeId::Client(0),
+                    for_ms: 5_000
+                }
+            })
+        );
+        // Mid-pause: it can only be resumed (at the cursor) or have its clock jumped.
+        let paused = actions_for(c1, &at(40_000), 40_000);
+        assert_eq!(
+            labels(&paused),
+            ["Resume now", "Clock +10 s", "Clock −10 s"]
+        );
+        let resume = &paused.items[0].1;
+        assert!(
+            apply(&sc, resume).is_ok(),
+            "resuming a paused client is valid"
+        );
+        // Servers can also restart.
+        let lock = actions_for(Target::Node(NodeId::COORD), &at(1_000), 1_000);
+        assert_eq!(lock.title, "the coordinator");
+        assert_eq!(labels(&lock).last(), Some(&"Restart"));
+        // Every offered edit is valid on the scenario.
+        for (label, e) in running.items.iter().chain(&lock.items) {
+            assert!(apply(&sc, e).is_ok(), "{label}");
+        }
+    }
+
+    #[test]
+    fn a_link_offers_partition_or_heal_as_it_stands() {
+        let (a, b) = (NodeId::Client(0), NodeId::Storage);
+        let mut st = State::initial(&simulate(&preset("clean").unwrap().scenario()).unwrap());
+        let link = actions_for(Target::Link(a, b), &st, 2_500);
+        assert_eq!(link.title, "link client 1 – storage");
+        assert_eq!(
+            labels(&link),
+            ["Partition", "Delay next message C1 → DB by 20 s"]
+        );
+        st.cut.insert(crate::model::sim::pair(a, b));
+        let cut = actions_for(Target::Link(a, b), &st, 2_500);
+        assert_eq!(
+            cut.items[0],
+            (
+                "Heal".to_string(),
+                Edit::AddFault(Fault {
+                    at_ms: 2_500,
+                    kind: FaultKind::Heal { a, b }
+                })
+            )
+        );
+    }
 
     #[test]
     fn a_fault_then_undo_restores_the_digest() {

@@ -17,7 +17,6 @@ use crate::teach::course::{self, clamp_to_hold, Progress, Quiz};
 use crate::teach::narrate;
 use crate::teach::presets::PRESETS;
 use crate::view::playback::{self, Cursor, DEFAULT_SPEED, DISCRETE_STEP_REAL_MS, SPEEDS};
-use crate::vocab::ids::NodeId;
 use std::rc::Rc;
 
 /// The page a visitor lands on: the scenario an empty link opens.
@@ -32,12 +31,8 @@ pub struct Picker {
     pub other: Option<String>,
 }
 
-/// What the stage's action menu is open for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Selection {
-    Node(NodeId),
-    Link(NodeId, NodeId),
-}
+/// What the stage's action menu is open for: the same value `edit::actions_for` reads.
+pub use crate::session::edit::Target as Selection;
 
 /// Which menu is open over the page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,10 +6,11 @@
 //! token 33") — never from a script.
 
 use crate::analysis::check::{Verdict, ViolationKind};
-use crate::analysis::projection::{Projection, State};
+use crate::analysis::projection::{ClientView, JobStatus, Projection, State};
+use crate::model::scenario::{Flavor, Scenario};
 use crate::model::trace::{AbortWhy, Event, Forgot, Trace};
 use crate::vocab::ids::NodeId;
-use crate::vocab::time::Time;
+use crate::vocab::time::{fmt_ms, Time};
 
 /// Seconds with one decimal, as the narration reads them: "30.0 s".
 pub fn secs(ms: i64) -> String {
@@ -342,6 +343,207 @@ pub fn time_of(trace: &Trace, i: usize) -> Time {
     trace.entries.get(i).map_or(Time::ZERO, |e| e.t)
 }
 
+// --- What the views say: the inspector, the verdict list, the compare bar. The views
+// call these and only lay the words out, so every sentence is tested natively.
+
+/// The inspector's heading: "At t = 40.000s".
+pub fn inspector_heading(t: Time) -> String {
+    format!("At t = {}", fmt_ms(t.0))
+}
+
+/// The lock service and the fence it offers: ("Lock service: etcd. ", "Fence it offers: ….").
+pub fn service_line(f: Flavor) -> (String, String) {
+    (
+        format!("Lock service: {}. ", f.name()),
+        format!("Fence it offers: {}.", f.fence_offered()),
+    )
+}
+
+/// The summary of the flavor's explainer.
+pub fn explainer_summary(f: Flavor) -> String {
+    format!("How {} works, and what it guarantees", f.name())
+}
+
+/// A client's state in the inspector.
+pub fn client_status(c: &ClientView) -> &'static str {
+    match (c.paused, c.status) {
+        (true, _) => "paused",
+        (_, JobStatus::NotStarted) => "not started",
+        (_, JobStatus::Running) => "running",
+        (_, JobStatus::Finished) => "finished",
+        (_, JobStatus::Aborted) => "aborted",
+    }
+}
+
+/// What a client believes, read against its own clock's reading `local`: "holds token 33
+/// until 30.000s — already passed".
+pub fn client_belief(c: &ClientView, local: i64) -> String {
+    match c.believes {
+        Some((tok, deadline)) => format!(
+            "holds token {tok} until {}{}",
+            fmt_ms(deadline),
+            if local >= deadline {
+                " — already passed"
+            } else {
+                ""
+            }
+        ),
+        None => "does not hold the lock".into(),
+    }
+}
+
+/// A coordinator node's row: its state ("down", "paused", "running") and what it holds.
+/// `alone`: the service has this one node (then the state's single lease is its).
+pub fn coord_row(st: &State, node: NodeId, alone: bool) -> (&'static str, String) {
+    let lease = if alone {
+        st.lease.as_ref()
+    } else {
+        st.leases.get(&node)
+    };
+    let down = st.coords_down.contains(&node) || (alone && st.coord_down);
+    let paused = st.coords_paused.contains(&node) || (alone && st.coord_paused);
+    let holds = match lease {
+        Some(l) => format!(
+            "lease: {} holds token {} until {}",
+            l.client.name(),
+            l.token,
+            fmt_ms(l.expires_local)
+        ),
+        None if down => "down".into(),
+        None => "lock free".into(),
+    };
+    let status = if down {
+        "down"
+    } else if paused {
+        "paused"
+    } else {
+        "running"
+    };
+    (status, holds)
+}
+
+/// What storage holds: each key with its value, token, writer and fence mark; "empty".
+pub fn storage_holds(st: &State) -> String {
+    let cells: Vec<String> = st
+        .cells
+        .iter()
+        .map(|(k, c)| {
+            let mark = st
+                .marks
+                .get(k)
+                .map_or("no mark".into(), |m| format!("mark {m}"));
+            let tok = c.token.map_or("no token".into(), |t| format!("token {t}"));
+            format!(
+                "{k} = \"{}\" ({tok} from {}; {mark})",
+                c.value,
+                c.writer.name()
+            )
+        })
+        .collect();
+    if cells.is_empty() {
+        "empty".to_string()
+    } else {
+        cells.join("; ")
+    }
+}
+
+/// One line of the verdict list: a finding reached so far, with a jump to its entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// "violation", "rejection" or "overlap" (also the CSS class).
+    pub class: &'static str,
+    pub entry: u32,
+    /// The jump's label: "t = 30.0 s".
+    pub when: String,
+    pub text: String,
+}
+
+/// The verdict as far as `step` entries: whether it is safe so far, its heading, and the
+/// findings reached — violations, then fence rejections, then two-believer intervals.
+pub fn verdict_so_far(v: &Verdict, step: usize, at_end: bool) -> (bool, String, Vec<Finding>) {
+    let when = |t: Time| format!("t = {}", secs(t.0));
+    let reached = |entry: u32| (entry as usize) < step;
+    let mut items: Vec<Finding> = v
+        .violations
+        .iter()
+        .filter(|x| reached(x.entry))
+        .map(|x| Finding {
+            class: "violation",
+            entry: x.entry,
+            when: when(x.at),
+            text: x.cause.clone(),
+        })
+        .collect();
+    let violations = items.len();
+    items.extend(
+        v.rejections
+            .iter()
+            .filter(|r| reached(r.entry))
+            .map(|r| Finding {
+                class: "rejection",
+                entry: r.entry,
+                when: when(r.at),
+                text: format!(
+                    "the fence rejected {}'s write: {}",
+                    r.client.name(),
+                    r.reason
+                ),
+            }),
+    );
+    items.extend(v.overlaps.iter().filter(|o| reached(o.entry)).map(|o| {
+        let who: Vec<String> = o
+            .clients
+            .iter()
+            .map(|(c, t)| format!("{} (token {t})", c.name()))
+            .collect();
+        Finding {
+            class: "overlap",
+            entry: o.entry,
+            when: when(o.from),
+            text: format!("{} both believe they hold the lock", who.join(" and ")),
+        }
+    }));
+    let head = match violations {
+        0 if at_end => "Safe: no violation in the whole run".to_string(),
+        0 => "Safe so far".to_string(),
+        1 => "Unsafe: 1 violation".to_string(),
+        n => format!("Unsafe: {n} violations"),
+    };
+    (violations == 0, head, items)
+}
+
+/// Where two runs part, at entry `at` of either (`None`: they never do): a heading
+/// ("First difference at t = 40.000s: ") and what each run did there.
+pub fn divergence(a: &Trace, b: &Trace, at: Option<usize>) -> (String, String) {
+    let Some(i) = at else {
+        return (String::new(), "The two runs are identical.".to_string());
+    };
+    let did = |r: &Trace| {
+        r.entries.get(i).map_or("the run ends".to_string(), |e| {
+            format!(
+                "{}: {}",
+                e.node.name(),
+                crate::model::trace::json::kind(&e.event).replace('_', " ")
+            )
+        })
+    };
+    let t = a.entries.get(i).or(b.entries.get(i)).map_or(0, |e| e.t.0);
+    (
+        format!("First difference at t = {}: ", fmt_ms(t)),
+        format!("A — {}; B — {}. ", did(a), did(b)),
+    )
+}
+
+/// One side of a comparison: the scenario, its fence and its verdict in a few words.
+pub fn side_line(sc: &Scenario, v: &Verdict) -> String {
+    format!(
+        "{} (fence: {}) — {}",
+        sc.name,
+        sc.storage.fence.name(),
+        verdict_line(v)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -425,5 +627,113 @@ mod tests {
         assert!(sentences("gc-pause-fenced")
             .iter()
             .any(|x| x.ends_with("storage rejected client 1's write: token 33 < 34")));
+    }
+
+    fn run(name: &str) -> (Trace, Verdict, Projection) {
+        let trace = simulate(&preset(name).unwrap().scenario()).unwrap();
+        let (v, p) = (check(&trace), Projection::new(&trace));
+        (trace, v, p)
+    }
+
+    #[test]
+    fn the_inspector_reads_the_gc_pause_mid_run() {
+        let (trace, _, p) = run("gc-pause");
+        let t = Time(40_000);
+        let st = p.state_at(&trace, crate::analysis::projection::step_at_time(&trace, t));
+        let (c1, c2) = (&st.clients[0], &st.clients[1]);
+        assert_eq!(client_status(c1), "paused");
+        assert_eq!(client_status(c2), "running");
+        let local = |n| st.local(n, t);
+        assert!(client_belief(c1, local(NodeId::Client(0))).starts_with("holds token 33 until "));
+        assert!(client_belief(c1, local(NodeId::Client(0))).ends_with(" — already passed"));
+        assert!(!client_belief(c2, local(NodeId::Client(1))).contains("passed"));
+        let (status, holds) = coord_row(&st, NodeId::COORD, true);
+        assert_eq!(status, "running");
+        assert!(
+            holds.starts_with("lease: client 2 holds token 34 until "),
+            "{holds}"
+        );
+        assert!(
+            storage_holds(&st).starts_with("account:42 = \"")
+                && storage_holds(&st).contains("(token 34 from client 2; no mark)"),
+            "{}",
+            storage_holds(&st)
+        );
+        let start = p.state_at(&trace, 0);
+        assert_eq!(storage_holds(&start), "empty");
+        assert_eq!(
+            client_belief(&start.clients[0], 0),
+            "does not hold the lock"
+        );
+        assert_eq!(client_status(&start.clients[0]), "not started");
+        assert_eq!(
+            coord_row(&start, NodeId::COORD, true),
+            ("running", "lock free".to_string())
+        );
+        assert_eq!(inspector_heading(t), "At t = 40.000s");
+        let (service, fence) = service_line(Flavor::default());
+        assert!(service.starts_with("Lock service: ") && fence.starts_with("Fence it offers: "));
+        assert!(explainer_summary(Flavor::default()).ends_with("works, and what it guarantees"));
+    }
+
+    #[test]
+    fn the_verdict_list_grows_with_the_cursor() {
+        let (trace, v, _) = run("gc-pause");
+        assert_eq!(
+            verdict_so_far(&v, 0, false),
+            (true, "Safe so far".to_string(), vec![])
+        );
+        let (safe, head, items) = verdict_so_far(&v, trace.len(), true);
+        assert!(!safe);
+        assert_eq!(
+            head,
+            format!(
+                "Unsafe: {} violation{}",
+                v.violations.len(),
+                if v.violations.len() == 1 { "" } else { "s" }
+            )
+        );
+        assert_eq!(items[0].class, "violation");
+        assert_eq!(items[0].text, v.violations[0].cause);
+        let overlap = items.iter().find(|i| i.class == "overlap").unwrap();
+        assert_eq!(
+            overlap.text,
+            "client 1 (token 33) and client 2 (token 34) both believe they hold the lock"
+        );
+        assert!(overlap.when.starts_with("t = ") && overlap.when.ends_with(" s"));
+        let (trace, v, _) = run("gc-pause-fenced");
+        let (safe, head, items) = verdict_so_far(&v, trace.len(), true);
+        assert!(safe);
+        assert_eq!(head, "Safe: no violation in the whole run");
+        assert!(items.iter().any(|i| i.class == "rejection"
+            && i.text == "the fence rejected client 1's write: token 33 < 34"));
+    }
+
+    #[test]
+    fn the_compare_bar_names_where_two_runs_part_and_each_side() {
+        let (a, va, _) = run("gc-pause");
+        let (b, vb, _) = run("gc-pause-fenced");
+        let at = crate::analysis::compare::first_divergence(&a, &b);
+        let (head, text) = divergence(&a, &b, at);
+        assert!(
+            head.starts_with("First difference at t = ") && head.ends_with("s: "),
+            "{head}"
+        );
+        assert!(
+            text.starts_with("A — ") && text.contains("; B — "),
+            "{text}"
+        );
+        assert_eq!(
+            divergence(&a, &a, None),
+            (String::new(), "The two runs are identical.".to_string())
+        );
+        let (_, past_end) = divergence(&a, &b, Some(a.len()));
+        assert!(past_end.starts_with("A — the run ends; B — "), "{past_end}");
+        let sc = preset("gc-pause").unwrap().scenario();
+        assert_eq!(
+            side_line(&sc, &va),
+            format!("{} (fence: none) — {}", sc.name, verdict_line(&va))
+        );
+        assert!(verdict_line(&vb).starts_with("safe"));
     }
 }

@@ -3,12 +3,11 @@
 //! cut. Every node and link is a button (click, tap, Enter or Space) that opens its actions;
 //! nothing needs a right-click.
 
-use crate::session::edit::Edit;
+use crate::session::edit::{actions_for, Actions};
 use crate::session::{Action, Run, Selection};
 use crate::view::layout::{self, STAGE_W};
 
 use crate::analysis::projection::State;
-use crate::model::scenario::{Fault, FaultKind};
 use crate::vocab::ids::NodeId;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -105,90 +104,21 @@ pub fn stage(props: &StageProps) -> Html {
 }
 
 fn node_flags(st: &State, n: NodeId) -> (bool, bool, Option<u64>) {
-    match n {
-        NodeId::Client(i) => {
-            let c = st.clients.get(usize::from(i));
-            (
-                c.is_some_and(|c| c.paused),
-                false,
-                c.and_then(|c| c.believes.map(|b| b.0)),
-            )
-        }
-        NodeId::Coord(_) => (st.coord_paused, st.coord_down, None),
-        NodeId::Storage => (st.storage_paused, st.storage_down, None),
-    }
+    let believes = match n {
+        NodeId::Client(i) => st.clients.get(usize::from(i)).and_then(|c| c.believes),
+        _ => None,
+    };
+    (st.is_paused(n), st.is_down(n), believes.map(|b| b.0))
 }
 
-/// The actions of the selected node or link, as plain buttons. Each becomes a fault at the
-/// cursor's time.
+/// The actions of the selected node or link (decided by `edit::actions_for`), as plain
+/// buttons. Each becomes a fault at the cursor's time.
 fn action_menu(props: &StageProps) -> Html {
     let Some(sel) = props.selected else {
         return html! { <p class="stage-hint">{ "Select a node or a link above to pause it, jump its clock, restart it or cut it." }</p> };
     };
     let at_ms = props.t.floor() as i64;
-    let fault = |kind: FaultKind| Action::Edit(Edit::AddFault(Fault { at_ms, kind }));
-    let mut items: Vec<(String, Action)> = Vec::new();
-    let title = match sel {
-        Selection::Node(node) => {
-            let (paused, down, _) = node_flags(&props.state, node);
-            if paused {
-                items.push((
-                    "Resume now".into(),
-                    Action::Edit(Edit::ResumeAt { node, at_ms }),
-                ));
-            } else if !down {
-                for s in [5, 10, 40] {
-                    items.push((
-                        format!("Pause {s} s"),
-                        fault(FaultKind::Pause {
-                            node,
-                            for_ms: s * 1000,
-                        }),
-                    ));
-                }
-            }
-            items.push((
-                "Clock +10 s".into(),
-                fault(FaultKind::ClockJump {
-                    node,
-                    by_ms: 10_000,
-                }),
-            ));
-            items.push((
-                "Clock −10 s".into(),
-                fault(FaultKind::ClockJump {
-                    node,
-                    by_ms: -10_000,
-                }),
-            ));
-            if !node.is_client() && !down {
-                items.push((
-                    "Restart".into(),
-                    fault(FaultKind::Restart {
-                        node,
-                        down_ms: 1_000,
-                    }),
-                ));
-            }
-            node.name()
-        }
-        Selection::Link(a, b) => {
-            if props.state.cut.contains(&crate::model::sim::pair(a, b)) {
-                items.push(("Heal".into(), fault(FaultKind::Heal { a, b })));
-            } else {
-                items.push(("Partition".into(), fault(FaultKind::Partition { a, b })));
-            }
-            items.push((
-                format!("Delay next message {} → {} by 20 s", a.badge(), b.badge()),
-                fault(FaultKind::Delay {
-                    from: a,
-                    to: b,
-                    extra_ms: 20_000,
-                }),
-            ));
-            format!("link {} – {}", a.name(), b.name())
-        }
-    };
+    let Actions { title, items } = actions_for(sel, &props.state, at_ms);
     let close = {
         let cb = props.on_action.clone();
         Callback::from(move |_| cb.emit(Action::Select(None)))
@@ -196,9 +126,9 @@ fn action_menu(props: &StageProps) -> Html {
     html! {
         <div class="action-menu" role="group" aria-label={format!("Actions for {title}")}>
             <span class="action-title">{ format!("{} at {}:", title, crate::teach::narrate::secs(at_ms)) }</span>
-            { for items.into_iter().map(|(label, action)| {
+            { for items.into_iter().map(|(label, edit)| {
                 let cb = props.on_action.clone();
-                html! { <button type="button" onclick={Callback::from(move |_| cb.emit(action.clone()))}>{ label }</button> }
+                html! { <button type="button" onclick={Callback::from(move |_| cb.emit(Action::Edit(edit.clone())))}>{ label }</button> }
             }) }
             <button type="button" class="quiet" aria-label="Close actions" onclick={close}>{ "✕" }</button>
         </div>

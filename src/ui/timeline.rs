@@ -3,6 +3,7 @@
 //! it renders once per run; playback only moves the reveal clip, the cursor line and the
 //! clock readings.
 
+use crate::analysis::projection::step_at_time;
 use crate::session::{Action, Run};
 use crate::view::layout::{LANE_H, LEFT};
 use crate::vocab::time::{fmt_ms, Time};
@@ -114,18 +115,19 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         let hover = hover.clone();
         Callback::from(move |_| hover.set(None))
     };
-    let nodes: Vec<_> = props.run.trace.nodes.clone();
     let cursor_t = Time(props.cursor_t as i64);
-    // While hovering, each lane shows its node's own clock at the pointer, beside the line.
+    // While hovering, each lane shows its node's own clock at the pointer, beside the line:
+    // the projection's clocks at that time, as the cursor's readings are.
     let hover_readings = |t: f64| {
         let x = s.x(t);
         let anchor_end = x > d.width - 150.0;
+        let tt = Time(t as i64);
+        let at = props.run.state_at(step_at_time(&props.run.trace, tt));
         html! {
             <g class="hover">
                 <line x1={n(x)} y1="18" x2={n(x)} y2={n(d.height - 8.0)} />
                 { for d.lanes.iter().map(|l| {
-                    let clock = nodes.iter().find(|(nd, _)| *nd == l.node).map(|(_, c)| *c).unwrap_or_default();
-                    let local = clock_at(&props.run, l.node, clock, t);
+                    let local = at.local(l.node, tt);
                     html! {
                         <text class="clock-reading" x={n(if anchor_end { x - 5.0 } else { x + 5.0 })} y={n(l.y - LANE_H / 2.0 + 12.0)}
                               text-anchor={if anchor_end { "end" } else { "start" }}>
@@ -221,23 +223,4 @@ fn follow_cursor(svg: &NodeRef, cx: f64, width: f64) {
     if let Some(x) = to {
         scroller.set_scroll_left(x as i32);
     }
-}
-
-/// A node's wall reading at `t`, including the clock jumps that happened before `t`.
-fn clock_at(
-    run: &Run,
-    node: crate::vocab::ids::NodeId,
-    start: crate::model::clock::Clock,
-    t: f64,
-) -> i64 {
-    let mut c = start;
-    let tt = Time(t as i64);
-    for e in run.trace.entries.iter().take_while(|e| e.t <= tt) {
-        if let crate::model::trace::Event::ClockJumped { by_ms } = e.event {
-            if e.node == node {
-                c.jump(by_ms);
-            }
-        }
-    }
-    c.wall(tt)
 }

@@ -5,11 +5,9 @@
 
 use super::guide::on;
 use super::timeline::Timeline;
-use crate::model::trace::json::kind;
 use crate::session::{Action, Run, Versus};
 use crate::teach::course::variants;
-use crate::teach::narrate::verdict_line;
-use crate::vocab::time::fmt_ms;
+use crate::teach::narrate;
 use yew::prelude::*;
 
 /// The compare bar: what B is, where the runs part (with a jump), and each verdict.
@@ -21,31 +19,16 @@ pub fn compare_bar(a: &Run, vs: Option<&Versus>, name: &str, cb: &Callback<Actio
         let cb = cb.clone();
         Callback::from(move |e: Event| cb.emit(Action::Compare(Some(super::value_of(&e)))))
     };
+    let (head, text) = narrate::divergence(&a.trace, &vs.run.trace, vs.divergence);
     let divergence = match vs.divergence {
-        Some(i) => {
-            let at = |r: &Run| {
-                r.trace
-                    .entries
-                    .get(i)
-                    .map_or("the run ends".to_string(), |e| {
-                        format!("{}: {}", e.node.name(), kind(&e.event).replace('_', " "))
-                    })
-            };
-            let t = a
-                .trace
-                .entries
-                .get(i)
-                .or(vs.run.trace.entries.get(i))
-                .map_or(0, |e| e.t.0);
-            html! {
-                <p class="divergence">
-                    <strong>{ format!("First difference at t = {}: ", fmt_ms(t)) }</strong>
-                    { format!("A — {}; B — {}. ", at(a), at(&vs.run)) }
-                    <button type="button" class="link" onclick={on(cb, Action::SeekEntry(i))}>{ "Jump there" }</button>
-                </p>
-            }
-        }
-        None => html! { <p class="divergence">{ "The two runs are identical." }</p> },
+        Some(i) => html! {
+            <p class="divergence">
+                <strong>{ head }</strong>
+                { text }
+                <button type="button" class="link" onclick={on(cb, Action::SeekEntry(i))}>{ "Jump there" }</button>
+            </p>
+        },
+        None => html! { <p class="divergence">{ text }</p> },
     };
     html! {
         <section class="panel compare" aria-label="Compare">
@@ -65,10 +48,10 @@ pub fn compare_bar(a: &Run, vs: Option<&Versus>, name: &str, cb: &Callback<Actio
             { divergence }
             <ul class="sides">
                 <li class={if a.verdict.violations.is_empty() { "safe" } else { "unsafe" }}>
-                    <strong>{ "A: " }</strong>{ format!("{} (fence: {}) — {}", a.scenario.name, a.scenario.storage.fence.name(), verdict_line(&a.verdict)) }
+                    <strong>{ "A: " }</strong>{ narrate::side_line(&a.scenario, &a.verdict) }
                 </li>
                 <li class={if vs.run.verdict.violations.is_empty() { "safe" } else { "unsafe" }}>
-                    <strong>{ "B: " }</strong>{ format!("{} (fence: {}) — {}", vs.run.scenario.name, vs.run.scenario.storage.fence.name(), verdict_line(&vs.run.verdict)) }
+                    <strong>{ "B: " }</strong>{ narrate::side_line(&vs.run.scenario, &vs.run.verdict) }
                 </li>
             </ul>
         </section>

@@ -10,7 +10,7 @@
 
 use crate::analysis::check::{Verdict, ViolationKind};
 
-use crate::analysis::projection::State;
+use crate::analysis::projection::{Interval, Span, State};
 use crate::model::trace::{Event, Trace};
 use crate::vocab::ids::NodeId;
 use crate::vocab::time::{fmt_ms, Time};
@@ -283,42 +283,6 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
         })
         .collect();
 
-    // Open intervals: (start time, label, title).
-    let mut belief: VecMap<NodeId, (Time, u64)> = VecMap::new();
-    let mut paused: VecMap<NodeId, Time> = VecMap::new();
-    let mut down: VecMap<NodeId, Time> = VecMap::new();
-    // The lease in force on each coordinator node (Redlock has five).
-    let mut lease: VecMap<NodeId, (Time, NodeId, u64)> = VecMap::new();
-
-    let close_lease = |bars: &mut Vec<Bar>,
-                       placer: &mut Placer,
-                       lease: &mut VecMap<NodeId, (Time, NodeId, u64)>,
-                       at: NodeId,
-                       t: Time,
-                       how: &str| {
-        if let Some((t0, c, tok)) = lease.remove(&at) {
-            let (x0, x1) = (x(t0), x(t));
-            let text = format!("{} · token {tok}", c.name().replace("client ", "c"));
-            let label = if x1 - x0 > 40.0 {
-                placer.place(x0 + 4.0, ly(at) - 12.0, text)
-            } else {
-                None
-            };
-            bars.push(Bar {
-                x0,
-                x1,
-                y: ly(at) - 7.0,
-                h: 14.0,
-                tone: Tone::Lease,
-                label,
-                title: format!(
-                    "lease token {tok} held by {} from {t0} to {t} ({how})",
-                    c.name()
-                ),
-            });
-        }
-    };
-
     let client_lanes: Vec<f64> = lanes
         .iter()
         .filter(|l| l.node.is_client())
@@ -359,86 +323,23 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
         })
         .collect::<Vec<Band>>();
 
+    // The intervals (beliefs, pauses, down times, leases) are the projection's; each bar
+    // is drawn when its interval ends, so labels are placed in the order of the run.
+    let spans = crate::analysis::projection::intervals(trace);
+    let mut spans = spans.iter().peekable();
     for (i, e) in trace.entries.iter().enumerate() {
         let n = e.node;
+        while let Some(iv) = spans.next_if(|iv| iv.ended_by == Some(i)) {
+            bars.push(interval_bar(
+                &scale,
+                &mut placer,
+                ly(iv.node),
+                iv,
+                Some(&e.event),
+            ));
+        }
         match &e.event {
-            Event::BeliefStarted { token, .. } => {
-                belief.insert(n, (e.t, *token));
-            }
-            Event::BeliefEnded { how, .. } => {
-                if let Some((t0, tok)) = belief.remove(&n) {
-                    bars.push(belief_bar(
-                        &scale,
-                        &mut placer,
-                        ly(n),
-                        t0,
-                        e.t,
-                        tok,
-                        &how.to_string(),
-                    ));
-                }
-            }
-            Event::Paused { .. } => {
-                paused.get_or_insert_with(n, || e.t);
-            }
-            Event::Resumed => {
-                if let Some(t0) = paused.remove(&n) {
-                    bars.push(pause_bar(&scale, ly(n), t0, e.t));
-                }
-            }
-            Event::Crashed { .. } => {
-                down.insert(n, e.t);
-                if matches!(n, NodeId::Coord(_)) {
-                    close_lease(
-                        &mut bars,
-                        &mut placer,
-                        &mut lease,
-                        n,
-                        e.t,
-                        "coordinator crashed",
-                    );
-                }
-            }
-            // No leader while a failover lasts: drawn like a crash, leases kept.
-            Event::FailingOver { down_ms } if *down_ms > 0 => {
-                down.insert(n, e.t);
-            }
-            Event::Restarted { .. } | Event::FailedOver { .. } => {
-                // A replica that never had the key: the lease bar ends here too.
-                if matches!(e.event, Event::FailedOver { lost: Some(_) }) {
-                    close_lease(
-                        &mut bars,
-                        &mut placer,
-                        &mut lease,
-                        n,
-                        e.t,
-                        "lost in failover",
-                    );
-                }
-                if let Some(t0) = down.remove(&n) {
-                    bars.push(Bar {
-                        x0: x(t0),
-                        x1: x(e.t),
-                        y: ly(n) - 12.0,
-                        h: 24.0,
-                        tone: Tone::Down,
-                        label: None,
-                        title: format!("{} down from {t0} to {}", n.name(), e.t),
-                    });
-                }
-            }
-            Event::LeaseGranted { client, token, .. } => {
-                close_lease(&mut bars, &mut placer, &mut lease, n, e.t, "replaced");
-                lease.insert(n, (e.t, *client, *token));
-            }
-            Event::LeaseReleased { .. } => {
-                close_lease(&mut bars, &mut placer, &mut lease, n, e.t, "released")
-            }
-            Event::SessionInvalidated { token: Some(_), .. } => {
-                close_lease(&mut bars, &mut placer, &mut lease, n, e.t, "invalidated")
-            }
             Event::LeaseExpired { token, client, .. } => {
-                close_lease(&mut bars, &mut placer, &mut lease, n, e.t, "expired");
                 let label = placer.place(x(e.t) + 5.0, ly(n) + 20.0, format!("expired {token}"));
                 marks.push(Mark {
                     x: x(e.t),
@@ -578,42 +479,8 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
         }
     }
     // Whatever is still open runs to the end of the run.
-    let end_t = trace.end;
-    for (n, (t0, tok)) in belief {
-        bars.push(belief_bar(
-            &scale,
-            &mut placer,
-            ly(n),
-            t0,
-            end_t,
-            tok,
-            "still believing at the end",
-        ));
-    }
-    for (n, t0) in paused {
-        bars.push(pause_bar(&scale, ly(n), t0, end_t));
-    }
-    for (n, t0) in down {
-        bars.push(Bar {
-            x0: x(t0),
-            x1: x(end_t),
-            y: ly(n) - 12.0,
-            h: 24.0,
-            tone: Tone::Down,
-            label: None,
-            title: format!("{} down from {t0}", n.name()),
-        });
-    }
-    let held: Vec<NodeId> = lease.iter().map(|(n, _)| *n).collect();
-    for n in held {
-        close_lease(
-            &mut bars,
-            &mut placer,
-            &mut lease,
-            n,
-            end_t,
-            "still held at the end",
-        );
+    for iv in spans {
+        bars.push(interval_bar(&scale, &mut placer, ly(iv.node), iv, None));
     }
 
     let span = trace.end.0.max(1);
@@ -660,6 +527,72 @@ fn fault_glyph(ev: &Event) -> Option<(&'static str, String)> {
         Event::FailedOpen => ("!", "fails open".to_string()),
         _ => return None,
     })
+}
+
+/// The bar of one of the projection's intervals; `ended`: the event that ended it (`None`:
+/// it runs to the end of the run), which the bar's title names.
+fn interval_bar(
+    scale: &Scale,
+    placer: &mut Placer,
+    y: f64,
+    iv: &Interval,
+    ended: Option<&Event>,
+) -> Bar {
+    let (t0, t1) = (iv.from, iv.to);
+    match iv.span {
+        Span::Belief { token } => {
+            let how = match ended {
+                Some(Event::BeliefEnded { how, .. }) => how.to_string(),
+                Some(_) => "it took another token".to_string(),
+                None => "still believing at the end".to_string(),
+            };
+            belief_bar(scale, placer, y, t0, t1, token, &how)
+        }
+        Span::Paused => pause_bar(scale, y, t0, t1),
+        Span::Down => Bar {
+            x0: scale.x(t0.0 as f64),
+            x1: scale.x(t1.0 as f64),
+            y: y - 12.0,
+            h: 24.0,
+            tone: Tone::Down,
+            label: None,
+            title: match ended {
+                Some(_) => format!("{} down from {t0} to {t1}", iv.node.name()),
+                None => format!("{} down from {t0}", iv.node.name()),
+            },
+        },
+        Span::Lease { client, token } => {
+            let how = match ended {
+                Some(Event::LeaseGranted { .. }) => "replaced",
+                Some(Event::LeaseReleased { .. }) => "released",
+                Some(Event::SessionInvalidated { .. }) => "invalidated",
+                Some(Event::LeaseExpired { .. }) => "expired",
+                Some(Event::Crashed { .. }) => "coordinator crashed",
+                Some(Event::FailedOver { .. }) => "lost in failover",
+                Some(_) => "ended",
+                None => "still held at the end",
+            };
+            let (x0, x1) = (scale.x(t0.0 as f64), scale.x(t1.0 as f64));
+            let text = format!("{} · token {token}", client.name().replace("client ", "c"));
+            let label = if x1 - x0 > 40.0 {
+                placer.place(x0 + 4.0, y - 12.0, text)
+            } else {
+                None
+            };
+            Bar {
+                x0,
+                x1,
+                y: y - 7.0,
+                h: 14.0,
+                tone: Tone::Lease,
+                label,
+                title: format!(
+                    "lease token {token} held by {} from {t0} to {t1} ({how})",
+                    client.name()
+                ),
+            }
+        }
+    }
 }
 
 fn belief_bar(
@@ -895,6 +828,26 @@ mod tests {
         let v = check(&t);
         let d = diagram(&t, &v);
         (t, v, d)
+    }
+
+    #[test]
+    fn the_bars_are_the_projections_intervals() {
+        for name in ["gc-pause", "gc-pause-fenced", "eight-clients"] {
+            let (t, _, d) = gc(name);
+            let iv = crate::analysis::projection::intervals(&t);
+            assert_eq!(d.bars.len(), iv.len(), "{name}");
+            for (bar, iv) in d.bars.iter().zip(&iv) {
+                let tone = match iv.span {
+                    Span::Belief { .. } => Tone::Belief,
+                    Span::Paused => Tone::Paused,
+                    Span::Down => Tone::Down,
+                    Span::Lease { .. } => Tone::Lease,
+                };
+                assert_eq!(bar.tone, tone, "{name}: {iv:?}");
+                assert_eq!(bar.x0, d.scale.x(iv.from.0 as f64), "{name}: {iv:?}");
+                assert_eq!(bar.x1, d.scale.x(iv.to.0 as f64), "{name}: {iv:?}");
+            }
+        }
     }
 
     #[test]
