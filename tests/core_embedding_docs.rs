@@ -308,7 +308,7 @@ fn every_event_example_is_what_encode_writes_for_the_default_run() {
                 };
                 let real = verdict.violations.iter().any(|x| {
                     e == Event::Violation {
-                        kind: embed::violation_kind(x.kind).to_string(),
+                        kind: x.kind.name().to_string(),
                         t_ms: trace.entries[x.entry as usize].t.0,
                         cause: x.cause.clone(),
                     }
@@ -347,7 +347,7 @@ fn every_event_example_is_what_encode_writes_for_the_default_run() {
         ViolationKind::TokenRegression,
         ViolationKind::DuplicateEffect,
     ] {
-        let name = embed::violation_kind(k);
+        let name = k.name();
         assert!(doc.contains(&format!("`{name}`")), "violation kind {name}");
     }
     // The refusals quoted in the validation paragraph are what parse says.

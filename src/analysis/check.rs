@@ -23,17 +23,11 @@
 use crate::analysis::projection::{walk, write_epoch, State};
 use crate::model::trace::{Entry, Event, Trace};
 use crate::vocab::ids::NodeId;
-use crate::vocab::time::{fmt_ms, Time};
+use crate::vocab::numbers::fmt_ms;
+use crate::vocab::time::Time;
 use serde::Serialize;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ViolationKind {
-    StaleWrite,
-    LostUpdate,
-    TokenRegression,
-    DuplicateEffect,
-}
+pub use crate::vocab::names::ViolationKind;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Violation {

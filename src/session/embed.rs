@@ -6,7 +6,7 @@
 //! field, before anything happens; a bad one is answered with an `error` event naming the
 //! field and changes nothing. Web-free, so the whole protocol is tested natively.
 
-use crate::analysis::check::{Verdict, ViolationKind};
+use crate::analysis::check::Verdict;
 use crate::model::scenario::Scenario;
 use crate::model::trace::Trace;
 use crate::teach::course;
@@ -182,7 +182,7 @@ pub fn cursor_events(
         let i = v.entry as usize;
         if let (true, Some(e)) = ((from..to).contains(&i), trace.entries.get(i)) {
             out.push(Event::Violation {
-                kind: violation_kind(v.kind).to_string(),
+                kind: v.kind.name().to_string(),
                 t_ms: e.t.0,
                 cause: v.cause.clone(),
             });
@@ -194,16 +194,6 @@ pub fn cursor_events(
         steps: trace.len(),
     });
     out
-}
-
-/// A violation's kind as the `violation` event names it.
-pub fn violation_kind(k: ViolationKind) -> &'static str {
-    match k {
-        ViolationKind::StaleWrite => "stale_write",
-        ViolationKind::LostUpdate => "lost_update",
-        ViolationKind::TokenRegression => "token_regression",
-        ViolationKind::DuplicateEffect => "duplicate_effect",
-    }
 }
 
 #[cfg(test)]

@@ -10,19 +10,9 @@ use crate::analysis::projection::{ClientView, JobStatus, Projection, State};
 use crate::model::scenario::{Flavor, Scenario};
 use crate::model::trace::{AbortWhy, Event, Forgot, Trace};
 use crate::vocab::ids::NodeId;
-use crate::vocab::time::{fmt_ms, Time};
-
-/// Seconds with one decimal, as the narration reads them: "30.0 s".
-pub fn secs(ms: i64) -> String {
-    // Integer arithmetic on purpose: float formatting would add kilobytes to the wasm.
-    let tenths = (ms.unsigned_abs() + 50) / 100;
-    format!(
-        "{}{}.{} s",
-        if ms < 0 { "-" } else { "" },
-        tenths / 10,
-        tenths % 10
-    )
-}
+use crate::vocab::numbers::fmt_ms;
+use crate::vocab::numbers::secs;
+use crate::vocab::time::Time;
 
 /// Whether an entry is a moment worth stopping at.
 pub fn is_notable(e: &Event) -> bool {

@@ -4,8 +4,8 @@
 //! outside `ui` and compile without a browser, so `cargo test --no-default-features` proves
 //! that no protocol logic leaks into a view.
 //!
-//! One reducer (`model`) holds the scenario history, the current run and the cursor; a run
-//! is simulated once per scenario and then only read. The leaves: `timeline` (the
+//! The page's state is `crate::session::Session`, a pure reducer in the core; `adapter` only
+//! plugs it into Yew. The leaves receive the data they draw and emit actions: `timeline` (the
 //! space-time diagram, drawn from `layout::Diagram` and revealed up to the cursor by a
 //! clip), `stage` (nodes, links and packets, with each node's and link's actions),
 //! `playbar`, `panels` (inspector and verdict), `transcript` (the run as text), `settings`, `guide` (the walkthrough beat
@@ -13,7 +13,8 @@
 //! `io` (exports and import), `sharing` (the share dialog and the embed's header),
 //! `versus` (two runs side by side), `editor` (the scenario editor's form);
 //! `hooks` holds the animation frame loop, the keyboard shortcuts, the page signals, deep
-//! links and the stored progress.
+//! links and the stored progress; `host` writes the address bar and speaks to an embed's
+//! host page.
 //!
 //! Landmarks are part of the contract (the browser tests look for them): `banner` (header),
 //! `main`, a `region` named "Space-time diagram", a `toolbar` named "Playback", and

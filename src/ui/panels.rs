@@ -6,7 +6,8 @@ use crate::analysis::projection::State;
 use crate::session::{Action, Run};
 use crate::teach::narrate::{self};
 use crate::vocab::ids::NodeId;
-use crate::vocab::time::{fmt_ms, Time};
+use crate::vocab::numbers::fmt_ms;
+use crate::vocab::time::Time;
 use std::rc::Rc;
 use yew::prelude::*;
 

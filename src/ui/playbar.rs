@@ -3,7 +3,7 @@
 //! accessible name and a keyboard shortcut (listed in its title).
 
 use crate::session::Action;
-use crate::teach::narrate::secs;
+use crate::vocab::numbers::secs;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -111,7 +111,7 @@ pub fn playbar(p: &PlaybarProps) -> Html {
             <label class="scrub">
                 <span class="sr-only">{ "Time" }</span>
                 <input type="range" class="scrubber" aria-label="Time" min="0" max={(p.end as i64).to_string()} step="1"
-                       value={(p.t as i64).to_string()} aria-valuetext={format!("t = {}, event {} of {}", crate::vocab::time::fmt_ms(p.t as i64), p.step, p.steps)} oninput={scrub} />
+                       value={(p.t as i64).to_string()} aria-valuetext={format!("t = {}, event {} of {}", crate::vocab::numbers::fmt_ms(p.t as i64), p.step, p.steps)} oninput={scrub} />
                 <output class="time" aria-hidden="true">{ format!("{} / {}", secs(p.t as i64), secs(p.end as i64)) }</output>
             </label>
             <div class="group">

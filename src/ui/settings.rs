@@ -62,7 +62,7 @@ fn number_field(
     html! {
         <label class="field">
             <span>{ format!("{label} ({unit})") }</span>
-            <input type="number" step="any" value={crate::view::layout::decimal(value as i64, if scale == 1000.0 { 3 } else { 0 })} {onchange} />
+            <input type="number" step="any" value={crate::vocab::numbers::decimal(value as i64, if scale == 1000.0 { 3 } else { 0 })} {onchange} />
         </label>
     }
 }
@@ -181,5 +181,5 @@ fn clock_input(
             ))
         }
     });
-    html! { <input type="number" step="any" aria-label={label} value={crate::view::layout::decimal(value as i64, if scale == 1000.0 { 3 } else { 0 })} {onchange} /> }
+    html! { <input type="number" step="any" aria-label={label} value={crate::vocab::numbers::decimal(value as i64, if scale == 1000.0 { 3 } else { 0 })} {onchange} /> }
 }

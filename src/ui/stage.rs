@@ -21,7 +21,7 @@ pub struct StageProps {
 }
 
 fn n(v: f64) -> String {
-    crate::view::layout::tenths(v)
+    crate::vocab::numbers::tenths(v)
 }
 
 fn activate(
@@ -93,7 +93,7 @@ pub fn stage(props: &StageProps) -> Html {
                             if paused {
                                 <text class="frozen" x={n(s.x + 18.0)} y={n(s.y - 14.0)}>{ "❄" }</text>
                             }
-                            <text class="node-clock" x={n(s.x)} y={n(s.y + 38.0)}>{ crate::vocab::time::fmt_ms(local) }</text>
+                            <text class="node-clock" x={n(s.x)} y={n(s.y + 38.0)}>{ crate::vocab::numbers::fmt_ms(local) }</text>
                         </g>
                     }
                 }) }
@@ -125,7 +125,7 @@ fn action_menu(props: &StageProps) -> Html {
     };
     html! {
         <div class="action-menu" role="group" aria-label={format!("Actions for {title}")}>
-            <span class="action-title">{ format!("{} at {}:", title, crate::teach::narrate::secs(at_ms)) }</span>
+            <span class="action-title">{ format!("{} at {}:", title, crate::vocab::numbers::secs(at_ms)) }</span>
             { for items.into_iter().map(|(label, edit)| {
                 let cb = props.on_action.clone();
                 html! { <button type="button" onclick={Callback::from(move |_| cb.emit(Action::Edit(edit.clone())))}>{ label }</button> }

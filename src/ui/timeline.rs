@@ -6,7 +6,8 @@
 use crate::analysis::projection::step_at_time;
 use crate::session::{Action, Run};
 use crate::view::layout::{LANE_H, LEFT};
-use crate::vocab::time::{fmt_ms, Time};
+use crate::vocab::numbers::fmt_ms;
+use crate::vocab::time::Time;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -23,7 +24,7 @@ impl PartialEq for StaticProps {
 }
 
 fn n(v: f64) -> String {
-    crate::view::layout::tenths(v)
+    crate::vocab::numbers::tenths(v)
 }
 
 /// Everything that depends only on the run: the bands, bars, arrows and marks, written as

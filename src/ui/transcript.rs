@@ -5,7 +5,8 @@
 
 use super::adapter::RunProps;
 use crate::session::Action;
-use crate::teach::narrate::{ending, secs, transcript};
+use crate::teach::narrate::{ending, transcript};
+use crate::vocab::numbers::secs;
 use yew::prelude::*;
 
 #[component]

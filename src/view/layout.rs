@@ -9,11 +9,13 @@
 //! nothing is re-laid-out per frame.
 
 use crate::analysis::check::{Verdict, ViolationKind};
+use crate::vocab::numbers::decimal;
 
 use crate::analysis::projection::{Interval, Span, State};
 use crate::model::trace::{Event, Trace};
 use crate::vocab::ids::NodeId;
-use crate::vocab::time::{fmt_ms, Time};
+use crate::vocab::numbers::fmt_ms;
+use crate::vocab::time::Time;
 use crate::vocab::vecmap::VecMap;
 
 pub const DIAGRAM_WIDTH: f64 = 960.0;
@@ -207,29 +209,6 @@ fn tick_label(ms: i64) -> String {
     } else {
         format!("{ms} ms")
     }
-}
-
-/// `v` rounded to tenths, as text ("12.3"), for SVG attributes. Integer arithmetic only:
-/// float formatting would add kilobytes to the wasm bundle.
-pub fn tenths(v: f64) -> String {
-    let t = (v * 10.0).round() as i64;
-    let a = t.unsigned_abs();
-    format!("{}{}.{}", if t < 0 { "-" } else { "" }, a / 10, a % 10)
-}
-
-/// `units / 10^places` as a short decimal: `decimal(2500, 3)` = "2.5", `decimal(30000, 3)` = "30".
-pub fn decimal(units: i64, places: u32) -> String {
-    let div = 10u64.pow(places);
-    let (a, f) = (units.unsigned_abs() / div, units.unsigned_abs() % div);
-    let sign = if units < 0 { "-" } else { "" };
-    if f == 0 {
-        return format!("{sign}{a}");
-    }
-    let mut frac = format!("{f:0width$}", width = places as usize);
-    while frac.ends_with('0') {
-        frac.pop();
-    }
-    format!("{sign}{a}.{frac}")
 }
 
 impl Diagram {
@@ -928,8 +907,6 @@ mod tests {
         assert_eq!(tick_label(120_000), "2 min");
         assert_eq!(tick_label(500), "500 ms");
         assert_eq!(tick_label(2_500), "2.5 s");
-        assert_eq!(tenths(12.34), "12.3");
-        assert_eq!(tenths(-0.06), "-0.1");
         assert_eq!(decimal(250, 3), "0.25");
         assert_eq!(decimal(-30_000, 3), "-30");
     }

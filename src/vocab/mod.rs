@@ -1,7 +1,8 @@
 //! The ground floor: the words every other floor speaks.
 //!
-//! Node ids and every name a node goes by ([`ids`]), true time and how a number of
-//! milliseconds is written ([`time`]), the small JSON writer every export and trace line
+//! Node ids and every name a node goes by ([`ids`]), true time ([`time`]), how every number is
+//! written ([`numbers`]), the enums with one name table each
+//! ([`names`]: fence modes, violation kinds), the small JSON writer every export and trace line
 //! uses ([`json`]), and the ordered map keyed by small ids that replaces hashing where
 //! order matters ([`vecmap`]). Nothing here knows about leases, scenarios or the page.
 //!
@@ -9,5 +10,7 @@
 
 pub mod ids;
 pub mod json;
+pub mod names;
+pub mod numbers;
 pub mod time;
 pub mod vecmap;

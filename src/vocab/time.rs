@@ -10,6 +10,7 @@
 //! time, seen only by the run loop, the checker and the views. A node's own reading of its
 //! clock is a plain `i64` of local milliseconds, produced by [`super::clock::Clock`].
 
+use super::numbers::fmt_ms;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -38,21 +39,12 @@ impl fmt::Display for Time {
     }
 }
 
-/// Formats milliseconds as seconds with three decimals: `30.005s`, `-1.200s`.
-pub fn fmt_ms(ms: i64) -> String {
-    let sign = if ms < 0 { "-" } else { "" };
-    let a = ms.unsigned_abs();
-    format!("{sign}{}.{:03}s", a / 1000, a % 1000)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn formats_seconds() {
-        assert_eq!(fmt_ms(30_005), "30.005s");
-        assert_eq!(fmt_ms(-1_200), "-1.200s");
         assert_eq!(Time(7).to_string(), "0.007s");
     }
 }

@@ -1,6 +1,6 @@
 //! Coordinator flavors: the real lock services, side by side.
 //!
-//! The generic coordinator of `sim::coordinator` is a clean lease server with a fencing
+//! The generic coordinator of `model::sim::coordinator` is a clean lease server with a fencing
 //! counter. Real services differ from it in the few ways that decide safety: whether a
 //! grant carries an ordered token at all, which clock expires a lease, what a fail-over
 //! does to leases, whether the lock is held back after its holder fails (lock-delay), and

@@ -13,6 +13,7 @@ mod codec;
 mod validate;
 
 use crate::vocab::json;
+pub use crate::vocab::names::FenceMode;
 
 pub use validate::{Limits, ScenarioError, LIMITS};
 
@@ -39,7 +40,7 @@ pub struct Scenario {
     pub faults: Vec<Fault>,
 }
 
-/// A node's clock (see `sim::clock`).
+/// A node's clock (see `model::clock`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ClockSpec {
     pub offset_ms: i64,
@@ -65,7 +66,7 @@ pub struct CoordinatorSpec {
     pub counter: Durability,
     pub waiters: Waiters,
     pub clock: ClockSpec,
-    /// Which real lock service it behaves like (`sim::flavors`).
+    /// Which real lock service it behaves like (`model::flavors`).
     pub flavor: Flavor,
     /// Clocks of the coordinator nodes in order (`coord`, `coord2`, …); a node without an
     /// entry uses `clock`. Only Redlock has more than one node.
@@ -99,106 +100,6 @@ impl Default for CoordinatorSpec {
             replica_lag_ms: 1_000,
             restart_delay_ms: 0,
             stop_on_disconnect: false,
-        }
-    }
-}
-
-/// How storage checks the fencing token of a write.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum FenceMode {
-    /// No check: every write lands.
-    #[default]
-    None,
-    /// Reject a token lower than the highest accepted; check and write are one atomic step.
-    Monotone,
-    /// Reject a token lower than *or equal to* the highest accepted.
-    Strict,
-    /// Accept only the lock's current token (a resource in the same store as the lock,
-    /// like an etcd transaction that compares the lock key's revision).
-    Exact,
-    /// Read the mark, compare, and write `check_gap_ms` later: the race the seeds warn
-    /// about (another write can pass its check in the gap).
-    NonAtomic,
-}
-
-/// Every fence mode with its word and its label: the one table that the scenario JSON,
-/// the link's `fence=`, the CLI's `--fence`, and the settings' and the editor's selects read.
-const FENCE_MODES: [(FenceMode, &str, &str); 5] = [
-    (FenceMode::None, "none", "none — storage trusts the lock"),
-    (
-        FenceMode::Monotone,
-        "monotone",
-        "monotone — reject a lower token",
-    ),
-    (
-        FenceMode::Strict,
-        "strict",
-        "strict — reject a lower or equal token",
-    ),
-    (FenceMode::Exact, "exact", "exact — only the current token"),
-    (
-        FenceMode::NonAtomic,
-        "non_atomic",
-        "non-atomic check — read, then write later",
-    ),
-];
-
-/// Older spellings still read: links, the CLI and the editor wrote `non-atomic` before
-/// issue #12 made `non_atomic` (the JSON's word) the only one written.
-const FENCE_ALIASES: [(&str, FenceMode); 1] = [("non-atomic", FenceMode::NonAtomic)];
-
-impl FenceMode {
-    /// Every mode, in the order the selects list them (the default first).
-    pub const ALL: [FenceMode; 5] = {
-        let mut all = [FenceMode::None; 5];
-        let mut i = 0;
-        while i < all.len() {
-            all[i] = FENCE_MODES[i].0;
-            i += 1;
-        }
-        all
-    };
-
-    fn row(self) -> &'static (FenceMode, &'static str, &'static str) {
-        FENCE_MODES
-            .iter()
-            .find(|r| r.0 == self)
-            .expect("every mode has a row")
-    }
-
-    /// The word written for it — in the JSON, the link and the CLI alike: `none`,
-    /// `monotone`, `strict`, `exact`, `non_atomic`.
-    pub fn name(self) -> &'static str {
-        self.row().1
-    }
-
-    /// What a select shows: the word and what it does.
-    pub fn label(self) -> &'static str {
-        self.row().2
-    }
-
-    /// Reads a word, or an older spelling of one (`non-atomic`).
-    pub fn parse(s: &str) -> Option<FenceMode> {
-        FENCE_MODES
-            .iter()
-            .map(|r| (r.1, r.0))
-            .chain(FENCE_ALIASES)
-            .find(|(w, _)| *w == s)
-            .map(|(_, f)| f)
-    }
-
-    /// The words, for error messages and usage text: `none, monotone, …`.
-    pub fn names() -> String {
-        let v: Vec<&str> = FENCE_MODES.iter().map(|r| r.1).collect();
-        v.join(", ")
-    }
-
-    /// The fence on the other side of the "fence" switch and of a comparison's default
-    /// partner: off if on (whatever the mode), monotone if off.
-    pub fn flipped(self) -> FenceMode {
-        match self {
-            FenceMode::None => FenceMode::Monotone,
-            _ => FenceMode::None,
         }
     }
 }
@@ -432,7 +333,7 @@ pub enum FaultKind {
         for_ms: i64,
     },
     /// A coordinator node loses its leader (or master): no service for `down_ms`, then a
-    /// new one takes over with what the flavor keeps (see `sim::flavors::Failover`).
+    /// new one takes over with what the flavor keeps (see `model::flavors::Failover`).
     Failover {
         node: NodeId,
         down_ms: i64,

@@ -13,7 +13,7 @@
 //! and renewal safe against the wrong client, but it is *not* a fence: it carries
 //! identity, not order (Kleppmann 2016; the Redis distlock docs use it the same way).
 //!
-//! Flavors (`sim::flavors`) change this service through data — a [`Model`] — and
+//! Flavors (`model::flavors`) change this service through data — a [`Model`] — and
 //! Redlock wraps five of them; the run loop talks only to the [`LockService`] trait.
 //! With the generic model every flavor branch below is inert, so the generic coordinator
 //! behaves exactly as before flavors existed (the golden digests check it).

@@ -13,7 +13,8 @@ pub mod json;
 use crate::model::clock::Clock;
 use crate::model::msg::{Msg, RejectReason};
 use crate::vocab::ids::NodeId;
-use crate::vocab::time::{fmt_ms, Time};
+use crate::vocab::numbers::fmt_ms;
+use crate::vocab::time::Time;
 use serde::Serialize;
 use std::fmt;
 
@@ -207,7 +208,7 @@ pub enum Event {
         for_ms: i64,
     },
     RenewalsRestored,
-    // --- flavors (sim::flavors)
+    // --- flavors (model::flavors)
     /// Client (ZooKeeper): no reply for two thirds of the session timeout.
     Disconnected,
     /// Client (ZooKeeper): a reply came back; the session is still alive.

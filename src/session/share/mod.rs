@@ -103,7 +103,7 @@ impl Default for ViewState {
     }
 }
 
-/// Whether `name` is a coordinator flavor (see `sim::flavors`).
+/// Whether `name` is a coordinator flavor (see `model::flavors`).
 pub fn check_flavor(name: &str) -> Result<(), String> {
     match Flavor::parse(name) {
         Some(_) => Ok(()),

@@ -10,9 +10,10 @@
 use crate::analysis::check::Verdict;
 use crate::model::msg::Msg;
 use crate::model::trace::{Event, Trace};
-use crate::teach::narrate::{is_notable, secs};
+use crate::teach::narrate::is_notable;
 use crate::vocab::ids::NodeId;
 use crate::vocab::json::Json;
+use crate::vocab::numbers::secs;
 use crate::vocab::vecmap::VecMap;
 
 /// Appends `head`, then `text` with what Mermaid cannot take in a message replaced by its

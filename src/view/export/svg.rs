@@ -10,7 +10,9 @@
 //! Coordinates go through [`tenths`]: integer formatting only, no float formatter in the
 //! WebAssembly bundle.
 
-use crate::view::layout::{tenths as n, Diagram, Label, LEFT};
+use crate::vocab::numbers::tenths as n;
+
+use crate::view::layout::{Diagram, Label, LEFT};
 
 /// Appends `s` with the five XML-special characters escaped (for text and attributes).
 pub fn escape_into(out: &mut String, s: &str) {

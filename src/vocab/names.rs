@@ -1,0 +1,167 @@
+//! The enums every floor names, each with one table: every parser, label, select option,
+//! link value and JSON word of a fence mode or a violation kind reads its row here, so no
+//! two places can spell one differently (five spellings of the fence mode once made the
+//! editor write a draft the codec refused).
+
+use serde::{Serialize, Serializer};
+
+/// How storage checks the fencing token of a write.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FenceMode {
+    /// No check: every write lands.
+    #[default]
+    None,
+    /// Reject a token lower than the highest accepted; check and write are one atomic step.
+    Monotone,
+    /// Reject a token lower than *or equal to* the highest accepted.
+    Strict,
+    /// Accept only the lock's current token (a resource in the same store as the lock,
+    /// like an etcd transaction that compares the lock key's revision).
+    Exact,
+    /// Read the mark, compare, and write `check_gap_ms` later: the race the seeds warn
+    /// about (another write can pass its check in the gap).
+    NonAtomic,
+}
+
+/// Every fence mode with its word and its label: the one table that the scenario JSON,
+/// the link's `fence=`, the CLI's `--fence`, and the settings' and the editor's selects read.
+const FENCE_MODES: [(FenceMode, &str, &str); 5] = [
+    (FenceMode::None, "none", "none — storage trusts the lock"),
+    (
+        FenceMode::Monotone,
+        "monotone",
+        "monotone — reject a lower token",
+    ),
+    (
+        FenceMode::Strict,
+        "strict",
+        "strict — reject a lower or equal token",
+    ),
+    (FenceMode::Exact, "exact", "exact — only the current token"),
+    (
+        FenceMode::NonAtomic,
+        "non_atomic",
+        "non-atomic check — read, then write later",
+    ),
+];
+
+/// Older spellings still read: links, the CLI and the editor wrote `non-atomic` before
+/// issue #12 made `non_atomic` (the JSON's word) the only one written.
+const FENCE_ALIASES: [(&str, FenceMode); 1] = [("non-atomic", FenceMode::NonAtomic)];
+
+impl FenceMode {
+    /// Every mode, in the order the selects list them (the default first).
+    pub const ALL: [FenceMode; 5] = {
+        let mut all = [FenceMode::None; 5];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = FENCE_MODES[i].0;
+            i += 1;
+        }
+        all
+    };
+
+    fn row(self) -> &'static (FenceMode, &'static str, &'static str) {
+        FENCE_MODES
+            .iter()
+            .find(|r| r.0 == self)
+            .expect("every mode has a row")
+    }
+
+    /// The word written for it — in the JSON, the link and the CLI alike: `none`,
+    /// `monotone`, `strict`, `exact`, `non_atomic`.
+    pub fn name(self) -> &'static str {
+        self.row().1
+    }
+
+    /// What a select shows: the word and what it does.
+    pub fn label(self) -> &'static str {
+        self.row().2
+    }
+
+    /// Reads a word, or an older spelling of one (`non-atomic`).
+    pub fn parse(s: &str) -> Option<FenceMode> {
+        FENCE_MODES
+            .iter()
+            .map(|r| (r.1, r.0))
+            .chain(FENCE_ALIASES)
+            .find(|(w, _)| *w == s)
+            .map(|(_, f)| f)
+    }
+
+    /// The words, for error messages and usage text: `none, monotone, …`.
+    pub fn names() -> String {
+        let v: Vec<&str> = FENCE_MODES.iter().map(|r| r.1).collect();
+        v.join(", ")
+    }
+
+    /// The fence on the other side of the "fence" switch and of a comparison's default
+    /// partner: off if on (whatever the mode), monotone if off.
+    pub fn flipped(self) -> FenceMode {
+        match self {
+            FenceMode::None => FenceMode::Monotone,
+            _ => FenceMode::None,
+        }
+    }
+}
+
+/// What the checker calls a safety violation (two believers is a hazard, not one of these).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ViolationKind {
+    StaleWrite,
+    LostUpdate,
+    TokenRegression,
+    DuplicateEffect,
+}
+
+/// Every violation kind with its word (the CLI's JSON, the embed's `violation` event).
+const VIOLATION_KINDS: [(ViolationKind, &str); 4] = [
+    (ViolationKind::StaleWrite, "stale_write"),
+    (ViolationKind::LostUpdate, "lost_update"),
+    (ViolationKind::TokenRegression, "token_regression"),
+    (ViolationKind::DuplicateEffect, "duplicate_effect"),
+];
+
+impl ViolationKind {
+    pub const ALL: [ViolationKind; 4] = [
+        ViolationKind::StaleWrite,
+        ViolationKind::LostUpdate,
+        ViolationKind::TokenRegression,
+        ViolationKind::DuplicateEffect,
+    ];
+
+    /// Its word: `stale_write`, `lost_update`, `token_regression`, `duplicate_effect`.
+    pub fn name(self) -> &'static str {
+        VIOLATION_KINDS
+            .iter()
+            .find(|r| r.0 == self)
+            .map_or("", |r| r.1)
+    }
+
+    pub fn parse(s: &str) -> Option<ViolationKind> {
+        VIOLATION_KINDS.iter().find(|r| r.1 == s).map(|r| r.0)
+    }
+}
+
+impl Serialize for ViolationKind {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_violation_kind_has_one_word_that_reads_back() {
+        for k in ViolationKind::ALL {
+            assert!(!k.name().is_empty());
+            assert_eq!(ViolationKind::parse(k.name()), Some(k));
+        }
+        assert_eq!(
+            serde_json::to_string(&ViolationKind::StaleWrite).unwrap(),
+            "\"stale_write\""
+        );
+    }
+}

@@ -1,0 +1,66 @@
+//! How every number is written, in one place: exact times for the inspector and the
+//! trace ("30.005s"), rounded times for sentences ("30.0 s"), drawing coordinates ("12.5")
+//! and the editor's decimals ("2.5").
+//!
+//! Integer arithmetic throughout, on purpose: float formatting would add kilobytes to the
+//! wasm, and the same number must read the same natively and in the browser.
+
+/// Formats milliseconds as seconds with three decimals: `30.005s`, `-1.200s`.
+pub fn fmt_ms(ms: i64) -> String {
+    let sign = if ms < 0 { "-" } else { "" };
+    let a = ms.unsigned_abs();
+    format!("{sign}{}.{:03}s", a / 1000, a % 1000)
+}
+
+/// Seconds with one decimal, as the narration reads them: "30.0 s".
+pub fn secs(ms: i64) -> String {
+    // Integer arithmetic on purpose: float formatting would add kilobytes to the wasm.
+    let tenths = (ms.unsigned_abs() + 50) / 100;
+    format!(
+        "{}{}.{} s",
+        if ms < 0 { "-" } else { "" },
+        tenths / 10,
+        tenths % 10
+    )
+}
+
+/// `v` rounded to tenths, as text ("12.3"), for SVG attributes. Integer arithmetic only:
+/// float formatting would add kilobytes to the wasm bundle.
+pub fn tenths(v: f64) -> String {
+    let t = (v * 10.0).round() as i64;
+    let a = t.unsigned_abs();
+    format!("{}{}.{}", if t < 0 { "-" } else { "" }, a / 10, a % 10)
+}
+
+/// `units / 10^places` as a short decimal: `decimal(2500, 3)` = "2.5", `decimal(30000, 3)` = "30".
+pub fn decimal(units: i64, places: u32) -> String {
+    let div = 10u64.pow(places);
+    let (a, f) = (units.unsigned_abs() / div, units.unsigned_abs() % div);
+    let sign = if units < 0 { "-" } else { "" };
+    if f == 0 {
+        return format!("{sign}{a}");
+    }
+    let mut frac = format!("{f:0width$}", width = places as usize);
+    while frac.ends_with('0') {
+        frac.pop();
+    }
+    format!("{sign}{a}.{frac}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_format_reads_as_its_readers_expect() {
+        assert_eq!(fmt_ms(30_005), "30.005s");
+        assert_eq!(fmt_ms(-1_200), "-1.200s");
+        assert_eq!(secs(30_049), "30.0 s");
+        assert_eq!(secs(-950), "-1.0 s");
+        assert_eq!(tenths(12.46), "12.5");
+        assert_eq!(tenths(-0.04), "0.0");
+        assert_eq!(decimal(2_500, 3), "2.5");
+        assert_eq!(decimal(30_000, 3), "30");
+        assert_eq!(decimal(-7, 0), "-7");
+    }
+}

@@ -1,0 +1,56 @@
+// End-to-end: a link lands on the exact step it was made at, even inside a group of events
+// that share one millisecond (the `step=` key; issue "The house", point 5). A reader steps
+// through the default run until the address carries a step, opens that address in a fresh
+// tab, and must see the same event of the same run; the same address without its step (an
+// old link) still opens, after the whole group.
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { SHOTS, digestOf, harness, openApp, playback, until } from './lib.mjs';
+
+/** "event k of n" from the time slider's accessible value. */
+async function eventOf(page) {
+  const text = await playback(page).slider.getAttribute('aria-valuetext');
+  const m = /event (\d+) of (\d+)/.exec(text ?? '');
+  assert.ok(m, `the slider says which event: ${text}`);
+  return Number(m[1]);
+}
+
+describe('step-exact links', () => {
+  const h = harness();
+
+  test('a link with a step key lands on that exact step', async () => {
+    const { context, page, problems } = await openApp(h.browser, `${h.url}#s=gc-pause`);
+    const forward = playback(page).button('Step forward');
+    let hash = '';
+    for (let i = 0; i < 400 && !hash.includes('step='); i++) {
+      await forward.click();
+      hash = await page.evaluate(() => location.hash);
+    }
+    assert.match(hash, /&step=\d+/, 'stepping through the run reaches two events in one ms');
+    const step = await until(async () => {
+      const k = await eventOf(page);
+      return hash.includes(`step=${k}`) && k;
+    }, 'the address to name the step on screen');
+    const digest = await digestOf(page);
+    await context.close();
+
+    // A fresh tab on the same address: same run, same event, same address.
+    const fresh = await openApp(h.browser, `${h.url}${hash}`);
+    await until(async () => (await eventOf(fresh.page)) === step, `event ${step} on screen`);
+    assert.equal(await digestOf(fresh.page), digest);
+    assert.equal(await fresh.page.evaluate(() => location.hash), hash);
+    await fresh.page.screenshot({ path: join(SHOTS, 'step-link.png') });
+    assert.deepEqual(fresh.problems, []);
+    await fresh.context.close();
+
+    // The same link without its step, as an older build wrote it: after the whole group.
+    const old = hash.replace(/&step=\d+/, '');
+    const older = await openApp(h.browser, `${h.url}${old}`);
+    await until(async () => (await eventOf(older.page)) > step, 'a later event for a time-only link');
+    assert.deepEqual(older.problems, []);
+    await older.context.close();
+    assert.deepEqual(problems, []);
+  });
+});
