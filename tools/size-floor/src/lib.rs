@@ -4,16 +4,17 @@
 //! could the page be if every view cost nothing?": one Yew component that mounts, and one
 //! function that drives the core the way the page does — open a lesson, decode a link,
 //! simulate, check, project, lay out, narrate, export, answer the embed protocol, compare,
-//! edit a draft — so the linker keeps exactly the core code and text the app ships.
+//! edit a draft, run the page's session — so the linker keeps exactly the core code and text the app ships.
 //! `scripts/size.sh` builds it like Trunk builds the app (wasm-bindgen, then wasm-opt -Oz)
 //! and prints its gzip size beside the real bundle's.
 //!
 //! Anything this misses only makes the floor lower, so the figure is a lower bound.
 
-use leaseline::{
-    check, compare, course, draft, edit, embed, export, layout, narrate, playback, projection,
-    scenario::Scenario, share, sim,
-};
+use leaseline::analysis::{check, compare, projection};
+use leaseline::model::{scenario::Scenario, sim};
+use leaseline::session::{draft, edit, embed, share, Action};
+use leaseline::teach::{course, narrate};
+use leaseline::view::{export, layout, playback};
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
@@ -56,7 +57,7 @@ fn exercise(input: &str) -> String {
     }
     let other = sim::run(&compare::fence_flipped(&sc));
     out += &format!("{:?}", compare::first_divergence(&trace, &other));
-    out += &compare::variants(input).join(",");
+    out += &course::variants(input).join(",");
     for chapter in course::menu() {
         out += &format!("{}", chapter.lessons.len());
     }
@@ -78,6 +79,21 @@ fn exercise(input: &str) -> String {
     let mut history = edit::History::new(sc);
     let _ = history.edit(&edit::Edit::SetFlavor(Default::default()));
     history.undo();
+    // The page's session is core too: the reducer, the link both ways, the picker.
+    let mut session = std::rc::Rc::new(leaseline::session::Session::default_page());
+    for a in [
+        Action::Navigate(input.to_string()),
+        Action::TogglePlay,
+        Action::Tick(step as f64),
+        Action::StepForward,
+        Action::Compare(Some(String::new())),
+        Action::Import(input.to_string()),
+        Action::StartQuiz(step),
+    ] {
+        session = session.reduce(a);
+    }
+    out += session.fragment.as_deref().unwrap_or_default();
+    out += &format!("{:?}", session.picker());
     out
 }
 
