@@ -206,3 +206,24 @@ fn a_paused_action_computes_the_fragment_once() {
     // The fragment is the view's encoding, not recomputed by anyone who reads it.
     assert_eq!(&*f, share::encode(&s.view_state()));
 }
+
+#[test]
+fn an_autoplaying_embed_keeps_every_key_it_was_opened_with() {
+    let s = page();
+    assert!(
+        s.fragment.is_none(),
+        "nothing to write before the page's link is read"
+    );
+    let s = act(
+        s,
+        [Action::Navigate("#s=gc-pause&embed=1&autoplay=1".into())],
+    );
+    assert!(s.playing && s.embed);
+    assert!(
+        s.fragment.is_none(),
+        "the address is left alone while it plays"
+    );
+    let s = play_frames(s, 1_000_000, |s| !s.playing);
+    let f = s.fragment.clone().expect("written once it stops");
+    assert!(f.contains("embed=1") && f.contains("autoplay=1"), "{f}");
+}

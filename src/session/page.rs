@@ -79,8 +79,9 @@ pub struct Session {
     pub error: Option<String>,
     /// The latest notable sentence the cursor has passed (the caption and live region).
     pub caption: String,
-    /// The view as a link fragment (`#s=…`), `None` while playing. Computed once per
-    /// action, so a paused page renders without encoding anything.
+    /// The view as a link fragment (`#s=…`), `None` while playing and before the first
+    /// action (the page's own link is read first). Computed once per action, so a paused
+    /// page renders without encoding anything.
     pub fragment: Option<Rc<str>>,
     pub(super) last_frame: Option<f64>,
     pub(super) discrete_wait: f64,
@@ -183,7 +184,9 @@ impl Session {
         let sc = course::open(DEFAULT).unwrap_or_else(|| unreachable!("gc-pause is built in"));
         let mut m = Session::new(sc);
         m.locate_beats();
-        m.refresh_fragment();
+        // No fragment yet: the page has not read its own link. Writing the default page's
+        // fragment now would overwrite an address like `#s=…&embed=1&autoplay=1` before it
+        // is followed (and, while it autoplays, nothing would write it back).
         m
     }
 

@@ -53,4 +53,29 @@ describe('step-exact links', () => {
     await older.context.close();
     assert.deepEqual(problems, []);
   });
+
+  test('an autoplaying embed keeps every key of its address', async () => {
+    // A course page's frame: the app must not rewrite its address to the default page
+    // while the run plays (a reload would then show the whole site instead of the embed).
+    const url = `${h.url}#s=gc-pause&embed=1&autoplay=1`;
+    const { context, page, problems } = await openApp(h.browser, url, undefined, undefined, {
+      ready: 'section.diagram',
+    });
+    await until(
+      async () => (await playback(page).button('Pause').count()) > 0,
+      'the run to start playing',
+    );
+    const hash = await page.evaluate(() => location.hash);
+    assert.match(hash, /embed=1/);
+    assert.match(hash, /autoplay=1/);
+    await page.reload();
+    await page.locator('section.diagram').waitFor();
+    assert.equal(
+      await page.getByRole('combobox', { name: 'Scenario' }).count(),
+      0,
+      'still an embed after a reload (no site picker)',
+    );
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
 });
