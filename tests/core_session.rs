@@ -227,3 +227,17 @@ fn an_autoplaying_embed_keeps_every_key_it_was_opened_with() {
     let f = s.fragment.clone().expect("written once it stops");
     assert!(f.contains("embed=1") && f.contains("autoplay=1"), "{f}");
 }
+
+#[test]
+fn a_bad_link_in_an_embed_keeps_the_frame_an_embed() {
+    for bad in [
+        "#s=gc-pause&embed=1&beat=9",
+        "#embed=1&s=gc-pause&fence=maybe",
+    ] {
+        let s = act(page(), [Action::Navigate(bad.into())]);
+        assert!(s.embed, "{bad}");
+        assert!(s.error.is_some(), "{bad}: the message is shown");
+    }
+    let s = act(page(), [Action::Navigate("#s=gc-pause&beat=9".into())]);
+    assert!(!s.embed);
+}

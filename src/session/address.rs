@@ -22,6 +22,8 @@ impl Session {
             Ok(v) => v,
             Err(e) => {
                 self.error = Some(e);
+                // The rest of the link is not followed, but an embed stays an embed.
+                self.embed |= share::wants_embed(fragment);
                 return;
             }
         };

@@ -194,6 +194,14 @@ fn is_name(value: &str, max: usize) -> bool {
             .all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'-' | b'/'))
 }
 
+/// Whether a fragment asks for embed mode (`embed=1`), read on its own: a link that fails
+/// [`decode`] for another key must still keep a course page's frame an embed, so the reader
+/// sees the message inside the frame instead of the whole site.
+pub fn wants_embed(fragment: &str) -> bool {
+    let body = fragment.strip_prefix('#').unwrap_or(fragment);
+    fragment.len() <= MAX_FRAGMENT && body.split('&').any(|pair| pair == "embed=1")
+}
+
 /// Parses and checks a fragment (with or without its `#`). An empty one is the default
 /// view. Every error starts with the key it is about (`link:` for the fragment itself).
 pub fn decode(fragment: &str) -> Result<ViewState, String> {
