@@ -12,6 +12,22 @@ use crate::vocab::json::{self, Json};
 #[derive(Clone, Debug, PartialEq)]
 pub struct Draft {
     doc: Json,
+    /// Boxes as the reader typed them: (path, the text, why it does not read yet — half a
+    /// number, JSON being typed — or `None` once it does). A box shows its text, never a
+    /// reformatted value, so typing is never undone under the reader's caret; the draft
+    /// cannot run while any text does not read.
+    typed: Vec<(String, String, Option<String>)>,
+}
+
+/// What a text box holds, for [`Draft::type_into`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A whole number; `optional`: an empty box switches the field off.
+    Int { optional: bool },
+    /// A part of the document as JSON (a client's job, the fault list).
+    Json,
+    /// Plain text (the name).
+    Text,
 }
 
 /// One option of a word field's select: the word the document holds, the text shown, and
@@ -63,12 +79,16 @@ impl Draft {
     pub fn from_scenario(sc: &Scenario) -> Draft {
         Draft {
             doc: sc.to_json_value(),
+            typed: Vec::new(),
         }
     }
 
     /// A stored draft (what [`text`](Self::text) wrote); `None` if it is not JSON.
     pub fn from_text(text: &str) -> Option<Draft> {
-        json::parse(text).ok().map(|doc| Draft { doc })
+        json::parse(text).ok().map(|doc| Draft {
+            doc,
+            typed: Vec::new(),
+        })
     }
 
     pub fn text(&self) -> String {
@@ -150,6 +170,42 @@ impl Draft {
         self.set(path, Some(v))
     }
 
+    /// What a person typed into the box for `path`: applied at once when it reads as the
+    /// field's kind, else kept as typed with the reason, until it does. Never refuses, so
+    /// no keystroke is lost.
+    pub fn type_into(&mut self, path: &str, kind: Kind, text: &str) {
+        let applied = match kind {
+            Kind::Int { optional } => self.set_int(path, text, optional),
+            Kind::Json => self.set_json(path, text),
+            Kind::Text => self.set(path, Some(Json::Str(text.to_string()))),
+        };
+        self.typed.retain(|(p, _, _)| p != path);
+        self.typed
+            .push((path.to_string(), text.to_string(), applied.err()));
+    }
+
+    /// What the box for `path` shows: the text being typed, or the field's value (a number
+    /// as digits, a string as is, anything else as JSON).
+    pub fn shown(&self, path: &str) -> String {
+        if let Some((_, text, _)) = self.typed.iter().find(|(p, _, _)| p == path) {
+            return text.clone();
+        }
+        match self.get(path) {
+            Some(Json::Int(n)) => n.to_string(),
+            Some(Json::Str(s)) => s.clone(),
+            Some(v) => json::pretty(v),
+            None => String::new(),
+        }
+    }
+
+    /// Why the text in the box for `path` does not read yet, if it does not.
+    pub fn pending(&self, path: &str) -> Option<&str> {
+        self.typed
+            .iter()
+            .find(|(p, _, _)| p == path)
+            .and_then(|(_, _, why)| why.as_deref())
+    }
+
     /// The options of a word field's select (`storage.fence`, `coordinator.flavor`), the
     /// current one marked; an absent word is the field's default, the first.
     pub fn choices(&self, path: &str) -> Vec<Choice> {
@@ -201,6 +257,7 @@ impl Draft {
         }
         let mut items = items;
         items.push(last);
+        self.typed.clear();
         self.set("clients", Some(Json::Arr(items)))
     }
 
@@ -212,11 +269,18 @@ impl Draft {
             return Err(format!("clients[{i}]: no such client"));
         }
         items.remove(i);
+        // Client i+1 is now client i: a box typed at the old paths would name another one.
+        self.typed.clear();
         self.set("clients", Some(Json::Arr(items)))
     }
 
-    /// The scenario, exactly as an import would read it, or the first error by field.
+    /// The scenario, exactly as an import would read it, or the first error by field (a box
+    /// whose text does not read yet comes first: it is what the reader is working on).
     pub fn check(&self) -> Result<Scenario, ScenarioError> {
+        if let Some((path, _, Some(why))) = self.typed.iter().find(|t| t.2.is_some()) {
+            let detail = why.strip_prefix(&format!("{path}: ")).unwrap_or(why);
+            return Err(ScenarioError::new(path, detail));
+        }
         Scenario::from_json(&json::compact(&self.doc))
     }
 }
@@ -301,5 +365,50 @@ mod tests {
         let back = Draft::from_text(&d.text()).unwrap();
         assert_eq!(back, d);
         assert!(Draft::from_text("{oops").is_none());
+    }
+
+    /// Issue #20: a pause fault typed character by character, in a box that is invalid
+    /// JSON for almost every keystroke, is kept as typed and runs once it reads.
+    #[test]
+    fn typing_keeps_every_keystroke_and_applies_when_it_reads() {
+        let sc = open("gc-pause").unwrap();
+        let mut d = Draft::from_scenario(&sc);
+        d.type_into("faults", Kind::Json, "[]");
+        assert!(d.check().unwrap().faults.is_empty());
+        let fault = r#"[{ "at_ms": 20000, "fault": "pause", "node": "c2", "for_ms": 5000 }]"#;
+        let mut refused = 0;
+        for end in 1..=fault.len() {
+            let typed = &fault[..end];
+            d.type_into("faults", Kind::Json, typed);
+            assert_eq!(d.shown("faults"), typed, "the box shows what was typed");
+            if d.pending("faults").is_some() {
+                refused += 1;
+                assert_eq!(d.check().unwrap_err().path, "faults");
+            }
+        }
+        assert!(refused > 60, "most prefixes are not JSON yet ({refused})");
+        assert_eq!(d.pending("faults"), None);
+        let sc = d.check().expect("the typed fault reads");
+        assert_eq!(sc.faults.len(), 1);
+        let trace = crate::model::sim::simulate(&sc).expect("and runs");
+        assert!(trace
+            .entries
+            .iter()
+            .any(|e| e.t.0 == 20_000 && crate::model::trace::json::kind(&e.event) == "paused"));
+    }
+
+    /// Clearing a number box and typing a new number gives that number, not old + new.
+    #[test]
+    fn a_cleared_number_box_stays_empty_until_a_number_is_typed() {
+        let mut d = Draft::from_scenario(&open("gc-pause").unwrap());
+        d.type_into("clients[0].ttl_ms", Kind::Int { optional: false }, "");
+        assert_eq!(d.shown("clients[0].ttl_ms"), "");
+        let why = d.pending("clients[0].ttl_ms").unwrap();
+        assert!(why.starts_with("clients[0].ttl_ms:"), "{why}");
+        for typed in ["2", "20", "200", "2000", "20000"] {
+            d.type_into("clients[0].ttl_ms", Kind::Int { optional: false }, typed);
+            assert_eq!(d.shown("clients[0].ttl_ms"), typed);
+        }
+        assert_eq!(d.check().unwrap().clients[0].ttl_ms, 20_000);
     }
 }

@@ -5,9 +5,8 @@
 //! "Run this scenario" hands it to the reducer like an import.
 
 use super::adapter::RunProps;
-use crate::session::draft::Draft;
+use crate::session::draft::{Draft, Kind};
 use crate::session::Action;
-use crate::vocab::json::{self, Json};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -41,16 +40,6 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
-/// What a field shows: a number as digits, a string as is, anything else as JSON.
-fn shown(d: &Draft, path: &str) -> String {
-    match d.get(path) {
-        Some(Json::Int(n)) => n.to_string(),
-        Some(Json::Str(s)) => s.clone(),
-        Some(v) => json::pretty(v),
-        None => String::new(),
-    }
-}
-
 #[component]
 pub fn Editor(props: &RunProps) -> Html {
     let restored = use_mut_ref(|| false);
@@ -81,13 +70,19 @@ pub fn Editor(props: &RunProps) -> Html {
         let p = path.clone();
         let oninput = Callback::from(move |e: InputEvent| {
             let t = super::value_of(&e);
-            change.apply(|d| d.set_int(&p, &t, optional))
+            change.apply(|d| {
+                d.type_into(&p, Kind::Int { optional }, &t);
+                Ok(())
+            })
         });
+        let why = draft.pending(&path).map(str::to_string);
         html! {
-            <label class="field">
+            <label class={classes!("field", why.is_some().then_some("invalid"))}>
                 <span>{ label.to_string() }</span>
-                <input type="text" inputmode="numeric" value={shown(&draft, &path)} {oninput}
+                <input type="text" inputmode="numeric" value={draft.shown(&path)} {oninput}
+                       aria-invalid={why.is_some().to_string()}
                        placeholder={if optional { "off" } else { "" }} />
+                if let Some(why) = why { <small class="field-error">{ why }</small> }
             </label>
         }
     };
@@ -96,12 +91,18 @@ pub fn Editor(props: &RunProps) -> Html {
         let p = path.clone();
         let oninput = Callback::from(move |e: InputEvent| {
             let t = super::value_of(&e);
-            change.apply(|d| d.set_json(&p, &t))
+            change.apply(|d| {
+                d.type_into(&p, Kind::Json, &t);
+                Ok(())
+            })
         });
+        let why = draft.pending(&path).map(str::to_string);
         html! {
-            <label class="field wide">
+            <label class={classes!("field", "wide", why.is_some().then_some("invalid"))}>
                 <span>{ label.to_string() }</span>
-                <textarea rows="5" spellcheck="false" value={shown(&draft, &path)} {oninput} />
+                <textarea rows="5" spellcheck="false" value={draft.shown(&path)} {oninput}
+                          aria-invalid={why.is_some().to_string()} />
+                if let Some(why) = why { <small class="field-error">{ why }</small> }
             </label>
         }
     };
@@ -124,12 +125,15 @@ pub fn Editor(props: &RunProps) -> Html {
         let change = change.clone();
         let oninput = Callback::from(move |e: InputEvent| {
             let t = super::value_of(&e);
-            change.apply(|d| d.set("name", Some(Json::Str(t))))
+            change.apply(|d| {
+                d.type_into("name", Kind::Text, &t);
+                Ok(())
+            })
         });
         html! {
             <label class="field wide">
                 <span>{ "Name" }</span>
-                <input type="text" value={shown(&draft, "name")} {oninput} />
+                <input type="text" value={draft.shown("name")} {oninput} />
             </label>
         }
     };
