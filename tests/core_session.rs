@@ -241,3 +241,27 @@ fn a_bad_link_in_an_embed_keeps_the_frame_an_embed() {
     let s = act(page(), [Action::Navigate("#s=gc-pause&beat=9".into())]);
     assert!(!s.embed);
 }
+
+#[test]
+fn running_the_editors_draft_is_an_edit_that_keeps_the_cursor_and_undoes() {
+    let s = act(page(), [Action::Seek(40_000.0)]);
+    let before = s.run.digest.clone();
+    let mut sc = s.run.scenario.as_ref().clone();
+    sc.clients[0].ttl_ms = 20_000;
+    let s = act(s, [Action::RunDraft(sc.to_json_pretty())]);
+    assert_ne!(s.run.digest, before, "the draft runs");
+    assert_eq!(s.cursor.t, 40_000.0, "the cursor keeps its time");
+    assert_eq!(s.run.scenario.clients[0].ttl_ms, 20_000);
+    let f = s.fragment.clone().unwrap();
+    assert!(f.contains("sc="), "the link carries the edited run: {f}");
+    let t = act(page(), [Action::Navigate(f.to_string())]);
+    assert_eq!(t.run.digest, s.run.digest);
+    let s = act(s, [Action::Undo]);
+    assert_eq!(
+        s.run.digest, before,
+        "undo returns to the run before the edit"
+    );
+    let bad = act(s, [Action::RunDraft("{".into())]);
+    assert!(bad.error.as_deref().unwrap().starts_with("editor:"));
+    assert_eq!(bad.run.digest, before);
+}

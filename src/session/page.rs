@@ -132,6 +132,9 @@ pub enum Action {
     LoadProgress(String),
     /// A scenario as JSON text (a file or a paste), validated before it replaces anything.
     Import(String),
+    /// The editor's draft, run as an edit of the scenario on screen: undo returns to the
+    /// run before it, and the cursor keeps its time.
+    RunDraft(String),
     /// A command from the host page of an embed, already validated.
     Host(Command),
     /// Compare with a variant ("" = the fence switched), or stop comparing.
@@ -435,6 +438,7 @@ impl Session {
             | Action::EndQuiz
             | Action::ToggleMenu(_)
             | Action::Import(_)
+            | Action::RunDraft(_)
             | Action::Compare(_)
             | Action::Host(Command::Open(_) | Command::Load(_)) => Kind::Changes,
             _ => Kind::Other,
@@ -624,6 +628,15 @@ impl Session {
                 m.chapter = None;
             }
             Action::LoadProgress(s) => m.progress = Progress::decode(&s),
+            Action::RunDraft(text) => match Scenario::from_json(&text) {
+                Ok(sc) => {
+                    m.history.replace(sc);
+                    m.error = None;
+                    m.selected = None;
+                    m.rerun();
+                }
+                Err(e) => m.error = Some(format!("editor: {e}")),
+            },
             Action::Import(text) => match Scenario::from_json(&text) {
                 Ok(sc) => {
                     m.quiz = None;

@@ -2,7 +2,8 @@
 //! the lock service and its first token, the fence, network delays, each node's clock,
 //! each client's timing and job (as JSON), and the fault list (as JSON) — validated as you type (the errors name the
 //! field, as an import's do) and kept in localStorage, so a reload never loses it.
-//! "Run this scenario" hands it to the reducer like an import.
+//! It opens on the run on screen; a draft kept from an earlier visit is offered, not
+//! imposed. "Run this scenario" runs it as an edit of the run on screen (undo goes back).
 
 use super::adapter::RunProps;
 use crate::session::draft::{Draft, Kind};
@@ -42,24 +43,50 @@ fn storage() -> Option<web_sys::Storage> {
 
 #[component]
 pub fn Editor(props: &RunProps) -> Html {
-    let restored = use_mut_ref(|| false);
+    // A draft kept from an earlier visit, read once: offered beside the run on screen.
+    let saved = use_state(|| {
+        storage()
+            .and_then(|s| s.get_item(KEY).ok().flatten())
+            .and_then(|t| Draft::from_text(&t))
+    });
     let draft = {
         let run = props.run.clone();
-        let restored = restored.clone();
-        use_state(move || {
-            let saved = storage()
-                .and_then(|s| s.get_item(KEY).ok().flatten())
-                .and_then(|t| Draft::from_text(&t));
-            *restored.borrow_mut() = saved.is_some();
-            saved.unwrap_or_else(|| Draft::from_scenario(&run.scenario))
-        })
+        use_state(move || Draft::from_scenario(&run.scenario))
     };
+    // An untouched form follows the run on screen (a link followed after the first render,
+    // an undo, another lesson); a form the reader has changed stays theirs.
+    {
+        let (draft, run) = (draft.clone(), props.run.clone());
+        let shown_run = use_mut_ref(|| draft.text());
+        use_effect_with(Rc::as_ptr(&run) as usize, move |_| {
+            let now = Draft::from_scenario(&run.scenario);
+            if draft.text() == *shown_run.borrow() {
+                draft.set(now.clone());
+            }
+            *shown_run.borrow_mut() = now.text();
+        });
+    }
+    let offer_saved = saved
+        .as_ref()
+        .filter(|s| s.text() != draft.text())
+        .map(|s| {
+            s.check().map_or_else(
+                |_| "an unfinished draft".to_string(),
+                |sc| format!("\u{201c}{}\u{201d}", sc.name),
+            )
+        });
     let typing = use_state(|| None::<String>);
-    use_effect_with((*draft).clone(), |d| {
-        if let Some(s) = storage() {
-            let _ = s.set_item(KEY, &d.text());
-        }
-    });
+    // Kept in this browser once the reader changes something (an untouched form is just
+    // the run on screen, and must not overwrite the draft offered above).
+    {
+        let untouched = Draft::from_scenario(&props.run.scenario).text();
+        use_effect_with((*draft).clone(), move |d| {
+            let text = d.text();
+            if let (Some(s), false) = (storage(), text == untouched) {
+                let _ = s.set_item(KEY, &text);
+            }
+        });
+    }
     // One way in for every edit: apply it to a copy; keep it, or say what was wrong.
     let change = Rc::new(Ctl {
         draft: draft.clone(),
@@ -157,7 +184,7 @@ pub fn Editor(props: &RunProps) -> Html {
     };
     let run_it = {
         let (cb, draft) = (props.on_action.clone(), draft.clone());
-        Callback::from(move |_: MouseEvent| cb.emit(Action::Import(draft.text())))
+        Callback::from(move |_: MouseEvent| cb.emit(Action::RunDraft(draft.text())))
     };
     let from_run = {
         let (draft, typing, run) = (draft.clone(), typing.clone(), props.run.clone());
@@ -166,11 +193,23 @@ pub fn Editor(props: &RunProps) -> Html {
             draft.set(Draft::from_scenario(&run.scenario));
         })
     };
+    let restore = {
+        let (draft, saved, typing) = (draft.clone(), saved.clone(), typing.clone());
+        Callback::from(move |_: MouseEvent| {
+            if let Some(s) = (*saved).clone() {
+                typing.set(None);
+                draft.set(s);
+            }
+        })
+    };
     html! {
-        <details class="panel editor" open={*restored.borrow()}>
+        <details class="panel editor">
             <summary>{ "Scenario editor" }</summary>
-            if *restored.borrow() {
-                <p class="hint">{ "Your draft from last time, kept in this browser." }</p>
+            if let Some(what) = offer_saved {
+                <p class="hint">
+                    { format!("This browser kept your draft from last time ({what}). ") }
+                    <button type="button" class="link" onclick={restore}>{ "Restore it" }</button>
+                </p>
             }
             <p class={classes!("status", if status.0 { "ok" } else { "bad" })} role="status" aria-live="polite">{ status.1.clone() }</p>
             <div class="guide-actions">

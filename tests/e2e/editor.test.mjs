@@ -31,12 +31,19 @@ describe('scenario editor', () => {
       await editor.getByRole('button', { name: 'Run this scenario' }).click();
       await until(async () => (await digestOf(page)) !== before, 'the new run');
       assert.equal(await page.locator('svg.timeline g.lane').count(), 5, 'three clients, coordinator, storage');
+      // A change not yet run is kept in this browser and offered after a reload; the form
+      // itself opens on the run on screen (the link carries the edited run).
+      await editor.getByLabel('Seed').fill('99');
       await page.reload();
       await page.getByRole('banner').waitFor();
       const again = page.locator('details.editor');
-      assert.match(await again.innerText(), /Your draft from last time/);
+      await again.locator('summary').click();
       assert.equal(await again.locator('fieldset').count(), 3);
       assert.equal(await again.locator('fieldset').first().getByLabel('TTL (ms)').inputValue(), '45000');
+      assert.notEqual(await again.getByLabel('Seed').inputValue(), '99', 'opens on the run on screen');
+      assert.match(await again.innerText(), /kept your draft from last time/);
+      await again.getByRole('button', { name: 'Restore it' }).click();
+      assert.equal(await again.getByLabel('Seed').inputValue(), '99');
       await again.scrollIntoViewIfNeeded();
       await again.screenshot({ path: join(SHOTS, 'editor.png') });
       assert.deepEqual(problems, []);
