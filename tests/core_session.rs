@@ -265,3 +265,27 @@ fn running_the_editors_draft_is_an_edit_that_keeps_the_cursor_and_undoes() {
     assert!(bad.error.as_deref().unwrap().starts_with("editor:"));
     assert_eq!(bad.run.digest, before);
 }
+
+#[test]
+fn a_quiz_question_is_never_asked_while_the_run_plays() {
+    // Every frame size, including ones that land exactly on the stop.
+    for frame in [1.0, 7.0, 16.0, 33.0, 100.0] {
+        let mut s = act(page(), [Action::StartQuiz(0), Action::TogglePlay]);
+        let mut now = 0.0;
+        for _ in 0..200_000 {
+            now += frame;
+            s = s.reduce(Action::Tick(now));
+            assert!(
+                !(s.quiz_waiting() && s.playing),
+                "frame {frame} ms: asked while playing"
+            );
+            if !s.playing {
+                break;
+            }
+        }
+        assert!(
+            s.quiz_waiting(),
+            "frame {frame} ms: stopped at the question"
+        );
+    }
+}

@@ -211,6 +211,11 @@ impl Session {
                 c = Cursor::at_step(trace, step);
                 self.playing = false;
             }
+            // Landing exactly on the stop (not past it) is a stop too: the question is
+            // asked with the run paused, never while it plays on.
+            if !q.revealed && q.hold(trace) == Some(c.step) {
+                self.playing = false;
+            }
         }
         self.cursor = c;
         if let Some(b) = course::beat_at(&self.beats, c.step) {
