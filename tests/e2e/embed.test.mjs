@@ -116,7 +116,7 @@ describe('share and embed', () => {
         const violation = await until(
           () => page.evaluate(() => window.received.find((e) => e.type === 'violation')),
           'the violation event',
-          { timeout: 30_000 },
+          { timeout: 60_000 },
         );
         assert.equal(violation.kind, 'stale_write');
         assert.equal(violation.t_ms, 50_005, 'the stale write lands at t = 50.005 s');

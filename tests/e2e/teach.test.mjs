@@ -151,7 +151,7 @@ describe('teach it', () => {
       await choices.getByRole('button', { name: /Grants it the lock/ }).click();
       await page.screenshot({ path: join(SHOTS, 'quiz-stop.png'), fullPage: true });
       await quiz.getByRole('button', { name: 'Play on' }).click();
-      await until(async () => /Right\./.test(await quiz.innerText()), 'the reveal');
+      await until(async () => /Right\./.test(await quiz.innerText()), 'the reveal', { timeout: 30_000 });
       assert.match(await quiz.innerText(), /What happened: Grants it the lock/);
 
       // Stop 2: storage decides; predict the fence (wrong: this run has none).
@@ -160,7 +160,7 @@ describe('teach it', () => {
       assert.match(await quiz.innerText(), /What does storage do/);
       await choices.getByRole('button', { name: /Rejects it/ }).click();
       await quiz.getByRole('button', { name: 'Play on' }).click();
-      await until(async () => /Not quite\./.test(await quiz.innerText()), 'the second reveal');
+      await until(async () => /Not quite\./.test(await quiz.innerText()), 'the second reveal', { timeout: 30_000 });
       assert.match(await quiz.innerText(), /What happened: Accepts it and overwrites/);
       await quiz.getByRole('button', { name: 'Show the model answer' }).click();
       assert.match(await quiz.innerText(), /A model answer/);

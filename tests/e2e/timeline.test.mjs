@@ -126,7 +126,7 @@ describe('the space-time diagram and playback', () => {
       // Press nothing but Play, and wait for the run to finish at the default speed.
       await button('Play').click();
       await until(async () => (await position(page)).ms >= END_MS, 'playback to reach the end', {
-        timeout: 60_000,
+        timeout: 120_000,
       });
       assert.equal((await position(page)).text, 't = 60.005s');
       await until(async () => (await button('Play').count()) === 1, 'Play to come back at the end');
