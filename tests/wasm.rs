@@ -73,22 +73,56 @@ mod mount {
             .length();
         assert_eq!(lanes, 4, "lanes");
 
+        // What a reader sees of where the cursor is: the slider's spoken position ("t = …,
+        // event k of n"), the inspector (every node's clock, state and belief), the caption
+        // and the verdict so far, and where the diagram draws the cursor.
+        let seen = || -> Vec<String> {
+            let text = |selector: &str| {
+                root.query_selector(selector)
+                    .ok()
+                    .flatten()
+                    .and_then(|e| e.text_content())
+                    .unwrap_or_default()
+            };
+            vec![
+                slider.get_attribute("aria-valuetext").unwrap_or_default(),
+                text(r#"section[aria-label="Inspector"]"#),
+                text("p.caption"),
+                text(r#"section[aria-label="Verdict"]"#),
+                find(&root, "svg.timeline line.cursor")
+                    .get_attribute("x1")
+                    .unwrap_or_default(),
+            ]
+        };
+        let start = seen();
+        assert!(start[0].starts_with("t = 0.000s, event 0 of "), "{start:?}");
+
         // Step forward until the cursor leaves t = 0 (several entries share t = 0).
-        for _ in 0..8 {
+        for _ in 0..7 {
             button("Step forward").click();
             yew::scheduler::flush().await;
         }
+        let before = seen();
+        button("Step forward").click();
+        yew::scheduler::flush().await;
+        let ahead = seen();
         assert!(!button("Step back").has_attribute("disabled"));
-        let at = slider.get_attribute("aria-valuetext").unwrap_or_default();
-        assert!(!at.starts_with("t = 0.000s,"), "the cursor moved: {at}");
-        // Stepping back returns to where we were one entry earlier.
+        assert!(
+            ahead[0].contains(", event 8 of "),
+            "eight steps, eight events: {}",
+            ahead[0]
+        );
+        assert!(
+            !ahead[0].starts_with("t = 0.000s,"),
+            "the cursor moved: {}",
+            ahead[0]
+        );
+        assert_ne!(ahead, before, "a step forward changes what is shown");
+        // Stepping back returns to exactly where we were one entry earlier: the same
+        // position, the same inspector, caption, verdict and cursor.
         button("Step back").click();
         yew::scheduler::flush().await;
-        let inspector = find(&root, r#"section[aria-label="Inspector"]"#);
-        assert!(inspector
-            .text_content()
-            .unwrap_or_default()
-            .contains("client 1"));
+        assert_eq!(seen(), before, "one step back undoes one step forward");
 
         app.destroy();
         yew::scheduler::flush().await;

@@ -22,12 +22,17 @@ describe('compare', () => {
       const b = page.getByRole('region', { name: 'Space-time diagram B' });
       assert.notEqual(await a.getAttribute('data-digest'), await b.getAttribute('data-digest'));
       const text = await bar.innerText();
-      assert.match(text, /First difference at t = 50\.0\d\ds: A — storage: write accepted; B — storage: write rejected/);
-      assert.match(text, /A: .*fence: none\) — unsafe/);
-      assert.match(text, /B: .*fence: monotone\) — safe — the fence refused 1 write/);
+      assert.match(text, /First difference at t = 50\.005s: A — storage: write accepted; B — storage: write rejected/);
+      const lines = text.split('\n');
+      assert.ok(
+        lines.includes("A: GC pause longer than the TTL (fence: none) — unsafe — storage accepted client 1's write with token 33 after it had accepted token 34 from client 2: a superseded holder changed the data"),
+        text,
+      );
+      assert.ok(lines.includes('B: GC pause longer than the TTL (fence: monotone) — safe — the fence refused 1 write(s)'), text);
       await bar.getByRole('button', { name: 'Jump there' }).click();
       const { slider } = playback(page);
-      await until(async () => Number(await slider.inputValue()) >= 50_000, 'the cursor at the difference');
+      await until(async () => (await slider.getAttribute('aria-valuetext')).startsWith('t = 50.005s,'), 'the cursor at the difference (t = 50.005 s)');
+      assert.equal(await slider.inputValue(), '50005');
       // One cursor: both drawings show it at the same place.
       const x = (loc) => loc.locator('line.cursor').getAttribute('x1');
       assert.equal(await x(a), await x(b));
@@ -37,8 +42,18 @@ describe('compare', () => {
       await page.goto(`${h.url}#s=partition-duplicate-effects&panel=compare`);
       await bar.waitFor();
       await bar.getByRole('combobox', { name: 'Compare with' }).selectOption('partition-duplicate-effects/stop-on-loss');
-      await until(async () => /B: .*safe/.test(await bar.innerText()), 'the fix on the B side');
-      assert.match(await bar.innerText(), /A: .*unsafe/);
+      // Each side's verdict line, whole: "safe" must not be found inside "unsafe".
+      const line = async (side) => (await bar.innerText()).split('\n').find((l) => l.startsWith(`${side}: `));
+      const lesson = 'Partitioned from the coordinator, not from storage';
+      await until(async () => (await line('B')) === `B: ${lesson} (fence: none) — safe`, 'the fix on the B side').catch(async (e) => {
+        e.message += `; B reads: ${await line('B')}`;
+        throw e;
+      });
+      assert.equal(
+        await line('A'),
+        `A: ${lesson} (fence: none) — unsafe — storage accepted client 1's write with token 33 after it had accepted token 34 from client 2: a superseded holder changed the data`,
+      );
+      assert.match(await bar.innerText(), /First difference at t = 90\.010s: A — client 1: loss ignored; B — client 1: job aborted\./);
       await bar.getByRole('button', { name: 'Stop comparing' }).click();
       assert.equal(await b.count(), 0);
       assert.deepEqual(problems, []);

@@ -116,10 +116,10 @@ describe('share and embed', () => {
         const violation = await until(
           () => page.evaluate(() => window.received.find((e) => e.type === 'violation')),
           'the violation event',
-          { timeout: 30_000 },
+          { timeout: 60_000 },
         );
         assert.equal(violation.kind, 'stale_write');
-        assert.ok(violation.t_ms >= 50_000 && violation.t_ms < 50_100, `the stale write lands just after t = 50 s: ${violation.t_ms}`);
+        assert.equal(violation.t_ms, 50_005, 'the stale write lands at t = 50.005 s');
         await page.getByRole('button', { name: 'Jump to t = 30 s' }).click();
         await until(
           () => page.evaluate(() => window.received.some((e) => e.type === 'cursor' && e.t_ms === 30_000)),
@@ -160,9 +160,12 @@ describe('share and embed', () => {
       await page.getByRole('button', { name: 'Share', exact: true }).click();
       const dialog = page.getByRole('region', { name: 'Share' });
       const link = await dialog.getByRole('textbox', { name: 'Link to this run' }).inputValue();
-      assert.ok(link.startsWith(h.url) && link.includes('#s=gc-pause'), link);
+      assert.equal(link, `${h.url}#s=gc-pause`);
       const snippet = await dialog.getByRole('textbox', { name: 'Embed code' }).inputValue();
-      assert.match(snippet, /^<iframe src="[^"]*embed=1[^"]*" title="Leaseline: [^"]+"/);
+      assert.equal(
+        snippet,
+        `<iframe src="${h.url}#s=gc-pause&amp;embed=1" title="Leaseline: GC pause longer than the TTL" width="720" height="480" style="border:0" loading="lazy"></iframe>`,
+      );
       await page.screenshot({ path: join(SHOTS, 'share-dialog.png') });
       assert.deepEqual(problems, []);
     } finally {
@@ -170,29 +173,119 @@ describe('share and embed', () => {
     }
   });
 
-  test('exports download; the SVG parses as XML; a bad import names the field and keeps the scenario', async () => {
+  test('exports download and match the run (SVG, PNG, Mermaid, trace, scenario); a bad import names the field and keeps the scenario', async () => {
     const { context, page, problems } = await openApp(h.browser, h.url, { ...LAPTOP, acceptDownloads: true });
     try {
       await page.locator('details.io summary').click();
       const exportGroup = page.getByRole('group', { name: 'Export' });
-      const save = async (name) => {
-        const [download] = await Promise.all([page.waitForEvent('download'), exportGroup.getByRole('button', { name, exact: true }).click()]);
-        return readFile(await download.path(), 'utf8');
+      const download = async (name) => {
+        const [d] = await Promise.all([page.waitForEvent('download'), exportGroup.getByRole('button', { name, exact: true }).click()]);
+        return { file: d.suggestedFilename(), bytes: await readFile(await d.path()) };
       };
-      const svg = await save('SVG');
+      const save = async (name) => (await download(name)).bytes.toString('utf8');
+      const stem = 'gc-pause-longer-than-the-ttl';
+      // The run on screen, which every export must describe.
+      const digest = await parts(page).digest();
+      const total = Number((await parts(page).slider.getAttribute('aria-valuetext')).match(/^t = [\d.]+s, event 0 of (\d+)$/)[1]);
+      assert.equal(total, 53);
+      assert.equal(await page.locator('section.diagram:not(.versus)').getAttribute('data-entries'), String(total));
+
+      // SVG: parses, and is the diagram (its size, title and lanes).
+      const svgFile = await download('SVG');
+      assert.equal(svgFile.file, `${stem}.svg`);
+      const svg = svgFile.bytes.toString('utf8');
       const parsed = await page.evaluate((text) => {
         const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
-        return { error: doc.querySelector('parsererror')?.textContent ?? null, root: doc.documentElement.nodeName };
+        const root = doc.documentElement;
+        return {
+          error: doc.querySelector('parsererror')?.textContent ?? null,
+          root: root.nodeName,
+          size: [root.getAttribute('width'), root.getAttribute('height')],
+          title: root.querySelector('title')?.textContent,
+          lanes: root.querySelectorAll('g.lane').length,
+          stale: root.querySelectorAll('g.mark.stale').length,
+        };
       }, svg);
-      assert.deepEqual(parsed, { error: null, root: 'svg' });
-      assert.match(await save('Mermaid'), /^sequenceDiagram/);
-      assert.match(await save('Trace JSON'), /"entries"/);
+      assert.deepEqual(parsed, {
+        error: null,
+        root: 'svg',
+        size: ['960.0', '272.0'],
+        title: 'GC pause longer than the TTL',
+        lanes: 4,
+        stale: 1,
+      });
+
+      // PNG: a real PNG at twice the SVG's size (its header), and a drawing, not a blank:
+      // decoded by the browser, it has the same size and many opaque, varied pixels, among
+      // them the red of the two-believers band and the stale-write alarm.
+      const pngFile = await download('PNG');
+      assert.equal(pngFile.file, `${stem}.png`);
+      const png = pngFile.bytes;
+      assert.equal(png.subarray(0, 8).toString('hex'), '89504e470d0a1a0a', 'the PNG signature');
+      assert.equal(png.subarray(12, 16).toString('latin1'), 'IHDR');
+      assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [1920, 544], 'twice 960 × 272');
+      const pixels = await page.evaluate(async (b64) => {
+        const img = new Image();
+        img.src = `data:image/png;base64,${b64}`;
+        await img.decode();
+        const c = document.createElement('canvas');
+        c.width = img.naturalWidth;
+        c.height = img.naturalHeight;
+        const ctx = c.getContext('2d');
+        ctx.drawImage(img, 0, 0);
+        const d = ctx.getImageData(0, 0, c.width, c.height).data;
+        let opaque = 0;
+        let ink = 0;
+        let red = 0;
+        const colours = new Set();
+        for (let i = 0; i < d.length; i += 4) {
+          const [r, g, b, a] = [d[i], d[i + 1], d[i + 2], d[i + 3]];
+          if (a === 0) continue;
+          opaque += 1;
+          if (r + g + b < 600) ink += 1;
+          if (r > 180 && g < 80 && b < 80) red += 1;
+          colours.add((r << 16) | (g << 8) | b);
+        }
+        return { size: [c.width, c.height], opaque, ink, red, colours: colours.size };
+      }, png.toString('base64'));
+      assert.deepEqual(pixels.size, [1920, 544]);
+      assert.ok(pixels.ink > 20_000, `a drawing, not a blank: ${JSON.stringify(pixels)}`);
+      assert.ok(pixels.colours > 50, `many colours: ${JSON.stringify(pixels)}`);
+      assert.ok(pixels.red > 500, `the red of the band and the alarm: ${JSON.stringify(pixels)}`);
+
+      // Trace JSON: the run itself — its digest, every entry, in time order.
+      const traceFile = await download('Trace JSON');
+      assert.equal(traceFile.file, `${stem}.trace.json`);
+      const trace = JSON.parse(traceFile.bytes.toString('utf8'));
+      assert.deepEqual(Object.keys(trace), ['digest', 'entries']);
+      assert.equal(trace.digest, digest, "the trace's digest is the run's");
+      assert.equal(trace.entries.length, total, 'one entry per event of the slider');
+      for (let i = 1; i < trace.entries.length; i++) assert.ok(trace.entries[i].t >= trace.entries[i - 1].t, `entry ${i} in time order`);
+      const sent = trace.entries.filter((e) => e.event.kind === 'sent');
+      assert.equal(sent.length, 13);
+
+      // Mermaid: a sequence diagram of the four nodes, one message line per message sent in
+      // the trace (from and to the right nodes), a note per violation.
+      const mermaid = (await save('Mermaid')).trimEnd().split('\n');
+      assert.equal(mermaid[0], 'sequenceDiagram');
+      const participants = mermaid.filter((l) => l.startsWith('participant '));
+      assert.deepEqual(participants, [
+        'participant c1 as client 1',
+        'participant c2 as client 2',
+        'participant coord as the coordinator',
+        'participant storage as storage',
+      ]);
+      const messages = mermaid.filter((l) => /->>/.test(l)).map((l) => l.match(/^(\w+)->>(\w+): /)?.slice(1, 3).join('>'));
+      assert.deepEqual(messages, sent.map((e) => `${e.node}>${e.event.to}`), 'the messages of the trace, in order');
+      assert.equal(mermaid.filter((l) => l.startsWith('Note over c1,storage: ⚠ ')).length, 2, 'both violations noted');
+      assert.ok(mermaid.includes('c1->>storage: write token 33'), 'the stale write');
+      const known = /^(sequenceDiagram|participant \w+ as .+|\w+->>\w+: .+|Note over [\w,]+: .+)$/;
+      assert.deepEqual(mermaid.filter((l) => !known.test(l)), [], 'every line is Mermaid');
+
       const scenario = JSON.parse(await save('Scenario JSON'));
       assert.equal(scenario.version, 1);
-      const png = await Promise.all([page.waitForEvent('download'), exportGroup.getByRole('button', { name: 'PNG', exact: true }).click()]);
-      assert.match(png[0].suggestedFilename(), /\.png$/);
+      assert.equal(scenario.name, 'GC pause longer than the TTL');
 
-      const digest = await parts(page).digest();
       scenario.clients[0].ttl_ms = 'long';
       await page.getByRole('textbox', { name: '…or paste a scenario' }).fill(JSON.stringify(scenario));
       await page.getByRole('button', { name: 'Load pasted JSON' }).click();
