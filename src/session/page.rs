@@ -268,13 +268,14 @@ impl Session {
     }
 
     /// Places the walkthrough's beats on the current run. After an edit a beat whose event
-    /// no longer happens is simply skipped (the library test keeps the stock runs whole).
+    /// no longer happens, or whose text states a fact the run no longer has, is simply
+    /// skipped (the library test keeps the stock runs whole).
     pub(super) fn locate_beats(&mut self) {
         self.beats = Rc::new(
             self.name
                 .as_deref()
                 .and_then(course::walkthrough)
-                .map_or_else(Vec::new, |w| w.locate(&self.run.trace)),
+                .map_or_else(Vec::new, |w| w.place(&self.run.facts())),
         );
     }
 

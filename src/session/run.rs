@@ -9,6 +9,7 @@ use crate::analysis::projection::{Projection, State};
 use crate::model::scenario::{FenceMode, Scenario};
 use crate::model::sim::run;
 use crate::model::trace::Trace;
+use crate::teach::facts::Facts;
 use crate::teach::narrate;
 use crate::view::layout::{self, Diagram, StageNode};
 use crate::view::playback;
@@ -56,6 +57,11 @@ impl Run {
             flights,
             digest,
         }
+    }
+
+    /// What a walkthrough beat's numbers are read from.
+    pub fn facts(&self) -> Facts<'_> {
+        Facts::new(&self.trace, &self.scenario, &self.projection)
     }
 
     pub fn state_at(&self, step: usize) -> State {

@@ -3,13 +3,14 @@
 //! [`presets`], [`library`] and [`flavor_presets`] are the built-in scenarios (JSON files
 //! beside them, each a lesson from the source texts with its broken run and its fixes);
 //! [`course`] is the learner's path through them (chapters, the interview quiz, progress);
-//! [`walkthrough`] places narrated beats on the events of a run; [`narrate`] turns events
-//! and verdicts into the sentences a learner reads.
+//! [`walkthrough`] places narrated beats on the events of a run, and [`facts`] fills their
+//! numbers from it; [`narrate`] turns events and verdicts into the sentences a learner reads.
 //!
 //! May import: [`crate::vocab`], [`crate::model`], [`crate::analysis`]. Every sentence is
 //! derived from a run and its verdict, never scripted against a time.
 
 pub mod course;
+pub mod facts;
 pub mod flavor_presets;
 pub mod library;
 pub mod narrate;

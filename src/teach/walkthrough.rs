@@ -5,9 +5,15 @@
 //! the run the model actually produced; if a change to the model moves or removes an event,
 //! the library test finds the beat dangling and fails. The text is ours (the sources are
 //! cited by name in the lessons' descriptions).
+//!
+//! A beat's text is a template whose numbers are read from the run it annotates, at the
+//! entry it landed on (`{token}`, `{pause_s}`, …: see [`crate::teach::facts`]). After an
+//! edit a beat quotes the edited run; a beat whose claim the edited run no longer bears
+//! out is hidden, like a beat whose event never comes ([`Walkthrough::place`]).
 
 use crate::model::trace::json::{about, kind};
 use crate::model::trace::Trace;
+use crate::teach::facts::Facts;
 use crate::vocab::ids::NodeId;
 
 /// The event a beat waits for.
@@ -23,6 +29,7 @@ pub struct Trigger {
 #[derive(Clone, Copy, Debug)]
 pub struct Beat {
     pub on: Trigger,
+    /// A template: its `{placeholders}` are filled from the run ([`Walkthrough::text`]).
     pub text: &'static str,
 }
 
@@ -30,7 +37,7 @@ pub struct Walkthrough {
     /// A preset name or a library lesson id.
     pub scenario: &'static str,
     pub beats: &'static [Beat],
-    /// "Break it yourself": a fault to try next.
+    /// "Break it yourself": a fault to try next (a template, like a beat's text).
     pub try_it: &'static str,
 }
 
@@ -53,6 +60,28 @@ impl Walkthrough {
                 })
             })
             .collect()
+    }
+
+    /// Where each beat is told in this run: [`locate`](Self::locate), then `None` also for
+    /// a beat whose event comes but whose text states a fact this run does not have there
+    /// (client 2 is no longer given the same token; the clock is no longer slow). A hidden
+    /// beat still anchors the search for the next one, as its event did happen.
+    pub fn place(&self, run: &Facts) -> Vec<Option<usize>> {
+        self.locate(run.trace)
+            .into_iter()
+            .zip(self.beats)
+            .map(|(at, b)| at.filter(|&i| run.fill(b.text, i).is_some()))
+            .collect()
+    }
+
+    /// Beat `b`'s text with the numbers of the entry `at` it landed on.
+    pub fn text(&self, b: usize, at: usize, run: &Facts) -> Option<String> {
+        run.fill(self.beats.get(b)?.text, at)
+    }
+
+    /// "Break it yourself" with this run's numbers (`None` if they are not in the run).
+    pub fn try_it_text(&self, run: &Facts) -> Option<String> {
+        run.fill(self.try_it, 0)
     }
 }
 
@@ -81,18 +110,18 @@ const fn beat(on: Trigger, text: &'static str) -> Beat {
     Beat { on, text }
 }
 
-const GRANT_1: Beat = beat(on_about(COORD, "lease_granted", C1), "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.");
+const GRANT_1: Beat = beat(on_about(COORD, "lease_granted", C1), "Client 1 asks for the lock and gets a lease with fencing token {token}. From this moment it believes the lock is its own.");
 const EXPIRE_1: Beat = beat(
     on_about(COORD, "lease_expired", C1),
     "On the lock service's clock the lease has run out. The service is right to free the lock; nobody tells client 1.",
 );
 const GRANT_2: Beat = beat(
     on_about(COORD, "lease_granted", C2),
-    "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
+    "Client 2, waiting in line, gets the lock with token {token}. Two clients now believe they hold one lock — the band on the diagram.",
 );
 const C2_WRITES: Beat = beat(
     on_about(DB, "write_accepted", C2),
-    "Client 2 writes with token 34, as it should.",
+    "Client 2 writes with token {token}, as it should.",
 );
 const STALE_LANDS: Beat = beat(
     on_about(DB, "write_accepted", C1),
@@ -111,14 +140,14 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
             beat(on(C1, "resumed"), "Client 1 wakes up. Its code never asks whether the lease survived the pause: it simply carries on."),
             STALE_LANDS,
         ],
-        try_it: "Turn fencing on and watch storage refuse token 33, because it has already seen 34.",
+        try_it: "Turn fencing on and watch storage refuse token {c1_token}, because it has already seen {c2_token}.",
     },
     Walkthrough {
         scenario: "check-then-write",
         beats: &[
             GRANT_1,
-            beat(on(C1, "check_passed"), "Before writing, client 1 does the careful thing: it checks its lease. Fifteen seconds left. The check passes."),
-            beat(on(C1, "paused"), "Then, in the instant between the check and the write, the process stalls for 25 s."),
+            beat(on(C1, "check_passed"), "Before writing, client 1 does the careful thing: it checks its lease. {left_words} left. The check passes."),
+            beat(on(C1, "paused"), "Then, in the instant between the check and the write, the process stalls for {pause_s} s."),
             EXPIRE_1,
             GRANT_2,
             STALE_LANDS,
@@ -133,15 +162,15 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
             EXPIRE_1,
             GRANT_2,
             C2_WRITES,
-            beat(on_about(DB, "write_accepted", C1), "Forty seconds late, the old packet arrives and overwrites the newer value. No client paused; a message outlived the lease that sent it."),
+            beat(on_about(DB, "write_accepted", C1), "{held_words} late, the old packet arrives and overwrites the newer value. No client paused; a message outlived the lease that sent it."),
         ],
         try_it: "Switch fencing on: the late packet still arrives, and storage turns it away.",
     },
     Walkthrough {
         scenario: "ttl-shorter-than-work",
         beats: &[
-            beat(on_about(COORD, "lease_granted", C1), "The migration runner takes a 10-minute lease for a job that needs 25."),
-            beat(on_about(COORD, "lease_expired", C1), "Minute 10: the lease lapses while runner 1 is mid-backfill."),
+            beat(on_about(COORD, "lease_granted", C1), "The migration runner takes a {ttl_min}-minute lease for a job that needs {work_min}."),
+            beat(on_about(COORD, "lease_expired", C1), "Minute {t_min}: the lease lapses while runner 1 is mid-backfill."),
             beat(on_about(COORD, "lease_granted", C2), "The scheduled second runner acquires the lock and starts the same migration."),
             beat(on_about(DB, "write_accepted", C1), "Both runners now change the same schema; each overwrites the other's steps."),
             beat(on_about(DB, "effect_performed", C1), "And both swap the tables: the migration has run twice."),
@@ -152,7 +181,7 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
         scenario: "starved-renewal",
         beats: &[
             GRANT_1,
-            beat(on(C1, "paused"), "A 20-second pause freezes the whole process — the job and its renewal watchdog with it."),
+            beat(on(C1, "paused"), "A {pause_s}-second pause freezes the whole process — the job and its renewal watchdog with it."),
             EXPIRE_1,
             GRANT_2,
             beat(on(C1, "belief_ended"), "Client 1 wakes; its watchdog notices the lease is gone, but the job logs it and carries on."),
@@ -179,7 +208,7 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
             GRANT_1,
             EXPIRE_1,
             GRANT_2,
-            beat(on(C1, "check_passed"), "Client 1 checks its lease on its own clock, which runs 20% slow: 28 s gone, 2 s left. The lock service's clock says 35."),
+            beat(on(C1, "check_passed"), "Client 1 checks its lease on its own clock, which runs {drift}: {gone_s} s gone, {left_s} s left. The lock service's clock says {coord_clock_s}."),
             STALE_LANDS,
         ],
         try_it: "Give client 1 a safety margin of 8 s and rerun: the same check now fails in time.",
@@ -188,10 +217,10 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
         scenario: "coordinator-clock-jump",
         beats: &[
             GRANT_1,
-            beat(on(COORD, "clock_jumped"), "An operator steps the lock server's clock 25 s forward."),
-            beat(on_about(COORD, "lease_expired", C1), "The server expires leases by its wall clock, so client 1's lease ends 20 s early."),
+            beat(on(COORD, "clock_jumped"), "An operator steps the lock server's clock {jump}."),
+            beat(on_about(COORD, "lease_expired", C1), "The server expires leases by its wall clock, so client 1's lease ends {early_s} s early."),
             GRANT_2,
-            beat(on(C1, "check_passed"), "Client 1's own clock is fine: its check says 15 s remain."),
+            beat(on(C1, "check_passed"), "Client 1's own clock is fine: its check says {left_s} s remain."),
             STALE_LANDS,
         ],
         try_it: "Make the server's expiry clock monotonic and jump it again.",
@@ -200,12 +229,12 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
         scenario: "counter-reset",
         beats: &[
             GRANT_1,
-            beat(on(COORD, "restarted"), "The lock server restarts. Its token counter lived in memory, so it starts again from 33."),
-            beat(on_about(COORD, "lease_granted", C2), "Client 2 is granted token 33 — the same number client 1 holds."),
+            beat(on(COORD, "restarted"), "The lock server restarts. Its token counter lived in memory, so it starts again from {reset_token}."),
+            beat(on_about(COORD, "lease_granted", C2), "Client 2 is granted token {tied_token} — the same number client 1 holds."),
             C2_WRITES,
-            beat(on_about(DB, "write_accepted", C1), "Client 1 wakes and writes with 33. The fence rejects only lower tokens, and 33 is not lower than 33."),
+            beat(on_about(DB, "write_accepted", C1), "Client 1 wakes and writes with {token}. The fence rejects only lower tokens, and {token} is not lower than {mark_before}."),
         ],
-        try_it: "Make the counter durable: client 2 gets 34 and the fence works again.",
+        try_it: "Make the counter durable: client 2 gets {c1_next} and the fence works again.",
     },
     Walkthrough {
         scenario: "random-id-fence",
@@ -235,7 +264,7 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
             GRANT_2,
             beat(on(C1, "resumed"), "Client 1 wakes just as client 2 is writing."),
             beat(on_about(DB, "write_accepted", C2), "Storage read the mark for both writes before either was applied; client 2's lands first."),
-            beat(on_about(DB, "write_accepted", C1), "Client 1's stale write lands 2 ms later and pulls the mark back down to 33."),
+            beat(on_about(DB, "write_accepted", C1), "Client 1's stale write lands {gap_ms} ms later and pulls the mark back down to {mark_down}."),
         ],
         try_it: "Make the check atomic and the stale write is refused.",
     },
@@ -274,13 +303,13 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
         scenario: "reordered-retry",
         beats: &[
             GRANT_1,
-            beat(on(C1, "message_held"), "Client 1's write is held up in the network; after a second it retries."),
+            beat(on(C1, "message_held"), "Client 1's write is held up in the network; after {retry_words} it retries."),
             beat(on_about(DB, "write_accepted", C1), "The retry lands, client 1 finishes and releases the lock."),
-            beat(on_about(COORD, "lease_granted", C2), "Client 2 takes the lock with token 34."),
+            beat(on_about(COORD, "lease_granted", C2), "Client 2 takes the lock with token {token}."),
             C2_WRITES,
             beat(on_about(DB, "write_accepted", C1), "Then the first copy of client 1's write arrives and replaces client 2's value."),
         ],
-        try_it: "Switch fencing on: the late copy carries token 33 and is refused.",
+        try_it: "Switch fencing on: the late copy carries token {c1_token} and is refused.",
     },
 ];
 
@@ -325,6 +354,461 @@ mod tests {
                 "{id} has no walkthrough"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod fill_tests {
+    //! Every number a beat quotes comes from the run: the stock runs read as they always
+    //! did, and edited runs quote their own numbers or hide the beat.
+    use super::*;
+    use crate::analysis::projection::Projection;
+    use crate::model::scenario::{Durability, FaultKind, Scenario};
+    use crate::model::sim::simulate;
+    use crate::teach::course;
+
+    /// Each beat as told on `sc` (`None`: hidden), and "Break it yourself".
+    fn told(name: &str, sc: &Scenario) -> (Vec<Option<String>>, Option<String>) {
+        let w = course::walkthrough(name).unwrap();
+        let trace = simulate(sc).unwrap();
+        let projection = Projection::new(&trace);
+        let run = Facts::new(&trace, sc, &projection);
+        let texts = w
+            .place(&run)
+            .iter()
+            .enumerate()
+            .map(|(b, at)| at.and_then(|i| w.text(b, i, &run)))
+            .collect();
+        (texts, w.try_it_text(&run))
+    }
+
+    fn stock(name: &str) -> Scenario {
+        course::open(name).unwrap()
+    }
+
+    /// The texts as they were written before their numbers were read from the run.
+    const TODAY: &[(&str, &[&str], &str)] = &[
+    (
+        "gc-pause",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
+            "A stop-the-world garbage collection freezes client 1 in the middle of its job. Its code stops; its clock does not.",
+            "On the lock service's clock the lease has run out. The service is right to free the lock; nobody tells client 1.",
+            "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
+            "Client 2 writes with token 34, as it should.",
+            "Client 1 wakes up. Its code never asks whether the lease survived the pause: it simply carries on.",
+            "Client 1's write with the old token lands and replaces client 2's value. No error, no log line: the update is simply gone.",
+        ],
+        "Turn fencing on and watch storage refuse token 33, because it has already seen 34.",
+    ),
+    (
+        "check-then-write",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
+            "Before writing, client 1 does the careful thing: it checks its lease. Fifteen seconds left. The check passes.",
+            "Then, in the instant between the check and the write, the process stalls for 25 s.",
+            "On the lock service's clock the lease has run out. The service is right to free the lock; nobody tells client 1.",
+            "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
+            "Client 1's write with the old token lands and replaces client 2's value. No error, no log line: the update is simply gone.",
+        ],
+        "Make the pause shorter than the time left on the lease, then longer again: the check's answer is only as fresh as the moment it was given.",
+    ),
+    (
+        "delayed-write",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
+            "Client 1 sends its write while its lease is perfectly valid — but the network holds the packet.",
+            "On the lock service's clock the lease has run out. The service is right to free the lock; nobody tells client 1.",
+            "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
+            "Client 2 writes with token 34, as it should.",
+            "Forty seconds late, the old packet arrives and overwrites the newer value. No client paused; a message outlived the lease that sent it.",
+        ],
+        "Switch fencing on: the late packet still arrives, and storage turns it away.",
+    ),
+    (
+        "ttl-shorter-than-work",
+        &[
+            "The migration runner takes a 10-minute lease for a job that needs 25.",
+            "Minute 10: the lease lapses while runner 1 is mid-backfill.",
+            "The scheduled second runner acquires the lock and starts the same migration.",
+            "Both runners now change the same schema; each overwrites the other's steps.",
+            "And both swap the tables: the migration has run twice.",
+        ],
+        "Try the watchdog fix, then the abort-on-loss fix, and compare how long the job takes in each.",
+    ),
+    (
+        "starved-renewal",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
+            "A 20-second pause freezes the whole process — the job and its renewal watchdog with it.",
+            "On the lock service's clock the lease has run out. The service is right to free the lock; nobody tells client 1.",
+            "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
+            "Client 1 wakes; its watchdog notices the lease is gone, but the job logs it and carries on.",
+            "Client 1's write with the old token lands and replaces client 2's value. No error, no log line: the update is simply gone.",
+        ],
+        "Shorten the pause below the TTL: the watchdog keeps the lease alive. Lengthen it: no renewal interval can help.",
+    ),
+    (
+        "partition-duplicate-effects",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
+            "A network change cuts client 1 off from the lock service — but not from the database.",
+            "On the lock service's clock the lease has run out. The service is right to free the lock; nobody tells client 1.",
+            "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
+            "Client 1 sees its session is gone. Its handler logs a warning and keeps going.",
+            "The new holder sends the payment batch.",
+            "Then the old one sends it again: duplicate payments.",
+        ],
+        "Heal the partition earlier, or switch the idempotency key on, and see which part of the damage each one prevents.",
+    ),
+    (
+        "slow-client-clock",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
+            "On the lock service's clock the lease has run out. The service is right to free the lock; nobody tells client 1.",
+            "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
+            "Client 1 checks its lease on its own clock, which runs 20% slow: 28 s gone, 2 s left. The lock service's clock says 35.",
+            "Client 1's write with the old token lands and replaces client 2's value. No error, no log line: the update is simply gone.",
+        ],
+        "Give client 1 a safety margin of 8 s and rerun: the same check now fails in time.",
+    ),
+    (
+        "coordinator-clock-jump",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
+            "An operator steps the lock server's clock 25 s forward.",
+            "The server expires leases by its wall clock, so client 1's lease ends 20 s early.",
+            "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
+            "Client 1's own clock is fine: its check says 15 s remain.",
+            "Client 1's write with the old token lands and replaces client 2's value. No error, no log line: the update is simply gone.",
+        ],
+        "Make the server's expiry clock monotonic and jump it again.",
+    ),
+    (
+        "counter-reset",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
+            "The lock server restarts. Its token counter lived in memory, so it starts again from 33.",
+            "Client 2 is granted token 33 — the same number client 1 holds.",
+            // Today's text said "token 34" here, which was false on this very run: the
+            // restarted counter gave client 2 token 33. Filled from the run, it is right.
+            "Client 2 writes with token 33, as it should.",
+            "Client 1 wakes and writes with 33. The fence rejects only lower tokens, and 33 is not lower than 33.",
+        ],
+        "Make the counter durable: client 2 gets 34 and the fence works again.",
+    ),
+    (
+        "random-id-fence",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
+            "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
+            "Client 2 writes, sending its random owner id where the token should go.",
+            "Client 1's random id happens to be the larger number, so its stale write passes the fence.",
+        ],
+        "Change the seed: with other random ids the stale write is sometimes refused — which is worse, because it looks like it works.",
+    ),
+    (
+        "unguarded-path",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
+            "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
+            "Client 2 writes with token 34, as it should.",
+            "Client 1's stale write to the audit log lands: that path never checks the token.",
+            "Its write to the account row is refused — the fence works where it is enforced, and only there.",
+        ],
+        "Route the audit write through the fence as well.",
+    ),
+    (
+        "non-atomic-fence",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
+            "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
+            "Client 1 wakes just as client 2 is writing.",
+            "Storage read the mark for both writes before either was applied; client 2's lands first.",
+            "Client 1's stale write lands 2 ms later and pulls the mark back down to 33.",
+        ],
+        "Make the check atomic and the stale write is refused.",
+    ),
+    (
+        "volatile-fence",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
+            "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
+            "Client 2 writes with token 34, as it should.",
+            "Storage restarts and forgets the highest token it had seen: the mark lived only in memory.",
+            "Client 1's write with the old token lands and replaces client 2's value. No error, no log line: the update is simply gone.",
+        ],
+        "Keep the mark durable and restart storage again.",
+    ),
+    (
+        "unfenceable-effect",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
+            "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
+            "Client 2 sends the confirmation email.",
+            "Client 1 wakes and sends it again. No token can guard an inbox.",
+        ],
+        "Turn on the idempotency key: the second email is dropped by the service that sends it.",
+    ),
+    (
+        "coordinator-unreachable",
+        &[
+            "Both workers are cut off from the lock service.",
+            "Client 1 gives up waiting and fails open: it runs without a lock.",
+            "So does client 2.",
+            "The nightly report goes out twice.",
+        ],
+        "Fail closed instead: nothing is duplicated, and nothing runs at all. Decide per job which cost you can bear.",
+    ),
+    (
+        "reordered-retry",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
+            "Client 1's write is held up in the network; after a second it retries.",
+            "The retry lands, client 1 finishes and releases the lock.",
+            "Client 2 takes the lock with token 34.",
+            "Client 2 writes with token 34, as it should.",
+            "Then the first copy of client 1's write arrives and replaces client 2's value.",
+        ],
+        "Switch fencing on: the late copy carries token 33 and is refused.",
+    ),
+    ];
+
+    #[test]
+    fn stock_runs_read_exactly_as_before() {
+        assert_eq!(TODAY.len(), WALKTHROUGHS.len());
+        for (w, (name, beats, try_it)) in WALKTHROUGHS.iter().zip(TODAY) {
+            assert_eq!(w.scenario, *name);
+            let (texts, try_now) = told(name, &stock(name));
+            let want: Vec<Option<String>> = beats.iter().map(|t| Some(t.to_string())).collect();
+            assert_eq!(texts, want, "{name}");
+            assert_eq!(try_now.as_deref(), Some(*try_it), "{name}");
+        }
+    }
+
+    #[test]
+    fn gc_pause_quotes_an_edited_first_token() {
+        let mut sc = stock("gc-pause");
+        sc.coordinator.first_token = 50;
+        let (texts, try_it) = told("gc-pause", &sc);
+        assert_eq!(texts[0].as_deref(), Some("Client 1 asks for the lock and gets a lease with fencing token 50. From this moment it believes the lock is its own."));
+        assert_eq!(texts[3].as_deref(), Some("Client 2, waiting in line, gets the lock with token 51. Two clients now believe they hold one lock — the band on the diagram."));
+        assert_eq!(
+            texts[4].as_deref(),
+            Some("Client 2 writes with token 51, as it should.")
+        );
+        assert_eq!(try_it.as_deref(), Some("Turn fencing on and watch storage refuse token 50, because it has already seen 51."));
+        assert!(texts.iter().all(Option::is_some));
+    }
+
+    #[test]
+    fn check_then_write_quotes_an_edited_ttl_and_pause() {
+        let mut sc = stock("check-then-write");
+        for c in &mut sc.clients {
+            c.ttl_ms = 40_000;
+        }
+        for f in &mut sc.faults {
+            if let FaultKind::Pause { for_ms, .. } = &mut f.kind {
+                *for_ms = 32_500;
+            }
+        }
+        let (texts, _) = told("check-then-write", &sc);
+        assert_eq!(texts[1].as_deref(), Some("Before writing, client 1 does the careful thing: it checks its lease. Twenty-five seconds left. The check passes."));
+        assert_eq!(texts[2].as_deref(), Some("Then, in the instant between the check and the write, the process stalls for 32.5 s."));
+        assert!(texts.iter().all(Option::is_some));
+    }
+
+    #[test]
+    fn delayed_write_and_starved_renewal_quote_edited_lengths() {
+        let mut sc = stock("delayed-write");
+        for f in &mut sc.faults {
+            if let FaultKind::Delay { extra_ms, .. } = &mut f.kind {
+                *extra_ms = 45_000;
+            }
+        }
+        let (texts, _) = told("delayed-write", &sc);
+        assert!(
+            texts[5]
+                .as_deref()
+                .unwrap()
+                .starts_with("Forty-five seconds late, "),
+            "{texts:?}"
+        );
+
+        let mut sc = stock("starved-renewal");
+        for f in &mut sc.faults {
+            if let FaultKind::Pause { for_ms, .. } = &mut f.kind {
+                *for_ms = 30_000;
+            }
+        }
+        let (texts, _) = told("starved-renewal", &sc);
+        assert!(
+            texts[1]
+                .as_deref()
+                .unwrap()
+                .starts_with("A 30-second pause "),
+            "{texts:?}"
+        );
+    }
+
+    #[test]
+    fn ttl_lesson_quotes_an_edited_ttl() {
+        let mut sc = stock("ttl-shorter-than-work");
+        for c in &mut sc.clients {
+            c.ttl_ms = 720_000;
+        }
+        let (texts, _) = told("ttl-shorter-than-work", &sc);
+        assert_eq!(
+            texts[0].as_deref(),
+            Some("The migration runner takes a 12-minute lease for a job that needs 25.")
+        );
+        assert_eq!(
+            texts[1].as_deref(),
+            Some("Minute 12: the lease lapses while runner 1 is mid-backfill.")
+        );
+    }
+
+    #[test]
+    fn slow_clock_beat_reads_the_edited_drift() {
+        let mut sc = stock("slow-client-clock");
+        sc.clients[0].clock.drift_ppm = -250_000;
+        let (texts, _) = told("slow-client-clock", &sc);
+        // 28 s on a clock 25% slow is 37.3 s on the lock service's.
+        assert_eq!(texts[3].as_deref(), Some("Client 1 checks its lease on its own clock, which runs 25% slow: 28 s gone, 2 s left. The lock service's clock says 37.3."));
+    }
+
+    #[test]
+    fn clock_jump_beats_quote_the_edited_jump() {
+        let mut sc = stock("coordinator-clock-jump");
+        for f in &mut sc.faults {
+            if let FaultKind::ClockJump { by_ms, .. } = &mut f.kind {
+                *by_ms = 15_000;
+            }
+        }
+        let (texts, _) = told("coordinator-clock-jump", &sc);
+        assert_eq!(
+            texts[1].as_deref(),
+            Some("An operator steps the lock server's clock 15 s forward.")
+        );
+        // 15 s forward: the lease's 30 s run out on the server's clock 15 s early.
+        assert_eq!(
+            texts[2].as_deref(),
+            Some(
+                "The server expires leases by its wall clock, so client 1's lease ends 15 s early."
+            )
+        );
+        assert_eq!(
+            texts[4].as_deref(),
+            Some("Client 1's own clock is fine: its check says 15 s remain.")
+        );
+        // A 40 s lease: the same jump ends it 25 s early, and the check finds 25 s left.
+        let mut sc = stock("coordinator-clock-jump");
+        for c in &mut sc.clients {
+            c.ttl_ms = 40_000;
+        }
+        let (texts, _) = told("coordinator-clock-jump", &sc);
+        assert_eq!(
+            texts[2].as_deref(),
+            Some(
+                "The server expires leases by its wall clock, so client 1's lease ends 25 s early."
+            )
+        );
+        assert_eq!(
+            texts[4].as_deref(),
+            Some("Client 1's own clock is fine: its check says 25 s remain.")
+        );
+    }
+
+    #[test]
+    fn a_backward_jump_hides_the_early_expiry_it_no_longer_causes() {
+        let mut sc = stock("coordinator-clock-jump");
+        for f in &mut sc.faults {
+            if let FaultKind::ClockJump { by_ms, .. } = &mut f.kind {
+                *by_ms = -5_000;
+            }
+        }
+        let (texts, _) = told("coordinator-clock-jump", &sc);
+        assert_eq!(
+            texts[1].as_deref(),
+            Some("An operator steps the lock server's clock 5 s back.")
+        );
+        // The lease still expires — 5 s late, not early: "ends … early" is not told.
+        assert_eq!(texts[2], None);
+    }
+
+    #[test]
+    fn a_durable_counter_hides_the_beats_whose_claims_it_breaks() {
+        let mut sc = stock("counter-reset");
+        sc.coordinator.counter = Durability::Durable;
+        let (texts, try_it) = told("counter-reset", &sc);
+        // The restart no longer resets the counter, client 2 no longer shares client 1's
+        // token, and the stale write is refused (its beat's event never comes).
+        let told: Vec<Option<&str>> = texts.iter().map(Option::as_deref).collect();
+        assert_eq!(
+            told,
+            [
+                Some("Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own."),
+                None,
+                None,
+                Some("Client 2 writes with token 34, as it should."),
+                None,
+            ]
+        );
+        assert_eq!(
+            try_it.as_deref(),
+            Some("Make the counter durable: client 2 gets 34 and the fence works again.")
+        );
+    }
+
+    #[test]
+    fn counter_reset_quotes_an_edited_first_token() {
+        let mut sc = stock("counter-reset");
+        sc.coordinator.first_token = 7;
+        let (texts, try_it) = told("counter-reset", &sc);
+        let told: Vec<Option<&str>> = texts.iter().map(Option::as_deref).collect();
+        assert_eq!(
+            told,
+            [
+                Some("Client 1 asks for the lock and gets a lease with fencing token 7. From this moment it believes the lock is its own."),
+                Some("The lock server restarts. Its token counter lived in memory, so it starts again from 7."),
+                Some("Client 2 is granted token 7 — the same number client 1 holds."),
+                Some("Client 2 writes with token 7, as it should."),
+                Some("Client 1 wakes and writes with 7. The fence rejects only lower tokens, and 7 is not lower than 7."),
+            ]
+        );
+        assert_eq!(
+            try_it.as_deref(),
+            Some("Make the counter durable: client 2 gets 8 and the fence works again.")
+        );
+    }
+
+    #[test]
+    fn non_atomic_fence_and_retry_quote_the_run() {
+        let mut sc = stock("non-atomic-fence");
+        sc.coordinator.first_token = 50;
+        let (texts, _) = told("non-atomic-fence", &sc);
+        assert_eq!(
+            texts[4].as_deref(),
+            Some("Client 1's stale write lands 2 ms later and pulls the mark back down to 50.")
+        );
+        let mut sc = stock("reordered-retry");
+        sc.coordinator.first_token = 90;
+        for c in &mut sc.clients {
+            c.timeout_ms = 2_500;
+        }
+        let (texts, try_it) = told("reordered-retry", &sc);
+        assert_eq!(
+            texts[1].as_deref(),
+            Some("Client 1's write is held up in the network; after 2.5 s it retries.")
+        );
+        assert_eq!(
+            texts[3].as_deref(),
+            Some("Client 2 takes the lock with token 91.")
+        );
+        assert_eq!(
+            try_it.as_deref(),
+            Some("Switch fencing on: the late copy carries token 90 and is refused.")
+        );
     }
 }
 

@@ -2,8 +2,9 @@
 //! fix a variant applies, or an interview question's predict-then-reveal stop.
 //!
 //! Everything shown is read from the core: the beat comes from where the cursor stands
-//! among the beats' events (`course::beat_at`), the right answer from what the model did
-//! (`Stop::answer`), never from a stored script.
+//! among the beats' events (`course::beat_at`), its numbers from the run
+//! (`Walkthrough::text`), the right answer from what the model did (`Stop::answer`), never
+//! from a stored script.
 
 use crate::session::link;
 use crate::session::{Action, Run};
@@ -68,10 +69,13 @@ fn walkthrough(m: &GuideData, cb: &Callback<Action>) -> Html {
             cb.emit(a);
         })
     };
-    let text = match beat {
-        Some(b) => w.beats[b].text,
-        None => "Follow the story one beat at a time with Next, or press Play and the beats follow the run.",
-    };
+    // The beat's numbers are read from this run (`Walkthrough::place` kept only the beats
+    // whose facts it has).
+    let facts = m.run.facts();
+    let text = beat
+        .and_then(|b| w.text(b, m.beats[b]?, &facts))
+        .unwrap_or_else(|| "Follow the story one beat at a time with Next, or press Play and the beats follow the run.".to_string());
+    let try_it = at_end.then(|| w.try_it_text(&facts)).flatten();
     html! {
         <section class="guide panel" aria-label="Walkthrough" tabindex="0" {onkeydown}>
             <header class="guide-head">
@@ -88,7 +92,9 @@ fn walkthrough(m: &GuideData, cb: &Callback<Action>) -> Html {
                 <button type="button" class="control text" disabled={at_end} onclick={on(cb, Action::NextBeat)} title="Next beat (→)">{ "Next" }</button>
             </div>
             if at_end {
-                <p class="try-it"><strong>{ "Break it yourself: " }</strong>{ w.try_it }</p>
+                if let Some(t) = try_it {
+                    <p class="try-it"><strong>{ "Break it yourself: " }</strong>{ t }</p>
+                }
                 { fix_buttons(&course::fixes(course::lesson_of(m.name)), cb) }
             }
         </section>
