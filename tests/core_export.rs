@@ -6,7 +6,7 @@
 use leaseline::analysis::check::{check, Verdict};
 use leaseline::model::scenario::Scenario;
 use leaseline::model::sim::simulate;
-use leaseline::model::trace::Trace;
+use leaseline::model::trace::{Event, Trace};
 use leaseline::teach::library::LESSONS;
 use leaseline::teach::presets::PRESETS;
 use leaseline::view::export::{mermaid, svg};
@@ -178,7 +178,7 @@ fn count(hay: &str, needle: &str) -> usize {
 #[test]
 fn every_run_exports_a_faithful_svg_and_mermaid() {
     let scenarios = all_scenarios();
-    assert!(scenarios.len() >= PRESETS.len() + LESSONS.len());
+    assert_eq!((PRESETS.len(), LESSONS.len(), scenarios.len()), (4, 15, 19));
     for (name, sc) in &scenarios {
         let (t, v, d) = run(sc);
         let body = svg::diagram_body(&d);
@@ -215,6 +215,20 @@ fn every_run_exports_a_faithful_svg_and_mermaid() {
             );
         }
         assert_eq!(count(&doc, r#"class="lane-name""#), d.lanes.len());
+        // Counted from the run, not from the diagram that drew it: a lane per node, a
+        // band per overlap the verdict found, an arrow per message sent.
+        let sent = t
+            .entries
+            .iter()
+            .filter(|e| matches!(e.event, Event::Sent { .. }))
+            .count();
+        assert_eq!(count(&doc, r#"class="lane-name""#), t.nodes.len(), "{name}");
+        assert_eq!(
+            count(&doc, r#"<g class="band""#),
+            v.overlaps.len(),
+            "{name}"
+        );
+        assert_eq!(count(&doc, r#"<g class="arrow "#), sent, "{name}");
         assert_eq!(count(&doc, "<g><line "), d.ticks.len());
         for (dropped, arrow) in [(true, "url(#x-end)"), (false, "url(#arrow-end)")] {
             let n = d.arrows.iter().filter(|a| a.dropped == dropped).count();
@@ -302,4 +316,28 @@ fn gc_pause_tells_the_stale_write_and_the_fence_rejects_it() {
         "{m}"
     );
     assert!(!m.contains('⚠'), "{m}");
+}
+
+/// The gc-pause run's SVG, counted by hand from its timeline: four lanes (c1, c2, coord,
+/// storage), one band (both clients believe from 30.010 s to 50.010 s), 13 messages (two
+/// acquires, a queued, two grants, two writes and their acks, two releases and their two
+/// answers), none lost; four marks (the expiry at 30.005 s, the two accepted writes, the
+/// pause) and five bars (c1's and c2's beliefs, the two leases at the coordinator, c1's
+/// pause).
+#[test]
+fn the_gc_pause_svg_has_exactly_its_lanes_band_and_arrows() {
+    let sc = leaseline::teach::presets::preset("gc-pause")
+        .unwrap()
+        .scenario();
+    let (_, _, d) = run(&sc);
+    let doc = svg::standalone(&d, "gc-pause");
+    let counts = [
+        count(&doc, r#"class="lane-name""#),
+        count(&doc, r#"<g class="band""#),
+        count(&doc, r#"<g class="arrow "#),
+        count(&doc, "url(#x-end)"),
+        count(&doc, r#"<g class="mark "#),
+        count(&doc, r#"<g class="bar "#),
+    ];
+    assert_eq!(counts, [4, 1, 13, 0, 4, 5]);
 }

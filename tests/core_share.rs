@@ -271,5 +271,8 @@ fn the_decompressor_bounds_what_a_link_can_make_it_allocate() {
     assert!(decode(&format!("#sc={}", base64url::encode(&over)))
         .unwrap_err()
         .contains("the limit is"));
-    let _ = Scenario::from_json("{}");
+    assert_eq!(
+        Scenario::from_json("{}").unwrap_err().to_string(),
+        "version: missing field"
+    );
 }

@@ -597,6 +597,45 @@ mod tests {
         assert_eq!(write_epoch(None), 0);
     }
 
+    /// Staleness is judged per key: an older epoch writing a key the newer one never wrote
+    /// is not stale.
+    #[test]
+    fn no_stale_write_is_judged_per_key() {
+        let mut other = write(C1, Some(1), None);
+        if let Event::WriteAccepted { key, .. } = &mut other.1 {
+            *key = "other".into();
+        }
+        let events = vec![
+            grant(C1, 1, 1),
+            grant(C2, 2, 2),
+            write(C2, Some(2), None),
+            other,
+            write(C1, Some(1), Some(2)),
+        ];
+        assert_eq!(breaks("no stale write accepted", events), [4]);
+    }
+
+    /// The checker's memory of accepted epochs is the run's, not storage's: a storage
+    /// restart that forgot its fence marks does not make an older epoch's write fresh.
+    #[test]
+    fn no_stale_write_remembers_across_a_storage_restart_that_forgot() {
+        use crate::model::trace::Forgot;
+        let restart = (
+            NodeId::Storage,
+            Event::Restarted {
+                forgot: Forgot::Mark,
+            },
+        );
+        let events = vec![
+            grant(C1, 1, 1),
+            grant(C2, 2, 2),
+            write(C2, Some(2), None),
+            restart,
+            write(C1, Some(1), Some(2)),
+        ];
+        assert_eq!(breaks("no stale write accepted", events), [4]);
+    }
+
     #[test]
     fn no_lost_update_holds_when_a_stale_write_replaced_only_older_data() {
         // Stale (epoch 2 was accepted), but what it overwrote was from epoch 1.

@@ -577,9 +577,26 @@ mod tests {
         let trace = simulate(&sc).unwrap();
         assert!(trace.len() > 3 * KEYFRAME_EVERY);
         let p = Projection::new(&trace);
+        // Hand-checked against the scenario, not against a fold: c1 pauses at 10 s for
+        // 40 s, so it is paused after the entry at 10,000 ms and until the one at 50,000.
+        let at = |ev: fn(&Event) -> bool| {
+            let i = trace
+                .entries
+                .iter()
+                .position(|e| e.node == NodeId::Client(0) && ev(&e.event))
+                .unwrap();
+            (i, trace.entries[i].t)
+        };
+        let (pause, pause_t) = at(|e| matches!(e, Event::Paused { for_ms: 40_000 }));
+        let (resume, resume_t) = at(|e| matches!(e, Event::Resumed));
+        assert_eq!((pause_t, resume_t), (Time(10_000), Time(50_000)));
         let mut plain = State::initial(&trace);
         for k in 0..=trace.len() {
-            assert_eq!(p.state_at(&trace, k), plain, "step {k}");
+            let seen = p.state_at(&trace, k);
+            let paused = pause < k && k <= resume;
+            assert_eq!(seen.is_paused(NodeId::Client(0)), paused, "c1 at step {k}");
+            assert!(!seen.is_paused(NodeId::Client(1)), "c2 at step {k}");
+            assert_eq!(seen, plain, "step {k}");
             if k < trace.len() {
                 plain.apply(&trace, k);
             }
@@ -754,6 +771,39 @@ mod tests {
             p.state_at(&trace, 2).local(NodeId::Storage, Time(1_500)),
             1_500
         );
+    }
+
+    /// The gc-pause preset by the clock: c1's pause fault is at 10,000 ms for 40,000 ms.
+    #[test]
+    fn gc_pause_client_1_is_paused_from_10_000_ms_until_its_resume_at_50_000_ms() {
+        let trace = simulate(&preset("gc-pause").unwrap().scenario()).unwrap();
+        let p = Projection::new(&trace);
+        let c1_paused_at = |ms| {
+            p.state_at(&trace, step_at_time(&trace, Time(ms)))
+                .is_paused(NodeId::Client(0))
+        };
+        let by_time: Vec<_> = [0, 9_999, 10_000, 30_010, 49_999, 50_000, 60_005]
+            .into_iter()
+            .map(|ms| (ms, c1_paused_at(ms)))
+            .collect();
+        assert_eq!(
+            by_time,
+            [
+                (0, false),
+                (9_999, false),
+                (10_000, true),
+                (30_010, true),
+                (49_999, true),
+                (50_000, false),
+                (60_005, false),
+            ]
+        );
+        let paused: Vec<_> = intervals(&trace)
+            .iter()
+            .filter(|iv| iv.span == Span::Paused)
+            .map(|iv| (iv.node, iv.from.0, iv.to.0))
+            .collect();
+        assert_eq!(paused, [(NodeId::Client(0), 10_000, 50_000)]);
     }
 
     #[test]

@@ -320,11 +320,9 @@ mod tests {
                 }
             }
         }
-        assert_eq!(ok + refused, 20_000);
-        assert!(
-            refused > 10_000,
-            "most mangled messages are refused ({refused})"
-        );
+        // The mangling is seeded, so the split is exact: a parser that starts reading
+        // (or refusing) more or less than it did changes it.
+        assert_eq!((ok, refused), (613, 19_387));
     }
 
     #[test]

@@ -596,7 +596,24 @@ mod tests {
         assert_eq!(told, sentences("gc-pause"));
         assert!(lines.windows(2).all(|w| w[0].step < w[1].step));
         assert!(lines.iter().all(|l| trace.entries[l.step].t == l.at));
-        assert!(lines.len() >= 8, "{told:#?}");
+        // Written out, not derived: the steps and what the transcript says at each.
+        let steps: Vec<usize> = lines.iter().map(|l| l.step).collect();
+        assert_eq!(steps, [4, 16, 17, 18, 26, 30, 34, 39, 47, 50]);
+        assert_eq!(
+            told,
+            [
+                "t = 0.0 s: the coordinator granted the lock to client 1 with token 33",
+                "t = 10.0 s: client 1 froze for 40.0 s (a GC pause); its clock keeps running",
+                "t = 30.0 s: the coordinator expired client 1's lease (token 33); client 1 still believes it holds token 33",
+                "t = 30.0 s: the coordinator granted the lock to client 2 with token 34; client 1 still believes it holds token 33",
+                "t = 31.0 s: storage accepted client 2's write with token 34 to account:42",
+                "t = 50.0 s: client 1 woke up, still believing it holds its lock",
+                "t = 50.0 s: storage accepted client 1's stale write with token 33 to account:42 — a newer holder's update is lost: data corrupted",
+                "t = 50.0 s: client 1 stopped believing it holds token 33: it released the lock",
+                "t = 51.0 s: client 2 stopped believing it holds token 34: it released the lock",
+                "t = 51.0 s: client 2 released the lock (token 34)",
+            ]
+        );
     }
 
     #[test]

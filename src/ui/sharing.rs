@@ -4,7 +4,6 @@
 
 use super::guide::on;
 use crate::session::{Action, Menu};
-use crate::view::export::svg::escape_into;
 use yew::prelude::*;
 
 /// The page's address without its fragment.
@@ -53,12 +52,7 @@ pub fn share_dialog(
         return html! {};
     }
     let (link, embed_link) = links.clone();
-    let mut snippet = String::from("<iframe src=\"");
-    escape_into(&mut snippet, &embed_link);
-    snippet.push_str("\" title=\"Leaseline: ");
-    escape_into(&mut snippet, title);
-    snippet
-        .push_str("\" width=\"720\" height=\"480\" style=\"border:0\" loading=\"lazy\"></iframe>");
+    let snippet = crate::session::share::iframe_snippet(&embed_link, title);
     html! {
         <section id="share-dialog" class="panel share" aria-label="Share">
             <header class="guide-head">

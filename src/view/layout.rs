@@ -1041,7 +1041,7 @@ mod tests {
     }
 
     #[test]
-    fn packets_move_along_their_links_and_paused_links_are_cut() {
+    fn packets_move_along_their_links_and_partitioned_links_are_cut() {
         let t = simulate(&preset("gc-pause").unwrap().scenario()).unwrap();
         let p = Projection::new(&t);
         let nodes = stage_nodes(&t.nodes.iter().map(|n| n.0).collect::<Vec<_>>());
@@ -1053,5 +1053,25 @@ mod tests {
         let (c2, st) = (pos(&nodes, NodeId::Client(1)), pos(&nodes, NodeId::Storage));
         assert!((pk[0].x - (c2.0 + (st.0 - c2.0) * 0.4)).abs() < 1e-9);
         assert!(stage_links(&nodes, &s).iter().all(|l| !l.cut));
+
+        // partition-duplicate-effects cuts c1 from the coordinator at 20 s and heals it at
+        // 140 s: exactly that link is cut in between, and no other link ever is.
+        let sc = crate::teach::library::find("partition-duplicate-effects").unwrap();
+        let t = simulate(&sc).unwrap();
+        let p = Projection::new(&t);
+        let nodes = stage_nodes(&t.nodes.iter().map(|n| n.0).collect::<Vec<_>>());
+        let cut_at = |ms| {
+            let s = p.state_at(&t, step_at_time(&t, Time(ms)));
+            stage_links(&nodes, &s)
+                .iter()
+                .filter(|l| l.cut)
+                .map(|l| (l.a, l.b))
+                .collect::<Vec<_>>()
+        };
+        let c1_coord = [(NodeId::Client(0), NodeId::COORD)];
+        assert_eq!(cut_at(19_999), []);
+        assert_eq!(cut_at(20_000), c1_coord);
+        assert_eq!(cut_at(139_999), c1_coord);
+        assert_eq!(cut_at(140_000), []);
     }
 }

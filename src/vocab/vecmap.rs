@@ -185,6 +185,8 @@ mod tests {
     use super::*;
     use std::collections::BTreeMap;
 
+    /// The reference model is a `BTreeMap` that sees the same operations and nothing
+    /// else: it is never copied from the map under test.
     #[test]
     fn behaves_like_a_btreemap() {
         let mut rng = crate::model::sim::rng::Rng::new(5);
@@ -192,23 +194,54 @@ mod tests {
         let mut b: BTreeMap<i64, i64> = BTreeMap::new();
         for i in 0..5_000 {
             let k = rng.range_i64(0, 60);
-            match rng.range_i64(0, 3) {
-                0 => assert_eq!(a.insert(k, i), b.insert(k, i)),
-                1 => assert_eq!(a.remove(&k), b.remove(&k)),
-                2 => *a.get_or_insert_with(k, || 0) += 1,
-                _ => assert_eq!(a.get(&k), b.get(&k)),
-            }
-            if let Some(v) = b.get_mut(&k) {
-                if a.get(&k) != Some(v) {
-                    *v = *a.get(&k).unwrap();
+            // Clearing is rare so that the map grows to dozens of keys.
+            match rng.range_i64(0, 40) {
+                0..=9 => assert_eq!(a.insert(k, i), b.insert(k, i), "insert {k}"),
+                10..=19 => assert_eq!(a.remove(&k), b.remove(&k), "remove {k}"),
+                20..=27 => {
+                    *a.get_or_insert_with(k, || 0) += 1;
+                    *b.entry(k).or_insert(0) += 1;
                 }
-            } else if let Some(v) = a.get(&k) {
-                b.insert(k, *v);
+                28..=34 => {
+                    if let Some(v) = a.get_mut(&k) {
+                        *v -= 7;
+                    }
+                    if let Some(v) = b.get_mut(&k) {
+                        *v -= 7;
+                    }
+                }
+                35 => {
+                    a.clear();
+                    b.clear();
+                }
+                _ => assert_eq!(a.get(&k), b.get(&k), "get {k}"),
             }
-            assert!(a
-                .iter()
-                .map(|(k, v)| (*k, *v))
-                .eq(b.iter().map(|(k, v)| (*k, *v))));
+            assert_eq!(a.contains_key(&k), b.contains_key(&k), "contains {k}");
+            assert_eq!((a.len(), a.is_empty()), (b.len(), b.is_empty()));
+            assert!(
+                a.iter()
+                    .map(|(k, v)| (*k, *v))
+                    .eq(b.iter().map(|(k, v)| (*k, *v))),
+                "after step {i}"
+            );
+            assert!(a.values().eq(b.values()));
+        }
+    }
+
+    #[test]
+    fn set_behaves_like_a_btreeset() {
+        let mut rng = crate::model::sim::rng::Rng::new(9);
+        let mut a: VecSet<i64> = VecSet::new();
+        let mut b = std::collections::BTreeSet::new();
+        for i in 0..3_000 {
+            let k = rng.range_i64(0, 40);
+            match rng.range_i64(0, 2) {
+                0 => assert_eq!(a.insert(k), b.insert(k), "insert {k}"),
+                1 => assert_eq!(a.remove(&k), b.remove(&k), "remove {k}"),
+                _ => assert_eq!(a.contains(&k), b.contains(&k), "contains {k}"),
+            }
+            assert_eq!(a.len(), b.len(), "after step {i}");
+            assert!(a.iter().eq(b.iter()), "after step {i}");
         }
     }
 

@@ -33,6 +33,7 @@ pub mod lz;
 use crate::model::scenario::{FenceMode, Flavor, Scenario, LIMITS};
 use crate::teach::course::{open, walkthrough, CHAPTERS};
 use crate::teach::walkthrough::QUESTIONS;
+use crate::view::export::svg::escape_into;
 use crate::vocab::json;
 
 /// The longest fragment read. Chrome keeps URLs up to 2 MB, but nothing we write comes
@@ -346,6 +347,19 @@ pub(crate) fn ordinal(key: &str, value: &str, max: usize) -> Result<usize, Strin
 pub(crate) fn clip(s: &str) -> &str {
     let end = s.char_indices().nth(40).map_or(s.len(), |(i, _)| i);
     s.get(..end).unwrap_or("")
+}
+
+/// The share dialog's embed code: an iframe on `embed_link` (the link in embed mode) with a
+/// `title` naming the scenario, so a screen reader can name the frame. Both are escaped
+/// for an HTML attribute.
+pub fn iframe_snippet(embed_link: &str, title: &str) -> String {
+    let mut snippet = String::from("<iframe src=\"");
+    escape_into(&mut snippet, embed_link);
+    snippet.push_str("\" title=\"Leaseline: ");
+    escape_into(&mut snippet, title);
+    snippet
+        .push_str("\" width=\"720\" height=\"480\" style=\"border:0\" loading=\"lazy\"></iframe>");
+    snippet
 }
 
 /// Parses the allow-list of host origins (`https://a.example,http://localhost:8000`). Each
