@@ -155,12 +155,16 @@ suite() {
   if ((rc == 0)); then echo pass; elif ((rc == 124)); then echo timeout; else echo fail; fi
 }
 
-# The test binary that failed (cargo's "to rerun pass `--test core_sweep`"), and the first
-# failing test in it.
+# The test binary that failed (cargo's "to rerun pass `--test core_sweep`"), and the tests
+# in it that failed: the first by name (tests run in parallel, so not the first to fail)
+# and how many more.
 culprit() {
-  local bin test
+  local bin test n
   bin=$(grep -o 'to rerun pass `[^`]*`' "$log" | head -n1 | sed 's/.*`\(.*\)`/\1/') || true
-  test=$(grep -E '^test .* \.\.\. FAILED$' "$log" | head -n1 | sed -E 's/^test (.*) \.\.\. FAILED$/\1/') || true
+  test=$(grep -E '^test .* \.\.\. FAILED$' "$log" | sed -E 's/^test (.*) \.\.\. FAILED$/\1/' | sort -u) || true
+  n=$(grep -c . <<<"$test") || true
+  test=$(head -n1 <<<"$test")
+  ((n > 1)) && test+=" and $((n - 1)) more"
   case $bin in
     --lib) bin="lib (unit tests)" ;;
     --doc) bin="doctests" ;;
