@@ -2,13 +2,17 @@
 #   make serve   install what is missing, then serve the app at http://127.0.0.1:8080/
 #   make test    install what is missing, then run every check, in order, stopping at the
 #                first failure: format, lints, native tests, browser tests, release build,
-#                sub-path build, end-to-end tests, frame benchmark, bundle size, simulation
-#                benchmark.
-# One optional, longer check (not part of `make test`):
+#                sub-path build, end-to-end tests, frame benchmark, bundle size (fails above
+#                a ceiling, scripts/size.sh), simulation benchmark; then
+#                `tiers: N passed, M failed` (also printed when a tier fails).
+# Two optional, longer checks (not part of `make test`):
 #   make fuzz    every parser a user can reach (scenario JSON, the link fragment, the embed
 #                host message) fed 1,000,000 generated inputs each (LEASELINE_FUZZ_N to
 #                change it): no panic, every refusal names its field; a count per parser
 #                at the end.
+#   make mutants plants ten known bugs in the core, one at a time, in a scratch copy
+#                (scripts/mutants.sh), runs `cargo test --no-default-features` on each and
+#                says which test binary caught it; ends with `caught N / planted M`.
 # The other targets are helpers for those.
 
 SHELL := /bin/bash
@@ -21,7 +25,7 @@ export CHROMEDRIVER := /usr/bin/chromedriver
 
 STEP := scripts/step.sh
 
-.PHONY: serve test fuzz setup
+.PHONY: serve test fuzz mutants setup
 
 setup:
 	@scripts/setup.sh
@@ -31,7 +35,7 @@ serve: setup
 	@trunk serve
 
 test: setup
-	@rm -f target/.tiers-passed
+	@rm -f target/.tiers-passed target/.tiers-failed
 	@$(STEP) "format" cargo fmt --check
 	@$(STEP) "clippy (web)" cargo clippy --all-targets -- -D warnings
 	@$(STEP) "clippy (core only)" cargo clippy --all-targets --no-default-features -- -D warnings
@@ -44,9 +48,9 @@ test: setup
 		trunk build --release --public-url /courses/locks/ --dist target/dist-subpath
 	@$(STEP) "end-to-end (node --test, playwright-core)" node --test tests/e2e/
 	@$(STEP) "frame benchmark" node tests/e2e/bench-frames.mjs
-	@scripts/size.sh
+	@$(STEP) "bundle size" scripts/size.sh
 	@$(STEP) "benchmark" cargo bench --bench sim --no-default-features
-	@echo "tiers: $$(wc -l < target/.tiers-passed | tr -d ' ') passed, 0 failed"
+	@$(STEP) --summary
 
 # tests/core_fuzz.rs at 1,000,000 inputs per parser (`cargo test` runs it at 100,000 /
 # 100,000 / 20,000), in the test profile (opt-level 2); the summary lines are repeated last.
@@ -56,3 +60,9 @@ fuzz:
 		cargo test --no-default-features --test core_fuzz -- --nocapture 2>&1 | tee "$$log"; \
 	echo; grep '^fuzz: .* inputs, ' "$$log"; \
 	echo "fuzz: done in $$(($$(date +%s) - start))s"
+
+# Ten planted bugs, each in a scratch copy of the repository (target/mutants-tree, removed
+# afterwards; its build in target/mutants is kept for the next run). Bug numbers pick a
+# few: `make mutants MUTANTS="3 7"`.
+mutants:
+	@scripts/mutants.sh $(MUTANTS)
