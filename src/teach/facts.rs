@@ -75,7 +75,9 @@ impl<'a> Facts<'a> {
             let opens = out.is_empty() || out.ends_with(". ");
             let mut chars = value.chars();
             if let (true, Some(first)) = (opens, chars.next()) {
-                out.extend(first.to_uppercase());
+                // ASCII only, on purpose: the values are ASCII words, and Unicode case tables
+                // would add about 10 KB gzip to the wasm.
+                out.push(first.to_ascii_uppercase());
                 out.push_str(chars.as_str());
             } else {
                 out.push_str(&value);
