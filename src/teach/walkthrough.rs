@@ -962,22 +962,42 @@ mod quiz_tests {
 
     #[test]
     fn every_stop_has_exactly_the_answer_the_model_gives() {
-        for q in QUESTIONS {
-            let trace = run(q.scenario);
-            for s in q.stops {
-                assert!(
-                    s.locate(&trace).is_some(),
-                    "{}: the moment never comes: {}",
-                    q.scenario,
-                    s.question
-                );
-                assert!(
-                    s.answer(&trace).is_some(),
-                    "{}: no choice matches what happened: {}",
-                    q.scenario,
-                    s.question
-                );
-            }
+        // (question, stop) → the choice the run makes right, and the decisive entry: its
+        // index, true time and kind. Read off each question's own run and checked against
+        // the lessons (Kleppmann 2016: the grant, the accepted stale write; the fenced run
+        // rejects it), so a change to the model that moves an answer fails here.
+        const EXPECTED: [(usize, usize, usize, usize, i64, &str); 6] = [
+            (0, 0, 0, 18, 30_005, "lease_granted"),
+            (0, 1, 0, 34, 50_005, "write_accepted"),
+            (1, 0, 0, 19, 600_005, "lease_expired"),
+            (2, 0, 0, 25, 90_010, "loss_ignored"),
+            (3, 0, 0, 19, 7_000, "failed_open"),
+            (4, 0, 1, 34, 50_005, "write_rejected"),
+        ];
+        let stops: usize = QUESTIONS.iter().map(|q| q.stops.len()).sum();
+        assert_eq!(stops, EXPECTED.len(), "every stop is pinned");
+        for (qi, si, answer, entry, t, kind) in EXPECTED {
+            let q = &QUESTIONS[qi];
+            let (trace, s) = (run(q.scenario), &q.stops[si]);
+            assert_eq!(
+                s.locate(&trace),
+                Some(entry),
+                "{}: {}",
+                q.scenario,
+                s.question
+            );
+            let e = &trace.entries[entry];
+            assert_eq!(
+                (e.t.0, crate::model::trace::json::kind(&e.event)),
+                (t, kind)
+            );
+            assert_eq!(
+                s.answer(&trace),
+                Some(answer),
+                "{}: {}",
+                q.scenario,
+                s.question
+            );
         }
     }
 
