@@ -414,34 +414,15 @@ impl Verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::clock::Clock;
     use crate::model::msg::RejectReason;
-    use crate::model::trace::{LossHow, Outcome};
+    use crate::model::trace::LossHow;
 
     const C1: NodeId = NodeId::Client(0);
     const C2: NodeId = NodeId::Client(1);
 
     /// A hand-built trace: one entry a second.
     fn trace(events: Vec<(NodeId, Event)>) -> Trace {
-        let end = Time(events.len() as i64 * 1000);
-        Trace {
-            nodes: [C1, C2, NodeId::COORD, NodeId::Storage]
-                .into_iter()
-                .map(|n| (n, Clock::default()))
-                .collect(),
-            entries: events
-                .into_iter()
-                .enumerate()
-                .map(|(i, (node, event))| Entry {
-                    t: Time(i as i64 * 1000),
-                    node,
-                    local: i as i64 * 1000,
-                    event,
-                })
-                .collect(),
-            outcome: Outcome::Quiescent,
-            end,
-        }
+        crate::model::trace::by_hand(&[C1, C2, NodeId::COORD, NodeId::Storage], events)
     }
 
     fn grant(client: NodeId, token: u64, epoch: u32) -> (NodeId, Event) {

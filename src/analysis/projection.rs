@@ -622,25 +622,7 @@ mod tests {
 
     /// A hand-built trace: one entry a second, on nodes c1, coord, storage.
     fn hand_trace(events: Vec<(NodeId, Event)>) -> Trace {
-        let end = Time(events.len() as i64 * 1000);
-        Trace {
-            nodes: [NodeId::Client(0), NodeId::COORD, NodeId::Storage]
-                .into_iter()
-                .map(|n| (n, Clock::default()))
-                .collect(),
-            entries: events
-                .into_iter()
-                .enumerate()
-                .map(|(i, (node, event))| crate::model::trace::Entry {
-                    t: Time(i as i64 * 1000),
-                    node,
-                    local: i as i64 * 1000,
-                    event,
-                })
-                .collect(),
-            outcome: crate::model::trace::Outcome::Quiescent,
-            end,
-        }
+        crate::model::trace::by_hand(&[NodeId::Client(0), NodeId::COORD, NodeId::Storage], events)
     }
 
     #[test]

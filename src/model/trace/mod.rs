@@ -590,3 +590,24 @@ impl fmt::Display for Entry {
         )
     }
 }
+/// A trace written by hand for unit tests: one event per second of true time (local
+/// clocks read the same), on the given nodes with true clocks.
+#[cfg(test)]
+pub(crate) fn by_hand(nodes: &[NodeId], events: Vec<(NodeId, Event)>) -> Trace {
+    let end = Time(events.len() as i64 * 1000);
+    Trace {
+        nodes: nodes.iter().map(|&n| (n, Clock::default())).collect(),
+        entries: events
+            .into_iter()
+            .enumerate()
+            .map(|(i, (node, event))| Entry {
+                t: Time(i as i64 * 1000),
+                node,
+                local: i as i64 * 1000,
+                event,
+            })
+            .collect(),
+        outcome: Outcome::Quiescent,
+        end,
+    }
+}
