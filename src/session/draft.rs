@@ -198,6 +198,21 @@ impl Draft {
         }
     }
 
+    /// Whether the form shows exactly `sc`, with nothing changed or half-typed: such a form
+    /// follows the run on screen, and is not worth keeping in the browser.
+    pub fn is_of(&self, sc: &Scenario) -> bool {
+        self.typed.iter().all(|t| t.2.is_none()) && self.doc == sc.to_json_value()
+    }
+
+    /// How a kept draft is named when it is offered back: its scenario's name in quotes, or
+    /// "an unfinished draft" when it does not read as a scenario.
+    pub fn title(&self) -> String {
+        self.check().map_or_else(
+            |_| "an unfinished draft".to_string(),
+            |sc| format!("\u{201c}{}\u{201d}", sc.name),
+        )
+    }
+
     /// Why the text in the box for `path` does not read yet, if it does not.
     pub fn pending(&self, path: &str) -> Option<&str> {
         self.typed
@@ -410,5 +425,19 @@ mod tests {
             assert_eq!(d.shown("clients[0].ttl_ms"), typed);
         }
         assert_eq!(d.check().unwrap().clients[0].ttl_ms, 20_000);
+    }
+
+    #[test]
+    fn a_form_is_of_its_scenario_until_something_is_changed() {
+        let sc = open("gc-pause").unwrap();
+        let mut d = Draft::from_scenario(&sc);
+        assert!(d.is_of(&sc));
+        assert_eq!(d.title(), "\u{201c}GC pause longer than the TTL\u{201d}");
+        d.type_into("seed", Kind::Int { optional: false }, "4x");
+        assert!(!d.is_of(&sc), "half-typed is a change");
+        assert_eq!(d.title(), "an unfinished draft");
+        d.type_into("seed", Kind::Int { optional: false }, "99");
+        assert!(!d.is_of(&sc));
+        assert!(!d.is_of(&open("clean").unwrap()));
     }
 }

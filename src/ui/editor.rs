@@ -35,6 +35,14 @@ impl Ctl {
             Err(e) => self.typing.set(Some(e)),
         }
     }
+
+    /// What the reader typed into a box: always kept (the draft says whether it reads).
+    fn type_into(&self, path: &str, kind: Kind, text: &str) {
+        self.apply(|d| {
+            d.type_into(path, kind, text);
+            Ok(())
+        });
+    }
 }
 
 fn storage() -> Option<web_sys::Storage> {
@@ -57,33 +65,26 @@ pub fn Editor(props: &RunProps) -> Html {
     // an undo, another lesson); a form the reader has changed stays theirs.
     {
         let (draft, run) = (draft.clone(), props.run.clone());
-        let shown_run = use_mut_ref(|| draft.text());
+        let last_run = use_mut_ref(|| run.clone());
         use_effect_with(Rc::as_ptr(&run) as usize, move |_| {
-            let now = Draft::from_scenario(&run.scenario);
-            if draft.text() == *shown_run.borrow() {
-                draft.set(now.clone());
+            if draft.is_of(&last_run.borrow().scenario) {
+                draft.set(Draft::from_scenario(&run.scenario));
             }
-            *shown_run.borrow_mut() = now.text();
+            *last_run.borrow_mut() = run;
         });
     }
     let offer_saved = saved
         .as_ref()
         .filter(|s| s.text() != draft.text())
-        .map(|s| {
-            s.check().map_or_else(
-                |_| "an unfinished draft".to_string(),
-                |sc| format!("\u{201c}{}\u{201d}", sc.name),
-            )
-        });
+        .map(Draft::title);
     let typing = use_state(|| None::<String>);
     // Kept in this browser once the reader changes something (an untouched form is just
     // the run on screen, and must not overwrite the draft offered above).
     {
-        let untouched = Draft::from_scenario(&props.run.scenario).text();
+        let run = props.run.clone();
         use_effect_with((*draft).clone(), move |d| {
-            let text = d.text();
-            if let (Some(s), false) = (storage(), text == untouched) {
-                let _ = s.set_item(KEY, &text);
+            if let (Some(s), false) = (storage(), d.is_of(&run.scenario)) {
+                let _ = s.set_item(KEY, &d.text());
             }
         });
     }
@@ -97,10 +98,7 @@ pub fn Editor(props: &RunProps) -> Html {
         let p = path.clone();
         let oninput = Callback::from(move |e: InputEvent| {
             let t = super::value_of(&e);
-            change.apply(|d| {
-                d.type_into(&p, Kind::Int { optional }, &t);
-                Ok(())
-            })
+            change.type_into(&p, Kind::Int { optional }, &t)
         });
         let why = draft.pending(&path).map(str::to_string);
         html! {
@@ -118,10 +116,7 @@ pub fn Editor(props: &RunProps) -> Html {
         let p = path.clone();
         let oninput = Callback::from(move |e: InputEvent| {
             let t = super::value_of(&e);
-            change.apply(|d| {
-                d.type_into(&p, Kind::Json, &t);
-                Ok(())
-            })
+            change.type_into(&p, Kind::Json, &t)
         });
         let why = draft.pending(&path).map(str::to_string);
         html! {
@@ -152,10 +147,7 @@ pub fn Editor(props: &RunProps) -> Html {
         let change = change.clone();
         let oninput = Callback::from(move |e: InputEvent| {
             let t = super::value_of(&e);
-            change.apply(|d| {
-                d.type_into("name", Kind::Text, &t);
-                Ok(())
-            })
+            change.type_into("name", Kind::Text, &t)
         });
         html! {
             <label class="field wide">
