@@ -96,11 +96,91 @@ fn the_quiz_holds_the_cursor_before_its_decisive_event_until_answered() {
     let s = act(s, [Action::Pick(0), Action::StepForward]);
     let q = s.quiz.expect("still in the quiz");
     assert!(q.revealed);
-    assert_eq!(
-        s.cursor.step,
-        hold + 1,
-        "stops just after the decisive event"
+    assert_eq!(s.cursor.step, hold + 1, "steps onto the decisive event");
+    // …and plays on through its consequence (client 2 taking the lock), pausing where the
+    // consequence's mark stands clear of the cursor line instead of under it.
+    assert!(s.playing, "the reveal plays on");
+    let s = play_frames(s, 1_000_000, |s| !s.playing);
+    let q = s.quiz.expect("still in the quiz");
+    assert!(q.shown);
+    let then = q.current().unwrap().consequence(&s.run.trace).unwrap();
+    assert!(
+        then > hold,
+        "the consequence comes after the decisive event"
     );
+    assert!(s.cursor.step > then, "the consequence is drawn");
+    let margin = s.cursor.t - s.run.trace.entries[then].t.0 as f64;
+    assert!(
+        margin >= s.run.end_ms() / 50.0,
+        "clear of the cursor: {margin} ms"
+    );
+    // Playing again goes on past it: the reveal pauses once, not forever.
+    let at = s.cursor.step;
+    let s = act(s, [Action::TogglePlay]);
+    let s = play_frames(s, 1_000, |_| false);
+    assert!(s.cursor.step > at);
+}
+
+/// Real ms of 16 ms frames a session plays until `until` holds.
+fn real_ms_until(mut s: Rc<Session>, until: impl Fn(&Session) -> bool) -> (Rc<Session>, f64) {
+    let (mut now, start) = (1_000.0, 1_000.0);
+    while !until(&s) && now - start < 600_000.0 {
+        now += 16.0;
+        s = s.reduce(Action::Tick(now));
+    }
+    (s, now - start)
+}
+
+#[test]
+fn a_question_about_the_right_behaviour_is_graded_by_a_run_of_it() {
+    // Question 3 asks what the correct behaviour is when the session is lost. Its first
+    // stop asks what the deployed code will do (it carries on); its second plays the fix
+    // and grades "stop and abort" as right — the answer a student who knows it picks.
+    let s = act(page(), [Action::StartQuiz(2), Action::SkipToStop]);
+    assert!(s.quiz_waiting(), "skip goes straight to the question");
+    let q = s.quiz.unwrap();
+    assert!(q.current().unwrap().question.contains("what will it do"));
+    let s = act(s, [Action::Pick(0), Action::TogglePlay]);
+    let (s, _) = real_ms_until(s, |s| !s.playing);
+    let q = s.quiz.unwrap();
+    assert_eq!(q.right(&s.run.trace), Some(true));
+    // The reveal played on to the duplicate payment, which the first run is about.
+    let dup = q.current().unwrap().consequence(&s.run.trace).unwrap();
+    assert_eq!(
+        leaseline::model::trace::json::kind(&s.run.trace.entries[dup].event),
+        "effect_performed"
+    );
+    assert!(s.cursor.step > dup, "the duplicate payment is on screen");
+
+    // The next stop opens the fix and plays towards its question by itself, and says so.
+    let s = act(s, [Action::QuizNext]);
+    assert_eq!(
+        s.name.as_deref(),
+        Some("partition-duplicate-effects/stop-on-loss")
+    );
+    assert!(s.playing);
+    let (s, _) = real_ms_until(s, |s| !s.playing);
+    assert!(s.quiz_waiting());
+    let stop = s.quiz.unwrap().current().unwrap();
+    let abort = stop
+        .choices
+        .iter()
+        .position(|c| c.text.starts_with("Stop issuing work"))
+        .unwrap();
+    let s = act(s, [Action::Pick(abort), Action::TogglePlay]);
+    let (s, _) = real_ms_until(s, |s| !s.playing);
+    assert_eq!(s.quiz.unwrap().right(&s.run.trace), Some(true));
+    assert_eq!(s.progress.score(2), (2, 2));
+}
+
+#[test]
+fn dead_time_is_skipped_on_the_way_to_a_stop() {
+    // Question 2's stop is at 600 s of a 1,501 s run: two real minutes at 5× if every
+    // simulated second were played. Quiet gaps are crossed in at most 1.5 s each.
+    let s = act(page(), [Action::StartQuiz(1), Action::TogglePlay]);
+    let (s, real) = real_ms_until(s, |s| !s.playing);
+    assert!(s.quiz_waiting());
+    assert!(real < 30_000.0, "reached the stop after {real} real ms");
 }
 
 #[test]

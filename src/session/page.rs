@@ -126,6 +126,8 @@ pub enum Action {
     Pick(usize),
     /// On to the next stop after a reveal.
     QuizNext,
+    /// Straight to the current stop's question, skipping the run up to it.
+    SkipToStop,
     EndQuiz,
     ToggleMenu(Menu),
     /// Progress read back from storage.
@@ -204,9 +206,14 @@ impl Session {
                 if let Some(right) = q.right(trace) {
                     self.progress.answer(q.question, q.stop, right);
                 }
-                // Stop just after the decisive event, so the explanation can be read.
+                // Play on from just after the decisive event through its consequence
+                // (stopped below, at `reveal_until`), however the learner moved on.
                 c = Cursor::at_step(trace, self.cursor.step + 1);
-                self.playing = false;
+                if !self.playing {
+                    self.playing = true;
+                    self.last_frame = None;
+                    self.dwell = 0.0;
+                }
             } else if step != c.step {
                 c = Cursor::at_step(trace, step);
                 self.playing = false;
@@ -215,6 +222,14 @@ impl Session {
             // asked with the run paused, never while it plays on.
             if !q.revealed && q.hold(trace) == Some(c.step) {
                 self.playing = false;
+            }
+            // The reveal pauses once the consequence is drawn clear of the cursor line.
+            if let Some(until) = q.reveal_until(trace) {
+                if c.t >= until {
+                    c = Cursor::at_time(trace, until);
+                    q.shown = true;
+                    self.playing = false;
+                }
             }
         }
         self.cursor = c;
@@ -359,10 +374,38 @@ impl Session {
 
     pub(super) fn start_quiz(&mut self, q: usize) {
         if let Some(quiz) = Quiz::new(q) {
-            if self.open(quiz.question().scenario) {
+            if self.open(quiz.scenario()) {
                 self.quiz = Some(quiz);
                 self.menu = None;
             }
+        }
+    }
+
+    /// On to the quiz's next stop, playing towards it: in the same run from where the
+    /// reveal paused (or back to the stop, if the learner scrubbed past it), or from the
+    /// start of the fix variant the stop plays.
+    fn next_stop(&mut self) {
+        let Some(mut q) = self.quiz else { return };
+        q.advance();
+        let elsewhere = q.current().is_some() && self.name.as_deref() != Some(q.scenario());
+        if elsewhere && !self.open(q.scenario()) {
+            return;
+        }
+        self.quiz = Some(q);
+        if let Some(h) = q.hold(&self.run.trace).filter(|&h| h < self.cursor.step) {
+            self.move_to(Cursor::at_step(&self.run.trace, h));
+        }
+        self.playing = q.current().is_some() && !self.quiz_waiting();
+        self.last_frame = None;
+        self.dwell = 0.0;
+    }
+
+    /// "Skip to the stop": straight to the moment the question is asked.
+    fn skip_to_stop(&mut self) {
+        let hold = self.quiz.and_then(|q| q.hold(&self.run.trace));
+        if let Some(h) = hold.filter(|&h| h > self.cursor.step) {
+            self.playing = false;
+            self.move_to(Cursor::at_step(&self.run.trace, h));
         }
     }
 
@@ -485,11 +528,17 @@ impl Session {
                         m.dwell -= dt;
                         return Rc::new(m);
                     }
+                    let at = |i: usize| trace.entries.get(i).map(|e| e.t.0 as f64);
+                    let gap = (
+                        m.cursor.step.checked_sub(1).and_then(at).unwrap_or(0.0),
+                        at(m.cursor.step).unwrap_or(m.run.end_ms()),
+                    );
                     let t = playback::advance(
                         m.cursor.t,
                         dt,
                         SPEEDS[m.speed],
                         &m.run.flights,
+                        gap,
                         m.run.end_ms(),
                     );
                     // Never pass a notable event in one frame: stop on it and dwell, so
@@ -617,13 +666,8 @@ impl Session {
                     }
                 }
             }
-            Action::QuizNext => {
-                if let Some(q) = &mut m.quiz {
-                    q.advance();
-                    m.playing = q.current().is_some();
-                    m.last_frame = None;
-                }
-            }
+            Action::QuizNext => m.next_stop(),
+            Action::SkipToStop => m.skip_to_stop(),
             Action::EndQuiz => m.quiz = None,
             Action::ToggleMenu(which) => {
                 m.menu = if m.menu == Some(which) {

@@ -184,15 +184,21 @@ pub fn prev_beat_step(located: &[Option<usize>], step: usize) -> usize {
 
 // ------------------------------------------------------------------ interview quiz
 
-/// A learner's way through one interview question: which stop, what they predicted, and
-/// whether the answer has been revealed (by playing on past the decisive event).
+/// A learner's way through one interview question: which stop, what they predicted,
+/// whether the answer has been revealed (by playing on past the decisive event) and
+/// whether the reveal has played on to its consequence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Quiz {
     pub question: usize,
     pub stop: usize,
     pub picked: Option<usize>,
     pub revealed: bool,
+    pub shown: bool,
 }
+
+/// How far past its consequence a reveal stops, as a share of the run (1/40): far enough
+/// that the consequence's mark stands clear of the cursor line instead of under it.
+const REVEAL_MARGIN_SHARE: i64 = 40;
 
 impl Quiz {
     pub fn new(question: usize) -> Option<Quiz> {
@@ -201,7 +207,34 @@ impl Quiz {
             stop: 0,
             picked: None,
             revealed: false,
+            shown: false,
         })
+    }
+
+    /// The scenario the current stop plays: the question's own, or a fix variant for a
+    /// stop that asks what the right behaviour is (after the last stop, the last one's).
+    pub fn scenario(&self) -> &'static str {
+        let q = self.question();
+        let stop = q.stops.get(self.stop).or(q.stops.last());
+        stop.and_then(|s| s.on).unwrap_or(q.scenario)
+    }
+
+    /// Whether the learner is still to answer the current stop: what would give the
+    /// answer away (the scenario's description, the verdict, the fence switch) stays
+    /// hidden until then.
+    pub fn hides_answer(&self) -> bool {
+        self.current().is_some() && !self.revealed
+    }
+
+    /// The true time (ms) where a reveal stops playing: just past the stop's consequence,
+    /// never past the end of the run. `None` before the reveal or once it has been shown.
+    pub fn reveal_until(&self, trace: &Trace) -> Option<f64> {
+        if !self.revealed || self.shown {
+            return None;
+        }
+        let i = self.current()?.consequence(trace)?;
+        let margin = (trace.end.0 / REVEAL_MARGIN_SHARE).max(1);
+        Some((trace.entries[i].t.0 + margin).min(trace.end.0) as f64)
     }
 
     pub fn question(&self) -> &'static Question {
@@ -233,6 +266,7 @@ impl Quiz {
         self.stop += 1;
         self.picked = None;
         self.revealed = false;
+        self.shown = false;
     }
 }
 

@@ -824,6 +824,14 @@ pub struct Moment {
     pub about: Option<NodeId>,
 }
 
+impl Moment {
+    fn matches(&self, e: &crate::model::trace::Entry) -> bool {
+        e.node == self.node
+            && self.kinds.contains(&kind(&e.event))
+            && (self.about.is_none() || about(&e.event) == self.about)
+    }
+}
+
 /// One answer; it is right when the moment's event has kind `means`.
 #[derive(Clone, Copy, Debug)]
 pub struct Choice {
@@ -831,23 +839,39 @@ pub struct Choice {
     pub means: &'static str,
 }
 
-/// Predict, then reveal: the timeline stops just before `at`, asks, and plays on.
+/// Predict, then reveal: the timeline stops just before `at`, asks, and plays on through
+/// `then` (the consequence worth seeing) before it pauses again.
+///
+/// A stop is graded against what its run does, so its question must ask about that run
+/// ("what will this code do?"). A question about what is *right* is asked over a run of
+/// the right behaviour: `on` names the fix variant the stop plays instead of the
+/// question's own scenario.
 #[derive(Clone, Copy, Debug)]
 pub struct Stop {
     pub at: Moment,
     pub question: &'static str,
     pub choices: &'static [Choice],
     pub explain: &'static str,
+    /// The consequence the reveal plays on to, searched after the decisive event (`None`:
+    /// the decisive event is its own consequence).
+    pub then: Option<Moment>,
+    /// The scenario this stop plays, when it is not the question's (a fix variant).
+    pub on: Option<&'static str>,
 }
 
 impl Stop {
     /// The entry of the decisive event in `trace`, if it happens.
     pub fn locate(&self, trace: &Trace) -> Option<usize> {
-        trace.entries.iter().position(|e| {
-            e.node == self.at.node
-                && self.at.kinds.contains(&kind(&e.event))
-                && (self.at.about.is_none() || about(&e.event) == self.at.about)
-        })
+        trace.entries.iter().position(|e| self.at.matches(e))
+    }
+
+    /// The entry of the consequence the reveal shows: the first `then` event after the
+    /// decisive one, or the decisive event itself.
+    pub fn consequence(&self, trace: &Trace) -> Option<usize> {
+        let at = self.locate(trace)?;
+        let Some(m) = self.then else { return Some(at) };
+        let found = trace.entries[at..].iter().position(|e| m.matches(e));
+        Some(found.map_or(at, |k| at + k))
     }
 
     /// The right choice, read from what the model did — never stored.
@@ -875,6 +899,15 @@ const STORAGE_DECIDES: Stop = Stop {
         Choice { text: "The lock library stops the write before it is sent", means: "job_aborted" },
     ],
     explain: "Only a resource that compares tokens can tell an old holder from a new one. Without a fence, storage has no reason to refuse; with one, the stale token is turned away whatever the client believes.",
+    then: None,
+    on: None,
+};
+
+/// Client 1 learning that its session is gone, and what its code does about it.
+const SESSION_LOST: Moment = Moment {
+    node: C1,
+    kinds: &["loss_ignored", "job_aborted"],
+    about: None,
 };
 
 pub const QUESTIONS: &[Question] = &[
@@ -890,6 +923,9 @@ pub const QUESTIONS: &[Question] = &[
                     Choice { text: "Keeps it waiting until client 1 releases", means: "request_queued" },
                 ],
                 explain: "A lease exists so a vanished holder cannot block everyone forever. The service cannot tell a frozen client from a dead one, so it moves on — correctly, by its rules.",
+                // Client 2 taking the lock is the grant's visible consequence.
+                then: Some(Moment { node: C2, kinds: &["belief_started"], about: None }),
+                on: None,
             },
             STORAGE_DECIDES,
         ],
@@ -906,6 +942,8 @@ pub const QUESTIONS: &[Question] = &[
                 Choice { text: "It is renewed", means: "lease_renewed" },
             ],
             explain: "A TTL is a guess about the slowest run, and the tail is unbounded exactly when it matters. Renewal helps while the process is healthy; step boundaries that check the lease, and work the next holder can resume, carry the rest.",
+            then: None,
+            on: None,
         }],
         model_answer: "The lease must outlive the longest run, and the longest run has no bound in the environments that need locks. Use a renewal watchdog whose own failures are watched, check the lease at every step boundary and stop when it is gone, and make the work idempotent so the next holder resumes instead of repeating.",
     },
@@ -913,13 +951,27 @@ pub const QUESTIONS: &[Question] = &[
         asks: "Your client loses its lock-service session in the middle of a job. What is the correct behaviour?",
         scenario: "partition-duplicate-effects",
         stops: &[Stop {
-            at: Moment { node: C1, kinds: &["loss_ignored", "job_aborted"], about: None },
-            question: "Client 1 learns that its session is gone. What does its code do?",
+            at: SESSION_LOST,
+            question: "Client 1 learns that its session is gone. This is the code as it was deployed: what will it do next?",
             choices: &[
                 Choice { text: "Logs a warning and carries on", means: "loss_ignored" },
                 Choice { text: "Stops issuing work and aborts", means: "job_aborted" },
             ],
-            explain: "Losing the session is losing the lock. Anything done after that point is unprotected — here, a second payment batch.",
+            explain: "Losing the session is losing the lock. This code only logs it, so everything after that point is unprotected — here, a second payment batch.",
+            // The duplicate payment is what the learner should see.
+            then: Some(Moment { node: DB, kinds: &["effect_performed"], about: Some(C1) }),
+            on: None,
+        },
+        Stop {
+            at: SESSION_LOST,
+            question: "Now the version you would ship. The same partition, the same lost session: what should client 1 do?",
+            choices: &[
+                Choice { text: "Log a warning and carry on", means: "loss_ignored" },
+                Choice { text: "Stop issuing work and abort", means: "job_aborted" },
+            ],
+            explain: "Stopping is the only safe reaction the client itself controls: the second payment batch is never sent. It still leaves a window between losing the lock and noticing it, which only the resource can close.",
+            then: None,
+            on: Some("partition-duplicate-effects/stop-on-loss"),
         }],
         model_answer: "Treat session loss as a stop signal wired to the same path as lease loss: stop issuing operations, revalidate before continuing, and let the resource reject duplicates (an idempotency key, a fence) so a late action is harmless.",
     },
@@ -928,12 +980,14 @@ pub const QUESTIONS: &[Question] = &[
         scenario: "coordinator-unreachable",
         stops: &[Stop {
             at: Moment { node: C1, kinds: &["failed_open", "job_aborted"], about: None },
-            question: "After three unanswered tries, what does client 1 do?",
+            question: "After three unanswered tries, what will this client's code do?",
             choices: &[
                 Choice { text: "Runs the job without the lock", means: "failed_open" },
                 Choice { text: "Gives up and stops", means: "job_aborted" },
             ],
-            explain: "Failing open risks the duplicate work the lock was meant to prevent; failing closed ties this job's availability to the lock service's. Both are choices; the mistake is making neither on purpose.",
+            explain: "This code fails open, and both clients send the nightly report. Failing open risks the duplicate work the lock was meant to prevent; failing closed ties this job's availability to the lock service's. Both are choices; the mistake is making neither on purpose.",
+            then: Some(Moment { node: DB, kinds: &["effect_performed"], about: Some(C2) }),
+            on: None,
         }],
         model_answer: "It is a per-job decision with a blast radius: fail open when duplicates are cheap, fail closed when they are not, and write it down. Paths that must be correct should not depend on the choice at all — the resource rejects duplicates itself.",
     },
@@ -966,11 +1020,12 @@ mod quiz_tests {
         // index, true time and kind. Read off each question's own run and checked against
         // the lessons (Kleppmann 2016: the grant, the accepted stale write; the fenced run
         // rejects it), so a change to the model that moves an answer fails here.
-        const EXPECTED: [(usize, usize, usize, usize, i64, &str); 6] = [
+        const EXPECTED: [(usize, usize, usize, usize, i64, &str); 7] = [
             (0, 0, 0, 18, 30_005, "lease_granted"),
             (0, 1, 0, 34, 50_005, "write_accepted"),
             (1, 0, 0, 19, 600_005, "lease_expired"),
             (2, 0, 0, 25, 90_010, "loss_ignored"),
+            (2, 1, 1, 25, 90_010, "job_aborted"),
             (3, 0, 0, 19, 7_000, "failed_open"),
             (4, 0, 1, 34, 50_005, "write_rejected"),
         ];
@@ -978,7 +1033,8 @@ mod quiz_tests {
         assert_eq!(stops, EXPECTED.len(), "every stop is pinned");
         for (qi, si, answer, entry, t, kind) in EXPECTED {
             let q = &QUESTIONS[qi];
-            let (trace, s) = (run(q.scenario), &q.stops[si]);
+            let s = &q.stops[si];
+            let trace = run(s.on.unwrap_or(q.scenario));
             assert_eq!(
                 s.locate(&trace),
                 Some(entry),

@@ -84,6 +84,9 @@ pub fn App() -> Html {
         let cb = on_action.clone();
         Callback::from(move |e: Event| cb.emit(Action::Open(super::value_of(&e))))
     };
+    // While a quiz question waits for its answer, what would give it away is hidden: the
+    // description, the whole-run transcript, the fence switch and "Next violation".
+    let hides = model.quiz.is_some_and(|q| q.hides_answer());
     let bar = PlaybarProps {
         playing: model.playing,
         t: model.cursor.t,
@@ -92,9 +95,10 @@ pub fn App() -> Html {
         steps: run.trace.len(),
         speed: model.speed_label(),
         fenced: run.fenced(),
+        hide_fence: hides,
         can_undo: model.can_undo(),
         can_redo: model.can_redo(),
-        has_violation: !run.verdict.violations.is_empty(),
+        has_violation: !hides && !run.verdict.violations.is_empty(),
         on_action: on_action.clone(),
     };
     let panel = PanelProps {
@@ -151,6 +155,7 @@ pub fn App() -> Html {
             embed: model.embed,
             quiz: model.quiz,
             waiting: model.quiz_waiting(),
+            playing: model.playing,
             run: &run,
         },
         &on_action,
@@ -199,7 +204,11 @@ pub fn App() -> Html {
                             onclick={on(&on_action, Action::ToggleMenu(Menu::Share))}>{ "Share" }</button>
                     <button type="button" class="control text" aria-pressed={model.versus.is_some().to_string()}
                             onclick={on(&on_action, Action::Compare(if model.versus.is_some() { None } else { Some(String::new()) }))}>{ "Compare" }</button>
-                    <p class="scenario-description">{ run.scenario.description.clone() }</p>
+                    if hides {
+                        <p class="scenario-description">{ "The scenario's description is hidden until you answer: it gives the answer away." }</p>
+                    } else {
+                        <p class="scenario-description">{ run.scenario.description.clone() }</p>
+                    }
                 </div>
                 if let Some(err) = &model.error {
                     <div class="error" role="alert">
@@ -222,7 +231,9 @@ pub fn App() -> Html {
                     <div class="side">
                         { verdict }
                         { inspector(&panel) }
-                        <Transcript run={run.clone()} on_action={on_action.clone()} />
+                        if !hides {
+                            <Transcript run={run.clone()} on_action={on_action.clone()} />
+                        }
                         <Settings run={run.clone()} on_action={on_action.clone()} {on_error} />
                         <Editor run={run.clone()} on_action={on_action.clone()} />
                         <Io run={run.clone()} on_action={on_action.clone()} />

@@ -23,6 +23,7 @@ pub struct GuideData<'a> {
     pub quiz: Option<Quiz>,
     /// The cursor waits at the quiz stop for the learner's answer.
     pub waiting: bool,
+    pub playing: bool,
     pub run: &'a Run,
 }
 
@@ -140,8 +141,25 @@ fn quiz(m: &GuideData, cb: &Callback<Action>) -> Html {
                         }
                     </>
                 }
+            } else if m.playing {
+                html! {
+                    <>
+                        <p class="hint" role="status">{ "Playing on to the question. The run stops just before the decisive moment." }</p>
+                        <div class="guide-actions">
+                            <button type="button" class="action" onclick={on(cb, Action::SkipToStop)}>{ "Skip to the stop" }</button>
+                        </div>
+                    </>
+                }
             } else {
-                html! { <p class="hint">{ "Press Play. The run stops just before the decisive moment and asks for your prediction." }</p> }
+                html! {
+                    <>
+                        <p class="hint">{ "Press Play: the run stops just before the decisive moment and asks for your prediction." }</p>
+                        <div class="guide-actions">
+                            <button type="button" class="action" onclick={on(cb, Action::TogglePlay)}>{ "Play" }</button>
+                            <button type="button" class="control text" onclick={on(cb, Action::SkipToStop)}>{ "Skip to the stop" }</button>
+                        </div>
+                    </>
+                }
             }
         }
         Some(stop) => {
@@ -151,12 +169,16 @@ fn quiz(m: &GuideData, cb: &Callback<Action>) -> Html {
                 <>
                     <p class={classes!("verdict-line", if right == Some(true) { "right" } else { "wrong" })} role="status">
                         { match right { Some(true) => "Right.", Some(false) => "Not quite.", None => "" } }
-                        { format!(" What happened: {happened}.") }
+                        { format!(" What this run did: {happened}.") }
                     </p>
                     <p class="explain">{ stop.explain }</p>
-                    <div class="guide-actions">
-                        <button type="button" class="action" onclick={on(cb, Action::QuizNext)}>{ if q.stop + 1 < question.stops.len() { "Next stop" } else { "Show the model answer" } }</button>
-                    </div>
+                    if m.playing {
+                        <p class="hint">{ "Playing on to show what follows…" }</p>
+                    } else {
+                        <div class="guide-actions">
+                            <button type="button" class="action" onclick={on(cb, Action::QuizNext)}>{ if q.stop + 1 < question.stops.len() { "Next stop" } else { "Show the model answer" } }</button>
+                        </div>
+                    }
                 </>
             }
         }

@@ -15,6 +15,8 @@ pub struct PlaybarProps {
     pub steps: usize,
     pub speed: String,
     pub fenced: bool,
+    /// A quiz stop is waiting for an answer the fence switch would give away.
+    pub hide_fence: bool,
     pub can_undo: bool,
     pub can_redo: bool,
     pub has_violation: bool,
@@ -120,10 +122,14 @@ pub fn playbar(p: &PlaybarProps) -> Html {
                 { text_button("Faster", "]", "+", Action::Faster, cb) }
             </div>
             <div class="group">
-                <button type="button" class={classes!("control", "fence", p.fenced.then_some("on"))} aria-pressed={p.fenced.to_string()}
-                        title="Fencing: storage rejects writes with an older token (F)" onclick={fence}>
-                    { if p.fenced { "Fencing: on" } else { "Fencing: off" } }
-                </button>
+                if p.hide_fence {
+                    <button type="button" class="control fence" disabled=true title="Hidden until you answer the question">{ "Fencing: ?" }</button>
+                } else {
+                    <button type="button" class={classes!("control", "fence", p.fenced.then_some("on"))} aria-pressed={p.fenced.to_string()}
+                            title="Fencing: storage rejects writes with an older token (F)" onclick={fence}>
+                        { if p.fenced { "Fencing: on" } else { "Fencing: off" } }
+                    </button>
+                }
                 <button type="button" class="control text" disabled={!p.has_violation} title="Jump to the next violation (V)"
                         onclick={{ let cb = cb.clone(); Callback::from(move |_| cb.emit(Action::NextViolation)) }}>{ "Next violation" }</button>
                 <button type="button" class="control text" disabled={!p.can_undo} title="Undo (Ctrl+Z)"

@@ -10,6 +10,11 @@
 //! message is in flight the playback clock slows until each flight takes at least
 //! [`FLIGHT_REAL_MS`] of real time, and it never jumps over a flight's start. Only the
 //! pace of drawing changes; what is drawn is the recorded trace.
+//!
+//! **Dead time.** The opposite case: a 25-minute backfill has minutes where nothing
+//! happens and nothing is in flight, which at 5× is minutes of an unchanging picture. A
+//! quiet gap between two entries is played in at most [`GAP_REAL_MS`] of real time, so
+//! the picture never stands still longer than that while playing.
 
 use crate::model::trace::Trace;
 use crate::vocab::time::Time;
@@ -20,6 +25,8 @@ pub const SPEEDS: [f64; 10] = [0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 
 pub const DEFAULT_SPEED: usize = 5;
 /// The least real time one message flight takes on screen.
 pub const FLIGHT_REAL_MS: f64 = 400.0;
+/// The most real time a quiet gap (no entry, nothing in flight) takes on screen.
+pub const GAP_REAL_MS: f64 = 1500.0;
 /// Real ms playback holds on each notable event at the default speed.
 pub const DWELL_REAL_MS: f64 = 700.0;
 /// With reduced motion, one notable event per this many real ms.
@@ -102,8 +109,19 @@ pub fn flights(trace: &Trace) -> Vec<(i64, i64)> {
 }
 
 /// Where the playback clock is after `real_dt` ms of real time at `speed` (sim ms per real
-/// ms), dilated around message flights; never past `end`.
-pub fn advance(t: f64, real_dt: f64, speed: f64, flights: &[(i64, i64)], end: f64) -> f64 {
+/// ms), dilated around message flights and hurried through quiet gaps; never past `end`.
+/// `gap` is the true time of the entries either side of `t` (the last at or before it,
+/// the next after it, or the end).
+pub fn advance(
+    t: f64,
+    real_dt: f64,
+    speed: f64,
+    flights: &[(i64, i64)],
+    gap: (f64, f64),
+    end: f64,
+) -> f64 {
+    // A quiet gap is crossed in at most GAP_REAL_MS, whatever the speed.
+    let speed = speed.max((gap.1 - gap.0) / GAP_REAL_MS);
     let full = t + real_dt * speed;
     // Flights in the air now: the shortest sets the pace.
     let upto = flights.partition_point(|f| (f.0 as f64) <= t);
@@ -131,10 +149,13 @@ mod tests {
 
     #[test]
     fn no_flight_means_full_speed() {
-        assert_eq!(advance(0.0, 16.0, 5.0, &[], 1e9), 80.0);
-        assert_eq!(advance(0.0, 16.0, 5.0, &[(1000, 1005)], 1e9), 80.0);
+        assert_eq!(advance(0.0, 16.0, 5.0, &[], (0.0, 100.0), 1e9), 80.0);
         assert_eq!(
-            advance(990.0, 16.0, 5.0, &[(1000, 1005)], 1e9),
+            advance(0.0, 16.0, 5.0, &[(1000, 1005)], (0.0, 100.0), 1e9),
+            80.0
+        );
+        assert_eq!(
+            advance(990.0, 16.0, 5.0, &[(1000, 1005)], (0.0, 1000.0), 1e9),
             1000.0,
             "stops at the flight"
         );
@@ -146,7 +167,7 @@ mod tests {
         let mut t = 1000.0;
         let mut frames = 0;
         while t < 1005.0 {
-            t = advance(t, 16.0, 100.0, &flights, 1e9);
+            t = advance(t, 16.0, 100.0, &flights, (1000.0, 1005.0), 1e9);
             frames += 1;
         }
         assert!(
@@ -157,7 +178,26 @@ mod tests {
 
     #[test]
     fn never_past_the_end() {
-        assert_eq!(advance(0.0, 1000.0, 100.0, &[], 500.0), 500.0);
+        assert_eq!(advance(0.0, 1000.0, 100.0, &[], (0.0, 500.0), 500.0), 500.0);
+    }
+
+    #[test]
+    fn a_quiet_gap_never_takes_longer_than_the_gap_time() {
+        // 300 s with nothing happening, at 5×: a minute of real time without the rule.
+        let gap = (0.0, 300_000.0);
+        let (mut t, mut frames) = (0.0, 0);
+        while t < gap.1 {
+            t = advance(t, 16.0, 5.0, &[], gap, 1e9);
+            frames += 1;
+        }
+        let real = frames as f64 * 16.0;
+        assert!(real <= GAP_REAL_MS + 16.0, "{real} ms");
+        assert!(
+            real >= GAP_REAL_MS - 16.0,
+            "not faster than asked: {real} ms"
+        );
+        // A short gap keeps the chosen speed.
+        assert_eq!(advance(0.0, 16.0, 5.0, &[], (0.0, 1000.0), 1e9), 80.0);
     }
 
     #[test]

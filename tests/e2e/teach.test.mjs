@@ -152,7 +152,7 @@ describe('teach it', () => {
       await page.screenshot({ path: join(SHOTS, 'quiz-stop.png'), fullPage: true });
       await quiz.getByRole('button', { name: 'Play on' }).click();
       await until(async () => /Right\./.test(await quiz.innerText()), 'the reveal', { timeout: 30_000 });
-      assert.match(await quiz.innerText(), /What happened: Grants it the lock/);
+      assert.match(await quiz.innerText(), /What this run did: Grants it the lock/);
 
       // Stop 2: storage decides; predict the fence (wrong: this run has none).
       await quiz.getByRole('button', { name: 'Next stop' }).click();
@@ -161,7 +161,7 @@ describe('teach it', () => {
       await choices.getByRole('button', { name: /Rejects it/ }).click();
       await quiz.getByRole('button', { name: 'Play on' }).click();
       await until(async () => /Not quite\./.test(await quiz.innerText()), 'the second reveal', { timeout: 30_000 });
-      assert.match(await quiz.innerText(), /What happened: Accepts it and overwrites/);
+      assert.match(await quiz.innerText(), /What this run did: Accepts it and overwrites/);
       await quiz.getByRole('button', { name: 'Show the model answer' }).click();
       assert.match(await quiz.innerText(), /A model answer/);
 
