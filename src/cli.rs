@@ -4,7 +4,7 @@
 //! without a process. Every refusal is one line on stderr and a non-zero exit code.
 
 use crate::analysis::check::{check, Verdict};
-use crate::model::scenario::{Durability, FenceMode, Flavor, Scenario};
+use crate::model::scenario::{FenceWord, Flavor, Scenario};
 use crate::model::sim::simulate;
 use crate::model::trace::{Outcome, Trace};
 use crate::teach::flavor_presets::{self, FLAVOR_PRESETS};
@@ -211,17 +211,9 @@ fn run_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
 
 /// Applies a `--fence` value; `volatile` is monotone with the mark kept in memory.
 pub fn apply_fence(sc: &mut Scenario, f: &str) -> Result<(), String> {
-    if f == "volatile" {
-        sc.storage.fence = FenceMode::Monotone;
-        sc.storage.mark = Durability::Memory;
-        return Ok(());
-    }
-    sc.storage.fence = FenceMode::parse(f).ok_or_else(|| {
-        format!(
-            "--fence: `{f}` is not one of {}, volatile",
-            FenceMode::names()
-        )
-    })?;
+    let word = FenceWord::parse(f)
+        .ok_or_else(|| format!("--fence: `{f}` is not one of {}", FenceWord::names()))?;
+    word.apply_to(sc);
     Ok(())
 }
 
@@ -267,6 +259,7 @@ impl<'a> Report<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::scenario::FenceMode;
 
     fn cli(args: &[&str]) -> (i32, String, String) {
         let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();

@@ -4,7 +4,7 @@
 //! one the end-to-end test serves, and the example host page it links to exists.
 
 use leaseline::analysis::check::{check, ViolationKind};
-use leaseline::model::scenario::{FenceMode, Flavor, LIMITS};
+use leaseline::model::scenario::{FenceWord, Flavor, LIMITS};
 use leaseline::model::sim::simulate;
 use leaseline::session::embed::{self, Command, Event};
 use leaseline::session::share::{self, MAX_FRAGMENT};
@@ -181,7 +181,7 @@ fn every_fragment_key_is_in_the_key_table_and_nothing_else_is() {
             }
         }
     }
-    // The value lists: every flavor and fence mode the code knows, and only those.
+    // The value lists: every flavor and fence word the code knows, and only those.
     let values = |key: &str| -> Vec<String> {
         let row = rows
             .iter()
@@ -191,7 +191,7 @@ fn every_fragment_key_is_in_the_key_table_and_nothing_else_is() {
     };
     let flavors: Vec<String> = Flavor::names().split('|').map(String::from).collect();
     assert_eq!(values("flavor"), flavors);
-    let fences: Vec<String> = FenceMode::names().split(", ").map(String::from).collect();
+    let fences: Vec<String> = FenceWord::names().split(", ").map(String::from).collect();
     assert_eq!(values("fence"), fences);
     for f in values("fence") {
         assert!(

@@ -605,7 +605,7 @@ fn link_fragments_never_panic_and_every_refusal_names_its_key() {
             encode(&ViewState {
                 source: Source::Named(n.clone()),
                 seed: Some(7),
-                fence: Some(FenceMode::Monotone),
+                fence: Some(FenceMode::Monotone.into()),
                 t_ms: Some(1_000),
                 ..ViewState::default()
             })

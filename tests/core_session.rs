@@ -249,6 +249,23 @@ fn a_bad_link_names_its_key_and_keeps_the_run() {
 }
 
 #[test]
+fn a_link_takes_the_same_fence_words_as_the_command_line() {
+    // `leaseline run gc-pause --fence volatile` and `#s=gc-pause&fence=volatile` are one run.
+    let s = act(
+        page(),
+        [Action::Navigate(
+            "#s=gc-pause&fence=volatile&embed=1".into(),
+        )],
+    );
+    assert_eq!(s.error, None);
+    assert!(s.embed);
+    let mut sc = leaseline::teach::course::open("gc-pause").unwrap();
+    leaseline::cli::apply_fence(&mut sc, "volatile").unwrap();
+    assert_eq!(**s.history.current(), sc);
+    assert_eq!(sc.storage.fence, FenceMode::Monotone);
+}
+
+#[test]
 fn a_step_key_lands_inside_a_group_of_events_that_share_one_millisecond() {
     let s = page();
     let trace = &s.run.trace;

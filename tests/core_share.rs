@@ -38,7 +38,7 @@ fn named_and_custom_round_trip_for_every_preset_and_lesson() {
         let full = ViewState {
             source: Source::Named(name.clone()),
             seed: Some(u64::MAX - i as u64),
-            fence: Some(FenceMode::NonAtomic),
+            fence: Some(FenceMode::NonAtomic.into()),
             flavor: Some("zookeeper".into()),
             t_ms: Some(sc.horizon_ms - i as i64),
             step: Some(i as u32),
@@ -87,7 +87,12 @@ fn the_deep_links_read_the_same() {
     let st = decode("#s=gc-pause&seed=7&fence=monotone&t=30000&beat=3").unwrap();
     assert_eq!(
         (st.seed, st.fence, st.t_ms, st.beat),
-        (Some(7), Some(FenceMode::Monotone), Some(30_000), Some(2))
+        (
+            Some(7),
+            Some(FenceMode::Monotone.into()),
+            Some(30_000),
+            Some(2)
+        )
     );
 }
 
@@ -135,7 +140,7 @@ fn each_error_names_its_key() {
         ),
         (
             "#s=gc-pause&fence=x".into(),
-            "fence: unknown mode \"x\" (expected none, monotone, strict, exact, non_atomic)",
+            "fence: unknown mode \"x\" (expected none, monotone, strict, exact, non_atomic, volatile)",
         ),
         (
             "#s=gc-pause&flavor=paxos".into(),

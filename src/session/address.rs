@@ -44,7 +44,9 @@ impl Session {
             sc.seed = seed;
         }
         if let Some(f) = v.fence {
-            sc = edit::apply(&sc, &Edit::SetFence(f)).unwrap_or(sc);
+            sc = edit::apply(&sc, &Edit::SetFence(f.mode)).unwrap_or(sc);
+            // `volatile` also says where the mark is kept.
+            f.apply_to(&mut sc);
         }
         // A link to what is already on screen (a reload, our own fragment) keeps the run.
         if self.name.as_deref() != name.as_deref()
@@ -108,7 +110,7 @@ impl Session {
                 base.storage.fence = cur.storage.fence;
                 if base == **cur {
                     v.seed = (seed != cur.seed).then_some(cur.seed);
-                    v.fence = (fence != cur.storage.fence).then_some(cur.storage.fence);
+                    v.fence = (fence != cur.storage.fence).then_some(cur.storage.fence.into());
                     v.flavor = (flavor != now).then(|| now.name().to_string());
                     Source::Named(self.name.as_deref().unwrap_or_default().to_string())
                 } else {

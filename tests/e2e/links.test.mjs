@@ -78,4 +78,22 @@ describe('step-exact links', () => {
     assert.deepEqual(problems, []);
     await context.close();
   });
+
+  test('a frame keeps embed mode on a mistake in its link, and takes the command line\'s fence words', async () => {
+    // `fence=volatile` is a word the command line takes: it must open, as an embed.
+    const good = `${h.url}#s=gc-pause&fence=volatile&embed=1`;
+    const { context, page, problems } = await openApp(h.browser, good, undefined, undefined, {
+      ready: 'section.diagram',
+    });
+    assert.equal(await page.getByRole('alert').count(), 0, 'no error for fence=volatile');
+    assert.equal(await page.getByRole('combobox', { name: 'Scenario' }).count(), 0, 'an embed');
+    assert.equal(await playback(page).button('Fencing: on').count(), 1, 'volatile is a monotone fence');
+    // A beat that does not exist: the message shows inside the frame, and it stays a frame.
+    await page.goto(`${h.url}#s=gc-pause&beat=9&embed=1`);
+    await page.getByRole('alert').waitFor();
+    assert.match(await page.getByRole('alert').innerText(), /beat/);
+    assert.equal(await page.getByRole('combobox', { name: 'Scenario' }).count(), 0, 'still an embed');
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
 });

@@ -49,6 +49,56 @@ pub struct ClockSpec {
     pub monotonic: bool,
 }
 
+/// A fence as a person names it — the command line's `--fence`, a link's `fence=`: one
+/// of the modes, or `volatile` (monotone, with its mark kept only in memory, so a storage
+/// restart forgets it). One parser, so the two accept the same words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FenceWord {
+    pub mode: FenceMode,
+    /// Where the mark is kept, when the word says (`volatile`); otherwise as it was.
+    pub mark: Option<Durability>,
+}
+
+impl FenceWord {
+    const VOLATILE: &'static str = "volatile";
+
+    pub fn parse(s: &str) -> Option<FenceWord> {
+        if s == Self::VOLATILE {
+            return Some(FenceWord {
+                mode: FenceMode::Monotone,
+                mark: Some(Durability::Memory),
+            });
+        }
+        FenceMode::parse(s).map(FenceWord::from)
+    }
+
+    pub fn name(&self) -> &'static str {
+        match (self.mode, self.mark) {
+            (FenceMode::Monotone, Some(Durability::Memory)) => Self::VOLATILE,
+            (mode, _) => mode.name(),
+        }
+    }
+
+    /// Every word, for messages: the modes' names, then `volatile`.
+    pub fn names() -> String {
+        format!("{}, {}", FenceMode::names(), Self::VOLATILE)
+    }
+
+    /// Sets `sc`'s fence (and its mark, if the word says where it is kept).
+    pub fn apply_to(&self, sc: &mut Scenario) {
+        sc.storage.fence = self.mode;
+        if let Some(m) = self.mark {
+            sc.storage.mark = m;
+        }
+    }
+}
+
+impl From<FenceMode> for FenceWord {
+    fn from(mode: FenceMode) -> FenceWord {
+        FenceWord { mode, mark: None }
+    }
+}
+
 /// Whether a counter or mark survives a restart.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Durability {

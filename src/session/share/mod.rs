@@ -30,7 +30,7 @@
 pub mod base64url;
 pub mod lz;
 
-use crate::model::scenario::{FenceMode, Flavor, Scenario, LIMITS};
+use crate::model::scenario::{FenceWord, Flavor, Scenario, LIMITS};
 use crate::teach::course::{open, walkthrough, CHAPTERS};
 use crate::teach::walkthrough::QUESTIONS;
 use crate::view::export::svg::escape_into;
@@ -60,7 +60,8 @@ pub enum Source {
 pub struct ViewState {
     pub source: Source,
     pub seed: Option<u64>,
-    pub fence: Option<FenceMode>,
+    /// A fence word, as the command line takes it (`volatile` included).
+    pub fence: Option<FenceWord>,
     /// A coordinator flavor's name (see [`check_flavor`]).
     pub flavor: Option<String>,
     /// The cursor's true time in ms.
@@ -260,11 +261,11 @@ pub fn decode(fragment: &str) -> Result<ViewState, String> {
         })?);
     }
     if let Some(x) = fence {
-        v.fence = Some(FenceMode::parse(x).ok_or_else(|| {
+        v.fence = Some(FenceWord::parse(x).ok_or_else(|| {
             format!(
                 "fence: unknown mode \"{}\" (expected {})",
                 clip(x),
-                FenceMode::names()
+                FenceWord::names()
             )
         })?);
     }
@@ -390,13 +391,14 @@ pub fn parse_origins(list: &str) -> Result<Vec<String>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::scenario::FenceMode;
 
     #[test]
     fn a_named_view_reads_as_written() {
         let v = ViewState {
             source: Source::Named("gc-pause".into()),
             seed: Some(7),
-            fence: Some(FenceMode::Monotone),
+            fence: Some(FenceMode::Monotone.into()),
             t_ms: Some(30_000),
             beat: Some(2),
             ..ViewState::default()
@@ -413,7 +415,7 @@ mod tests {
     #[test]
     fn an_old_non_atomic_link_still_reads_and_is_written_anew() {
         let old = decode("#s=gc-pause&fence=non-atomic").unwrap();
-        assert_eq!(old.fence, Some(FenceMode::NonAtomic));
+        assert_eq!(old.fence, Some(FenceMode::NonAtomic.into()));
         assert_eq!(encode(&old), "#s=gc-pause&fence=non_atomic");
         assert_eq!(decode(&encode(&old)), Ok(old));
     }
