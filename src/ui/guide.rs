@@ -93,7 +93,8 @@ fn walkthrough(m: &GuideData, cb: &Callback<Action>) -> Html {
                 <button type="button" class="control text" disabled={at_end} onclick={on(cb, Action::NextBeat)} title="Next beat (→)">{ "Next" }</button>
             </div>
             if at_end {
-                if let Some(t) = try_it {
+                // (Not inside an embed: the frame has no stage or settings to break it with.)
+                if let (Some(t), false) = (try_it, m.embed) {
                     <p class="try-it"><strong>{ "Break it yourself: " }</strong>{ t }</p>
                 }
                 { fix_buttons(&course::fixes(course::lesson_of(m.name)), cb) }

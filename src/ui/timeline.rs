@@ -215,11 +215,14 @@ fn follow_cursor(svg: &NodeRef, cx: f64, width: f64) {
         return;
     }
     let drawn = svg.get_bounding_client_rect().width();
+    // The strip of lane names stays pinned over the box's left edge: what is in view is
+    // the box less that strip, so the cursor is placed a third of the way into the rest.
+    let strip = LEFT * drawn / width;
     let to = crate::view::layout::follow_scroll(
-        cx * drawn / width,
+        cx * drawn / width - strip,
         f64::from(scroller.scroll_left()),
-        f64::from(scroller.client_width()),
-        f64::from(scroller.scroll_width()),
+        f64::from(scroller.client_width()) - strip,
+        f64::from(scroller.scroll_width()) - strip,
     );
     if let Some(x) = to {
         scroller.set_scroll_left(x as i32);
