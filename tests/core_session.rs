@@ -5,7 +5,7 @@
 use leaseline::model::scenario::FenceMode;
 use leaseline::session::embed::Command;
 use leaseline::session::share;
-use leaseline::session::{Action, Menu, Session};
+use leaseline::session::{Action, Menu, Session, BEFORE_LAST_EDIT};
 use leaseline::view::playback::Cursor;
 use std::rc::Rc;
 
@@ -181,6 +181,48 @@ fn dead_time_is_skipped_on_the_way_to_a_stop() {
     let (s, real) = real_ms_until(s, |s| !s.playing);
     assert!(s.quiz_waiting());
     assert!(real < 30_000.0, "reached the stop after {real} real ms");
+}
+
+#[test]
+fn compare_offers_the_run_before_the_last_edit_and_an_import_keeps_one() {
+    let s = page();
+    let original = s.run.digest.clone();
+    let s = act(
+        s,
+        [
+            Action::ToggleFence,
+            Action::Compare(Some(BEFORE_LAST_EDIT.into())),
+        ],
+    );
+    let vs = s.versus.as_ref().expect("comparing");
+    assert_eq!(vs.run.digest, original, "B is the run before the edit");
+    assert_ne!(s.run.digest, original);
+    assert!(vs.divergence.is_some(), "the fence changes the run");
+    // Another edit: B follows, still the run just before it.
+    let before = s.run.digest.clone();
+    let s = act(s, [Action::ToggleFence]);
+    assert_eq!(s.versus.as_ref().unwrap().run.digest, before);
+
+    // An import replaces the run on screen; the run it replaced is "before" it.
+    let text = leaseline::teach::course::open("gc-pause-fenced")
+        .unwrap()
+        .to_json_pretty();
+    let s = act(
+        page(),
+        [
+            Action::Import(text),
+            Action::Compare(Some(BEFORE_LAST_EDIT.into())),
+        ],
+    );
+    assert_eq!(s.versus.as_ref().unwrap().run.digest, original);
+    let s = act(s, [Action::Compare(None), Action::Undo]);
+    assert_eq!(
+        s.run.digest, original,
+        "undo goes back to before the import"
+    );
+    // Nothing to undo, nothing before: no comparison.
+    let s = act(page(), [Action::Compare(Some(BEFORE_LAST_EDIT.into()))]);
+    assert!(s.versus.is_none());
 }
 
 #[test]

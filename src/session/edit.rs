@@ -248,6 +248,11 @@ impl History {
         self.future.clear();
     }
 
+    /// The scenario before the last edit (what undo would return to).
+    pub fn previous(&self) -> Option<&Rc<Scenario>> {
+        self.past.last()
+    }
+
     pub fn can_undo(&self) -> bool {
         !self.past.is_empty()
     }

@@ -19,5 +19,5 @@ mod page;
 mod run;
 pub mod share;
 
-pub use page::{Action, Menu, Picker, Selection, Session, DEFAULT};
+pub use page::{Action, Menu, Picker, Selection, Session, BEFORE_LAST_EDIT, DEFAULT};
 pub use run::{Run, Versus};

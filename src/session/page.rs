@@ -89,6 +89,9 @@ pub struct Session {
     pub(super) dwell: f64,
 }
 
+/// What Compare calls the run before the last edit (not a scenario name: those have no `@`).
+pub const BEFORE_LAST_EDIT: &str = "@before";
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
     TogglePlay,
@@ -139,7 +142,8 @@ pub enum Action {
     RunDraft(String),
     /// A command from the host page of an embed, already validated.
     Host(Command),
-    /// Compare with a variant ("" = the fence switched), or stop comparing.
+    /// Compare with a variant ("" = the fence switched, [`BEFORE_LAST_EDIT`] = the run
+    /// before the last edit), or stop comparing.
     Compare(Option<String>),
     ResetProgress,
     SetReducedMotion(bool),
@@ -318,12 +322,15 @@ impl Session {
         self.move_to(Cursor::START);
     }
 
-    /// Builds the second run: a named variant on this run's seed, or this scenario with
-    /// the fence switched.
+    /// Builds the second run: a named variant on this run's seed, this scenario with the
+    /// fence switched (`""`), or the scenario before the last edit ([`BEFORE_LAST_EDIT`]).
     pub(super) fn compare_with(&mut self, with: &str) {
         let a = self.history.current();
         let b = if with.is_empty() {
             Some(crate::analysis::compare::fence_flipped(a))
+        } else if with == BEFORE_LAST_EDIT {
+            // With nothing to undo, there is nothing before: compare stops.
+            self.history.previous().map(|p| (**p).clone())
         } else {
             course::open(with).map(|mut sc| {
                 sc.seed = a.seed;
@@ -690,7 +697,12 @@ impl Session {
             Action::Import(text) => match Scenario::from_json(&text) {
                 Ok(sc) => {
                     m.quiz = None;
+                    // Undo (and Compare's "before my last edit") go back to the run the
+                    // import replaced.
+                    let mut history = m.history.clone();
+                    history.replace(sc.clone());
                     m.load(None, sc);
+                    m.history = history;
                 }
                 // The current scenario stays; the message names the field.
                 Err(e) => m.error = Some(format!("import: {e}")),

@@ -20,7 +20,7 @@ use super::stage::{stage, StageProps};
 use super::timeline::Timeline;
 use super::transcript::Transcript;
 use super::versus::{compare_bar, second_diagram};
-use crate::session::{Action, Menu, Session};
+use crate::session::{Action, Menu, Session, BEFORE_LAST_EDIT};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -203,7 +203,12 @@ pub fn App() -> Html {
                     <button type="button" class="control text" aria-expanded={(model.menu == Some(Menu::Share)).to_string()} aria-controls="share-dialog"
                             onclick={on(&on_action, Action::ToggleMenu(Menu::Share))}>{ "Share" }</button>
                     <button type="button" class="control text" aria-pressed={model.versus.is_some().to_string()}
-                            onclick={on(&on_action, Action::Compare(if model.versus.is_some() { None } else { Some(String::new()) }))}>{ "Compare" }</button>
+                            onclick={on(&on_action, Action::Compare(match (model.versus.is_some(), model.can_undo()) {
+                                // After an edit, the question is what the edit changed.
+                                (false, true) => Some(BEFORE_LAST_EDIT.to_string()),
+                                (false, false) => Some(String::new()),
+                                (true, _) => None,
+                            }))}>{ "Compare" }</button>
                     if hides {
                         <p class="scenario-description">{ "The scenario's description is hidden until you answer: it gives the answer away." }</p>
                     } else {
@@ -220,12 +225,19 @@ pub fn App() -> Html {
                 <Menus open={model.menu} current={Rc::<str>::from(name)} progress={model.progress.clone()} chapter={model.chapter} on_action={on_action.clone()} />
                 { controls }
                 { caption }
-                <div class={classes!("view", model.versus.is_some().then_some("versus-on"))}>
-                { diagram }
-                { walkthrough }
-                </div>
-                { compare_bar(&run, model.versus.as_ref(), name, &on_action) }
-                { second_diagram(model.versus.as_ref(), model.cursor.t, &on_action_b) }
+                if model.versus.is_some() {
+                    // Comparing: the two drawings and what tells them apart, together on
+                    // one screen; the walkthrough waits below them.
+                    <div class="view versus-on">{ diagram }</div>
+                    { compare_bar(&run, model.versus.as_ref(), name, model.can_undo(), &on_action) }
+                    { second_diagram(model.versus.as_ref(), model.cursor.t, &on_action_b) }
+                    { walkthrough }
+                } else {
+                    <div class="view">
+                    { diagram }
+                    { walkthrough }
+                    </div>
+                }
                 <div class="lower">
                     { stage(&stage_props) }
                     <div class="side">

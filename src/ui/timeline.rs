@@ -163,7 +163,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         </svg>
     };
     html! {
-        <div class="timeline-frame">
+        // The drawing's proportions, for CSS that fits two diagrams on one screen (compare).
+        <div class="timeline-frame" style={format!("--w:{};--h:{}", n(d.width), n(d.height))}>
         { names }
         <svg ref={svg} class="timeline" viewBox={format!("0 0 {} {}", n(d.width), n(d.height))} role="img" aria-label={label}
              {onclick} {onmousemove} {onmouseleave}>

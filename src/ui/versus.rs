@@ -5,13 +5,20 @@
 
 use super::guide::on;
 use super::timeline::Timeline;
-use crate::session::{Action, Run, Versus};
+use crate::session::{Action, Run, Versus, BEFORE_LAST_EDIT};
 use crate::teach::course::variants;
 use crate::teach::narrate;
 use yew::prelude::*;
 
 /// The compare bar: what B is, where the runs part (with a jump), and each verdict.
-pub fn compare_bar(a: &Run, vs: Option<&Versus>, name: &str, cb: &Callback<Action>) -> Html {
+/// `edited`: there is a run before the last edit to compare with.
+pub fn compare_bar(
+    a: &Run,
+    vs: Option<&Versus>,
+    name: &str,
+    edited: bool,
+    cb: &Callback<Action>,
+) -> Html {
     let Some(vs) = vs else {
         return html! {};
     };
@@ -38,6 +45,9 @@ pub fn compare_bar(a: &Run, vs: Option<&Versus>, name: &str, cb: &Callback<Actio
                     <span class="sr-only">{ "Compare with" }</span>
                     <select aria-label="Compare with" onchange={choose}>
                         <option value="" selected={vs.with.is_empty()}>{ "this run with the fence switched" }</option>
+                        if edited {
+                            <option value={BEFORE_LAST_EDIT} selected={&*vs.with == BEFORE_LAST_EDIT}>{ "this run before my last edit" }</option>
+                        }
                         { for variants(name).into_iter().map(|n| html! {
                             <option value={n.clone()} selected={*vs.with == *n}>{ n.clone() }</option>
                         }) }

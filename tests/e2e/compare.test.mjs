@@ -61,4 +61,31 @@ describe('compare', () => {
       await context.close();
     }
   });
+
+  test('after an edit, Compare shows the run before it; both diagrams fit on one 1280x800 screen', async () => {
+    const { context, page, problems } = await openApp(h.browser, h.url, { viewport: { width: 1280, height: 800 } });
+    try {
+      const a = page.getByRole('region', { name: 'Space-time diagram', exact: true });
+      const original = await a.getAttribute('data-digest');
+      await page.keyboard.press('f');
+      await until(async () => (await a.getAttribute('data-digest')) !== original, 'the edit');
+      await page.getByRole('button', { name: 'Compare', exact: true }).click();
+      const bar = page.getByRole('region', { name: 'Compare' });
+      await bar.waitFor();
+      const choice = bar.getByRole('combobox', { name: 'Compare with' });
+      assert.equal(await choice.locator('option:checked').innerText(), 'this run before my last edit');
+      const b = page.getByRole('region', { name: 'Space-time diagram B' });
+      assert.equal(await b.getAttribute('data-digest'), original, 'B is the run before the edit');
+      assert.match(await bar.innerText(), /First difference/);
+      // Both drawings on one screen: from A's top to B's bottom is at most the viewport.
+      await a.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      const top = (await a.boundingBox()).y;
+      const box = await b.boundingBox();
+      assert.ok(box.y + box.height - top <= 800, `A's top to B's bottom: ${Math.round(box.y + box.height - top)} px`);
+      await page.screenshot({ path: join(SHOTS, 'compare-before-edit.png') });
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
 });
