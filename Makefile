@@ -2,7 +2,8 @@
 #   make serve   install what is missing, then serve the app at http://127.0.0.1:8080/
 #   make test    install what is missing, then run every check, in order, stopping at the
 #                first failure: format, lints, native tests, browser tests, release build,
-#                sub-path build, end-to-end tests, frame benchmark, bundle size (fails above
+#                sub-path build, end-to-end tests, frame benchmark, first-paint benchmark
+#                (Slow 4G, beside RaftScope's page), bundle size (fails above
 #                a ceiling, scripts/size.sh), simulation benchmark; then
 #                `tiers: N passed, M failed` (also printed when a tier fails).
 # Two optional, longer checks (not part of `make test`):
@@ -48,6 +49,7 @@ test: setup
 		trunk build --release --public-url /courses/locks/ --dist target/dist-subpath
 	@$(STEP) "end-to-end (node --test, playwright-core)" node --test tests/e2e/
 	@$(STEP) "frame benchmark" node tests/e2e/bench-frames.mjs
+	@$(STEP) "first-paint benchmark (Slow 4G, beside RaftScope)" node tests/e2e/bench-first-paint.mjs
 	@$(STEP) "bundle size" scripts/size.sh
 	@$(STEP) "benchmark" cargo bench --bench sim --no-default-features
 	@$(STEP) --summary

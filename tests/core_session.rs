@@ -428,3 +428,20 @@ fn a_quiz_question_is_never_asked_while_the_run_plays() {
         );
     }
 }
+
+#[test]
+fn a_page_opened_at_a_link_is_that_link_from_its_first_render() {
+    // The page's first state already follows its address: an embed of another scenario
+    // never draws the default run first.
+    let s = Session::opened_at("#s=check-then-write&embed=1");
+    assert_eq!(s.name.as_deref(), Some("check-then-write"));
+    assert!(s.embed);
+    assert_ne!(s.run.digest, Session::default_page().run.digest);
+    assert_eq!(
+        Session::opened_at("").run.digest,
+        Session::default_page().run.digest
+    );
+    // A bad link opens the default run with the message, as following it later does.
+    let bad = Session::opened_at("#s=gc-pause&t=abc");
+    assert!(bad.error.as_deref().unwrap().starts_with("t:"));
+}

@@ -15,6 +15,16 @@ use crate::view::playback::Cursor;
 use std::rc::Rc;
 
 impl Session {
+    /// The page as its address opens it: the link followed before the first render, so a
+    /// link to another scenario (an embed, a deep link) never shows the default run first.
+    pub fn opened_at(fragment: &str) -> Session {
+        let page = Rc::new(Session::default_page());
+        if fragment.is_empty() || fragment == "#" {
+            return Rc::unwrap_or_clone(page);
+        }
+        Rc::unwrap_or_clone(page.reduce(super::Action::Navigate(fragment.to_string())))
+    }
+
     /// Follows a link: the whole view state in a fragment (see `share`). A bad link
     /// changes nothing but the message, which names the key at fault.
     pub(super) fn navigate(&mut self, fragment: &str) {

@@ -27,7 +27,8 @@ use yew::prelude::*;
 /// The whole page.
 #[component]
 pub fn App() -> Html {
-    let model = use_reducer(Session::default_page);
+    // The address is read before the first render (see `Session::opened_at`).
+    let model = use_reducer(|| Session::opened_at(&super::hooks::hash()));
     let dispatch = {
         let d = model.dispatcher();
         use_memo((), move |_| Callback::from(move |a: Action| d.dispatch(a)))

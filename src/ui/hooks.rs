@@ -215,15 +215,12 @@ pub(super) fn hash() -> String {
         .unwrap_or_default()
 }
 
-/// Deep links: follows the fragment the page was opened with, and every later change of
-/// it (a link in the chapter menu, the browser's Back and Forward).
+/// Deep links: follows every change of the fragment after the page opened (a link in the
+/// chapter menu, the browser's Back and Forward); the one it opened with is followed before
+/// the first render (`Session::opened_at`).
 #[hook]
 pub fn use_deep_links(dispatch: Callback<Action>) {
     use_effect_with((), move |_| {
-        let first = hash();
-        if !first.is_empty() {
-            dispatch.emit(Action::Navigate(first));
-        }
         let listener = Closure::<dyn FnMut()>::new(move || dispatch.emit(Action::Navigate(hash())));
         listen(web_sys::window().map(Into::into), "hashchange", listener)
     });

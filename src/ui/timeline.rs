@@ -163,8 +163,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         </svg>
     };
     html! {
-        // The drawing's proportions, for CSS that fits two diagrams on one screen (compare).
-        <div class="timeline-frame" style={format!("--w:{};--h:{}", n(d.width), n(d.height))}>
+        <div class="timeline-frame">
         { names }
         <svg ref={svg} class="timeline" viewBox={format!("0 0 {} {}", n(d.width), n(d.height))} role="img" aria-label={label}
              {onclick} {onmousemove} {onmouseleave}>

@@ -5,6 +5,7 @@
 // Not a test file itself (its name matches none of `node --test`'s patterns).
 
 import { createServer } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { mkdir, readFile } from 'node:fs/promises';
 import { after, before } from 'node:test';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -37,6 +38,9 @@ const TYPES = {
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.json': 'application/json',
+  '.png': 'image/png',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
 };
 
 /** Fails with a clear message when the release build is missing. */
@@ -49,9 +53,10 @@ export async function requireDist() {
 /**
  * A static file server for a build (dist/ unless `dir` says otherwise), listening on a free
  * port of 127.0.0.1. `prefix` serves it under a sub-path (as a course site would); `headers`
- * are added to every response (a Content-Security-Policy, say).
+ * are added to every response (a Content-Security-Policy, say). `gzip` sends every file
+ * gzip-encoded (level 9) to a client that accepts it, as a production host would.
  */
-export async function serveDist({ dir = DIST, prefix = '/', headers = {} } = {}) {
+export async function serveDist({ dir = DIST, prefix = '/', headers = {}, gzip = false } = {}) {
   const server = createServer(async (req, res) => {
     const full = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     if (!full.startsWith(prefix)) {
@@ -65,10 +70,13 @@ export async function serveDist({ dir = DIST, prefix = '/', headers = {} } = {})
       return;
     }
     try {
-      const body = await readFile(file);
+      let body = await readFile(file);
+      const encoded = gzip && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
+      if (encoded) body = gzipSync(body, { level: 9 });
       res.writeHead(200, {
         'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
         'cache-control': 'no-store',
+        ...(encoded ? { 'content-encoding': 'gzip' } : {}),
         ...headers,
       });
       res.end(body);
