@@ -185,30 +185,51 @@ impl Placer {
     }
 }
 
-/// A tick spacing of 1, 2 or 5 × 10^k ms giving about eight ticks.
-fn nice_step(span_ms: i64) -> i64 {
-    let raw = (span_ms / 8).max(1);
-    let mut mag = 1i64;
-    loop {
-        for m in [1, 2, 5] {
-            if m * mag >= raw {
-                return m * mag;
-            }
-        }
-        mag = mag.saturating_mul(10);
+/// The unit of a time axis, chosen once for the whole axis from the run's length so that
+/// no two ticks mix units ("800 s" beside "10 min" reads as a jump): milliseconds under a
+/// second, seconds under five minutes, minutes under five hours, then hours. Returns the
+/// unit's length in ms and its name.
+fn axis_unit(span_ms: i64) -> (i64, &'static str) {
+    match span_ms {
+        ..1_000 => (1, "ms"),
+        ..300_000 => (1_000, "s"),
+        ..18_000_000 => (60_000, "min"),
+        _ => (3_600_000, "h"),
     }
 }
 
-fn tick_label(ms: i64) -> String {
-    if ms >= 60_000 && ms % 60_000 == 0 {
-        format!("{} min", ms / 60_000)
-    } else if ms % 1000 == 0 {
-        format!("{} s", ms / 1000)
-    } else if ms >= 1000 {
-        format!("{} s", decimal(ms, 3))
-    } else {
-        format!("{ms} ms")
-    }
+/// The ticks of an axis over `0..=span_ms`: a step of 1, 2 or 5 × 10^k in the axis's unit
+/// (tenths of a unit allowed, so a one-second run counts 0.2 s at a time) giving at most
+/// about eight ticks, every label in that one unit; the first reads a bare "0".
+pub fn axis_ticks(span_ms: i64) -> Vec<(i64, String)> {
+    let span = span_ms.max(1);
+    let (unit, name) = axis_unit(span);
+    // Tenths of a unit are the finest step (milliseconds cannot be split).
+    let tenth = (unit / 10).max(1);
+    let raw = (span + 7) / 8;
+    let mut mag = tenth;
+    let step = 'found: loop {
+        for m in [1, 2, 5] {
+            if m * mag >= raw {
+                break 'found m * mag;
+            }
+        }
+        mag = mag.saturating_mul(10);
+    };
+    (0..)
+        .map(|i: i64| i * step)
+        .take_while(|t| *t <= span)
+        .map(|t| {
+            let label = if t == 0 {
+                "0".to_string()
+            } else if unit == 1 {
+                format!("{t} {name}")
+            } else {
+                format!("{} {name}", decimal(t / tenth, 1))
+            };
+            (t, label)
+        })
+        .collect()
 }
 
 impl Diagram {
@@ -462,14 +483,11 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
         bars.push(interval_bar(&scale, &mut placer, ly(iv.node), iv, None));
     }
 
-    let span = trace.end.0.max(1);
-    let step = nice_step(span);
-    let ticks = (0..)
-        .map(|i: i64| i * step)
-        .take_while(|t| *t <= span)
-        .map(|t| Tick {
+    let ticks = axis_ticks(trace.end.0)
+        .into_iter()
+        .map(|(t, label)| Tick {
             x: scale.x(t as f64),
-            label: tick_label(t),
+            label,
         })
         .collect();
 
@@ -900,13 +918,62 @@ mod tests {
     }
 
     #[test]
-    fn ticks_and_numbers_format_without_floats() {
-        assert_eq!(nice_step(60_005), 10_000);
-        assert_eq!(nice_step(800), 100);
-        assert_eq!(tick_label(30_000), "30 s");
-        assert_eq!(tick_label(120_000), "2 min");
-        assert_eq!(tick_label(500), "500 ms");
-        assert_eq!(tick_label(2_500), "2.5 s");
+    fn every_tick_of_an_axis_is_in_one_unit_with_a_one_two_five_step() {
+        let labels = |span| {
+            axis_ticks(span)
+                .into_iter()
+                .map(|(_, l)| l)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        assert_eq!(labels(1_000), "0, 0.2 s, 0.4 s, 0.6 s, 0.8 s, 1 s");
+        assert_eq!(labels(60_005), "0, 10 s, 20 s, 30 s, 40 s, 50 s, 60 s");
+        assert_eq!(labels(100_000), "0, 20 s, 40 s, 60 s, 80 s, 100 s");
+        assert_eq!(
+            labels(1_501_000),
+            "0, 5 min, 10 min, 15 min, 20 min, 25 min"
+        );
+        assert_eq!(
+            labels(25 * 60_000),
+            "0, 5 min, 10 min, 15 min, 20 min, 25 min"
+        );
+        assert_eq!(
+            labels(800),
+            "0, 100 ms, 200 ms, 300 ms, 400 ms, 500 ms, 600 ms, 700 ms, 800 ms"
+        );
+        assert_eq!(
+            labels(6 * 60_000),
+            "0, 1 min, 2 min, 3 min, 4 min, 5 min, 6 min"
+        );
+        assert_eq!(labels(299_000), "0, 50 s, 100 s, 150 s, 200 s, 250 s");
+        assert_eq!(labels(5 * 60_000), "0, 1 min, 2 min, 3 min, 4 min, 5 min");
+        assert_eq!(labels(3_000), "0, 0.5 s, 1 s, 1.5 s, 2 s, 2.5 s, 3 s");
+        assert_eq!(labels(12 * 3_600_000), "0, 2 h, 4 h, 6 h, 8 h, 10 h, 12 h");
+        assert_eq!(labels(0), "0, 1 ms");
+        // Whatever the length: one unit, an even step, at most nine ticks, the last within a
+        // step of the end.
+        for span in [
+            1, 7, 999, 1_000, 1_001, 59_999, 60_000, 299_999, 300_000, 1_501_000, 86_400_000,
+        ] {
+            let t = axis_ticks(span);
+            let units: Vec<&str> = t[1..]
+                .iter()
+                .map(|(_, l)| l.rsplit(' ').next().unwrap())
+                .collect();
+            assert!(units.windows(2).all(|w| w[0] == w[1]), "{span}: {t:?}");
+            let step = t[1].0;
+            assert!(
+                t.iter()
+                    .enumerate()
+                    .all(|(i, (ms, _))| *ms == i as i64 * step),
+                "{span}"
+            );
+            assert!(
+                t.len() <= 9 && t.last().unwrap().0 <= span.max(1),
+                "{span}: {t:?}"
+            );
+            assert!(t.last().unwrap().0 + step > span, "{span}: {t:?}");
+        }
         assert_eq!(decimal(250, 3), "0.25");
         assert_eq!(decimal(-30_000, 3), "-30");
     }
