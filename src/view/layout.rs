@@ -190,11 +190,14 @@ impl Placer {
 /// second, seconds under five minutes, minutes under five hours, then hours. Returns the
 /// unit's length in ms and its name.
 fn axis_unit(span_ms: i64) -> (i64, &'static str) {
-    match span_ms {
-        ..1_000 => (1, "ms"),
-        ..300_000 => (1_000, "s"),
-        ..18_000_000 => (60_000, "min"),
-        _ => (3_600_000, "h"),
+    if span_ms < 1_000 {
+        (1, "ms")
+    } else if span_ms < 300_000 {
+        (1_000, "s")
+    } else if span_ms < 18_000_000 {
+        (60_000, "min")
+    } else {
+        (3_600_000, "h")
     }
 }
 
@@ -239,6 +242,42 @@ impl Diagram {
             .find(|l| l.node == node)
             .map_or(0.0, |l| l.y)
     }
+
+    /// The labels a reveal up to `edge` would cut mid-word: each starts at or before the
+    /// edge (what it names is on screen) and may run on past it. The timeline draws these
+    /// once more beyond the edge, so a label shows whole from the moment it starts — never
+    /// "two believ". The reach past the start is generous (the font's real width varies);
+    /// a label wholly left of the edge only costs a text the clip hides.
+    pub fn labels_across(&self, edge: f64) -> Vec<LabelAcross<'_>> {
+        let alarm = |t: Tone| matches!(t, Tone::Stale | Tone::Duplicate | Tone::Reject);
+        let bands = self.bands.iter().map(|b| (&b.tag, true));
+        let bars = self.bars.iter().map(|b| (&b.label, false));
+        let arrows = self.arrows.iter().map(|a| (&a.label, false));
+        let marks = self.marks.iter().map(|m| (&m.label, alarm(m.tone)));
+        bands
+            .chain(bars)
+            .chain(arrows)
+            .chain(marks)
+            .filter_map(|(l, alarm)| {
+                Some(LabelAcross {
+                    label: l.as_ref()?,
+                    alarm,
+                })
+            })
+            .filter(|c| {
+                let reach = c.label.text.chars().count() as f64 * CHAR_W * 1.5 + 12.0;
+                c.label.x <= edge && edge < c.label.x + reach
+            })
+            .collect()
+    }
+}
+
+/// A label that the reveal edge crosses ([`Diagram::labels_across`]); `alarm`: drawn in the
+/// alarm's colour and weight, as the two-believers tag and a stale write's label are.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LabelAcross<'a> {
+    pub label: &'a Label,
+    pub alarm: bool,
 }
 
 /// Lays out the diagram of `trace` over its whole time span.
@@ -893,6 +932,29 @@ mod tests {
                 .as_ref()
                 .is_some_and(|l| l.text == "✕ token 33 < 34")));
         assert!(!d.marks.iter().any(|m| m.tone == Tone::Stale));
+    }
+
+    #[test]
+    fn the_labels_the_reveal_edge_crosses_are_the_ones_it_would_cut() {
+        let (_, _, d) = gc("gc-pause");
+        let tag = d.bands[0].tag.as_ref().unwrap();
+        let texts = |edge: f64| -> Vec<(String, bool)> {
+            d.labels_across(edge)
+                .iter()
+                .map(|c| (c.label.text.clone(), c.alarm))
+                .collect()
+        };
+        // Just before the band's tag starts, nothing of it; just after, the tag (in the
+        // alarm's style) among the labels that start there too.
+        assert!(!texts(tag.x - 1.0).iter().any(|(t, _)| t == "two believers"));
+        assert!(texts(tag.x + 3.0).contains(&("two believers".into(), true)));
+        // Long after, it is wholly revealed and no longer crosses the edge.
+        assert!(!texts(tag.x + 200.0)
+            .iter()
+            .any(|(t, _)| t == "two believers"));
+        let stale = d.marks.iter().find(|m| m.tone == Tone::Stale).unwrap();
+        let l = stale.label.as_ref().unwrap();
+        assert_eq!(texts(l.x + 1.0).last(), Some(&(l.text.clone(), true)));
     }
 
     #[test]
