@@ -689,6 +689,37 @@ pub fn follow_scroll(cursor_x: f64, scroll_left: f64, view_w: f64, content_w: f6
     ((target - scroll_left).abs() >= 1.0).then_some(target)
 }
 
+// ---------------------------------------------------------------- a popover beside a shape
+
+/// A box as (left, top, right, bottom).
+pub type Rect = (f64, f64, f64, f64);
+
+/// Where a popover of `w`×`h` goes beside the shape `anchor`, inside `view` (all in the
+/// viewport's CSS pixels; the node's action menu is one): on the side of the anchor that
+/// `prefer_left` names if it fits there, else the other side, else below, else above —
+/// always in view, beside its shape rather than below the fold. Beside the shape it is
+/// centred on it vertically, then moved to stay in view; a view too small for it keeps its
+/// top-left corner in view. Returns the popover's top-left corner.
+pub fn popover(anchor: Rect, w: f64, h: f64, view: Rect, prefer_left: bool) -> (f64, f64) {
+    const GAP: f64 = 8.0;
+    let (l, t, r, b) = anchor;
+    let (lo_x, lo_y, hi_x, hi_y) = (view.0 + GAP, view.1 + GAP, view.2 - GAP, view.3 - GAP);
+    let fit = |p: f64, size: f64, lo: f64, hi: f64| p.min(hi - size).max(lo);
+    let beside = fit((t + b - h) / 2.0, h, lo_y, hi_y);
+    let stacked = fit((l + r - w) / 2.0, w, lo_x, hi_x);
+    let right = (r + GAP + w <= hi_x).then_some((r + GAP, beside));
+    let left = (l - GAP - w >= lo_x).then_some((l - GAP - w, beside));
+    let sides = if prefer_left {
+        left.or(right)
+    } else {
+        right.or(left)
+    };
+    sides
+        .or((b + GAP + h <= hi_y).then_some((stacked, b + GAP)))
+        .or((t - GAP - h >= lo_y).then_some((stacked, t - GAP - h)))
+        .unwrap_or((stacked, fit(b + GAP, h, lo_y, hi_y)))
+}
+
 // ---------------------------------------------------------------- the stage
 
 pub const STAGE_W: f64 = 420.0;
@@ -1154,6 +1185,40 @@ mod tests {
         // Where it scrolls to, the cursor is in view.
         let to = follow_scroll(700.0, 0.0, 320.0, 900.0).unwrap();
         assert_eq!(follow_scroll(700.0, to, 320.0, 900.0), None);
+    }
+
+    #[test]
+    fn a_popover_opens_beside_its_shape_and_inside_the_view() {
+        let view = (0.0, 0.0, 1366.0, 860.0);
+        let inside = |(x, y): (f64, f64), w: f64, h: f64, v: Rect| {
+            x >= v.0 && y >= v.1 && x + w <= v.2 && y + h <= v.3
+        };
+        // The storage node low on a laptop's screen, its menu 260×130: to its left, centred
+        // on it, then lifted to stay above the fold.
+        let node = (300.0, 780.0, 344.0, 824.0);
+        let (x, y) = popover(node, 260.0, 130.0, view, true);
+        assert_eq!(x, 300.0 - 8.0 - 260.0);
+        assert_eq!(y, 860.0 - 8.0 - 130.0);
+        assert!(inside((x, y), 260.0, 130.0, view));
+        // Preferring the right, and there is room: to its right, centred on it.
+        let mid = (300.0, 400.0, 344.0, 444.0);
+        assert_eq!(popover(mid, 260.0, 130.0, view, false), (352.0, 357.0));
+        // A phone: no room on either side, so below the node, or above it when that is full.
+        let phone = (0.0, 0.0, 360.0, 640.0);
+        let low = (150.0, 560.0, 194.0, 604.0);
+        let (x, y) = popover(low, 260.0, 130.0, phone, true);
+        assert!(
+            inside((x, y), 260.0, 130.0, phone) && y + 130.0 <= 560.0,
+            "{x},{y}"
+        );
+        let high = (150.0, 40.0, 194.0, 84.0);
+        assert_eq!(popover(high, 260.0, 130.0, phone, false).1, 92.0);
+        // A frame smaller than the menu: its top-left corner stays in view.
+        let tiny = (0.0, 0.0, 200.0, 100.0);
+        assert_eq!(
+            popover((80.0, 30.0, 120.0, 70.0), 260.0, 130.0, tiny, false),
+            (8.0, 8.0)
+        );
     }
 
     #[test]
