@@ -172,7 +172,7 @@ pub fn use_action_menu(selected: Option<Selection>) {
 
 /// Moves keyboard focus to `el` (a button, or a stage shape: SVG elements focus too).
 fn focus(el: Option<&web_sys::Element>) {
-    if let Some(el) = el.filter(|e| e.is_connected()) {
+    if let Some(el) = el {
         let _ = wasm_bindgen::JsCast::unchecked_ref::<web_sys::HtmlElement>(el).focus();
     }
 }
@@ -181,7 +181,6 @@ fn focus(el: Option<&web_sys::Element>) {
 /// in), inside the viewport.
 fn place(menu: &web_sys::Element) -> Option<()> {
     let panel = menu.parent_element()?;
-    let stage = panel.query_selector("svg.stage").ok()??;
     let shape = panel.query_selector(".selected").ok()??;
     // A node's circle; a link's midpoint (its box can span the whole stage).
     let anchor = match shape.query_selector("circle").ok()? {
@@ -199,17 +198,14 @@ fn place(menu: &web_sys::Element) -> Option<()> {
         f64::from(root.client_width()),
         f64::from(root.client_height()),
     );
-    let (sl, _, sr, _) = rect(&stage);
+    let (pl, pt, pr, _) = rect(&panel);
     let (ml, mt, mr, mb) = rect(menu);
-    let (w, h) = (mr - ml, mb - mt);
     // Shapes on the stage's right half open their menu towards its middle.
-    let prefer_left = anchor.0 + anchor.2 > sl + sr;
-    let (x, y) = layout::popover(anchor, w, h, view, prefer_left);
-    let (pl, pt, _, _) = rect(&panel);
-    let left = x - pl - f64::from(panel.client_left());
-    let top = y - pt - f64::from(panel.client_top());
-    menu.set_attribute("style", &format!("left:{}px;top:{}px", n(left), n(top)))
-        .ok()
+    let prefer_left = anchor.0 + anchor.2 > pl + pr;
+    let (x, y) = layout::popover(anchor, mr - ml, mb - mt, view, prefer_left);
+    // The menu is positioned from the panel's padding box, 1 px (its border) inside.
+    let style = format!("left:{}px;top:{}px", n(x - pl - 1.0), n(y - pt - 1.0));
+    menu.set_attribute("style", &style).ok()
 }
 
 fn rect(e: &web_sys::Element) -> layout::Rect {

@@ -248,27 +248,32 @@ impl Diagram {
     /// once more beyond the edge, so a label shows whole from the moment it starts — never
     /// "two believ". The reach past the start is generous (the font's real width varies);
     /// a label wholly left of the edge only costs a text the clip hides.
-    pub fn labels_across(&self, edge: f64) -> Vec<LabelAcross<'_>> {
-        let alarm = |t: Tone| matches!(t, Tone::Stale | Tone::Duplicate | Tone::Reject);
-        let bands = self.bands.iter().map(|b| (&b.tag, true));
-        let bars = self.bars.iter().map(|b| (&b.label, false));
-        let arrows = self.arrows.iter().map(|a| (&a.label, false));
-        let marks = self.marks.iter().map(|m| (&m.label, alarm(m.tone)));
-        bands
-            .chain(bars)
-            .chain(arrows)
-            .chain(marks)
-            .filter_map(|(l, alarm)| {
-                Some(LabelAcross {
-                    label: l.as_ref()?,
-                    alarm,
-                })
-            })
-            .filter(|c| {
-                let reach = c.label.text.chars().count() as f64 * CHAR_W * 1.5 + 12.0;
-                c.label.x <= edge && edge < c.label.x + reach
-            })
-            .collect()
+    pub fn labels_across<'a>(&'a self, edge: f64) -> Vec<LabelAcross<'a>> {
+        // Plain loops rather than an iterator chain: this runs in the browser, where each
+        // chain's adapters would cost wasm bytes.
+        let mut v = Vec::new();
+        let mut add = |l: &'a Option<Label>, alarm: bool| {
+            if let Some(label) = l {
+                let reach = label.text.chars().count() as f64 * CHAR_W * 1.5 + 12.0;
+                if label.x <= edge && edge < label.x + reach {
+                    v.push(LabelAcross { label, alarm });
+                }
+            }
+        };
+        for b in &self.bands {
+            add(&b.tag, true);
+        }
+        for b in &self.bars {
+            add(&b.label, false);
+        }
+        for a in &self.arrows {
+            add(&a.label, false);
+        }
+        for m in &self.marks {
+            let alarm = matches!(m.tone, Tone::Stale | Tone::Duplicate | Tone::Reject);
+            add(&m.label, alarm);
+        }
+        v
     }
 }
 
