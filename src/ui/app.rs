@@ -16,7 +16,7 @@ use super::panels::{inspector, verdict_panel, PanelProps};
 use super::playbar::{playbar, PlaybarProps};
 use super::settings::Settings;
 use super::sharing::{base, embed_bar, share_dialog};
-use super::stage::{stage, StageProps};
+use super::stage::{stage, use_action_menu, StageProps};
 use super::timeline::Timeline;
 use super::transcript::Transcript;
 use super::versus::{compare_bar, second_diagram};
@@ -53,6 +53,7 @@ pub fn App() -> Html {
     );
     use_host_messages(model.embed, model.origins.clone(), on_action.clone());
     use_host_events(&model);
+    use_action_menu(model.selected);
     // The share links, rebuilt when the view's link changes (never per frame).
     let links = {
         let m = model.clone();

@@ -112,10 +112,13 @@ fn node_flags(st: &State, n: NodeId) -> (bool, bool, Option<u64>) {
 }
 
 /// The actions of the selected node or link (decided by `edit::actions_for`), as plain
-/// buttons. Each becomes a fault at the cursor's time.
+/// buttons. Each becomes a fault at the cursor's time. The menu is a popover beside its
+/// shape, placed and given focus by [`use_action_menu`]; the hint stays while it is open, so
+/// opening it moves nothing on the page.
 fn action_menu(props: &StageProps) -> Html {
+    let hint = html! { <p class="stage-hint">{ "Select a node or a link above to pause it, jump its clock, restart it or cut it." }</p> };
     let Some(sel) = props.selected else {
-        return html! { <p class="stage-hint">{ "Select a node or a link above to pause it, jump its clock, restart it or cut it." }</p> };
+        return hint;
     };
     let at_ms = props.t.floor() as i64;
     let Actions { title, items } = actions_for(sel, &props.state, at_ms);
@@ -124,6 +127,8 @@ fn action_menu(props: &StageProps) -> Html {
         Callback::from(move |_| cb.emit(Action::Select(None)))
     };
     html! {
+        <>
+        { hint }
         <div class="action-menu" role="group" aria-label={format!("Actions for {title}")}>
             <span class="action-title">{ format!("{} at {}:", title, crate::vocab::numbers::secs(at_ms)) }</span>
             { for items.into_iter().map(|(label, edit)| {
@@ -132,5 +137,78 @@ fn action_menu(props: &StageProps) -> Html {
             }) }
             <button type="button" class="quiet" aria-label="Close actions" onclick={close}>{ "✕" }</button>
         </div>
+        </>
     }
+}
+
+/// Keeps the stage's action menu with its shape and the keyboard's focus with the menu:
+/// once a shape is selected, puts the menu beside it inside the viewport (where is the
+/// core's decision, [`layout::popover`]) and focuses its first action; once it closes
+/// (Escape, ✕, an action applied) and focus would fall to the page, gives focus back to the
+/// shape that opened it. Reads layout when the selection changes, never per frame.
+#[hook]
+pub fn use_action_menu(selected: Option<Selection>) {
+    use_effect_with(selected, |sel| {
+        let doc = web_sys::window().and_then(|w| w.document());
+        let menu = sel
+            .and(doc.as_ref())
+            .and_then(|d| d.query_selector(".stage-panel .action-menu").ok()?);
+        let opener = menu.as_ref().and_then(|_| doc.as_ref()?.active_element());
+        if let Some(m) = &menu {
+            place(m);
+            focus(m.query_selector("button").ok().flatten().as_ref());
+        }
+        move || {
+            let lost = doc
+                .as_ref()
+                .and_then(|d| Some(d.active_element()? == d.body()?.into()))
+                .unwrap_or(true);
+            if lost {
+                focus(opener.as_ref());
+            }
+        }
+    });
+}
+
+/// Moves keyboard focus to `el` (a button, or a stage shape: SVG elements focus too).
+fn focus(el: Option<&web_sys::Element>) {
+    if let Some(el) = el {
+        let _ = wasm_bindgen::JsCast::unchecked_ref::<web_sys::HtmlElement>(el).focus();
+    }
+}
+
+/// Puts the open menu beside the selected shape of its stage (the panel it is positioned
+/// in), inside the viewport.
+fn place(menu: &web_sys::Element) -> Option<()> {
+    let panel = menu.parent_element()?;
+    let shape = panel.query_selector(".selected").ok()??;
+    // A node's circle; a link's midpoint (its box can span the whole stage).
+    let anchor = match shape.query_selector("circle").ok()? {
+        Some(c) => rect(&c),
+        None => {
+            let (l, t, r, b) = rect(&shape);
+            let (x, y) = ((l + r) / 2.0, (t + b) / 2.0);
+            (x - 6.0, y - 6.0, x + 6.0, y + 6.0)
+        }
+    };
+    let root = web_sys::window()?.document()?.document_element()?;
+    let view = (
+        0.0,
+        0.0,
+        f64::from(root.client_width()),
+        f64::from(root.client_height()),
+    );
+    let (pl, pt, pr, _) = rect(&panel);
+    let (ml, mt, mr, mb) = rect(menu);
+    // Shapes on the stage's right half open their menu towards its middle.
+    let prefer_left = anchor.0 + anchor.2 > pl + pr;
+    let (x, y) = layout::popover(anchor, mr - ml, mb - mt, view, prefer_left);
+    // The menu is positioned from the panel's padding box, 1 px (its border) inside.
+    let style = format!("left:{}px;top:{}px", n(x - pl - 1.0), n(y - pt - 1.0));
+    menu.set_attribute("style", &style).ok()
+}
+
+fn rect(e: &web_sys::Element) -> layout::Rect {
+    let r = e.get_bounding_client_rect();
+    (r.left(), r.top(), r.right(), r.bottom())
 }

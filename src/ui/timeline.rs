@@ -1,7 +1,7 @@
 //! The space-time diagram: one lane per node, true time across, drawn from
 //! `layout::Diagram`. The static drawing is its own component keyed by the run's pointer, so
 //! it renders once per run; playback only moves the reveal clip, the cursor line and the
-//! clock readings.
+//! clock readings, and redraws the few labels the cursor is crossing (so none is cut).
 
 use crate::analysis::projection::step_at_time;
 use crate::session::{Action, Run};
@@ -139,6 +139,17 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             </g>
         }
     };
+    // The drawing is revealed up to `edge`; a label that starts before it and runs past it
+    // is drawn once more, beyond the edge only, so it reads whole ("two believers", not
+    // "two believ") and nothing is drawn twice.
+    let edge = if props.veil { cx - 9.0 } else { cx + 0.5 };
+    let across = html! {
+        <g class="across" clip-path="url(#across)">
+            { for d.labels_across(edge).iter().map(|c| html! {
+                <text class={classes!(c.alarm.then_some("alarm"))} x={n(c.label.x)} y={n(c.label.y)}>{ c.label.text.clone() }</text>
+            }) }
+        </g>
+    };
     let label = format!(
         "Space-time diagram of {} nodes; cursor at {}",
         d.lanes.len(),
@@ -168,7 +179,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         <svg ref={svg} class="timeline" viewBox={format!("0 0 {} {}", n(d.width), n(d.height))} role="img" aria-label={label}
              {onclick} {onmousemove} {onmouseleave}>
             <defs>
-                <clipPath id="reveal"><rect x="0" y="0" width={n(if props.veil { cx - 9.0 } else { cx + 0.5 })} height={n(d.height)} /></clipPath>
+                <clipPath id="reveal"><rect x="0" y="0" width={n(edge)} height={n(d.height)} /></clipPath>
+                <clipPath id="across"><rect x={n(edge)} y="0" width={n((d.width - edge).max(0.0))} height={n(d.height)} /></clipPath>
                 <marker id="arrow-end" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
                     <path d="M0 0L10 5L0 10z" class="arrowhead" />
                 </marker>
@@ -192,6 +204,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             <g clip-path="url(#reveal)">
                 <DiagramBody run={props.run.clone()} />
             </g>
+            { across }
             <line class="cursor" x1={n(cx)} y1="18" x2={n(cx)} y2={n(d.height - 8.0)} />
             if let Some(h) = *hover {
                 { hover_readings(h) }

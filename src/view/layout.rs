@@ -185,30 +185,54 @@ impl Placer {
     }
 }
 
-/// A tick spacing of 1, 2 or 5 × 10^k ms giving about eight ticks.
-fn nice_step(span_ms: i64) -> i64 {
-    let raw = (span_ms / 8).max(1);
-    let mut mag = 1i64;
-    loop {
-        for m in [1, 2, 5] {
-            if m * mag >= raw {
-                return m * mag;
-            }
-        }
-        mag = mag.saturating_mul(10);
+/// The unit of a time axis, chosen once for the whole axis from the run's length so that
+/// no two ticks mix units ("800 s" beside "10 min" reads as a jump): milliseconds under a
+/// second, seconds under five minutes, minutes under five hours, then hours. Returns the
+/// unit's length in ms and its name.
+fn axis_unit(span_ms: i64) -> (i64, &'static str) {
+    if span_ms < 1_000 {
+        (1, "ms")
+    } else if span_ms < 300_000 {
+        (1_000, "s")
+    } else if span_ms < 18_000_000 {
+        (60_000, "min")
+    } else {
+        (3_600_000, "h")
     }
 }
 
-fn tick_label(ms: i64) -> String {
-    if ms >= 60_000 && ms % 60_000 == 0 {
-        format!("{} min", ms / 60_000)
-    } else if ms % 1000 == 0 {
-        format!("{} s", ms / 1000)
-    } else if ms >= 1000 {
-        format!("{} s", decimal(ms, 3))
-    } else {
-        format!("{ms} ms")
-    }
+/// The ticks of an axis over `0..=span_ms`: a step of 1, 2 or 5 × 10^k in the axis's unit
+/// (tenths of a unit allowed, so a one-second run counts 0.2 s at a time) giving at most
+/// about eight ticks, every label in that one unit; the first reads a bare "0".
+pub fn axis_ticks(span_ms: i64) -> Vec<(i64, String)> {
+    let span = span_ms.max(1);
+    let (unit, name) = axis_unit(span);
+    // Tenths of a unit are the finest step (milliseconds cannot be split).
+    let tenth = (unit / 10).max(1);
+    let raw = (span + 7) / 8;
+    let mut mag = tenth;
+    let step = 'found: loop {
+        for m in [1, 2, 5] {
+            if m * mag >= raw {
+                break 'found m * mag;
+            }
+        }
+        mag = mag.saturating_mul(10);
+    };
+    (0..)
+        .map(|i: i64| i * step)
+        .take_while(|t| *t <= span)
+        .map(|t| {
+            let label = if t == 0 {
+                "0".to_string()
+            } else if unit == 1 {
+                format!("{t} {name}")
+            } else {
+                format!("{} {name}", decimal(t / tenth, 1))
+            };
+            (t, label)
+        })
+        .collect()
 }
 
 impl Diagram {
@@ -218,6 +242,47 @@ impl Diagram {
             .find(|l| l.node == node)
             .map_or(0.0, |l| l.y)
     }
+
+    /// The labels a reveal up to `edge` would cut mid-word: each starts at or before the
+    /// edge (what it names is on screen) and may run on past it. The timeline draws these
+    /// once more beyond the edge, so a label shows whole from the moment it starts — never
+    /// "two believ". The reach past the start is generous (the font's real width varies);
+    /// a label wholly left of the edge only costs a text the clip hides.
+    pub fn labels_across<'a>(&'a self, edge: f64) -> Vec<LabelAcross<'a>> {
+        // Plain loops rather than an iterator chain: this runs in the browser, where each
+        // chain's adapters would cost wasm bytes.
+        let mut v = Vec::new();
+        let mut add = |l: &'a Option<Label>, alarm: bool| {
+            if let Some(label) = l {
+                let reach = label.text.chars().count() as f64 * CHAR_W * 1.5 + 12.0;
+                if label.x <= edge && edge < label.x + reach {
+                    v.push(LabelAcross { label, alarm });
+                }
+            }
+        };
+        for b in &self.bands {
+            add(&b.tag, true);
+        }
+        for b in &self.bars {
+            add(&b.label, false);
+        }
+        for a in &self.arrows {
+            add(&a.label, false);
+        }
+        for m in &self.marks {
+            let alarm = matches!(m.tone, Tone::Stale | Tone::Duplicate | Tone::Reject);
+            add(&m.label, alarm);
+        }
+        v
+    }
+}
+
+/// A label that the reveal edge crosses ([`Diagram::labels_across`]); `alarm`: drawn in the
+/// alarm's colour and weight, as the two-believers tag and a stale write's label are.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LabelAcross<'a> {
+    pub label: &'a Label,
+    pub alarm: bool,
 }
 
 /// Lays out the diagram of `trace` over its whole time span.
@@ -462,14 +527,11 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
         bars.push(interval_bar(&scale, &mut placer, ly(iv.node), iv, None));
     }
 
-    let span = trace.end.0.max(1);
-    let step = nice_step(span);
-    let ticks = (0..)
-        .map(|i: i64| i * step)
-        .take_while(|t| *t <= span)
-        .map(|t| Tick {
+    let ticks = axis_ticks(trace.end.0)
+        .into_iter()
+        .map(|(t, label)| Tick {
             x: scale.x(t as f64),
-            label: tick_label(t),
+            label,
         })
         .collect();
 
@@ -630,6 +692,37 @@ pub fn follow_scroll(cursor_x: f64, scroll_left: f64, view_w: f64, content_w: f6
     }
     let target = (cursor_x - view_w / 3.0).clamp(0.0, content_w - view_w);
     ((target - scroll_left).abs() >= 1.0).then_some(target)
+}
+
+// ---------------------------------------------------------------- a popover beside a shape
+
+/// A box as (left, top, right, bottom).
+pub type Rect = (f64, f64, f64, f64);
+
+/// Where a popover of `w`×`h` goes beside the shape `anchor`, inside `view` (all in the
+/// viewport's CSS pixels; the node's action menu is one): on the side of the anchor that
+/// `prefer_left` names if it fits there, else the other side, else below, else above —
+/// always in view, beside its shape rather than below the fold. Beside the shape it is
+/// centred on it vertically, then moved to stay in view; a view too small for it keeps its
+/// top-left corner in view. Returns the popover's top-left corner.
+pub fn popover(anchor: Rect, w: f64, h: f64, view: Rect, prefer_left: bool) -> (f64, f64) {
+    const GAP: f64 = 8.0;
+    let (l, t, r, b) = anchor;
+    let (lo_x, lo_y, hi_x, hi_y) = (view.0 + GAP, view.1 + GAP, view.2 - GAP, view.3 - GAP);
+    let fit = |p: f64, size: f64, lo: f64, hi: f64| p.min(hi - size).max(lo);
+    let beside = fit((t + b - h) / 2.0, h, lo_y, hi_y);
+    let stacked = fit((l + r - w) / 2.0, w, lo_x, hi_x);
+    let right = (r + GAP + w <= hi_x).then_some((r + GAP, beside));
+    let left = (l - GAP - w >= lo_x).then_some((l - GAP - w, beside));
+    let sides = if prefer_left {
+        left.or(right)
+    } else {
+        right.or(left)
+    };
+    sides
+        .or((b + GAP + h <= hi_y).then_some((stacked, b + GAP)))
+        .or((t - GAP - h >= lo_y).then_some((stacked, t - GAP - h)))
+        .unwrap_or((stacked, fit(b + GAP, h, lo_y, hi_y)))
 }
 
 // ---------------------------------------------------------------- the stage
@@ -878,6 +971,29 @@ mod tests {
     }
 
     #[test]
+    fn the_labels_the_reveal_edge_crosses_are_the_ones_it_would_cut() {
+        let (_, _, d) = gc("gc-pause");
+        let tag = d.bands[0].tag.as_ref().unwrap();
+        let texts = |edge: f64| -> Vec<(String, bool)> {
+            d.labels_across(edge)
+                .iter()
+                .map(|c| (c.label.text.clone(), c.alarm))
+                .collect()
+        };
+        // Just before the band's tag starts, nothing of it; just after, the tag (in the
+        // alarm's style) among the labels that start there too.
+        assert!(!texts(tag.x - 1.0).iter().any(|(t, _)| t == "two believers"));
+        assert!(texts(tag.x + 3.0).contains(&("two believers".into(), true)));
+        // Long after, it is wholly revealed and no longer crosses the edge.
+        assert!(!texts(tag.x + 200.0)
+            .iter()
+            .any(|(t, _)| t == "two believers"));
+        let stale = d.marks.iter().find(|m| m.tone == Tone::Stale).unwrap();
+        let l = stale.label.as_ref().unwrap();
+        assert_eq!(texts(l.x + 1.0).last(), Some(&(l.text.clone(), true)));
+    }
+
+    #[test]
     fn labels_never_overlap() {
         let (_, _, d) = gc("gc-pause");
         let labels: Vec<&Label> = d
@@ -900,13 +1016,62 @@ mod tests {
     }
 
     #[test]
-    fn ticks_and_numbers_format_without_floats() {
-        assert_eq!(nice_step(60_005), 10_000);
-        assert_eq!(nice_step(800), 100);
-        assert_eq!(tick_label(30_000), "30 s");
-        assert_eq!(tick_label(120_000), "2 min");
-        assert_eq!(tick_label(500), "500 ms");
-        assert_eq!(tick_label(2_500), "2.5 s");
+    fn every_tick_of_an_axis_is_in_one_unit_with_a_one_two_five_step() {
+        let labels = |span| {
+            axis_ticks(span)
+                .into_iter()
+                .map(|(_, l)| l)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        assert_eq!(labels(1_000), "0, 0.2 s, 0.4 s, 0.6 s, 0.8 s, 1 s");
+        assert_eq!(labels(60_005), "0, 10 s, 20 s, 30 s, 40 s, 50 s, 60 s");
+        assert_eq!(labels(100_000), "0, 20 s, 40 s, 60 s, 80 s, 100 s");
+        assert_eq!(
+            labels(1_501_000),
+            "0, 5 min, 10 min, 15 min, 20 min, 25 min"
+        );
+        assert_eq!(
+            labels(25 * 60_000),
+            "0, 5 min, 10 min, 15 min, 20 min, 25 min"
+        );
+        assert_eq!(
+            labels(800),
+            "0, 100 ms, 200 ms, 300 ms, 400 ms, 500 ms, 600 ms, 700 ms, 800 ms"
+        );
+        assert_eq!(
+            labels(6 * 60_000),
+            "0, 1 min, 2 min, 3 min, 4 min, 5 min, 6 min"
+        );
+        assert_eq!(labels(299_000), "0, 50 s, 100 s, 150 s, 200 s, 250 s");
+        assert_eq!(labels(5 * 60_000), "0, 1 min, 2 min, 3 min, 4 min, 5 min");
+        assert_eq!(labels(3_000), "0, 0.5 s, 1 s, 1.5 s, 2 s, 2.5 s, 3 s");
+        assert_eq!(labels(12 * 3_600_000), "0, 2 h, 4 h, 6 h, 8 h, 10 h, 12 h");
+        assert_eq!(labels(0), "0, 1 ms");
+        // Whatever the length: one unit, an even step, at most nine ticks, the last within a
+        // step of the end.
+        for span in [
+            1, 7, 999, 1_000, 1_001, 59_999, 60_000, 299_999, 300_000, 1_501_000, 86_400_000,
+        ] {
+            let t = axis_ticks(span);
+            let units: Vec<&str> = t[1..]
+                .iter()
+                .map(|(_, l)| l.rsplit(' ').next().unwrap())
+                .collect();
+            assert!(units.windows(2).all(|w| w[0] == w[1]), "{span}: {t:?}");
+            let step = t[1].0;
+            assert!(
+                t.iter()
+                    .enumerate()
+                    .all(|(i, (ms, _))| *ms == i as i64 * step),
+                "{span}"
+            );
+            assert!(
+                t.len() <= 9 && t.last().unwrap().0 <= span.max(1),
+                "{span}: {t:?}"
+            );
+            assert!(t.last().unwrap().0 + step > span, "{span}: {t:?}");
+        }
         assert_eq!(decimal(250, 3), "0.25");
         assert_eq!(decimal(-30_000, 3), "-30");
     }
@@ -1025,6 +1190,40 @@ mod tests {
         // Where it scrolls to, the cursor is in view.
         let to = follow_scroll(700.0, 0.0, 320.0, 900.0).unwrap();
         assert_eq!(follow_scroll(700.0, to, 320.0, 900.0), None);
+    }
+
+    #[test]
+    fn a_popover_opens_beside_its_shape_and_inside_the_view() {
+        let view = (0.0, 0.0, 1366.0, 860.0);
+        let inside = |(x, y): (f64, f64), w: f64, h: f64, v: Rect| {
+            x >= v.0 && y >= v.1 && x + w <= v.2 && y + h <= v.3
+        };
+        // The storage node low on a laptop's screen, its menu 260×130: to its left, centred
+        // on it, then lifted to stay above the fold.
+        let node = (300.0, 780.0, 344.0, 824.0);
+        let (x, y) = popover(node, 260.0, 130.0, view, true);
+        assert_eq!(x, 300.0 - 8.0 - 260.0);
+        assert_eq!(y, 860.0 - 8.0 - 130.0);
+        assert!(inside((x, y), 260.0, 130.0, view));
+        // Preferring the right, and there is room: to its right, centred on it.
+        let mid = (300.0, 400.0, 344.0, 444.0);
+        assert_eq!(popover(mid, 260.0, 130.0, view, false), (352.0, 357.0));
+        // A phone: no room on either side, so below the node, or above it when that is full.
+        let phone = (0.0, 0.0, 360.0, 640.0);
+        let low = (150.0, 560.0, 194.0, 604.0);
+        let (x, y) = popover(low, 260.0, 130.0, phone, true);
+        assert!(
+            inside((x, y), 260.0, 130.0, phone) && y + 130.0 <= 560.0,
+            "{x},{y}"
+        );
+        let high = (150.0, 40.0, 194.0, 84.0);
+        assert_eq!(popover(high, 260.0, 130.0, phone, false).1, 92.0);
+        // A frame smaller than the menu: its top-left corner stays in view.
+        let tiny = (0.0, 0.0, 200.0, 100.0);
+        assert_eq!(
+            popover((80.0, 30.0, 120.0, 70.0), 260.0, 130.0, tiny, false),
+            (8.0, 8.0)
+        );
     }
 
     #[test]
