@@ -323,12 +323,12 @@ pub const SUPERSEDED: &str =
     "a superseded holder (a client whose lock had already passed to another)";
 
 /// A checker's cause as the views show it: the term "superseded holder" explained where
-/// it first appears, and the lock service called by its one name (the checker's causes,
+/// it appears (once in any cause), and the lock service called by its one name (the checker's causes,
 /// written on the floor below, still say "the coordinator"; every view reads a cause
 /// through here).
 pub fn plain(cause: &str) -> String {
     cause
-        .replacen("a superseded holder", SUPERSEDED, 1)
+        .replace("a superseded holder", SUPERSEDED)
         .replace("the coordinator", &NodeId::COORD.name())
 }
 
@@ -539,7 +539,7 @@ pub fn divergence(a: &Trace, b: &Trace, at: Option<usize>) -> (String, String) {
 }
 
 /// What a fencing token is, in three sentences, one click from the Fencing switch.
-pub const FENCING_PRIMER: &str = "A fencing token is a number the lock service hands out with each grant, one higher every time. The client sends it with every write, and storage refuses a write whose number is lower than one it has already accepted, so a client that lost its lock without noticing (paused, or cut off) cannot overwrite the newer holder's work. The idea is from Martin Kleppmann's post \u{201c}How to do distributed locking\u{201d} (Kleppmann 2016).";
+pub const FENCING_PRIMER: &str = "A fencing token is a number the lock service hands out with each grant, one higher every time. The client sends it with every write, and storage refuses a number lower than one it has already accepted, so a client that lost its lock without noticing (paused, or cut off) cannot overwrite the newer holder's work. The idea is from Martin Kleppmann's post on distributed locking (Kleppmann 2016).";
 
 /// What "ppm" means, said where clock drift is set.
 pub const PPM: &str = "Clock drift is in ppm, parts per million: a clock 100 ppm fast gains 0.1 ms every second, 6 ms a minute.";

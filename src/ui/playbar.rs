@@ -126,8 +126,8 @@ pub fn playbar(p: &PlaybarProps) -> Html {
                 </button>
                 // What a fencing token is, one click (or Enter) beside the switch.
                 <details class="primer">
-                    <summary class="control text" title="What is a fencing token?">
-                        <span aria-hidden="true">{ "ⓘ" }</span><span class="sr-only">{ "What is a fencing token?" }</span>
+                    <summary class="control" title="What is a fencing token?">
+                        <span class="primer-i" aria-hidden="true">{ "i" }</span><span class="sr-only">{ "What is a fencing token?" }</span>
                     </summary>
                     <p class="primer-text" role="note">{ crate::teach::narrate::FENCING_PRIMER }</p>
                 </details>

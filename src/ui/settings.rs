@@ -136,7 +136,7 @@ pub fn Settings(props: &SettingsProps) -> Html {
             </div>
             <table class="clocks">
                 <caption>{ "Clocks" }<small class="hint">{ crate::teach::narrate::PPM }</small></caption>
-                <thead><tr><th scope="col">{ "node" }</th><th scope="col"><abbr title="parts per million">{ "drift (ppm)" }</abbr></th><th scope="col">{ "offset (s)" }</th></tr></thead>
+                <thead><tr><th scope="col">{ "node" }</th><th scope="col">{ "drift (ppm)" }</th><th scope="col">{ "offset (s)" }</th></tr></thead>
                 <tbody>
                     { for sc.nodes().into_iter().map(|node| {
                         let c = sc.clock_of(node);

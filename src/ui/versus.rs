@@ -39,7 +39,7 @@ pub fn compare_bar(a: &Run, vs: Option<&Versus>, name: &str, cb: &Callback<Actio
                     <select aria-label="Compare with" onchange={choose}>
                         <option value="" selected={vs.with.is_empty()}>{ "this run with the fence switched" }</option>
                         { for variants(name).into_iter().map(|n| html! {
-                            <option value={n.clone()} selected={*vs.with == *n}>{ variant_label(n) }</option>
+                            <option value={n.clone()} selected={*vs.with == *n}>{ variant_label(&n) }</option>
                         }) }
                     </select>
                 </label>
