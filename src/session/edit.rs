@@ -198,7 +198,7 @@ pub fn actions_for(target: Target, state: &State, at_ms: i64) -> Actions {
             }
             let (from, to, extra_ms) = (a, b, 20_000);
             items.push((
-                format!("Delay next message {} → {} by 20 s", a.badge(), b.badge()),
+                format!("Delay next message {} → {} by 20 s", a.name(), b.name()),
                 fault(FaultKind::Delay { from, to, extra_ms }),
             ));
             format!("link {} – {}", a.name(), b.name())
@@ -343,7 +343,7 @@ mod tests {
         );
         // Servers can also restart.
         let lock = actions_for(Target::Node(NodeId::COORD), &at(1_000), 1_000);
-        assert_eq!(lock.title, "the coordinator");
+        assert_eq!(lock.title, "the lock service");
         assert_eq!(labels(&lock).last(), Some(&"Restart"));
         // Every offered edit is valid on the scenario.
         for (label, e) in running.items.iter().chain(&lock.items) {
@@ -359,7 +359,7 @@ mod tests {
         assert_eq!(link.title, "link client 1 – storage");
         assert_eq!(
             labels(&link),
-            ["Partition", "Delay next message C1 → DB by 20 s"]
+            ["Partition", "Delay next message client 1 → storage by 20 s"]
         );
         st.cut.insert(crate::model::sim::pair(a, b));
         let cut = actions_for(Target::Link(a, b), &st, 2_500);

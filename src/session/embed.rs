@@ -321,8 +321,9 @@ mod tests {
             }
         }
         // The mangling is seeded, so the split is exact: a parser that starts reading
-        // (or refusing) more or less than it did changes it.
-        assert_eq!((ok, refused), (613, 19_387));
+        // (or refusing) more or less than it did changes it. (So does a change of the
+        // gc-pause scenario's text, the third seed: issue #20 renamed its node.)
+        assert_eq!((ok, refused), (634, 19_366));
     }
 
     #[test]

@@ -40,7 +40,10 @@ const FIRST_FIXED: &str = "gc-pause-fenced";
 /// A fix as the menu shows it: its name, what it changes, and the scenario it opens.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FixRef {
+    /// The slug, for links (`lesson/fix`); never shown as the fix's name.
     pub name: &'static str,
+    /// The fix's name in plain words, as every view shows it.
+    pub title: &'static str,
     pub summary: &'static str,
     pub scenario: String,
 }
@@ -97,6 +100,7 @@ pub fn fixes(lesson: &str) -> Vec<FixRef> {
     if lesson == FIRST {
         return vec![FixRef {
             name: FENCING.name,
+            title: FENCING.title,
             summary: FENCING.summary,
             scenario: FIRST_FIXED.to_string(),
         }];
@@ -108,6 +112,7 @@ pub fn fixes(lesson: &str) -> Vec<FixRef> {
                 .iter()
                 .map(|f| FixRef {
                     name: f.name,
+                    title: f.title,
                     summary: f.summary,
                     scenario: format!("{}/{}", l.id, f.name),
                 })
@@ -372,6 +377,14 @@ impl Progress {
     }
 }
 
+/// How the compare menu names a variant: a fix by its title, the lesson's own run as such.
+pub fn variant_label(name: &str) -> String {
+    match fix_of(name) {
+        Some(f) => format!("fix: {}", f.title),
+        None => "the lesson's run, without a fix".to_string(),
+    }
+}
+
 /// The variants worth comparing with a scenario: its lesson's unsafe run and every fix,
 /// by name (the current one excluded).
 pub fn variants(name: &str) -> Vec<String> {
@@ -421,6 +434,38 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Issue #20: a fix is shown by a title in plain words, never by its slug.
+    #[test]
+    fn every_fix_has_a_plain_title_not_a_slug() {
+        for l in menu().iter().flat_map(|c| c.lessons.iter()) {
+            for f in &l.fixes {
+                let t = f.title;
+                assert!(t.len() > 8, "{}: title {t:?} is too short", f.scenario);
+                assert!(
+                    !t.contains('-'),
+                    "{}: title {t:?} looks like a slug",
+                    f.scenario
+                );
+                assert!(t.contains(' '), "{}: title {t:?} is one word", f.scenario);
+                assert!(
+                    t.as_bytes()[0].is_ascii_uppercase(),
+                    "{}: {t:?}",
+                    f.scenario
+                );
+                assert_eq!(variant_label(&f.scenario), format!("fix: {t}"));
+            }
+        }
+        assert_eq!(
+            variant_label("ttl-shorter-than-work/abort-on-loss"),
+            "fix: Stop when the lock is lost"
+        );
+        assert_eq!(
+            variant_label("partition-duplicate-effects/fencing-and-key"),
+            "fix: Fencing plus an idempotency key"
+        );
+        assert_eq!(variant_label("gc-pause"), "the lesson's run, without a fix");
     }
 
     #[test]

@@ -39,6 +39,7 @@ fn fence(sc: &mut Scenario) {
 /// Turning on a fence where the service issues no token: every write is refused.
 const NO_TOKEN: Fix = Fix {
     name: "fenced",
+    title: "Turn on fencing (with no tokens to check)",
     summary:
         "storage checks tokens — but there are none, so it refuses every write: safe and useless",
     apply: fence,
@@ -90,6 +91,7 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
             fixes: &[
                 Fix {
                     name: "after-check",
+                    title: "Pause after the validity check instead",
                     summary: "the same pause a moment later, after the validity check: client 1 writes late",
                     apply: |sc| sc.faults[0].at_ms = 100,
                     expect: UNSAFE,
@@ -108,6 +110,7 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
             fixes: &[
                 Fix {
                     name: "delayed-restart",
+                    title: "Restart a master only after the TTL",
                     summary: "a restarted master stays down for the TTL, so it joins no live lock",
                     apply: |sc| sc.coordinator.restart_delay_ms = 10_000,
                     expect: SAFE,
@@ -126,12 +129,14 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
             fixes: &[
                 Fix {
                     name: "zxid-fence",
+                    title: "Storage checks ZooKeeper's zxid",
                     summary: "storage checks the lock node's creation zxid: 1 < 2",
                     apply: fence,
                     expect: FENCED,
                 },
                 Fix {
                     name: "suspended-listener",
+                    title: "Stop the work on Disconnected",
                     summary: "a connection listener stops the work on Disconnected (SUSPENDED), before the session can expire",
                     apply: |sc| sc.coordinator.stop_on_disconnect = true,
                     expect: SAFE,
@@ -161,12 +166,14 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
             fixes: &[
                 Fix {
                     name: "lock-delay",
+                    title: "Keep Consul's 15 s lock delay",
                     summary: "Consul's default 15 s lock-delay: the old holder's write lands before anyone else gets the lock",
                     apply: |sc| sc.coordinator.lock_delay_ms = None,
                     expect: SAFE,
                 },
                 Fix {
                     name: "sequencer",
+                    title: "Storage checks Consul's LockIndex",
                     summary: "storage checks the sequencer's LockIndex: 1 < 2",
                     apply: fence,
                     expect: FENCED,
@@ -196,12 +203,14 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
             fixes: &[
                 Fix {
                     name: "lock-delay",
+                    title: "Keep Chubby's 60 s lock delay",
                     summary: "Chubby's lock-delay (60 s): the lock stays free until the failed holder's write is long done",
                     apply: |sc| sc.coordinator.lock_delay_ms = None,
                     expect: SAFE,
                 },
                 Fix {
                     name: "sequencer",
+                    title: "Storage checks Chubby's sequencer",
                     summary: "storage checks the sequencer's generation number: 1 < 2",
                     apply: fence,
                     expect: FENCED,

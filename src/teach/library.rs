@@ -46,7 +46,10 @@ pub(crate) const SAFE: Expect = Expect {
 };
 
 pub struct Fix {
+    /// The slug of links and the CLI: `check-then-write/fencing`.
     pub name: &'static str,
+    /// What the learner reads: plain words, never the slug ("Stop when the lock is lost").
+    pub title: &'static str,
     pub summary: &'static str,
     pub apply: fn(&mut Scenario),
     pub expect: Expect,
@@ -85,6 +88,7 @@ fn clients(sc: &mut Scenario, f: impl Fn(&mut ClientSpec)) {
 
 pub const FENCING: Fix = Fix {
     name: "fencing",
+    title: "Storage checks the fencing token",
     summary: "storage rejects a token lower than the highest it has accepted",
     apply: fence,
     expect: FENCED,
@@ -119,6 +123,7 @@ pub const LESSONS: &[Lesson] = &[
         fixes: &[
             Fix {
                 name: "watchdog",
+                title: "Renew while working, resume without repeating",
                 summary: "a renewal watchdog extends the lease every 200 s while the work is alive, and the table swap is idempotent so the next runner resumes instead of repeating",
                 apply: |sc| {
                     clients(sc, |c| c.renew_every_ms = Some(200_000));
@@ -128,6 +133,7 @@ pub const LESSONS: &[Lesson] = &[
             },
             Fix {
                 name: "abort-on-loss",
+                title: "Stop when the lock is lost",
                 summary: "each step boundary checks the lease and the job stops cleanly once it is gone",
                 apply: |sc| clients(sc, |c| {
                     c.check_before_write = true;
@@ -146,6 +152,7 @@ pub const LESSONS: &[Lesson] = &[
             FENCING,
             Fix {
                 name: "abort-on-loss",
+                title: "Stop when the lock is lost",
                 summary: "the job checks its lease at every step boundary and stops once it is gone",
                 apply: |sc| clients(sc, |c| {
                     c.check_before_write = true;
@@ -163,18 +170,21 @@ pub const LESSONS: &[Lesson] = &[
         fixes: &[
             Fix {
                 name: "stop-on-loss",
+                title: "Treat a lost session as a stop",
                 summary: "losing the session is a stop signal, wired to the same path as lease loss",
                 apply: |sc| clients(sc, |c| c.on_loss = LossPolicy::Abort),
                 expect: SAFE,
             },
             Fix {
                 name: "idempotency-key",
+                title: "Idempotency key on the payments",
                 summary: "the payment service drops a batch whose key it has seen (the data still needs a fence)",
                 apply: |sc| sc.storage.idempotency = true,
                 expect: Expect { safe: false, must: &[StaleWrite], must_not: &[DuplicateEffect], rejected: false },
             },
             Fix {
                 name: "fencing-and-key",
+                title: "Fencing plus an idempotency key",
                 summary: "fencing guards the ledger, the idempotency key guards the payments",
                 apply: |sc| {
                     fence(sc);
@@ -193,6 +203,7 @@ pub const LESSONS: &[Lesson] = &[
             FENCING,
             Fix {
                 name: "safety-margin",
+                title: "Trust the lease 8 s less",
                 summary: "trust the lease 8 s less than its TTL: more than a 20 % drift can eat",
                 apply: |sc| clients(sc, |c| c.margin_ms = 8_000),
                 expect: SAFE,
@@ -208,7 +219,8 @@ pub const LESSONS: &[Lesson] = &[
             FENCING,
             Fix {
                 name: "monotonic-expiry",
-                summary: "the lock server expires leases on a monotonic clock that steps cannot move",
+                title: "Expire leases on a monotonic clock",
+                summary: "the lock service expires leases on a monotonic clock that steps cannot move",
                 apply: |sc| sc.coordinator.clock.monotonic = true,
                 expect: SAFE,
             },
@@ -221,6 +233,7 @@ pub const LESSONS: &[Lesson] = &[
         expect: Expect { safe: false, must: &[TokenRegression, StaleWrite], must_not: &[], rejected: false },
         fixes: &[Fix {
             name: "durable-counter",
+            title: "Keep the token counter across restarts",
             summary: "the token counter survives a restart, so the next grant is 34",
             apply: |sc| sc.coordinator.counter = Durability::Durable,
             expect: FENCED,
@@ -233,6 +246,7 @@ pub const LESSONS: &[Lesson] = &[
         expect: UNSAFE_STALE,
         fixes: &[Fix {
             name: "monotonic-token",
+            title: "Send the token, not a random id",
             summary: "send the grant's token, which only goes up, instead of the random owner id",
             apply: |sc| clients(sc, |c| c.fence_with = FenceWith::Token),
             expect: FENCED,
@@ -245,6 +259,7 @@ pub const LESSONS: &[Lesson] = &[
         expect: Expect { safe: false, must: &[StaleWrite, LostUpdate], must_not: &[], rejected: true },
         fixes: &[Fix {
             name: "every-path",
+            title: "Check the token on every write path",
             summary: "every write path checks the token, for each resource it writes",
             apply: |sc| sc.storage.unfenced_keys.clear(),
             expect: FENCED,
@@ -257,6 +272,7 @@ pub const LESSONS: &[Lesson] = &[
         expect: UNSAFE_STALE,
         fixes: &[Fix {
             name: "atomic",
+            title: "Compare and write in one step",
             summary: "compare and write in one atomic step (a conditional UPDATE)",
             apply: fence,
             expect: FENCED,
@@ -269,6 +285,7 @@ pub const LESSONS: &[Lesson] = &[
         expect: UNSAFE_STALE,
         fixes: &[Fix {
             name: "durable-mark",
+            title: "Keep the highest token across restarts",
             summary: "the high-water mark is stored with the data and survives a restart",
             apply: |sc| sc.storage.mark = Durability::Durable,
             expect: FENCED,
@@ -281,6 +298,7 @@ pub const LESSONS: &[Lesson] = &[
         expect: Expect { safe: false, must: &[DuplicateEffect], must_not: &[], rejected: false },
         fixes: &[Fix {
             name: "idempotency-key",
+            title: "Send once per idempotency key",
             summary: "the email service sends a message once per idempotency key",
             apply: |sc| sc.storage.idempotency = true,
             expect: SAFE,
@@ -293,6 +311,7 @@ pub const LESSONS: &[Lesson] = &[
         expect: Expect { safe: false, must: &[DuplicateEffect], must_not: &[], rejected: false },
         fixes: &[Fix {
             name: "fail-closed",
+            title: "Fail closed: no lock, no work",
             summary: "no lock, no work: safe, and the nightly job does not run at all",
             apply: |sc| clients(sc, |c| c.unreachable = FailMode::Closed),
             expect: SAFE,

@@ -7,7 +7,7 @@
 
 use crate::analysis::check::{Verdict, ViolationKind};
 use crate::analysis::projection::{ClientView, JobStatus, Projection, State};
-use crate::model::scenario::{Flavor, Scenario};
+use crate::model::scenario::{FenceMode, Flavor, Scenario};
 use crate::model::trace::{AbortWhy, Event, Forgot, Trace};
 use crate::vocab::ids::NodeId;
 use crate::vocab::numbers::fmt_ms;
@@ -220,14 +220,14 @@ fn happened(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Option
             format!("renewals start failing for {}", secs(*for_ms))
         }
         Event::FailedOpen => {
-            format!("{who} cannot reach the coordinator and fails open: it proceeds without a lock")
+            format!("{who} cannot reach the lock service and fails open: it proceeds without a lock")
         }
         Event::JobAborted { why } => format!(
             "{who} stops its job: {}",
             match why {
                 AbortWhy::LostLease => "it lost the lease",
                 AbortWhy::CoordinatorUnreachable =>
-                    "the coordinator is unreachable and it fails closed",
+                    "the lock service is unreachable and it fails closed",
                 AbortWhy::StorageUnreachable => "storage is unreachable",
             }
         ),
@@ -306,23 +306,37 @@ pub fn ending(verdict: &Verdict) -> String {
             1 => " (and 1 more violation)".to_string(),
             n => format!(" (and {n} more violations)"),
         };
-        return format!("End of run — unsafe: {}{tail}.", v.cause);
+        return format!("End of run — unsafe: {}{tail}.", plain(&v.cause));
     }
     match verdict.rejections.first() {
         Some(r) => format!(
-            "End of run — safe: the fence rejected {}'s stale write ({}), so no superseded holder changed the data.",
+            "End of run — safe: the fence rejected {}'s stale write ({}), so no client whose lock had passed to another changed the data.",
             r.client.name(),
             r.reason
         ),
-        None => "End of run — safe: storage never accepted a write from a superseded holder.".to_string(),
+        None => "End of run — safe: storage never accepted a write from a client whose lock had passed to another.".to_string(),
     }
+}
+
+/// What "superseded holder" means, said where the checker's causes use the term.
+pub const SUPERSEDED: &str =
+    "a superseded holder (a client whose lock had already passed to another)";
+
+/// A checker's cause as the views show it: the term "superseded holder" explained where
+/// it appears (once in any cause), and the lock service called by its one name (the checker's causes,
+/// written on the floor below, still say "the coordinator"; every view reads a cause
+/// through here).
+pub fn plain(cause: &str) -> String {
+    cause
+        .replace("a superseded holder", SUPERSEDED)
+        .replace("the coordinator", &NodeId::COORD.name())
 }
 
 /// A verdict in a few words, for a line beside another run's: "unsafe — <first cause>",
 /// or "safe", saying how many writes the fence refused if it refused any.
 pub fn verdict_line(v: &Verdict) -> String {
     match (v.violations.first(), v.rejections.len()) {
-        (Some(x), _) => format!("unsafe — {}", x.cause),
+        (Some(x), _) => format!("unsafe — {}", plain(&x.cause)),
         (None, 0) => "safe".to_string(),
         (None, n) => format!("safe — the fence refused {n} write(s)"),
     }
@@ -461,7 +475,7 @@ pub fn verdict_so_far(v: &Verdict, step: usize, at_end: bool) -> (bool, String, 
             class: "violation",
             entry: x.entry,
             when: when(x.at),
-            text: x.cause.clone(),
+            text: plain(&x.cause),
         })
         .collect();
     let violations = items.len();
@@ -524,12 +538,24 @@ pub fn divergence(a: &Trace, b: &Trace, at: Option<usize>) -> (String, String) {
     )
 }
 
+/// What a fencing token is, in three sentences, one click from the Fencing switch.
+pub const FENCING_PRIMER: &str = "A fencing token is a number the lock service hands out with each grant, one higher every time. The client sends it with every write, and storage refuses a number lower than one it has already accepted, so a client that lost its lock without noticing (paused, or cut off) cannot overwrite the newer holder's work. The idea is from Martin Kleppmann's post on distributed locking (Kleppmann 2016).";
+
+/// What "ppm" means, said where clock drift is set.
+pub const PPM: &str = "Clock drift is in ppm, parts per million: a clock 100 ppm fast gains 0.1 ms every second, 6 ms a minute.";
+
+/// A fence in a few plain words: "fence: reject lower tokens" (its label, begun small).
+pub fn fence_words(f: FenceMode) -> String {
+    let l = f.label();
+    format!("fence: {}{}", l[..1].to_ascii_lowercase(), &l[1..])
+}
+
 /// One side of a comparison: the scenario, its fence and its verdict in a few words.
 pub fn side_line(sc: &Scenario, v: &Verdict) -> String {
     format!(
-        "{} (fence: {}) — {}",
+        "{} ({}) — {}",
         sc.name,
-        sc.storage.fence.name(),
+        fence_words(sc.storage.fence),
         verdict_line(v)
     )
 }
@@ -577,7 +603,7 @@ mod tests {
         };
         let granted33 = find("granted the lock to client 1 with token 33");
         let froze = find("client 1 froze");
-        let expired = find("t = 30.0 s: the coordinator expired client 1's lease (token 33); client 1 still believes it holds token 33");
+        let expired = find("t = 30.0 s: the lock service expired client 1's lease (token 33); client 1 still believes it holds token 33");
         let granted34 = find(
             "granted the lock to client 2 with token 34; client 1 still believes it holds token 33",
         );
@@ -602,10 +628,10 @@ mod tests {
         assert_eq!(
             told,
             [
-                "t = 0.0 s: the coordinator granted the lock to client 1 with token 33",
+                "t = 0.0 s: the lock service granted the lock to client 1 with token 33",
                 "t = 10.0 s: client 1 froze for 40.0 s (a GC pause); its clock keeps running",
-                "t = 30.0 s: the coordinator expired client 1's lease (token 33); client 1 still believes it holds token 33",
-                "t = 30.0 s: the coordinator granted the lock to client 2 with token 34; client 1 still believes it holds token 33",
+                "t = 30.0 s: the lock service expired client 1's lease (token 33); client 1 still believes it holds token 33",
+                "t = 30.0 s: the lock service granted the lock to client 2 with token 34; client 1 still believes it holds token 33",
                 "t = 31.0 s: storage accepted client 2's write with token 34 to account:42",
                 "t = 50.0 s: client 1 woke up, still believing it holds its lock",
                 "t = 50.0 s: storage accepted client 1's stale write with token 33 to account:42 — a newer holder's update is lost: data corrupted",
@@ -683,6 +709,23 @@ mod tests {
         assert!(explainer_summary(Flavor::default()).ends_with("works, and what it guarantees"));
     }
 
+    /// Issue #20: the primer beside the Fencing switch is short, says what the token does,
+    /// and names its source; "ppm" is explained with a worked number.
+    #[test]
+    fn the_fencing_primer_is_short_and_cites_its_source() {
+        let sentences = FENCING_PRIMER.matches(". ").count() + 1;
+        assert!((2..=3).contains(&sentences), "{sentences} sentences");
+        assert!(FENCING_PRIMER.starts_with("A fencing token is"));
+        assert!(FENCING_PRIMER.contains("Kleppmann 2016"));
+        assert!(
+            PPM.contains("parts per million") && PPM.contains("100 ppm") && PPM.contains("0.1 ms")
+        );
+        assert_eq!(
+            fence_words(FenceMode::Monotone),
+            "fence: reject lower tokens"
+        );
+    }
+
     #[test]
     fn the_verdict_list_grows_with_the_cursor() {
         let (trace, v, _) = run("gc-pause");
@@ -701,7 +744,8 @@ mod tests {
             )
         );
         assert_eq!(items[0].class, "violation");
-        assert_eq!(items[0].text, v.violations[0].cause);
+        assert_eq!(items[0].text, plain(&v.violations[0].cause));
+        assert!(items[0].text.contains(SUPERSEDED), "{}", items[0].text);
         let overlap = items.iter().find(|i| i.class == "overlap").unwrap();
         assert_eq!(
             overlap.text,
@@ -739,7 +783,11 @@ mod tests {
         let sc = preset("gc-pause").unwrap().scenario();
         assert_eq!(
             side_line(&sc, &va),
-            format!("{} (fence: none) — {}", sc.name, verdict_line(&va))
+            format!(
+                "{} (fence: off — storage trusts the lock) — {}",
+                sc.name,
+                verdict_line(&va)
+            )
         );
         assert!(verdict_line(&vb).starts_with("safe"));
     }

@@ -47,7 +47,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "gc-pause-fenced",
-        summary: "GC pause with monotone fencing: storage rejects token 33 < 34",
+        summary: "GC pause with fencing (reject lower tokens): storage rejects token 33 < 34",
         in_picker: false,
         json: GC_PAUSE,
         fence: Some(FenceMode::Monotone),

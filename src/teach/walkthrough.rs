@@ -175,7 +175,7 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
             beat(on_about(DB, "write_accepted", C1), "Both runners now change the same schema; each overwrites the other's steps."),
             beat(on_about(DB, "effect_performed", C1), "And both swap the tables: the migration has run twice."),
         ],
-        try_it: "Try the watchdog fix, then the abort-on-loss fix, and compare how long the job takes in each.",
+        try_it: "Try both fixes, renewing while working and stopping when the lock is lost, and compare how long the job takes in each.",
     },
     Walkthrough {
         scenario: "starved-renewal",
@@ -217,19 +217,19 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
         scenario: "coordinator-clock-jump",
         beats: &[
             GRANT_1,
-            beat(on(COORD, "clock_jumped"), "An operator steps the lock server's clock {jump}."),
-            beat(on_about(COORD, "lease_expired", C1), "The server expires leases by its wall clock, so client 1's lease ends {early_s} s early."),
+            beat(on(COORD, "clock_jumped"), "An operator steps the lock service's clock {jump}."),
+            beat(on_about(COORD, "lease_expired", C1), "The lock service expires leases by its wall clock, so client 1's lease ends {early_s} s early."),
             GRANT_2,
             beat(on(C1, "check_passed"), "Client 1's own clock is fine: its check says {left_s} s remain."),
             STALE_LANDS,
         ],
-        try_it: "Make the server's expiry clock monotonic and jump it again.",
+        try_it: "Make the lock service's expiry clock monotonic and jump it again.",
     },
     Walkthrough {
         scenario: "counter-reset",
         beats: &[
             GRANT_1,
-            beat(on(COORD, "restarted"), "The lock server restarts. Its token counter lived in memory, so it starts again from {reset_token}."),
+            beat(on(COORD, "restarted"), "The lock service restarts. Its token counter lived in memory, so it starts again from {reset_token}."),
             beat(on_about(COORD, "lease_granted", C2), "Client 2 is granted token {tied_token} — the same number client 1 holds."),
             C2_WRITES,
             beat(on_about(DB, "write_accepted", C1), "Client 1 wakes and writes with {token}. The fence rejects only lower tokens, and {token} is not lower than {mark_before}."),
@@ -434,7 +434,7 @@ mod fill_tests {
             "Both runners now change the same schema; each overwrites the other's steps.",
             "And both swap the tables: the migration has run twice.",
         ],
-        "Try the watchdog fix, then the abort-on-loss fix, and compare how long the job takes in each.",
+        "Try both fixes, renewing while working and stopping when the lock is lost, and compare how long the job takes in each.",
     ),
     (
         "starved-renewal",
@@ -476,19 +476,19 @@ mod fill_tests {
         "coordinator-clock-jump",
         &[
             "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
-            "An operator steps the lock server's clock 25 s forward.",
-            "The server expires leases by its wall clock, so client 1's lease ends 20 s early.",
+            "An operator steps the lock service's clock 25 s forward.",
+            "The lock service expires leases by its wall clock, so client 1's lease ends 20 s early.",
             "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
             "Client 1's own clock is fine: its check says 15 s remain.",
             "Client 1's write with the old token lands and replaces client 2's value. No error, no log line: the update is simply gone.",
         ],
-        "Make the server's expiry clock monotonic and jump it again.",
+        "Make the lock service's expiry clock monotonic and jump it again.",
     ),
     (
         "counter-reset",
         &[
             "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
-            "The lock server restarts. Its token counter lived in memory, so it starts again from 33.",
+            "The lock service restarts. Its token counter lived in memory, so it starts again from 33.",
             "Client 2 is granted token 33 — the same number client 1 holds.",
             // Today's text said "token 34" here, which was false on this very run: the
             // restarted counter gave client 2 token 33. Filled from the run, it is right.
@@ -688,13 +688,13 @@ mod fill_tests {
         let (texts, _) = told("coordinator-clock-jump", &sc);
         assert_eq!(
             texts[1].as_deref(),
-            Some("An operator steps the lock server's clock 15 s forward.")
+            Some("An operator steps the lock service's clock 15 s forward.")
         );
         // 15 s forward: the lease's 30 s run out on the server's clock 15 s early.
         assert_eq!(
             texts[2].as_deref(),
             Some(
-                "The server expires leases by its wall clock, so client 1's lease ends 15 s early."
+                "The lock service expires leases by its wall clock, so client 1's lease ends 15 s early."
             )
         );
         assert_eq!(
@@ -710,7 +710,7 @@ mod fill_tests {
         assert_eq!(
             texts[2].as_deref(),
             Some(
-                "The server expires leases by its wall clock, so client 1's lease ends 25 s early."
+                "The lock service expires leases by its wall clock, so client 1's lease ends 25 s early."
             )
         );
         assert_eq!(
@@ -730,7 +730,7 @@ mod fill_tests {
         let (texts, _) = told("coordinator-clock-jump", &sc);
         assert_eq!(
             texts[1].as_deref(),
-            Some("An operator steps the lock server's clock 5 s back.")
+            Some("An operator steps the lock service's clock 5 s back.")
         );
         // The lease still expires — 5 s late, not early: "ends … early" is not told.
         assert_eq!(texts[2], None);
@@ -770,7 +770,7 @@ mod fill_tests {
             told,
             [
                 Some("Client 1 asks for the lock and gets a lease with fencing token 7. From this moment it believes the lock is its own."),
-                Some("The lock server restarts. Its token counter lived in memory, so it starts again from 7."),
+                Some("The lock service restarts. Its token counter lived in memory, so it starts again from 7."),
                 Some("Client 2 is granted token 7 — the same number client 1 holds."),
                 Some("Client 2 writes with token 7, as it should."),
                 Some("Client 1 wakes and writes with 7. The fence rejects only lower tokens, and 7 is not lower than 7."),

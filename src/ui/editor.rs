@@ -138,7 +138,7 @@ pub fn Editor(props: &RunProps) -> Html {
             <label class="field">
                 <span>{ label.to_string() }</span>
                 <select {onchange}>
-                    { for draft.choices(path).into_iter().map(|c| html! { <option value={c.word} selected={c.selected}>{ c.label }</option> }) }
+                    { for draft.choices(path).into_iter().map(|c| html! { <option value={c.word} title={c.word} selected={c.selected}>{ c.label }</option> }) }
                 </select>
             </label>
         }
@@ -217,11 +217,12 @@ pub fn Editor(props: &RunProps) -> Html {
                 { word_select("Fence at storage", "storage.fence") }
                 { int_field("Network delay min (ms)", "network.default.min_delay_ms".into(), false) }
                 { int_field("Network delay max (ms)", "network.default.max_delay_ms".into(), false) }
-                { int_field("Coordinator clock offset (ms)", "coordinator.clock.offset_ms".into(), false) }
-                { int_field("Coordinator clock drift (ppm)", "coordinator.clock.drift_ppm".into(), false) }
+                { int_field("Lock service clock offset (ms)", "coordinator.clock.offset_ms".into(), false) }
+                { int_field("Lock service clock drift (ppm)", "coordinator.clock.drift_ppm".into(), false) }
                 { int_field("Storage clock offset (ms)", "storage.clock.offset_ms".into(), false) }
                 { int_field("Storage clock drift (ppm)", "storage.clock.drift_ppm".into(), false) }
             </div>
+            <p class="hint">{ crate::teach::narrate::PPM }</p>
             { for (0..draft.clients()).map(|i| html! {
                 <fieldset class="client">
                     <legend>{ format!("Client {}", i + 1) }</legend>

@@ -38,7 +38,7 @@ fn fix_buttons(fixes: &[FixRef], cb: &Callback<Action>) -> Html {
         <div class="guide-actions">
             { for fixes.iter().map(|f| html! {
                 <button type="button" class="action" title={f.summary} onclick={on(cb, Action::Open(f.scenario.clone()))}>
-                    { format!("Fix it: {}", f.name) }
+                    { format!("Fix it: {}", f.title) }
                 </button>
             }) }
         </div>
@@ -110,7 +110,7 @@ fn fix_note(m: &GuideData, cb: &Callback<Action>) -> Html {
     let lesson = course::lesson_of(m.name).to_string();
     html! {
         <section class="guide panel" aria-label="Fix">
-            <h2>{ format!("Fix: {}", f.name) }</h2>
+            <h2>{ format!("Fix: {}", f.title) }</h2>
             <p class="beat">{ format!("This run changes one thing: {}. Play it and compare the verdict.", f.summary) }</p>
             <div class="guide-actions">
                 <button type="button" class="control text" onclick={on(cb, Action::Open(lesson))}>{ "Back to the unsafe run" }</button>

@@ -51,7 +51,7 @@ pub fn inspector(props: &PanelProps) -> Html {
     let flavor = props.run.scenario.coordinator.flavor;
     let (service, offered) = narrate::service_line(flavor);
     let storage_local = st.local(NodeId::Storage, t);
-    let fence = format!("fence: {}", props.run.scenario.storage.fence.name());
+    let fence_mode = props.run.scenario.storage.fence;
     html! {
         <section class="panel inspector" aria-label="Inspector">
             <h2>{ narrate::inspector_heading(t) }</h2>
@@ -71,7 +71,7 @@ pub fn inspector(props: &PanelProps) -> Html {
                     <tr>
                         <th scope="row">{ "storage" }</th>
                         <td class="num">{ fmt_ms(storage_local) }</td>
-                        <td>{ fence }</td>
+                        <td title={fence_mode.title()}>{ narrate::fence_words(fence_mode) }</td>
                         <td>{ narrate::storage_holds(st) }</td>
                     </tr>
                 </tbody>

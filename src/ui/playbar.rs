@@ -130,6 +130,13 @@ pub fn playbar(p: &PlaybarProps) -> Html {
                         { if p.fenced { "Fencing: on" } else { "Fencing: off" } }
                     </button>
                 }
+                // What a fencing token is, one click (or Enter) beside the switch.
+                <details class="primer">
+                    <summary class="control" title="What is a fencing token?">
+                        <span class="primer-i" aria-hidden="true">{ "i" }</span><span class="sr-only">{ "What is a fencing token?" }</span>
+                    </summary>
+                    <p class="primer-text" role="note">{ crate::teach::narrate::FENCING_PRIMER }</p>
+                </details>
                 <button type="button" class="control text" disabled={!p.has_violation} title="Jump to the next violation (V)"
                         onclick={{ let cb = cb.clone(); Callback::from(move |_| cb.emit(Action::NextViolation)) }}>{ "Next violation" }</button>
                 <button type="button" class="control text" disabled={!p.can_undo} title="Undo (Ctrl+Z)"

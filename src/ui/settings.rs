@@ -117,7 +117,7 @@ pub fn Settings(props: &SettingsProps) -> Html {
                 <label class="field">
                     <span>{ "Fence at storage" }</span>
                     <select onchange={fence_change}>
-                        { for FenceMode::ALL.iter().map(|f| html! { <option value={f.name()} selected={sc.storage.fence == *f}>{ f.label() }</option> }) }
+                        { for FenceMode::ALL.iter().map(|f| html! { <option value={f.name()} title={f.title()} selected={sc.storage.fence == *f}>{ f.label() }</option> }) }
                     </select>
                 </label>
                 { number_field("TTL", "s", c0.ttl_ms as f64, 1000.0, on, err, Edit::SetTtl) }
@@ -135,7 +135,7 @@ pub fn Settings(props: &SettingsProps) -> Html {
                 </label>
             </div>
             <table class="clocks">
-                <caption>{ "Clocks" }</caption>
+                <caption>{ "Clocks" }<small class="hint">{ crate::teach::narrate::PPM }</small></caption>
                 <thead><tr><th scope="col">{ "node" }</th><th scope="col">{ "drift (ppm)" }</th><th scope="col">{ "offset (s)" }</th></tr></thead>
                 <tbody>
                     { for sc.nodes().into_iter().map(|node| {

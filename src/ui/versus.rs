@@ -6,7 +6,7 @@
 use super::guide::on;
 use super::timeline::Timeline;
 use crate::session::{Action, Run, Versus, BEFORE_LAST_EDIT};
-use crate::teach::course::variants;
+use crate::teach::course::{variant_label, variants};
 use crate::teach::narrate;
 use yew::prelude::*;
 
@@ -49,7 +49,7 @@ pub fn compare_bar(
                             <option value={BEFORE_LAST_EDIT} selected={&*vs.with == BEFORE_LAST_EDIT}>{ "this run before my last edit" }</option>
                         }
                         { for variants(name).into_iter().map(|n| html! {
-                            <option value={n.clone()} selected={*vs.with == *n}>{ n.clone() }</option>
+                            <option value={n.clone()} selected={*vs.with == *n}>{ variant_label(&n) }</option>
                         }) }
                     </select>
                 </label>

@@ -88,7 +88,8 @@ pub struct Label {
 pub struct Lane {
     pub node: NodeId,
     pub name: String,
-    /// The lane's title: "Client 1", "Coordinator", "Coord. 2" (fits the margin), "Storage".
+    /// The lane's title: "Client 1", "Lock service", "Lock service 2" (fits the margin),
+    /// "Storage".
     pub label: &'static str,
     pub y: f64,
 }
@@ -392,7 +393,7 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
                     glyph: "◔",
                     label,
                     title: format!(
-                        "{}: {}'s lease {token} expired on the coordinator's clock",
+                        "{}: {}'s lease {token} expired on the lock service's clock",
                         e.t,
                         client.name()
                     ),
@@ -608,7 +609,7 @@ fn interval_bar(
                 Some(Event::LeaseReleased { .. }) => "released",
                 Some(Event::SessionInvalidated { .. }) => "invalidated",
                 Some(Event::LeaseExpired { .. }) => "expired",
-                Some(Event::Crashed { .. }) => "coordinator crashed",
+                Some(Event::Crashed { .. }) => "lock service crashed",
                 Some(Event::FailedOver { .. }) => "lost in failover",
                 Some(_) => "ended",
                 None => "still held at the end",
@@ -820,17 +821,13 @@ pub fn stage_nodes(nodes: &[NodeId]) -> Vec<StageNode> {
         } else {
             24.0 + 150.0 * i as f64 / (m - 1) as f64
         },
-        name: if i == 0 {
-            "coordinator".into()
-        } else {
-            format!("coordinator {}", i + 1)
-        },
+        name: n.name(),
     }));
     v.push(StageNode {
         node: NodeId::Storage,
         x: 330.0,
         y: height - 75.0,
-        name: "storage".into(),
+        name: NodeId::Storage.name(),
     });
     v
 }
@@ -928,7 +925,7 @@ mod tests {
         let names: Vec<&str> = d.lanes.iter().map(|l| l.name.as_str()).collect();
         assert_eq!(
             names,
-            ["client 1", "client 2", "the coordinator", "storage"]
+            ["client 1", "client 2", "the lock service", "storage"]
         );
         assert!(d.lanes.windows(2).all(|w| w[1].y > w[0].y));
     }
@@ -1087,15 +1084,15 @@ mod tests {
             [
                 "client 1",
                 "client 2",
-                "the coordinator",
-                "coordinator 2",
-                "coordinator 3",
-                "coordinator 4",
-                "coordinator 5",
+                "the lock service",
+                "lock service 2",
+                "lock service 3",
+                "lock service 4",
+                "lock service 5",
                 "storage"
             ]
         );
-        assert_eq!(d.lanes[6].label, "Coord. 5");
+        assert_eq!(d.lanes[6].label, "Lock service 5");
         // Each master's lease is drawn on its own lane.
         let lease_ys: Vec<f64> = d
             .bars

@@ -3,8 +3,14 @@
 //! One table for each way a node is written, so a parser, a label and a sentence can never
 //! disagree: the key in JSON, links and the CLI (`c1`, `coord2`, `storage`, from
 //! [`NodeId`]'s `Display` and [`NodeId::parse`]), the name a learner reads in prose
-//! ([`NodeId::name`]: "client 1", "the coordinator"), and the short lane label of the
-//! diagram ([`NodeId::lane`]: "C1", "DB").
+//! ([`NodeId::name`]: "client 1", "the lock service", "storage"), the diagram's lane title
+//! ([`NodeId::lane`]: "Client 1", "Lock service", "Storage") and the stage's badge
+//! ([`NodeId::badge`]: "C1", "Lock service", "Storage").
+//!
+//! One name per node (issue #20): the lock service was once also "Coordinator", "Lock"
+//! and "the coordinator", storage also "DB". A badge may shorten a client to "C1", but
+//! the lock service and storage are called by the same words in every place; the test
+//! `no_retired_node_name_is_shown` in `teach::narrate` keeps the old names out.
 
 use serde::{Serialize, Serializer};
 use std::fmt;
@@ -34,13 +40,13 @@ impl NodeId {
         matches!(self, NodeId::Client(_))
     }
 
-    /// What a learner calls a node in prose: "client 1", "the coordinator", "storage".
+    /// What a learner calls a node in prose: "client 1", "the lock service", "storage".
     pub fn name(self) -> String {
         match self {
             NodeId::Client(i) => format!("client {}", i + 1),
-            NodeId::Coord(0) => "the coordinator".into(),
-            // Redlock's other masters.
-            NodeId::Coord(i) => format!("coordinator {}", i + 1),
+            NodeId::Coord(0) => "the lock service".into(),
+            // Redlock's other masters, numbered as their lanes are.
+            NodeId::Coord(i) => format!("lock service {}", i + 1),
             NodeId::Storage => "storage".into(),
         }
     }
@@ -53,26 +59,28 @@ impl NodeId {
             "Client 8",
         ];
         const COORDS: [&str; 5] = [
-            "Coordinator",
-            "Coord. 2",
-            "Coord. 3",
-            "Coord. 4",
-            "Coord. 5",
+            "Lock service",
+            "Lock service 2",
+            "Lock service 3",
+            "Lock service 4",
+            "Lock service 5",
         ];
         match self {
             NodeId::Client(i) => CLIENTS.get(usize::from(i)).copied().unwrap_or("Client"),
-            NodeId::Coord(i) => COORDS.get(usize::from(i)).copied().unwrap_or("Coordinator"),
+            NodeId::Coord(i) => COORDS
+                .get(usize::from(i))
+                .copied()
+                .unwrap_or("Lock service"),
             NodeId::Storage => "Storage",
         }
     }
 
-    /// The stage's badge inside a node's circle: "C1", "Lock", "L2", "DB".
+    /// The stage's badge on a node's circle: "C1" for a client (short, as the stage has
+    /// up to eight), and the lane's own words for the lock service and storage.
     pub fn badge(self) -> String {
         match self {
             NodeId::Client(i) => format!("C{}", i + 1),
-            NodeId::Coord(0) => "Lock".into(),
-            NodeId::Coord(i) => format!("L{}", i + 1),
-            NodeId::Storage => "DB".into(),
+            _ => self.lane().into(),
         }
     }
 

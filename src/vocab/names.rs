@@ -25,23 +25,18 @@ pub enum FenceMode {
 
 /// Every fence mode with its word and its label: the one table that the scenario JSON,
 /// the link's `fence=`, the CLI's `--fence`, and the settings' and the editor's selects read.
+///
+/// The label is plain words (issue #20: "monotone" meant nothing to a learner); the word
+/// stays in the select's tooltip ([`FenceMode::title`]), as links and files use it.
 const FENCE_MODES: [(FenceMode, &str, &str); 5] = [
-    (FenceMode::None, "none", "none — storage trusts the lock"),
-    (
-        FenceMode::Monotone,
-        "monotone",
-        "monotone — reject a lower token",
-    ),
-    (
-        FenceMode::Strict,
-        "strict",
-        "strict — reject a lower or equal token",
-    ),
-    (FenceMode::Exact, "exact", "exact — only the current token"),
+    (FenceMode::None, "none", "Off — storage trusts the lock"),
+    (FenceMode::Monotone, "monotone", "Reject lower tokens"),
+    (FenceMode::Strict, "strict", "Reject lower or equal tokens"),
+    (FenceMode::Exact, "exact", "Accept only the current token"),
     (
         FenceMode::NonAtomic,
         "non_atomic",
-        "non-atomic check — read, then write later",
+        "Check, then write later (not atomic)",
     ),
 ];
 
@@ -74,9 +69,18 @@ impl FenceMode {
         self.row().1
     }
 
-    /// What a select shows: the word and what it does.
+    /// What a select shows: what the fence does, in plain words ("Reject lower tokens").
     pub fn label(self) -> &'static str {
         self.row().2
+    }
+
+    /// The label's tooltip: the mode's word, as links, the JSON and the CLI write it.
+    pub fn title(self) -> String {
+        format!(
+            "{} (fence={} in links, the JSON and the CLI)",
+            self.label(),
+            self.name()
+        )
     }
 
     /// Reads a word, or an older spelling of one (`non-atomic`).

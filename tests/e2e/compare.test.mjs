@@ -25,10 +25,10 @@ describe('compare', () => {
       assert.match(text, /First difference at t = 50\.005s: A — storage: write accepted; B — storage: write rejected/);
       const lines = text.split('\n');
       assert.ok(
-        lines.includes("A: GC pause longer than the TTL (fence: none) — unsafe — storage accepted client 1's write with token 33 after it had accepted token 34 from client 2: a superseded holder changed the data"),
+        lines.includes("A: GC pause longer than the TTL (fence: off — storage trusts the lock) — unsafe — storage accepted client 1's write with token 33 after it had accepted token 34 from client 2: a superseded holder (a client whose lock had already passed to another) changed the data"),
         text,
       );
-      assert.ok(lines.includes('B: GC pause longer than the TTL (fence: monotone) — safe — the fence refused 1 write(s)'), text);
+      assert.ok(lines.includes('B: GC pause longer than the TTL (fence: reject lower tokens) — safe — the fence refused 1 write(s)'), text);
       await bar.getByRole('button', { name: 'Jump there' }).click();
       const { slider } = playback(page);
       await until(async () => (await slider.getAttribute('aria-valuetext')).startsWith('t = 50.005s,'), 'the cursor at the difference (t = 50.005 s)');
@@ -44,14 +44,14 @@ describe('compare', () => {
       await bar.getByRole('combobox', { name: 'Compare with' }).selectOption('partition-duplicate-effects/stop-on-loss');
       // Each side's verdict line, whole: "safe" must not be found inside "unsafe".
       const line = async (side) => (await bar.innerText()).split('\n').find((l) => l.startsWith(`${side}: `));
-      const lesson = 'Partitioned from the coordinator, not from storage';
-      await until(async () => (await line('B')) === `B: ${lesson} (fence: none) — safe`, 'the fix on the B side').catch(async (e) => {
+      const lesson = 'Partitioned from the lock service, not from storage';
+      await until(async () => (await line('B')) === `B: ${lesson} (fence: off — storage trusts the lock) — safe`, 'the fix on the B side').catch(async (e) => {
         e.message += `; B reads: ${await line('B')}`;
         throw e;
       });
       assert.equal(
         await line('A'),
-        `A: ${lesson} (fence: none) — unsafe — storage accepted client 1's write with token 33 after it had accepted token 34 from client 2: a superseded holder changed the data`,
+        `A: ${lesson} (fence: off — storage trusts the lock) — unsafe — storage accepted client 1's write with token 33 after it had accepted token 34 from client 2: a superseded holder (a client whose lock had already passed to another) changed the data`,
       );
       assert.match(await bar.innerText(), /First difference at t = 90\.010s: A — client 1: loss ignored; B — client 1: job aborted\./);
       await bar.getByRole('button', { name: 'Stop comparing' }).click();

@@ -30,7 +30,7 @@ describe('scenario editor', () => {
       const before = await digestOf(page);
       await editor.getByRole('button', { name: 'Run this scenario' }).click();
       await until(async () => (await digestOf(page)) !== before, 'the new run');
-      assert.equal(await page.locator('svg.timeline g.lane').count(), 5, 'three clients, coordinator, storage');
+      assert.equal(await page.locator('svg.timeline g.lane').count(), 5, 'three clients, the lock service, storage');
       // A change not yet run is kept in this browser and offered after a reload; the form
       // itself opens on the run on screen (the link carries the edited run).
       await editor.getByLabel('Seed').fill('99');

@@ -272,7 +272,7 @@ describe('share and embed', () => {
       assert.deepEqual(participants, [
         'participant c1 as client 1',
         'participant c2 as client 2',
-        'participant coord as the coordinator',
+        'participant coord as the lock service',
         'participant storage as storage',
       ]);
       const messages = mermaid.filter((l) => /->>/.test(l)).map((l) => l.match(/^(\w+)->>(\w+): /)?.slice(1, 3).join('>'));

@@ -20,7 +20,7 @@ describe('lock services', () => {
   test('switching the flavor re-runs the scenario and the lanes change; the link keeps it', async () => {
     const { context, page, problems } = await openApp(h.browser, h.url, LAPTOP);
     try {
-      assert.equal(await lanes(page), 4, 'two clients, the coordinator, storage');
+      assert.equal(await lanes(page), 4, 'two clients, the lock service, storage');
       const inspector = page.getByRole('region', { name: 'Inspector' });
       assert.match(await inspector.innerText(), /Lock service: generic/);
       const before = await digest(page);
@@ -30,7 +30,7 @@ describe('lock services', () => {
       assert.equal(await lanes(page), 8, 'two clients, five masters, storage');
       assert.match(await inspector.innerText(), /Lock service: redlock/);
       assert.match(await inspector.innerText(), /Fence it offers: none/i);
-      assert.equal(await page.locator('svg.stage g[role=button][aria-label^="coordinator 5"]').count(), 1);
+      assert.equal(await page.locator('svg.stage g[role=button][aria-label^="lock service 5"]').count(), 1);
       await until(async () => /flavor=redlock/.test(page.url()), 'the flavor in the link');
       await page.screenshot({ path: join(SHOTS, 'redlock.png'), fullPage: true });
       const redlock = await digest(page);
@@ -55,7 +55,7 @@ describe('lock services', () => {
       assert.match(await note.innerText(), /Lock service: zookeeper/);
       await playback(page).button('Jump to end').click();
       assert.match(await verdict(page), /^Unsafe/);
-      await note.getByRole('button', { name: /^Fix it: zxid-fence/ }).click();
+      await note.getByRole('button', { name: /^Fix it: Storage checks ZooKeeper's zxid/ }).click();
       await page.getByRole('region', { name: 'Fix' }).waitFor();
       await playback(page).button('Jump to end').click();
       assert.match(await verdict(page), /^Safe/);

@@ -73,7 +73,7 @@ describe('teach it', () => {
 
       // "Fix it" switches to the fix variant.
       await page.keyboard.press('End');
-      await walk.getByRole('button', { name: 'Fix it: fencing' }).click();
+      await walk.getByRole('button', { name: 'Fix it: Storage checks the fencing token' }).click();
       const fix = page.getByRole('region', { name: 'Fix' });
       await fix.waitFor();
       assert.ok(await page.getByRole('button', { name: 'Fencing: on' }).isVisible());

@@ -30,10 +30,10 @@ const STORY = [
  * with reduced motion) visits them: the slider's spoken position and the caption there.
  */
 const NOTABLE = [
-  ['t = 0.005s, event 5 of 53', 't = 0.0 s: the coordinator granted the lock to client 1 with token 33'],
+  ['t = 0.005s, event 5 of 53', 't = 0.0 s: the lock service granted the lock to client 1 with token 33'],
   ['t = 10.000s, event 17 of 53', 't = 10.0 s: client 1 froze for 40.0 s (a GC pause); its clock keeps running'],
-  ['t = 30.005s, event 18 of 53', "t = 30.0 s: the coordinator expired client 1's lease (token 33); client 1 still believes it holds token 33"],
-  ['t = 30.005s, event 19 of 53', 't = 30.0 s: the coordinator granted the lock to client 2 with token 34; client 1 still believes it holds token 33'],
+  ['t = 30.005s, event 18 of 53', "t = 30.0 s: the lock service expired client 1's lease (token 33); client 1 still believes it holds token 33"],
+  ['t = 30.005s, event 19 of 53', 't = 30.0 s: the lock service granted the lock to client 2 with token 34; client 1 still believes it holds token 33'],
   ['t = 31.015s, event 27 of 53', "t = 31.0 s: storage accepted client 2's write with token 34 to account:42"],
   ['t = 50.000s, event 31 of 53', 't = 50.0 s: client 1 woke up, still believing it holds its lock'],
   ['t = 50.005s, event 35 of 53', "t = 50.0 s: storage accepted client 1's stale write with token 33 to account:42 — a newer holder's update is lost: data corrupted"],
@@ -45,7 +45,7 @@ const NOTABLE = [
 /** The verdict of the whole gc-pause run, unfenced, as the panel reads. */
 const UNSAFE_VERDICT = [
   'Unsafe: 2 violations',
-  "t = 50.0 s storage accepted client 1's write with token 33 after it had accepted token 34 from client 2: a superseded holder changed the data",
+  "t = 50.0 s storage accepted client 1's write with token 33 after it had accepted token 34 from client 2: a superseded holder (a client whose lock had already passed to another) changed the data",
   "t = 50.0 s client 1's stale write overwrote account:42, which held a newer holder's value: that update is silently lost",
   't = 30.0 s client 1 (token 33) and client 2 (token 34) both believe they hold the lock',
 ].join('\n');
@@ -148,7 +148,7 @@ describe('the space-time diagram and playback', () => {
       assert.equal(await verdict.innerText(), UNSAFE_VERDICT);
       assert.equal(
         await caption.textContent(),
-        "End of run — unsafe: storage accepted client 1's write with token 33 after it had accepted token 34 from client 2: a superseded holder changed the data (and 1 more violation).",
+        "End of run — unsafe: storage accepted client 1's write with token 33 after it had accepted token 34 from client 2: a superseded holder (a client whose lock had already passed to another) changed the data (and 1 more violation).",
       );
 
       await page.screenshot({ path: join(SHOTS, 'unfenced-end.png'), fullPage: true });
@@ -183,7 +183,7 @@ describe('the space-time diagram and playback', () => {
       assert.match(await page.locator('main').innerText(), /token 33 < 34/);
       assert.equal(
         await caption.textContent(),
-        'End of run — safe: the fence rejected client 1\'s stale write (token 33 < 34), so no superseded holder changed the data.',
+        'End of run — safe: the fence rejected client 1\'s stale write (token 33 < 34), so no client whose lock had passed to another changed the data.',
       );
       await page.screenshot({ path: join(SHOTS, 'fenced-end.png'), fullPage: true });
 
@@ -281,7 +281,7 @@ describe('the space-time diagram and playback', () => {
       }
       assert.equal(
         await transcript.locator('.ending').innerText(),
-        "End of run — unsafe: storage accepted client 1's write with token 33 after it had accepted token 34 from client 2: a superseded holder changed the data (and 1 more violation).",
+        "End of run — unsafe: storage accepted client 1's write with token 33 after it had accepted token 34 from client 2: a superseded holder (a client whose lock had already passed to another) changed the data (and 1 more violation).",
       );
       // A line's time is a jump: the stale write's line moves the cursor there.
       const stale = transcript.locator('li', { hasText: 'stale write with token 33' });
@@ -388,7 +388,7 @@ describe('the space-time diagram and playback', () => {
       assert.equal(await diagram.getAttribute('data-digest'), d1, 'Ctrl+Shift+Z redoes');
 
       // Escape closes an open stage menu.
-      await page.locator('svg.stage g[role=button][aria-label^="link client 1–the coordinator"]').click();
+      await page.locator('svg.stage g[role=button][aria-label^="link client 1–the lock service"]').click();
       const linkMenu = page.getByRole('group', { name: /^Actions for link/ });
       await linkMenu.waitFor({ state: 'visible' });
       assert.equal(await linkMenu.getByRole('button', { name: 'Partition', exact: true }).count(), 1);

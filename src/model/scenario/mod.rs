@@ -472,7 +472,12 @@ mod tests {
     fn fence_words_round_trip_and_old_spellings_still_read() {
         for f in FenceMode::ALL {
             assert_eq!(FenceMode::parse(f.name()), Some(f));
-            assert!(f.label().starts_with(&f.name().replace('_', "-")), "{f:?}");
+            // The label is plain words (issue #20); the word is in its tooltip.
+            assert!(
+                !f.label().contains('_') && !f.label().contains("monotone"),
+                "{f:?}"
+            );
+            assert!(f.title().contains(&format!("fence={}", f.name())), "{f:?}");
         }
         assert_eq!(FenceMode::ALL[0], FenceMode::default());
         assert_eq!(FenceMode::NonAtomic.name(), "non_atomic");

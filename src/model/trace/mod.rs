@@ -43,7 +43,7 @@ impl fmt::Display for LossHow {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             LossHow::DeadlinePassed => "a lease check found its deadline passed",
-            LossHow::RenewRefused => "the coordinator refused its renewal",
+            LossHow::RenewRefused => "the lock service refused its renewal",
             LossHow::WatchdogExpired => "its watchdog saw the lease run out",
             LossHow::Fenced => "storage rejected its write",
             LossHow::Released => "it released the lock",
@@ -373,7 +373,7 @@ impl fmt::Display for Event {
                 "aborts its job ({})",
                 match why {
                     AbortWhy::LostLease => "lost the lease",
-                    AbortWhy::CoordinatorUnreachable => "coordinator unreachable: fails closed",
+                    AbortWhy::CoordinatorUnreachable => "lock service unreachable: fails closed",
                     AbortWhy::StorageUnreachable => "storage unreachable",
                 }
             ),
