@@ -56,8 +56,9 @@ fn the_progress_report_adds_up_on_every_built_in_scenario() {
             assert_eq!(by_reason, c.writes_refused, "{name}");
             assert!(c.writes_lost <= c.writes_refused, "{name}");
             assert_eq!(c.why.is_empty(), c.job != JobEnd::Aborted, "{name}");
+            let e = &trace.entries[c.entry as usize];
+            assert_eq!(e.t, c.at, "{name}");
             if c.job != JobEnd::NotStarted {
-                let e = &trace.entries[c.entry.unwrap() as usize];
                 assert_eq!(e.node, c.client, "{name}: the entry is the client's own");
             }
         }

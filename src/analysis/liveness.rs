@@ -27,6 +27,7 @@
 use crate::model::msg::Msg;
 use crate::model::trace::{AbortWhy, Event, Trace};
 use crate::vocab::ids::NodeId;
+use crate::vocab::time::Time;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -53,8 +54,9 @@ pub struct ClientProgress {
     /// Why the job aborted ("lost the lease", …); empty unless `job` is `Aborted`.
     pub why: &'static str,
     /// The trace entry where the job stopped (finished or aborted), else the client's
-    /// last entry (`None`: the client never logged anything).
-    pub entry: Option<u32>,
+    /// latest entry; for a job that never began, the run's last entry. And its time.
+    pub entry: u32,
+    pub at: Time,
     pub writes_accepted: u32,
     pub writes_refused: u32,
     /// Refused writes the client never redid (no later acceptance of the same key).
@@ -184,6 +186,7 @@ fn abort_why(why: AbortWhy) -> &'static str {
 
 /// Reads every client's progress from the trace, in one pass.
 pub fn progress(trace: &Trace) -> Progress {
+    let last = trace.entries.len().saturating_sub(1) as u32;
     let mut clients: Vec<ClientProgress> = trace
         .nodes
         .iter()
@@ -192,7 +195,8 @@ pub fn progress(trace: &Trace) -> Progress {
             client,
             job: JobEnd::NotStarted,
             why: "",
-            entry: None,
+            entry: last,
+            at: trace.entries.last().map_or(Time::ZERO, |e| e.t),
             writes_accepted: 0,
             writes_refused: 0,
             writes_lost: 0,
@@ -284,7 +288,7 @@ pub fn progress(trace: &Trace) -> Progress {
         let row = &mut clients[c];
         let stops = matches!(e.event, Event::JobFinished | Event::JobAborted { .. });
         if row.job == JobEnd::Unfinished || stops {
-            row.entry = Some(i as u32);
+            (row.entry, row.at) = (i as u32, e.t);
         }
     }
     for (c, row) in clients.iter_mut().enumerate() {
@@ -394,7 +398,7 @@ mod tests {
         assert!(p.live() && p.incomplete().next().is_none());
         assert_eq!(p.headline(), None);
         assert_eq!(p.jobs_finished(), 2);
-        assert_eq!(p.clients[0].entry, Some(3));
+        assert_eq!((p.clients[0].entry, p.clients[0].at), (3, Time(3000)));
         assert_eq!(p.clients[1].writes_accepted, 1);
     }
 
@@ -414,7 +418,7 @@ mod tests {
         let c2 = &p.clients[1];
         assert_eq!(
             (c2.job, c2.entry, c2.writes_refused, c2.writes_lost),
-            (JobEnd::Aborted, Some(13), 3, 3)
+            (JobEnd::Aborted, 13, 3, 3)
         );
         assert_eq!(c2.refusals, [("no fencing token".to_string(), 3)]);
         assert_eq!(
@@ -434,9 +438,9 @@ mod tests {
             on(C1, Event::StepStarted { step: 0 }),
         ]));
         assert_eq!(p.clients[0].job, JobEnd::Unfinished);
-        assert_eq!(p.clients[0].entry, Some(1), "its latest entry");
+        assert_eq!(p.clients[0].entry, 1, "its latest entry");
         assert_eq!(p.clients[1].job, JobEnd::NotStarted);
-        assert_eq!(p.clients[1].entry, None);
+        assert_eq!(p.clients[1].entry, 1, "the run's last entry");
         assert_eq!(
             p.headline().as_deref(),
             Some("the work of client 1 and client 2 never completed (still under way when the run stopped)")
