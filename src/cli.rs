@@ -289,6 +289,13 @@ mod tests {
         )
     }
 
+    /// The JSON report of a run that must succeed.
+    fn report(args: &[&str]) -> serde_json::Value {
+        let (code, out, err) = cli(args);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str(&out).unwrap()
+    }
+
     #[test]
     fn help_and_presets() {
         assert!(cli(&["--help"]).1.contains("USAGE"));
@@ -304,9 +311,7 @@ mod tests {
 
     #[test]
     fn json_report_has_the_documented_fields() {
-        let (code, out, err) = cli(&["run", "gc-pause", "--format", "json"]);
-        assert_eq!(code, 0, "{err}");
-        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let v = report(&["run", "gc-pause", "--format", "json"]);
         assert_eq!(v["verdict"]["safe"], false);
         assert_eq!(v["stats"]["stale_writes_accepted"], 1);
         assert_eq!(v["stats"]["lost_updates"], 1);
@@ -315,8 +320,7 @@ mod tests {
         for k in ["kind", "at", "nodes", "cause"] {
             assert!(!v["violations"][0][k].is_null(), "{k}");
         }
-        let (_, fenced, _) = cli(&["run", "gc-pause", "--fence", "monotone", "--format", "json"]);
-        let f: serde_json::Value = serde_json::from_str(&fenced).unwrap();
+        let f = report(&["run", "gc-pause", "--fence", "monotone", "--format", "json"]);
         assert_eq!(f["stats"]["stale_writes_accepted"], 0);
         assert_eq!(f["stats"]["stale_writes_rejected"], 1);
         assert_eq!(f["rejections"][0]["at"], 50_005);
@@ -330,9 +334,7 @@ mod tests {
     /// safe and the report says whose work never completed, in text and in JSON.
     #[test]
     fn a_safe_run_that_got_nothing_done_says_so() {
-        let (code, out, err) = cli(&["run", "redis-failover/fenced", "--format", "json"]);
-        assert_eq!(code, 0, "{err}");
-        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let v = report(&["run", "redis-failover/fenced", "--format", "json"]);
         assert_eq!(v["verdict"]["safe"], true);
         assert_eq!(v["verdict"]["live"], false);
         assert_eq!(
@@ -351,7 +353,7 @@ mod tests {
         assert_eq!(c2["client"], "c2");
         assert_eq!(c2["job"], "aborted");
         assert_eq!(c2["writes_refused"], 1);
-        assert_eq!(c2["refusals"][0][0], "no fencing token");
+        assert_eq!(c2["reasons"][0], "no fencing token");
         assert!(c2["superseded_by"].is_null());
         assert_eq!(v["progress"]["clients"][0]["superseded_by"], "c2");
         let (_, text, _) = cli(&["run", "redis-failover/fenced"]);
@@ -363,8 +365,7 @@ mod tests {
             "  work not done: client 2 aborted its job (lost the lease); 1 write refused: no fencing token\n"
         ));
         // A run where every job finishes says nothing more than before.
-        let (_, clean, _) = cli(&["run", "clean", "--format", "json"]);
-        let c: serde_json::Value = serde_json::from_str(&clean).unwrap();
+        let c = report(&["run", "clean", "--format", "json"]);
         assert_eq!(c["verdict"]["live"], true);
         assert!(c["verdict"]["unfinished"].is_null());
         let (_, text, _) = cli(&["run", "clean"]);

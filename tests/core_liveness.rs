@@ -52,8 +52,15 @@ fn the_progress_report_adds_up_on_every_built_in_scenario() {
         for c in &p.clients {
             let mine = v.rejections.iter().filter(|r| r.client == c.client).count();
             assert_eq!(c.writes_refused as usize, mine, "{name}: {}", c.client);
-            let by_reason: u32 = c.refusals.iter().map(|(_, n)| n).sum();
-            assert_eq!(by_reason, c.writes_refused, "{name}");
+            // Each reason once, one at least for every client refused.
+            let theirs = v.rejections.iter().filter(|r| r.client == c.client);
+            let mut reasons: Vec<&str> = theirs.map(|r| r.reason.as_str()).collect();
+            reasons.dedup();
+            assert_eq!(c.reasons.is_empty(), c.writes_refused == 0, "{name}");
+            assert!(
+                c.reasons.iter().all(|r| reasons.contains(&r.as_str())),
+                "{name}"
+            );
             assert!(c.writes_lost <= c.writes_refused, "{name}");
             assert_eq!(c.why.is_empty(), c.job != JobEnd::Aborted, "{name}");
             let e = &trace.entries[c.entry as usize];

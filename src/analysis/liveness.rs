@@ -29,7 +29,6 @@ use crate::model::trace::{AbortWhy, Event, Trace};
 use crate::vocab::ids::NodeId;
 use crate::vocab::time::Time;
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// How a client's job ended, as far as the trace tells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -61,8 +60,8 @@ pub struct ClientProgress {
     pub writes_refused: u32,
     /// Refused writes the client never redid (no later acceptance of the same key).
     pub writes_lost: u32,
-    /// The reasons storage gave, each once, in the order first given, with how often.
-    pub refusals: Vec<(String, u32)>,
+    /// The reasons storage gave, each once, in the order first given.
+    pub reasons: Vec<String>,
     /// For work left undone: the client that took the lock after this one's latest
     /// grant (`None`: nobody did — or the work got done).
     pub superseded_by: Option<NodeId>,
@@ -91,32 +90,23 @@ impl ClientProgress {
         }
     }
 
-    /// "3 writes refused: no fencing token"; empty when none was.
-    pub fn refused(&self) -> String {
-        if self.writes_refused == 0 {
-            return String::new();
-        }
-        let reasons: Vec<&str> = self.refusals.iter().map(|(r, _)| r.as_str()).collect();
-        format!(
-            "{} refused: {}",
-            writes(self.writes_refused),
-            reasons.join("; ")
-        )
-    }
-
     /// One line for the verdict list and the CLI: "client 2 aborted its job (lost the
-    /// lease); 1 write refused: no fencing token".
+    /// lease); 1 write refused: no fencing token". (Built by pushing, not formatting:
+    /// every `format!` is code in the wasm bundle.)
     pub fn line(&self) -> String {
         let mut s = self.client.name();
         if let Some(by) = self.superseded_by {
-            s.push_str(&format!(" lost the lock to {} and", by.name()));
+            s += " lost the lock to ";
+            s += &by.name();
+            s += " and";
         }
-        s.push(' ');
-        s.push_str(&self.how());
-        let refused = self.refused();
-        if !refused.is_empty() {
-            s.push_str("; ");
-            s.push_str(&refused);
+        s += " ";
+        s += &self.how();
+        if self.writes_refused > 0 {
+            s += "; ";
+            s += &writes(self.writes_refused);
+            s += " refused: ";
+            s += &self.reasons.join("; ");
         }
         s
     }
@@ -154,26 +144,34 @@ impl Progress {
     /// writes refused)", naming the stalled clients. `None` when none stalled.
     pub fn headline(&self) -> Option<String> {
         let left: Vec<&ClientProgress> = self.clients.iter().filter(|c| c.stalled()).collect();
+        let first = left.first()?;
         let names: Vec<String> = left.iter().map(|c| c.client.name()).collect();
-        let who = match names.as_slice() {
-            [] => return None,
-            [one] => format!("{one}'s work"),
-            [init @ .., last] => format!("the work of {} and {last}", init.join(", ")),
+        let mut s = match names.len() {
+            1 => first.client.name() + "'s work",
+            _ => "the work of ".to_string() + &names.join(" and "),
         };
+        s += " never completed (";
         let refused: u32 = left.iter().map(|c| c.writes_refused).sum();
-        let why = match left[0].job {
-            _ if refused > 0 => format!("{} refused", writes(refused)),
-            JobEnd::NotStarted => "not started when the run stopped".into(),
-            JobEnd::Aborted => format!("aborted: {}", left[0].why),
-            JobEnd::Unfinished | JobEnd::Finished => "still under way when the run stopped".into(),
-        };
-        Some(format!("{who} never completed ({why})"))
+        match first.job {
+            _ if refused > 0 => {
+                s += &writes(refused);
+                s += " refused";
+            }
+            JobEnd::NotStarted => s += "not started when the run stopped",
+            JobEnd::Aborted => {
+                s += "aborted: ";
+                s += first.why;
+            }
+            JobEnd::Unfinished | JobEnd::Finished => s += "still under way when the run stopped",
+        }
+        s += ")";
+        Some(s)
     }
 }
 
 /// "1 write", "3 writes".
 fn writes(n: u32) -> String {
-    format!("{n} write{}", if n == 1 { "" } else { "s" })
+    n.to_string() + if n == 1 { " write" } else { " writes" }
 }
 
 fn abort_why(why: AbortWhy) -> &'static str {
@@ -200,21 +198,22 @@ pub fn progress(trace: &Trace) -> Progress {
             writes_accepted: 0,
             writes_refused: 0,
             writes_lost: 0,
-            refusals: Vec::new(),
+            reasons: Vec::new(),
             superseded_by: None,
         })
         .collect();
     let lanes: Vec<NodeId> = clients.iter().map(|c| c.client).collect();
     let slot = |n: NodeId| lanes.iter().position(|m| *m == n);
-    // Per client: whether it has held the lock, and who took it after its latest grant.
+    // Per client: whether it has held the lock (who took it after is `superseded_by`).
     let mut held = vec![false; lanes.len()];
     // A write is its client, key and value: a retried copy or a re-run step is the same
     // write. Refused ones not (yet) landed, and landed ones.
     let mut refused: Vec<(usize, &str, &str)> = Vec::new();
     let mut landed: Vec<(usize, &str, &str)> = Vec::new();
     // The values of writes sent, by message id, and the message storage took last: a
-    // refusal is noted right after the message it refuses is received.
-    let mut sent: BTreeMap<u32, &str> = BTreeMap::new();
+    // refusal is noted right after the message it refuses is received. (A plain list:
+    // a map type would add its own code to the wasm bundle for a handful of writes.)
+    let mut sent: Vec<(u32, &str)> = Vec::new();
     let mut storage_took: Option<u32> = None;
     for (i, e) in trace.entries.iter().enumerate() {
         match &e.event {
@@ -223,7 +222,7 @@ pub fn progress(trace: &Trace) -> Progress {
                 msg: Msg::Write { value, .. },
                 ..
             } => {
-                sent.insert(*id, value.as_str());
+                sent.push((*id, value.as_str()));
             }
             Event::Received { id, .. } if e.node == NodeId::Storage => storage_took = Some(*id),
             Event::WriteAccepted {
@@ -246,12 +245,11 @@ pub fn progress(trace: &Trace) -> Progress {
                     let row = &mut clients[c];
                     row.writes_refused += 1;
                     let reason = reason.to_string();
-                    match row.refusals.iter_mut().find(|(r, _)| *r == reason) {
-                        Some((_, n)) => *n += 1,
-                        None => row.refusals.push((reason, 1)),
+                    if !row.reasons.contains(&reason) {
+                        row.reasons.push(reason);
                     }
-                    let value = storage_took.and_then(|id| sent.get(&id)).copied();
-                    let w = (c, key.as_str(), value.unwrap_or_default());
+                    let value = sent.iter().rev().find(|(id, _)| Some(*id) == storage_took);
+                    let w = (c, key.as_str(), value.map_or("", |(_, v)| *v));
                     if !landed.contains(&w) {
                         refused.push(w);
                     }
@@ -272,7 +270,8 @@ pub fn progress(trace: &Trace) -> Progress {
             }
             Event::BeliefStarted { .. } => {
                 // A new grant: an earlier takeover no longer counts against this client,
-                // and this one is the first to supersede any other client that has held the lock.
+                // and every other client that has held the lock is superseded (by the
+                // first grant after its own).
                 row.superseded_by = None;
                 held[c] = true;
                 for (o, other) in clients.iter_mut().enumerate() {
@@ -293,7 +292,7 @@ pub fn progress(trace: &Trace) -> Progress {
     }
     for (c, row) in clients.iter_mut().enumerate() {
         row.writes_lost = refused.iter().filter(|r| r.0 == c).count() as u32;
-        // Whose work got done was superseded by nobody that matters.
+        // A takeover after the work got done changes nothing.
         if !row.incomplete() {
             row.superseded_by = None;
         }
@@ -420,7 +419,7 @@ mod tests {
             (c2.job, c2.entry, c2.writes_refused, c2.writes_lost),
             (JobEnd::Aborted, 13, 3, 3)
         );
-        assert_eq!(c2.refusals, [("no fencing token".to_string(), 3)]);
+        assert_eq!(c2.reasons, ["no fencing token"]);
         assert_eq!(
             p.headline().as_deref(),
             Some("client 2's work never completed (3 writes refused)")
