@@ -229,12 +229,19 @@ pub struct Report<'a> {
     pub overlaps: &'a [crate::analysis::check::Overlap],
     pub rejections: &'a [crate::analysis::check::Rejection],
     pub stats: &'a crate::analysis::check::Stats,
+    /// Whose work got done, client by client (beside safety; see `analysis::liveness`).
+    pub progress: &'a crate::analysis::liveness::Progress,
 }
 
 #[derive(Serialize)]
 pub struct VerdictJson<'a> {
     pub safe: bool,
     pub violations: &'a [crate::analysis::check::Violation],
+    /// No client's work was left undone except by losing the lock to a newer holder.
+    pub live: bool,
+    /// Whose work never completed, in words ("client 2's work never completed (1 write
+    /// refused)"); null when `live`.
+    pub unfinished: Option<String>,
 }
 
 impl<'a> Report<'a> {
@@ -247,11 +254,14 @@ impl<'a> Report<'a> {
             verdict: VerdictJson {
                 safe: v.safe,
                 violations: &v.violations,
+                live: v.progress.live(),
+                unfinished: v.progress.headline(),
             },
             violations: &v.violations,
             overlaps: &v.overlaps,
             rejections: &v.rejections,
             stats: &v.stats,
+            progress: &v.progress,
         }
     }
 }
@@ -272,6 +282,13 @@ mod tests {
         )
     }
 
+    /// The JSON report of a run that must succeed.
+    fn report(args: &[&str]) -> serde_json::Value {
+        let (code, out, err) = cli(args);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str(&out).unwrap()
+    }
+
     #[test]
     fn help_and_presets() {
         assert!(cli(&["--help"]).1.contains("USAGE"));
@@ -287,9 +304,7 @@ mod tests {
 
     #[test]
     fn json_report_has_the_documented_fields() {
-        let (code, out, err) = cli(&["run", "gc-pause", "--format", "json"]);
-        assert_eq!(code, 0, "{err}");
-        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let v = report(&["run", "gc-pause", "--format", "json"]);
         assert_eq!(v["verdict"]["safe"], false);
         assert_eq!(v["stats"]["stale_writes_accepted"], 1);
         assert_eq!(v["stats"]["lost_updates"], 1);
@@ -298,8 +313,7 @@ mod tests {
         for k in ["kind", "at", "nodes", "cause"] {
             assert!(!v["violations"][0][k].is_null(), "{k}");
         }
-        let (_, fenced, _) = cli(&["run", "gc-pause", "--fence", "monotone", "--format", "json"]);
-        let f: serde_json::Value = serde_json::from_str(&fenced).unwrap();
+        let f = report(&["run", "gc-pause", "--fence", "monotone", "--format", "json"]);
         assert_eq!(f["stats"]["stale_writes_accepted"], 0);
         assert_eq!(f["stats"]["stale_writes_rejected"], 1);
         assert_eq!(f["rejections"][0]["at"], 50_005);
@@ -307,6 +321,48 @@ mod tests {
             f["stats"]["double_holder_ms"],
             v["stats"]["double_holder_ms"]
         );
+    }
+
+    /// Redis issues no token, so behind a fence every write is refused: the verdict stays
+    /// safe and the report says whose work never completed, in text and in JSON.
+    #[test]
+    fn a_safe_run_that_got_nothing_done_says_so() {
+        let v = report(&["run", "redis-failover/fenced", "--format", "json"]);
+        assert_eq!(v["verdict"]["safe"], true);
+        assert_eq!(v["verdict"]["live"], false);
+        assert_eq!(
+            v["verdict"]["unfinished"],
+            "client 2's work never completed (1 write refused)"
+        );
+        assert_eq!(v["stats"]["stale_writes_rejected"], 2);
+        assert_eq!(
+            (
+                v["stats"]["jobs_started"].as_u64(),
+                v["stats"]["jobs_finished"].as_u64()
+            ),
+            (Some(2), Some(0))
+        );
+        let c2 = &v["progress"]["clients"][1];
+        assert_eq!(c2["client"], "c2");
+        assert_eq!(c2["job"], "aborted");
+        assert_eq!(c2["writes_refused"], 1);
+        assert_eq!(c2["reasons"][0], "no fencing token");
+        assert!(c2["superseded_by"].is_null());
+        assert_eq!(v["progress"]["clients"][0]["superseded_by"], "c2");
+        let (_, text, _) = cli(&["run", "redis-failover/fenced"]);
+        assert!(text.contains("\nSAFE: "), "{text}");
+        assert!(text.contains(
+            "\nPROGRESS: client 2's work never completed (1 write refused); 0 of 2 jobs finished.\n"
+        ));
+        assert!(text.contains(
+            "  work not done: client 2 aborted its job (lost the lease); 1 write refused: no fencing token\n"
+        ));
+        // A run where every job finishes says nothing more than before.
+        let c = report(&["run", "clean", "--format", "json"]);
+        assert_eq!(c["verdict"]["live"], true);
+        assert!(c["verdict"]["unfinished"].is_null());
+        let (_, text, _) = cli(&["run", "clean"]);
+        assert!(!text.contains("PROGRESS") && !text.contains("work not done"));
     }
 
     #[test]

@@ -19,7 +19,13 @@
 //! - **Token regressions** (violation): a grant whose token is not above every token issued
 //!   before it — an in-memory counter that restarted.
 //! - **Duplicate effects** (violation): an unfenceable side effect performed more than once.
+//!
+//! Beside safety, and never part of it, the verdict carries the run's [`Progress`]: which
+//! clients' work never completed (jobs that did not finish, writes refused and never
+//! redone). A run where the fence refuses every write is safe and gets nothing done;
+//! [`Verdict::safe`] stays the safety answer, and the progress says the rest.
 
+use crate::analysis::liveness::{progress, JobEnd, Progress};
 use crate::analysis::projection::{walk, write_epoch, State};
 use crate::model::trace::{Entry, Event, Trace};
 use crate::vocab::ids::NodeId;
@@ -69,6 +75,11 @@ pub struct Stats {
     pub lost_updates: u32,
     pub effects_performed: u32,
     pub grants: u32,
+    /// Clients whose job began, and whose job ran every step (see [`Progress`]).
+    pub jobs_started: u32,
+    pub jobs_finished: u32,
+    /// Refused writes their client never redid.
+    pub writes_lost: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -78,6 +89,9 @@ pub struct Verdict {
     pub overlaps: Vec<Overlap>,
     pub rejections: Vec<Rejection>,
     pub stats: Stats,
+    /// Whose work got done: a liveness report beside the safety verdict, which it never
+    /// changes.
+    pub progress: Progress,
 }
 
 /// One step of the fold, as an invariant sees it: entry `index`, and the projected state
@@ -342,6 +356,18 @@ pub fn check(trace: &Trace) -> Verdict {
         lost_updates: count(ViolationKind::LostUpdate),
         effects_performed: end.counts.effects_performed,
         grants: end.counts.grants,
+        ..Stats::default()
+    };
+    let progress = progress(trace);
+    let stats = Stats {
+        jobs_started: progress
+            .clients
+            .iter()
+            .filter(|c| c.job != JobEnd::NotStarted)
+            .count() as u32,
+        jobs_finished: progress.jobs_finished(),
+        writes_lost: progress.clients.iter().map(|c| c.writes_lost).sum(),
+        ..stats
     };
     Verdict {
         safe: violations.is_empty(),
@@ -349,6 +375,7 @@ pub fn check(trace: &Trace) -> Verdict {
         overlaps,
         rejections,
         stats,
+        progress,
     }
 }
 
@@ -407,6 +434,18 @@ impl Verdict {
             st.stale_writes_rejected,
             st.lost_updates
         ));
+        // Said only when some work did not get done: a run that finished says nothing
+        // more. The headline names the stalled clients; the lines, every unfinished one.
+        if let Some(h) = self.progress.headline() {
+            s.push_str(&format!(
+                "PROGRESS: {h}; {} of {} jobs finished.\n",
+                st.jobs_finished,
+                self.progress.clients.len()
+            ));
+        }
+        for c in self.progress.incomplete() {
+            s.push_str(&format!("  work not done: {}\n", c.line()));
+        }
         s
     }
 }
@@ -702,5 +741,69 @@ mod tests {
         );
         assert_eq!(v.stats.stale_writes_rejected, 1);
         assert_eq!(v.stats.writes_accepted, 1);
+    }
+
+    fn job(client: NodeId, e: Event) -> (NodeId, Event) {
+        (client, e)
+    }
+
+    /// A hand-built run where client 2's job never finishes: the verdict stays safe (no
+    /// violation), and its progress names client 2 with the write the fence refused.
+    #[test]
+    fn work_that_never_completed_is_reported_beside_safety_not_as_a_violation() {
+        let reject = Event::WriteRejected {
+            client: C2,
+            key: "k".into(),
+            token: None,
+            reason: RejectReason::NoToken,
+        };
+        let aborted = Event::JobAborted {
+            why: crate::model::trace::AbortWhy::LostLease,
+        };
+        let events = vec![
+            job(C1, Event::JobStarted),
+            job(C2, Event::JobStarted),
+            write(C1, Some(1), None),
+            job(C1, Event::JobFinished),
+            (NodeId::Storage, reject),
+            job(C2, aborted),
+        ];
+        let v = check(&trace(events));
+        assert!(v.safe && v.violations.is_empty());
+        assert_eq!(
+            (
+                v.stats.jobs_started,
+                v.stats.jobs_finished,
+                v.stats.writes_lost
+            ),
+            (2, 1, 1)
+        );
+        assert!(!v.progress.live());
+        assert_eq!(
+            v.progress.headline().as_deref(),
+            Some("client 2's work never completed (1 write refused)")
+        );
+        let summary = v.summary();
+        assert!(summary.starts_with("SAFE: "), "{summary}");
+        assert!(summary.contains(
+            "PROGRESS: client 2's work never completed (1 write refused); 1 of 2 jobs finished.\n  work not done: client 2 aborted its job (lost the lease); 1 write refused: no fencing token\n"
+        ));
+    }
+
+    #[test]
+    fn a_run_where_every_job_finishes_adds_no_progress_finding() {
+        let events = vec![
+            job(C1, Event::JobStarted),
+            write(C1, Some(1), None),
+            job(C1, Event::JobFinished),
+            job(C2, Event::JobStarted),
+            write(C2, Some(2), Some(1)),
+            job(C2, Event::JobFinished),
+        ];
+        let v = check(&trace(events));
+        assert!(v.safe && v.progress.live());
+        assert_eq!(v.progress.headline(), None);
+        assert_eq!((v.stats.jobs_started, v.stats.jobs_finished), (2, 2));
+        assert!(!v.summary().contains("PROGRESS") && !v.summary().contains("work not done"));
     }
 }

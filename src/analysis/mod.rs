@@ -3,11 +3,13 @@
 //! [`projection`] is the one fold of the trace — who believes what, which lease is live,
 //! what storage holds — at any step, from keyframes, without re-simulating. [`check`] reads
 //! a run and returns the verdict (two believers, stale writes, lost updates, token
-//! regressions, duplicate effects). [`compare`] lines two runs up and finds where they part.
+//! regressions, duplicate effects) and, beside it, [`liveness`]: whose work never completed.
+//! [`compare`] lines two runs up and finds where they part.
 //!
 //! May import: [`crate::vocab`] and [`crate::model`]. No prose for learners lives here
 //! (that is [`crate::teach::walkthrough`]), and no geometry (that is [`crate::view`]).
 
 pub mod check;
 pub mod compare;
+pub mod liveness;
 pub mod projection;

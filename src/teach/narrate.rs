@@ -308,6 +308,10 @@ pub fn ending(verdict: &Verdict) -> String {
         };
         return format!("End of run — unsafe: {}{tail}.", plain(&v.cause));
     }
+    // Safe, and yet some client's work never got done: say that, not a success story.
+    if let Some(h) = verdict.progress.headline() {
+        return format!("End of run — safe: no superseded holder changed the data. But {h}.");
+    }
     match verdict.rejections.first() {
         Some(r) => format!(
             "End of run — safe: the fence rejected {}'s stale write ({}), so no client whose lock had passed to another changed the data.",
@@ -454,7 +458,9 @@ pub fn storage_holds(st: &State) -> String {
 /// One line of the verdict list: a finding reached so far, with a jump to its entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
-    /// "violation", "rejection" or "overlap" (also the CSS class).
+    /// "violation", "rejection", "overlap", or at the end "unfinished" (a client's work
+    /// never got done) or "superseded" (left undone after losing the lock) — also the CSS
+    /// class.
     pub class: &'static str,
     pub entry: u32,
     /// The jump's label: "t = 30.0 s".
@@ -463,7 +469,8 @@ pub struct Finding {
 }
 
 /// The verdict as far as `step` entries: whether it is safe so far, its heading, and the
-/// findings reached — violations, then fence rejections, then two-believer intervals.
+/// findings reached — violations, then fence rejections, then two-believer intervals,
+/// then (at the end) the clients whose work never got done.
 pub fn verdict_so_far(v: &Verdict, step: usize, at_end: bool) -> (bool, String, Vec<Finding>) {
     let when = |t: Time| format!("t = {}", secs(t.0));
     let reached = |entry: u32| (entry as usize) < step;
@@ -507,11 +514,25 @@ pub fn verdict_so_far(v: &Verdict, step: usize, at_end: bool) -> (bool, String, 
             text: format!("{} both believe they hold the lock", who.join(" and ")),
         }
     }));
-    let head = match violations {
-        0 if at_end => "Safe: no violation in the whole run".to_string(),
-        0 => "Safe so far".to_string(),
-        1 => "Unsafe: 1 violation".to_string(),
-        n => format!("Unsafe: {n} violations"),
+    // Once the run is over, beside safety: whose work never got done, and why.
+    if at_end {
+        items.extend(v.progress.incomplete().map(|c| Finding {
+            class: if c.stalled() {
+                "unfinished"
+            } else {
+                "superseded"
+            },
+            entry: c.entry,
+            when: when(c.at),
+            text: c.line(),
+        }));
+    }
+    let head = match (violations, v.progress.headline()) {
+        (0, Some(h)) if at_end => format!("Safe — but {h}"),
+        (0, _) if at_end => "Safe: no violation in the whole run".to_string(),
+        (0, _) => "Safe so far".to_string(),
+        (1, _) => "Unsafe: 1 violation".to_string(),
+        (n, _) => format!("Unsafe: {n} violations"),
     };
     (violations == 0, head, items)
 }
@@ -653,6 +674,50 @@ mod tests {
             .starts_with("End of run — unsafe: storage accepted client 1's write with token 33"));
         assert!(end("gc-pause-fenced").contains("rejected client 1's stale write (token 33 < 34)"));
         assert!(end("clean").starts_with("End of run — safe"));
+    }
+
+    /// Redis behind a fence: safe, and client 2 never got its work done — the ending, the
+    /// heading and the list say so; a run where every job finished says nothing more.
+    #[test]
+    fn a_safe_run_whose_work_never_completed_says_so_at_the_end() {
+        let sc = crate::teach::flavor_presets::find("redis-failover/fenced").unwrap();
+        let trace = simulate(&sc).unwrap();
+        let v = check(&trace);
+        assert_eq!(
+            ending(&v),
+            "End of run — safe: no superseded holder changed the data. But client 2's work never completed (1 write refused)."
+        );
+        let (safe, head, items) = verdict_so_far(&v, trace.len(), true);
+        assert!(safe);
+        assert_eq!(
+            head,
+            "Safe — but client 2's work never completed (1 write refused)"
+        );
+        let tail: Vec<(&str, &str)> = items
+            .iter()
+            .filter(|i| matches!(i.class, "unfinished" | "superseded"))
+            .map(|i| (i.class, i.text.as_str()))
+            .collect();
+        assert_eq!(
+            tail,
+            [
+                ("superseded", "client 1 lost the lock to client 2 and aborted its job (lost the lease); 1 write refused: no fencing token"),
+                ("unfinished", "client 2 aborted its job (lost the lease); 1 write refused: no fencing token"),
+            ]
+        );
+        let stalled = items.iter().find(|i| i.class == "unfinished").unwrap();
+        assert_eq!(stalled.when, format!("t = {}", secs(3_020)));
+        // Before the end nothing is claimed about work that may still get done.
+        let (_, head, items) = verdict_so_far(&v, trace.len() - 1, false);
+        assert_eq!(head, "Safe so far");
+        assert!(items.iter().all(|i| i.class != "unfinished"));
+        let (trace, v, _) = run("clean");
+        let (_, head, items) = verdict_so_far(&v, trace.len(), true);
+        assert_eq!(head, "Safe: no violation in the whole run");
+        assert!(items
+            .iter()
+            .all(|i| i.class != "unfinished" && i.class != "superseded"));
+        assert!(!ending(&v).contains("never completed"));
     }
 
     #[test]

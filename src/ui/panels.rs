@@ -86,12 +86,14 @@ pub fn verdict_panel(props: &PanelProps) -> Html {
     let step = props.state.step;
     let at_end = step >= props.run.trace.len();
     let (safe, head, items) = narrate::verdict_so_far(&props.run.verdict, step, at_end);
+    // Safe, but some client's work never got done: not the all-clear colour.
+    let stalled = safe && at_end && !props.run.verdict.progress.live();
     let jump = |entry: u32| {
         let cb = props.on_action.clone();
         Callback::from(move |_| cb.emit(Action::SeekEntry(entry as usize)))
     };
     html! {
-        <section class={classes!("panel", "verdict", if safe { "safe" } else { "unsafe" })} aria-label="Verdict">
+        <section class={classes!("panel", "verdict", if safe { "safe" } else { "unsafe" }, stalled.then_some("stalled"))} aria-label="Verdict">
             <h2>{ head }</h2>
             <ul>
                 { for items.into_iter().map(|x| html! {
