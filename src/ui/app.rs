@@ -211,6 +211,7 @@ pub fn App() -> Html {
                 <Menus open={model.menu} current={Rc::<str>::from(name)} progress={model.progress.clone()} chapter={model.chapter} on_action={on_action.clone()} />
                 { controls }
                 { caption }
+                <super::legend::Legend run={run.clone()} />
                 <div class={classes!("view", model.versus.is_some().then_some("versus-on"))}>
                 { diagram }
                 { walkthrough }
