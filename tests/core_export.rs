@@ -341,3 +341,64 @@ fn the_gc_pause_svg_has_exactly_its_lanes_band_and_arrows() {
     ];
     assert_eq!(counts, [4, 1, 13, 0, 4, 5]);
 }
+
+#[test]
+fn the_exported_picture_stands_alone_with_title_verdict_settings_legend_and_link() {
+    use leaseline::teach::narrate::verdict_so_far;
+    use leaseline::view::export::slide::{slide, About};
+    use leaseline::view::legend;
+    let link = "https://example.org/leaseline/#s=gc-pause&fence=none&t=0";
+    for (name, sc) in &all_scenarios() {
+        let (t, v, d) = run(sc);
+        let about = About {
+            scenario: sc,
+            verdict: &v,
+            steps: t.len(),
+            link,
+        };
+        let s = slide(&d, &about);
+        let doc = &s.svg;
+        well_formed(doc).unwrap_or_else(|e| panic!("{name} slide: {e}"));
+        let mut title = String::new();
+        svg::escape_into(&mut title, &sc.name);
+        assert!(doc.contains(&format!("<title>{title}</title>")), "{name}");
+        assert!(
+            doc.contains(&format!(">{title}</text>")),
+            "{name}: the title is drawn"
+        );
+        let (safe, head, _) = verdict_so_far(&v, t.len(), true);
+        let class = if safe { "safe" } else { "unsafe" };
+        assert!(
+            doc.contains(&format!(r#"class="sheet-verdict {class}""#)) && doc.contains(&head),
+            "{name}: {head}"
+        );
+        for setting in ["Lock service: ", "Fence: ", "TTL ", "Faults: "] {
+            assert!(doc.contains(setting), "{name}: {setting}");
+        }
+        // The legend: every kind of shape the diagram draws, by name, with its sample.
+        assert!(doc.contains(">Legend</text>"), "{name}");
+        let used = legend::used(&d);
+        assert!(!used.is_empty(), "{name}");
+        for e in &used {
+            assert!(
+                doc.contains(&format!(">{}</text>", e.name)),
+                "{name}: {}",
+                e.name
+            );
+        }
+        assert_eq!(count(doc, r#"class="legend-name""#), used.len(), "{name}");
+        // The link: whole in the anchor, and written out as text.
+        let mut esc = String::new();
+        svg::escape_into(&mut esc, link);
+        assert!(doc.contains(&format!(r#"<a href="{esc}">"#)), "{name}");
+        assert!(doc.contains(&format!("Open this run: {esc}")), "{name}");
+        // The diagram itself is there whole, below the heading; the picture is taller.
+        assert!(doc.contains(&svg::diagram_body(&d)), "{name}");
+        assert!(s.height > d.height + 150.0 && s.width == d.width, "{name}");
+        assert!(doc.contains(&format!(
+            "viewBox=\"0 0 960.0 {}\"",
+            leaseline::vocab::numbers::tenths(s.height)
+        )));
+        assert_eq!(slide(&d, &about), s, "{name}: deterministic");
+    }
+}

@@ -227,6 +227,7 @@ pub fn App() -> Html {
                 <Menus open={model.menu} current={Rc::<str>::from(name)} progress={model.progress.clone()} chapter={model.chapter} on_action={on_action.clone()} />
                 { controls }
                 { caption }
+                <super::legend::Legend run={run.clone()} />
                 if model.versus.is_some() {
                     // Comparing: the two drawings and what tells them apart, together on
                     // one screen; the walkthrough waits below them.

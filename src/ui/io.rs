@@ -1,5 +1,6 @@
 //! Export and import. Exports hand the core's text (SVG, Mermaid, scenario and trace JSON)
-//! to a download; PNG draws that same SVG onto a canvas. Import reads a JSON scenario from
+//! to a download; the SVG is the core's slide (title, verdict, settings, diagram, legend and
+//! the page's link), and PNG only draws that same SVG onto a canvas. Import reads a JSON scenario from
 //! a file or from pasted text and hands it to the reducer, which validates it: an error
 //! names the field, and the current scenario stays.
 //!
@@ -101,20 +102,28 @@ pub fn Io(props: &RunProps) -> Html {
         let onclick = Callback::from(move |_: MouseEvent| {
             let stem = stem(&run);
             let d = &run.diagram;
+            let picture = || {
+                // The address on screen reopens this run (the link writer keeps it current).
+                let link = web_sys::window()
+                    .and_then(|w| w.location().href().ok())
+                    .unwrap_or_default();
+                let about = export::slide::About {
+                    scenario: &run.scenario,
+                    verdict: &run.verdict,
+                    steps: run.trace.len(),
+                    link: &link,
+                };
+                export::slide::slide(d, &about)
+            };
             match what {
                 0 => save(
                     &format!("{stem}.svg"),
-                    &data_url(
-                        "image/svg+xml",
-                        &export::svg::standalone(d, &run.scenario.name),
-                    ),
+                    &data_url("image/svg+xml", &picture().svg),
                 ),
-                1 => save_png(
-                    export::svg::standalone(d, &run.scenario.name),
-                    format!("{stem}.png"),
-                    d.width,
-                    d.height,
-                ),
+                1 => {
+                    let s = picture();
+                    save_png(s.svg, format!("{stem}.png"), s.width, s.height)
+                }
                 2 => save(
                     &format!("{stem}.mmd"),
                     &data_url(

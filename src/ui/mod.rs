@@ -10,7 +10,7 @@
 //! clip), `stage` (nodes, links and packets, with each node's and link's actions),
 //! `playbar`, `panels` (inspector and verdict), `transcript` (the run as text), `settings`, `guide` (the walkthrough beat
 //! or the interview stop at the cursor), `lessons` (the chapter and interview menus) and
-//! `io` (exports and import), `sharing` (the share dialog and the embed's header),
+//! `io` (exports and import), `legend` (the diagram's key, a click away), `sharing` (the share dialog and the embed's header),
 //! `versus` (two runs side by side), `editor` (the scenario editor's form);
 //! `hooks` holds the animation frame loop, the keyboard shortcuts, the page signals, deep
 //! links and the stored progress; `host` writes the address bar and speaks to an embed's
@@ -29,6 +29,7 @@ mod header;
 mod hooks;
 mod host;
 mod io;
+mod legend;
 mod lessons;
 mod panels;
 mod playbar;

@@ -190,7 +190,8 @@ describe('share and embed', () => {
       assert.equal(total, 53);
       assert.equal(await page.locator('section.diagram:not(.versus)').getAttribute('data-entries'), String(total));
 
-      // SVG: parses, and is the diagram (its size, title and lanes).
+      // SVG: parses, and is the picture of the diagram (its width, title and lanes; below a
+      // heading and above a legend, so taller than the bare diagram's 272).
       const svgFile = await download('SVG');
       assert.equal(svgFile.file, `${stem}.svg`);
       const svg = svgFile.bytes.toString('utf8');
@@ -202,14 +203,16 @@ describe('share and embed', () => {
           root: root.nodeName,
           size: [root.getAttribute('width'), root.getAttribute('height')],
           title: root.querySelector('title')?.textContent,
-          lanes: root.querySelectorAll('g.lane').length,
-          stale: root.querySelectorAll('g.mark.stale').length,
+          lanes: root.querySelectorAll('g.diagram g.lane').length,
+          stale: root.querySelectorAll('g.diagram g.mark.stale').length,
         };
       }, svg);
+      const height = Number(parsed.size[1]);
+      assert.ok(height > 272 + 200, `heading and legend around the diagram: ${height}`);
       assert.deepEqual(parsed, {
         error: null,
         root: 'svg',
-        size: ['960.0', '272.0'],
+        size: ['960.0', parsed.size[1]],
         title: 'GC pause longer than the TTL',
         lanes: 4,
         stale: 1,
@@ -223,7 +226,8 @@ describe('share and embed', () => {
       const png = pngFile.bytes;
       assert.equal(png.subarray(0, 8).toString('hex'), '89504e470d0a1a0a', 'the PNG signature');
       assert.equal(png.subarray(12, 16).toString('latin1'), 'IHDR');
-      assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [1920, 544], 'twice 960 × 272');
+      const twice = [1920, Math.round(height * 2)];
+      assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], twice, 'twice the SVG');
       const pixels = await page.evaluate(async (b64) => {
         const img = new Image();
         img.src = `data:image/png;base64,${b64}`;
@@ -248,7 +252,7 @@ describe('share and embed', () => {
         }
         return { size: [c.width, c.height], opaque, ink, red, colours: colours.size };
       }, png.toString('base64'));
-      assert.deepEqual(pixels.size, [1920, 544]);
+      assert.deepEqual(pixels.size, twice);
       assert.ok(pixels.ink > 20_000, `a drawing, not a blank: ${JSON.stringify(pixels)}`);
       assert.ok(pixels.colours > 50, `many colours: ${JSON.stringify(pixels)}`);
       assert.ok(pixels.red > 500, `the red of the band and the alarm: ${JSON.stringify(pixels)}`);

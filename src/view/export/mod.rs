@@ -1,5 +1,6 @@
-//! Exports of a run for use outside the app: the space-time diagram as SVG markup, the
-//! run as a Mermaid sequence diagram, and the trace as JSON.
+//! Exports of a run for use outside the app: the space-time diagram as SVG markup (bare, or
+//! as a [`slide`] that names the run, its verdict, settings, legend and link), the run as
+//! a Mermaid sequence diagram, and the trace as JSON.
 //!
 //! Both are plain strings built from data the app already has — the laid-out
 //! [`crate::view::layout::Diagram`], the [`crate::model::trace::Trace`] and its
@@ -7,6 +8,7 @@
 //! browser API beyond handing the text to a download or the clipboard.
 
 pub mod mermaid;
+pub mod slide;
 pub mod svg;
 
 use crate::model::trace::Trace;

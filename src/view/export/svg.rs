@@ -5,14 +5,16 @@
 //! virtual-DOM node per shape) and its stylesheet styles it as before; the shapes a learner
 //! can click carry `data-entry`, the trace entry to seek to, for one delegated handler.
 //! [`standalone`] wraps it with the axis, the lanes, the arrow markers and the light
-//! theme's colours written out, giving a self-contained file for "Export SVG".
+//! theme's colours written out: the bare diagram as a document of its own. [`swatch`] draws
+//! one shape alone, through the same writer, as a sample for the legend.
 //!
 //! Coordinates go through [`tenths`]: integer formatting only, no float formatter in the
 //! WebAssembly bundle.
 
 use crate::vocab::numbers::tenths as n;
 
-use crate::view::layout::{Diagram, Label, LEFT};
+use crate::view::layout::{Arrow, Band, Bar, Diagram, Label, Mark, Scale, Tone, LEFT};
+use crate::view::legend::Swatch;
 
 /// Appends `s` with the five XML-special characters escaped (for text and attributes).
 pub fn escape_into(out: &mut String, s: &str) {
@@ -30,7 +32,7 @@ pub fn escape_into(out: &mut String, s: &str) {
 
 /// Writes `<tag attrs…>body</tag>`, or `<tag attrs…/>` if `body` writes nothing.
 /// Attributes whose value is empty are left out.
-fn el(out: &mut String, tag: &str, attrs: &[(&str, &str)], body: &dyn Fn(&mut String)) {
+pub(super) fn el(out: &mut String, tag: &str, attrs: &[(&str, &str)], body: &dyn Fn(&mut String)) {
     out.push('<');
     out.push_str(tag);
     for (k, v) in attrs.iter().filter(|(_, v)| !v.is_empty()) {
@@ -54,7 +56,7 @@ fn el(out: &mut String, tag: &str, attrs: &[(&str, &str)], body: &dyn Fn(&mut St
 }
 
 /// A `<text>` element with escaped content.
-fn text(out: &mut String, class: &str, x: f64, y: f64, s: &str) {
+pub(super) fn text(out: &mut String, class: &str, x: f64, y: f64, s: &str) {
     el(
         out,
         "text",
@@ -146,14 +148,14 @@ pub fn diagram_body(d: &Diagram) -> String {
 }
 
 /// Borrows owned attribute values for [`el`].
-fn pairs<'a>(a: &'a [(&'a str, String)]) -> Vec<(&'a str, &'a str)> {
+pub(super) fn pairs<'a>(a: &'a [(&'a str, String)]) -> Vec<(&'a str, &'a str)> {
     a.iter().map(|(k, v)| (*k, v.as_str())).collect()
 }
 
 /// The rules of static/style.css that the diagram uses, with the light theme's values
 /// written in (no custom properties, so any viewer draws it the same), and the alarm
 /// drawn still, as with reduced motion.
-const STYLE: &str = concat!(
+pub(super) const STYLE: &str = concat!(
     r#"svg{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Helvetica Neue",Arial,sans-serif}"#,
     "text{font-size:11px;fill:#1b1f24}",
     ".axis line{stroke:#e7ebef}",
@@ -186,7 +188,7 @@ const STYLE: &str = concat!(
 );
 
 /// The arrowheads the body's lines refer to, as the timeline defines them.
-const DEFS: &str = concat!(
+pub(super) const DEFS: &str = concat!(
     r#"<defs><marker id="arrow-end" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">"#,
     r#"<path d="M0 0L10 5L0 10z" class="arrowhead"/></marker>"#,
     r#"<marker id="x-end" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="8" markerHeight="8">"#,
@@ -196,8 +198,19 @@ const DEFS: &str = concat!(
 /// A complete SVG document of the diagram: title, embedded style, white background, time
 /// axis, lanes with their names, and the body. It references nothing outside itself.
 pub fn standalone(d: &Diagram, title_text: &str) -> String {
-    let (w, h) = (n(d.width), n(d.height));
-    let bottom = n(d.height - 8.0);
+    document(d.width, d.height, title_text, "", &|o| drawing(o, d))
+}
+
+/// The root `<svg>` of an exported document `w` × `h`, with its title, the diagram's style
+/// (and `extra_style`), the arrowheads and a white background, then what `body` writes.
+pub(super) fn document(
+    w: f64,
+    h: f64,
+    title_text: &str,
+    extra_style: &str,
+    body: &dyn Fn(&mut String),
+) -> String {
+    let (w, h) = (n(w), n(h));
     let attrs = [
         ("xmlns", "http://www.w3.org/2000/svg"),
         ("class", "timeline"),
@@ -210,43 +223,128 @@ pub fn standalone(d: &Diagram, title_text: &str) -> String {
     let mut out = String::new();
     el(&mut out, "svg", &attrs, &|o| {
         title(title_text)(o);
-        el(o, "style", &[], &|o| o.push_str(STYLE));
+        el(o, "style", &[], &|o| {
+            o.push_str(STYLE);
+            o.push_str(extra_style);
+        });
         o.push_str(DEFS);
         let bg = [("width", "100%"), ("height", "100%"), ("fill", "#fff")];
         el(o, "rect", &bg, &|_| {});
-        el(o, "g", &[("class", "axis")], &|o| {
-            for t in &d.ticks {
-                el(o, "g", &[], &|o| {
-                    let x = n(t.x);
-                    let l = [("x1", &*x), ("y1", "20"), ("x2", &*x), ("y2", &*bottom)];
-                    el(o, "line", &l, &|_| {});
-                    el(o, "text", &[("x", &x), ("y", "14")], &|o| {
-                        escape_into(o, &t.label)
-                    });
-                });
-            }
-        });
-        for l in &d.lanes {
-            let class = if l.node.is_client() {
-                "lane client"
-            } else {
-                "lane"
-            };
-            el(o, "g", &[("class", class)], &|o| {
-                let y = n(l.y);
-                let a = [
-                    ("x1", n(LEFT)),
-                    ("y1", y.clone()),
-                    ("x2", n(d.scale.x1)),
-                    ("y2", y),
-                ];
-                el(o, "line", &pairs(&a), &|_| {});
-                text(o, "lane-name", 8.0, l.y - 2.0, l.label);
-            });
-        }
-        o.push_str(&diagram_body(d));
+        body(o);
     });
     out
+}
+
+/// The diagram itself: the time axis, the lanes with their names, and the body.
+pub(super) fn drawing(o: &mut String, d: &Diagram) {
+    let bottom = n(d.height - 8.0);
+    el(o, "g", &[("class", "axis")], &|o| {
+        for t in &d.ticks {
+            el(o, "g", &[], &|o| {
+                let x = n(t.x);
+                let l = [("x1", &*x), ("y1", "20"), ("x2", &*x), ("y2", &*bottom)];
+                el(o, "line", &l, &|_| {});
+                el(o, "text", &[("x", &x), ("y", "14")], &|o| {
+                    escape_into(o, &t.label)
+                });
+            });
+        }
+    });
+    for l in &d.lanes {
+        let class = if l.node.is_client() {
+            "lane client"
+        } else {
+            "lane"
+        };
+        el(o, "g", &[("class", class)], &|o| {
+            let y = n(l.y);
+            let a = [
+                ("x1", n(LEFT)),
+                ("y1", y.clone()),
+                ("x2", n(d.scale.x1)),
+                ("y2", y),
+            ];
+            el(o, "line", &pairs(&a), &|_| {});
+            text(o, "lane-name", 8.0, l.y - 2.0, l.label);
+        });
+    }
+    o.push_str(&diagram_body(d));
+}
+
+/// The width and height of a legend sample ([`swatch`]).
+pub const SWATCH_W: f64 = 48.0;
+pub const SWATCH_H: f64 = 24.0;
+
+/// A legend sample, [`SWATCH_W`] × [`SWATCH_H`]: one shape of the kind `s`, written by
+/// [`diagram_body`] itself (a diagram of that one shape), so it carries the same element,
+/// classes and look as the shapes it explains. `name` becomes its hover title.
+pub fn swatch(s: Swatch, name: &str) -> String {
+    let (w, h) = (SWATCH_W, SWATCH_H);
+    let mut d = Diagram {
+        width: w,
+        height: h,
+        scale: Scale {
+            t0: 0.0,
+            t1: 1.0,
+            x0: 0.0,
+            x1: w,
+        },
+        lanes: Vec::new(),
+        bands: Vec::new(),
+        bars: Vec::new(),
+        arrows: Vec::new(),
+        marks: Vec::new(),
+        ticks: Vec::new(),
+    };
+    let title = name.to_string();
+    match s {
+        Swatch::Band => d.bands.push(Band {
+            x0: 3.0,
+            x1: w - 3.0,
+            y0: 2.0,
+            y1: h - 2.0,
+            tag: None,
+            label: title,
+            entry: 0,
+        }),
+        Swatch::Bar(tone) => {
+            // The bar's height on a lane, as the layout draws it.
+            let bh = match tone {
+                Tone::Lease => 14.0,
+                Tone::Belief => 10.0,
+                _ => 20.0,
+            };
+            d.bars.push(Bar {
+                x0: 4.0,
+                x1: w - 4.0,
+                y: (h - bh) / 2.0,
+                h: bh,
+                tone,
+                label: None,
+                title,
+            });
+        }
+        Swatch::Arrow { class, dropped } => d.arrows.push(Arrow {
+            x0: 4.0,
+            y0: 5.0,
+            x1: w - 8.0,
+            y1: h - 5.0,
+            class,
+            dropped,
+            label: None,
+            title,
+        }),
+        Swatch::Mark(tone, glyph) => d.marks.push(Mark {
+            x: w / 2.0,
+            y: h / 2.0,
+            tone,
+            glyph,
+            label: None,
+            title,
+            entry: 0,
+        }),
+    }
+    diagram_body(&d)
 }
 
 #[cfg(test)]
