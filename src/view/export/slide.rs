@@ -293,7 +293,7 @@ mod tests {
         let sc = crate::teach::course::open("gc-pause").unwrap();
         let s = settings(&sc);
         assert!(s[0].starts_with("Lock service: "), "{s:?}");
-        assert!(s[1].starts_with("Fence: none"), "{s:?}");
+        assert!(s[1].starts_with("Fence: Off"), "{s:?}");
         assert!(s[2].starts_with("TTL "), "{s:?}");
         assert!(
             s[3].starts_with("Faults: pause Client 1 ") && s[3].contains(" at "),
