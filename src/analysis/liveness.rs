@@ -177,7 +177,7 @@ fn writes(n: u32) -> String {
 fn abort_why(why: AbortWhy) -> &'static str {
     match why {
         AbortWhy::LostLease => "lost the lease",
-        AbortWhy::CoordinatorUnreachable => "coordinator unreachable: failed closed",
+        AbortWhy::CoordinatorUnreachable => "lock service unreachable: failed closed",
         AbortWhy::StorageUnreachable => "storage unreachable",
     }
 }

@@ -310,7 +310,7 @@ pub fn ending(verdict: &Verdict) -> String {
     }
     // Safe, and yet some client's work never got done: say that, not a success story.
     if let Some(h) = verdict.progress.headline() {
-        return format!("End of run — safe: no superseded holder changed the data. But {h}.");
+        return format!("End of run — safe: no client whose lock had passed to another changed the data. But {h}.");
     }
     match verdict.rejections.first() {
         Some(r) => format!(
@@ -685,7 +685,7 @@ mod tests {
         let v = check(&trace);
         assert_eq!(
             ending(&v),
-            "End of run — safe: no superseded holder changed the data. But client 2's work never completed (1 write refused)."
+            "End of run — safe: no client whose lock had passed to another changed the data. But client 2's work never completed (1 write refused)."
         );
         let (safe, head, items) = verdict_so_far(&v, trace.len(), true);
         assert!(safe);
