@@ -58,7 +58,7 @@ describe('export and legend', () => {
       assert.equal(seen.title, 'GC pause longer than the TTL');
       assert.equal(seen.verdict, head, 'the verdict as the app gives it at the end');
       assert.match(seen.settings, /Lock service: \w+/);
-      assert.match(seen.settings, /Fence: monotone/);
+      assert.match(seen.settings, /Fence: Reject lower tokens/);
       assert.match(seen.settings, /TTL 30 s/);
       assert.match(seen.settings, /Faults: pause Client 1 /);
       for (const name of ['Lease held', 'Believes it holds the lock', 'Two believers', 'Write', 'Write rejected', 'Paused']) {
