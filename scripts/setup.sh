@@ -7,6 +7,7 @@
 #   wasm32-unknown-unknown target   rustup
 #   wasm-bindgen-cli 0.2.130        cargo install (gives wasm-bindgen-test-runner too)
 #   trunk 0.21.14                   cargo install (0.22 needs a newer rustc)
+#   twiggy 0.8.0                    cargo install (the size tier's top code contributors)
 #   chromium + chromium-driver      apt, in the background while cargo compiles
 #   wasm-opt 132, playwright-core   npm (package.json / package-lock.json)
 set -euo pipefail
@@ -14,6 +15,7 @@ cd "$(dirname "$0")/.."
 
 WASM_BINDGEN_VERSION=0.2.130
 TRUNK_VERSION=0.21.14
+TWIGGY_VERSION=0.8.0
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 
 say() { printf 'setup: %s\n' "$*"; }
@@ -63,6 +65,11 @@ if [[ $(version_of trunk) != "v$TRUNK_VERSION" && $(version_of trunk) != "$TRUNK
   CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
     CARGO_PROFILE_RELEASE_OPT_LEVEL=1 \
     cargo install trunk --version "$TRUNK_VERSION" --locked --force
+fi
+
+if [[ $(version_of twiggy) != "$TWIGGY_VERSION" ]]; then
+  say "installing twiggy $TWIGGY_VERSION (about 2 minutes)"
+  cargo install twiggy --version "$TWIGGY_VERSION" --force
 fi
 
 # --- wait for apt --------------------------------------------------------------------------

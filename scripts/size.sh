@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Prints the shipped bundle's size: the sum of the gzip -9 sizes of the .html, .js, .wasm
-# and .css files in dist/ (what a reader downloads), split by kind. Then the floor: Yew plus
+# and .css files in dist/ (what a reader downloads first), split by kind; then what dist/
+# holds beside them for later (fetched on demand: data files, docs); then the ten largest
+# functions of the app's wasm by twiggy (read from the build before wasm-opt strips their
+# names, so the sizes are before -Oz: a ranking, not the shipped bytes). Then the floor: Yew plus
 # the web-free core with no views at all (tools/size-floor), built the way Trunk builds the
 # app (wasm-bindgen, then wasm-opt -Oz), so the budget can be argued with a measured number.
 # Fails when the bundle is over BUNDLE_MAX (after printing both lines).
@@ -30,6 +33,20 @@ for ext in html js wasm css; do
   parts+="${parts:+, }$ext $sum"
 done
 echo "bundle: $total bytes gzip ($parts)"
+echo "first load: $total bytes gzip (every file index.html loads)"
+
+later=0
+while IFS= read -r -d '' file; do
+  later=$((later + $(gz "$file")))
+done < <(find dist -type f ! -name '*.html' ! -name '*.js' ! -name '*.wasm' ! -name '*.css' -print0)
+echo "on demand: $later bytes gzip (the rest of dist/, fetched only when opened)"
+
+named=target/wasm32-unknown-unknown/release/leaseline.wasm
+if command -v twiggy >/dev/null && [[ -f $named ]]; then
+  echo "largest functions (twiggy, bytes before wasm-opt):"
+  twiggy top -n 40 "$named" | grep -v "custom section\|subsection\|data segment\|Σ\|\.\.\. and\|Shallow\|───" |
+    head -n 10 | awk -F'┊' '{ gsub(/^ +| +$/, "", $1); gsub(/^ +/, "", $3); sub(/::h[0-9a-f]+$/, "", $3); printf "  %7s  %s\n", $1, substr($3, 1, 100) }'
+fi
 
 # The floor. Its own target dir keeps its Yew build apart from the app's.
 floor_target=target/size-floor
