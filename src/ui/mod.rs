@@ -65,7 +65,18 @@ use yew::{AppHandle, Renderer};
 /// Mounts the app into the document body. The wasm binary's `main` calls this. The app
 /// lives as long as the page: dropping the returned handle does not unmount it.
 pub fn mount() {
+    remove_first_paint();
     Renderer::<App>::new().render();
+}
+
+/// Takes away the run drawn at build time (`view::export::first_paint`): the app draws
+/// the page itself from here on.
+fn remove_first_paint() {
+    let doc = web_sys::window().and_then(|w| w.document());
+    let id = crate::view::export::first_paint::ID;
+    if let Some(e) = doc.and_then(|d| d.get_element_by_id(id)) {
+        e.remove();
+    }
 }
 
 /// Mounts the app into `root` and returns its handle, so a test can render into a fresh

@@ -38,7 +38,8 @@ function watch(marks) {
   const check = () => {
     for (const [name, sel] of Object.entries(marks)) {
       if (window.__firstSeen[name] === undefined) {
-        const el = document.querySelector(sel);
+        // The first one a reader can see: a picture kept hidden (visibility) does not count.
+        const el = [...document.querySelectorAll(sel)].find((e) => e.checkVisibility({ visibilityProperty: true }));
         if (el) window.__firstSeen[name] = { at: performance.now(), digest: el.closest('[data-digest]')?.getAttribute('data-digest') ?? null };
       }
     }
@@ -93,7 +94,8 @@ async function main() {
   let browser;
   try {
     browser = await launchBrowser();
-    const lanes = { diagram: 'section.diagram svg.timeline .lane line' };
+    // The build-time picture (a div) or the app's own diagram (a section), whichever is first.
+    const lanes = { diagram: '.diagram svg.timeline .lane line' };
     // The digest the embed must show first: the named scenario's, read unthrottled.
     const embedUrl = `${urlOf(ours)}#s=check-then-write&embed=1`;
     const rows = { page: [], embed: [], raft: [] };

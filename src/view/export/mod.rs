@@ -7,6 +7,7 @@
 //! [`crate::analysis::check::Verdict`] — so they are deterministic, testable natively, and need no
 //! browser API beyond handing the text to a download or the clipboard.
 
+pub mod first_paint;
 pub mod mermaid;
 pub mod slide;
 pub mod svg;

@@ -188,7 +188,7 @@ pub(super) const STYLE: &str = concat!(
 );
 
 /// The arrowheads the body's lines refer to, as the timeline defines them.
-pub(super) const DEFS: &str = concat!(
+pub(crate) const DEFS: &str = concat!(
     r#"<defs><marker id="arrow-end" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">"#,
     r#"<path d="M0 0L10 5L0 10z" class="arrowhead"/></marker>"#,
     r#"<marker id="x-end" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="8" markerHeight="8">"#,
@@ -236,7 +236,7 @@ pub(super) fn document(
 }
 
 /// The diagram itself: the time axis, the lanes with their names, and the body.
-pub(super) fn drawing(o: &mut String, d: &Diagram) {
+pub(crate) fn drawing(o: &mut String, d: &Diagram) {
     let bottom = n(d.height - 8.0);
     el(o, "g", &[("class", "axis")], &|o| {
         for t in &d.ticks {
