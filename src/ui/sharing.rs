@@ -52,7 +52,7 @@ pub fn share_dialog(
         return html! {};
     }
     let (link, embed_link) = links.clone();
-    let snippet = crate::session::share::iframe_snippet(&embed_link, title);
+    let snippet = crate::session::share::iframe_snippet(&embed_link, title, &Default::default());
     html! {
         <section id="share-dialog" class="panel share" aria-label="Share">
             <header class="guide-head">
