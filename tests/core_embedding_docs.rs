@@ -439,11 +439,19 @@ fn the_example_host_page_and_the_share_snippet_are_as_described() {
     };
     let sc = leaseline::teach::course::open(name).unwrap();
     assert_eq!(title, sc.name);
-    // What the Share dialog writes for that link and title is the doc's snippet, exactly.
+    // What the Share dialog writes for that link and title, with its options as a new
+    // dialog has them, is the doc's snippet, exactly.
     let link = src.replace("&amp;", "&");
-    assert_eq!(share::iframe_snippet(&link, title), snippet.trim());
+    let opts = share::EmbedOptions::default();
+    assert_eq!(share::iframe_snippet(&link, title, &opts), snippet.trim());
     assert_eq!(
-        share::iframe_snippet("https://x.example/#s=a&embed=1", "<b> & \"c\""),
-        "<iframe src=\"https://x.example/#s=a&amp;embed=1\" title=\"Leaseline: &lt;b&gt; &amp; &quot;c&quot;\" width=\"720\" height=\"480\" style=\"border:0\" loading=\"lazy\"></iframe>"
+        share::iframe_snippet("https://x.example/#s=a&embed=1", "<b> & \"c\"", &opts),
+        "<iframe src=\"https://x.example/#s=a&amp;embed=1\" title=\"Leaseline: &lt;b&gt; &amp; &quot;c&quot;\" width=\"640\" height=\"420\" style=\"border:0\" loading=\"lazy\"></iframe>"
     );
+    // The sizes the doc names are the dialog's presets and limits.
+    for i in 0..share::SIZES.len() {
+        let label = share::EmbedOptions::label(i);
+        assert!(doc.contains(&format!("**{label}**")), "{label}");
+    }
+    assert!(doc.contains("320 to 2000") && doc.contains("240 to 2000"));
 }

@@ -48,6 +48,7 @@ fn named_and_custom_round_trip_for_every_preset_and_lesson() {
             panel: Some("verdict".into()),
             embed: true,
             autoplay: i % 2 == 0,
+            diagram_only: i % 3 == 0,
             origins: vec![
                 "https://course.example".into(),
                 "http://localhost:8000".into(),

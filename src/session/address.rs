@@ -90,6 +90,7 @@ impl Session {
         }
         self.embed = v.embed;
         self.autoplay = v.autoplay;
+        self.diagram_only = v.diagram_only;
         self.origins = Rc::new(v.origins);
         if v.autoplay && !self.playing && !self.cursor.at_end(&self.run.trace) {
             self.playing = true;
@@ -104,6 +105,7 @@ impl Session {
         let mut v = ViewState {
             embed: self.embed,
             autoplay: self.autoplay,
+            diagram_only: self.diagram_only,
             origins: (*self.origins).clone(),
             ..ViewState::default()
         };
@@ -169,13 +171,16 @@ impl Session {
     }
 
     /// The links a reader shares: the full app's fragment and the embed's, both without the
-    /// open panel.
+    /// open panel (the Share dialog's [`share::EmbedOptions`] then set the embed's own keys).
     pub fn share_fragments(&self) -> (String, String) {
         let mut v = self.view_state();
         v.panel = None;
         v.embed = false;
+        // What an embed shows is the embed's business: the full app's link leaves it out.
+        let diagram_only = std::mem::take(&mut v.diagram_only);
         let full = share::encode(&v);
         v.embed = true;
+        v.diagram_only = diagram_only;
         (full, share::encode(&v))
     }
 }

@@ -58,6 +58,8 @@ pub struct Session {
     /// Embedded in a host page: no site chrome, and host commands are obeyed.
     pub embed: bool,
     pub autoplay: bool,
+    /// An embed shows only the diagram, its controls and the caption (`view=diagram`).
+    pub diagram_only: bool,
     /// Host origins allowed to send commands (empty: the parent page, any origin).
     pub origins: Rc<Vec<String>>,
     /// Bumped by every change a link should record as a new history entry.
@@ -166,6 +168,7 @@ impl Session {
             chapter: None,
             embed: false,
             autoplay: false,
+            diagram_only: false,
             origins: Rc::new(Vec::new()),
             rev: 0,
             from_link: false,

@@ -164,7 +164,20 @@ pub fn App() -> Html {
     );
     let verdict = verdict_panel(&panel);
     if model.embed {
-        // Embedded in a course page: the run and its controls, no site around them.
+        // Embedded in a course page: the run and its controls, no site around them. With
+        // `view=diagram`, only the diagram, its controls and the caption; a quiz keeps its
+        // panel, since the diagram waits for its answers.
+        let only = model.diagram_only;
+        let walkthrough = if only && model.quiz.is_none() {
+            html! {}
+        } else {
+            walkthrough
+        };
+        let verdict = if only {
+            html! {}
+        } else {
+            verdict
+        };
         return html! {
             <div class="shell embed">
                 { embed_bar(&run.scenario.name, model.menu == Some(Menu::Share), links.0.clone(), &on_action) }

@@ -164,7 +164,7 @@ describe('share and embed', () => {
       const snippet = await dialog.getByRole('textbox', { name: 'Embed code' }).inputValue();
       assert.equal(
         snippet,
-        `<iframe src="${h.url}#s=gc-pause&amp;embed=1" title="Leaseline: GC pause longer than the TTL" width="720" height="480" style="border:0" loading="lazy"></iframe>`,
+        `<iframe src="${h.url}#s=gc-pause&amp;embed=1" title="Leaseline: GC pause longer than the TTL" width="640" height="420" style="border:0" loading="lazy"></iframe>`,
       );
       await page.screenshot({ path: join(SHOTS, 'share-dialog.png') });
       assert.deepEqual(problems, []);

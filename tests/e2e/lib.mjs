@@ -41,6 +41,7 @@ const TYPES = {
   '.png': 'image/png',
   '.woff': 'font/woff',
   '.ttf': 'font/ttf',
+  '.md': 'text/markdown; charset=utf-8',
 };
 
 /** Fails with a clear message when the release build is missing. */
@@ -112,6 +113,15 @@ export function launchBrowser() {
   });
 }
 
+/** Whether a request was made by a frame other than the page's own document. */
+function inChildFrame(page, req) {
+  try {
+    return req.frame() !== page.mainFrame();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Opens the app in a new context and records everything that went wrong on the page.
  * `prepare(context)` runs before the page loads (for init scripts); `ready` is a selector
@@ -126,9 +136,13 @@ export async function openApp(browser, url, contextOptions, prepare, { ready } =
     if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
   });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('requestfailed', (req) =>
-    problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`),
-  );
+  page.on('requestfailed', (req) => {
+    // A frame inside the page (the Share dialog's preview) that is closed or pointed
+    // elsewhere while it loads cancels its requests: nothing failed.
+    const error = req.failure()?.errorText;
+    if (error === 'net::ERR_ABORTED' && inChildFrame(page, req)) return;
+    problems.push(`request failed: ${req.url()} (${error})`);
+  });
   page.on('response', (res) => {
     if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
   });

@@ -19,6 +19,7 @@
 //!          | "beat=" n | "chapter=" n | "quiz=" n        ; 1-based
 //!          | "panel=" id        ; [a-z0-9-], 1 to 32 characters
 //!          | "embed=" ("0"|"1") | "autoplay=" ("0"|"1")
+//!          | "view=" ("full"|"diagram")   ; what an embed shows
 //!          | "origins=" origin *( "," origin )   ; hosts allowed to drive an embed
 //! ```
 //!
@@ -29,11 +30,13 @@
 
 pub mod base64url;
 pub mod lz;
+pub mod snippet;
+
+pub use snippet::{iframe_snippet, EmbedOptions, Size, SIZES};
 
 use crate::model::scenario::{FenceWord, Flavor, Scenario, LIMITS};
 use crate::teach::course::{open, walkthrough, CHAPTERS};
 use crate::teach::walkthrough::QUESTIONS;
-use crate::view::export::svg::escape_into;
 use crate::vocab::json;
 
 /// The longest fragment read. Chrome keeps URLs up to 2 MB, but nothing we write comes
@@ -80,6 +83,9 @@ pub struct ViewState {
     /// Embedded in a host page: no site chrome.
     pub embed: bool,
     pub autoplay: bool,
+    /// An embed shows only the diagram, its playback controls and the caption
+    /// (`view=diagram`): no walkthrough, no verdict. The full app ignores it.
+    pub diagram_only: bool,
     /// The host origins allowed to drive an embed by postMessage (empty: the parent page,
     /// whatever its origin).
     pub origins: Vec<String>,
@@ -100,6 +106,7 @@ impl Default for ViewState {
             panel: None,
             embed: false,
             autoplay: false,
+            diagram_only: false,
             origins: Vec::new(),
         }
     }
@@ -162,6 +169,7 @@ pub fn encode(v: &ViewState) -> String {
     put("panel", v.panel.clone());
     put("embed", v.embed.then(|| "1".to_string()));
     put("autoplay", v.autoplay.then(|| "1".to_string()));
+    put("view", v.diagram_only.then(|| "diagram".to_string()));
     put(
         "origins",
         (!v.origins.is_empty()).then(|| v.origins.join(",")),
@@ -169,9 +177,9 @@ pub fn encode(v: &ViewState) -> String {
     format!("#{}", parts.join("&"))
 }
 
-const KEYS: [&str; 14] = [
+const KEYS: [&str; 15] = [
     "s", "sc", "seed", "fence", "flavor", "t", "step", "beat", "chapter", "quiz", "panel", "embed",
-    "autoplay", "origins",
+    "autoplay", "view", "origins",
 ];
 
 /// Plain decimal digits only (no sign, no `+`), so one state has one spelling.
@@ -228,7 +236,7 @@ pub fn decode(fragment: &str) -> Result<ViewState, String> {
             return Err(format!("{key}: given twice"));
         }
     }
-    let [s, sc, seed, fence, flavor, t, step, beat, chapter, quiz, panel, embed, autoplay, origins] =
+    let [s, sc, seed, fence, flavor, t, step, beat, chapter, quiz, panel, embed, autoplay, view, origins] =
         values;
 
     let mut v = ViewState::default();
@@ -325,6 +333,13 @@ pub fn decode(fragment: &str) -> Result<ViewState, String> {
     if let Some(x) = autoplay {
         v.autoplay = flag("autoplay", clip(x))?;
     }
+    if let Some(x) = view {
+        v.diagram_only = match x {
+            "diagram" => true,
+            "full" => false,
+            _ => return Err(format!("view: \"{}\" is not full or diagram", clip(x))),
+        };
+    }
     if let Some(x) = origins {
         v.origins = parse_origins(x)?;
     }
@@ -348,19 +363,6 @@ pub(crate) fn ordinal(key: &str, value: &str, max: usize) -> Result<usize, Strin
 pub(crate) fn clip(s: &str) -> &str {
     let end = s.char_indices().nth(40).map_or(s.len(), |(i, _)| i);
     s.get(..end).unwrap_or("")
-}
-
-/// The share dialog's embed code: an iframe on `embed_link` (the link in embed mode) with a
-/// `title` naming the scenario, so a screen reader can name the frame. Both are escaped
-/// for an HTML attribute.
-pub fn iframe_snippet(embed_link: &str, title: &str) -> String {
-    let mut snippet = String::from("<iframe src=\"");
-    escape_into(&mut snippet, embed_link);
-    snippet.push_str("\" title=\"Leaseline: ");
-    escape_into(&mut snippet, title);
-    snippet
-        .push_str("\" width=\"720\" height=\"480\" style=\"border:0\" loading=\"lazy\"></iframe>");
-    snippet
 }
 
 /// Parses the allow-list of host origins (`https://a.example,http://localhost:8000`). Each
@@ -418,6 +420,27 @@ mod tests {
         assert_eq!(old.fence, Some(FenceMode::NonAtomic.into()));
         assert_eq!(encode(&old), "#s=gc-pause&fence=non_atomic");
         assert_eq!(decode(&encode(&old)), Ok(old));
+    }
+
+    #[test]
+    fn the_view_key_reads_as_written_and_a_bad_one_is_named() {
+        let v = decode("#s=gc-pause&embed=1&view=diagram").unwrap();
+        assert!(v.embed && v.diagram_only);
+        assert_eq!(encode(&v), "#s=gc-pause&embed=1&view=diagram");
+        assert!(!decode("#s=gc-pause&view=full").unwrap().diagram_only);
+        // `full` is the default, so it is never written.
+        assert_eq!(
+            encode(&decode("#s=gc-pause&view=full").unwrap()),
+            "#s=gc-pause"
+        );
+        assert_eq!(
+            decode("#s=gc-pause&view=small"),
+            Err("view: \"small\" is not full or diagram".to_string())
+        );
+        assert_eq!(
+            decode("#view=diagram&view=full"),
+            Err("view: given twice".to_string())
+        );
     }
 
     #[test]
