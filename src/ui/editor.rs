@@ -7,6 +7,7 @@
 
 use super::adapter::RunProps;
 use crate::session::draft::{Draft, Kind};
+use crate::session::form;
 use crate::session::Action;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -93,21 +94,42 @@ pub fn Editor(props: &RunProps) -> Html {
         draft: draft.clone(),
         typing: typing.clone(),
     });
-    let int_field = |label: &str, path: String, optional: bool| {
+    // What is wrong, each at its field: plain words in the field's unit (the core's
+    // `form`), tied to the box by aria-describedby.
+    let problems = Rc::new(draft.problems());
+    let problem_at = {
+        let problems = problems.clone();
+        move |path: &str| {
+            problems
+                .iter()
+                .find(|p| p.path == path)
+                .map(|p| p.message.clone())
+        }
+    };
+    let error_note = |path: &str, why: &Option<String>| match why {
+        Some(why) => {
+            html! { <small class="field-error" id={form::error_id(path)}>{ why.clone() }</small> }
+        }
+        None => html! {},
+    };
+    // A number box: a time in seconds, or a whole number (ppm, %, a count).
+    let number = |path: String, optional: bool| {
         let change = change.clone();
         let p = path.clone();
+        let kind = Kind::number(&path, optional);
         let oninput = Callback::from(move |e: InputEvent| {
             let t = super::value_of(&e);
-            change.type_into(&p, Kind::Int { optional }, &t)
+            change.type_into(&p, kind, &t)
         });
-        let why = draft.pending(&path).map(str::to_string);
+        let why = problem_at(&path);
         html! {
-            <label class={classes!("field", why.is_some().then_some("invalid"))}>
-                <span>{ label.to_string() }</span>
-                <input type="text" inputmode="numeric" value={draft.shown(&path)} {oninput}
+            <label class={classes!("field", why.is_some().then_some("invalid"))} title={path.clone()}>
+                <span>{ form::label(&path) }</span>
+                <input type="text" inputmode="decimal" value={draft.shown(&path)} {oninput}
                        aria-invalid={why.is_some().to_string()}
+                       aria-describedby={why.is_some().then(|| form::error_id(&path))}
                        placeholder={if optional { "off" } else { "" }} />
-                if let Some(why) = why { <small class="field-error">{ why }</small> }
+                { error_note(&path, &why) }
             </label>
         }
     };
@@ -120,26 +142,32 @@ pub fn Editor(props: &RunProps) -> Html {
         });
         let why = draft.pending(&path).map(str::to_string);
         html! {
-            <label class={classes!("field", "wide", why.is_some().then_some("invalid"))}>
+            <label class={classes!("field", "wide", why.is_some().then_some("invalid"))} title={path.clone()}>
                 <span>{ label.to_string() }</span>
                 <textarea rows="5" spellcheck="false" value={draft.shown(&path)} {oninput}
-                          aria-invalid={why.is_some().to_string()} />
-                if let Some(why) = why { <small class="field-error">{ why }</small> }
+                          aria-invalid={why.is_some().to_string()}
+                          aria-describedby={why.is_some().then(|| form::error_id(&path))} />
+                { error_note(&path, &why) }
             </label>
         }
     };
-    let word_select = |label: &str, path: &'static str| {
+    // A choice (a fence, a policy, a node): the core lists the words and marks the current.
+    let choice = |path: String| {
         let change = change.clone();
+        let p = path.clone();
         let onchange = Callback::from(move |e: Event| {
             let v = super::value_of(&e);
-            change.apply(|d| d.set_word(path, &v))
+            change.apply(|d| d.set_word(&p, &v))
         });
+        let why = problem_at(&path);
         html! {
-            <label class="field">
-                <span>{ label.to_string() }</span>
-                <select {onchange}>
-                    { for draft.choices(path).into_iter().map(|c| html! { <option value={c.word} selected={c.selected}>{ c.label }</option> }) }
+            <label class={classes!("field", why.is_some().then_some("invalid"))} title={path.clone()}>
+                <span>{ form::label(&path) }</span>
+                <select {onchange} aria-invalid={why.is_some().to_string()}
+                        aria-describedby={why.is_some().then(|| form::error_id(&path))}>
+                    { for draft.choices(&path).into_iter().map(|c| html! { <option value={c.word} selected={c.selected}>{ c.label }</option> }) }
                 </select>
+                { error_note(&path, &why) }
             </label>
         }
     };
@@ -147,7 +175,7 @@ pub fn Editor(props: &RunProps) -> Html {
         let change = change.clone();
         let oninput = Callback::from(move |e: InputEvent| {
             let t = super::value_of(&e);
-            change.type_into("name", Kind::Text, &t)
+            change.type_into("name", Kind::Text { optional: false }, &t)
         });
         html! {
             <label class="field wide">
@@ -162,10 +190,21 @@ pub fn Editor(props: &RunProps) -> Html {
         html! { <button type="button" class="control text" {onclick}>{ label }</button> }
     };
     let checked = draft.check();
-    let status = match (&*typing, &checked) {
-        (Some(e), _) => (false, e.clone()),
-        (None, Err(e)) => (false, e.to_string()),
-        (None, Ok(sc)) => (
+    let status = match (&*typing, &checked, problems.first()) {
+        (Some(e), _, _) => (false, e.clone()),
+        (None, _, Some(p)) => (
+            false,
+            match problems.len() {
+                1 => format!("Not ready to run. {}", p.whole()),
+                n => format!(
+                    "Not ready to run. {} (and {} more, marked below)",
+                    p.whole(),
+                    n - 1
+                ),
+            },
+        ),
+        (None, Err(e), None) => (false, e.to_string()),
+        (None, Ok(sc), _) => (
             true,
             format!(
                 "Valid: {} client(s), {} fault(s). Run it to see what happens.",
@@ -210,28 +249,33 @@ pub fn Editor(props: &RunProps) -> Html {
             </div>
             <div class="fields">
                 { name_input }
-                { int_field("Seed", "seed".into(), false) }
-                { int_field("Horizon (ms)", "horizon_ms".into(), false) }
-                { word_select("Lock service", "coordinator.flavor") }
-                { int_field("First token", "coordinator.first_token".into(), false) }
-                { word_select("Fence at storage", "storage.fence") }
-                { int_field("Network delay min (ms)", "network.default.min_delay_ms".into(), false) }
-                { int_field("Network delay max (ms)", "network.default.max_delay_ms".into(), false) }
-                { int_field("Coordinator clock offset (ms)", "coordinator.clock.offset_ms".into(), false) }
-                { int_field("Coordinator clock drift (ppm)", "coordinator.clock.drift_ppm".into(), false) }
-                { int_field("Storage clock offset (ms)", "storage.clock.offset_ms".into(), false) }
-                { int_field("Storage clock drift (ppm)", "storage.clock.drift_ppm".into(), false) }
+                { number("seed".into(), false) }
+                { number("horizon_ms".into(), false) }
+                { choice("coordinator.flavor".into()) }
+                { number("coordinator.first_token".into(), false) }
+                { choice("storage.fence".into()) }
+                { number("network.default.min_delay_ms".into(), false) }
+                { number("network.default.max_delay_ms".into(), false) }
             </div>
+            <fieldset class="clocks">
+                <legend>{ "Server clocks" }</legend>
+                <div class="fields">
+                    { number("coordinator.clock.offset_ms".into(), false) }
+                    { number("coordinator.clock.drift_ppm".into(), false) }
+                    { number("storage.clock.offset_ms".into(), false) }
+                    { number("storage.clock.drift_ppm".into(), false) }
+                </div>
+            </fieldset>
             { for (0..draft.clients()).map(|i| html! {
                 <fieldset class="client">
                     <legend>{ format!("Client {}", i + 1) }</legend>
                     <div class="fields">
-                        { int_field("Start (ms)", format!("clients[{i}].start_ms"), false) }
-                        { int_field("TTL (ms)", format!("clients[{i}].ttl_ms"), false) }
-                        { int_field("Renew every (ms)", format!("clients[{i}].renew_every_ms"), true) }
-                        { int_field("Safety margin (ms)", format!("clients[{i}].margin_ms"), false) }
-                        { int_field("Clock offset (ms)", format!("clients[{i}].clock.offset_ms"), false) }
-                        { int_field("Clock drift (ppm)", format!("clients[{i}].clock.drift_ppm"), false) }
+                        { number(format!("clients[{i}].start_ms"), false) }
+                        { number(format!("clients[{i}].ttl_ms"), false) }
+                        { number(format!("clients[{i}].renew_every_ms"), true) }
+                        { number(format!("clients[{i}].margin_ms"), false) }
+                        { number(format!("clients[{i}].clock.offset_ms"), false) }
+                        { number(format!("clients[{i}].clock.drift_ppm"), false) }
                         { json_field("Job steps (JSON)", format!("clients[{i}].job")) }
                     </div>
                     { button(format!("Remove client {}", i + 1), Rc::new(move |d: &mut Draft| d.remove_client(i))) }
