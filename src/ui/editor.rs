@@ -1,7 +1,11 @@
-//! The scenario editor: a form over a [`Draft`] — the scenario's name, seed and horizon,
-//! the lock service and its first token, the fence, network delays, each node's clock,
-//! each client's timing and job (as JSON), and the fault list (as JSON) — validated as you type (the errors name the
-//! field, as an import's do) and kept in localStorage, so a reload never loses it.
+//! The scenario editor: a form over a [`Draft`] — the scenario's name, seed and run length;
+//! the lock service (flavor, first token, token counter, clock); storage (fence, where its
+//! mark is kept, idempotency, clock); the network (default delay and loss, per-link
+//! overrides); each client's timing, what it does when the lease is in doubt (`on_loss`,
+//! `check_before_write`, `fence_with`, `unreachable`), its retries and job; and the fault
+//! list. Validated as you type, each error at its field in plain words and the field's unit
+//! (times in seconds: the core's `session::form`), and kept in localStorage, so a reload
+//! never loses it.
 //! It opens on the run on screen; a draft kept from an earlier visit is offered, not
 //! imposed. "Run this scenario" runs it as an edit of the run on screen (undo goes back).
 
@@ -79,6 +83,9 @@ pub fn Editor(props: &RunProps) -> Html {
         .filter(|s| s.text() != draft.text())
         .map(Draft::title);
     let typing = use_state(|| None::<String>);
+    // The pickers' current kinds: the fault to add, and each client's step to add.
+    let fault_pick = use_state(|| "pause".to_string());
+    let step_pick = use_state(Vec::<String>::new);
     // Kept in this browser once the reader changes something (an untouched form is just
     // the run on screen, and must not overwrite the draft offered above).
     {
@@ -133,6 +140,21 @@ pub fn Editor(props: &RunProps) -> Html {
             </label>
         }
     };
+    // A switch (check before each write, idempotency keys honoured).
+    let switch = |path: String| {
+        let change = change.clone();
+        let p = path.clone();
+        let onchange = Callback::from(move |e: Event| {
+            let on = super::settings::input_checked(&e);
+            change.apply(|d| d.set_flag(&p, on))
+        });
+        html! {
+            <label class="field check" title={path.clone()}>
+                <input type="checkbox" checked={draft.flag(&path)} {onchange} />
+                <span>{ form::label(&path) }</span>
+            </label>
+        }
+    };
     let json_field = |label: &str, path: String| {
         let change = change.clone();
         let p = path.clone();
@@ -161,9 +183,10 @@ pub fn Editor(props: &RunProps) -> Html {
         });
         let why = problem_at(&path);
         html! {
-            <label class={classes!("field", why.is_some().then_some("invalid"))} title={path.clone()}>
+            <label class={classes!("field", "pick", why.is_some().then_some("invalid"))} title={path.clone()}>
                 <span>{ form::label(&path) }</span>
-                <select {onchange} aria-invalid={why.is_some().to_string()}
+                // Named by the label's words alone (a wrapping label would add every option).
+                <select {onchange} aria-label={form::label(&path)} aria-invalid={why.is_some().to_string()}
                         aria-describedby={why.is_some().then(|| form::error_id(&path))}>
                     { for draft.choices(&path).into_iter().map(|c| html! { <option value={c.word} selected={c.selected}>{ c.label }</option> }) }
                 </select>
@@ -188,6 +211,130 @@ pub fn Editor(props: &RunProps) -> Html {
         let change = change.clone();
         let onclick = Callback::from(move |_: MouseEvent| change.apply(|d| f(d)));
         html! { <button type="button" class="control text" {onclick}>{ label }</button> }
+    };
+    // A text box (a key, a value, an effect's name; `optional`: empty removes it).
+    let text = |path: String, optional: bool| {
+        let change = change.clone();
+        let p = path.clone();
+        let oninput = Callback::from(move |e: InputEvent| {
+            let t = super::value_of(&e);
+            change.type_into(&p, Kind::Text { optional }, &t)
+        });
+        let why = problem_at(&path);
+        html! {
+            <label class={classes!("field", why.is_some().then_some("invalid"))} title={path.clone()}>
+                <span>{ form::label(&path) }</span>
+                <input type="text" value={draft.shown(&path)} {oninput}
+                       aria-invalid={why.is_some().to_string()}
+                       aria-describedby={why.is_some().then(|| form::error_id(&path))}
+                       placeholder={if optional { "none" } else { "" }} />
+                { error_note(&path, &why) }
+            </label>
+        }
+    };
+    // A fault's or a step's own fields, by their key: a node is a choice, a time a number.
+    let item_field = |path: String| match form::key(&path) {
+        "node" | "a" | "b" | "from" | "to" => choice(path),
+        "key" | "value" | "name" => text(path, false),
+        "idempotency_key" => text(path, true),
+        _ => number(path, false),
+    };
+    let word_at = |path: &str| match draft.get(path) {
+        Some(crate::vocab::json::Json::Str(w)) => w.clone(),
+        _ => String::new(),
+    };
+    // The fault list: one row per fault (its kind, its time, that kind's fields), and a
+    // picker of kinds to add one; the JSON stays as an advanced view.
+    let fault_rows = html! {
+        <fieldset class="group faults">
+            <legend>{ "Faults" }</legend>
+            if draft.len("faults") == 0 { <p class="hint">{ "No faults: everything runs as planned." }</p> }
+            { for (0..draft.len("faults")).map(|f| {
+                let item = format!("faults[{f}]");
+                let word = word_at(&format!("{item}.fault"));
+                let fields = form::fault_form(&word).map_or(&[][..], |k| k.fields);
+                html! {
+                    <fieldset class="row fault-row">
+                        <legend>{ format!("Fault {}", f + 1) }</legend>
+                        <div class="fields">
+                            { choice(format!("{item}.fault")) }
+                            { number(format!("{item}.at_ms"), false) }
+                            { for fields.iter().map(|(k, _)| item_field(format!("{item}.{k}"))) }
+                        </div>
+                        { button(format!("Remove fault {}", f + 1), Rc::new(move |d: &mut Draft| d.remove("faults", f))) }
+                    </fieldset>
+                }
+            }) }
+            { error_note("faults", &problem_at("faults")) }
+            <div class="adder">
+                <label class="field">
+                    <span>{ "Kind of fault to add" }</span>
+                    <select aria-label="Kind of fault to add" onchange={{
+                        let pick = fault_pick.clone();
+                        Callback::from(move |e: Event| pick.set(super::value_of(&e)))
+                    }}>
+                        { for form::FAULTS.iter().map(|k| html! { <option value={k.word} selected={*fault_pick == k.word}>{ k.label }</option> }) }
+                    </select>
+                </label>
+                { button("Add this fault".into(), { let w = (*fault_pick).clone(); Rc::new(move |d: &mut Draft| d.add_fault(&w)) }) }
+            </div>
+            <details class="advanced">
+                <summary>{ "Advanced: JSON" }</summary>
+                { json_field("Faults (JSON)", "faults".into()) }
+            </details>
+        </fieldset>
+    };
+    // A client's job: one row per step (its kind and that kind's fields), and a picker.
+    let step_rows = |i: usize| {
+        let job = format!("clients[{i}].job");
+        let pick = step_pick
+            .get(i)
+            .cloned()
+            .unwrap_or_else(|| "work".to_string());
+        let on_pick = {
+            let step_pick = step_pick.clone();
+            Callback::from(move |e: Event| {
+                let mut v = (*step_pick).clone();
+                v.resize(v.len().max(i + 1), "work".to_string());
+                v[i] = super::value_of(&e);
+                step_pick.set(v);
+            })
+        };
+        html! {
+            <div class="steps">
+                <p class="group-title">{ "Job steps" }</p>
+                <ol class="step-list">
+                    { for (0..draft.len(&job)).map(|j| {
+                        let item = format!("{job}[{j}]");
+                        let word = word_at(&format!("{item}.op"));
+                        let job = job.clone();
+                        html! {
+                            <li class="step-row" role="group" aria-label={format!("Client {}, step {}", i + 1, j + 1)}>
+                                <div class="fields">
+                                    { choice(format!("{item}.op")) }
+                                    { for form::step_fields(&word).into_iter().map(|k| item_field(format!("{item}.{k}"))) }
+                                </div>
+                                { button(format!("Remove step {}", j + 1), Rc::new(move |d: &mut Draft| d.remove(&job, j))) }
+                            </li>
+                        }
+                    }) }
+                </ol>
+                { error_note(&job, &problem_at(&job)) }
+                <div class="adder">
+                    <label class="field">
+                        <span>{ "Kind of step to add" }</span>
+                        <select aria-label="Kind of step to add" onchange={on_pick}>
+                            { for form::STEPS.iter().map(|k| html! { <option value={k.word} selected={pick == k.word}>{ k.label }</option> }) }
+                        </select>
+                    </label>
+                    { button("Add this step".into(), Rc::new(move |d: &mut Draft| d.add_step(i, &pick))) }
+                </div>
+                <details class="advanced">
+                    <summary>{ "Advanced: JSON" }</summary>
+                    { json_field("Job steps (JSON)", job.clone()) }
+                </details>
+            </div>
+        }
     };
     let checked = draft.check();
     let status = match (&*typing, &checked, problems.first()) {
@@ -251,20 +398,50 @@ pub fn Editor(props: &RunProps) -> Html {
                 { name_input }
                 { number("seed".into(), false) }
                 { number("horizon_ms".into(), false) }
-                { choice("coordinator.flavor".into()) }
-                { number("coordinator.first_token".into(), false) }
-                { choice("storage.fence".into()) }
-                { number("network.default.min_delay_ms".into(), false) }
-                { number("network.default.max_delay_ms".into(), false) }
             </div>
-            <fieldset class="clocks">
-                <legend>{ "Server clocks" }</legend>
+            <fieldset class="group">
+                <legend>{ "Lock service" }</legend>
                 <div class="fields">
+                    { choice("coordinator.flavor".into()) }
+                    { number("coordinator.first_token".into(), false) }
+                    { choice("coordinator.counter".into()) }
                     { number("coordinator.clock.offset_ms".into(), false) }
                     { number("coordinator.clock.drift_ppm".into(), false) }
+                </div>
+            </fieldset>
+            <fieldset class="group">
+                <legend>{ "Storage" }</legend>
+                <div class="fields">
+                    { choice("storage.fence".into()) }
+                    { choice("storage.mark".into()) }
+                    { number("storage.check_gap_ms".into(), false) }
+                    { switch("storage.idempotency".into()) }
                     { number("storage.clock.offset_ms".into(), false) }
                     { number("storage.clock.drift_ppm".into(), false) }
                 </div>
+            </fieldset>
+            <fieldset class="group">
+                <legend>{ "Network" }</legend>
+                <p class="hint">{ "Every link, unless it has a line of its own below." }</p>
+                <div class="fields">
+                    { number("network.default.min_delay_ms".into(), false) }
+                    { number("network.default.max_delay_ms".into(), false) }
+                    { number("network.default.loss_pct".into(), false) }
+                </div>
+                { for (0..draft.len("network.links")).map(|l| html! {
+                    <fieldset class="row">
+                        <legend>{ format!("Link {}", l + 1) }</legend>
+                        <div class="fields">
+                            { choice(format!("network.links[{l}].from")) }
+                            { choice(format!("network.links[{l}].to")) }
+                            { number(format!("network.links[{l}].min_delay_ms"), false) }
+                            { number(format!("network.links[{l}].max_delay_ms"), false) }
+                            { number(format!("network.links[{l}].loss_pct"), false) }
+                        </div>
+                        { button(format!("Remove link {}", l + 1), Rc::new(move |d: &mut Draft| d.remove("network.links", l))) }
+                    </fieldset>
+                }) }
+                { button("Add a slower or lossy link".into(), Rc::new(|d: &mut Draft| d.add_link())) }
             </fieldset>
             { for (0..draft.clients()).map(|i| html! {
                 <fieldset class="client">
@@ -272,17 +449,32 @@ pub fn Editor(props: &RunProps) -> Html {
                     <div class="fields">
                         { number(format!("clients[{i}].start_ms"), false) }
                         { number(format!("clients[{i}].ttl_ms"), false) }
-                        { number(format!("clients[{i}].renew_every_ms"), true) }
                         { number(format!("clients[{i}].margin_ms"), false) }
+                        { choice(format!("clients[{i}].count_from")) }
+                        { number(format!("clients[{i}].renew_every_ms"), true) }
                         { number(format!("clients[{i}].clock.offset_ms"), false) }
                         { number(format!("clients[{i}].clock.drift_ppm"), false) }
-                        { json_field("Job steps (JSON)", format!("clients[{i}].job")) }
                     </div>
+                    <p class="group-title">{ "When the lease is in doubt" }</p>
+                    <div class="fields">
+                        { choice(format!("clients[{i}].on_loss")) }
+                        { switch(format!("clients[{i}].check_before_write")) }
+                        { choice(format!("clients[{i}].fence_with")) }
+                        { choice(format!("clients[{i}].unreachable")) }
+                    </div>
+                    <p class="group-title">{ "Retries" }</p>
+                    <div class="fields">
+                        { number(format!("clients[{i}].retry.interval_ms"), false) }
+                        { number(format!("clients[{i}].retry.jitter_ms"), false) }
+                        { number(format!("clients[{i}].retry.max_attempts"), false) }
+                        { number(format!("clients[{i}].timeout_ms"), false) }
+                    </div>
+                    { step_rows(i) }
                     { button(format!("Remove client {}", i + 1), Rc::new(move |d: &mut Draft| d.remove_client(i))) }
                 </fieldset>
             }) }
             { button("Add a client".into(), Rc::new(|d: &mut Draft| d.add_client())) }
-            { json_field("Faults (JSON)", "faults".into()) }
+            { fault_rows }
         </details>
     }
 }

@@ -17,7 +17,7 @@ describe('typing in the scenario editor', () => {
   test('a fault typed key by key is kept, and runs', async () => {
     const { context, page, problems } = await openApp(h.browser, h.url, LAPTOP);
     try {
-      await page.locator('details.editor summary').click();
+      await page.locator('details.editor > summary').click();
       const editor = page.locator('details.editor');
       await editor.getByRole('button', { name: 'Start from the run on screen' }).click();
       const status = editor.getByRole('status');
@@ -30,6 +30,8 @@ describe('typing in the scenario editor', () => {
       assert.equal(await ttl.inputValue(), '20');
       assert.equal(await ttl.getAttribute('aria-invalid'), 'false');
 
+      // The JSON stays as the advanced view of the fault list.
+      await editor.locator('fieldset.faults details.advanced > summary').click();
       const faults = editor.getByLabel('Faults (JSON)');
       await faults.fill('');
       await faults.pressSequentially(FAULT);

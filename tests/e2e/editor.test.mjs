@@ -15,7 +15,7 @@ describe('scenario editor', () => {
   test('validated as you type, runs, and survives a reload', async () => {
     const { context, page, problems } = await openApp(h.browser, h.url, LAPTOP);
     try {
-      await page.locator('details.editor summary').click();
+      await page.locator('details.editor > summary').click();
       const editor = page.locator('details.editor');
       const status = editor.getByRole('status');
       assert.equal(await status.innerText(), 'Valid: 2 client(s), 1 fault(s). Run it to see what happens.');
@@ -38,7 +38,7 @@ describe('scenario editor', () => {
       await page.reload();
       await page.getByRole('banner').waitFor();
       const again = page.locator('details.editor');
-      await again.locator('summary').click();
+      await again.locator(':scope > summary').click();
       assert.equal(await again.locator('fieldset.client').count(), 3);
       assert.equal(await again.locator('fieldset.client').first().getByLabel('TTL (s)').inputValue(), '45');
       assert.notEqual(await again.getByLabel('Seed').inputValue(), '99', 'opens on the run on screen');
