@@ -579,7 +579,7 @@ mod tests {
                 .filter(|c| c.selected)
                 .map(|c| c.word)
                 .collect();
-            assert_eq!(&shown, &[w.clone()], "after choosing {w}");
+            assert_eq!(shown, std::slice::from_ref(w), "after choosing {w}");
             assert_eq!(Draft::from_scenario(&sc).choices(path), d.choices(path));
         }
         let sc = open("non-atomic-fence").unwrap();
