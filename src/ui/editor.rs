@@ -11,7 +11,7 @@
 
 use super::adapter::RunProps;
 use crate::session::draft::{Draft, Kind};
-use crate::session::form;
+use crate::session::form::{self, Problem};
 use crate::session::Action;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -47,6 +47,155 @@ impl Ctl {
             d.type_into(path, kind, text);
             Ok(())
         });
+    }
+}
+
+/// The form's controls, each tied to a field path: what the draft shows there, what is
+/// wrong there (the core's plain words, linked by aria-describedby), and the edit a change
+/// makes. Methods, not closures inlined at each of the form's forty-odd fields, to keep the
+/// wasm small.
+struct Form<'a> {
+    draft: &'a Draft,
+    change: &'a Rc<Ctl>,
+    problems: &'a [Problem],
+}
+
+impl Form<'_> {
+    /// What is wrong at `path`, if anything.
+    fn why(&self, path: &str) -> Option<String> {
+        self.problems
+            .iter()
+            .find(|p| p.path == path)
+            .map(|p| p.message.clone())
+    }
+
+    /// The message under a field or a list, with the id its control points at.
+    #[inline(never)]
+    fn note(&self, path: &str) -> Html {
+        match self.why(path) {
+            Some(why) => {
+                html! { <small class="field-error" id={form::error_id(path)}>{ why }</small> }
+            }
+            None => html! {},
+        }
+    }
+
+    /// A labelled box: a time in seconds, a whole number, or text (by `kind`).
+    #[inline(never)]
+    fn boxed(&self, path: String, kind: Kind, placeholder: &'static str) -> Html {
+        let change = self.change.clone();
+        let p = path.clone();
+        let oninput = Callback::from(move |e: InputEvent| {
+            let t = super::value_of(&e);
+            change.type_into(&p, kind, &t)
+        });
+        let bad = self.why(&path).is_some();
+        let mode = match kind {
+            Kind::Secs { .. } | Kind::Int { .. } => "decimal",
+            _ => "text",
+        };
+        html! {
+            <label class={classes!("field", bad.then_some("invalid"))} title={path.clone()}>
+                <span>{ form::label(&path) }</span>
+                <input type="text" inputmode={mode} value={self.draft.shown(&path)} {oninput}
+                       aria-invalid={bad.to_string()}
+                       aria-describedby={bad.then(|| form::error_id(&path))}
+                       {placeholder} />
+                { self.note(&path) }
+            </label>
+        }
+    }
+
+    /// A number box: a time in seconds, or a whole number (ppm, %, a count).
+    fn number(&self, path: String, optional: bool) -> Html {
+        let kind = Kind::number(&path, optional);
+        self.boxed(path, kind, if optional { "off" } else { "" })
+    }
+
+    /// A switch (check before each write, idempotency keys honoured).
+    #[inline(never)]
+    fn switch(&self, path: String) -> Html {
+        let change = self.change.clone();
+        let p = path.clone();
+        let onchange = Callback::from(move |e: Event| {
+            let on = super::settings::input_checked(&e);
+            change.apply(|d| d.set_flag(&p, on))
+        });
+        html! {
+            <label class="field check" title={path.clone()}>
+                <input type="checkbox" checked={self.draft.flag(&path)} {onchange} />
+                <span>{ form::label(&path) }</span>
+            </label>
+        }
+    }
+
+    /// A part of the document as JSON: the advanced view of a list.
+    #[inline(never)]
+    fn json(&self, label: &str, path: String) -> Html {
+        let change = self.change.clone();
+        let p = path.clone();
+        let oninput = Callback::from(move |e: InputEvent| {
+            let t = super::value_of(&e);
+            change.type_into(&p, Kind::Json, &t)
+        });
+        let bad = self.draft.pending(&path).is_some();
+        html! {
+            <label class={classes!("field", "wide", bad.then_some("invalid"))} title={path.clone()}>
+                <span>{ label.to_string() }</span>
+                <textarea rows="5" spellcheck="false" value={self.draft.shown(&path)} {oninput}
+                          aria-invalid={bad.to_string()}
+                          aria-describedby={bad.then(|| form::error_id(&path))} />
+                { self.note(&path) }
+            </label>
+        }
+    }
+
+    /// A choice (a fence, a policy, a node): the core lists the words and marks the current.
+    #[inline(never)]
+    fn choice(&self, path: String) -> Html {
+        let change = self.change.clone();
+        let p = path.clone();
+        let onchange = Callback::from(move |e: Event| {
+            let v = super::value_of(&e);
+            change.apply(|d| d.set_word(&p, &v))
+        });
+        let bad = self.why(&path).is_some();
+        html! {
+            <label class={classes!("field", "pick", bad.then_some("invalid"))} title={path.clone()}>
+                <span>{ form::label(&path) }</span>
+                // Named by the label's words alone (a wrapping label would add every option).
+                <select {onchange} aria-label={form::label(&path)} aria-invalid={bad.to_string()}
+                        aria-describedby={bad.then(|| form::error_id(&path))}>
+                    { for self.draft.choices(&path).into_iter().map(|c| html! { <option value={c.word} selected={c.selected}>{ c.label }</option> }) }
+                </select>
+                { self.note(&path) }
+            </label>
+        }
+    }
+
+    /// A fault's or a step's own field, by its key: a node is a choice, a time a number.
+    fn item(&self, path: String) -> Html {
+        match form::key(&path) {
+            "node" | "a" | "b" | "from" | "to" => self.choice(path),
+            "key" | "value" | "name" => self.boxed(path, Kind::Text { optional: false }, ""),
+            "idempotency_key" => self.boxed(path, Kind::Text { optional: true }, "none"),
+            _ => self.number(path, false),
+        }
+    }
+
+    /// The word at `path` (a fault's kind, a step's op), or "".
+    fn word_at(&self, path: &str) -> String {
+        match self.draft.get(path) {
+            Some(crate::vocab::json::Json::Str(w)) => w.clone(),
+            _ => String::new(),
+        }
+    }
+
+    #[inline(never)]
+    fn button(&self, label: String, f: Rc<DraftEdit>) -> Html {
+        let change = self.change.clone();
+        let onclick = Callback::from(move |_: MouseEvent| change.apply(|d| f(d)));
+        html! { <button type="button" class="control text" {onclick}>{ label }</button> }
     }
 }
 
@@ -103,96 +252,11 @@ pub fn Editor(props: &RunProps) -> Html {
     });
     // What is wrong, each at its field: plain words in the field's unit (the core's
     // `form`), tied to the box by aria-describedby.
-    let problems = Rc::new(draft.problems());
-    let problem_at = {
-        let problems = problems.clone();
-        move |path: &str| {
-            problems
-                .iter()
-                .find(|p| p.path == path)
-                .map(|p| p.message.clone())
-        }
-    };
-    let error_note = |path: &str, why: &Option<String>| match why {
-        Some(why) => {
-            html! { <small class="field-error" id={form::error_id(path)}>{ why.clone() }</small> }
-        }
-        None => html! {},
-    };
-    // A number box: a time in seconds, or a whole number (ppm, %, a count).
-    let number = |path: String, optional: bool| {
-        let change = change.clone();
-        let p = path.clone();
-        let kind = Kind::number(&path, optional);
-        let oninput = Callback::from(move |e: InputEvent| {
-            let t = super::value_of(&e);
-            change.type_into(&p, kind, &t)
-        });
-        let why = problem_at(&path);
-        html! {
-            <label class={classes!("field", why.is_some().then_some("invalid"))} title={path.clone()}>
-                <span>{ form::label(&path) }</span>
-                <input type="text" inputmode="decimal" value={draft.shown(&path)} {oninput}
-                       aria-invalid={why.is_some().to_string()}
-                       aria-describedby={why.is_some().then(|| form::error_id(&path))}
-                       placeholder={if optional { "off" } else { "" }} />
-                { error_note(&path, &why) }
-            </label>
-        }
-    };
-    // A switch (check before each write, idempotency keys honoured).
-    let switch = |path: String| {
-        let change = change.clone();
-        let p = path.clone();
-        let onchange = Callback::from(move |e: Event| {
-            let on = super::settings::input_checked(&e);
-            change.apply(|d| d.set_flag(&p, on))
-        });
-        html! {
-            <label class="field check" title={path.clone()}>
-                <input type="checkbox" checked={draft.flag(&path)} {onchange} />
-                <span>{ form::label(&path) }</span>
-            </label>
-        }
-    };
-    let json_field = |label: &str, path: String| {
-        let change = change.clone();
-        let p = path.clone();
-        let oninput = Callback::from(move |e: InputEvent| {
-            let t = super::value_of(&e);
-            change.type_into(&p, Kind::Json, &t)
-        });
-        let why = draft.pending(&path).map(str::to_string);
-        html! {
-            <label class={classes!("field", "wide", why.is_some().then_some("invalid"))} title={path.clone()}>
-                <span>{ label.to_string() }</span>
-                <textarea rows="5" spellcheck="false" value={draft.shown(&path)} {oninput}
-                          aria-invalid={why.is_some().to_string()}
-                          aria-describedby={why.is_some().then(|| form::error_id(&path))} />
-                { error_note(&path, &why) }
-            </label>
-        }
-    };
-    // A choice (a fence, a policy, a node): the core lists the words and marks the current.
-    let choice = |path: String| {
-        let change = change.clone();
-        let p = path.clone();
-        let onchange = Callback::from(move |e: Event| {
-            let v = super::value_of(&e);
-            change.apply(|d| d.set_word(&p, &v))
-        });
-        let why = problem_at(&path);
-        html! {
-            <label class={classes!("field", "pick", why.is_some().then_some("invalid"))} title={path.clone()}>
-                <span>{ form::label(&path) }</span>
-                // Named by the label's words alone (a wrapping label would add every option).
-                <select {onchange} aria-label={form::label(&path)} aria-invalid={why.is_some().to_string()}
-                        aria-describedby={why.is_some().then(|| form::error_id(&path))}>
-                    { for draft.choices(&path).into_iter().map(|c| html! { <option value={c.word} selected={c.selected}>{ c.label }</option> }) }
-                </select>
-                { error_note(&path, &why) }
-            </label>
-        }
+    let problems = draft.problems();
+    let f = Form {
+        draft: &draft,
+        change: &change,
+        problems: &problems,
     };
     let name_input = {
         let change = change.clone();
@@ -207,65 +271,29 @@ pub fn Editor(props: &RunProps) -> Html {
             </label>
         }
     };
-    let button = |label: String, f: Rc<DraftEdit>| {
-        let change = change.clone();
-        let onclick = Callback::from(move |_: MouseEvent| change.apply(|d| f(d)));
-        html! { <button type="button" class="control text" {onclick}>{ label }</button> }
-    };
-    // A text box (a key, a value, an effect's name; `optional`: empty removes it).
-    let text = |path: String, optional: bool| {
-        let change = change.clone();
-        let p = path.clone();
-        let oninput = Callback::from(move |e: InputEvent| {
-            let t = super::value_of(&e);
-            change.type_into(&p, Kind::Text { optional }, &t)
-        });
-        let why = problem_at(&path);
-        html! {
-            <label class={classes!("field", why.is_some().then_some("invalid"))} title={path.clone()}>
-                <span>{ form::label(&path) }</span>
-                <input type="text" value={draft.shown(&path)} {oninput}
-                       aria-invalid={why.is_some().to_string()}
-                       aria-describedby={why.is_some().then(|| form::error_id(&path))}
-                       placeholder={if optional { "none" } else { "" }} />
-                { error_note(&path, &why) }
-            </label>
-        }
-    };
-    // A fault's or a step's own fields, by their key: a node is a choice, a time a number.
-    let item_field = |path: String| match form::key(&path) {
-        "node" | "a" | "b" | "from" | "to" => choice(path),
-        "key" | "value" | "name" => text(path, false),
-        "idempotency_key" => text(path, true),
-        _ => number(path, false),
-    };
-    let word_at = |path: &str| match draft.get(path) {
-        Some(crate::vocab::json::Json::Str(w)) => w.clone(),
-        _ => String::new(),
-    };
     // The fault list: one row per fault (its kind, its time, that kind's fields), and a
     // picker of kinds to add one; the JSON stays as an advanced view.
     let fault_rows = html! {
         <fieldset class="group faults">
             <legend>{ "Faults" }</legend>
             if draft.len("faults") == 0 { <p class="hint">{ "No faults: everything runs as planned." }</p> }
-            { for (0..draft.len("faults")).map(|f| {
-                let item = format!("faults[{f}]");
-                let word = word_at(&format!("{item}.fault"));
+            { for (0..draft.len("faults")).map(|n| {
+                let item = format!("faults[{n}]");
+                let word = f.word_at(&format!("{item}.fault"));
                 let fields = form::fault_form(&word).map_or(&[][..], |k| k.fields);
                 html! {
                     <fieldset class="row fault-row">
-                        <legend>{ format!("Fault {}", f + 1) }</legend>
+                        <legend>{ format!("Fault {}", n + 1) }</legend>
                         <div class="fields">
-                            { choice(format!("{item}.fault")) }
-                            { number(format!("{item}.at_ms"), false) }
-                            { for fields.iter().map(|(k, _)| item_field(format!("{item}.{k}"))) }
+                            { f.choice(format!("{item}.fault")) }
+                            { f.number(format!("{item}.at_ms"), false) }
+                            { for fields.iter().map(|(k, _)| f.item(format!("{item}.{k}"))) }
                         </div>
-                        { button(format!("Remove fault {}", f + 1), Rc::new(move |d: &mut Draft| d.remove("faults", f))) }
+                        { f.button(format!("Remove fault {}", n + 1), Rc::new(move |d: &mut Draft| d.remove("faults", n))) }
                     </fieldset>
                 }
             }) }
-            { error_note("faults", &problem_at("faults")) }
+            { f.note("faults") }
             <div class="adder">
                 <label class="field">
                     <span>{ "Kind of fault to add" }</span>
@@ -276,11 +304,11 @@ pub fn Editor(props: &RunProps) -> Html {
                         { for form::FAULTS.iter().map(|k| html! { <option value={k.word} selected={*fault_pick == k.word}>{ k.label }</option> }) }
                     </select>
                 </label>
-                { button("Add this fault".into(), { let w = (*fault_pick).clone(); Rc::new(move |d: &mut Draft| d.add_fault(&w)) }) }
+                { f.button("Add this fault".into(), { let w = (*fault_pick).clone(); Rc::new(move |d: &mut Draft| d.add_fault(&w)) }) }
             </div>
             <details class="advanced">
                 <summary>{ "Advanced: JSON" }</summary>
-                { json_field("Faults (JSON)", "faults".into()) }
+                { f.json("Faults (JSON)", "faults".into()) }
             </details>
         </fieldset>
     };
@@ -306,20 +334,20 @@ pub fn Editor(props: &RunProps) -> Html {
                 <ol class="step-list">
                     { for (0..draft.len(&job)).map(|j| {
                         let item = format!("{job}[{j}]");
-                        let word = word_at(&format!("{item}.op"));
+                        let word = f.word_at(&format!("{item}.op"));
                         let job = job.clone();
                         html! {
                             <li class="step-row" role="group" aria-label={format!("Client {}, step {}", i + 1, j + 1)}>
                                 <div class="fields">
-                                    { choice(format!("{item}.op")) }
-                                    { for form::step_fields(&word).into_iter().map(|k| item_field(format!("{item}.{k}"))) }
+                                    { f.choice(format!("{item}.op")) }
+                                    { for form::step_fields(&word).into_iter().map(|k| f.item(format!("{item}.{k}"))) }
                                 </div>
-                                { button(format!("Remove step {}", j + 1), Rc::new(move |d: &mut Draft| d.remove(&job, j))) }
+                                { f.button(format!("Remove step {}", j + 1), Rc::new(move |d: &mut Draft| d.remove(&job, j))) }
                             </li>
                         }
                     }) }
                 </ol>
-                { error_note(&job, &problem_at(&job)) }
+                { f.note(&job) }
                 <div class="adder">
                     <label class="field">
                         <span>{ "Kind of step to add" }</span>
@@ -327,11 +355,11 @@ pub fn Editor(props: &RunProps) -> Html {
                             { for form::STEPS.iter().map(|k| html! { <option value={k.word} selected={pick == k.word}>{ k.label }</option> }) }
                         </select>
                     </label>
-                    { button("Add this step".into(), Rc::new(move |d: &mut Draft| d.add_step(i, &pick))) }
+                    { f.button("Add this step".into(), Rc::new(move |d: &mut Draft| d.add_step(i, &pick))) }
                 </div>
                 <details class="advanced">
                     <summary>{ "Advanced: JSON" }</summary>
-                    { json_field("Job steps (JSON)", job.clone()) }
+                    { f.json("Job steps (JSON)", job.clone()) }
                 </details>
             </div>
         }
@@ -396,84 +424,84 @@ pub fn Editor(props: &RunProps) -> Html {
             </div>
             <div class="fields">
                 { name_input }
-                { number("seed".into(), false) }
-                { number("horizon_ms".into(), false) }
+                { f.number("seed".into(), false) }
+                { f.number("horizon_ms".into(), false) }
             </div>
             <fieldset class="group">
                 <legend>{ "Lock service" }</legend>
                 <div class="fields">
-                    { choice("coordinator.flavor".into()) }
-                    { number("coordinator.first_token".into(), false) }
-                    { choice("coordinator.counter".into()) }
-                    { number("coordinator.clock.offset_ms".into(), false) }
-                    { number("coordinator.clock.drift_ppm".into(), false) }
+                    { f.choice("coordinator.flavor".into()) }
+                    { f.number("coordinator.first_token".into(), false) }
+                    { f.choice("coordinator.counter".into()) }
+                    { f.number("coordinator.clock.offset_ms".into(), false) }
+                    { f.number("coordinator.clock.drift_ppm".into(), false) }
                 </div>
             </fieldset>
             <fieldset class="group">
                 <legend>{ "Storage" }</legend>
                 <div class="fields">
-                    { choice("storage.fence".into()) }
-                    { choice("storage.mark".into()) }
-                    { number("storage.check_gap_ms".into(), false) }
-                    { switch("storage.idempotency".into()) }
-                    { number("storage.clock.offset_ms".into(), false) }
-                    { number("storage.clock.drift_ppm".into(), false) }
+                    { f.choice("storage.fence".into()) }
+                    { f.choice("storage.mark".into()) }
+                    { f.number("storage.check_gap_ms".into(), false) }
+                    { f.switch("storage.idempotency".into()) }
+                    { f.number("storage.clock.offset_ms".into(), false) }
+                    { f.number("storage.clock.drift_ppm".into(), false) }
                 </div>
             </fieldset>
             <fieldset class="group">
                 <legend>{ "Network" }</legend>
                 <p class="hint">{ "Every link, unless it has a line of its own below." }</p>
                 <div class="fields">
-                    { number("network.default.min_delay_ms".into(), false) }
-                    { number("network.default.max_delay_ms".into(), false) }
-                    { number("network.default.loss_pct".into(), false) }
+                    { f.number("network.default.min_delay_ms".into(), false) }
+                    { f.number("network.default.max_delay_ms".into(), false) }
+                    { f.number("network.default.loss_pct".into(), false) }
                 </div>
                 { for (0..draft.len("network.links")).map(|l| html! {
                     <fieldset class="row">
                         <legend>{ format!("Link {}", l + 1) }</legend>
                         <div class="fields">
-                            { choice(format!("network.links[{l}].from")) }
-                            { choice(format!("network.links[{l}].to")) }
-                            { number(format!("network.links[{l}].min_delay_ms"), false) }
-                            { number(format!("network.links[{l}].max_delay_ms"), false) }
-                            { number(format!("network.links[{l}].loss_pct"), false) }
+                            { f.choice(format!("network.links[{l}].from")) }
+                            { f.choice(format!("network.links[{l}].to")) }
+                            { f.number(format!("network.links[{l}].min_delay_ms"), false) }
+                            { f.number(format!("network.links[{l}].max_delay_ms"), false) }
+                            { f.number(format!("network.links[{l}].loss_pct"), false) }
                         </div>
-                        { button(format!("Remove link {}", l + 1), Rc::new(move |d: &mut Draft| d.remove("network.links", l))) }
+                        { f.button(format!("Remove link {}", l + 1), Rc::new(move |d: &mut Draft| d.remove("network.links", l))) }
                     </fieldset>
                 }) }
-                { button("Add a slower or lossy link".into(), Rc::new(|d: &mut Draft| d.add_link())) }
+                { f.button("Add a slower or lossy link".into(), Rc::new(|d: &mut Draft| d.add_link())) }
             </fieldset>
             { for (0..draft.clients()).map(|i| html! {
                 <fieldset class="client">
                     <legend>{ format!("Client {}", i + 1) }</legend>
                     <div class="fields">
-                        { number(format!("clients[{i}].start_ms"), false) }
-                        { number(format!("clients[{i}].ttl_ms"), false) }
-                        { number(format!("clients[{i}].margin_ms"), false) }
-                        { choice(format!("clients[{i}].count_from")) }
-                        { number(format!("clients[{i}].renew_every_ms"), true) }
-                        { number(format!("clients[{i}].clock.offset_ms"), false) }
-                        { number(format!("clients[{i}].clock.drift_ppm"), false) }
+                        { f.number(format!("clients[{i}].start_ms"), false) }
+                        { f.number(format!("clients[{i}].ttl_ms"), false) }
+                        { f.number(format!("clients[{i}].margin_ms"), false) }
+                        { f.choice(format!("clients[{i}].count_from")) }
+                        { f.number(format!("clients[{i}].renew_every_ms"), true) }
+                        { f.number(format!("clients[{i}].clock.offset_ms"), false) }
+                        { f.number(format!("clients[{i}].clock.drift_ppm"), false) }
                     </div>
                     <p class="group-title">{ "When the lease is in doubt" }</p>
                     <div class="fields">
-                        { choice(format!("clients[{i}].on_loss")) }
-                        { switch(format!("clients[{i}].check_before_write")) }
-                        { choice(format!("clients[{i}].fence_with")) }
-                        { choice(format!("clients[{i}].unreachable")) }
+                        { f.choice(format!("clients[{i}].on_loss")) }
+                        { f.switch(format!("clients[{i}].check_before_write")) }
+                        { f.choice(format!("clients[{i}].fence_with")) }
+                        { f.choice(format!("clients[{i}].unreachable")) }
                     </div>
                     <p class="group-title">{ "Retries" }</p>
                     <div class="fields">
-                        { number(format!("clients[{i}].retry.interval_ms"), false) }
-                        { number(format!("clients[{i}].retry.jitter_ms"), false) }
-                        { number(format!("clients[{i}].retry.max_attempts"), false) }
-                        { number(format!("clients[{i}].timeout_ms"), false) }
+                        { f.number(format!("clients[{i}].retry.interval_ms"), false) }
+                        { f.number(format!("clients[{i}].retry.jitter_ms"), false) }
+                        { f.number(format!("clients[{i}].retry.max_attempts"), false) }
+                        { f.number(format!("clients[{i}].timeout_ms"), false) }
                     </div>
                     { step_rows(i) }
-                    { button(format!("Remove client {}", i + 1), Rc::new(move |d: &mut Draft| d.remove_client(i))) }
+                    { f.button(format!("Remove client {}", i + 1), Rc::new(move |d: &mut Draft| d.remove_client(i))) }
                 </fieldset>
             }) }
-            { button("Add a client".into(), Rc::new(|d: &mut Draft| d.add_client())) }
+            { f.button("Add a client".into(), Rc::new(|d: &mut Draft| d.add_client())) }
             { fault_rows }
         </details>
     }
