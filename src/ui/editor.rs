@@ -50,6 +50,70 @@ impl Ctl {
     }
 }
 
+/// How a field of the form is edited.
+#[derive(Clone, Copy)]
+enum W {
+    /// A number box (a time in seconds, or a whole number).
+    Num,
+    /// A number box that may be left empty (off).
+    Opt,
+    /// A choice among words or nodes.
+    Pick,
+    Switch,
+}
+
+// The form's fields, group by group, as paths (a client's and a link's after their
+// prefix): labels, units and choices come from the core's `session::form`.
+const TOP: &[(&str, W)] = &[("seed", W::Num), ("horizon_ms", W::Num)];
+const LOCK: &[(&str, W)] = &[
+    ("coordinator.flavor", W::Pick),
+    ("coordinator.first_token", W::Num),
+    ("coordinator.counter", W::Pick),
+    ("coordinator.clock.offset_ms", W::Num),
+    ("coordinator.clock.drift_ppm", W::Num),
+];
+const STORAGE: &[(&str, W)] = &[
+    ("storage.fence", W::Pick),
+    ("storage.mark", W::Pick),
+    ("storage.check_gap_ms", W::Num),
+    ("storage.idempotency", W::Switch),
+    ("storage.clock.offset_ms", W::Num),
+    ("storage.clock.drift_ppm", W::Num),
+];
+const NETWORK: &[(&str, W)] = &[
+    ("network.default.min_delay_ms", W::Num),
+    ("network.default.max_delay_ms", W::Num),
+    ("network.default.loss_pct", W::Num),
+];
+const LINK: &[(&str, W)] = &[
+    ("from", W::Pick),
+    ("to", W::Pick),
+    ("min_delay_ms", W::Num),
+    ("max_delay_ms", W::Num),
+    ("loss_pct", W::Num),
+];
+const CLIENT: &[(&str, W)] = &[
+    ("start_ms", W::Num),
+    ("ttl_ms", W::Num),
+    ("margin_ms", W::Num),
+    ("count_from", W::Pick),
+    ("renew_every_ms", W::Opt),
+    ("clock.offset_ms", W::Num),
+    ("clock.drift_ppm", W::Num),
+];
+const DOUBT: &[(&str, W)] = &[
+    ("on_loss", W::Pick),
+    ("check_before_write", W::Switch),
+    ("fence_with", W::Pick),
+    ("unreachable", W::Pick),
+];
+const RETRY: &[(&str, W)] = &[
+    ("retry.interval_ms", W::Num),
+    ("retry.jitter_ms", W::Num),
+    ("retry.max_attempts", W::Num),
+    ("timeout_ms", W::Num),
+];
+
 /// The form's controls, each tied to a field path: what the draft shows there, what is
 /// wrong there (the core's plain words, linked by aria-describedby), and the edit a change
 /// makes. Methods, not closures inlined at each of the form's forty-odd fields, to keep the
@@ -170,6 +234,22 @@ impl Form<'_> {
                 </select>
                 { self.note(&path) }
             </label>
+        }
+    }
+
+    /// The fields of `list`, their paths after `prefix`.
+    #[inline(never)]
+    fn fields(&self, prefix: &str, list: &[(&str, W)]) -> Html {
+        html! {
+            { for list.iter().map(|&(k, w)| {
+                let path = format!("{prefix}{k}");
+                match w {
+                    W::Num => self.number(path, false),
+                    W::Opt => self.number(path, true),
+                    W::Pick => self.choice(path),
+                    W::Switch => self.switch(path),
+                }
+            }) }
         }
     }
 
@@ -424,82 +504,43 @@ pub fn Editor(props: &RunProps) -> Html {
             </div>
             <div class="fields">
                 { name_input }
-                { f.number("seed".into(), false) }
-                { f.number("horizon_ms".into(), false) }
+                { f.fields("", TOP) }
             </div>
             <fieldset class="group">
                 <legend>{ "Lock service" }</legend>
-                <div class="fields">
-                    { f.choice("coordinator.flavor".into()) }
-                    { f.number("coordinator.first_token".into(), false) }
-                    { f.choice("coordinator.counter".into()) }
-                    { f.number("coordinator.clock.offset_ms".into(), false) }
-                    { f.number("coordinator.clock.drift_ppm".into(), false) }
-                </div>
+                <div class="fields">{ f.fields("", LOCK) }</div>
             </fieldset>
             <fieldset class="group">
                 <legend>{ "Storage" }</legend>
-                <div class="fields">
-                    { f.choice("storage.fence".into()) }
-                    { f.choice("storage.mark".into()) }
-                    { f.number("storage.check_gap_ms".into(), false) }
-                    { f.switch("storage.idempotency".into()) }
-                    { f.number("storage.clock.offset_ms".into(), false) }
-                    { f.number("storage.clock.drift_ppm".into(), false) }
-                </div>
+                <div class="fields">{ f.fields("", STORAGE) }</div>
             </fieldset>
             <fieldset class="group">
                 <legend>{ "Network" }</legend>
                 <p class="hint">{ "Every link, unless it has a line of its own below." }</p>
-                <div class="fields">
-                    { f.number("network.default.min_delay_ms".into(), false) }
-                    { f.number("network.default.max_delay_ms".into(), false) }
-                    { f.number("network.default.loss_pct".into(), false) }
-                </div>
+                <div class="fields">{ f.fields("", NETWORK) }</div>
                 { for (0..draft.len("network.links")).map(|l| html! {
                     <fieldset class="row">
                         <legend>{ format!("Link {}", l + 1) }</legend>
-                        <div class="fields">
-                            { f.choice(format!("network.links[{l}].from")) }
-                            { f.choice(format!("network.links[{l}].to")) }
-                            { f.number(format!("network.links[{l}].min_delay_ms"), false) }
-                            { f.number(format!("network.links[{l}].max_delay_ms"), false) }
-                            { f.number(format!("network.links[{l}].loss_pct"), false) }
-                        </div>
+                        <div class="fields">{ f.fields(&format!("network.links[{l}]."), LINK) }</div>
                         { f.button(format!("Remove link {}", l + 1), Rc::new(move |d: &mut Draft| d.remove("network.links", l))) }
                     </fieldset>
                 }) }
                 { f.button("Add a slower or lossy link".into(), Rc::new(|d: &mut Draft| d.add_link())) }
             </fieldset>
-            { for (0..draft.clients()).map(|i| html! {
-                <fieldset class="client">
-                    <legend>{ format!("Client {}", i + 1) }</legend>
-                    <div class="fields">
-                        { f.number(format!("clients[{i}].start_ms"), false) }
-                        { f.number(format!("clients[{i}].ttl_ms"), false) }
-                        { f.number(format!("clients[{i}].margin_ms"), false) }
-                        { f.choice(format!("clients[{i}].count_from")) }
-                        { f.number(format!("clients[{i}].renew_every_ms"), true) }
-                        { f.number(format!("clients[{i}].clock.offset_ms"), false) }
-                        { f.number(format!("clients[{i}].clock.drift_ppm"), false) }
-                    </div>
-                    <p class="group-title">{ "When the lease is in doubt" }</p>
-                    <div class="fields">
-                        { f.choice(format!("clients[{i}].on_loss")) }
-                        { f.switch(format!("clients[{i}].check_before_write")) }
-                        { f.choice(format!("clients[{i}].fence_with")) }
-                        { f.choice(format!("clients[{i}].unreachable")) }
-                    </div>
-                    <p class="group-title">{ "Retries" }</p>
-                    <div class="fields">
-                        { f.number(format!("clients[{i}].retry.interval_ms"), false) }
-                        { f.number(format!("clients[{i}].retry.jitter_ms"), false) }
-                        { f.number(format!("clients[{i}].retry.max_attempts"), false) }
-                        { f.number(format!("clients[{i}].timeout_ms"), false) }
-                    </div>
-                    { step_rows(i) }
-                    { f.button(format!("Remove client {}", i + 1), Rc::new(move |d: &mut Draft| d.remove_client(i))) }
-                </fieldset>
+            { for (0..draft.clients()).map(|i| {
+                let c = format!("clients[{i}].");
+                html! {
+                    <fieldset class="client">
+                        <legend>{ format!("Client {}", i + 1) }</legend>
+                        <div class="fields">{ f.fields(&c, CLIENT) }</div>
+                        <p class="group-title">{ "When the lease is in doubt" }</p>
+                        <div class="fields">{ f.fields(&c, DOUBT) }</div>
+                        <p class="group-title">{ "Retries" }</p>
+                        <div class="fields">{ f.fields(&c, RETRY) }</div>
+                        { step_rows(i) }
+                        { f.button(format!("Remove client {}", i + 1), Rc::new(move |d: &mut Draft| d.remove_client(i))) }
+                    </fieldset>
+                }
             }) }
             { f.button("Add a client".into(), Rc::new(|d: &mut Draft| d.add_client())) }
             { fault_rows }
