@@ -6,7 +6,9 @@
 //! validator as an import, so the editor's errors name the same field paths
 //! (`clients[1].ttl_ms: …`) and nothing the editor accepts can fail to load.
 
-use crate::model::scenario::{FenceMode, Flavor, Scenario, ScenarioError};
+use crate::model::scenario::{Flavor, Scenario, ScenarioError};
+use crate::session::form::{self, Nodes, Problem, Start, Unit};
+use crate::vocab::ids::NodeId;
 use crate::vocab::json::{self, Json};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -24,33 +26,41 @@ pub struct Draft {
 pub enum Kind {
     /// A whole number; `optional`: an empty box switches the field off.
     Int { optional: bool },
+    /// A time the document keeps in milliseconds, typed in seconds ("2.5").
+    Secs { optional: bool },
     /// A part of the document as JSON (a client's job, the fault list).
     Json,
-    /// Plain text (the name).
-    Text,
+    /// Plain text; `optional`: an empty box removes the field.
+    Text { optional: bool },
 }
 
-/// One option of a word field's select: the word the document holds, the text shown, and
+impl Kind {
+    /// The kind of a number box for `path`, from its unit (seconds or a whole number).
+    pub fn number(path: &str, optional: bool) -> Kind {
+        match form::field(path).1 {
+            Unit::Seconds => Kind::Secs { optional },
+            _ => Kind::Int { optional },
+        }
+    }
+}
+
+/// One option of a choice field's select: the word the document holds, the text shown, and
 /// whether it is the draft's current word.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Choice {
-    pub word: &'static str,
-    pub label: &'static str,
+    pub word: String,
+    pub label: String,
     pub selected: bool,
 }
 
-/// The words a word field takes and their labels; the first is the field's default (what
-/// an absent optional word means).
-fn words(path: &str) -> Vec<(&'static str, &'static str)> {
-    match path {
-        "storage.fence" => FenceMode::ALL
-            .iter()
-            .map(|f| (f.name(), f.label()))
-            .collect(),
-        "coordinator.flavor" => Flavor::ALL.iter().map(|f| (f.name(), f.name())).collect(),
-        _ => Vec::new(),
-    }
+/// Whether `p` lies inside `outer` (`faults[0].at_ms` inside `faults`), or is it.
+fn within(p: &str, outer: &str) -> bool {
+    p.strip_prefix(outer)
+        .is_some_and(|r| r.is_empty() || r.starts_with('.') || r.starts_with('['))
 }
+
+/// The node keys of faults and links.
+const NODE_KEYS: [&str; 5] = ["node", "a", "b", "from", "to"];
 
 /// One step of a field path: a key or an index.
 enum Seg<'a> {
@@ -149,25 +159,38 @@ impl Draft {
     }
 
     /// Sets a whole-number field from what was typed; an empty box switches an optional
-    /// field off. The error names the field and changes nothing.
+    /// field off. The error says, in plain words, what the field takes, and changes nothing.
     pub fn set_int(&mut self, path: &str, typed: &str, optional: bool) -> Result<(), String> {
         let t = typed.trim();
         if t.is_empty() && optional {
             return self.set(path, None);
         }
-        let n: i64 = t.parse().map_err(|_| {
-            format!(
-                "{path}: \"{}\" is not a whole number",
-                crate::session::share::clip(t)
-            )
-        })?;
+        let n: i64 = t.parse().map_err(|_| form::unreadable(path, t))?;
         self.set(path, Some(Json::Int(i128::from(n))))
+    }
+
+    /// Sets a time field from seconds as typed ("2.5" → 2500 ms); as [`set_int`](Self::set_int).
+    pub fn set_secs(&mut self, path: &str, typed: &str, optional: bool) -> Result<(), String> {
+        if typed.trim().is_empty() && optional {
+            return self.set(path, None);
+        }
+        let ms = form::parse_secs(typed).ok_or_else(|| form::unreadable(path, typed))?;
+        self.set(path, Some(Json::Int(i128::from(ms))))
     }
 
     /// Replaces a part of the document with typed JSON (a client's job, the fault list).
     pub fn set_json(&mut self, path: &str, typed: &str) -> Result<(), String> {
-        let v = json::parse(typed).map_err(|e| format!("{path}: {e}"))?;
+        let v = json::parse(typed)
+            .map_err(|e| format!("{} is not complete JSON yet ({e})", form::field(path).0))?;
         self.set(path, Some(v))
+    }
+
+    /// Drops what was typed into `path`'s box, any box inside it and any box holding it:
+    /// they would show text that is no longer the document's (the Faults JSON box after a
+    /// fault row changed, a fault's boxes after the JSON box was retyped).
+    fn forget(&mut self, path: &str) {
+        self.typed
+            .retain(|(p, _, _)| !within(p, path) && !within(path, p));
     }
 
     /// What a person typed into the box for `path`: applied at once when it reads as the
@@ -176,22 +199,27 @@ impl Draft {
     pub fn type_into(&mut self, path: &str, kind: Kind, text: &str) {
         let applied = match kind {
             Kind::Int { optional } => self.set_int(path, text, optional),
+            Kind::Secs { optional } => self.set_secs(path, text, optional),
             Kind::Json => self.set_json(path, text),
-            Kind::Text => self.set(path, Some(Json::Str(text.to_string()))),
+            Kind::Text { optional: true } if text.is_empty() => self.set(path, None),
+            Kind::Text { .. } => self.set(path, Some(Json::Str(text.to_string()))),
         };
-        self.typed.retain(|(p, _, _)| p != path);
+        self.forget(path);
         self.typed
             .push((path.to_string(), text.to_string(), applied.err()));
     }
 
-    /// What the box for `path` shows: the text being typed, or the field's value (a number
-    /// as digits, a string as is, anything else as JSON).
+    /// What the box for `path` shows: the text being typed, or the field's value (a time
+    /// in seconds, another number as digits, a string as is, anything else as JSON).
     pub fn shown(&self, path: &str) -> String {
         if let Some((_, text, _)) = self.typed.iter().find(|(p, _, _)| p == path) {
             return text.clone();
         }
         match self.get(path) {
-            Some(Json::Int(n)) => n.to_string(),
+            Some(Json::Int(n)) => match (form::field(path).1, i64::try_from(*n)) {
+                (Unit::Seconds, Ok(ms)) => form::secs_box(ms),
+                _ => n.to_string(),
+            },
             Some(Json::Str(s)) => s.clone(),
             Some(v) => json::pretty(v),
             None => String::new(),
@@ -213,7 +241,7 @@ impl Draft {
         )
     }
 
-    /// Why the text in the box for `path` does not read yet, if it does not.
+    /// Why the text in the box for `path` does not read yet, if it does not (plain words).
     pub fn pending(&self, path: &str) -> Option<&str> {
         self.typed
             .iter()
@@ -221,45 +249,258 @@ impl Draft {
             .and_then(|(_, _, why)| why.as_deref())
     }
 
-    /// The options of a word field's select (`storage.fence`, `coordinator.flavor`), the
-    /// current one marked; an absent word is the field's default, the first.
+    /// Every problem the form should show at a field: each box whose text does not read
+    /// yet, then the validator's first error — in plain words, in the field's unit.
+    pub fn problems(&self) -> Vec<Problem> {
+        let mut v: Vec<Problem> = self
+            .typed
+            .iter()
+            .filter_map(|(p, _, why)| {
+                why.as_ref().map(|w| Problem {
+                    path: p.clone(),
+                    message: w.clone(),
+                })
+            })
+            .collect();
+        if let Err(e) = Scenario::from_json(&json::compact(&self.doc)) {
+            if !v.iter().any(|p| p.path == e.path) {
+                v.push(Problem::of(&e));
+            }
+        }
+        v
+    }
+
+    /// The nodes of the draft's scenario a node field may name: clients from its client
+    /// list, coordinator nodes from its flavor, and storage.
+    fn nodes(&self, which: Nodes) -> Vec<NodeId> {
+        let clients = self
+            .clients()
+            .min(usize::from(crate::vocab::ids::MAX_CLIENTS)) as u8;
+        let flavor = match self.get("coordinator.flavor") {
+            Some(Json::Str(s)) => Flavor::parse(s),
+            _ => None,
+        };
+        let coords = flavor.unwrap_or(Flavor::Generic).nodes();
+        let mut v = Vec::new();
+        if matches!(which, Nodes::All | Nodes::Clients) {
+            v.extend((0..clients).map(NodeId::Client));
+        }
+        if which != Nodes::Clients {
+            v.extend((0..coords).map(NodeId::Coord));
+        }
+        if matches!(which, Nodes::All | Nodes::Servers) {
+            v.push(NodeId::Storage);
+        }
+        v
+    }
+
+    /// Which nodes the node field `path` may name: a fault's kind narrows them.
+    fn nodes_for(&self, path: &str) -> Nodes {
+        let Some((item, _)) = path.rsplit_once('.') else {
+            return Nodes::All;
+        };
+        match self.get(&format!("{item}.fault")) {
+            Some(Json::Str(w)) if item.starts_with("faults[") => {
+                form::fault_form(w).map_or(Nodes::All, |f| f.nodes)
+            }
+            _ => Nodes::All,
+        }
+    }
+
+    /// The options of a choice field's select (a fence, a policy, a fault's kind, a node),
+    /// the current one marked; an absent word is the field's default, the first.
     pub fn choices(&self, path: &str) -> Vec<Choice> {
-        let words = words(path);
+        let words: Vec<(String, String)> = if NODE_KEYS.contains(&form::key(path)) {
+            self.nodes(self.nodes_for(path))
+                .into_iter()
+                .map(|n| (n.to_string(), n.lane().to_string()))
+                .collect()
+        } else {
+            form::words(path)
+                .into_iter()
+                .map(|(w, l)| (w.to_string(), l.to_string()))
+                .collect()
+        };
         let current = match self.get(path) {
-            Some(Json::Str(s)) => s.as_str(),
-            _ => words.first().map_or("", |w| w.0),
+            Some(Json::Str(s)) => s.clone(),
+            _ => words.first().map_or_else(String::new, |w| w.0.clone()),
         };
         words
             .into_iter()
             .map(|(word, label)| Choice {
+                selected: word == current,
                 word,
                 label,
-                selected: word == current,
             })
             .collect()
     }
 
-    /// Sets a word field to one of its [`choices`](Self::choices).
+    /// Sets a choice field to one of its [`choices`](Self::choices). A fault's kind or a
+    /// step's op reshapes the whole item: its fields become the new kind's.
     pub fn set_word(&mut self, path: &str, word: &str) -> Result<(), String> {
-        if !words(path).iter().any(|w| w.0 == word) {
-            return Err(format!(
-                "{path}: \"{}\" is not a choice",
-                crate::session::share::clip(word)
-            ));
+        if !self.choices(path).iter().any(|c| c.word == word) {
+            return Err(form::plain(path, "not one of the choices"));
         }
-        self.set(path, Some(Json::Str(word.to_string())))
+        let item = path.rsplit_once('.').map_or("", |(i, _)| i);
+        match form::key(path) {
+            "fault" => {
+                let f = form::fault_form(word).ok_or("no such fault")?;
+                let at = self.get(&format!("{item}.at_ms")).cloned();
+                let mut kv = vec![
+                    ("at_ms".to_string(), at.unwrap_or(Json::Int(1_000))),
+                    ("fault".to_string(), Json::Str(word.to_string())),
+                ];
+                kv.extend(self.fields_of(item, f.fields, f.nodes));
+                self.forget(item);
+                self.set(item, Some(Json::Obj(kv)))
+            }
+            "op" => {
+                let s = form::step_form(word).ok_or("no such step")?;
+                let mut kv = vec![("op".to_string(), Json::Str(word.to_string()))];
+                kv.extend(self.fields_of(item, s.fields, Nodes::All));
+                self.forget(item);
+                self.set(item, Some(Json::Obj(kv)))
+            }
+            _ => {
+                self.forget(path);
+                self.set(path, Some(Json::Str(word.to_string())))
+            }
+        }
     }
 
-    pub fn clients(&self) -> usize {
-        match self.get("clients") {
+    /// A reshaped item's fields: each kept from the old item when it had one that fits
+    /// (a pause turned into a clock jump keeps its node), else the kind's starting value.
+    fn fields_of(&self, item: &str, fields: &[(&str, Start)], nodes: Nodes) -> Vec<(String, Json)> {
+        let allowed: Vec<String> = self.nodes(nodes).iter().map(|n| n.to_string()).collect();
+        fields
+            .iter()
+            .map(|&(k, start)| {
+                let old = self.get(&format!("{item}.{k}")).cloned();
+                let v = match (start, old) {
+                    (Start::Ms(_), Some(Json::Int(n))) => Json::Int(n),
+                    (Start::Text(_), Some(Json::Str(s))) => Json::Str(s),
+                    (Start::Node(_), Some(Json::Str(s))) if allowed.contains(&s) => Json::Str(s),
+                    (Start::Node(n), _) if allowed.iter().any(|a| a == n) => Json::Str(n.into()),
+                    (Start::Node(_), _) => Json::Str(allowed.first().cloned().unwrap_or_default()),
+                    (Start::Ms(ms), _) => Json::Int(i128::from(ms)),
+                    (Start::Text(t), _) => Json::Str(t.into()),
+                };
+                (k.to_string(), v)
+            })
+            .collect()
+    }
+
+    /// A switch (`check_before_write`, `idempotency`); absent is off.
+    pub fn flag(&self, path: &str) -> bool {
+        matches!(self.get(path), Some(Json::Bool(true)))
+    }
+
+    pub fn set_flag(&mut self, path: &str, on: bool) -> Result<(), String> {
+        self.forget(path);
+        self.set(path, Some(Json::Bool(on)))
+    }
+
+    /// How many items the list at `path` holds (faults, a job's steps, link overrides).
+    pub fn len(&self, path: &str) -> usize {
+        match self.get(path) {
             Some(Json::Arr(v)) => v.len(),
             _ => 0,
         }
     }
 
+    pub fn clients(&self) -> usize {
+        self.len("clients")
+    }
+
+    /// Appends `item` to the list at `path` (created if absent).
+    fn push(&mut self, path: &str, item: Json) -> Result<(), String> {
+        let mut items = match self.get(path) {
+            Some(Json::Arr(v)) => v.clone(),
+            None => Vec::new(),
+            Some(_) => return Err(format!("{}: not a list", form::field(path).0)),
+        };
+        items.push(item);
+        self.forget(path);
+        self.set(path, Some(Json::Arr(items)))
+    }
+
+    /// Adds a fault of kind `word` (see [`form::FAULTS`]) at 1 s, with that kind's
+    /// starting fields, to be edited in its row.
+    pub fn add_fault(&mut self, word: &str) -> Result<(), String> {
+        let i = self.len("faults");
+        self.push("faults", Json::Obj(Vec::new()))?;
+        let at = format!("faults[{i}].at_ms");
+        self.set(&at, Some(Json::Int(1_000)))?;
+        self.set_word(&format!("faults[{i}].fault"), word)
+    }
+
+    /// Adds a step of kind `word` (see [`form::STEPS`]) at the end of client `c`'s job.
+    pub fn add_step(&mut self, c: usize, word: &str) -> Result<(), String> {
+        let job = format!("clients[{c}].job");
+        let i = self.len(&job);
+        self.push(&job, Json::Obj(Vec::new()))?;
+        self.set_word(&format!("{job}[{i}].op"), word)
+    }
+
+    /// Adds a link override from client 1 to storage, as slow as the default links.
+    pub fn add_link(&mut self) -> Result<(), String> {
+        let d = |k: &str| {
+            self.get(&format!("network.default.{k}"))
+                .cloned()
+                .unwrap_or(Json::Int(5))
+        };
+        let (min, max) = (d("min_delay_ms"), d("max_delay_ms"));
+        let link = Json::Obj(vec![
+            ("from".into(), Json::Str("c1".into())),
+            ("to".into(), Json::Str("storage".into())),
+            ("min_delay_ms".into(), min),
+            ("max_delay_ms".into(), max),
+            ("loss_pct".into(), Json::Int(0)),
+        ]);
+        self.push("network.links", link)
+    }
+
+    /// Removes item `i` of the list at `path`; boxes typed into later items follow their
+    /// item to its new index.
+    pub fn remove(&mut self, path: &str, i: usize) -> Result<(), String> {
+        let mut items = match self.get(path) {
+            Some(Json::Arr(v)) if i < v.len() => v.clone(),
+            _ => return Err(format!("{} {}: no such item", form::field(path).0, i + 1)),
+        };
+        items.remove(i);
+        self.set(path, Some(Json::Arr(items)))?;
+        self.renumber(path, i);
+        Ok(())
+    }
+
+    /// After item `removed` of `list` is gone: its boxes are dropped, later items' boxes
+    /// move down one index, and a box holding the whole list shows the list anew.
+    fn renumber(&mut self, list: &str, removed: usize) {
+        let head = format!("{list}[");
+        let mut kept = Vec::new();
+        for (p, t, why) in std::mem::take(&mut self.typed) {
+            if within(list, &p) {
+                continue;
+            }
+            let Some(rest) = p.strip_prefix(&head) else {
+                kept.push((p, t, why));
+                continue;
+            };
+            let Some((n, tail)) = rest.split_once(']') else {
+                continue;
+            };
+            match n.parse::<usize>() {
+                Ok(n) if n > removed => kept.push((format!("{head}{}]{tail}", n - 1), t, why)),
+                Ok(n) if n < removed => kept.push((p, t, why)),
+                _ => {}
+            }
+        }
+        self.typed = kept;
+    }
+
     /// Adds a client: a copy of the last one, starting a second later.
     pub fn add_client(&mut self) -> Result<(), String> {
-        let Some(Json::Arr(items)) = self.get("clients").cloned() else {
+        let Some(Json::Arr(items)) = self.get("clients") else {
             return Err("clients: not a list".into());
         };
         let Some(mut last) = items.last().cloned() else {
@@ -270,31 +511,18 @@ impl Draft {
                 *s += 1000;
             }
         }
-        let mut items = items;
-        items.push(last);
-        self.typed.clear();
-        self.set("clients", Some(Json::Arr(items)))
+        self.push("clients", last)
     }
 
     pub fn remove_client(&mut self, i: usize) -> Result<(), String> {
-        let Some(Json::Arr(mut items)) = self.get("clients").cloned() else {
-            return Err("clients: not a list".into());
-        };
-        if i >= items.len() {
-            return Err(format!("clients[{i}]: no such client"));
-        }
-        items.remove(i);
-        // Client i+1 is now client i: a box typed at the old paths would name another one.
-        self.typed.clear();
-        self.set("clients", Some(Json::Arr(items)))
+        self.remove("clients", i)
     }
 
     /// The scenario, exactly as an import would read it, or the first error by field (a box
     /// whose text does not read yet comes first: it is what the reader is working on).
     pub fn check(&self) -> Result<Scenario, ScenarioError> {
         if let Some((path, _, Some(why))) = self.typed.iter().find(|t| t.2.is_some()) {
-            let detail = why.strip_prefix(&format!("{path}: ")).unwrap_or(why);
-            return Err(ScenarioError::new(path, detail));
+            return Err(ScenarioError::new(path, why.clone()));
         }
         Scenario::from_json(&json::compact(&self.doc))
     }
@@ -303,6 +531,7 @@ impl Draft {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::scenario::{FaultKind, FenceMode, LossPolicy, Step};
     use crate::teach::course::open;
 
     #[test]
@@ -312,8 +541,8 @@ mod tests {
         assert_eq!(d.check().unwrap(), sc);
         d.set_int("clients[1].ttl_ms", "45000", false).unwrap();
         assert_eq!(d.check().unwrap().clients[1].ttl_ms, 45_000);
-        let e = d.set_int("clients[0].ttl_ms", "long", false).unwrap_err();
-        assert!(e.starts_with("clients[0].ttl_ms:"), "{e}");
+        let e = d.set_int("seed", "long", false).unwrap_err();
+        assert_eq!(e, "Seed must be a whole number");
         d.set_int("clients[0].ttl_ms", "-5", false).unwrap();
         let e = d.check().unwrap_err().to_string();
         assert!(e.starts_with("clients[0].ttl_ms"), "{e}");
@@ -324,7 +553,7 @@ mod tests {
         d.set_int("clients[0].renew_every_ms", "", true).unwrap();
         assert_eq!(d.check().unwrap().clients[0].renew_every_ms, None);
         let e = d.set_json("faults", "[{").unwrap_err();
-        assert!(e.starts_with("faults:"), "{e}");
+        assert!(e.starts_with("Faults is not complete JSON yet"), "{e}");
         d.set_json("faults", "[]").unwrap();
         assert!(d.check().unwrap().faults.is_empty());
         assert!(d.set_int("nope[3].x", "1", false).is_err());
@@ -339,18 +568,18 @@ mod tests {
     fn every_fence_choice_is_one_the_codec_reads_and_shows_selected() {
         let path = "storage.fence";
         let mut d = Draft::from_scenario(&open("gc-pause").unwrap());
-        let words: Vec<&str> = d.choices(path).iter().map(|c| c.word).collect();
+        let words: Vec<String> = d.choices(path).into_iter().map(|c| c.word).collect();
         assert_eq!(words.len(), 5);
-        for w in words {
+        for w in &words {
             d.set_word(path, w).unwrap();
             let sc = d.check().unwrap_or_else(|e| panic!("choosing {w}: {e}"));
-            let shown: Vec<&str> = d
+            let shown: Vec<String> = d
                 .choices(path)
-                .iter()
+                .into_iter()
                 .filter(|c| c.selected)
                 .map(|c| c.word)
                 .collect();
-            assert_eq!(shown, [w], "after choosing {w}");
+            assert_eq!(shown, std::slice::from_ref(w), "after choosing {w}");
             assert_eq!(Draft::from_scenario(&sc).choices(path), d.choices(path));
         }
         let sc = open("non-atomic-fence").unwrap();
@@ -358,7 +587,7 @@ mod tests {
         let d = Draft::from_scenario(&sc);
         let shown: Vec<Choice> = d.choices(path).into_iter().filter(|c| c.selected).collect();
         assert_eq!(shown.len(), 1, "non_atomic shows as {shown:?}");
-        assert_eq!(FenceMode::parse(shown[0].word), Some(FenceMode::NonAtomic));
+        assert_eq!(FenceMode::parse(&shown[0].word), Some(FenceMode::NonAtomic));
         // An absent fence is the default, the first choice.
         let mut d = d;
         d.set(path, None).unwrap();
@@ -416,15 +645,17 @@ mod tests {
     #[test]
     fn a_cleared_number_box_stays_empty_until_a_number_is_typed() {
         let mut d = Draft::from_scenario(&open("gc-pause").unwrap());
-        d.type_into("clients[0].ttl_ms", Kind::Int { optional: false }, "");
+        let secs = Kind::number("clients[0].ttl_ms", false);
+        assert_eq!(secs, Kind::Secs { optional: false });
+        assert_eq!(d.shown("clients[0].ttl_ms"), "30", "shown in seconds");
+        d.type_into("clients[0].ttl_ms", secs, "");
         assert_eq!(d.shown("clients[0].ttl_ms"), "");
-        let why = d.pending("clients[0].ttl_ms").unwrap();
-        assert!(why.starts_with("clients[0].ttl_ms:"), "{why}");
-        for typed in ["2", "20", "200", "2000", "20000"] {
-            d.type_into("clients[0].ttl_ms", Kind::Int { optional: false }, typed);
+        assert_eq!(d.pending("clients[0].ttl_ms"), Some("TTL is needed"));
+        for typed in ["2", "20", "20.", "20.5"] {
+            d.type_into("clients[0].ttl_ms", secs, typed);
             assert_eq!(d.shown("clients[0].ttl_ms"), typed);
         }
-        assert_eq!(d.check().unwrap().clients[0].ttl_ms, 20_000);
+        assert_eq!(d.check().unwrap().clients[0].ttl_ms, 20_500);
     }
 
     #[test]
@@ -439,5 +670,211 @@ mod tests {
         d.type_into("seed", Kind::Int { optional: false }, "99");
         assert!(!d.is_of(&sc));
         assert!(!d.is_of(&open("clean").unwrap()));
+    }
+
+    /// Issue #20, point 16: a TTL of 0 is refused at the TTL box, in seconds and plain
+    /// words, and the draft does not run.
+    #[test]
+    fn errors_are_said_at_their_field_in_its_unit() {
+        let mut d = Draft::from_scenario(&open("gc-pause").unwrap());
+        let ttl = "clients[0].ttl_ms";
+        d.type_into(ttl, Kind::number(ttl, false), "0");
+        assert_eq!(d.pending(ttl), None, "0 reads as a number");
+        let p = d.problems();
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert_eq!(p[0].path, ttl);
+        assert_eq!(p[0].message, "TTL must be between 0.001 s and 86,400 s");
+        assert!(d.check().is_err());
+        d.type_into(ttl, Kind::number(ttl, false), "abc");
+        assert_eq!(
+            d.problems()[0].message,
+            "TTL must be a number of seconds, such as 30 or 2.5"
+        );
+        d.type_into(ttl, Kind::number(ttl, false), "45");
+        assert!(d.problems().is_empty());
+        assert_eq!(d.check().unwrap().clients[0].ttl_ms, 45_000);
+    }
+
+    /// Issue #20, point 17: what decides safety is a field of the form.
+    #[test]
+    fn safety_fields_are_choices_and_switches() {
+        let mut d = Draft::from_scenario(&open("gc-pause").unwrap());
+        let c = "clients[0]";
+        d.set_word(&format!("{c}.on_loss"), "continue").unwrap();
+        d.set_word(&format!("{c}.count_from"), "grant").unwrap();
+        d.set_word(&format!("{c}.unreachable"), "open").unwrap();
+        d.set_flag(&format!("{c}.check_before_write"), true)
+            .unwrap();
+        d.type_into(
+            &format!("{c}.retry.interval_ms"),
+            Kind::Secs { optional: false },
+            "0.5",
+        );
+        d.type_into(
+            &format!("{c}.retry.max_attempts"),
+            Kind::Int { optional: false },
+            "7",
+        );
+        d.type_into(
+            &format!("{c}.timeout_ms"),
+            Kind::Secs { optional: false },
+            "2",
+        );
+        d.set_word("storage.mark", "memory").unwrap();
+        d.set_flag("storage.idempotency", true).unwrap();
+        d.type_into(
+            "network.default.loss_pct",
+            Kind::Int { optional: false },
+            "10",
+        );
+        d.add_link().unwrap();
+        d.set_word("network.links[0].from", "c2").unwrap();
+        d.type_into(
+            "network.links[0].max_delay_ms",
+            Kind::Secs { optional: false },
+            "0.2",
+        );
+        assert!(d.set_word(&format!("{c}.on_loss"), "panic").is_err());
+        let sc = d.check().unwrap();
+        let c0 = &sc.clients[0];
+        assert_eq!(c0.on_loss, LossPolicy::Continue);
+        assert!(c0.check_before_write);
+        assert_eq!(
+            (c0.retry.interval_ms, c0.retry.max_attempts, c0.timeout_ms),
+            (500, 7, 2_000)
+        );
+        assert_eq!(sc.storage.mark, crate::model::scenario::Durability::Memory);
+        assert!(sc.storage.idempotency);
+        assert_eq!(sc.network.default.loss_pct, 10);
+        let l = &sc.network.links[0];
+        assert_eq!(
+            (l.from, l.to, l.max_delay_ms),
+            (NodeId::Client(1), NodeId::Storage, 200)
+        );
+        assert!(d.flag("storage.idempotency"));
+        d.remove("network.links", 0).unwrap();
+        assert!(d.check().unwrap().network.links.is_empty());
+    }
+
+    /// Issue #20, point 14: faults come from a picker with their own fields, each kind the
+    /// format's; a row's kind can change and keeps what fits.
+    #[test]
+    fn every_fault_kind_can_be_added_and_runs() {
+        let sc = open("gc-pause").unwrap();
+        for f in form::FAULTS {
+            let mut d = Draft::from_scenario(&sc);
+            d.add_fault(f.word).unwrap();
+            let got = d.check().unwrap_or_else(|e| panic!("{}: {e}", f.word));
+            assert_eq!(got.faults.len(), sc.faults.len() + 1, "{}", f.word);
+            crate::model::sim::simulate(&got).unwrap();
+        }
+        let mut d = Draft::from_scenario(&sc);
+        let n = d.len("faults");
+        d.add_fault("pause").unwrap();
+        let at = format!("faults[{n}].at_ms");
+        for typed in ["", "2", "20"] {
+            d.type_into(&at, Kind::number(&at, false), typed);
+        }
+        d.set_word(&format!("faults[{n}].node"), "c2").unwrap();
+        let f = d.check().unwrap().faults[n].clone();
+        assert_eq!(f.at_ms, 20_000);
+        assert_eq!(
+            f.kind,
+            FaultKind::Pause {
+                node: NodeId::Client(1),
+                for_ms: 5_000
+            }
+        );
+        // A pause becomes a clock jump on the same node; a restart cannot name a client.
+        d.set_word(&format!("faults[{n}].fault"), "clock_jump")
+            .unwrap();
+        assert_eq!(
+            d.check().unwrap().faults[n].kind,
+            FaultKind::ClockJump {
+                node: NodeId::Client(1),
+                by_ms: 10_000
+            }
+        );
+        d.set_word(&format!("faults[{n}].fault"), "restart")
+            .unwrap();
+        let words: Vec<String> = d
+            .choices(&format!("faults[{n}].node"))
+            .into_iter()
+            .map(|c| c.word)
+            .collect();
+        assert_eq!(words, ["coord", "storage"]);
+        assert!(d.set_word(&format!("faults[{n}].node"), "c1").is_err());
+        // A bad value is said at the row's field.
+        d.type_into(&at, Kind::number(&at, false), "9999");
+        assert_eq!(d.problems()[0].path, at);
+        assert_eq!(
+            d.problems()[0].whole(),
+            format!("Fault {}: At is after the run ends (its run length)", n + 1)
+        );
+        d.remove("faults", n).unwrap();
+        assert_eq!(d.check().unwrap().faults, sc.faults);
+    }
+
+    /// Removing a row moves what was typed into later rows with them.
+    #[test]
+    fn boxes_follow_their_row_when_one_above_is_removed() {
+        let mut d = Draft::from_scenario(&open("clean").unwrap());
+        d.add_fault("pause").unwrap();
+        d.add_fault("pause").unwrap();
+        let k = Kind::Secs { optional: false };
+        d.type_into("faults[0].for_ms", k, "1");
+        d.type_into("faults[1].for_ms", k, "7.");
+        d.type_into("faults[1].at_ms", k, "x");
+        d.remove("faults", 0).unwrap();
+        assert_eq!(d.shown("faults[0].for_ms"), "7.");
+        assert_eq!(d.pending("faults[0].at_ms").map(|_| ()), Some(()));
+        assert_eq!(d.len("faults"), 1);
+        // The JSON box shows the list after a row's edit, not what was typed before it.
+        d.type_into("faults", Kind::Json, "[]");
+        assert_eq!(d.len("faults"), 0);
+        d.add_fault("heal").unwrap();
+        assert!(d.shown("faults").contains("heal"));
+    }
+
+    #[test]
+    fn job_steps_are_rows() {
+        let mut d = Draft::from_scenario(&open("gc-pause").unwrap());
+        let job = "clients[0].job";
+        let n = d.len(job);
+        for s in form::STEPS {
+            d.add_step(0, s.word).unwrap();
+        }
+        let sc = d.check().unwrap();
+        assert_eq!(sc.clients[0].job.len(), n + form::STEPS.len());
+        assert_eq!(sc.clients[0].job[n + 1], Step::Work { ms: 1_000 });
+        d.type_into(
+            &format!("{job}[{}].ms", n + 1),
+            Kind::Secs { optional: false },
+            "2.5",
+        );
+        let eff = format!("{job}[{}].idempotency_key", n + 4);
+        d.type_into(&eff, Kind::Text { optional: true }, "k1");
+        d.set_word(&format!("{job}[{n}].op"), "check").unwrap();
+        let sc = d.check().unwrap();
+        let j = &sc.clients[0].job;
+        assert_eq!(j[n], Step::Check);
+        assert_eq!(j[n + 1], Step::Work { ms: 2_500 });
+        assert!(matches!(&j[n + 4], Step::Effect { idempotency_key: Some(k), .. } if k == "k1"));
+        d.type_into(&eff, Kind::Text { optional: true }, "");
+        assert!(matches!(
+            &d.check().unwrap().clients[0].job[n + 4],
+            Step::Effect {
+                idempotency_key: None,
+                ..
+            }
+        ));
+        for _ in 0..d.len(job) {
+            d.remove(job, 0).unwrap();
+        }
+        assert_eq!(d.problems()[0].path, job);
+        assert_eq!(
+            d.problems()[0].whole(),
+            "Client 1: Job steps: a job needs at least one step"
+        );
     }
 }

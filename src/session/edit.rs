@@ -213,6 +213,8 @@ pub struct History {
     past: Vec<Rc<Scenario>>,
     present: Rc<Scenario>,
     future: Vec<Rc<Scenario>>,
+    /// The scenario as it was opened: what its name and description were written for.
+    origin: Rc<Scenario>,
 }
 
 /// How many edits undo remembers.
@@ -220,11 +222,20 @@ pub const UNDO_DEPTH: usize = 100;
 
 impl History {
     pub fn new(sc: Scenario) -> History {
+        let present = Rc::new(sc);
         History {
             past: Vec::new(),
-            present: Rc::new(sc),
+            origin: present.clone(),
+            present,
             future: Vec::new(),
         }
+    }
+
+    /// Whether the scenario on screen is no longer the one opened (an edit, a fence
+    /// switched, a draft run from the editor): its description then speaks of the original.
+    /// Undoing back to it makes it the original again.
+    pub fn edited(&self) -> bool {
+        !Rc::ptr_eq(&self.present, &self.origin) && *self.present != *self.origin
     }
 
     pub fn current(&self) -> &Rc<Scenario> {
@@ -280,6 +291,23 @@ impl History {
                 true
             }
             None => false,
+        }
+    }
+}
+
+/// How the page introduces a description that no longer describes the run on screen.
+pub const ORIGINAL: &str = "From the original scenario (before your edits): ";
+
+impl crate::session::Session {
+    /// The scenario's description as the page shows it: as written while the run is the
+    /// one opened, marked as the original's once it has been edited (its "30 s lease" may
+    /// no longer be this run's); empty when there is none.
+    pub fn description(&self) -> String {
+        let d = &self.history.current().description;
+        if d.is_empty() || !self.history.edited() {
+            d.clone()
+        } else {
+            format!("{ORIGINAL}{d}")
         }
     }
 }
@@ -465,5 +493,26 @@ mod tests {
         .unwrap();
         assert_eq!(skewed.clock_of(NodeId::Coord(3)).offset_ms, 500);
         assert_eq!(skewed.clock_of(NodeId::Coord(1)).offset_ms, 0);
+    }
+
+    /// Issue #20, point 18: after an edit the description is marked as the original's;
+    /// undoing back to the opened scenario unmarks it.
+    #[test]
+    fn an_edited_run_marks_its_description_as_the_originals() {
+        let sc = preset("gc-pause").unwrap().scenario();
+        let mut h = History::new(sc.clone());
+        assert!(!h.edited());
+        h.edit(&Edit::SetTtl(20_000)).unwrap();
+        assert!(h.edited());
+        h.undo();
+        assert!(!h.edited());
+        // A draft run from the editor that changes nothing is not an edit.
+        h.replace(sc.clone());
+        assert!(!h.edited());
+        let mut s = crate::session::Session::default_page();
+        s.history = History::new(sc.clone());
+        assert_eq!(s.description(), sc.description);
+        s.history.edit(&Edit::SetCheckBeforeWrite(true)).unwrap();
+        assert_eq!(s.description(), format!("{ORIGINAL}{}", sc.description));
     }
 }

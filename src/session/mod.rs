@@ -14,6 +14,7 @@ mod address;
 pub mod draft;
 pub mod edit;
 pub mod embed;
+pub mod form;
 pub mod link;
 mod page;
 mod run;

@@ -227,7 +227,7 @@ pub fn App() -> Html {
                     if hides {
                         <p class="scenario-description">{ "The scenario's description is hidden until you answer: it gives the answer away." }</p>
                     } else {
-                        <p class="scenario-description">{ run.scenario.description.clone() }</p>
+                        <p class={classes!("scenario-description", model.history.edited().then_some("original"))}>{ model.description() }</p>
                     }
                 </div>
                 if let Some(err) = &model.error {

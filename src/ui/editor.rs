@@ -1,12 +1,17 @@
-//! The scenario editor: a form over a [`Draft`] — the scenario's name, seed and horizon,
-//! the lock service and its first token, the fence, network delays, each node's clock,
-//! each client's timing and job (as JSON), and the fault list (as JSON) — validated as you type (the errors name the
-//! field, as an import's do) and kept in localStorage, so a reload never loses it.
+//! The scenario editor: a form over a [`Draft`] — the scenario's name, seed and run length;
+//! the lock service (flavor, first token, token counter, clock); storage (fence, where its
+//! mark is kept, idempotency, clock); the network (default delay and loss, per-link
+//! overrides); each client's timing, what it does when the lease is in doubt (`on_loss`,
+//! `check_before_write`, `fence_with`, `unreachable`), its retries and job; and the fault
+//! list. Validated as you type, each error at its field in plain words and the field's unit
+//! (times in seconds: the core's `session::form`), and kept in localStorage, so a reload
+//! never loses it.
 //! It opens on the run on screen; a draft kept from an earlier visit is offered, not
 //! imposed. "Run this scenario" runs it as an edit of the run on screen (undo goes back).
 
 use super::adapter::RunProps;
 use crate::session::draft::{Draft, Kind};
+use crate::session::form::{self, Problem};
 use crate::session::Action;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -45,6 +50,235 @@ impl Ctl {
     }
 }
 
+/// How a field of the form is edited.
+#[derive(Clone, Copy)]
+enum W {
+    /// A number box (a time in seconds, or a whole number).
+    Num,
+    /// A number box that may be left empty (off).
+    Opt,
+    /// A choice among words or nodes.
+    Pick,
+    Switch,
+}
+
+// The form's fields, group by group, as paths (a client's and a link's after their
+// prefix): labels, units and choices come from the core's `session::form`.
+const TOP: &[(&str, W)] = &[("seed", W::Num), ("horizon_ms", W::Num)];
+const LOCK: &[(&str, W)] = &[
+    ("coordinator.flavor", W::Pick),
+    ("coordinator.first_token", W::Num),
+    ("coordinator.counter", W::Pick),
+    ("coordinator.clock.offset_ms", W::Num),
+    ("coordinator.clock.drift_ppm", W::Num),
+];
+const STORAGE: &[(&str, W)] = &[
+    ("storage.fence", W::Pick),
+    ("storage.mark", W::Pick),
+    ("storage.check_gap_ms", W::Num),
+    ("storage.idempotency", W::Switch),
+    ("storage.clock.offset_ms", W::Num),
+    ("storage.clock.drift_ppm", W::Num),
+];
+const NETWORK: &[(&str, W)] = &[
+    ("network.default.min_delay_ms", W::Num),
+    ("network.default.max_delay_ms", W::Num),
+    ("network.default.loss_pct", W::Num),
+];
+const LINK: &[(&str, W)] = &[
+    ("from", W::Pick),
+    ("to", W::Pick),
+    ("min_delay_ms", W::Num),
+    ("max_delay_ms", W::Num),
+    ("loss_pct", W::Num),
+];
+const CLIENT: &[(&str, W)] = &[
+    ("start_ms", W::Num),
+    ("ttl_ms", W::Num),
+    ("margin_ms", W::Num),
+    ("count_from", W::Pick),
+    ("renew_every_ms", W::Opt),
+    ("clock.offset_ms", W::Num),
+    ("clock.drift_ppm", W::Num),
+];
+const DOUBT: &[(&str, W)] = &[
+    ("on_loss", W::Pick),
+    ("check_before_write", W::Switch),
+    ("fence_with", W::Pick),
+    ("unreachable", W::Pick),
+];
+const RETRY: &[(&str, W)] = &[
+    ("retry.interval_ms", W::Num),
+    ("retry.jitter_ms", W::Num),
+    ("retry.max_attempts", W::Num),
+    ("timeout_ms", W::Num),
+];
+
+/// The form's controls, each tied to a field path: what the draft shows there, what is
+/// wrong there (the core's plain words, linked by aria-describedby), and the edit a change
+/// makes. Methods, not closures inlined at each of the form's forty-odd fields, to keep the
+/// wasm small.
+struct Form<'a> {
+    draft: &'a Draft,
+    change: &'a Rc<Ctl>,
+    problems: &'a [Problem],
+}
+
+impl Form<'_> {
+    /// What is wrong at `path`, if anything.
+    fn why(&self, path: &str) -> Option<String> {
+        self.problems
+            .iter()
+            .find(|p| p.path == path)
+            .map(|p| p.message.clone())
+    }
+
+    /// The message under a field or a list, with the id its control points at.
+    #[inline(never)]
+    fn note(&self, path: &str) -> Html {
+        match self.why(path) {
+            Some(why) => {
+                html! { <small class="field-error" id={form::error_id(path)}>{ why }</small> }
+            }
+            None => html! {},
+        }
+    }
+
+    /// A labelled box: a time in seconds, a whole number, or text (by `kind`).
+    #[inline(never)]
+    fn boxed(&self, path: String, kind: Kind, placeholder: &'static str) -> Html {
+        let change = self.change.clone();
+        let p = path.clone();
+        let oninput = Callback::from(move |e: InputEvent| {
+            let t = super::value_of(&e);
+            change.type_into(&p, kind, &t)
+        });
+        let bad = self.why(&path).is_some();
+        let mode = match kind {
+            Kind::Secs { .. } | Kind::Int { .. } => "decimal",
+            _ => "text",
+        };
+        html! {
+            <label class={classes!("field", bad.then_some("invalid"))} title={path.clone()}>
+                <span>{ form::label(&path) }</span>
+                <input type="text" inputmode={mode} value={self.draft.shown(&path)} {oninput}
+                       aria-invalid={bad.to_string()}
+                       aria-describedby={bad.then(|| form::error_id(&path))}
+                       {placeholder} />
+                { self.note(&path) }
+            </label>
+        }
+    }
+
+    /// A number box: a time in seconds, or a whole number (ppm, %, a count).
+    fn number(&self, path: String, optional: bool) -> Html {
+        let kind = Kind::number(&path, optional);
+        self.boxed(path, kind, if optional { "off" } else { "" })
+    }
+
+    /// A switch (check before each write, idempotency keys honoured).
+    #[inline(never)]
+    fn switch(&self, path: String) -> Html {
+        let change = self.change.clone();
+        let p = path.clone();
+        let onchange = Callback::from(move |e: Event| {
+            let on = super::settings::input_checked(&e);
+            change.apply(|d| d.set_flag(&p, on))
+        });
+        html! {
+            <label class="field check" title={path.clone()}>
+                <input type="checkbox" checked={self.draft.flag(&path)} {onchange} />
+                <span>{ form::label(&path) }</span>
+            </label>
+        }
+    }
+
+    /// A part of the document as JSON: the advanced view of a list.
+    #[inline(never)]
+    fn json(&self, label: &str, path: String) -> Html {
+        let change = self.change.clone();
+        let p = path.clone();
+        let oninput = Callback::from(move |e: InputEvent| {
+            let t = super::value_of(&e);
+            change.type_into(&p, Kind::Json, &t)
+        });
+        let bad = self.draft.pending(&path).is_some();
+        html! {
+            <label class={classes!("field", "wide", bad.then_some("invalid"))} title={path.clone()}>
+                <span>{ label.to_string() }</span>
+                <textarea rows="5" spellcheck="false" value={self.draft.shown(&path)} {oninput}
+                          aria-invalid={bad.to_string()}
+                          aria-describedby={bad.then(|| form::error_id(&path))} />
+                { self.note(&path) }
+            </label>
+        }
+    }
+
+    /// A choice (a fence, a policy, a node): the core lists the words and marks the current.
+    #[inline(never)]
+    fn choice(&self, path: String) -> Html {
+        let change = self.change.clone();
+        let p = path.clone();
+        let onchange = Callback::from(move |e: Event| {
+            let v = super::value_of(&e);
+            change.apply(|d| d.set_word(&p, &v))
+        });
+        let bad = self.why(&path).is_some();
+        html! {
+            <label class={classes!("field", "pick", bad.then_some("invalid"))} title={path.clone()}>
+                <span>{ form::label(&path) }</span>
+                // Named by the label's words alone (a wrapping label would add every option).
+                <select {onchange} aria-label={form::label(&path)} aria-invalid={bad.to_string()}
+                        aria-describedby={bad.then(|| form::error_id(&path))}>
+                    { for self.draft.choices(&path).into_iter().map(|c| html! { <option value={c.word} title={c.word.clone()} selected={c.selected}>{ c.label }</option> }) }
+                </select>
+                { self.note(&path) }
+            </label>
+        }
+    }
+
+    /// The fields of `list`, their paths after `prefix`.
+    #[inline(never)]
+    fn fields(&self, prefix: &str, list: &[(&str, W)]) -> Html {
+        html! {
+            { for list.iter().map(|&(k, w)| {
+                let path = format!("{prefix}{k}");
+                match w {
+                    W::Num => self.number(path, false),
+                    W::Opt => self.number(path, true),
+                    W::Pick => self.choice(path),
+                    W::Switch => self.switch(path),
+                }
+            }) }
+        }
+    }
+
+    /// A fault's or a step's own field, by its key: a node is a choice, a time a number.
+    fn item(&self, path: String) -> Html {
+        match form::key(&path) {
+            "node" | "a" | "b" | "from" | "to" => self.choice(path),
+            "key" | "value" | "name" => self.boxed(path, Kind::Text { optional: false }, ""),
+            "idempotency_key" => self.boxed(path, Kind::Text { optional: true }, "none"),
+            _ => self.number(path, false),
+        }
+    }
+
+    /// The word at `path` (a fault's kind, a step's op), or "".
+    fn word_at(&self, path: &str) -> String {
+        match self.draft.get(path) {
+            Some(crate::vocab::json::Json::Str(w)) => w.clone(),
+            _ => String::new(),
+        }
+    }
+
+    #[inline(never)]
+    fn button(&self, label: String, f: Rc<DraftEdit>) -> Html {
+        let change = self.change.clone();
+        let onclick = Callback::from(move |_: MouseEvent| change.apply(|d| f(d)));
+        html! { <button type="button" class="control text" {onclick}>{ label }</button> }
+    }
+}
+
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
@@ -78,6 +312,9 @@ pub fn Editor(props: &RunProps) -> Html {
         .filter(|s| s.text() != draft.text())
         .map(Draft::title);
     let typing = use_state(|| None::<String>);
+    // The pickers' current kinds: the fault to add, and each client's step to add.
+    let fault_pick = use_state(|| "pause".to_string());
+    let step_pick = use_state(Vec::<String>::new);
     // Kept in this browser once the reader changes something (an untouched form is just
     // the run on screen, and must not overwrite the draft offered above).
     {
@@ -93,61 +330,19 @@ pub fn Editor(props: &RunProps) -> Html {
         draft: draft.clone(),
         typing: typing.clone(),
     });
-    let int_field = |label: &str, path: String, optional: bool| {
-        let change = change.clone();
-        let p = path.clone();
-        let oninput = Callback::from(move |e: InputEvent| {
-            let t = super::value_of(&e);
-            change.type_into(&p, Kind::Int { optional }, &t)
-        });
-        let why = draft.pending(&path).map(str::to_string);
-        html! {
-            <label class={classes!("field", why.is_some().then_some("invalid"))}>
-                <span>{ label.to_string() }</span>
-                <input type="text" inputmode="numeric" value={draft.shown(&path)} {oninput}
-                       aria-invalid={why.is_some().to_string()}
-                       placeholder={if optional { "off" } else { "" }} />
-                if let Some(why) = why { <small class="field-error">{ why }</small> }
-            </label>
-        }
-    };
-    let json_field = |label: &str, path: String| {
-        let change = change.clone();
-        let p = path.clone();
-        let oninput = Callback::from(move |e: InputEvent| {
-            let t = super::value_of(&e);
-            change.type_into(&p, Kind::Json, &t)
-        });
-        let why = draft.pending(&path).map(str::to_string);
-        html! {
-            <label class={classes!("field", "wide", why.is_some().then_some("invalid"))}>
-                <span>{ label.to_string() }</span>
-                <textarea rows="5" spellcheck="false" value={draft.shown(&path)} {oninput}
-                          aria-invalid={why.is_some().to_string()} />
-                if let Some(why) = why { <small class="field-error">{ why }</small> }
-            </label>
-        }
-    };
-    let word_select = |label: &str, path: &'static str| {
-        let change = change.clone();
-        let onchange = Callback::from(move |e: Event| {
-            let v = super::value_of(&e);
-            change.apply(|d| d.set_word(path, &v))
-        });
-        html! {
-            <label class="field">
-                <span>{ label.to_string() }</span>
-                <select {onchange}>
-                    { for draft.choices(path).into_iter().map(|c| html! { <option value={c.word} title={c.word} selected={c.selected}>{ c.label }</option> }) }
-                </select>
-            </label>
-        }
+    // What is wrong, each at its field: plain words in the field's unit (the core's
+    // `form`), tied to the box by aria-describedby.
+    let problems = draft.problems();
+    let f = Form {
+        draft: &draft,
+        change: &change,
+        problems: &problems,
     };
     let name_input = {
         let change = change.clone();
         let oninput = Callback::from(move |e: InputEvent| {
             let t = super::value_of(&e);
-            change.type_into("name", Kind::Text, &t)
+            change.type_into("name", Kind::Text { optional: false }, &t)
         });
         html! {
             <label class="field wide">
@@ -156,16 +351,115 @@ pub fn Editor(props: &RunProps) -> Html {
             </label>
         }
     };
-    let button = |label: String, f: Rc<DraftEdit>| {
-        let change = change.clone();
-        let onclick = Callback::from(move |_: MouseEvent| change.apply(|d| f(d)));
-        html! { <button type="button" class="control text" {onclick}>{ label }</button> }
+    // The fault list: one row per fault (its kind, its time, that kind's fields), and a
+    // picker of kinds to add one; the JSON stays as an advanced view.
+    let fault_rows = html! {
+        <fieldset class="group faults">
+            <legend>{ "Faults" }</legend>
+            if draft.len("faults") == 0 { <p class="hint">{ "No faults: everything runs as planned." }</p> }
+            { for (0..draft.len("faults")).map(|n| {
+                let item = format!("faults[{n}]");
+                let word = f.word_at(&format!("{item}.fault"));
+                let fields = form::fault_form(&word).map_or(&[][..], |k| k.fields);
+                html! {
+                    <fieldset class="row fault-row">
+                        <legend>{ format!("Fault {}", n + 1) }</legend>
+                        <div class="fields">
+                            { f.choice(format!("{item}.fault")) }
+                            { f.number(format!("{item}.at_ms"), false) }
+                            { for fields.iter().map(|(k, _)| f.item(format!("{item}.{k}"))) }
+                        </div>
+                        { f.button(format!("Remove fault {}", n + 1), Rc::new(move |d: &mut Draft| d.remove("faults", n))) }
+                    </fieldset>
+                }
+            }) }
+            { f.note("faults") }
+            <div class="adder">
+                <label class="field">
+                    <span>{ "Kind of fault to add" }</span>
+                    <select aria-label="Kind of fault to add" onchange={{
+                        let pick = fault_pick.clone();
+                        Callback::from(move |e: Event| pick.set(super::value_of(&e)))
+                    }}>
+                        { for form::FAULTS.iter().map(|k| html! { <option value={k.word} selected={*fault_pick == k.word}>{ k.label }</option> }) }
+                    </select>
+                </label>
+                { f.button("Add this fault".into(), { let w = (*fault_pick).clone(); Rc::new(move |d: &mut Draft| d.add_fault(&w)) }) }
+            </div>
+            <details class="advanced">
+                <summary>{ "Advanced: JSON" }</summary>
+                { f.json("Faults (JSON)", "faults".into()) }
+            </details>
+        </fieldset>
+    };
+    // A client's job: one row per step (its kind and that kind's fields), and a picker.
+    let step_rows = |i: usize| {
+        let job = format!("clients[{i}].job");
+        let pick = step_pick
+            .get(i)
+            .cloned()
+            .unwrap_or_else(|| "work".to_string());
+        let on_pick = {
+            let step_pick = step_pick.clone();
+            Callback::from(move |e: Event| {
+                let mut v = (*step_pick).clone();
+                v.resize(v.len().max(i + 1), "work".to_string());
+                v[i] = super::value_of(&e);
+                step_pick.set(v);
+            })
+        };
+        html! {
+            <div class="steps">
+                <p class="group-title">{ "Job steps" }</p>
+                <ol class="step-list">
+                    { for (0..draft.len(&job)).map(|j| {
+                        let item = format!("{job}[{j}]");
+                        let word = f.word_at(&format!("{item}.op"));
+                        let job = job.clone();
+                        html! {
+                            <li class="step-row" role="group" aria-label={format!("Client {}, step {}", i + 1, j + 1)}>
+                                <div class="fields">
+                                    { f.choice(format!("{item}.op")) }
+                                    { for form::step_fields(&word).into_iter().map(|k| f.item(format!("{item}.{k}"))) }
+                                </div>
+                                { f.button(format!("Remove step {}", j + 1), Rc::new(move |d: &mut Draft| d.remove(&job, j))) }
+                            </li>
+                        }
+                    }) }
+                </ol>
+                { f.note(&job) }
+                <div class="adder">
+                    <label class="field">
+                        <span>{ "Kind of step to add" }</span>
+                        <select aria-label="Kind of step to add" onchange={on_pick}>
+                            { for form::STEPS.iter().map(|k| html! { <option value={k.word} selected={pick == k.word}>{ k.label }</option> }) }
+                        </select>
+                    </label>
+                    { f.button("Add this step".into(), Rc::new(move |d: &mut Draft| d.add_step(i, &pick))) }
+                </div>
+                <details class="advanced">
+                    <summary>{ "Advanced: JSON" }</summary>
+                    { f.json("Job steps (JSON)", job.clone()) }
+                </details>
+            </div>
+        }
     };
     let checked = draft.check();
-    let status = match (&*typing, &checked) {
-        (Some(e), _) => (false, e.clone()),
-        (None, Err(e)) => (false, e.to_string()),
-        (None, Ok(sc)) => (
+    let status = match (&*typing, &checked, problems.first()) {
+        (Some(e), _, _) => (false, e.clone()),
+        (None, _, Some(p)) => (
+            false,
+            match problems.len() {
+                1 => format!("Not ready to run. {}", p.whole()),
+                n => format!(
+                    "Not ready to run. {} (and {} more, marked below)",
+                    p.whole(),
+                    n - 1
+                ),
+            },
+        ),
+        (None, Err(e), None) => (false, e.to_string()),
+        (None, Ok(sc), _) => (
             true,
             format!(
                 "Valid: {} client(s), {} fault(s). Run it to see what happens.",
@@ -210,36 +504,47 @@ pub fn Editor(props: &RunProps) -> Html {
             </div>
             <div class="fields">
                 { name_input }
-                { int_field("Seed", "seed".into(), false) }
-                { int_field("Horizon (ms)", "horizon_ms".into(), false) }
-                { word_select("Lock service", "coordinator.flavor") }
-                { int_field("First token", "coordinator.first_token".into(), false) }
-                { word_select("Fence at storage", "storage.fence") }
-                { int_field("Network delay min (ms)", "network.default.min_delay_ms".into(), false) }
-                { int_field("Network delay max (ms)", "network.default.max_delay_ms".into(), false) }
-                { int_field("Lock service clock offset (ms)", "coordinator.clock.offset_ms".into(), false) }
-                { int_field("Lock service clock drift (ppm)", "coordinator.clock.drift_ppm".into(), false) }
-                { int_field("Storage clock offset (ms)", "storage.clock.offset_ms".into(), false) }
-                { int_field("Storage clock drift (ppm)", "storage.clock.drift_ppm".into(), false) }
+                { f.fields("", TOP) }
             </div>
-            <p class="hint">{ crate::teach::narrate::PPM }</p>
-            { for (0..draft.clients()).map(|i| html! {
-                <fieldset class="client">
-                    <legend>{ format!("Client {}", i + 1) }</legend>
-                    <div class="fields">
-                        { int_field("Start (ms)", format!("clients[{i}].start_ms"), false) }
-                        { int_field("TTL (ms)", format!("clients[{i}].ttl_ms"), false) }
-                        { int_field("Renew every (ms)", format!("clients[{i}].renew_every_ms"), true) }
-                        { int_field("Safety margin (ms)", format!("clients[{i}].margin_ms"), false) }
-                        { int_field("Clock offset (ms)", format!("clients[{i}].clock.offset_ms"), false) }
-                        { int_field("Clock drift (ppm)", format!("clients[{i}].clock.drift_ppm"), false) }
-                        { json_field("Job steps (JSON)", format!("clients[{i}].job")) }
-                    </div>
-                    { button(format!("Remove client {}", i + 1), Rc::new(move |d: &mut Draft| d.remove_client(i))) }
-                </fieldset>
+            <fieldset class="group">
+                <legend>{ "Lock service" }</legend>
+                <div class="fields">{ f.fields("", LOCK) }</div>
+                <p class="hint">{ crate::teach::narrate::PPM }</p>
+            </fieldset>
+            <fieldset class="group">
+                <legend>{ "Storage" }</legend>
+                <div class="fields">{ f.fields("", STORAGE) }</div>
+            </fieldset>
+            <fieldset class="group">
+                <legend>{ "Network" }</legend>
+                <p class="hint">{ "Every link, unless it has a line of its own below." }</p>
+                <div class="fields">{ f.fields("", NETWORK) }</div>
+                { for (0..draft.len("network.links")).map(|l| html! {
+                    <fieldset class="row">
+                        <legend>{ format!("Link {}", l + 1) }</legend>
+                        <div class="fields">{ f.fields(&format!("network.links[{l}]."), LINK) }</div>
+                        { f.button(format!("Remove link {}", l + 1), Rc::new(move |d: &mut Draft| d.remove("network.links", l))) }
+                    </fieldset>
+                }) }
+                { f.button("Add a slower or lossy link".into(), Rc::new(|d: &mut Draft| d.add_link())) }
+            </fieldset>
+            { for (0..draft.clients()).map(|i| {
+                let c = format!("clients[{i}].");
+                html! {
+                    <fieldset class="client">
+                        <legend>{ format!("Client {}", i + 1) }</legend>
+                        <div class="fields">{ f.fields(&c, CLIENT) }</div>
+                        <p class="group-title">{ "When the lease is in doubt" }</p>
+                        <div class="fields">{ f.fields(&c, DOUBT) }</div>
+                        <p class="group-title">{ "Retries" }</p>
+                        <div class="fields">{ f.fields(&c, RETRY) }</div>
+                        { step_rows(i) }
+                        { f.button(format!("Remove client {}", i + 1), Rc::new(move |d: &mut Draft| d.remove_client(i))) }
+                    </fieldset>
+                }
             }) }
-            { button("Add a client".into(), Rc::new(|d: &mut Draft| d.add_client())) }
-            { json_field("Faults (JSON)", "faults".into()) }
+            { f.button("Add a client".into(), Rc::new(|d: &mut Draft| d.add_client())) }
+            { fault_rows }
         </details>
     }
 }

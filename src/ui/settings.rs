@@ -1,8 +1,10 @@
 //! The settings panel: the fence mode and the main parameters. Each change is an edit of
 //! the scenario (so it can be undone) and re-runs the model. A value that does not parse
-//! or validate is refused with the field named; the current scenario stays.
+//! or validate is refused at its field, in plain words and the field's unit (the core's
+//! `session::form`, which the editor uses too: times in seconds); the scenario stays.
 
-use crate::session::edit::Edit;
+use crate::session::edit::{self, Edit};
+use crate::session::form::{self, Problem};
 use crate::session::{Action, Run};
 
 use crate::model::scenario::{FenceMode, Flavor};
@@ -15,6 +17,7 @@ use yew::prelude::*;
 pub struct SettingsProps {
     pub run: Rc<Run>,
     pub on_action: Callback<Action>,
+    /// The page's banner; this panel says its own errors at their fields instead.
     pub on_error: Callback<String>,
 }
 
@@ -31,38 +34,75 @@ fn input_number(e: &Event) -> f64 {
         .map_or(f64::NAN, |i| i.value_as_number())
 }
 
-fn input_checked(e: &Event) -> bool {
+pub(super) fn input_checked(e: &Event) -> bool {
     e.target()
         .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
         .is_some_and(|i| i.checked())
 }
 
-/// A number field in seconds or ppm that emits an edit, or an error naming the field.
+/// What a field of this panel needs to check an edit before it is sent: the scenario on
+/// screen, where to send it, and where to say what was wrong (the field's id and why).
+#[derive(Clone)]
+struct Out {
+    run: Rc<Run>,
+    on: Callback<Action>,
+    err: UseStateHandle<Option<(String, String)>>,
+}
+
+impl Out {
+    /// Sends `edit` if the scenario stays valid; otherwise says why at field `id`.
+    fn send(&self, id: &str, edit: Edit) {
+        match edit::apply(&self.run.scenario, &edit) {
+            Ok(_) => {
+                self.err.set(None);
+                self.on.emit(Action::Edit(edit));
+            }
+            Err(e) => self
+                .err
+                .set(Some((id.to_string(), Problem::of(&e).message))),
+        }
+    }
+
+    fn refuse(&self, id: &str, why: String) {
+        self.err.set(Some((id.to_string(), why)));
+    }
+
+    /// The message for field `id`, if it has one.
+    fn why(&self, id: &str) -> Option<String> {
+        self.err
+            .as_ref()
+            .filter(|(i, _)| i == id)
+            .map(|(_, w)| w.clone())
+    }
+}
+
+/// A number field for the document field `path` (a time in seconds, or ppm), labelled and
+/// checked by the core's form, that emits an edit or says at the field what was wrong.
 fn number_field(
-    label: &str,
-    unit: &str,
-    value: f64,
-    scale: f64,
-    on: &Callback<Action>,
-    err: &Callback<String>,
+    out: &Out,
+    path: &'static str,
+    value: i64,
     make: impl Fn(i64) -> Edit + 'static,
 ) -> Html {
-    let (on, err, name) = (on.clone(), err.clone(), label.to_string());
+    let o = out.clone();
+    let secs = form::field(path).1 == form::Unit::Seconds;
+    let scale = if secs { 1000.0 } else { 1.0 };
     let onchange = Callback::from(move |e: Event| {
         let v = input_number(&e);
         if v.is_finite() && (v * scale).abs() < 9.0e15 {
-            on.emit(Action::Edit(make((v * scale).round() as i64)))
+            o.send(path, make((v * scale).round() as i64))
         } else {
-            err.emit(format!(
-                "{name}: \"{}\" is not a number",
-                super::value_of(&e)
-            ))
+            o.refuse(path, form::unreadable(path, &super::value_of(&e)))
         }
     });
+    let why = out.why(path);
+    let id = form::error_id(path);
     html! {
-        <label class="field">
-            <span>{ format!("{label} ({unit})") }</span>
-            <input type="number" step="any" value={crate::vocab::numbers::decimal(value as i64, if scale == 1000.0 { 3 } else { 0 })} {onchange} />
+        <label class={classes!("field", why.is_some().then_some("invalid"))} title={path}>
+            <span>{ form::label(path) }</span>
+            <input type="number" step="any" value={crate::vocab::numbers::decimal(value, if secs { 3 } else { 0 })} {onchange}
+                   aria-invalid={why.is_some().to_string()} aria-describedby={why.is_some().then(|| id.clone())} />
+            if let Some(why) = why { <small class="field-error" {id}>{ why }</small> }
         </label>
     }
 }
@@ -72,7 +112,11 @@ pub fn Settings(props: &SettingsProps) -> Html {
     let sc = &props.run.scenario;
     let c0 = &sc.clients[0];
     let on = &props.on_action;
-    let err = &props.on_error;
+    let out = Out {
+        run: props.run.clone(),
+        on: on.clone(),
+        err: use_state(|| None),
+    };
     let fence_change = {
         let on = on.clone();
         Callback::from(move |e: Event| {
@@ -120,14 +164,14 @@ pub fn Settings(props: &SettingsProps) -> Html {
                         { for FenceMode::ALL.iter().map(|f| html! { <option value={f.name()} title={f.title()} selected={sc.storage.fence == *f}>{ f.label() }</option> }) }
                     </select>
                 </label>
-                { number_field("TTL", "s", c0.ttl_ms as f64, 1000.0, on, err, Edit::SetTtl) }
-                { number_field("Safety margin", "s", c0.margin_ms as f64, 1000.0, on, err, Edit::SetMargin) }
+                { number_field(&out, "clients[0].ttl_ms", c0.ttl_ms, Edit::SetTtl) }
+                { number_field(&out, "clients[0].margin_ms", c0.margin_ms, Edit::SetMargin) }
                 <label class="field check">
                     <input type="checkbox" checked={c0.renew_every_ms.is_some()} onchange={renew_toggle} />
                     <span>{ "Renewal watchdog" }</span>
                 </label>
                 if let Some(every) = c0.renew_every_ms {
-                    { number_field("Renew every", "s", every as f64, 1000.0, on, err, |ms| Edit::SetRenew(Some(ms))) }
+                    { number_field(&out, "clients[0].renew_every_ms", every, |ms| Edit::SetRenew(Some(ms))) }
                 }
                 <label class="field check">
                     <input type="checkbox" checked={c0.check_before_write} onchange={check_toggle} />
@@ -143,8 +187,8 @@ pub fn Settings(props: &SettingsProps) -> Html {
                         html! {
                             <tr>
                                 <th scope="row">{ node.name() }</th>
-                                <td>{ clock_input(node, "drift", c.drift_ppm as f64, 1.0, on, err) }</td>
-                                <td>{ clock_input(node, "offset", c.offset_ms as f64, 1000.0, on, err) }</td>
+                                <td>{ clock_input(&out, node, "drift", c.drift_ppm) }</td>
+                                <td>{ clock_input(&out, node, "offset", c.offset_ms) }</td>
                             </tr>
                         }
                     }) }
@@ -154,32 +198,40 @@ pub fn Settings(props: &SettingsProps) -> Html {
     }
 }
 
-fn clock_input(
-    node: NodeId,
-    what: &'static str,
-    value: f64,
-    scale: f64,
-    on: &Callback<Action>,
-    err: &Callback<String>,
-) -> Html {
-    let (on, err) = (on.clone(), err.clone());
+fn clock_input(out: &Out, node: NodeId, what: &'static str, value: i64) -> Html {
+    let o = out.clone();
     let label = format!("{} clock {what}", node.name());
-    let name = label.clone();
+    // The document field the error names, for its unit and words: a clock's offset or drift.
+    let path = if what == "drift" {
+        "clock.drift_ppm"
+    } else {
+        "clock.offset_ms"
+    };
+    let scale = if what == "drift" { 1.0 } else { 1000.0 };
+    let id = label.clone();
     let onchange = Callback::from(move |e: Event| {
         let v = input_number(&e);
         if v.is_finite() && (v * scale).abs() < 9.0e15 {
             let x = (v * scale).round() as i64;
-            on.emit(Action::Edit(if what == "drift" {
-                Edit::SetDrift { node, ppm: x }
-            } else {
-                Edit::SetOffset { node, ms: x }
-            }))
+            o.send(
+                &id,
+                if what == "drift" {
+                    Edit::SetDrift { node, ppm: x }
+                } else {
+                    Edit::SetOffset { node, ms: x }
+                },
+            )
         } else {
-            err.emit(format!(
-                "{name}: \"{}\" is not a number",
-                super::value_of(&e)
-            ))
+            o.refuse(&id, form::unreadable(path, &super::value_of(&e)))
         }
     });
-    html! { <input type="number" step="any" aria-label={label} value={crate::vocab::numbers::decimal(value as i64, if scale == 1000.0 { 3 } else { 0 })} {onchange} /> }
+    let why = out.why(&label);
+    let err_id = form::error_id(&label);
+    html! {
+        <>
+            <input type="number" step="any" aria-label={label} value={crate::vocab::numbers::decimal(value, if scale == 1000.0 { 3 } else { 0 })} {onchange}
+                   aria-invalid={why.is_some().to_string()} aria-describedby={why.is_some().then(|| err_id.clone())} />
+            if let Some(why) = why { <small class="field-error" id={err_id}>{ why }</small> }
+        </>
+    }
 }

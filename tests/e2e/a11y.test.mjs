@@ -103,7 +103,7 @@ describe('accessibility', () => {
   test('every control has an accessible name, with every panel open', async () => {
     const { context, page, problems } = await openApp(h.browser, h.url, { viewport: { width: 1280, height: 900 } });
     try {
-      for (const summary of ['details.settings summary', 'details.editor summary', 'details.io summary']) {
+      for (const summary of ['details.settings summary', 'details.editor > summary', 'details.io summary']) {
         await page.locator(summary).click();
       }
       await page.getByRole('button', { name: 'Compare', exact: true }).click();

@@ -1,0 +1,112 @@
+// End-to-end: the senior engineer's path through the scenario editor (issue "The three
+// users", points 14, 16, 17 and 18). On the GC-pause run they type a TTL of 0 and are told
+// at the TTL box, in seconds and plain words, with nothing applied; they set what decides
+// safety (stop on losing the lease, check before each write); they add a pause through the
+// fault form — a kind picked, its fields typed key by key, no JSON — run it, see the run
+// change with the pause in it, and see the description marked as the original's.
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { SHOTS, digestOf, harness, openApp, until } from './lib.mjs';
+
+const LAPTOP = { viewport: { width: 1280, height: 900 } };
+
+describe('the senior engineer edits a run', () => {
+  const h = harness();
+
+  test('errors at the field, safety settings, a fault from the form, and the original marked', async () => {
+    const { context, page, problems } = await openApp(h.browser, `${h.url}#s=gc-pause`, LAPTOP);
+    try {
+      const description = page.locator('.scenario-description');
+      const original = await description.innerText();
+      assert.doesNotMatch(original, /^From the original scenario/);
+      const before = await digestOf(page);
+
+      await page.locator('details.editor > summary').click();
+      const editor = page.locator('details.editor');
+      const status = editor.getByRole('status');
+      const client1 = editor.locator('fieldset.client').first();
+
+      // Point 16: a TTL of 0, said at the TTL box in seconds; nothing applied.
+      const ttl = client1.getByLabel('TTL (s)');
+      const ttlBefore = await ttl.inputValue();
+      await ttl.fill('');
+      await ttl.pressSequentially('0');
+      assert.equal(await ttl.getAttribute('aria-invalid'), 'true');
+      const noteId = await ttl.getAttribute('aria-describedby');
+      assert.ok(noteId, 'the box points at its message');
+      const note = page.locator(`[id="${noteId}"]`);
+      assert.equal(await note.innerText(), 'TTL must be between 0.001 s and 86,400 s');
+      assert.ok(await note.isVisible(), 'the message is next to the field');
+      const [boxAt, noteAt] = [await ttl.boundingBox(), await note.boundingBox()];
+      assert.ok(Math.abs(noteAt.y - boxAt.y) < 80, 'the message is at the field, not in a banner');
+      assert.match(await status.innerText(), /^Not ready to run\. Client 1: TTL must be between/);
+      assert.ok(await editor.getByRole('button', { name: 'Run this scenario' }).isDisabled());
+      assert.equal(await page.locator('.error[role="alert"]').count(), 0, 'no banner');
+      assert.equal(await digestOf(page), before, 'nothing applied');
+      await ttl.fill(ttlBefore);
+      assert.equal(await ttl.getAttribute('aria-invalid'), 'false');
+
+      // Point 17: what decides safety.
+      await client1.getByLabel('On losing the lease').selectOption({ label: 'stop the job' });
+      await client1.getByLabel('Check the lease before each write').check();
+      // Plain labels; the format's field name is in the title.
+      assert.equal(await client1.locator('label[title="clients[0].on_loss"] > span').innerText(), 'On losing the lease');
+
+      // Point 14: a pause added through the fault form, its fields typed key by key.
+      const faults = editor.locator('fieldset.faults');
+      const rows = faults.locator('fieldset.fault-row');
+      const n = await rows.count();
+      await faults.getByLabel('Kind of fault to add').selectOption('pause');
+      await faults.getByRole('button', { name: 'Add this fault' }).click();
+      assert.equal(await rows.count(), n + 1);
+      const row = rows.nth(n);
+      assert.equal(await row.getByLabel('Fault', { exact: true }).inputValue(), 'pause');
+      const at = row.getByLabel('At (s)');
+      await at.fill('');
+      assert.equal(await at.getAttribute('aria-invalid'), 'true', 'an empty time is marked');
+      await at.pressSequentially('20');
+      await row.getByLabel('Node', { exact: true }).selectOption({ label: 'Client 2' });
+      const lasting = row.getByLabel('Lasting (s)');
+      await lasting.fill('');
+      await lasting.pressSequentially('12.5');
+      assert.equal(await lasting.inputValue(), '12.5', 'every keystroke kept');
+      assert.equal(await at.getAttribute('aria-invalid'), 'false');
+      assert.match(await status.innerText(), new RegExp(`^Valid: 2 client\\(s\\), ${n + 1} fault\\(s\\)`));
+      // The JSON view agrees with the form.
+      await faults.locator('details.advanced > summary').click();
+      const json = JSON.parse(await faults.getByLabel('Faults (JSON)').inputValue());
+      assert.deepEqual(json[n], { at_ms: 20000, fault: 'pause', node: 'c2', for_ms: 12500 });
+      await editor.scrollIntoViewIfNeeded();
+
+      await editor.getByRole('button', { name: 'Run this scenario' }).click();
+      await until(async () => (await digestOf(page)) !== before, 'the edited run');
+      // The pause is in the run: client 2 is paused at 20 s in the transcript.
+      const transcript = page.locator('details.transcript');
+      await transcript.locator('summary').click();
+      const lines = await transcript.locator('li').allInnerTexts();
+      assert.ok(
+        lines.some((l) => l.includes('t = 20.0 s') && /client 2/i.test(l) && /paus/i.test(l)),
+        `client 2 paused at 20 s in:\n${lines.slice(0, 40).join('\n')}`,
+      );
+      // Point 18: the description is marked as the original's.
+      await until(async () => /^From the original scenario \(before your edits\): /.test(await description.innerText()), 'the marked description');
+      assert.ok((await description.innerText()).endsWith(original));
+
+      await faults.screenshot({ path: join(SHOTS, 'engineer-faults.png') });
+      await client1.screenshot({ path: join(SHOTS, 'engineer-client.png') });
+      // The edited run to its end: client 2's pause is drawn in the diagram.
+      await page.evaluate(() => document.activeElement?.blur());
+      await page.keyboard.press('End');
+      const titles = () =>
+        page.evaluate(() => [...document.querySelectorAll('svg.timeline title')].map((t) => t.textContent));
+      await until(async () => (await titles()).includes('20.000s: client 2 — paused 12.500s'), "client 2's pause in the diagram");
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: join(SHOTS, 'engineer.png') });
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+});
