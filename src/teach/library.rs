@@ -401,6 +401,14 @@ pub const LESSONS: &[Lesson] = &[
         ],
     },
     Lesson {
+        id: "tail-latency",
+        chapter: CHAPTER_TTL,
+        sources: &[ASSUMPTIONS, KLEPPMANN],
+        json: include_str!("library/tail-latency.json"),
+        expect: UNSAFE_STALE,
+        fixes: &[FENCING],
+    },
+    Lesson {
         id: "stop-and-resume",
         chapter: CHAPTER_REACHABLE,
         sources: &[ASSUMPTIONS],
