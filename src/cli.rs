@@ -319,7 +319,9 @@ mod tests {
             "exact-fence",
             "unique-constraint",
         ] {
-            let at = out.find(&format!("\n{id} ")).unwrap_or_else(|| panic!("{id} not listed"));
+            let at = out
+                .find(&format!("\n{id} "))
+                .unwrap_or_else(|| panic!("{id} not listed"));
             let next = out[at + 1..].lines().nth(1).unwrap();
             assert!(next.starts_with("    sources: "), "{id}: {next}");
         }
