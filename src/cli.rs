@@ -51,8 +51,13 @@ fn dispatch(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     match args.first().map(String::as_str) {
         None | Some("--help" | "-h" | "help") => write!(out, "{USAGE}").map_err(io),
         Some("presets") => {
+            // Each entry's sources on an indented line under it.
+            let credit = |out: &mut dyn Write, s: &[&str]| {
+                writeln!(out, "    sources: {}", s.join("; ")).map_err(io)
+            };
             for p in PRESETS {
                 writeln!(out, "{:<18} {}", p.name, p.summary).map_err(io)?;
+                credit(out, p.sources)?;
             }
             writeln!(
                 out,
@@ -69,6 +74,7 @@ fn dispatch(args: &[String], out: &mut dyn Write) -> Result<(), String> {
                     l.chapter
                 )
                 .map_err(io)?;
+                credit(out, l.sources)?;
             }
             writeln!(
                 out,
@@ -90,6 +96,7 @@ fn dispatch(args: &[String], out: &mut dyn Write) -> Result<(), String> {
                     }
                 )
                 .map_err(io)?;
+                credit(out, p.lesson.sources)?;
             }
             Ok(())
         }
@@ -300,6 +307,27 @@ mod tests {
         let (code, out, _) = cli(&["presets"]);
         assert_eq!(code, 0);
         assert!(out.contains("gc-pause"));
+        // Issue #13: the new lessons are listed, each entry with its sources under it.
+        for id in [
+            "permanent-lock",
+            "idempotent-job",
+            "silent-renewal-failure",
+            "stop-and-resume",
+            "release-lost",
+            "random-value-release",
+            "restore-from-backup",
+            "exact-fence",
+            "unique-constraint",
+        ] {
+            let at = out
+                .find(&format!("\n{id} "))
+                .unwrap_or_else(|| panic!("{id} not listed"));
+            let next = out[at + 1..].lines().nth(1).unwrap();
+            assert!(next.starts_with("    sources: "), "{id}: {next}");
+        }
+        let entries = PRESETS.len() + LESSONS.len() + FLAVOR_PRESETS.len();
+        assert_eq!(out.matches("\n    sources: ").count(), entries);
+        assert!(out.contains("sources: Kleppmann 2016, How to do distributed locking"));
     }
 
     #[test]

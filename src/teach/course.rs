@@ -128,6 +128,17 @@ pub fn fix_of(name: &str) -> Option<FixRef> {
         .find(|f| f.scenario == name)
 }
 
+/// The sources a scenario's lesson credits (a fix credits its lesson's); none for a
+/// scenario that is no lesson or preset.
+pub fn sources(name: &str) -> &'static [&'static str] {
+    let id = lesson_of(name);
+    preset(name)
+        .or_else(|| preset(id))
+        .map(|p| p.sources)
+        .or_else(|| lessons().find(|l| l.id == id).map(|l| l.sources))
+        .unwrap_or_default()
+}
+
 /// The chapter menu: every lesson under its chapter, titled by its scenario's name.
 pub fn menu() -> Vec<Chapter> {
     let lesson = |id: &'static str| LessonRef {
@@ -434,6 +445,24 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Issue #13: every lesson and preset credits its sources, and a fix its lesson's.
+    #[test]
+    fn every_lesson_and_preset_names_its_sources() {
+        for p in crate::teach::presets::PRESETS {
+            assert!(!sources(p.name).is_empty(), "{}", p.name);
+        }
+        for l in menu().iter().flat_map(|c| c.lessons.iter()) {
+            let s = sources(l.id);
+            assert!(!s.is_empty(), "{} names no source", l.id);
+            assert!(s.iter().all(|x| x.len() > 8 && x.contains(' ')), "{s:?}");
+            for f in &l.fixes {
+                assert_eq!(sources(&f.scenario), s, "{}", f.scenario);
+            }
+        }
+        assert!(sources("custom").is_empty());
+        assert_eq!(sources("gc-pause-fenced")[0], library::KLEPPMANN);
     }
 
     /// Issue #20: a fix is shown by a title in plain words, never by its slug.

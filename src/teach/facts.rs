@@ -34,6 +34,7 @@
 //! | `work_min` | a grant | the granted client's total work, in minutes |
 //! | `t_min` | any | the entry's true time, in minutes |
 //! | `c1_token`, `c2_token`, `c1_next` | any | client 1's / client 2's first token; client 1's plus one |
+//! | `tail_runs`, `tail_unsafe`, `tail_pct`, `tail_p99_s` | any | the scenario under many seeds with drawn pauses ([`crate::teach::tail`]): runs, unsafe runs, their share in %, the pauses' p99 |
 //!
 //! Seconds and minutes are rounded to a tenth and written without a trailing ".0"
 //! ("25", "2.5"); `*_words` spell whole seconds ("a second", "fifteen seconds"), and a
@@ -42,6 +43,7 @@
 use crate::analysis::projection::{Projection, State};
 use crate::model::scenario::{ClientSpec, Scenario, Step};
 use crate::model::trace::{Entry, Event, Forgot, Trace};
+use crate::teach::tail;
 use crate::vocab::ids::NodeId;
 use crate::vocab::numbers::decimal;
 
@@ -235,6 +237,13 @@ impl<'a> Facts<'a> {
             ("c1_token", _) => self.first_token(NodeId::Client(0))?.to_string(),
             ("c2_token", _) => self.first_token(NodeId::Client(1))?.to_string(),
             ("c1_next", _) => (self.first_token(NodeId::Client(0))? + 1).to_string(),
+            ("tail_runs", _) => tail::share(self.scenario)?.runs.to_string(),
+            ("tail_unsafe", _) => tail::share(self.scenario)?.unsafe_runs.to_string(),
+            ("tail_pct", _) => {
+                let s = tail::share(self.scenario)?;
+                decimal((s.unsafe_runs * 1_000 / s.runs) as i64, 1)
+            }
+            ("tail_p99_s", _) => secs(tail::share(self.scenario)?.p99_ms),
             _ => return None,
         })
     }

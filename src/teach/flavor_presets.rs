@@ -10,6 +10,7 @@
 //! Names: `redlock-restart` for the base, `redlock-restart/delayed-restart` for a remedy.
 
 use super::library::{Expect, Fix, Lesson, FENCED, SAFE, UNSAFE_STALE as UNSAFE};
+use super::library::{ANTIREZ, CHUBBY, CONSUL, CURATOR, ETCD, KLEPPMANN, REDIS, ZOOKEEPER};
 use crate::model::scenario::{FenceMode, Flavor, Scenario};
 
 /// A flavor preset is a lesson (base JSON, remedies, verdicts) tied to its service.
@@ -28,6 +29,10 @@ impl FlavorPreset {
         self.lesson.scenario()
     }
 }
+
+// Sources only these presets cite.
+const JEPSEN_REDIS: &str = "Jepsen 2013, Redis and Sentinel";
+const ETCD_ISSUES: &str = "etcd issues 9395 and 9888, leases refreshed by a new leader";
 
 /// The chapter every flavor preset belongs to.
 pub const CHAPTER_SERVICES: &str = "Real lock services side by side";
@@ -53,6 +58,7 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
         lesson: Lesson {
             id: "redis-failover",
             chapter: CHAPTER_SERVICES,
+            sources: &[REDIS, JEPSEN_REDIS],
             json: include_str!("flavors/redis-failover.json"),
             expect: UNSAFE,
             fixes: &[NO_TOKEN],
@@ -64,6 +70,7 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
         lesson: Lesson {
             id: "redis-clock-jump",
             chapter: CHAPTER_SERVICES,
+            sources: &[REDIS, KLEPPMANN],
             json: include_str!("flavors/redis-clock-jump.json"),
             expect: UNSAFE,
             fixes: &[],
@@ -75,6 +82,7 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
         lesson: Lesson {
             id: "redlock-clock-jump",
             chapter: CHAPTER_SERVICES,
+            sources: &[KLEPPMANN, REDIS],
             json: include_str!("flavors/redlock-clock-jump.json"),
             expect: UNSAFE,
             fixes: &[NO_TOKEN],
@@ -86,6 +94,7 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
         lesson: Lesson {
             id: "redlock-pause-in-flight",
             chapter: CHAPTER_SERVICES,
+            sources: &[KLEPPMANN, ANTIREZ],
             json: include_str!("flavors/redlock-pause-in-flight.json"),
             expect: SAFE,
             fixes: &[
@@ -105,6 +114,7 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
         lesson: Lesson {
             id: "redlock-restart",
             chapter: CHAPTER_SERVICES,
+            sources: &[REDIS, KLEPPMANN],
             json: include_str!("flavors/redlock-restart.json"),
             expect: UNSAFE,
             fixes: &[
@@ -124,6 +134,7 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
         lesson: Lesson {
             id: "zookeeper-partition",
             chapter: CHAPTER_SERVICES,
+            sources: &[ZOOKEEPER, CURATOR],
             json: include_str!("flavors/zookeeper-partition.json"),
             expect: UNSAFE,
             fixes: &[
@@ -150,6 +161,7 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
         lesson: Lesson {
             id: "etcd-leader-change",
             chapter: CHAPTER_SERVICES,
+            sources: &[ETCD, ETCD_ISSUES],
             json: include_str!("flavors/etcd-leader-change.json"),
             expect: SAFE,
             fixes: &[],
@@ -161,6 +173,7 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
         lesson: Lesson {
             id: "consul-false-positive",
             chapter: CHAPTER_SERVICES,
+            sources: &[CONSUL],
             json: include_str!("flavors/consul-false-positive.json"),
             expect: UNSAFE,
             fixes: &[
@@ -187,6 +200,7 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
         lesson: Lesson {
             id: "chubby-failover",
             chapter: CHAPTER_SERVICES,
+            sources: &[CHUBBY],
             json: include_str!("flavors/chubby-failover.json"),
             expect: SAFE,
             fixes: &[],
@@ -198,6 +212,7 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
         lesson: Lesson {
             id: "chubby-lock-delay",
             chapter: CHAPTER_SERVICES,
+            sources: &[CHUBBY],
             json: include_str!("flavors/chubby-lock-delay.json"),
             expect: UNSAFE,
             fixes: &[

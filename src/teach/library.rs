@@ -11,7 +11,7 @@
 
 use crate::analysis::check::ViolationKind::{self, *};
 use crate::model::scenario::{
-    ClientSpec, Durability, FailMode, FenceMode, FenceWith, LossPolicy, Scenario,
+    ClientSpec, Durability, FailMode, FenceMode, FenceWith, Flavor, LossPolicy, Scenario,
 };
 
 /// What a variant's verdict must show.
@@ -59,6 +59,8 @@ pub struct Lesson {
     pub id: &'static str,
     /// Which argument of the sources it belongs to.
     pub chapter: &'static str,
+    /// Where its argument comes from, as the learner reads the credit (at least one).
+    pub sources: &'static [&'static str],
     pub(crate) json: &'static str,
     pub expect: Expect,
     pub fixes: &'static [Fix],
@@ -94,6 +96,20 @@ pub const FENCING: Fix = Fix {
     expect: FENCED,
 };
 
+// The sources, as each lesson credits them where the learner reads it.
+pub const KLEPPMANN: &str = "Kleppmann 2016, How to do distributed locking";
+pub const ANTIREZ: &str = "antirez 2016, Is Redlock safe?";
+pub const REDIS: &str = "Redis docs, Distributed locks with Redis";
+pub const CHUBBY: &str = "Burrows 2006, the Chubby paper";
+pub const ZOOKEEPER: &str = "ZooKeeper docs, lock recipe and sessions";
+pub const CURATOR: &str = "Apache Curator docs, InterProcessMutex";
+pub const ETCD: &str = "etcd docs, Notes on the usage of lock and lease";
+pub const CONSUL: &str = "Consul docs, Sessions";
+pub const REDISSON: &str = "Redisson issue 2665, a starved watchdog";
+/// The two essays the course is built on (seeds 000 and 004).
+pub const DANGEROUS: &str = "essay, Distributed Locks Are More Dangerous Than They Look";
+pub const ASSUMPTIONS: &str = "essay, Distributed Lock Assumptions";
+
 pub const CHAPTER_EXCLUSIVITY: &str = "An acquired lock is not exclusivity";
 pub const CHAPTER_TTL: &str = "The TTL does not cover the work";
 pub const CHAPTER_REACHABLE: &str = "The lock service is not always reachable";
@@ -102,8 +118,23 @@ pub const CHAPTER_UNFENCEABLE: &str = "When you cannot fence";
 
 pub const LESSONS: &[Lesson] = &[
     Lesson {
+        id: "permanent-lock",
+        chapter: CHAPTER_TTL,
+        sources: &[DANGEROUS, ASSUMPTIONS],
+        json: include_str!("library/permanent-lock.json"),
+        expect: SAFE,
+        fixes: &[Fix {
+            name: "lease",
+            title: "Give the lock a lease",
+            summary: "a 10 s lease: the lock service frees the lock when the holder goes quiet, and client 2 gets its turn",
+            apply: |sc| clients(sc, |c| c.ttl_ms = 10_000),
+            expect: SAFE,
+        }],
+    },
+    Lesson {
         id: "check-then-write",
         chapter: CHAPTER_EXCLUSIVITY,
+        sources: &[KLEPPMANN, DANGEROUS],
         json: include_str!("library/check-then-write.json"),
         expect: UNSAFE_STALE,
         fixes: &[FENCING],
@@ -111,6 +142,7 @@ pub const LESSONS: &[Lesson] = &[
     Lesson {
         id: "delayed-write",
         chapter: CHAPTER_EXCLUSIVITY,
+        sources: &[KLEPPMANN, DANGEROUS],
         json: include_str!("library/delayed-write.json"),
         expect: UNSAFE_STALE,
         fixes: &[FENCING],
@@ -118,6 +150,7 @@ pub const LESSONS: &[Lesson] = &[
     Lesson {
         id: "ttl-shorter-than-work",
         chapter: CHAPTER_TTL,
+        sources: &[ASSUMPTIONS],
         json: include_str!("library/ttl-shorter-than-work.json"),
         expect: Expect { safe: false, must: &[StaleWrite, LostUpdate, DuplicateEffect], must_not: &[], rejected: false },
         fixes: &[
@@ -146,6 +179,7 @@ pub const LESSONS: &[Lesson] = &[
     Lesson {
         id: "starved-renewal",
         chapter: CHAPTER_TTL,
+        sources: &[ASSUMPTIONS, REDISSON],
         json: include_str!("library/starved-renewal.json"),
         expect: UNSAFE_STALE,
         fixes: &[
@@ -165,6 +199,7 @@ pub const LESSONS: &[Lesson] = &[
     Lesson {
         id: "partition-duplicate-effects",
         chapter: CHAPTER_REACHABLE,
+        sources: &[ASSUMPTIONS],
         json: include_str!("library/partition-duplicate-effects.json"),
         expect: Expect { safe: false, must: &[DuplicateEffect, StaleWrite], must_not: &[], rejected: false },
         fixes: &[
@@ -197,6 +232,7 @@ pub const LESSONS: &[Lesson] = &[
     Lesson {
         id: "slow-client-clock",
         chapter: CHAPTER_TTL,
+        sources: &[REDIS, ANTIREZ],
         json: include_str!("library/slow-client-clock.json"),
         expect: UNSAFE_STALE,
         fixes: &[
@@ -213,6 +249,7 @@ pub const LESSONS: &[Lesson] = &[
     Lesson {
         id: "coordinator-clock-jump",
         chapter: CHAPTER_TTL,
+        sources: &[KLEPPMANN, REDIS],
         json: include_str!("library/coordinator-clock-jump.json"),
         expect: UNSAFE_STALE,
         fixes: &[
@@ -229,6 +266,7 @@ pub const LESSONS: &[Lesson] = &[
     Lesson {
         id: "counter-reset",
         chapter: CHAPTER_FENCE,
+        sources: &[DANGEROUS],
         json: include_str!("library/counter-reset.json"),
         expect: Expect { safe: false, must: &[TokenRegression, StaleWrite], must_not: &[], rejected: false },
         fixes: &[Fix {
@@ -242,6 +280,7 @@ pub const LESSONS: &[Lesson] = &[
     Lesson {
         id: "random-id-fence",
         chapter: CHAPTER_FENCE,
+        sources: &[KLEPPMANN, REDIS, DANGEROUS],
         json: include_str!("library/random-id-fence.json"),
         expect: UNSAFE_STALE,
         fixes: &[Fix {
@@ -255,6 +294,7 @@ pub const LESSONS: &[Lesson] = &[
     Lesson {
         id: "unguarded-path",
         chapter: CHAPTER_FENCE,
+        sources: &[DANGEROUS, CONSUL],
         json: include_str!("library/unguarded-path.json"),
         expect: Expect { safe: false, must: &[StaleWrite, LostUpdate], must_not: &[], rejected: true },
         fixes: &[Fix {
@@ -268,6 +308,7 @@ pub const LESSONS: &[Lesson] = &[
     Lesson {
         id: "non-atomic-fence",
         chapter: CHAPTER_FENCE,
+        sources: &[DANGEROUS],
         json: include_str!("library/non-atomic-fence.json"),
         expect: UNSAFE_STALE,
         fixes: &[Fix {
@@ -281,6 +322,7 @@ pub const LESSONS: &[Lesson] = &[
     Lesson {
         id: "volatile-fence",
         chapter: CHAPTER_FENCE,
+        sources: &[DANGEROUS],
         json: include_str!("library/volatile-fence.json"),
         expect: UNSAFE_STALE,
         fixes: &[Fix {
@@ -294,6 +336,7 @@ pub const LESSONS: &[Lesson] = &[
     Lesson {
         id: "unfenceable-effect",
         chapter: CHAPTER_UNFENCEABLE,
+        sources: &[DANGEROUS, ANTIREZ],
         json: include_str!("library/unfenceable-effect.json"),
         expect: Expect { safe: false, must: &[DuplicateEffect], must_not: &[], rejected: false },
         fixes: &[Fix {
@@ -307,6 +350,7 @@ pub const LESSONS: &[Lesson] = &[
     Lesson {
         id: "coordinator-unreachable",
         chapter: CHAPTER_REACHABLE,
+        sources: &[ASSUMPTIONS],
         json: include_str!("library/coordinator-unreachable.json"),
         expect: Expect { safe: false, must: &[DuplicateEffect], must_not: &[], rejected: false },
         fixes: &[Fix {
@@ -320,9 +364,136 @@ pub const LESSONS: &[Lesson] = &[
     Lesson {
         id: "reordered-retry",
         chapter: CHAPTER_EXCLUSIVITY,
+        sources: &[DANGEROUS],
         json: include_str!("library/reordered-retry.json"),
         expect: UNSAFE_STALE,
         fixes: &[FENCING],
+    },
+    Lesson {
+        id: "idempotent-job",
+        chapter: CHAPTER_EXCLUSIVITY,
+        sources: &[KLEPPMANN, CHUBBY, ASSUMPTIONS],
+        json: include_str!("library/idempotent-job.json"),
+        expect: SAFE,
+        fixes: &[Fix {
+            name: "not-idempotent",
+            title: "The same overlap with a job that is not idempotent",
+            summary: "the service no longer ignores a repeat: the same two holders now do the work twice, as a payment would",
+            apply: |sc| sc.storage.idempotency = false,
+            expect: Expect { safe: false, must: &[DuplicateEffect], must_not: &[], rejected: false },
+        }],
+    },
+    Lesson {
+        id: "silent-renewal-failure",
+        chapter: CHAPTER_TTL,
+        sources: &[ASSUMPTIONS, DANGEROUS],
+        json: include_str!("library/silent-renewal-failure.json"),
+        expect: UNSAFE_STALE,
+        fixes: &[
+            Fix {
+                name: "stop-on-failed-renewal",
+                title: "Stop when the renewals stop",
+                summary: "the watchdog's failure is acted on: once the lease runs out unrenewed, the job stops",
+                apply: |sc| clients(sc, |c| c.on_loss = LossPolicy::Abort),
+                expect: SAFE,
+            },
+            FENCING,
+        ],
+    },
+    Lesson {
+        id: "tail-latency",
+        chapter: CHAPTER_TTL,
+        sources: &[ASSUMPTIONS, KLEPPMANN],
+        json: include_str!("library/tail-latency.json"),
+        expect: UNSAFE_STALE,
+        fixes: &[FENCING],
+    },
+    Lesson {
+        id: "stop-and-resume",
+        chapter: CHAPTER_REACHABLE,
+        sources: &[ASSUMPTIONS],
+        json: include_str!("library/stop-and-resume.json"),
+        expect: SAFE,
+        fixes: &[Fix {
+            name: "wait-and-resume",
+            title: "Wait for the lock service, then resume",
+            summary: "keep asking until the lock service answers, then run; the report service ignores a second report for the night",
+            apply: |sc| clients(sc, |c| c.retry.max_attempts = 0),
+            expect: SAFE,
+        }],
+    },
+    Lesson {
+        id: "release-lost",
+        chapter: CHAPTER_REACHABLE,
+        sources: &[ASSUMPTIONS, REDIS],
+        json: include_str!("library/release-lost.json"),
+        expect: SAFE,
+        fixes: &[Fix {
+            name: "shorter-lease",
+            title: "A shorter lease: less waiting, more risk",
+            summary: "a 10 s lease frees the lock 20 s sooner, and would expire 20 s sooner under a holder that is only slow",
+            apply: |sc| clients(sc, |c| c.ttl_ms = 10_000),
+            expect: SAFE,
+        }],
+    },
+    Lesson {
+        id: "random-value-release",
+        chapter: CHAPTER_FENCE,
+        sources: &[REDIS, ANTIREZ, KLEPPMANN],
+        json: include_str!("library/random-value-release.json"),
+        expect: UNSAFE_STALE,
+        fixes: &[Fix {
+            name: "token-service",
+            title: "Take the lock from a service that issues tokens",
+            summary: "a lock service that hands out a token that only goes up, and storage that rejects a lower one",
+            apply: |sc| {
+                sc.coordinator.flavor = Flavor::Generic;
+                fence(sc);
+            },
+            expect: FENCED,
+        }],
+    },
+    Lesson {
+        id: "restore-from-backup",
+        chapter: CHAPTER_FENCE,
+        sources: &[DANGEROUS],
+        json: include_str!("library/restore-from-backup.json"),
+        expect: Expect { safe: false, must: &[TokenRegression], must_not: &[StaleWrite], rejected: true },
+        fixes: &[Fix {
+            name: "counter-outside-backup",
+            title: "Never restore the counter below an issued token",
+            summary: "the token counter survives the restore, so client 3 is granted 35 and its write lands",
+            apply: |sc| sc.coordinator.counter = Durability::Durable,
+            expect: SAFE,
+        }],
+    },
+    Lesson {
+        id: "exact-fence",
+        chapter: CHAPTER_FENCE,
+        sources: &[ETCD, DANGEROUS],
+        json: include_str!("library/exact-fence.json"),
+        expect: UNSAFE_STALE,
+        fixes: &[Fix {
+            name: "transaction",
+            title: "Compare the lock key's revision in the write's transaction",
+            summary: "one etcd transaction: write only if the lock key's current revision is the writer's own",
+            apply: |sc| sc.storage.fence = FenceMode::Exact,
+            expect: FENCED,
+        }],
+    },
+    Lesson {
+        id: "unique-constraint",
+        chapter: CHAPTER_UNFENCEABLE,
+        sources: &[DANGEROUS],
+        json: include_str!("library/unique-constraint.json"),
+        expect: Expect { safe: false, must: &[DuplicateEffect], must_not: &[], rejected: false },
+        fixes: &[Fix {
+            name: "unique-index",
+            title: "A unique index on the order id",
+            summary: "the database refuses a second shipment row for the same order, whoever inserts it",
+            apply: |sc| sc.storage.idempotency = true,
+            expect: SAFE,
+        }],
     },
 ];
 

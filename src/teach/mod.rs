@@ -4,7 +4,8 @@
 //! beside them, each a lesson from the source texts with its broken run and its fixes);
 //! [`course`] is the learner's path through them (chapters, the interview quiz, progress);
 //! [`walkthrough`] places narrated beats on the events of a run, and [`facts`] fills their
-//! numbers from it; [`narrate`] turns events and verdicts into the sentences a learner reads.
+//! numbers from it ([`tail`] runs a scenario under many seeds for the share that ends
+//! unsafe); [`narrate`] turns events and verdicts into the sentences a learner reads.
 //!
 //! May import: [`crate::vocab`], [`crate::model`], [`crate::analysis`]. Every sentence is
 //! derived from a run and its verdict, never scripted against a time.
@@ -15,4 +16,5 @@ pub mod flavor_presets;
 pub mod library;
 pub mod narrate;
 pub mod presets;
+pub mod tail;
 pub mod walkthrough;

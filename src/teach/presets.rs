@@ -5,6 +5,7 @@
 //! the lessons; these are the playground scenarios of the picker.
 
 use crate::model::scenario::{FenceMode, Scenario};
+use crate::teach::library::{ASSUMPTIONS, DANGEROUS, KLEPPMANN};
 
 /// A built-in scenario.
 pub struct Preset {
@@ -12,6 +13,8 @@ pub struct Preset {
     pub summary: &'static str,
     /// Listed in the scenario picker. A fence variant is not: the Fence switch reaches it.
     pub in_picker: bool,
+    /// Where its argument comes from (see the library's sources).
+    pub sources: &'static [&'static str],
     json: &'static str,
     fence: Option<FenceMode>,
 }
@@ -35,6 +38,7 @@ pub const PRESETS: &[Preset] = &[
         name: "clean",
         summary: "Clean run: two clients take turns, no fault",
         in_picker: true,
+        sources: &[KLEPPMANN],
         json: include_str!("presets/clean.json"),
         fence: None,
     },
@@ -42,6 +46,7 @@ pub const PRESETS: &[Preset] = &[
         name: "gc-pause",
         summary: "GC pause: client 1 freezes past its lease and writes late (token 33 vs 34)",
         in_picker: true,
+        sources: &[KLEPPMANN, ASSUMPTIONS],
         json: GC_PAUSE,
         fence: None,
     },
@@ -49,6 +54,7 @@ pub const PRESETS: &[Preset] = &[
         name: "gc-pause-fenced",
         summary: "GC pause with fencing (reject lower tokens): storage rejects token 33 < 34",
         in_picker: false,
+        sources: &[KLEPPMANN, ASSUMPTIONS],
         json: GC_PAUSE,
         fence: Some(FenceMode::Monotone),
     },
@@ -56,6 +62,7 @@ pub const PRESETS: &[Preset] = &[
         name: "eight-clients",
         summary: "Eight clients renewing leases; one freezes mid-lease and is fenced",
         in_picker: true,
+        sources: &[KLEPPMANN, DANGEROUS],
         json: include_str!("presets/eight-clients.json"),
         fence: None,
     },

@@ -87,6 +87,7 @@ impl Walkthrough {
 
 const C1: NodeId = NodeId::Client(0);
 const C2: NodeId = NodeId::Client(1);
+const C3: NodeId = NodeId::Client(2);
 const COORD: NodeId = NodeId::COORD;
 const DB: NodeId = NodeId::Storage;
 
@@ -310,6 +311,124 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
             beat(on_about(DB, "write_accepted", C1), "Then the first copy of client 1's write arrives and replaces client 2's value."),
         ],
         try_it: "Switch fencing on: the late copy carries token {c1_token} and is refused.",
+    },
+    Walkthrough {
+        scenario: "permanent-lock",
+        beats: &[
+            beat(on_about(COORD, "lease_granted", C1), "Client 1 takes the lock with token {token}. It never expires: only client 1's release can free it."),
+            beat(on_about(COORD, "request_queued", C2), "Client 2 asks for the lock and waits in line."),
+            beat(on(C1, "paused"), "Client 1 hangs. To everyone else it might as well have crashed, and it will never send its release. Client 2 waits for the rest of the run: safe, and nothing gets done."),
+        ],
+        try_it: "Open the fix: with a 10 s lease the lock service frees the lock and client 2 gets its turn. If client 1 ever woke, it would be the stale holder of the earlier lessons.",
+    },
+    Walkthrough {
+        scenario: "idempotent-job",
+        beats: &[
+            GRANT_1,
+            beat(on(C1, "paused"), "Client 1 freezes for {pause_s} s in the middle of its job."),
+            EXPIRE_1,
+            GRANT_2,
+            beat(on_about(DB, "effect_performed", C2), "Client 2 rebuilds the search index for the day."),
+            beat(on_about(DB, "effect_deduplicated", C1), "Client 1 wakes and rebuilds it again. The index service has already built this day and ignores the repeat: one wasted rebuild, nothing corrupted. No fix is needed here: this lock only saves work."),
+        ],
+        try_it: "Open the variant where the job is not idempotent: the same two holders now do the work twice.",
+    },
+    Walkthrough {
+        scenario: "silent-renewal-failure",
+        beats: &[
+            GRANT_1,
+            beat(on(COORD, "renewals_failing"), "From here the lock service drops renewals without answering, as it would after an expired credential or a lost keepalive."),
+            beat(on_about(COORD, "renewal_dropped", C1), "Client 1's renewal goes out and nothing comes back. No error either: the watchdog just waits for its next tick."),
+            EXPIRE_1,
+            beat(on_about(COORD, "lease_granted", C2), "Client 2, waiting in line, gets the lock with token {token}."),
+            beat(on(C1, "loss_ignored"), "Client 1's watchdog sees its deadline pass with no renewal answered. The job logs it and carries on."),
+            C2_WRITES,
+            beat(on_about(DB, "write_accepted", C1), "Client 1's write with token {token} lands over client 2's. The failure was in the log, and nothing acted on it."),
+        ],
+        try_it: "Try the fix that stops the job when the renewals stop, and compare it with fencing.",
+    },
+    Walkthrough {
+        scenario: "tail-latency",
+        beats: &[
+            GRANT_1,
+            beat(on(C1, "paused"), "This run drew a pause from the tail: {pause_s} s, longer than the lease has left."),
+            EXPIRE_1,
+            beat(on_about(COORD, "lease_granted", C2), "Client 2, waiting in line, gets the lock with token {token}."),
+            C2_WRITES,
+            beat(on_about(DB, "write_accepted", C1), "Client 1's write with token {token} lands over client 2's. How often? The same scenario under {tail_runs} seeds, pauses drawn from one distribution whose p99 is {tail_p99_s} s: {tail_unsafe} runs ended unsafe, {tail_pct} %. A TTL above the p99 still leaves the tail to chance."),
+        ],
+        try_it: "Open the fix: with fencing no seed ends unsafe, however long the pause.",
+    },
+    Walkthrough {
+        scenario: "stop-and-resume",
+        beats: &[
+            beat(on(C1, "link_cut"), "Both workers of the nightly job are cut off from the lock service."),
+            beat(on(C1, "job_aborted"), "Client 1 tries three times and fails closed: it stops."),
+            beat(on(C2, "job_aborted"), "So does client 2. Safe, and the night's report never goes out."),
+        ],
+        try_it: "Open the fix that waits and resumes: the same outage, and the report goes out once the lock service is back.",
+    },
+    Walkthrough {
+        scenario: "release-lost",
+        beats: &[
+            GRANT_1,
+            beat(on(C1, "link_cut"), "A network change cuts client 1 off from the lock service, but not from storage."),
+            beat(on_about(DB, "write_accepted", C1), "Client 1's write lands, well inside its lease."),
+            beat(on(C1, "belief_ended"), "Client 1 sends its release and moves on. The release is lost in the cut."),
+            beat(on_about(COORD, "request_queued", C2), "Client 2 asks for the lock and is queued behind a holder that is already done."),
+            beat(on_about(COORD, "lease_expired", C1), "Only now, when the lease runs out, is the lock free: the lock service cannot tell a finished holder from a slow one."),
+            beat(on_about(COORD, "lease_granted", C2), "Client 2 gets the lock with token {token}. Safe, and slow: a lease whose holder vanishes makes everyone wait out its TTL."),
+        ],
+        try_it: "Try the shorter lease: the wait shrinks, and so does the time a slow holder may take.",
+    },
+    Walkthrough {
+        scenario: "random-value-release",
+        beats: &[
+            beat(on_about(COORD, "lease_granted", C1), "Client 1 takes the Redis lock with SET NX and a random value only it knows."),
+            beat(on(C1, "paused"), "Client 1 freezes for {pause_s} s, longer than its TTL."),
+            beat(on_about(COORD, "lease_expired", C1), "Redis expires the key. Nobody tells client 1."),
+            beat(on_about(COORD, "lease_granted", C2), "Client 2, retrying, takes the lock with its own random value."),
+            beat(on_about(DB, "write_accepted", C2), "Client 2 writes."),
+            beat(on_about(DB, "write_accepted", C1), "Client 1 wakes and writes over it. The random value never reaches storage: it names a holder, it does not order writes."),
+            beat(on_about(COORD, "release_refused", C1), "Its release is refused: the script deletes the key only if the value is still client 1's, so client 2 keeps its lock. The random value protects the lock, as antirez says; it cannot protect the data, as Kleppmann says."),
+        ],
+        try_it: "Open the fix: a lock service that issues tokens, and storage that refuses a lower one.",
+    },
+    Walkthrough {
+        scenario: "restore-from-backup",
+        beats: &[
+            GRANT_1,
+            beat(on_about(DB, "write_accepted", C1), "Client 1 writes with token {token} and releases."),
+            beat(on_about(COORD, "lease_granted", C2), "Client 2 takes the lock with token {token}."),
+            beat(on_about(DB, "write_accepted", C2), "Client 2 writes with {token}. From now on storage refuses anything lower."),
+            beat(on(COORD, "restarted"), "The lock service is restored from a backup taken before these grants. Its counter goes back to {reset_token}."),
+            beat(on_about(COORD, "lease_granted", C3), "Client 3 is granted token {token}: a number already spent."),
+            beat(on_about(DB, "write_rejected", C3), "Client 3 is the rightful holder, and storage refuses it: {token} is below {mark_before}. A reused token blocks the honest holder, as here, or lets a stale one through, as in the counter-reset lesson."),
+        ],
+        try_it: "Open the fix: the counter survives the restore, client 3 gets a new token and its write lands.",
+    },
+    Walkthrough {
+        scenario: "exact-fence",
+        beats: &[
+            GRANT_1,
+            beat(on(C1, "paused"), "Client 1 freezes for {pause_s} s."),
+            EXPIRE_1,
+            GRANT_2,
+            C2_WRITES,
+            beat(on(DB, "restarted"), "The write path's process restarts. The highest revision it had seen lived in its memory, and is gone."),
+            beat(on_about(DB, "write_accepted", C1), "Client 1 wakes and its write with revision {token} lands: nothing remembers {c2_token}. The lock key itself still says {c2_token}, and the fix asks it."),
+        ],
+        try_it: "Open the fix: one transaction compares the lock key's current revision and refuses revision {c1_token}, with no mark of its own to forget.",
+    },
+    Walkthrough {
+        scenario: "unique-constraint",
+        beats: &[
+            GRANT_1,
+            GRANT_2,
+            beat(on_about(DB, "effect_performed", C2), "Client 2 inserts the shipment row for order 42."),
+            beat(on_about(DB, "effect_performed", C1), "Client 1 wakes and inserts a second one. Nothing in the insert carries a token, and nothing refuses it: two parcels for one order."),
+        ],
+        try_it: "Add the unique index on the order id: the database refuses the second insert, whoever sends it.",
     },
 ];
 
@@ -571,6 +690,124 @@ mod fill_tests {
             "Then the first copy of client 1's write arrives and replaces client 2's value.",
         ],
         "Switch fencing on: the late copy carries token 33 and is refused.",
+    ),
+    (
+        "permanent-lock",
+        &[
+            "Client 1 takes the lock with token 33. It never expires: only client 1's release can free it.",
+            "Client 2 asks for the lock and waits in line.",
+            "Client 1 hangs. To everyone else it might as well have crashed, and it will never send its release. Client 2 waits for the rest of the run: safe, and nothing gets done.",
+        ],
+        "Open the fix: with a 10 s lease the lock service frees the lock and client 2 gets its turn. If client 1 ever woke, it would be the stale holder of the earlier lessons.",
+    ),
+    (
+        "idempotent-job",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
+            "Client 1 freezes for 40 s in the middle of its job.",
+            "On the lock service's clock the lease has run out. The service is right to free the lock; nobody tells client 1.",
+            "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
+            "Client 2 rebuilds the search index for the day.",
+            "Client 1 wakes and rebuilds it again. The index service has already built this day and ignores the repeat: one wasted rebuild, nothing corrupted. No fix is needed here: this lock only saves work.",
+        ],
+        "Open the variant where the job is not idempotent: the same two holders now do the work twice.",
+    ),
+    (
+        "silent-renewal-failure",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
+            "From here the lock service drops renewals without answering, as it would after an expired credential or a lost keepalive.",
+            "Client 1's renewal goes out and nothing comes back. No error either: the watchdog just waits for its next tick.",
+            "On the lock service's clock the lease has run out. The service is right to free the lock; nobody tells client 1.",
+            "Client 2, waiting in line, gets the lock with token 34.",
+            "Client 1's watchdog sees its deadline pass with no renewal answered. The job logs it and carries on.",
+            "Client 2 writes with token 34, as it should.",
+            "Client 1's write with token 33 lands over client 2's. The failure was in the log, and nothing acted on it.",
+        ],
+        "Try the fix that stops the job when the renewals stop, and compare it with fencing.",
+    ),
+    (
+        "tail-latency",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
+            "This run drew a pause from the tail: 6 s, longer than the lease has left.",
+            "On the lock service's clock the lease has run out. The service is right to free the lock; nobody tells client 1.",
+            "Client 2, waiting in line, gets the lock with token 34.",
+            "Client 2 writes with token 34, as it should.",
+            "Client 1's write with token 33 lands over client 2's. How often? The same scenario under 1000 seeds, pauses drawn from one distribution whose p99 is 3 s: 4 runs ended unsafe, 0.4 %. A TTL above the p99 still leaves the tail to chance.",
+        ],
+        "Open the fix: with fencing no seed ends unsafe, however long the pause.",
+    ),
+    (
+        "stop-and-resume",
+        &[
+            "Both workers of the nightly job are cut off from the lock service.",
+            "Client 1 tries three times and fails closed: it stops.",
+            "So does client 2. Safe, and the night's report never goes out.",
+        ],
+        "Open the fix that waits and resumes: the same outage, and the report goes out once the lock service is back.",
+    ),
+    (
+        "release-lost",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
+            "A network change cuts client 1 off from the lock service, but not from storage.",
+            "Client 1's write lands, well inside its lease.",
+            "Client 1 sends its release and moves on. The release is lost in the cut.",
+            "Client 2 asks for the lock and is queued behind a holder that is already done.",
+            "Only now, when the lease runs out, is the lock free: the lock service cannot tell a finished holder from a slow one.",
+            "Client 2 gets the lock with token 34. Safe, and slow: a lease whose holder vanishes makes everyone wait out its TTL.",
+        ],
+        "Try the shorter lease: the wait shrinks, and so does the time a slow holder may take.",
+    ),
+    (
+        "random-value-release",
+        &[
+            "Client 1 takes the Redis lock with SET NX and a random value only it knows.",
+            "Client 1 freezes for 15 s, longer than its TTL.",
+            "Redis expires the key. Nobody tells client 1.",
+            "Client 2, retrying, takes the lock with its own random value.",
+            "Client 2 writes.",
+            "Client 1 wakes and writes over it. The random value never reaches storage: it names a holder, it does not order writes.",
+            "Its release is refused: the script deletes the key only if the value is still client 1's, so client 2 keeps its lock. The random value protects the lock, as antirez says; it cannot protect the data, as Kleppmann says.",
+        ],
+        "Open the fix: a lock service that issues tokens, and storage that refuses a lower one.",
+    ),
+    (
+        "restore-from-backup",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
+            "Client 1 writes with token 33 and releases.",
+            "Client 2 takes the lock with token 34.",
+            "Client 2 writes with 34. From now on storage refuses anything lower.",
+            "The lock service is restored from a backup taken before these grants. Its counter goes back to 33.",
+            "Client 3 is granted token 33: a number already spent.",
+            "Client 3 is the rightful holder, and storage refuses it: 33 is below 34. A reused token blocks the honest holder, as here, or lets a stale one through, as in the counter-reset lesson.",
+        ],
+        "Open the fix: the counter survives the restore, client 3 gets a new token and its write lands.",
+    ),
+    (
+        "exact-fence",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 1. From this moment it believes the lock is its own.",
+            "Client 1 freezes for 40 s.",
+            "On the lock service's clock the lease has run out. The service is right to free the lock; nobody tells client 1.",
+            "Client 2, waiting in line, gets the lock with token 2. Two clients now believe they hold one lock — the band on the diagram.",
+            "Client 2 writes with token 2, as it should.",
+            "The write path's process restarts. The highest revision it had seen lived in its memory, and is gone.",
+            "Client 1 wakes and its write with revision 1 lands: nothing remembers 2. The lock key itself still says 2, and the fix asks it.",
+        ],
+        "Open the fix: one transaction compares the lock key's current revision and refuses revision 1, with no mark of its own to forget.",
+    ),
+    (
+        "unique-constraint",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
+            "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
+            "Client 2 inserts the shipment row for order 42.",
+            "Client 1 wakes and inserts a second one. Nothing in the insert carries a token, and nothing refuses it: two parcels for one order.",
+        ],
+        "Add the unique index on the order id: the database refuses the second insert, whoever sends it.",
     ),
     ];
 

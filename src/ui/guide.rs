@@ -45,6 +45,15 @@ fn fix_buttons(fixes: &[FixRef], cb: &Callback<Action>) -> Html {
     }
 }
 
+/// Where the lesson's argument comes from, credited where the learner reads it.
+fn sources(name: &str) -> Html {
+    let s = course::sources(name);
+    if s.is_empty() {
+        return html! {};
+    }
+    html! { <p class="sources">{ format!("Sources: {}.", s.join("; ")) }</p> }
+}
+
 fn walkthrough(m: &GuideData, cb: &Callback<Action>) -> Html {
     let Some(w) = course::walkthrough(m.name) else {
         return html! {};
@@ -99,6 +108,7 @@ fn walkthrough(m: &GuideData, cb: &Callback<Action>) -> Html {
                 }
                 { fix_buttons(&course::fixes(course::lesson_of(m.name)), cb) }
             }
+            { sources(m.name) }
         </section>
     }
 }
@@ -115,6 +125,7 @@ fn fix_note(m: &GuideData, cb: &Callback<Action>) -> Html {
             <div class="guide-actions">
                 <button type="button" class="control text" onclick={on(cb, Action::Open(lesson))}>{ "Back to the unsafe run" }</button>
             </div>
+            { sources(m.name) }
         </section>
     }
 }
@@ -219,6 +230,7 @@ fn service_note(m: &GuideData, cb: &Callback<Action>) -> Html {
             <p class="beat">{ m.run.scenario.description.clone() }</p>
             <p class="hint">{ format!("Fence it offers: {}.", f.fence_offered()) }</p>
             { fix_buttons(&course::fixes(m.name), cb) }
+            { sources(m.name) }
         </section>
     }
 }

@@ -91,10 +91,10 @@ describe('teach it', () => {
       const { walk, count, digest } = parts(page);
       const menu = page.getByRole('navigation', { name: 'Lessons' });
       await menu.waitFor();
-      // Five chapters of the sources' failure modes (16 lessons), then the real lock
+      // Five chapters of the sources' failure modes (26 lessons), then the real lock
       // services (10 presets).
       assert.equal(await menu.locator('section.chapter').count(), 6);
-      assert.equal(await menu.locator('section.chapter > ol > li').count(), 26);
+      assert.equal(await menu.locator('section.chapter > ol > li').count(), 36);
       assert.match(await menu.locator('section.chapter.target h3').innerText(), /^4\. What a fence needs/);
       const before = await digest();
       await menu.getByRole('link', { name: 'Check, then write' }).click();
