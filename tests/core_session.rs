@@ -215,6 +215,10 @@ fn compare_offers_the_run_before_the_last_edit_and_an_import_keeps_one() {
         ],
     );
     assert_eq!(s.versus.as_ref().unwrap().run.digest, original);
+    assert!(
+        !s.history.edited(),
+        "an import is a scenario of its own, not an edit of the one it replaced"
+    );
     let s = act(s, [Action::Compare(None), Action::Undo]);
     assert_eq!(
         s.run.digest, original,

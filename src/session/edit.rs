@@ -259,6 +259,13 @@ impl History {
         self.future.clear();
     }
 
+    /// Makes `sc` the present as a scenario opened anew (an import): its description is
+    /// its own again, while undo still goes back to the run it replaced.
+    pub fn open_over(&mut self, sc: Scenario) {
+        self.replace(sc);
+        self.origin = self.present.clone();
+    }
+
     /// The scenario before the last edit (what undo would return to).
     pub fn previous(&self) -> Option<&Rc<Scenario>> {
         self.past.last()

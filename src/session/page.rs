@@ -703,7 +703,7 @@ impl Session {
                     // Undo (and Compare's "before my last edit") go back to the run the
                     // import replaced.
                     let mut history = m.history.clone();
-                    history.replace(sc.clone());
+                    history.open_over(sc.clone());
                     m.load(None, sc);
                     m.history = history;
                 }

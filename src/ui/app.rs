@@ -158,6 +158,7 @@ pub fn App() -> Html {
             quiz: model.quiz,
             waiting: model.quiz_waiting(),
             playing: model.playing,
+            edited: model.history.edited(),
             run: &run,
         },
         &on_action,

@@ -23,6 +23,8 @@ pub struct GuideData<'a> {
     pub quiz: Option<Quiz>,
     /// The cursor waits at the quiz stop for the learner's answer.
     pub waiting: bool,
+    /// The run on screen is an edit of the scenario the walkthrough was written for.
+    pub edited: bool,
     pub playing: bool,
     pub run: &'a Run,
 }
@@ -96,14 +98,20 @@ fn walkthrough(m: &GuideData, cb: &Callback<Action>) -> Html {
                     <a class="beat-link" href={link::scenario(m.name, Some(b))} title="A link to this beat">{ "Link" }</a>
                 }
             </header>
+            if m.edited {
+                // The beats follow this run's events, but their words were written for the
+                // original: say so rather than let them claim what this run may not do.
+                <p class="hint edited-note">{ "You have edited this scenario: these beats tell the original run, and may no longer match this one. Undo goes back to it." }</p>
+            }
             <p class="beat" aria-live="polite">{ text }</p>
             <div class="guide-actions">
                 <button type="button" class="control text" disabled={m.step == 0} onclick={on(cb, Action::PrevBeat)} title="Previous beat (←)">{ "Back" }</button>
                 <button type="button" class="control text" disabled={at_end} onclick={on(cb, Action::NextBeat)} title="Next beat (→)">{ "Next" }</button>
             </div>
             if at_end {
-                // (Not inside an embed: the frame has no stage or settings to break it with.)
-                if let (Some(t), false) = (try_it, m.embed) {
+                // (Not inside an embed: the frame has no stage or settings to break it with;
+                // not after an edit, which may already have broken or fixed it.)
+                if let (Some(t), false) = (try_it, m.embed || m.edited) {
                     <p class="try-it"><strong>{ "Break it yourself: " }</strong>{ t }</p>
                 }
                 { fix_buttons(&course::fixes(course::lesson_of(m.name)), cb) }

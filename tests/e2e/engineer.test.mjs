@@ -93,6 +93,8 @@ describe('the senior engineer edits a run', () => {
       // Point 18: the description is marked as the original's.
       await until(async () => /^From the original scenario \(before your edits\): /.test(await description.innerText()), 'the marked description');
       assert.ok((await description.innerText()).endsWith(original));
+      // …and so is the walkthrough, whose beats were written for the original run.
+      assert.match(await page.getByRole('region', { name: 'Walkthrough' }).innerText(), /You have edited this scenario/);
 
       await faults.screenshot({ path: join(SHOTS, 'engineer-faults.png') });
       await client1.screenshot({ path: join(SHOTS, 'engineer-client.png') });
