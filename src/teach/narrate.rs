@@ -5,7 +5,7 @@
 //! entry and the projected state right after it ("…; client 1 still believes it holds
 //! token 33") — never from a script.
 
-use crate::analysis::check::{Verdict, ViolationKind};
+use crate::analysis::check::{Refusal, Verdict, ViolationKind};
 use crate::analysis::projection::{ClientView, JobStatus, Projection, State};
 use crate::model::scenario::{FenceMode, Flavor, Scenario};
 use crate::model::trace::{AbortWhy, Event, Forgot, Trace};
@@ -296,8 +296,8 @@ fn tok(token: u64) -> String {
     }
 }
 
-/// How a run ended, in one sentence, from the verdict: the first violation's cause, or the
-/// fence's first refusal, or plain safety.
+/// How a run ended, in one sentence, from the verdict: the first violation's cause, or what
+/// the fence refused, or plain safety.
 pub fn ending(verdict: &Verdict) -> String {
     if let Some(v) = verdict.violations.first() {
         let more = verdict.violations.len() - 1;
@@ -308,18 +308,56 @@ pub fn ending(verdict: &Verdict) -> String {
         };
         return format!("End of run — unsafe: {}{tail}.", plain(&v.cause));
     }
+    let refused = refusals(verdict).map_or(String::new(), |r| r + ", so ");
     // Safe, and yet some client's work never got done: say that, not a success story.
     if let Some(h) = verdict.progress.headline() {
-        return format!("End of run — safe: no client whose lock had passed to another changed the data. But {h}.");
+        return format!("End of run — safe: {refused}no client whose lock had passed to another changed the data. But {h}.");
     }
-    match verdict.rejections.first() {
-        Some(r) => format!(
-            "End of run — safe: the fence rejected {}'s stale write ({}), so no client whose lock had passed to another changed the data.",
+    if refused.is_empty() {
+        return "End of run — safe: storage never accepted a write from a client whose lock had passed to another.".to_string();
+    }
+    format!(
+        "End of run — safe: {refused}no client whose lock had passed to another changed the data."
+    )
+}
+
+/// What the fence refused, by reason: "the fence rejected client 1's stale write (token 33
+/// < 34)" — a write is stale only when its token is below the mark — and "the fence
+/// refused every write that carried no token (client 1's and client 2's)", whoever sent
+/// it. `None` if it refused nothing.
+fn refusals(v: &Verdict) -> Option<String> {
+    let mut parts = Vec::new();
+    if let Some(r) = v.rejections.iter().find(|r| r.why == Refusal::Stale) {
+        parts.push(format!(
+            "the fence rejected {}'s stale write ({})",
             r.client.name(),
             r.reason
-        ),
-        None => "End of run — safe: storage never accepted a write from a client whose lock had passed to another.".to_string(),
+        ));
     }
+    let mut tokenless: Vec<String> = Vec::new();
+    for r in v.rejections.iter().filter(|r| r.why == Refusal::NoToken) {
+        let who = r.client.name() + "'s";
+        if !tokenless.contains(&who) {
+            tokenless.push(who);
+        }
+    }
+    if !tokenless.is_empty() {
+        parts.push(format!(
+            "the fence refused every write that carried no token ({})",
+            tokenless.join(" and ")
+        ));
+    }
+    if let (true, Some(r)) = (
+        parts.is_empty(),
+        v.rejections.iter().find(|r| r.why == Refusal::NotNewer),
+    ) {
+        parts.push(format!(
+            "the fence refused {}'s write ({})",
+            r.client.name(),
+            r.reason
+        ));
+    }
+    (!parts.is_empty()).then(|| parts.join(", and "))
 }
 
 /// What "superseded holder" means, said where the checker's causes use the term.
@@ -337,12 +375,30 @@ pub fn plain(cause: &str) -> String {
 }
 
 /// A verdict in a few words, for a line beside another run's: "unsafe — <first cause>",
-/// or "safe", saying how many writes the fence refused if it refused any.
+/// or "safe", saying how many writes the fence refused if it refused any, and how many of
+/// them were stale and how many carried no token.
 pub fn verdict_line(v: &Verdict) -> String {
-    match (v.violations.first(), v.rejections.len()) {
+    let st = &v.stats;
+    match (v.violations.first(), st.writes_rejected) {
         (Some(x), _) => format!("unsafe — {}", plain(&x.cause)),
         (None, 0) => "safe".to_string(),
-        (None, n) => format!("safe — the fence refused {n} write(s)"),
+        (None, n) => {
+            let (stale, none) = (st.stale_writes_rejected, st.tokenless_writes_rejected);
+            let mut by = Vec::new();
+            if stale > 0 {
+                by.push(format!("{stale} stale write(s)"));
+            }
+            if none > 0 {
+                by.push(format!("{none} write(s) with no token"));
+            }
+            if n > stale + none {
+                by.push(format!(
+                    "{} write(s) not newer than the mark",
+                    n - stale - none
+                ));
+            }
+            format!("safe — the fence refused {}", by.join(" and "))
+        }
     }
 }
 
@@ -494,11 +550,22 @@ pub fn verdict_so_far(v: &Verdict, step: usize, at_end: bool) -> (bool, String, 
                 class: "rejection",
                 entry: r.entry,
                 when: when(r.at),
-                text: format!(
-                    "the fence rejected {}'s write: {}",
-                    r.client.name(),
-                    r.reason
-                ),
+                text: match r.why {
+                    Refusal::Stale => format!(
+                        "the fence rejected {}'s stale write: {}",
+                        r.client.name(),
+                        r.reason
+                    ),
+                    Refusal::NoToken => format!(
+                        "the fence refused {}'s write: it carried no token",
+                        r.client.name()
+                    ),
+                    Refusal::NotNewer => format!(
+                        "the fence refused {}'s write: {}",
+                        r.client.name(),
+                        r.reason
+                    ),
+                },
             }),
     );
     items.extend(v.overlaps.iter().filter(|o| reached(o.entry)).map(|o| {
@@ -599,7 +666,7 @@ mod tests {
         assert!(line("gc-pause").starts_with("unsafe — storage accepted client 1's write"));
         assert_eq!(
             line("gc-pause-fenced"),
-            "safe — the fence refused 1 write(s)"
+            "safe — the fence refused 1 stale write(s)"
         );
         assert_eq!(line("clean"), "safe");
     }
@@ -685,7 +752,7 @@ mod tests {
         let v = check(&trace);
         assert_eq!(
             ending(&v),
-            "End of run — safe: no client whose lock had passed to another changed the data. But client 2's work never completed (1 write refused)."
+            "End of run — safe: the fence refused every write that carried no token (client 2's and client 1's), so no client whose lock had passed to another changed the data. But client 2's work never completed (1 write refused)."
         );
         let (safe, head, items) = verdict_so_far(&v, trace.len(), true);
         assert!(safe);
@@ -718,6 +785,64 @@ mod tests {
             .iter()
             .all(|i| i.class != "unfinished" && i.class != "superseded"));
         assert!(!ending(&v).contains("never completed"));
+    }
+
+    /// Issue #13 point 2: a write is called stale only when its token is below the mark.
+    /// Behind a fence, Redis and Redlock runs refuse client 2's write too — the current
+    /// holder's, refused for carrying no token — and the ending, the verdict list and the
+    /// counts say so by reason; the fenced GC pause's one refusal is stale.
+    #[test]
+    fn refusals_are_told_and_counted_by_their_reason() {
+        for name in ["redis-failover/fenced", "redlock-clock-jump/fenced"] {
+            let sc = crate::teach::flavor_presets::find(name).unwrap();
+            let trace = simulate(&sc).unwrap();
+            let v = check(&trace);
+            let end = ending(&v);
+            assert!(!end.contains("stale"), "{name}: {end}");
+            assert!(
+                end.contains("the fence refused every write that carried no token (client 2's and client 1's)"),
+                "{name}: {end}"
+            );
+            assert_eq!(
+                (
+                    v.stats.stale_writes_rejected,
+                    v.stats.tokenless_writes_rejected,
+                    v.stats.writes_rejected
+                ),
+                (0, 2, 2),
+                "{name}"
+            );
+            let (_, _, items) = verdict_so_far(&v, trace.len(), true);
+            let refused: Vec<&str> = items
+                .iter()
+                .filter(|i| i.class == "rejection")
+                .map(|i| i.text.as_str())
+                .collect();
+            assert_eq!(
+                refused,
+                [
+                    "the fence refused client 2's write: it carried no token",
+                    "the fence refused client 1's write: it carried no token"
+                ],
+                "{name}"
+            );
+            assert_eq!(
+                verdict_line(&v),
+                "safe — the fence refused 2 write(s) with no token"
+            );
+        }
+        let (_, v, _) = run("gc-pause-fenced");
+        assert_eq!(
+            (
+                v.stats.stale_writes_rejected,
+                v.stats.tokenless_writes_rejected
+            ),
+            (1, 0)
+        );
+        assert_eq!(
+            ending(&v),
+            "End of run — safe: the fence rejected client 1's stale write (token 33 < 34), so no client whose lock had passed to another changed the data."
+        );
     }
 
     #[test]
@@ -822,7 +947,7 @@ mod tests {
         assert!(safe);
         assert_eq!(head, "Safe: no violation in the whole run");
         assert!(items.iter().any(|i| i.class == "rejection"
-            && i.text == "the fence rejected client 1's write: token 33 < 34"));
+            && i.text == "the fence rejected client 1's stale write: token 33 < 34"));
     }
 
     #[test]
