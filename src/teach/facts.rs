@@ -34,6 +34,7 @@
 //! | `work_min` | a grant | the granted client's total work, in minutes |
 //! | `t_min` | any | the entry's true time, in minutes |
 //! | `c1_token`, `c2_token`, `c1_next` | any | client 1's / client 2's first token; client 1's plus one |
+//! | `c1_left_at_pause_s` | any | what was left of client 1's lease on the lock service when its first pause began |
 //!
 //! Seconds and minutes are rounded to a tenth and written without a trailing ".0"
 //! ("25", "2.5"); `*_words` spell whole seconds ("a second", "fifteen seconds"), and a
@@ -112,6 +113,41 @@ impl<'a> Facts<'a> {
             } if c == client => Some(token),
             _ => None,
         })
+    }
+
+    /// How much of `client`'s lease the lock service had left (true time) when the
+    /// client's first pause began: from the last grant or renewal before it, the term it
+    /// gave. `None` if the client never pauses, or pauses holding no lease.
+    fn left_at_pause(&self, client: NodeId) -> Option<i64> {
+        let p = self
+            .entries()
+            .iter()
+            .position(|e| e.node == client && matches!(e.event, Event::Paused { .. }))?;
+        let at = self.entries()[p].t.0;
+        let ends = self.entries()[..p]
+            .iter()
+            .rev()
+            .find_map(|q| match q.event {
+                Event::LeaseGranted {
+                    client: c,
+                    expires_local,
+                    ..
+                }
+                | Event::LeaseRenewed {
+                    client: c,
+                    expires_local,
+                    ..
+                }
+                | Event::LeaseExtended {
+                    client: c,
+                    expires_local,
+                    ..
+                } if q.node == NodeId::COORD && c == client => {
+                    Some(q.t.0 + expires_local - q.local)
+                }
+                _ => None,
+            })?;
+        (ends > at).then_some(ends - at)
     }
 
     fn value(&self, name: &str, i: usize) -> Option<String> {
@@ -235,6 +271,7 @@ impl<'a> Facts<'a> {
             ("c1_token", _) => self.first_token(NodeId::Client(0))?.to_string(),
             ("c2_token", _) => self.first_token(NodeId::Client(1))?.to_string(),
             ("c1_next", _) => (self.first_token(NodeId::Client(0))? + 1).to_string(),
+            ("c1_left_at_pause_s", _) => secs(self.left_at_pause(NodeId::Client(0))?),
             _ => return None,
         })
     }

@@ -184,10 +184,11 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
             beat(on(C1, "paused"), "A {pause_s}-second pause freezes the whole process — the job and its renewal watchdog with it."),
             EXPIRE_1,
             GRANT_2,
-            beat(on(C1, "belief_ended"), "Client 1 wakes; its watchdog notices the lease is gone, but the job logs it and carries on."),
-            STALE_LANDS,
+            beat(on(C1, "belief_ended"), "Client 1 wakes. Its watchdog's tick fell due first, so it runs first and sees that the lease is gone."),
+            beat(on(C1, "loss_ignored"), "The job's policy on a lost lease is to log it and carry on: the loss is known, and nothing acts on it."),
+            beat(on_about(DB, "write_accepted", C1), "So client 1's write with token {token} lands and replaces client 2's value. The log line is all that marks it."),
         ],
-        try_it: "Shorten the pause below the TTL: the watchdog keeps the lease alive. Lengthen it: no renewal interval can help.",
+        try_it: "Make the pause shorter than the {c1_left_at_pause_s} s left on the lease when it began: the watchdog's next renewal arrives in time. Lengthen it: no renewal interval can help.",
     },
     Walkthrough {
         scenario: "partition-duplicate-effects",
@@ -443,10 +444,11 @@ mod fill_tests {
             "A 20-second pause freezes the whole process — the job and its renewal watchdog with it.",
             "On the lock service's clock the lease has run out. The service is right to free the lock; nobody tells client 1.",
             "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
-            "Client 1 wakes; its watchdog notices the lease is gone, but the job logs it and carries on.",
-            "Client 1's write with the old token lands and replaces client 2's value. No error, no log line: the update is simply gone.",
+            "Client 1 wakes. Its watchdog's tick fell due first, so it runs first and sees that the lease is gone.",
+            "The job's policy on a lost lease is to log it and carry on: the loss is known, and nothing acts on it.",
+            "So client 1's write with token 33 lands and replaces client 2's value. The log line is all that marks it.",
         ],
-        "Shorten the pause below the TTL: the watchdog keeps the lease alive. Lengthen it: no renewal interval can help.",
+        "Make the pause shorter than the 7 s left on the lease when it began: the watchdog's next renewal arrives in time. Lengthen it: no renewal interval can help.",
     ),
     (
         "partition-duplicate-effects",
@@ -648,6 +650,77 @@ mod fill_tests {
                 .unwrap()
                 .starts_with("A 30-second pause "),
             "{texts:?}"
+        );
+    }
+
+    /// Issue #13 points 1 and 6. What fell due during the pause is handled in order when
+    /// client 1 wakes: the watchdog's tick before the job's next step, so the watchdog
+    /// learns of the loss first and the "continue" policy writes anyway — as the lesson's
+    /// description says. And the pause has to be shorter than what was left of the lease
+    /// (about 7 s), not than the TTL: a 6.5 s pause is renewed in time; 8.5 s is not.
+    #[test]
+    fn starved_renewal_tells_the_order_the_run_has() {
+        use crate::model::trace::{Event, LossHow};
+        let sc = stock("starved-renewal");
+        let trace = simulate(&sc).unwrap();
+        let at = |p: &dyn Fn(&crate::model::trace::Entry) -> bool| {
+            trace.entries.iter().position(p).unwrap()
+        };
+        let woke = at(&|e| e.node == C1 && matches!(e.event, Event::Resumed));
+        let watchdog = at(&|e| {
+            e.node == C1
+                && matches!(
+                    e.event,
+                    Event::BeliefEnded {
+                        how: LossHow::WatchdogExpired,
+                        ..
+                    }
+                )
+        });
+        let ignored = at(&|e| e.node == C1 && matches!(e.event, Event::LossIgnored));
+        let write = at(&|e| {
+            e.node == DB && matches!(&e.event, Event::WriteAccepted { client, .. } if *client == C1)
+        });
+        assert!(woke < watchdog && watchdog < ignored && ignored < write);
+        // When each fell due: the watchdog every 3 s from the grant, the job's write after
+        // its 10 s of work.
+        let believed = trace.entries
+            [at(&|e| e.node == C1 && matches!(e.event, Event::BeliefStarted { .. }))]
+        .t
+        .0;
+        let c = &sc.clients[0];
+        let (every, work) = (c.renew_every_ms.unwrap(), 10_000);
+        let paused = trace.entries
+            [at(&|e| e.node == C1 && matches!(e.event, Event::Paused { .. }))]
+        .t
+        .0;
+        let tick_due = believed + every * ((paused - believed) / every + 1);
+        assert!(tick_due < believed + work);
+        let secs = |ms: i64| (ms + 500) / 1000;
+        let want = format!(
+            "the watchdog's tick (due at {} s) before the job's next step (due at {} s)",
+            secs(tick_due),
+            secs(believed + work)
+        );
+        assert!(sc.description.contains(&want), "{want}");
+        assert!(!sc.description.contains("before the watchdog gets a turn"));
+        // The beat after the loss does not say "no log line".
+        let (texts, _) = told("starved-renewal", &sc);
+        assert!(texts.iter().flatten().all(|t| !t.contains("no log line")));
+        // The try-it's number, read from the run, is what decides.
+        let pause = |ms: i64| {
+            let mut sc = sc.clone();
+            for f in &mut sc.faults {
+                if let FaultKind::Pause { for_ms, .. } = &mut f.kind {
+                    *for_ms = ms;
+                }
+            }
+            crate::analysis::check::check(&simulate(&sc).unwrap()).safe
+        };
+        assert!(pause(6_500), "shorter than the 7 s left: renewed in time");
+        assert!(
+            !pause(8_500),
+            "longer than the 7 s left, shorter than the 9 s TTL: lost"
         );
     }
 
