@@ -179,15 +179,17 @@ fn happened(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Option
                 .violations
                 .iter()
                 .any(|v| v.entry as usize == i && v.kind == ViolationKind::DuplicateEffect);
+            // An effect is done by the service that sends the email or the payment, not by
+            // storage (its lane only stands in for it).
             format!(
-                "storage performed \"{name}\" for {}{}",
+                "the service that performs \"{name}\" did it for {}{}",
                 client.name(),
                 if dup { " — a second time" } else { "" }
             )
         }
         Event::EffectDeduplicated { client, name } => {
             format!(
-                "storage skipped \"{name}\" for {}: its idempotency key was already used",
+                "the service that performs \"{name}\" skipped it for {}: its idempotency key was already used",
                 client.name()
             )
         }
@@ -843,6 +845,69 @@ mod tests {
             ending(&v),
             "End of run — safe: the fence rejected client 1's stale write (token 33 < 34), so no client whose lock had passed to another changed the data."
         );
+    }
+
+    /// Issue #13 points 4 and 21. An effect is done by the service that sends it, never
+    /// by storage; and the unreachable-lock-service lesson says what a fence would do, read
+    /// from the run: it refuses both token-less writes, and it cannot stop the report (a
+    /// client that carries on after the refusal still sends it twice).
+    #[test]
+    fn effects_are_the_services_and_a_fence_cannot_stop_them() {
+        use crate::model::scenario::LossPolicy;
+        let told = |sc: &Scenario| {
+            let trace = simulate(sc).unwrap();
+            let v = check(&trace);
+            let p = Projection::new(&trace);
+            let lines: Vec<String> = transcript(&trace, &v, &p)
+                .into_iter()
+                .map(|l| l.text)
+                .collect();
+            (v, lines)
+        };
+        let sc = crate::teach::library::find("partition-duplicate-effects").unwrap();
+        let (_, lines) = told(&sc);
+        assert!(lines
+            .iter()
+            .all(|l| !l.contains("storage performed") && !l.contains("storage skipped")));
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("the service that performs \"")
+                    && l.ends_with("did it for client 1 — a second time")),
+            "{lines:#?}"
+        );
+        let sc =
+            crate::teach::library::find("partition-duplicate-effects/idempotency-key").unwrap();
+        let (_, lines) = told(&sc);
+        assert!(
+            lines
+                .iter()
+                .any(|l| l
+                    .ends_with("skipped it for client 1: its idempotency key was already used")),
+            "{lines:#?}"
+        );
+
+        let base = crate::teach::library::find("coordinator-unreachable").unwrap();
+        assert!(base.description.contains("A fence at storage would refuse both workers' writes, which carry no token, but it cannot stop the report itself"));
+        let mut sc = base.clone();
+        sc.storage.fence = FenceMode::Monotone;
+        let (v, _) = told(&sc);
+        assert_eq!(
+            (
+                v.stats.tokenless_writes_rejected,
+                v.stats.stale_writes_rejected
+            ),
+            (2, 0)
+        );
+        for c in &mut sc.clients {
+            c.on_loss = LossPolicy::Continue;
+        }
+        let (v, _) = told(&sc);
+        assert_eq!(v.stats.tokenless_writes_rejected, 2);
+        assert!(v
+            .violations
+            .iter()
+            .any(|x| x.kind == ViolationKind::DuplicateEffect));
     }
 
     #[test]
