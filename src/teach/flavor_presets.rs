@@ -10,7 +10,7 @@
 //! Names: `redlock-restart` for the base, `redlock-restart/delayed-restart` for a remedy.
 
 use super::library::{Expect, Fix, Lesson, FENCED, SAFE, UNSAFE_STALE as UNSAFE};
-use crate::model::scenario::{FenceMode, Flavor, Scenario};
+use crate::model::scenario::{FenceMode, Flavor, LossPolicy, Scenario};
 
 /// A flavor preset is a lesson (base JSON, remedies, verdicts) tied to its service.
 pub struct FlavorPreset {
@@ -120,7 +120,7 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
     },
     FlavorPreset {
         flavor: Flavor::Zookeeper,
-        summary: "client 1 is cut off from ZooKeeper, not from storage: Disconnected, its session expires, it writes anyway",
+        summary: "client 1 is cut off from ZooKeeper, not from storage: Disconnected, its session expires, Curator reports LOST, its code logs it and writes anyway",
         lesson: Lesson {
             id: "zookeeper-partition",
             chapter: CHAPTER_SERVICES,
@@ -138,7 +138,12 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
                     name: "suspended-listener",
                     title: "Stop the work on Disconnected",
                     summary: "a connection listener stops the work on Disconnected (SUSPENDED), before the session can expire",
-                    apply: |sc| sc.coordinator.stop_on_disconnect = true,
+                    // The listener is the code acting on the loss: it stops the job, where
+                    // the base only logged LOST.
+                    apply: |sc| {
+                        sc.coordinator.stop_on_disconnect = true;
+                        sc.clients.iter_mut().for_each(|c| c.on_loss = LossPolicy::Abort);
+                    },
                     expect: SAFE,
                 },
             ],
