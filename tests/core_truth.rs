@@ -167,3 +167,155 @@ fn the_zookeeper_lesson_tells_curators_lost_as_the_run_has_it() {
     assert!(explainer.contains("Curator reports LOST") && explainer.contains("before 3.9.3"));
     assert!(!explainer.contains("after it reconnects"));
 }
+
+fn fix_summary(name: &str) -> (&'static str, &'static str) {
+    let f = course::fix_of(name).unwrap_or_else(|| panic!("no fix {name}"));
+    (f.title, f.summary)
+}
+
+/// Point 7: etcd's leader change gives the lease its full TTL plus the 1 s election timeout,
+/// as the run shows, and the texts name the lessor's Promote and lease checkpointing.
+#[test]
+fn etcd_leader_change_is_the_lessors_promote_without_checkpointing() {
+    let sc = open("etcd-leader-change");
+    let t = simulate(&sc).unwrap();
+    let e = t
+        .entries
+        .iter()
+        .find(|e| matches!(e.event, Event::LeaseExtended { .. }))
+        .unwrap();
+    let Event::LeaseExtended { expires_local, .. } = e.event else {
+        unreachable!()
+    };
+    assert_eq!(expires_local - e.local, sc.clients[0].ttl_ms + 1_000);
+    assert!(sc
+        .description
+        .contains("full TTL plus the 1 s election timeout (etcd's lessor Promote"));
+    assert!(sc.description.contains("lease checkpointing"));
+    let x = leaseline::model::scenario::Flavor::Etcd.explainer();
+    assert!(x.contains("Promote") && x.contains("#9395") && x.contains("Lease checkpointing"));
+    assert!(!x.contains(
+        "The docs warn that the lock alone does not give mutual exclusion, and that a new leader"
+    ));
+}
+
+/// Point 8: Chubby's lock-delay is the client's choice up to a minute; the fix uses the
+/// maximum, which is what the run holds the lock back for.
+#[test]
+fn chubby_lock_delay_is_the_longest_a_client_may_choose() {
+    let sc = open("chubby-lock-delay/lock-delay");
+    assert_eq!(sc.coordinator.lock_delay_ms, None, "the flavor's value");
+    let t = simulate(&sc).unwrap();
+    let (at, until) = t
+        .entries
+        .iter()
+        .find_map(|e| match e.event {
+            Event::LockDelayed { until_local } => Some((e.local, until_local)),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(until - at, 60_000, "one minute, the paper's upper bound");
+    let (title, summary) = fix_summary("chubby-lock-delay/lock-delay");
+    assert_eq!(title, "Use Chubby's longest lock delay (60 s)");
+    assert!(summary.contains("the longest a Chubby client may choose"));
+    let x = leaseline::model::scenario::Flavor::Chubby.explainer();
+    assert!(x.contains("the client chose, up to a minute (the model uses the full minute)"));
+}
+
+/// Points 9 and 10: the modelling choices are labelled where the learner reads them.
+#[test]
+fn consul_and_chubby_say_which_numbers_are_the_models() {
+    let x = leaseline::model::scenario::Flavor::Consul.explainer();
+    assert!(x.contains("a modelling choice, not Consul's rule"));
+    let sc = open("chubby-failover");
+    // The run's KeepAlives go out every 4 s, as the description says — and calls it a
+    // simplification.
+    let t = simulate(&sc).unwrap();
+    let sends: Vec<i64> = t
+        .entries
+        .iter()
+        .filter(|e| {
+            e.node == C1
+                && matches!(
+                    &e.event,
+                    Event::Sent { to, msg: leaseline::model::msg::Msg::Renew { .. }, .. }
+                        if *to == NodeId::COORD
+                )
+        })
+        .map(|e| e.t.0)
+        .collect();
+    assert!(
+        sends.len() > 3 && sends.windows(2).all(|w| w[1] - w[0] == 4_000),
+        "{sends:?}"
+    );
+    assert!(sc.description.contains("sends KeepAlives every 4 s"));
+    assert!(sc.description.contains("Two simplifications"));
+    assert!(sc
+        .description
+        .contains("keeps a KeepAlive waiting at the master"));
+    assert!(sc
+        .description
+        .contains("the most the old master may have granted"));
+}
+
+/// Point 16: the pause caught by Redlock's validity check is antirez's reply; the run
+/// refuses the lock with negative validity.
+#[test]
+fn redlock_pause_in_flight_credits_antirez() {
+    let sc = open("redlock-pause-in-flight");
+    let t = simulate(&sc).unwrap();
+    assert!(t.entries.iter().any(|e| e.node == C1
+        && matches!(e.event, Event::QuorumFailed { validity_ms, .. } if validity_ms < 0)));
+    assert!(sc
+        .description
+        .contains("antirez's reply to Kleppmann (\"Is Redlock safe?\", 2016)"));
+}
+
+/// Point 17: redis-clock-jump has its fenced run, safe because the fence refuses both
+/// token-less writes, and the README lists it.
+#[test]
+fn redis_clock_jump_has_a_fenced_run_and_the_readme_lists_it() {
+    let v = check(&run("redis-clock-jump/fenced"));
+    assert!(v.safe);
+    assert_eq!(
+        (
+            v.stats.tokenless_writes_rejected,
+            v.stats.stale_writes_rejected
+        ),
+        (2, 0)
+    );
+    let readme = include_str!("../README.md");
+    assert!(readme.contains("`redis-clock-jump`") && readme.contains("`redis-clock-jump/fenced`"));
+    assert!(open("redis-clock-jump")
+        .description
+        .contains("a fence refuses both writes"));
+}
+
+/// Point 18: the docs give Redlock's drift allowance as the model computes it.
+#[test]
+fn the_docs_give_redlocks_drift_as_the_model_computes_it() {
+    use leaseline::model::flavors::redlock::drift_ms;
+    assert_eq!(drift_ms(10_000), 102);
+    let doc = include_str!("../docs/scenario-format.md");
+    assert!(doc.contains("Redlock's drift allowance of TTL/100 + 2 ms\n(102 ms for a 10 s TTL)"));
+    assert!(!doc.contains("2 ms drift allowance"));
+}
+
+/// Point 20: a delayed restart keeps the master down a bit longer than the longest TTL.
+#[test]
+fn a_delayed_restart_outlasts_the_longest_ttl() {
+    let sc = open("redlock-restart/delayed-restart");
+    let ttl = sc.clients.iter().map(|c| c.ttl_ms).max().unwrap();
+    assert!(sc.coordinator.restart_delay_ms > ttl);
+    assert!(check(&simulate(&sc).unwrap()).safe);
+    let (title, summary) = fix_summary("redlock-restart/delayed-restart");
+    assert_eq!(title, "Keep a restarted master down longer than the TTL");
+    assert!(summary.contains(&format!(
+        "({} s against {} s)",
+        sc.coordinator.restart_delay_ms / 1000,
+        ttl / 1000
+    )));
+    assert!(open("redlock-restart")
+        .description
+        .contains("a bit more than the longest TTL in use"));
+}

@@ -451,7 +451,11 @@ impl Verdict {
             let who: Vec<String> = o
                 .clients
                 .iter()
-                .map(|(n, t)| format!("{n} (token {t})"))
+                .map(|(n, t)| match t {
+                    // Redis and Redlock issue no token: say so, not "token 0".
+                    0 => format!("{n} (no token)"),
+                    t => format!("{n} (token {t})"),
+                })
                 .collect();
             s.push_str(&format!(
                 "  two believers {} → {}: {}\n",

@@ -66,7 +66,9 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
             chapter: CHAPTER_SERVICES,
             json: include_str!("flavors/redis-clock-jump.json"),
             expect: UNSAFE,
-            fixes: &[],
+            // No remedy the service offers: a monotonic clock setting does not move Redis's
+            // key expiry, and a fence has no token to check.
+            fixes: &[NO_TOKEN],
         },
     },
     FlavorPreset {
@@ -82,7 +84,7 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
     },
     FlavorPreset {
         flavor: Flavor::Redlock,
-        summary: "client 1 pauses while the five grants are in flight; its validity check, run after the pause, refuses the lock",
+        summary: "client 1 pauses while the five grants are in flight; its validity check, run after the pause, refuses the lock (antirez's reply, 2016)",
         lesson: Lesson {
             id: "redlock-pause-in-flight",
             chapter: CHAPTER_SERVICES,
@@ -110,9 +112,9 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
             fixes: &[
                 Fix {
                     name: "delayed-restart",
-                    title: "Restart a master only after the TTL",
-                    summary: "a restarted master stays down for the TTL, so it joins no live lock",
-                    apply: |sc| sc.coordinator.restart_delay_ms = 10_000,
+                    title: "Keep a restarted master down longer than the TTL",
+                    summary: "a restarted master stays down a little longer than the longest TTL (11 s against 10 s), so it joins no live lock",
+                    apply: |sc| sc.coordinator.restart_delay_ms = 11_000,
                     expect: SAFE,
                 },
             ],
@@ -208,8 +210,8 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
             fixes: &[
                 Fix {
                     name: "lock-delay",
-                    title: "Keep Chubby's 60 s lock delay",
-                    summary: "Chubby's lock-delay (60 s): the lock stays free until the failed holder's write is long done",
+                    title: "Use Chubby's longest lock delay (60 s)",
+                    summary: "a lock-delay of one minute, the longest a Chubby client may choose: the lock stays free until the failed holder's write is long done",
                     apply: |sc| sc.coordinator.lock_delay_ms = None,
                     expect: SAFE,
                 },

@@ -67,7 +67,7 @@ fn still_believes(state: &State, client: NodeId) -> Option<String> {
     state
         .believers()
         .find(|(c, _)| *c == client)
-        .map(|(c, t)| format!("{} still believes it holds token {t}", c.name()))
+        .map(|(c, t)| format!("{} still believes it holds {}", c.name(), held(t)))
 }
 
 /// The sentence for entry `i`, given the state right after it, with its time in front
@@ -116,7 +116,7 @@ fn happened(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Option
             let others: Vec<String> = after
                 .believers()
                 .filter(|(c, _)| c != client)
-                .map(|(c, t)| format!("{} still believes it holds token {t}", c.name()))
+                .map(|(c, t)| format!("{} still believes it holds {}", c.name(), held(t)))
                 .collect();
             if !others.is_empty() {
                 s.push_str("; ");
@@ -137,10 +137,10 @@ fn happened(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Option
             s
         }
         Event::LeaseReleased { client, token } => {
-            format!("{} released the lock (token {token})", client.name())
+            format!("{} released the lock ({})", client.name(), tok(*token))
         }
         Event::BeliefEnded { token, how } => {
-            format!("{who} stopped believing it holds token {token}: {how}")
+            format!("{who} stopped believing it holds {}: {how}", held(*token))
         }
         Event::WriteAccepted {
             client, token, key, ..
@@ -287,6 +287,16 @@ fn happened(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Option
         _ => return None,
     };
     Some(s)
+}
+
+/// What a client holds, in one wording everywhere: "token 33", or "the lock (no token)"
+/// for the services that give none (Redis, Redlock) — never "token 0".
+fn held(token: u64) -> String {
+    if token == 0 {
+        "the lock (no token)".into()
+    } else {
+        format!("token {token}")
+    }
 }
 
 /// "token 33", or "no token" for the services that give none (Redis, Redlock).
@@ -446,7 +456,8 @@ pub fn client_status(c: &ClientView) -> &'static str {
 pub fn client_belief(c: &ClientView, local: i64) -> String {
     match c.believes {
         Some((tok, deadline)) => format!(
-            "holds token {tok} until {}{}",
+            "holds {} until {}{}",
+            held(tok),
             fmt_ms(deadline),
             if local >= deadline {
                 " — already passed"
@@ -470,9 +481,9 @@ pub fn coord_row(st: &State, node: NodeId, alone: bool) -> (&'static str, String
     let paused = st.coords_paused.contains(&node) || (alone && st.coord_paused);
     let holds = match lease {
         Some(l) => format!(
-            "lease: {} holds token {} until {}",
+            "lease: {} holds {} until {}",
             l.client.name(),
-            l.token,
+            held(l.token),
             fmt_ms(l.expires_local)
         ),
         None if down => "down".into(),
@@ -574,7 +585,7 @@ pub fn verdict_so_far(v: &Verdict, step: usize, at_end: bool) -> (bool, String, 
         let who: Vec<String> = o
             .clients
             .iter()
-            .map(|(c, t)| format!("{} (token {t})", c.name()))
+            .map(|(c, t)| format!("{} ({})", c.name(), tok(*t)))
             .collect();
         Finding {
             class: "overlap",
@@ -908,6 +919,45 @@ mod tests {
             .violations
             .iter()
             .any(|x| x.kind == ViolationKind::DuplicateEffect));
+    }
+
+    /// Issue #13 point 14: Redis and Redlock issue no token, and every sentence says so in
+    /// one wording — never "token 0".
+    #[test]
+    fn a_service_without_tokens_is_never_said_to_hold_token_0() {
+        for name in ["redis-failover", "redlock-clock-jump", "redis-clock-jump"] {
+            let sc = crate::teach::flavor_presets::find(name).unwrap();
+            let trace = simulate(&sc).unwrap();
+            let v = check(&trace);
+            let p = Projection::new(&trace);
+            let mut said: Vec<String> = transcript(&trace, &v, &p)
+                .into_iter()
+                .map(|l| l.text)
+                .collect();
+            let (_, _, items) = verdict_so_far(&v, trace.len(), true);
+            said.extend(items.into_iter().map(|i| i.text));
+            said.push(ending(&v));
+            said.push(v.summary());
+            for k in 0..=trace.len() {
+                let st = p.state_at(&trace, k);
+                said.extend(st.clients.iter().map(|c| client_belief(c, 0)));
+                said.push(coord_row(&st, NodeId::COORD, true).1);
+            }
+            assert!(
+                said.iter().all(|s| !s.contains("token 0")),
+                "{name}: {said:#?}"
+            );
+            assert!(
+                said.iter()
+                    .any(|s| s.contains("still believes it holds the lock (no token)")),
+                "{name}: {said:#?}"
+            );
+            assert!(
+                said.iter()
+                    .any(|s| s.contains("(no token) and client 2 (no token) both believe")),
+                "{name}"
+            );
+        }
     }
 
     #[test]
