@@ -32,7 +32,10 @@
 //! | `retry_words` | a held message | how long before the client sent the same request again |
 //! | `ttl_min` | a grant | the lease's term, in minutes |
 //! | `work_min` | a grant | the granted client's total work, in minutes |
-//! | `t_min` | any | the entry's true time, in minutes |
+//! | `t_min`, `t_s` | any | the entry's true time, in minutes / seconds |
+//! | `write_flight_s` | a client sending a write | how long until it arrives (none: it is lost) |
+//! | `if_unfenced` | any | nothing — it resolves only while storage has no fence, for text that says "turn fencing on" |
+//! | `if_no_idempotency` | any | nothing — it resolves only while the idempotency key is off |
 //! | `c1_token`, `c2_token`, `c1_next` | any | client 1's / client 2's first token; client 1's plus one |
 //! | `c1_left_at_pause_s` | any | what was left of client 1's lease on the lock service when its first pause began |
 //!
@@ -41,7 +44,8 @@
 //! placeholder that opens a sentence is capitalised.
 
 use crate::analysis::projection::{Projection, State};
-use crate::model::scenario::{ClientSpec, Scenario, Step};
+use crate::model::msg::Msg;
+use crate::model::scenario::{ClientSpec, FenceMode, Scenario, Step};
 use crate::model::trace::{Entry, Event, Forgot, Trace};
 use crate::vocab::ids::NodeId;
 use crate::vocab::numbers::decimal;
@@ -268,6 +272,19 @@ impl<'a> Facts<'a> {
                 minutes(work.sum())
             }
             ("t_min", _) => minutes(e.t.0),
+            ("t_s", _) => secs(e.t.0),
+            (
+                "write_flight_s",
+                Sent {
+                    msg: Msg::Write { .. },
+                    arrives: Some(a),
+                    ..
+                },
+            ) => secs(a.0 - e.t.0),
+            ("if_unfenced", _) => {
+                (self.scenario.storage.fence == FenceMode::None).then(String::new)?
+            }
+            ("if_no_idempotency", _) => (!self.scenario.storage.idempotency).then(String::new)?,
             ("c1_token", _) => self.first_token(NodeId::Client(0))?.to_string(),
             ("c2_token", _) => self.first_token(NodeId::Client(1))?.to_string(),
             ("c1_next", _) => (self.first_token(NodeId::Client(0))? + 1).to_string(),

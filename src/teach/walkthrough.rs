@@ -140,7 +140,7 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
             beat(on(C1, "resumed"), "Client 1 wakes up. Its code never asks whether the lease survived the pause: it simply carries on."),
             STALE_LANDS,
         ],
-        try_it: "Turn fencing on and watch storage refuse token {c1_token}, because it has already seen {c2_token}.",
+        try_it: "{if_unfenced}Turn fencing on and watch storage refuse token {c1_token}, because it has already seen {c2_token}.",
     },
     Walkthrough {
         scenario: "check-then-write",
@@ -158,13 +158,13 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
         scenario: "delayed-write",
         beats: &[
             GRANT_1,
-            beat(on(C1, "message_held"), "Client 1 sends its write while its lease is perfectly valid — but the network holds the packet."),
+            beat(on(C1, "sent"), "At {t_s} s client 1 sends its write, while its lease is perfectly valid — but the network holds the packet: it will arrive {write_flight_s} s later."),
             EXPIRE_1,
             GRANT_2,
             C2_WRITES,
             beat(on_about(DB, "write_accepted", C1), "{held_words} late, the old packet arrives and overwrites the newer value. No client paused; a message outlived the lease that sent it."),
         ],
-        try_it: "Switch fencing on: the late packet still arrives, and storage turns it away.",
+        try_it: "{if_unfenced}Switch fencing on: the late packet still arrives, and storage turns it away.",
     },
     Walkthrough {
         scenario: "ttl-shorter-than-work",
@@ -288,7 +288,7 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
             beat(on_about(DB, "effect_performed", C2), "Client 2 sends the confirmation email."),
             beat(on_about(DB, "effect_performed", C1), "Client 1 wakes and sends it again. No token can guard an inbox."),
         ],
-        try_it: "Turn on the idempotency key: the second email is dropped by the service that sends it.",
+        try_it: "{if_no_idempotency}Turn on the idempotency key: the second email is dropped by the service that sends it.",
     },
     Walkthrough {
         scenario: "coordinator-unreachable",
@@ -310,7 +310,7 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
             C2_WRITES,
             beat(on_about(DB, "write_accepted", C1), "Then the first copy of client 1's write arrives and replaces client 2's value."),
         ],
-        try_it: "Switch fencing on: the late copy carries token {c1_token} and is refused.",
+        try_it: "{if_unfenced}Switch fencing on: the late copy carries token {c1_token} and is refused.",
     },
 ];
 
@@ -418,7 +418,7 @@ mod fill_tests {
         "delayed-write",
         &[
             "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
-            "Client 1 sends its write while its lease is perfectly valid — but the network holds the packet.",
+            "At 5 s client 1 sends its write, while its lease is perfectly valid — but the network holds the packet: it will arrive 40 s later.",
             "On the lock service's clock the lease has run out. The service is right to free the lock; nobody tells client 1.",
             "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
             "Client 2 writes with token 34, as it should.",
@@ -721,6 +721,102 @@ mod fill_tests {
         assert!(
             !pause(8_500),
             "longer than the 7 s left, shorter than the 9 s TTL: lost"
+        );
+    }
+
+    /// Issue #13 point 19: the delayed write's beat lands where the write leaves (5 s),
+    /// not on the fault that arms the delay (4 s), and quotes the flight the run gives it.
+    #[test]
+    fn the_delayed_write_beat_lands_on_the_send() {
+        use crate::model::msg::Msg;
+        use crate::model::trace::Event;
+        let sc = stock("delayed-write");
+        let trace = simulate(&sc).unwrap();
+        let projection = Projection::new(&trace);
+        let run = Facts::new(&trace, &sc, &projection);
+        let w = course::walkthrough("delayed-write").unwrap();
+        let at = w.place(&run)[1].unwrap();
+        let e = &trace.entries[at];
+        assert!(
+            matches!(
+                &e.event,
+                Event::Sent {
+                    msg: Msg::Write { .. },
+                    ..
+                }
+            ),
+            "{:?}",
+            e.event
+        );
+        assert_eq!(e.t.0, 5_010);
+        let held = trace
+            .entries
+            .iter()
+            .position(|e| matches!(e.event, Event::MessageHeld { .. }))
+            .unwrap();
+        assert!(held < at, "the delay was armed before the write left");
+        let (texts, _) = told("delayed-write", &sc);
+        assert_eq!(texts[1].as_deref(), Some("At 5 s client 1 sends its write, while its lease is perfectly valid — but the network holds the packet: it will arrive 40 s later."));
+    }
+
+    /// Issue #13 point 22: with fencing switched on by hand (the page keeps its name), the
+    /// walkthrough neither says "turn fencing on" nor offers "Fix it" for fencing; and no
+    /// fix is offered over a run that already has it.
+    #[test]
+    fn a_fix_already_on_is_not_offered_again() {
+        use crate::model::scenario::FenceMode;
+        for name in ["gc-pause", "delayed-write", "reordered-retry"] {
+            let mut sc = stock(name);
+            let (_, try_it) = told(name, &sc);
+            assert!(try_it.unwrap().contains("fencing on"), "{name}");
+            assert!(course::fixes_to_offer(name, &sc)
+                .iter()
+                .any(|f| f.name == "fencing"));
+            sc.storage.fence = FenceMode::Monotone;
+            let (_, try_it) = told(name, &sc);
+            assert_eq!(try_it, None, "{name}: no 'turn fencing on' while it is on");
+            assert!(
+                course::fixes_to_offer(name, &sc)
+                    .iter()
+                    .all(|f| f.name != "fencing"),
+                "{name}"
+            );
+        }
+        let mut sc = stock("unfenceable-effect");
+        sc.storage.idempotency = true;
+        assert_eq!(told("unfenceable-effect", &sc).1, None);
+        // Every lesson with a walkthrough, over each of its own fixes: that fix is not
+        // offered again, and the others still are.
+        for w in WALKTHROUGHS {
+            let lesson = course::lesson_of(w.scenario);
+            for f in course::fixes(lesson) {
+                let fixed = course::open(&f.scenario).unwrap();
+                let offered = course::fixes_to_offer(lesson, &fixed);
+                assert!(offered.iter().all(|o| o.name != f.name), "{}", f.scenario);
+            }
+            let base = stock(w.scenario);
+            assert_eq!(
+                course::fixes_to_offer(lesson, &base).len(),
+                course::fixes(lesson).len(),
+                "{lesson}: the base run is offered every fix"
+            );
+        }
+    }
+
+    /// Issue #13 point 13: the fix note does not claim a fix changes "one thing" (the
+    /// watchdog fix renews and keys the swap).
+    #[test]
+    fn the_fix_note_claims_no_count() {
+        let f = course::fix_of("ttl-shorter-than-work/watchdog").unwrap();
+        let note = course::fix_note(&f);
+        assert!(!note.contains("one thing"), "{note}");
+        assert!(note.starts_with("What this run changes: a renewal watchdog"));
+        let base = stock("ttl-shorter-than-work");
+        let fixed = course::open("ttl-shorter-than-work/watchdog").unwrap();
+        assert_ne!(base.storage.idempotency, fixed.storage.idempotency);
+        assert_ne!(
+            base.clients[0].renew_every_ms,
+            fixed.clients[0].renew_every_ms
         );
     }
 
