@@ -1085,13 +1085,16 @@ pub const QUESTIONS: &[Question] = &[
         scenario: "gc-pause",
         stops: &[
             Stop {
-                at: Moment { node: COORD, kinds: &["lease_granted"], about: Some(C2) },
-                question: "Client 1 is frozen and its lease has just expired. What does the lock service do with client 2's waiting request?",
+                // The lock service's next word on client 1's lease: it ends it when its time
+                // runs out, or it hears client 1 release it. The run decides which: with a
+                // pause shorter than the lease, client 1 wakes in time and releases.
+                at: Moment { node: COORD, kinds: &["lease_expired", "lease_released"], about: Some(C1) },
+                question: "Client 1 is frozen mid-job, still holding the lock, and client 2 is waiting for it. What will the lock service do about client 1's lease?",
                 choices: &[
-                    Choice { text: "Grants it the lock: the lease is over", means: "lease_granted" },
-                    Choice { text: "Keeps it waiting until client 1 releases", means: "request_queued" },
+                    Choice { text: "Ends it when its time runs out, frozen holder or not, and grants client 2", means: "lease_expired" },
+                    Choice { text: "Keeps the lock client 1's until client 1 releases it", means: "lease_released" },
                 ],
-                explain: "A lease exists so a vanished holder cannot block everyone forever. The service cannot tell a frozen client from a dead one, so it moves on — correctly, by its rules.",
+                explain: "A lease exists so a vanished holder cannot block everyone forever: when its time runs out the service frees the lock, and it cannot tell a frozen client from a dead one. (Had client 1 woken before its lease ran out, it would have released the lock itself.)",
                 // Client 2 taking the lock is the grant's visible consequence.
                 then: Some(Moment { node: C2, kinds: &["belief_started"], about: None }),
                 on: None,
@@ -1190,7 +1193,7 @@ mod quiz_tests {
         // the lessons (Kleppmann 2016: the grant, the accepted stale write; the fenced run
         // rejects it), so a change to the model that moves an answer fails here.
         const EXPECTED: [(usize, usize, usize, usize, i64, &str); 7] = [
-            (0, 0, 0, 18, 30_005, "lease_granted"),
+            (0, 0, 0, 17, 30_005, "lease_expired"),
             (0, 1, 0, 34, 50_005, "write_accepted"),
             (1, 0, 0, 19, 600_005, "lease_expired"),
             (2, 0, 0, 25, 90_010, "loss_ignored"),
@@ -1224,6 +1227,29 @@ mod quiz_tests {
                 s.question
             );
         }
+    }
+
+    /// Issue #13 point 15: the first stop is not answered by construction. Over the GC
+    /// pause the lease expires; with a pause shorter than the lease, client 1 wakes in
+    /// time and the lock service's next word on its lease is the release.
+    #[test]
+    fn the_first_stop_is_decided_by_the_run() {
+        use crate::model::scenario::FaultKind;
+        let stop = &QUESTIONS[0].stops[0];
+        assert_eq!(stop.answer(&run("gc-pause")), Some(0));
+        let mut sc = preset("gc-pause").unwrap().scenario();
+        for f in &mut sc.faults {
+            if let FaultKind::Pause { for_ms, .. } = &mut f.kind {
+                *for_ms = 5_000;
+            }
+        }
+        let short = simulate(&sc).unwrap();
+        assert_eq!(stop.answer(&short), Some(1), "released, not expired");
+        assert_eq!(stop.choices.len(), 2);
+        assert!(stop
+            .choices
+            .iter()
+            .all(|c| stop.at.kinds.contains(&c.means)));
     }
 
     #[test]
