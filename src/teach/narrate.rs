@@ -5,7 +5,7 @@
 //! entry and the projected state right after it ("…; client 1 still believes it holds
 //! token 33") — never from a script.
 
-use crate::analysis::check::{Refusal, Verdict, ViolationKind};
+use crate::analysis::check::{Refusal, Rejection, Verdict, ViolationKind};
 use crate::analysis::projection::{ClientView, JobStatus, Projection, State};
 use crate::model::scenario::{FenceMode, Flavor, Scenario};
 use crate::model::trace::{AbortWhy, Event, Forgot, Trace};
@@ -338,38 +338,48 @@ pub fn ending(verdict: &Verdict) -> String {
 /// refused every write that carried no token (client 1's and client 2's)", whoever sent
 /// it. `None` if it refused nothing.
 fn refusals(v: &Verdict) -> Option<String> {
-    let mut parts = Vec::new();
-    if let Some(r) = v.rejections.iter().find(|r| r.why == Refusal::Stale) {
-        parts.push(format!(
-            "the fence rejected {}'s stale write ({})",
-            r.client.name(),
-            r.reason
-        ));
-    }
-    let mut tokenless: Vec<String> = Vec::new();
+    let first = |w| v.rejections.iter().find(|r| r.why == w);
+    let mut s = first(Refusal::Stale).map(refusal).unwrap_or_default();
+    let mut who: Vec<String> = Vec::new();
     for r in v.rejections.iter().filter(|r| r.why == Refusal::NoToken) {
-        let who = r.client.name() + "'s";
-        if !tokenless.contains(&who) {
-            tokenless.push(who);
+        let c = r.client.name() + "'s";
+        if !who.contains(&c) {
+            who.push(c);
         }
     }
-    if !tokenless.is_empty() {
-        parts.push(format!(
-            "the fence refused every write that carried no token ({})",
-            tokenless.join(" and ")
-        ));
+    if !who.is_empty() {
+        if !s.is_empty() {
+            s += ", and ";
+        }
+        s += "the fence refused every write that carried no token (";
+        s += &who.join(" and ");
+        s += ")";
     }
-    if let (true, Some(r)) = (
-        parts.is_empty(),
-        v.rejections.iter().find(|r| r.why == Refusal::NotNewer),
-    ) {
-        parts.push(format!(
-            "the fence refused {}'s write ({})",
-            r.client.name(),
-            r.reason
-        ));
+    if s.is_empty() {
+        s = first(Refusal::NotNewer).map(refusal)?;
     }
-    (!parts.is_empty()).then(|| parts.join(", and "))
+    Some(s)
+}
+
+/// One refusal, by its reason: "the fence rejected client 1's stale write (token 33 < 34)",
+/// "the fence refused client 2's write: it carried no token". (Built by pushing, not
+/// formatting: every `format!` is code in the wasm bundle.)
+fn refusal(r: &Rejection) -> String {
+    let mut s = String::from(match r.why {
+        Refusal::Stale => "the fence rejected ",
+        _ => "the fence refused ",
+    });
+    s += &r.client.name();
+    s += match r.why {
+        Refusal::Stale => "'s stale write (",
+        Refusal::NoToken => "'s write: it carried no token",
+        Refusal::NotNewer => "'s write (",
+    };
+    if r.why != Refusal::NoToken {
+        s += &r.reason;
+        s += ")";
+    }
+    s
 }
 
 /// What "superseded holder" means, said where the checker's causes use the term.
@@ -396,20 +406,20 @@ pub fn verdict_line(v: &Verdict) -> String {
         (None, 0) => "safe".to_string(),
         (None, n) => {
             let (stale, none) = (st.stale_writes_rejected, st.tokenless_writes_rejected);
-            let mut by = Vec::new();
-            if stale > 0 {
-                by.push(format!("{stale} stale write(s)"));
-            }
-            if none > 0 {
-                by.push(format!("{none} write(s) with no token"));
-            }
-            if n > stale + none {
-                by.push(format!(
-                    "{} write(s) not newer than the mark",
-                    n - stale - none
-                ));
-            }
-            format!("safe — the fence refused {}", by.join(" and "))
+            let mut s = String::from("safe — the fence refused ");
+            let mut part = |k: u32, what: &str| {
+                if k > 0 {
+                    if !s.ends_with("refused ") {
+                        s += " and ";
+                    }
+                    s += &k.to_string();
+                    s += what;
+                }
+            };
+            part(stale, " stale write(s)");
+            part(none, " write(s) with no token");
+            part(n - stale - none, " write(s) not newer than the mark");
+            s
         }
     }
 }
@@ -563,22 +573,7 @@ pub fn verdict_so_far(v: &Verdict, step: usize, at_end: bool) -> (bool, String, 
                 class: "rejection",
                 entry: r.entry,
                 when: when(r.at),
-                text: match r.why {
-                    Refusal::Stale => format!(
-                        "the fence rejected {}'s stale write: {}",
-                        r.client.name(),
-                        r.reason
-                    ),
-                    Refusal::NoToken => format!(
-                        "the fence refused {}'s write: it carried no token",
-                        r.client.name()
-                    ),
-                    Refusal::NotNewer => format!(
-                        "the fence refused {}'s write: {}",
-                        r.client.name(),
-                        r.reason
-                    ),
-                },
+                text: refusal(r),
             }),
     );
     items.extend(v.overlaps.iter().filter(|o| reached(o.entry)).map(|o| {
@@ -1062,7 +1057,7 @@ mod tests {
         assert!(safe);
         assert_eq!(head, "Safe: no violation in the whole run");
         assert!(items.iter().any(|i| i.class == "rejection"
-            && i.text == "the fence rejected client 1's stale write: token 33 < 34"));
+            && i.text == "the fence rejected client 1's stale write (token 33 < 34)"));
     }
 
     #[test]

@@ -984,13 +984,15 @@ mod fill_tests {
 // ---------------------------------------------------------------- interview-prep stops
 
 /// The decisive moment a stop waits for: the first entry on `node`, about `about`, whose
-/// kind is one of `kinds`. Which kind it turns out to be is the answer; a choice whose kind
-/// is not among `kinds` is a prediction the model never bears out.
+/// kind is one of `kinds` — after the first `after` moment, when one is given. Which kind
+/// it turns out to be is the answer; a choice whose kind is not among `kinds` is a
+/// prediction the model never bears out.
 #[derive(Clone, Copy, Debug)]
 pub struct Moment {
     pub node: NodeId,
     pub kinds: &'static [&'static str],
     pub about: Option<NodeId>,
+    pub after: Option<&'static Moment>,
 }
 
 impl Moment {
@@ -998,6 +1000,20 @@ impl Moment {
         e.node == self.node
             && self.kinds.contains(&kind(&e.event))
             && (self.about.is_none() || about(&e.event) == self.about)
+    }
+
+    /// The entry of this moment in `trace`, searched from `from` on.
+    fn find(&self, trace: &Trace, from: usize) -> Option<usize> {
+        let from = match self.after {
+            Some(a) => a.find(trace, from)? + 1,
+            None => from,
+        };
+        let k = trace
+            .entries
+            .get(from..)?
+            .iter()
+            .position(|e| self.matches(e))?;
+        Some(from + k)
     }
 }
 
@@ -1031,7 +1047,7 @@ pub struct Stop {
 impl Stop {
     /// The entry of the decisive event in `trace`, if it happens.
     pub fn locate(&self, trace: &Trace) -> Option<usize> {
-        trace.entries.iter().position(|e| self.at.matches(e))
+        self.at.find(trace, 0)
     }
 
     /// The entry of the consequence the reveal shows: the first `then` event after the
@@ -1039,8 +1055,7 @@ impl Stop {
     pub fn consequence(&self, trace: &Trace) -> Option<usize> {
         let at = self.locate(trace)?;
         let Some(m) = self.then else { return Some(at) };
-        let found = trace.entries[at..].iter().position(|e| m.matches(e));
-        Some(found.map_or(at, |k| at + k))
+        Some(m.find(trace, at).unwrap_or(at))
     }
 
     /// The right choice, read from what the model did — never stored.
@@ -1060,7 +1075,7 @@ pub struct Question {
 }
 
 const STORAGE_DECIDES: Stop = Stop {
-    at: Moment { node: DB, kinds: &["write_accepted", "write_rejected"], about: Some(C1) },
+    at: Moment { node: DB, kinds: &["write_accepted", "write_rejected"], about: Some(C1), after: None },
     question: "Client 1 wakes and writes with token 33, after client 2 wrote with 34. What does storage do?",
     choices: &[
         Choice { text: "Accepts it and overwrites client 2's value", means: "write_accepted" },
@@ -1072,11 +1087,20 @@ const STORAGE_DECIDES: Stop = Stop {
     on: None,
 };
 
+/// Client 2's request waiting in line at the lock service.
+const C2_QUEUED: Moment = Moment {
+    node: COORD,
+    kinds: &["request_queued"],
+    about: Some(C2),
+    after: None,
+};
+
 /// Client 1 learning that its session is gone, and what its code does about it.
 const SESSION_LOST: Moment = Moment {
     node: C1,
     kinds: &["loss_ignored", "job_aborted"],
     about: None,
+    after: None,
 };
 
 pub const QUESTIONS: &[Question] = &[
@@ -1085,18 +1109,19 @@ pub const QUESTIONS: &[Question] = &[
         scenario: "gc-pause",
         stops: &[
             Stop {
-                // The lock service's next word on client 1's lease: it ends it when its time
-                // runs out, or it hears client 1 release it. The run decides which: with a
-                // pause shorter than the lease, client 1 wakes in time and releases.
-                at: Moment { node: COORD, kinds: &["lease_expired", "lease_released"], about: Some(C1) },
-                question: "Client 1 is frozen mid-job, still holding the lock, and client 2 is waiting for it. What will the lock service do about client 1's lease?",
+                // The lock service's next decision once client 2 waits in line: it grants
+                // client 2 the lock (client 1's lease ran out), or client 1 releases first.
+                // The run decides which: with a pause shorter than the lease, client 1 wakes
+                // in time and releases.
+                at: Moment { node: COORD, kinds: &["lease_granted", "lease_released"], about: None, after: Some(&C2_QUEUED) },
+                question: "Client 1 is frozen mid-job, holding the lock, and client 2 waits in line for it. What does the lock service do next?",
                 choices: &[
-                    Choice { text: "Ends it when its time runs out, frozen holder or not, and grants client 2", means: "lease_expired" },
-                    Choice { text: "Keeps the lock client 1's until client 1 releases it", means: "lease_released" },
+                    Choice { text: "Grants client 2 the lock once client 1's lease runs out, frozen holder or not", means: "lease_granted" },
+                    Choice { text: "Keeps client 2 waiting until client 1 releases the lock", means: "lease_released" },
                 ],
                 explain: "A lease exists so a vanished holder cannot block everyone forever: when its time runs out the service frees the lock, and it cannot tell a frozen client from a dead one. (Had client 1 woken before its lease ran out, it would have released the lock itself.)",
                 // Client 2 taking the lock is the grant's visible consequence.
-                then: Some(Moment { node: C2, kinds: &["belief_started"], about: None }),
+                then: Some(Moment { node: C2, kinds: &["belief_started"], about: None, after: None }),
                 on: None,
             },
             STORAGE_DECIDES,
@@ -1107,7 +1132,7 @@ pub const QUESTIONS: &[Question] = &[
         asks: "Why is sizing the lock's TTL above the p99 job duration not enough?",
         scenario: "ttl-shorter-than-work",
         stops: &[Stop {
-            at: Moment { node: COORD, kinds: &["lease_expired", "lease_renewed"], about: Some(C1) },
+            at: Moment { node: COORD, kinds: &["lease_expired", "lease_renewed"], about: Some(C1), after: None },
             question: "The backfill needs 25 minutes; the lease was taken for 10. What happens to runner 1's lease first?",
             choices: &[
                 Choice { text: "It expires; the work does not extend it", means: "lease_expired" },
@@ -1131,7 +1156,7 @@ pub const QUESTIONS: &[Question] = &[
             ],
             explain: "Losing the session is losing the lock. This code only logs it, so everything after that point is unprotected — here, a second payment batch.",
             // The duplicate payment is what the learner should see.
-            then: Some(Moment { node: DB, kinds: &["effect_performed"], about: Some(C1) }),
+            then: Some(Moment { node: DB, kinds: &["effect_performed"], about: Some(C1), after: None }),
             on: None,
         },
         Stop {
@@ -1151,14 +1176,14 @@ pub const QUESTIONS: &[Question] = &[
         asks: "The lock service is unreachable. Do you fail open or fail closed?",
         scenario: "coordinator-unreachable",
         stops: &[Stop {
-            at: Moment { node: C1, kinds: &["failed_open", "job_aborted"], about: None },
+            at: Moment { node: C1, kinds: &["failed_open", "job_aborted"], about: None, after: None },
             question: "After three unanswered tries, what will this client's code do?",
             choices: &[
                 Choice { text: "Runs the job without the lock", means: "failed_open" },
                 Choice { text: "Gives up and stops", means: "job_aborted" },
             ],
             explain: "This code fails open, and both clients send the nightly report. Failing open risks the duplicate work the lock was meant to prevent; failing closed ties this job's availability to the lock service's. Both are choices; the mistake is making neither on purpose.",
-            then: Some(Moment { node: DB, kinds: &["effect_performed"], about: Some(C2) }),
+            then: Some(Moment { node: DB, kinds: &["effect_performed"], about: Some(C2), after: None }),
             on: None,
         }],
         model_answer: "It is a per-job decision with a blast radius: fail open when duplicates are cheap, fail closed when they are not, and write it down. Paths that must be correct should not depend on the choice at all — the resource rejects duplicates itself.",
@@ -1193,7 +1218,7 @@ mod quiz_tests {
         // the lessons (Kleppmann 2016: the grant, the accepted stale write; the fenced run
         // rejects it), so a change to the model that moves an answer fails here.
         const EXPECTED: [(usize, usize, usize, usize, i64, &str); 7] = [
-            (0, 0, 0, 17, 30_005, "lease_expired"),
+            (0, 0, 0, 18, 30_005, "lease_granted"),
             (0, 1, 0, 34, 50_005, "write_accepted"),
             (1, 0, 0, 19, 600_005, "lease_expired"),
             (2, 0, 0, 25, 90_010, "loss_ignored"),
@@ -1230,8 +1255,9 @@ mod quiz_tests {
     }
 
     /// Issue #13 point 15: the first stop is not answered by construction. Over the GC
-    /// pause the lease expires; with a pause shorter than the lease, client 1 wakes in
-    /// time and the lock service's next word on its lease is the release.
+    /// pause the lease runs out and client 2 is granted the lock; with a pause shorter than
+    /// the lease, client 1 wakes in time and the lock service's next decision is the
+    /// release.
     #[test]
     fn the_first_stop_is_decided_by_the_run() {
         use crate::model::scenario::FaultKind;
@@ -1244,7 +1270,7 @@ mod quiz_tests {
             }
         }
         let short = simulate(&sc).unwrap();
-        assert_eq!(stop.answer(&short), Some(1), "released, not expired");
+        assert_eq!(stop.answer(&short), Some(1), "released before any grant");
         assert_eq!(stop.choices.len(), 2);
         assert!(stop
             .choices

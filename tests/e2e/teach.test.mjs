@@ -143,16 +143,16 @@ describe('teach it', () => {
       for (let i = 0; i < 4; i++) await page.keyboard.press(']');
       await toolbar.getByRole('button', { name: 'Play', exact: true }).click();
 
-      // Stop 1: the run halts before the lock service's next word on client 1's lease and asks.
+      // Stop 1: the run halts before the lock service's next decision (here, the grant to client 2) and asks.
       const choices = quiz.getByRole('group', { name: 'Your prediction' });
       await choices.waitFor({ timeout: 60_000 });
-      assert.match(await quiz.innerText(), /What will the lock service do about client 1's lease/);
+      assert.match(await quiz.innerText(), /What does the lock service do next/);
       assert.ok(await toolbar.getByRole('button', { name: 'Play', exact: true }).isVisible(), 'paused at the stop');
-      await choices.getByRole('button', { name: /Ends it when its time runs out/ }).click();
+      await choices.getByRole('button', { name: /Grants client 2 the lock once/ }).click();
       await page.screenshot({ path: join(SHOTS, 'quiz-stop.png'), fullPage: true });
       await quiz.getByRole('button', { name: 'Play on' }).click();
       await until(async () => /Right\./.test(await quiz.innerText()), 'the reveal', { timeout: 30_000 });
-      assert.match(await quiz.innerText(), /What this run did: Ends it when its time runs out/);
+      assert.match(await quiz.innerText(), /What this run did: Grants client 2 the lock once/);
 
       // Stop 2: storage decides; predict the fence (wrong: this run has none).
       await quiz.getByRole('button', { name: 'Next stop' }).click();
