@@ -344,6 +344,8 @@ mod tests {
         let f = report(&["run", "gc-pause", "--fence", "monotone", "--format", "json"]);
         assert_eq!(f["stats"]["stale_writes_accepted"], 0);
         assert_eq!(f["stats"]["stale_writes_rejected"], 1);
+        assert_eq!(f["stats"]["tokenless_writes_rejected"], 0);
+        assert_eq!(f["rejections"][0]["why"], "stale");
         assert_eq!(f["rejections"][0]["at"], 50_005);
         assert_eq!(
             f["stats"]["double_holder_ms"],
@@ -362,7 +364,12 @@ mod tests {
             v["verdict"]["unfinished"],
             "client 2's work never completed (1 write refused)"
         );
-        assert_eq!(v["stats"]["stale_writes_rejected"], 2);
+        // Both refusals are for carrying no token — client 2's is the current holder's —
+        // so neither is counted stale (issue #13 point 2).
+        assert_eq!(v["stats"]["stale_writes_rejected"], 0);
+        assert_eq!(v["stats"]["tokenless_writes_rejected"], 2);
+        assert_eq!(v["stats"]["writes_rejected"], 2);
+        assert_eq!(v["rejections"][0]["why"], "no_token");
         assert_eq!(
             (
                 v["stats"]["jobs_started"].as_u64(),

@@ -15,7 +15,9 @@
 //!   place a fence can act. Epochs are grants (unique even when an in-memory token counter
 //!   repeats tokens); a write carrying no lease counts as older than every epoch.
 //! - **Lost updates** (violation): a stale write that replaced a value from a newer epoch.
-//! - **Fence rejections** (not violations: the fence working), with their reasons.
+//! - **Fence rejections** (not violations: the fence working), with their reasons, counted
+//!   by what the write carried ([`Refusal`]): a token below the mark is a stale write; a
+//!   write with no token is refused whoever sent it, the current holder included.
 //! - **Token regressions** (violation): a grant whose token is not above every token issued
 //!   before it — an in-memory counter that restarted.
 //! - **Duplicate effects** (violation): an unfenceable side effect performed more than once.
@@ -27,6 +29,7 @@
 
 use crate::analysis::liveness::{progress, JobEnd, Progress};
 use crate::analysis::projection::{walk, write_epoch, State};
+use crate::model::msg::RejectReason;
 use crate::model::trace::{Entry, Event, Trace};
 use crate::vocab::ids::NodeId;
 use crate::vocab::numbers::fmt_ms;
@@ -56,6 +59,37 @@ pub struct Overlap {
     pub clients: Vec<(NodeId, u64)>,
 }
 
+/// Why the fence refused a write, by what the write carried: only a token below the
+/// fence's mark is a *stale* write. A write with no token at all is refused whoever sent it
+/// — the current holder too, when the lock service issues no token (Redis, Redlock) — so
+/// it is counted apart, and never called stale.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Refusal {
+    /// A token below the highest accepted (or below the lock's current one).
+    Stale,
+    /// No token at all.
+    NoToken,
+    /// A token that is not below the mark and still not accepted: the same token again
+    /// under a strict fence, or not the current one under an exact-match fence.
+    NotNewer,
+}
+
+impl Refusal {
+    pub fn of(reason: &RejectReason) -> Refusal {
+        match *reason {
+            RejectReason::Lower { .. } => Refusal::Stale,
+            RejectReason::NotAbove { token, mark } if token < mark => Refusal::Stale,
+            RejectReason::NotCurrent {
+                token,
+                current: Some(c),
+            } if token < c => Refusal::Stale,
+            RejectReason::NoToken => Refusal::NoToken,
+            _ => Refusal::NotNewer,
+        }
+    }
+}
+
 /// A write the fence refused.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Rejection {
@@ -64,6 +98,8 @@ pub struct Rejection {
     pub client: NodeId,
     pub token: Option<u64>,
     pub reason: String,
+    /// Stale, token-less or not newer: what the reason amounts to.
+    pub why: Refusal,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -71,7 +107,11 @@ pub struct Stats {
     pub double_holder_ms: i64,
     pub writes_accepted: u32,
     pub stale_writes_accepted: u32,
+    /// Writes the fence refused, by reason: a token below its mark (stale), no token at
+    /// all (a fail-open client, or every client of a service that issues none), and in all.
     pub stale_writes_rejected: u32,
+    pub tokenless_writes_rejected: u32,
+    pub writes_rejected: u32,
     pub lost_updates: u32,
     pub effects_performed: u32,
     pub grants: u32,
@@ -329,7 +369,7 @@ pub fn check(trace: &Trace) -> Verdict {
                     open = now.map(|who| (entry.t, step.index, who));
                 }
                 Expectation::Sometimes => {
-                    if let Some(b) = breach {
+                    if let (Some(b), Event::WriteRejected { reason, .. }) = (breach, &entry.event) {
                         let (client, token) = b.who[0];
                         rejections.push(Rejection {
                             at: entry.t,
@@ -337,6 +377,7 @@ pub fn check(trace: &Trace) -> Verdict {
                             client,
                             token,
                             reason: b.cause,
+                            why: Refusal::of(reason),
                         });
                     }
                 }
@@ -348,11 +389,14 @@ pub fn check(trace: &Trace) -> Verdict {
     }
     violations.sort_by_key(|x| (x.entry, x.kind));
     let count = |k| violations.iter().filter(|x| x.kind == k).count() as u32;
+    let refused = |w| rejections.iter().filter(|r| r.why == w).count() as u32;
     let stats = Stats {
         double_holder_ms: overlaps.iter().map(|o| o.to.0 - o.from.0).sum(),
         writes_accepted: end.counts.writes_accepted,
         stale_writes_accepted: count(ViolationKind::StaleWrite),
-        stale_writes_rejected: rejections.len() as u32,
+        stale_writes_rejected: refused(Refusal::Stale),
+        tokenless_writes_rejected: refused(Refusal::NoToken),
+        writes_rejected: rejections.len() as u32,
         lost_updates: count(ViolationKind::LostUpdate),
         effects_performed: end.counts.effects_performed,
         grants: end.counts.grants,
@@ -407,7 +451,11 @@ impl Verdict {
             let who: Vec<String> = o
                 .clients
                 .iter()
-                .map(|(n, t)| format!("{n} (token {t})"))
+                .map(|(n, t)| match t {
+                    // Redis and Redlock issue no token: say so, not "token 0".
+                    0 => format!("{n} (no token)"),
+                    t => format!("{n} (token {t})"),
+                })
                 .collect();
             s.push_str(&format!(
                 "  two believers {} → {}: {}\n",
@@ -427,11 +475,12 @@ impl Verdict {
         }
         let st = &self.stats;
         s.push_str(&format!(
-            "  double-holder time {}, writes accepted {}, stale accepted {}, stale rejected {}, lost updates {}\n",
+            "  double-holder time {}, writes accepted {}, stale accepted {}, stale rejected {}, token-less rejected {}, lost updates {}\n",
             fmt_ms(st.double_holder_ms),
             st.writes_accepted,
             st.stale_writes_accepted,
             st.stale_writes_rejected,
+            st.tokenless_writes_rejected,
             st.lost_updates
         ));
         // Said only when some work did not get done: a run that finished says nothing
@@ -453,7 +502,6 @@ impl Verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::msg::RejectReason;
     use crate::model::trace::LossHow;
 
     const C1: NodeId = NodeId::Client(0);
@@ -724,23 +772,46 @@ mod tests {
 
     #[test]
     fn the_fence_refusing_a_write_is_reported_not_a_violation() {
-        let reject = Event::WriteRejected {
+        let reject = |token: Option<u64>, reason| Event::WriteRejected {
             client: C1,
             key: "k".into(),
-            token: Some(1),
-            reason: RejectReason::NoToken,
+            token,
+            reason,
         };
-        let events = vec![write(C2, Some(2), None), (NodeId::Storage, reject)];
-        assert_eq!(breaks("the fence refuses a write", events.clone()), [1]);
+        let events = vec![
+            write(C2, Some(2), None),
+            (
+                NodeId::Storage,
+                reject(Some(1), RejectReason::Lower { token: 1, mark: 2 }),
+            ),
+            (NodeId::Storage, reject(None, RejectReason::NoToken)),
+            (
+                NodeId::Storage,
+                reject(Some(2), RejectReason::NotAbove { token: 2, mark: 2 }),
+            ),
+        ];
+        assert_eq!(
+            breaks("the fence refuses a write", events.clone()),
+            [1, 2, 3]
+        );
         let v = check(&trace(events));
         assert!(v.safe);
-        assert_eq!(v.rejections.len(), 1);
+        assert_eq!(v.rejections.len(), 3);
         assert_eq!(
             (v.rejections[0].client, v.rejections[0].token),
             (C1, Some(1))
         );
+        // Counted by reason: only a token below the mark is stale (issue #13 point 2).
+        let why: Vec<Refusal> = v.rejections.iter().map(|r| r.why).collect();
+        assert_eq!(why, [Refusal::Stale, Refusal::NoToken, Refusal::NotNewer]);
         assert_eq!(v.stats.stale_writes_rejected, 1);
+        assert_eq!(v.stats.tokenless_writes_rejected, 1);
+        assert_eq!(v.stats.writes_rejected, 3);
         assert_eq!(v.stats.writes_accepted, 1);
+        let c = |token, current| Refusal::of(&RejectReason::NotCurrent { token, current });
+        assert_eq!(c(1, Some(2)), Refusal::Stale);
+        assert_eq!(c(3, Some(2)), Refusal::NotNewer);
+        assert_eq!(c(3, None), Refusal::NotNewer);
     }
 
     fn job(client: NodeId, e: Event) -> (NodeId, Event) {

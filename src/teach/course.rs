@@ -121,6 +121,38 @@ pub fn fixes(lesson: &str) -> Vec<FixRef> {
         .unwrap_or_default()
 }
 
+/// The fixes worth offering beside a run of `lesson` whose scenario is `sc`: those that
+/// would change it. A fix the run already has (fencing switched on by hand over the GC
+/// pause) is not offered again.
+pub fn fixes_to_offer(lesson: &str, sc: &Scenario) -> Vec<FixRef> {
+    let apply = |name: &str| -> Option<fn(&mut Scenario)> {
+        if lesson == FIRST {
+            return Some(FENCING.apply);
+        }
+        let l = lessons().find(|l| l.id == lesson)?;
+        Some(l.fixes.iter().find(|f| f.name == name)?.apply)
+    };
+    fixes(lesson)
+        .into_iter()
+        .filter(|f| {
+            apply(f.name).is_none_or(|a| {
+                let mut fixed = sc.clone();
+                a(&mut fixed);
+                fixed != *sc
+            })
+        })
+        .collect()
+}
+
+/// What a fix's note says the variant changes: its summary, without claiming how many
+/// settings that takes (a watchdog fix renews *and* keys the swap).
+pub fn fix_note(f: &FixRef) -> String {
+    format!(
+        "What this run changes: {}. Play it and compare the verdict.",
+        f.summary
+    )
+}
+
 /// The fix a scenario name applies, if it is a fix variant.
 pub fn fix_of(name: &str) -> Option<FixRef> {
     fixes(lesson_of(name))

@@ -32,16 +32,21 @@
 //! | `retry_words` | a held message | how long before the client sent the same request again |
 //! | `ttl_min` | a grant | the lease's term, in minutes |
 //! | `work_min` | a grant | the granted client's total work, in minutes |
-//! | `t_min` | any | the entry's true time, in minutes |
+//! | `t_min`, `t_s` | any | the entry's true time, in minutes / seconds |
+//! | `write_flight_s` | a client sending a write | how long until it arrives (none: it is lost) |
+//! | `if_unfenced` | any | nothing — it resolves only while storage has no fence, for text that says "turn fencing on" |
+//! | `if_no_idempotency` | any | nothing — it resolves only while the idempotency key is off |
 //! | `c1_token`, `c2_token`, `c1_next` | any | client 1's / client 2's first token; client 1's plus one |
 //! | `tail_runs`, `tail_unsafe`, `tail_pct`, `tail_p99_s` | any | the scenario under many seeds with drawn pauses ([`crate::teach::tail`]): runs, unsafe runs, their share in %, the pauses' p99 |
+//! | `c1_left_at_pause_s` | any | what was left of client 1's lease on the lock service when its first pause began |
 //!
 //! Seconds and minutes are rounded to a tenth and written without a trailing ".0"
 //! ("25", "2.5"); `*_words` spell whole seconds ("a second", "fifteen seconds"), and a
 //! placeholder that opens a sentence is capitalised.
 
 use crate::analysis::projection::{Projection, State};
-use crate::model::scenario::{ClientSpec, Scenario, Step};
+use crate::model::msg::Msg;
+use crate::model::scenario::{ClientSpec, FenceMode, Scenario, Step};
 use crate::model::trace::{Entry, Event, Forgot, Trace};
 use crate::teach::tail;
 use crate::vocab::ids::NodeId;
@@ -114,6 +119,41 @@ impl<'a> Facts<'a> {
             } if c == client => Some(token),
             _ => None,
         })
+    }
+
+    /// How much of `client`'s lease the lock service had left (true time) when the
+    /// client's first pause began: from the last grant or renewal before it, the term it
+    /// gave. `None` if the client never pauses, or pauses holding no lease.
+    fn left_at_pause(&self, client: NodeId) -> Option<i64> {
+        let p = self
+            .entries()
+            .iter()
+            .position(|e| e.node == client && matches!(e.event, Event::Paused { .. }))?;
+        let at = self.entries()[p].t.0;
+        let ends = self.entries()[..p]
+            .iter()
+            .rev()
+            .find_map(|q| match q.event {
+                Event::LeaseGranted {
+                    client: c,
+                    expires_local,
+                    ..
+                }
+                | Event::LeaseRenewed {
+                    client: c,
+                    expires_local,
+                    ..
+                }
+                | Event::LeaseExtended {
+                    client: c,
+                    expires_local,
+                    ..
+                } if q.node == NodeId::COORD && c == client => {
+                    Some(q.t.0 + expires_local - q.local)
+                }
+                _ => None,
+            })?;
+        (ends > at).then_some(ends - at)
     }
 
     fn value(&self, name: &str, i: usize) -> Option<String> {
@@ -234,6 +274,19 @@ impl<'a> Facts<'a> {
                 minutes(work.sum())
             }
             ("t_min", _) => minutes(e.t.0),
+            ("t_s", _) => secs(e.t.0),
+            (
+                "write_flight_s",
+                Sent {
+                    msg: Msg::Write { .. },
+                    arrives: Some(a),
+                    ..
+                },
+            ) => secs(a.0 - e.t.0),
+            ("if_unfenced", _) => {
+                (self.scenario.storage.fence == FenceMode::None).then(String::new)?
+            }
+            ("if_no_idempotency", _) => (!self.scenario.storage.idempotency).then(String::new)?,
             ("c1_token", _) => self.first_token(NodeId::Client(0))?.to_string(),
             ("c2_token", _) => self.first_token(NodeId::Client(1))?.to_string(),
             ("c1_next", _) => (self.first_token(NodeId::Client(0))? + 1).to_string(),
@@ -244,6 +297,7 @@ impl<'a> Facts<'a> {
                 decimal((s.unsafe_runs * 1_000 / s.runs) as i64, 1)
             }
             ("tail_p99_s", _) => secs(tail::share(self.scenario)?.p99_ms),
+            ("c1_left_at_pause_s", _) => secs(self.left_at_pause(NodeId::Client(0))?),
             _ => return None,
         })
     }

@@ -11,7 +11,7 @@
 
 use super::library::{Expect, Fix, Lesson, FENCED, SAFE, UNSAFE_STALE as UNSAFE};
 use super::library::{ANTIREZ, CHUBBY, CONSUL, CURATOR, ETCD, KLEPPMANN, REDIS, ZOOKEEPER};
-use crate::model::scenario::{FenceMode, Flavor, Scenario};
+use crate::model::scenario::{FenceMode, Flavor, LossPolicy, Scenario};
 
 /// A flavor preset is a lesson (base JSON, remedies, verdicts) tied to its service.
 pub struct FlavorPreset {
@@ -73,7 +73,9 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
             sources: &[REDIS, KLEPPMANN],
             json: include_str!("flavors/redis-clock-jump.json"),
             expect: UNSAFE,
-            fixes: &[],
+            // No remedy the service offers: a monotonic clock setting does not move Redis's
+            // key expiry, and a fence has no token to check.
+            fixes: &[NO_TOKEN],
         },
     },
     FlavorPreset {
@@ -90,7 +92,7 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
     },
     FlavorPreset {
         flavor: Flavor::Redlock,
-        summary: "client 1 pauses while the five grants are in flight; its validity check, run after the pause, refuses the lock",
+        summary: "client 1 pauses while the five grants are in flight; its validity check, run after the pause, refuses the lock (antirez's reply, 2016)",
         lesson: Lesson {
             id: "redlock-pause-in-flight",
             chapter: CHAPTER_SERVICES,
@@ -120,9 +122,9 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
             fixes: &[
                 Fix {
                     name: "delayed-restart",
-                    title: "Restart a master only after the TTL",
-                    summary: "a restarted master stays down for the TTL, so it joins no live lock",
-                    apply: |sc| sc.coordinator.restart_delay_ms = 10_000,
+                    title: "Keep a restarted master down longer than the TTL",
+                    summary: "a restarted master stays down a little longer than the longest TTL (11 s against 10 s), so it joins no live lock",
+                    apply: |sc| sc.coordinator.restart_delay_ms = 11_000,
                     expect: SAFE,
                 },
             ],
@@ -130,7 +132,7 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
     },
     FlavorPreset {
         flavor: Flavor::Zookeeper,
-        summary: "client 1 is cut off from ZooKeeper, not from storage: Disconnected, its session expires, it writes anyway",
+        summary: "client 1 is cut off from ZooKeeper, not from storage: Disconnected, its session expires, Curator reports LOST, its code logs it and writes anyway",
         lesson: Lesson {
             id: "zookeeper-partition",
             chapter: CHAPTER_SERVICES,
@@ -149,7 +151,12 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
                     name: "suspended-listener",
                     title: "Stop the work on Disconnected",
                     summary: "a connection listener stops the work on Disconnected (SUSPENDED), before the session can expire",
-                    apply: |sc| sc.coordinator.stop_on_disconnect = true,
+                    // The listener is the code acting on the loss: it stops the job, where
+                    // the base only logged LOST.
+                    apply: |sc| {
+                        sc.coordinator.stop_on_disconnect = true;
+                        sc.clients.iter_mut().for_each(|c| c.on_loss = LossPolicy::Abort);
+                    },
                     expect: SAFE,
                 },
             ],
@@ -218,8 +225,8 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
             fixes: &[
                 Fix {
                     name: "lock-delay",
-                    title: "Keep Chubby's 60 s lock delay",
-                    summary: "Chubby's lock-delay (60 s): the lock stays free until the failed holder's write is long done",
+                    title: "Use Chubby's longest lock delay (60 s)",
+                    summary: "a lock-delay of one minute, the longest a Chubby client may choose: the lock stays free until the failed holder's write is long done",
                     apply: |sc| sc.coordinator.lock_delay_ms = None,
                     expect: SAFE,
                 },

@@ -156,8 +156,8 @@ pub const LESSONS: &[Lesson] = &[
         fixes: &[
             Fix {
                 name: "watchdog",
-                title: "Renew while working, resume without repeating",
-                summary: "a renewal watchdog extends the lease every 200 s while the work is alive, and the table swap is idempotent so the next runner resumes instead of repeating",
+                title: "Renew while working; swap the tables once",
+                summary: "a renewal watchdog extends the lease every 200 s while the work is alive, so the second runner waits for the first to finish; it then runs its own steps again, and only the table swap, which carries an idempotency key, is done once",
                 apply: |sc| {
                     clients(sc, |c| c.renew_every_ms = Some(200_000));
                     sc.storage.idempotency = true;

@@ -5,7 +5,7 @@
 //! entry and the projected state right after it ("…; client 1 still believes it holds
 //! token 33") — never from a script.
 
-use crate::analysis::check::{Verdict, ViolationKind};
+use crate::analysis::check::{Refusal, Rejection, Verdict, ViolationKind};
 use crate::analysis::projection::{ClientView, JobStatus, Projection, State};
 use crate::model::scenario::{FenceMode, Flavor, Scenario};
 use crate::model::trace::{AbortWhy, Event, Forgot, Trace};
@@ -67,7 +67,7 @@ fn still_believes(state: &State, client: NodeId) -> Option<String> {
     state
         .believers()
         .find(|(c, _)| *c == client)
-        .map(|(c, t)| format!("{} still believes it holds token {t}", c.name()))
+        .map(|(c, t)| format!("{} still believes it holds {}", c.name(), held(t)))
 }
 
 /// The sentence for entry `i`, given the state right after it, with its time in front
@@ -116,7 +116,7 @@ fn happened(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Option
             let others: Vec<String> = after
                 .believers()
                 .filter(|(c, _)| c != client)
-                .map(|(c, t)| format!("{} still believes it holds token {t}", c.name()))
+                .map(|(c, t)| format!("{} still believes it holds {}", c.name(), held(t)))
                 .collect();
             if !others.is_empty() {
                 s.push_str("; ");
@@ -137,10 +137,10 @@ fn happened(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Option
             s
         }
         Event::LeaseReleased { client, token } => {
-            format!("{} released the lock (token {token})", client.name())
+            format!("{} released the lock ({})", client.name(), tok(*token))
         }
         Event::BeliefEnded { token, how } => {
-            format!("{who} stopped believing it holds token {token}: {how}")
+            format!("{who} stopped believing it holds {}: {how}", held(*token))
         }
         Event::WriteAccepted {
             client, token, key, ..
@@ -179,15 +179,17 @@ fn happened(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Option
                 .violations
                 .iter()
                 .any(|v| v.entry as usize == i && v.kind == ViolationKind::DuplicateEffect);
+            // An effect is done by the service that sends the email or the payment, not by
+            // storage (its lane only stands in for it).
             format!(
-                "storage performed \"{name}\" for {}{}",
+                "the service that performs \"{name}\" did it for {}{}",
                 client.name(),
                 if dup { " — a second time" } else { "" }
             )
         }
         Event::EffectDeduplicated { client, name } => {
             format!(
-                "storage skipped \"{name}\" for {}: its idempotency key was already used",
+                "the service that performs \"{name}\" skipped it for {}: its idempotency key was already used",
                 client.name()
             )
         }
@@ -287,6 +289,16 @@ fn happened(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Option
     Some(s)
 }
 
+/// What a client holds, in one wording everywhere: "token 33", or "the lock (no token)"
+/// for the services that give none (Redis, Redlock) — never "token 0".
+fn held(token: u64) -> String {
+    if token == 0 {
+        "the lock (no token)".into()
+    } else {
+        format!("token {token}")
+    }
+}
+
 /// "token 33", or "no token" for the services that give none (Redis, Redlock).
 fn tok(token: u64) -> String {
     if token == 0 {
@@ -296,8 +308,8 @@ fn tok(token: u64) -> String {
     }
 }
 
-/// How a run ended, in one sentence, from the verdict: the first violation's cause, or the
-/// fence's first refusal, or plain safety.
+/// How a run ended, in one sentence, from the verdict: the first violation's cause, or what
+/// the fence refused, or plain safety.
 pub fn ending(verdict: &Verdict) -> String {
     if let Some(v) = verdict.violations.first() {
         let more = verdict.violations.len() - 1;
@@ -308,18 +320,66 @@ pub fn ending(verdict: &Verdict) -> String {
         };
         return format!("End of run — unsafe: {}{tail}.", plain(&v.cause));
     }
+    let refused = refusals(verdict).map_or(String::new(), |r| r + ", so ");
     // Safe, and yet some client's work never got done: say that, not a success story.
     if let Some(h) = verdict.progress.headline() {
-        return format!("End of run — safe: no client whose lock had passed to another changed the data. But {h}.");
+        return format!("End of run — safe: {refused}no client whose lock had passed to another changed the data. But {h}.");
     }
-    match verdict.rejections.first() {
-        Some(r) => format!(
-            "End of run — safe: the fence rejected {}'s stale write ({}), so no client whose lock had passed to another changed the data.",
-            r.client.name(),
-            r.reason
-        ),
-        None => "End of run — safe: storage never accepted a write from a client whose lock had passed to another.".to_string(),
+    if refused.is_empty() {
+        return "End of run — safe: storage never accepted a write from a client whose lock had passed to another.".to_string();
     }
+    format!(
+        "End of run — safe: {refused}no client whose lock had passed to another changed the data."
+    )
+}
+
+/// What the fence refused, by reason: "the fence rejected client 1's stale write (token 33
+/// < 34)" — a write is stale only when its token is below the mark — and "the fence
+/// refused every write that carried no token (client 1's and client 2's)", whoever sent
+/// it. `None` if it refused nothing.
+fn refusals(v: &Verdict) -> Option<String> {
+    let first = |w| v.rejections.iter().find(|r| r.why == w);
+    let mut s = first(Refusal::Stale).map(refusal).unwrap_or_default();
+    let mut who: Vec<String> = Vec::new();
+    for r in v.rejections.iter().filter(|r| r.why == Refusal::NoToken) {
+        let c = r.client.name() + "'s";
+        if !who.contains(&c) {
+            who.push(c);
+        }
+    }
+    if !who.is_empty() {
+        if !s.is_empty() {
+            s += ", and ";
+        }
+        s += "the fence refused every write that carried no token (";
+        s += &who.join(" and ");
+        s += ")";
+    }
+    if s.is_empty() {
+        s = first(Refusal::NotNewer).map(refusal)?;
+    }
+    Some(s)
+}
+
+/// One refusal, by its reason: "the fence rejected client 1's stale write (token 33 < 34)",
+/// "the fence refused client 2's write: it carried no token". (Built by pushing, not
+/// formatting: every `format!` is code in the wasm bundle.)
+fn refusal(r: &Rejection) -> String {
+    let mut s = String::from(match r.why {
+        Refusal::Stale => "the fence rejected ",
+        _ => "the fence refused ",
+    });
+    s += &r.client.name();
+    s += match r.why {
+        Refusal::Stale => "'s stale write (",
+        Refusal::NoToken => "'s write: it carried no token",
+        Refusal::NotNewer => "'s write (",
+    };
+    if r.why != Refusal::NoToken {
+        s += &r.reason;
+        s += ")";
+    }
+    s
 }
 
 /// What "superseded holder" means, said where the checker's causes use the term.
@@ -337,12 +397,30 @@ pub fn plain(cause: &str) -> String {
 }
 
 /// A verdict in a few words, for a line beside another run's: "unsafe — <first cause>",
-/// or "safe", saying how many writes the fence refused if it refused any.
+/// or "safe", saying how many writes the fence refused if it refused any, and how many of
+/// them were stale and how many carried no token.
 pub fn verdict_line(v: &Verdict) -> String {
-    match (v.violations.first(), v.rejections.len()) {
+    let st = &v.stats;
+    match (v.violations.first(), st.writes_rejected) {
         (Some(x), _) => format!("unsafe — {}", plain(&x.cause)),
         (None, 0) => "safe".to_string(),
-        (None, n) => format!("safe — the fence refused {n} write(s)"),
+        (None, n) => {
+            let (stale, none) = (st.stale_writes_rejected, st.tokenless_writes_rejected);
+            let mut s = String::from("safe — the fence refused ");
+            let mut part = |k: u32, what: &str| {
+                if k > 0 {
+                    if !s.ends_with("refused ") {
+                        s += " and ";
+                    }
+                    s += &k.to_string();
+                    s += what;
+                }
+            };
+            part(stale, " stale write(s)");
+            part(none, " write(s) with no token");
+            part(n - stale - none, " write(s) not newer than the mark");
+            s
+        }
     }
 }
 
@@ -388,7 +466,8 @@ pub fn client_status(c: &ClientView) -> &'static str {
 pub fn client_belief(c: &ClientView, local: i64) -> String {
     match c.believes {
         Some((tok, deadline)) => format!(
-            "holds token {tok} until {}{}",
+            "holds {} until {}{}",
+            held(tok),
             fmt_ms(deadline),
             if local >= deadline {
                 " — already passed"
@@ -412,9 +491,9 @@ pub fn coord_row(st: &State, node: NodeId, alone: bool) -> (&'static str, String
     let paused = st.coords_paused.contains(&node) || (alone && st.coord_paused);
     let holds = match lease {
         Some(l) => format!(
-            "lease: {} holds token {} until {}",
+            "lease: {} holds {} until {}",
             l.client.name(),
-            l.token,
+            held(l.token),
             fmt_ms(l.expires_local)
         ),
         None if down => "down".into(),
@@ -494,18 +573,14 @@ pub fn verdict_so_far(v: &Verdict, step: usize, at_end: bool) -> (bool, String, 
                 class: "rejection",
                 entry: r.entry,
                 when: when(r.at),
-                text: format!(
-                    "the fence rejected {}'s write: {}",
-                    r.client.name(),
-                    r.reason
-                ),
+                text: refusal(r),
             }),
     );
     items.extend(v.overlaps.iter().filter(|o| reached(o.entry)).map(|o| {
         let who: Vec<String> = o
             .clients
             .iter()
-            .map(|(c, t)| format!("{} (token {t})", c.name()))
+            .map(|(c, t)| format!("{} ({})", c.name(), tok(*t)))
             .collect();
         Finding {
             class: "overlap",
@@ -599,7 +674,7 @@ mod tests {
         assert!(line("gc-pause").starts_with("unsafe — storage accepted client 1's write"));
         assert_eq!(
             line("gc-pause-fenced"),
-            "safe — the fence refused 1 write(s)"
+            "safe — the fence refused 1 stale write(s)"
         );
         assert_eq!(line("clean"), "safe");
     }
@@ -685,7 +760,7 @@ mod tests {
         let v = check(&trace);
         assert_eq!(
             ending(&v),
-            "End of run — safe: no client whose lock had passed to another changed the data. But client 2's work never completed (1 write refused)."
+            "End of run — safe: the fence refused every write that carried no token (client 2's and client 1's), so no client whose lock had passed to another changed the data. But client 2's work never completed (1 write refused)."
         );
         let (safe, head, items) = verdict_so_far(&v, trace.len(), true);
         assert!(safe);
@@ -718,6 +793,166 @@ mod tests {
             .iter()
             .all(|i| i.class != "unfinished" && i.class != "superseded"));
         assert!(!ending(&v).contains("never completed"));
+    }
+
+    /// Issue #13 point 2: a write is called stale only when its token is below the mark.
+    /// Behind a fence, Redis and Redlock runs refuse client 2's write too — the current
+    /// holder's, refused for carrying no token — and the ending, the verdict list and the
+    /// counts say so by reason; the fenced GC pause's one refusal is stale.
+    #[test]
+    fn refusals_are_told_and_counted_by_their_reason() {
+        for name in ["redis-failover/fenced", "redlock-clock-jump/fenced"] {
+            let sc = crate::teach::flavor_presets::find(name).unwrap();
+            let trace = simulate(&sc).unwrap();
+            let v = check(&trace);
+            let end = ending(&v);
+            assert!(!end.contains("stale"), "{name}: {end}");
+            assert!(
+                end.contains("the fence refused every write that carried no token (client 2's and client 1's)"),
+                "{name}: {end}"
+            );
+            assert_eq!(
+                (
+                    v.stats.stale_writes_rejected,
+                    v.stats.tokenless_writes_rejected,
+                    v.stats.writes_rejected
+                ),
+                (0, 2, 2),
+                "{name}"
+            );
+            let (_, _, items) = verdict_so_far(&v, trace.len(), true);
+            let refused: Vec<&str> = items
+                .iter()
+                .filter(|i| i.class == "rejection")
+                .map(|i| i.text.as_str())
+                .collect();
+            assert_eq!(
+                refused,
+                [
+                    "the fence refused client 2's write: it carried no token",
+                    "the fence refused client 1's write: it carried no token"
+                ],
+                "{name}"
+            );
+            assert_eq!(
+                verdict_line(&v),
+                "safe — the fence refused 2 write(s) with no token"
+            );
+        }
+        let (_, v, _) = run("gc-pause-fenced");
+        assert_eq!(
+            (
+                v.stats.stale_writes_rejected,
+                v.stats.tokenless_writes_rejected
+            ),
+            (1, 0)
+        );
+        assert_eq!(
+            ending(&v),
+            "End of run — safe: the fence rejected client 1's stale write (token 33 < 34), so no client whose lock had passed to another changed the data."
+        );
+    }
+
+    /// Issue #13 points 4 and 21. An effect is done by the service that sends it, never
+    /// by storage; and the unreachable-lock-service lesson says what a fence would do, read
+    /// from the run: it refuses both token-less writes, and it cannot stop the report (a
+    /// client that carries on after the refusal still sends it twice).
+    #[test]
+    fn effects_are_the_services_and_a_fence_cannot_stop_them() {
+        use crate::model::scenario::LossPolicy;
+        let told = |sc: &Scenario| {
+            let trace = simulate(sc).unwrap();
+            let v = check(&trace);
+            let p = Projection::new(&trace);
+            let lines: Vec<String> = transcript(&trace, &v, &p)
+                .into_iter()
+                .map(|l| l.text)
+                .collect();
+            (v, lines)
+        };
+        let sc = crate::teach::library::find("partition-duplicate-effects").unwrap();
+        let (_, lines) = told(&sc);
+        assert!(lines
+            .iter()
+            .all(|l| !l.contains("storage performed") && !l.contains("storage skipped")));
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("the service that performs \"")
+                    && l.ends_with("did it for client 1 — a second time")),
+            "{lines:#?}"
+        );
+        let sc =
+            crate::teach::library::find("partition-duplicate-effects/idempotency-key").unwrap();
+        let (_, lines) = told(&sc);
+        assert!(
+            lines
+                .iter()
+                .any(|l| l
+                    .ends_with("skipped it for client 1: its idempotency key was already used")),
+            "{lines:#?}"
+        );
+
+        let base = crate::teach::library::find("coordinator-unreachable").unwrap();
+        assert!(base.description.contains("A fence at storage would refuse both workers' writes, which carry no token, but it cannot stop the report itself"));
+        let mut sc = base.clone();
+        sc.storage.fence = FenceMode::Monotone;
+        let (v, _) = told(&sc);
+        assert_eq!(
+            (
+                v.stats.tokenless_writes_rejected,
+                v.stats.stale_writes_rejected
+            ),
+            (2, 0)
+        );
+        for c in &mut sc.clients {
+            c.on_loss = LossPolicy::Continue;
+        }
+        let (v, _) = told(&sc);
+        assert_eq!(v.stats.tokenless_writes_rejected, 2);
+        assert!(v
+            .violations
+            .iter()
+            .any(|x| x.kind == ViolationKind::DuplicateEffect));
+    }
+
+    /// Issue #13 point 14: Redis and Redlock issue no token, and every sentence says so in
+    /// one wording — never "token 0".
+    #[test]
+    fn a_service_without_tokens_is_never_said_to_hold_token_0() {
+        for name in ["redis-failover", "redlock-clock-jump", "redis-clock-jump"] {
+            let sc = crate::teach::flavor_presets::find(name).unwrap();
+            let trace = simulate(&sc).unwrap();
+            let v = check(&trace);
+            let p = Projection::new(&trace);
+            let mut said: Vec<String> = transcript(&trace, &v, &p)
+                .into_iter()
+                .map(|l| l.text)
+                .collect();
+            let (_, _, items) = verdict_so_far(&v, trace.len(), true);
+            said.extend(items.into_iter().map(|i| i.text));
+            said.push(ending(&v));
+            said.push(v.summary());
+            for k in 0..=trace.len() {
+                let st = p.state_at(&trace, k);
+                said.extend(st.clients.iter().map(|c| client_belief(c, 0)));
+                said.push(coord_row(&st, NodeId::COORD, true).1);
+            }
+            assert!(
+                said.iter().all(|s| !s.contains("token 0")),
+                "{name}: {said:#?}"
+            );
+            assert!(
+                said.iter()
+                    .any(|s| s.contains("still believes it holds the lock (no token)")),
+                "{name}: {said:#?}"
+            );
+            assert!(
+                said.iter()
+                    .any(|s| s.contains("(no token) and client 2 (no token) both believe")),
+                "{name}"
+            );
+        }
     }
 
     #[test]
@@ -822,7 +1057,7 @@ mod tests {
         assert!(safe);
         assert_eq!(head, "Safe: no violation in the whole run");
         assert!(items.iter().any(|i| i.class == "rejection"
-            && i.text == "the fence rejected client 1's write: token 33 < 34"));
+            && i.text == "the fence rejected client 1's stale write (token 33 < 34)"));
     }
 
     #[test]

@@ -141,7 +141,7 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
             beat(on(C1, "resumed"), "Client 1 wakes up. Its code never asks whether the lease survived the pause: it simply carries on."),
             STALE_LANDS,
         ],
-        try_it: "Turn fencing on and watch storage refuse token {c1_token}, because it has already seen {c2_token}.",
+        try_it: "{if_unfenced}Turn fencing on and watch storage refuse token {c1_token}, because it has already seen {c2_token}.",
     },
     Walkthrough {
         scenario: "check-then-write",
@@ -159,13 +159,13 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
         scenario: "delayed-write",
         beats: &[
             GRANT_1,
-            beat(on(C1, "message_held"), "Client 1 sends its write while its lease is perfectly valid — but the network holds the packet."),
+            beat(on(C1, "sent"), "At {t_s} s client 1 sends its write, while its lease is perfectly valid — but the network holds the packet: it will arrive {write_flight_s} s later."),
             EXPIRE_1,
             GRANT_2,
             C2_WRITES,
             beat(on_about(DB, "write_accepted", C1), "{held_words} late, the old packet arrives and overwrites the newer value. No client paused; a message outlived the lease that sent it."),
         ],
-        try_it: "Switch fencing on: the late packet still arrives, and storage turns it away.",
+        try_it: "{if_unfenced}Switch fencing on: the late packet still arrives, and storage turns it away.",
     },
     Walkthrough {
         scenario: "ttl-shorter-than-work",
@@ -185,10 +185,11 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
             beat(on(C1, "paused"), "A {pause_s}-second pause freezes the whole process — the job and its renewal watchdog with it."),
             EXPIRE_1,
             GRANT_2,
-            beat(on(C1, "belief_ended"), "Client 1 wakes; its watchdog notices the lease is gone, but the job logs it and carries on."),
-            STALE_LANDS,
+            beat(on(C1, "belief_ended"), "Client 1 wakes. Its watchdog's tick fell due first, so it runs first and sees that the lease is gone."),
+            beat(on(C1, "loss_ignored"), "The job's policy on a lost lease is to log it and carry on: the loss is known, and nothing acts on it."),
+            beat(on_about(DB, "write_accepted", C1), "So client 1's write with token {token} lands and replaces client 2's value. The log line is all that marks it."),
         ],
-        try_it: "Shorten the pause below the TTL: the watchdog keeps the lease alive. Lengthen it: no renewal interval can help.",
+        try_it: "Make the pause shorter than the {c1_left_at_pause_s} s left on the lease when it began: the watchdog's next renewal arrives in time. Lengthen it: no renewal interval can help.",
     },
     Walkthrough {
         scenario: "partition-duplicate-effects",
@@ -288,7 +289,7 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
             beat(on_about(DB, "effect_performed", C2), "Client 2 sends the confirmation email."),
             beat(on_about(DB, "effect_performed", C1), "Client 1 wakes and sends it again. No token can guard an inbox."),
         ],
-        try_it: "Turn on the idempotency key: the second email is dropped by the service that sends it.",
+        try_it: "{if_no_idempotency}Turn on the idempotency key: the second email is dropped by the service that sends it.",
     },
     Walkthrough {
         scenario: "coordinator-unreachable",
@@ -310,7 +311,7 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
             C2_WRITES,
             beat(on_about(DB, "write_accepted", C1), "Then the first copy of client 1's write arrives and replaces client 2's value."),
         ],
-        try_it: "Switch fencing on: the late copy carries token {c1_token} and is refused.",
+        try_it: "{if_unfenced}Switch fencing on: the late copy carries token {c1_token} and is refused.",
     },
     Walkthrough {
         scenario: "permanent-lock",
@@ -536,7 +537,7 @@ mod fill_tests {
         "delayed-write",
         &[
             "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
-            "Client 1 sends its write while its lease is perfectly valid — but the network holds the packet.",
+            "At 5 s client 1 sends its write, while its lease is perfectly valid — but the network holds the packet: it will arrive 40 s later.",
             "On the lock service's clock the lease has run out. The service is right to free the lock; nobody tells client 1.",
             "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
             "Client 2 writes with token 34, as it should.",
@@ -562,10 +563,11 @@ mod fill_tests {
             "A 20-second pause freezes the whole process — the job and its renewal watchdog with it.",
             "On the lock service's clock the lease has run out. The service is right to free the lock; nobody tells client 1.",
             "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
-            "Client 1 wakes; its watchdog notices the lease is gone, but the job logs it and carries on.",
-            "Client 1's write with the old token lands and replaces client 2's value. No error, no log line: the update is simply gone.",
+            "Client 1 wakes. Its watchdog's tick fell due first, so it runs first and sees that the lease is gone.",
+            "The job's policy on a lost lease is to log it and carry on: the loss is known, and nothing acts on it.",
+            "So client 1's write with token 33 lands and replaces client 2's value. The log line is all that marks it.",
         ],
-        "Shorten the pause below the TTL: the watchdog keeps the lease alive. Lengthen it: no renewal interval can help.",
+        "Make the pause shorter than the 7 s left on the lease when it began: the watchdog's next renewal arrives in time. Lengthen it: no renewal interval can help.",
     ),
     (
         "partition-duplicate-effects",
@@ -888,6 +890,173 @@ mod fill_tests {
         );
     }
 
+    /// Issue #13 points 1 and 6. What fell due during the pause is handled in order when
+    /// client 1 wakes: the watchdog's tick before the job's next step, so the watchdog
+    /// learns of the loss first and the "continue" policy writes anyway — as the lesson's
+    /// description says. And the pause has to be shorter than what was left of the lease
+    /// (about 7 s), not than the TTL: a 6.5 s pause is renewed in time; 8.5 s is not.
+    #[test]
+    fn starved_renewal_tells_the_order_the_run_has() {
+        use crate::model::trace::{Event, LossHow};
+        let sc = stock("starved-renewal");
+        let trace = simulate(&sc).unwrap();
+        let at = |p: &dyn Fn(&crate::model::trace::Entry) -> bool| {
+            trace.entries.iter().position(p).unwrap()
+        };
+        let woke = at(&|e| e.node == C1 && matches!(e.event, Event::Resumed));
+        let watchdog = at(&|e| {
+            e.node == C1
+                && matches!(
+                    e.event,
+                    Event::BeliefEnded {
+                        how: LossHow::WatchdogExpired,
+                        ..
+                    }
+                )
+        });
+        let ignored = at(&|e| e.node == C1 && matches!(e.event, Event::LossIgnored));
+        let write = at(&|e| {
+            e.node == DB && matches!(&e.event, Event::WriteAccepted { client, .. } if *client == C1)
+        });
+        assert!(woke < watchdog && watchdog < ignored && ignored < write);
+        // When each fell due: the watchdog every 3 s from the grant, the job's write after
+        // its 10 s of work.
+        let believed = trace.entries
+            [at(&|e| e.node == C1 && matches!(e.event, Event::BeliefStarted { .. }))]
+        .t
+        .0;
+        let c = &sc.clients[0];
+        let (every, work) = (c.renew_every_ms.unwrap(), 10_000);
+        let paused = trace.entries
+            [at(&|e| e.node == C1 && matches!(e.event, Event::Paused { .. }))]
+        .t
+        .0;
+        let tick_due = believed + every * ((paused - believed) / every + 1);
+        assert!(tick_due < believed + work);
+        let secs = |ms: i64| (ms + 500) / 1000;
+        let want = format!(
+            "the watchdog's tick (due at {} s) before the job's next step (due at {} s)",
+            secs(tick_due),
+            secs(believed + work)
+        );
+        assert!(sc.description.contains(&want), "{want}");
+        assert!(!sc.description.contains("before the watchdog gets a turn"));
+        // The beat after the loss does not say "no log line".
+        let (texts, _) = told("starved-renewal", &sc);
+        assert!(texts.iter().flatten().all(|t| !t.contains("no log line")));
+        // The try-it's number, read from the run, is what decides.
+        let pause = |ms: i64| {
+            let mut sc = sc.clone();
+            for f in &mut sc.faults {
+                if let FaultKind::Pause { for_ms, .. } = &mut f.kind {
+                    *for_ms = ms;
+                }
+            }
+            crate::analysis::check::check(&simulate(&sc).unwrap()).safe
+        };
+        assert!(pause(6_500), "shorter than the 7 s left: renewed in time");
+        assert!(
+            !pause(8_500),
+            "longer than the 7 s left, shorter than the 9 s TTL: lost"
+        );
+    }
+
+    /// Issue #13 point 19: the delayed write's beat lands where the write leaves (5 s),
+    /// not on the fault that arms the delay (4 s), and quotes the flight the run gives it.
+    #[test]
+    fn the_delayed_write_beat_lands_on_the_send() {
+        use crate::model::msg::Msg;
+        use crate::model::trace::Event;
+        let sc = stock("delayed-write");
+        let trace = simulate(&sc).unwrap();
+        let projection = Projection::new(&trace);
+        let run = Facts::new(&trace, &sc, &projection);
+        let w = course::walkthrough("delayed-write").unwrap();
+        let at = w.place(&run)[1].unwrap();
+        let e = &trace.entries[at];
+        assert!(
+            matches!(
+                &e.event,
+                Event::Sent {
+                    msg: Msg::Write { .. },
+                    ..
+                }
+            ),
+            "{:?}",
+            e.event
+        );
+        assert_eq!(e.t.0, 5_010);
+        let held = trace
+            .entries
+            .iter()
+            .position(|e| matches!(e.event, Event::MessageHeld { .. }))
+            .unwrap();
+        assert!(held < at, "the delay was armed before the write left");
+        let (texts, _) = told("delayed-write", &sc);
+        assert_eq!(texts[1].as_deref(), Some("At 5 s client 1 sends its write, while its lease is perfectly valid — but the network holds the packet: it will arrive 40 s later."));
+    }
+
+    /// Issue #13 point 22: with fencing switched on by hand (the page keeps its name), the
+    /// walkthrough neither says "turn fencing on" nor offers "Fix it" for fencing; and no
+    /// fix is offered over a run that already has it.
+    #[test]
+    fn a_fix_already_on_is_not_offered_again() {
+        use crate::model::scenario::FenceMode;
+        for name in ["gc-pause", "delayed-write", "reordered-retry"] {
+            let mut sc = stock(name);
+            let (_, try_it) = told(name, &sc);
+            assert!(try_it.unwrap().contains("fencing on"), "{name}");
+            assert!(course::fixes_to_offer(name, &sc)
+                .iter()
+                .any(|f| f.name == "fencing"));
+            sc.storage.fence = FenceMode::Monotone;
+            let (_, try_it) = told(name, &sc);
+            assert_eq!(try_it, None, "{name}: no 'turn fencing on' while it is on");
+            assert!(
+                course::fixes_to_offer(name, &sc)
+                    .iter()
+                    .all(|f| f.name != "fencing"),
+                "{name}"
+            );
+        }
+        let mut sc = stock("unfenceable-effect");
+        sc.storage.idempotency = true;
+        assert_eq!(told("unfenceable-effect", &sc).1, None);
+        // Every lesson with a walkthrough, over each of its own fixes: that fix is not
+        // offered again, and the others still are.
+        for w in WALKTHROUGHS {
+            let lesson = course::lesson_of(w.scenario);
+            for f in course::fixes(lesson) {
+                let fixed = course::open(&f.scenario).unwrap();
+                let offered = course::fixes_to_offer(lesson, &fixed);
+                assert!(offered.iter().all(|o| o.name != f.name), "{}", f.scenario);
+            }
+            let base = stock(w.scenario);
+            assert_eq!(
+                course::fixes_to_offer(lesson, &base).len(),
+                course::fixes(lesson).len(),
+                "{lesson}: the base run is offered every fix"
+            );
+        }
+    }
+
+    /// Issue #13 point 13: the fix note does not claim a fix changes "one thing" (the
+    /// watchdog fix renews and keys the swap).
+    #[test]
+    fn the_fix_note_claims_no_count() {
+        let f = course::fix_of("ttl-shorter-than-work/watchdog").unwrap();
+        let note = course::fix_note(&f);
+        assert!(!note.contains("one thing"), "{note}");
+        assert!(note.starts_with("What this run changes: a renewal watchdog"));
+        let base = stock("ttl-shorter-than-work");
+        let fixed = course::open("ttl-shorter-than-work/watchdog").unwrap();
+        assert_ne!(base.storage.idempotency, fixed.storage.idempotency);
+        assert_ne!(
+            base.clients[0].renew_every_ms,
+            fixed.clients[0].renew_every_ms
+        );
+    }
+
     #[test]
     fn ttl_lesson_quotes_an_edited_ttl() {
         let mut sc = stock("ttl-shorter-than-work");
@@ -1052,13 +1221,15 @@ mod fill_tests {
 // ---------------------------------------------------------------- interview-prep stops
 
 /// The decisive moment a stop waits for: the first entry on `node`, about `about`, whose
-/// kind is one of `kinds`. Which kind it turns out to be is the answer; a choice whose kind
-/// is not among `kinds` is a prediction the model never bears out.
+/// kind is one of `kinds` — after the first `after` moment, when one is given. Which kind
+/// it turns out to be is the answer; a choice whose kind is not among `kinds` is a
+/// prediction the model never bears out.
 #[derive(Clone, Copy, Debug)]
 pub struct Moment {
     pub node: NodeId,
     pub kinds: &'static [&'static str],
     pub about: Option<NodeId>,
+    pub after: Option<&'static Moment>,
 }
 
 impl Moment {
@@ -1066,6 +1237,20 @@ impl Moment {
         e.node == self.node
             && self.kinds.contains(&kind(&e.event))
             && (self.about.is_none() || about(&e.event) == self.about)
+    }
+
+    /// The entry of this moment in `trace`, searched from `from` on.
+    fn find(&self, trace: &Trace, from: usize) -> Option<usize> {
+        let from = match self.after {
+            Some(a) => a.find(trace, from)? + 1,
+            None => from,
+        };
+        let k = trace
+            .entries
+            .get(from..)?
+            .iter()
+            .position(|e| self.matches(e))?;
+        Some(from + k)
     }
 }
 
@@ -1099,7 +1284,7 @@ pub struct Stop {
 impl Stop {
     /// The entry of the decisive event in `trace`, if it happens.
     pub fn locate(&self, trace: &Trace) -> Option<usize> {
-        trace.entries.iter().position(|e| self.at.matches(e))
+        self.at.find(trace, 0)
     }
 
     /// The entry of the consequence the reveal shows: the first `then` event after the
@@ -1107,8 +1292,7 @@ impl Stop {
     pub fn consequence(&self, trace: &Trace) -> Option<usize> {
         let at = self.locate(trace)?;
         let Some(m) = self.then else { return Some(at) };
-        let found = trace.entries[at..].iter().position(|e| m.matches(e));
-        Some(found.map_or(at, |k| at + k))
+        Some(m.find(trace, at).unwrap_or(at))
     }
 
     /// The right choice, read from what the model did — never stored.
@@ -1128,7 +1312,7 @@ pub struct Question {
 }
 
 const STORAGE_DECIDES: Stop = Stop {
-    at: Moment { node: DB, kinds: &["write_accepted", "write_rejected"], about: Some(C1) },
+    at: Moment { node: DB, kinds: &["write_accepted", "write_rejected"], about: Some(C1), after: None },
     question: "Client 1 wakes and writes with token 33, after client 2 wrote with 34. What does storage do?",
     choices: &[
         Choice { text: "Accepts it and overwrites client 2's value", means: "write_accepted" },
@@ -1140,11 +1324,20 @@ const STORAGE_DECIDES: Stop = Stop {
     on: None,
 };
 
+/// Client 2's request waiting in line at the lock service.
+const C2_QUEUED: Moment = Moment {
+    node: COORD,
+    kinds: &["request_queued"],
+    about: Some(C2),
+    after: None,
+};
+
 /// Client 1 learning that its session is gone, and what its code does about it.
 const SESSION_LOST: Moment = Moment {
     node: C1,
     kinds: &["loss_ignored", "job_aborted"],
     about: None,
+    after: None,
 };
 
 pub const QUESTIONS: &[Question] = &[
@@ -1153,15 +1346,19 @@ pub const QUESTIONS: &[Question] = &[
         scenario: "gc-pause",
         stops: &[
             Stop {
-                at: Moment { node: COORD, kinds: &["lease_granted"], about: Some(C2) },
-                question: "Client 1 is frozen and its lease has just expired. What does the lock service do with client 2's waiting request?",
+                // The lock service's next decision once client 2 waits in line: it grants
+                // client 2 the lock (client 1's lease ran out), or client 1 releases first.
+                // The run decides which: with a pause shorter than the lease, client 1 wakes
+                // in time and releases.
+                at: Moment { node: COORD, kinds: &["lease_granted", "lease_released"], about: None, after: Some(&C2_QUEUED) },
+                question: "Client 1 is frozen mid-job, holding the lock, and client 2 waits in line for it. What does the lock service do next?",
                 choices: &[
-                    Choice { text: "Grants it the lock: the lease is over", means: "lease_granted" },
-                    Choice { text: "Keeps it waiting until client 1 releases", means: "request_queued" },
+                    Choice { text: "Grants client 2 the lock once client 1's lease runs out, frozen holder or not", means: "lease_granted" },
+                    Choice { text: "Keeps client 2 waiting until client 1 releases the lock", means: "lease_released" },
                 ],
-                explain: "A lease exists so a vanished holder cannot block everyone forever. The service cannot tell a frozen client from a dead one, so it moves on — correctly, by its rules.",
+                explain: "A lease exists so a vanished holder cannot block everyone forever: when its time runs out the service frees the lock, and it cannot tell a frozen client from a dead one. (Had client 1 woken before its lease ran out, it would have released the lock itself.)",
                 // Client 2 taking the lock is the grant's visible consequence.
-                then: Some(Moment { node: C2, kinds: &["belief_started"], about: None }),
+                then: Some(Moment { node: C2, kinds: &["belief_started"], about: None, after: None }),
                 on: None,
             },
             STORAGE_DECIDES,
@@ -1172,7 +1369,7 @@ pub const QUESTIONS: &[Question] = &[
         asks: "Why is sizing the lock's TTL above the p99 job duration not enough?",
         scenario: "ttl-shorter-than-work",
         stops: &[Stop {
-            at: Moment { node: COORD, kinds: &["lease_expired", "lease_renewed"], about: Some(C1) },
+            at: Moment { node: COORD, kinds: &["lease_expired", "lease_renewed"], about: Some(C1), after: None },
             question: "The backfill needs 25 minutes; the lease was taken for 10. What happens to runner 1's lease first?",
             choices: &[
                 Choice { text: "It expires; the work does not extend it", means: "lease_expired" },
@@ -1196,7 +1393,7 @@ pub const QUESTIONS: &[Question] = &[
             ],
             explain: "Losing the session is losing the lock. This code only logs it, so everything after that point is unprotected — here, a second payment batch.",
             // The duplicate payment is what the learner should see.
-            then: Some(Moment { node: DB, kinds: &["effect_performed"], about: Some(C1) }),
+            then: Some(Moment { node: DB, kinds: &["effect_performed"], about: Some(C1), after: None }),
             on: None,
         },
         Stop {
@@ -1216,14 +1413,14 @@ pub const QUESTIONS: &[Question] = &[
         asks: "The lock service is unreachable. Do you fail open or fail closed?",
         scenario: "coordinator-unreachable",
         stops: &[Stop {
-            at: Moment { node: C1, kinds: &["failed_open", "job_aborted"], about: None },
+            at: Moment { node: C1, kinds: &["failed_open", "job_aborted"], about: None, after: None },
             question: "After three unanswered tries, what will this client's code do?",
             choices: &[
                 Choice { text: "Runs the job without the lock", means: "failed_open" },
                 Choice { text: "Gives up and stops", means: "job_aborted" },
             ],
             explain: "This code fails open, and both clients send the nightly report. Failing open risks the duplicate work the lock was meant to prevent; failing closed ties this job's availability to the lock service's. Both are choices; the mistake is making neither on purpose.",
-            then: Some(Moment { node: DB, kinds: &["effect_performed"], about: Some(C2) }),
+            then: Some(Moment { node: DB, kinds: &["effect_performed"], about: Some(C2), after: None }),
             on: None,
         }],
         model_answer: "It is a per-job decision with a blast radius: fail open when duplicates are cheap, fail closed when they are not, and write it down. Paths that must be correct should not depend on the choice at all — the resource rejects duplicates itself.",
@@ -1292,6 +1489,30 @@ mod quiz_tests {
                 s.question
             );
         }
+    }
+
+    /// Issue #13 point 15: the first stop is not answered by construction. Over the GC
+    /// pause the lease runs out and client 2 is granted the lock; with a pause shorter than
+    /// the lease, client 1 wakes in time and the lock service's next decision is the
+    /// release.
+    #[test]
+    fn the_first_stop_is_decided_by_the_run() {
+        use crate::model::scenario::FaultKind;
+        let stop = &QUESTIONS[0].stops[0];
+        assert_eq!(stop.answer(&run("gc-pause")), Some(0));
+        let mut sc = preset("gc-pause").unwrap().scenario();
+        for f in &mut sc.faults {
+            if let FaultKind::Pause { for_ms, .. } = &mut f.kind {
+                *for_ms = 5_000;
+            }
+        }
+        let short = simulate(&sc).unwrap();
+        assert_eq!(stop.answer(&short), Some(1), "released before any grant");
+        assert_eq!(stop.choices.len(), 2);
+        assert!(stop
+            .choices
+            .iter()
+            .all(|c| stop.at.kinds.contains(&c.means)));
     }
 
     #[test]

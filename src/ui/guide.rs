@@ -114,7 +114,9 @@ fn walkthrough(m: &GuideData, cb: &Callback<Action>) -> Html {
                 if let (Some(t), false) = (try_it, m.embed || m.edited) {
                     <p class="try-it"><strong>{ "Break it yourself: " }</strong>{ t }</p>
                 }
-                { fix_buttons(&course::fixes(course::lesson_of(m.name)), cb) }
+                // Only the fixes this run does not already have: no "Fix it: fencing" while
+                // fencing is on.
+                { fix_buttons(&course::fixes_to_offer(course::lesson_of(m.name), &m.run.scenario), cb) }
             }
             { sources(m.name) }
         </section>
@@ -129,7 +131,7 @@ fn fix_note(m: &GuideData, cb: &Callback<Action>) -> Html {
     html! {
         <section class="guide panel" aria-label="Fix">
             <h2>{ format!("Fix: {}", f.title) }</h2>
-            <p class="beat">{ format!("This run changes one thing: {}. Play it and compare the verdict.", f.summary) }</p>
+            <p class="beat">{ course::fix_note(&f) }</p>
             <div class="guide-actions">
                 <button type="button" class="control text" onclick={on(cb, Action::Open(lesson))}>{ "Back to the unsafe run" }</button>
             </div>
@@ -237,7 +239,7 @@ fn service_note(m: &GuideData, cb: &Callback<Action>) -> Html {
             <h2>{ format!("Lock service: {}", f.name()) }</h2>
             <p class="beat">{ m.run.scenario.description.clone() }</p>
             <p class="hint">{ format!("Fence it offers: {}.", f.fence_offered()) }</p>
-            { fix_buttons(&course::fixes(m.name), cb) }
+            { fix_buttons(&course::fixes_to_offer(m.name, &m.run.scenario), cb) }
             { sources(m.name) }
         </section>
     }

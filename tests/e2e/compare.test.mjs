@@ -28,7 +28,7 @@ describe('compare', () => {
         lines.includes("A: GC pause longer than the TTL (fence: off — storage trusts the lock) — unsafe — storage accepted client 1's write with token 33 after it had accepted token 34 from client 2: a superseded holder (a client whose lock had already passed to another) changed the data"),
         text,
       );
-      assert.ok(lines.includes('B: GC pause longer than the TTL (fence: reject lower tokens) — safe — the fence refused 1 write(s)'), text);
+      assert.ok(lines.includes('B: GC pause longer than the TTL (fence: reject lower tokens) — safe — the fence refused 1 stale write(s)'), text);
       await bar.getByRole('button', { name: 'Jump there' }).click();
       const { slider } = playback(page);
       await until(async () => (await slider.getAttribute('aria-valuetext')).startsWith('t = 50.005s,'), 'the cursor at the difference (t = 50.005 s)');

@@ -85,6 +85,41 @@ describe('teach it', () => {
     }
   });
 
+  // Issue #13 point 22: switching fencing on by hand keeps the lesson's walkthrough, which
+  // must then neither say "turn fencing on" nor offer fencing as a fix. A fix's note says
+  // what it changes without counting (point 13).
+  test('with fencing already on, the walkthrough offers neither "turn fencing on" nor the fencing fix', async () => {
+    const { context, page, problems } = await openApp(h.browser, h.url, LAPTOP);
+    try {
+      const { walk } = parts(page);
+      await walk.waitFor();
+      await page.keyboard.press('End');
+      await until(async () => /Break it yourself/.test(await walk.innerText()), 'the last beat');
+      assert.match(await walk.innerText(), /Turn fencing on/);
+      const fixIt = walk.getByRole('button', { name: 'Fix it: Storage checks the fencing token' });
+      assert.equal(await fixIt.count(), 1);
+
+      await page.getByRole('button', { name: 'Fencing: off' }).click();
+      await page.getByRole('button', { name: 'Fencing: on' }).waitFor();
+      await page.keyboard.press('End');
+      await until(async () => /beat 6 of 6/.test(await walk.innerText()), 'the last beat of the fenced run');
+      assert.doesNotMatch(await walk.innerText(), /fencing on/i);
+      assert.equal(await fixIt.count(), 0, 'no "Fix it: fencing" while fencing is on');
+      await page.screenshot({ path: join(SHOTS, 'walkthrough-fenced-end.png'), fullPage: true });
+
+      await page.evaluate(() => {
+        location.hash = '#s=ttl-shorter-than-work/watchdog';
+      });
+      const fix = page.getByRole('region', { name: 'Fix' });
+      await fix.waitFor();
+      assert.match(await fix.innerText(), /What this run changes: a renewal watchdog/);
+      assert.doesNotMatch(await fix.innerText(), /one thing/);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('the chapter menu reaches every lesson, and chapters and beats have deep links', async () => {
     const { context, page, problems } = await openApp(h.browser, `${h.url}#chapter=4`, LAPTOP);
     try {
@@ -143,16 +178,16 @@ describe('teach it', () => {
       for (let i = 0; i < 4; i++) await page.keyboard.press(']');
       await toolbar.getByRole('button', { name: 'Play', exact: true }).click();
 
-      // Stop 1: the run halts before the grant to client 2 and asks.
+      // Stop 1: the run halts before the lock service's next decision (here, the grant to client 2) and asks.
       const choices = quiz.getByRole('group', { name: 'Your prediction' });
       await choices.waitFor({ timeout: 60_000 });
-      assert.match(await quiz.innerText(), /What does the lock service do/);
+      assert.match(await quiz.innerText(), /What does the lock service do next/);
       assert.ok(await toolbar.getByRole('button', { name: 'Play', exact: true }).isVisible(), 'paused at the stop');
-      await choices.getByRole('button', { name: /Grants it the lock/ }).click();
+      await choices.getByRole('button', { name: /Grants client 2 the lock once/ }).click();
       await page.screenshot({ path: join(SHOTS, 'quiz-stop.png'), fullPage: true });
       await quiz.getByRole('button', { name: 'Play on' }).click();
       await until(async () => /Right\./.test(await quiz.innerText()), 'the reveal', { timeout: 30_000 });
-      assert.match(await quiz.innerText(), /What this run did: Grants it the lock/);
+      assert.match(await quiz.innerText(), /What this run did: Grants client 2 the lock once/);
 
       // Stop 2: storage decides; predict the fence (wrong: this run has none).
       await quiz.getByRole('button', { name: 'Next stop' }).click();

@@ -4,14 +4,18 @@
 //! - a lock comes with a sequencer (name, mode, lock generation); the generation goes up
 //!   on every free→held transition and is our token;
 //! - the session is a lease kept by KeepAlives (the client's `ttl_ms`, 12 s by default in
-//!   the paper); the client renews every third of it when it sets no interval;
+//!   the paper); the client renews every third of it when it sets no interval. Two
+//!   simplifications: a real client keeps one KeepAlive parked at the master, which
+//!   answers it near the lease's end, not on a timer; and a new master extends each lease
+//!   to the most its predecessor may have granted, where the model gives a full TTL;
 //! - when the client's local lease runs out it is in **jeopardy**: it waits a grace period
 //!   (`coordinator.grace_ms`, 45 s) for a KeepAlive to succeed — then it is **safe** again
 //!   and keeps its session and its locks — and gives up only after it (Chubby also blocks
 //!   the application's calls during jeopardy; here only calls to Chubby itself wait, a
 //!   write to storage does not);
 //! - after a holder *fails* (its session expires), the lock is held back for the
-//!   lock-delay, up to a minute (`coordinator.lock_delay_ms`, default 60 s);
+//!   lock-delay, which the client chooses, up to a minute; the paper gives no default, so
+//!   the model uses the maximum, 60 s, unless `coordinator.lock_delay_ms` says otherwise;
 //! - a master fail-over stops lease timers while there is no master and the new master
 //!   extends every session lease, so a fail-over shorter than lease + grace is invisible
 //!   to the lock.
@@ -20,7 +24,8 @@ use super::{Failover, Model, OnExpiry, Tokens};
 
 /// The paper's default grace period after a lease runs out locally.
 pub const GRACE_MS: i64 = 45_000;
-/// The paper's upper bound on the lock-delay, used as our default.
+/// The paper's upper bound on the lock-delay a client may choose; the model uses it when
+/// the scenario sets none (the paper names no default).
 pub const LOCK_DELAY_MS: i64 = 60_000;
 
 pub const MODEL: Model = Model {
@@ -30,8 +35,8 @@ loosely-coupled distributed systems\" (OSDI 2006). Clients keep a session alive 
 KeepAlives; if the local lease runs out the client enters jeopardy and waits a 45-second \
 grace period before declaring the session lost, so a master fail-over — during which lease \
 timers stop and after which the new master extends every lease — usually passes unnoticed. \
-When a holder really fails, its lock is held back for a lock-delay of up to a minute, for \
-servers that cannot check anything. Those that can ask for a sequencer: the lock's name, \
+When a holder really fails, its lock is held back for a lock-delay the client chose, up to a \
+minute (the model uses the full minute), for servers that cannot check anything. Those that can ask for a sequencer: the lock's name, \
 mode and generation number, which increases on every acquisition, so a resource can refuse \
 a request carrying an older one.",
     fence: "sequencer (name, mode, lock generation): the generation is the token",

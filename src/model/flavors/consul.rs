@@ -4,7 +4,8 @@
 //! - the session TTL (the client's `ttl_ms`, 10 s at least) is only a lower bound: the
 //!   servers arm their timer at twice the TTL, so invalidation comes anywhere in
 //!   `[TTL, 2 × TTL]` after the last renewal — drawn here from the run's PRNG at each grant
-//!   and renewal; the client renews every TTL/2;
+//!   and renewal, which is a modelling choice: Consul promises only the bounds (its
+//!   servers arm their timer at 2 × TTL); the client renews every TTL/2;
 //! - a session is also invalidated when its health check goes critical, which gossip can
 //!   get wrong: the `false_positive` fault releases a live holder's lock;
 //! - after an invalidation (not after a release) the lock cannot be re-acquired for the
@@ -26,7 +27,8 @@ pub const MODEL: Model = Model {
     explainer: "Consul's locks, per its sessions documentation: a lock is a key held by a \
 session, and the session ends when its TTL runs out, when it is destroyed, or when the \
 node's health check goes critical. The TTL is only a lower bound; the servers may take up \
-to twice as long to notice. Gossip-based health checks can report a live node as dead, \
+to twice as long to notice (this model picks a random moment between one and two TTLs: a \
+modelling choice, not Consul's rule). Gossip-based health checks can report a live node as dead, \
 releasing a lock whose holder is still working, so after such an invalidation Consul refuses \
 to hand the lock out again for the lock-delay (15 seconds by default) in the hope that the \
 old holder notices in time. The real protection is the sequencer: the key, its LockIndex \

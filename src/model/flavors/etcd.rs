@@ -8,8 +8,10 @@
 //!   create revision, the others wait in that order (always a queue here);
 //! - the create revision is the fence: the store's revision goes up on every put and
 //!   delete and survives restarts;
-//! - a leader change refreshes every lease to a full TTL plus the election timeout (1 s):
-//!   a crashed holder blocks the lock for longer than its TTL — liveness, not safety.
+//! - a leader change refreshes every lease to a full TTL plus the election timeout (1 s) —
+//!   the lessor's `Promote` (etcd issues #9395, #9888), without lease checkpointing, which
+//!   would restore the persisted remaining TTL instead: a crashed holder blocks the lock
+//!   for longer than its TTL — liveness, not safety.
 
 use super::Waiters;
 use super::{Failover, Model, OnExpiry, Tokens};
@@ -32,8 +34,10 @@ under the lock's prefix attached to that lease. Whoever's key has the lowest cre
 owns the lock; the others wait for the key just before theirs to be deleted. When a lease is \
 not kept alive the leader revokes it and the key disappears. The create revision only ever \
 grows, so it is the fencing token. The docs warn that the lock alone does not give mutual \
-exclusion, and that a new leader refreshes every lease to its full TTL: a dead holder can \
-block the lock for longer than its TTL.",
+exclusion. And a new leader's lessor (Promote, in lessor.go) gives every lease its full TTL \
+again plus the 1-second election timeout (etcd issues #9395 and #9888): a dead holder can \
+block the lock for longer than its TTL. Lease checkpointing, which persists the remaining \
+TTL, limits that; the model runs without it.",
     fence: "the lock key's create revision: ordered, survives restarts",
     tokens: Tokens::Revision,
     waiters: Some(Waiters::Queue),

@@ -62,8 +62,10 @@ pub enum Tokens {
 pub enum OnExpiry {
     /// The watchdog ends the belief (generic, Redis, etcd, Consul).
     Lose,
-    /// Curator: nothing local. The client notes Disconnected once it stops hearing
-    /// replies and learns Expired only from a refusal after it reconnects.
+    /// ZooKeeper with Curator: no lease of its own. The client notes Disconnected
+    /// (SUSPENDED) once it stops hearing replies; Curator reports LOST once that has lasted
+    /// the session timeout, or the client learns Expired from a refusal if it reconnects
+    /// first.
     Disconnect,
     /// Chubby: jeopardy, then a grace period (`coordinator.grace_ms`) before giving up.
     Jeopardy,

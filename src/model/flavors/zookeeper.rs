@@ -7,11 +7,16 @@
 //! - the session is the lease: the client pings every third of the session timeout (its
 //!   `ttl_ms`), and the ensemble expires a silent session on its monotonic clock, deleting
 //!   its nodes (the next waiter's watch fires);
-//! - a partitioned client sees **Disconnected** once it has heard nothing for two thirds of
-//!   the timeout, keeps believing, and learns **Expired** only when, reconnected, its next
-//!   ping is refused — until then its lock may already be someone else's; with
+//! - a partitioned client sees **Disconnected** (Curator: SUSPENDED) once it has heard
+//!   nothing for two thirds of the timeout (the ZooKeeper client's read timeout), and keeps
+//!   believing; once SUSPENDED has lasted the session timeout, Curator reports **LOST** (its
+//!   simulated session expiration, `ConnectionStateManager`), which ends the belief and
+//!   does what the job's loss policy says — Curator's lock recipe interrupts nothing. If the
+//!   link heals first, the next ping is refused and the client learns **Expired**. With
 //!   `coordinator.stop_on_disconnect` its connection listener stops the work on
-//!   Disconnected instead (the Curator docs' advice for SUSPENDED);
+//!   Disconnected instead (the Curator docs' advice for SUSPENDED). The model is Curator on
+//!   a ZooKeeper client before 3.9.3: from 3.9.3 (ZOOKEEPER-4508) the client itself closes
+//!   a session it has not heard from for 4/3 of the timeout, which is not modelled;
 //! - the fence is the creation zxid of the lock node: every create and delete takes the
 //!   next zxid, so tokens go up but skip (a waiter's token is fixed when its node is
 //!   created, not when it is granted);
@@ -25,14 +30,17 @@ use super::{Failover, Model, OnExpiry, Tokens};
 
 pub const MODEL: Model = Model {
     name: "zookeeper",
-    explainer: "ZooKeeper with the lock recipe of Apache Curator: each contender creates an \
-ephemeral sequential node, the lowest one holds the lock, and every other waiter watches the \
-node just before its own. The node lives as long as the client's session, which the ensemble \
-expires when it has not heard from the client for the session timeout. A client cut off from \
-the ensemble only sees \"Disconnected\"; it learns that its session expired, and with it the \
-lock, after it reconnects — possibly long after another client took over. The zxid at which \
-the lock node was created increases with every change to the store, so it serves as the \
-fencing token (Kleppmann 2016 suggests exactly this); storage has to check it.",
+    explainer: "ZooKeeper with the lock recipe of Apache Curator (InterProcessMutex): each \
+contender creates an ephemeral sequential node, the lowest one holds the lock, and every other \
+waiter watches the node just before its own. The node lives as long as the client's session, \
+which the ensemble expires when it has not heard from the client for the session timeout. A \
+client cut off from the ensemble first sees \"Disconnected\" (Curator calls it SUSPENDED); once \
+SUSPENDED has lasted the session timeout, Curator reports LOST. Neither interrupts the code \
+holding the lock: only a connection listener that stops the work does. The model is Curator on \
+a ZooKeeper client before 3.9.3 (from 3.9.3 the client itself gives a silent session up after \
+4/3 of the timeout). The zxid at which the lock node was created increases with every change to \
+the store, so it serves as the fencing token (Kleppmann 2016 suggests exactly this); storage has \
+to check it.",
     fence: "the lock node's creation zxid (czxid): ordered, survives restarts",
     tokens: Tokens::Revision,
     waiters: Some(Waiters::Queue),

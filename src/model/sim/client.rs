@@ -21,7 +21,7 @@
 //!
 //! **Flavors.** The client library of a real service differs in a few places, read from
 //! the flavor's [`Model`]: a default keepalive period, what happens when the lease runs out
-//! locally (lose it; ZooKeeper's Disconnected-then-Expired; Chubby's jeopardy and grace),
+//! locally (lose it; ZooKeeper's Disconnected, then Curator's LOST; Chubby's jeopardy and grace),
 //! whether writes can carry a token at all, and — Redlock only — acquiring on five masters
 //! and trusting the lock for its computed validity. With the generic model every one of
 //! these is inert.
@@ -93,9 +93,10 @@ pub struct Client {
     grace_ms: i64,
     /// ZooKeeper: Disconnected counts as a loss.
     stop_on_disconnect: bool,
-    /// Chubby: in jeopardy. ZooKeeper: disconnected.
+    /// Chubby: in jeopardy. ZooKeeper: disconnected, since when (local).
     jeopardy: bool,
     disconnected: bool,
+    disconnected_at: i64,
     /// When a reply of the lock service last arrived (local).
     last_heard: i64,
     /// Redlock: the current round's grants, answers, newest epoch and start (local).
@@ -126,6 +127,7 @@ impl Client {
             stop_on_disconnect: false,
             jeopardy: false,
             disconnected: false,
+            disconnected_at: 0,
             last_heard: 0,
             votes: 0,
             answers: 0,
@@ -643,16 +645,28 @@ impl Client {
             return;
         };
         match self.model.on_expiry {
-            // Curator: no local expiry. Silence only makes it Disconnected.
+            // ZooKeeper's client: silence for two thirds of the session timeout makes it
+            // Disconnected (Curator's SUSPENDED); it has no lease of its own to expire.
             OnExpiry::Disconnect
                 if !self.disconnected && ctx.now - self.last_heard >= spec.ttl_ms * 2 / 3 =>
             {
                 self.disconnected = true;
+                self.disconnected_at = ctx.now;
                 ctx.note(Event::Disconnected);
                 if self.stop_on_disconnect {
                     self.lose_async(ctx, spec, LossHow::Suspended);
                     return;
                 }
+            }
+            // Curator: once SUSPENDED has lasted the session timeout, it reports LOST
+            // (its simulated session expiration). That ends the belief — and, like every
+            // loss, does only what the job's loss policy says: the lock recipe itself
+            // interrupts nothing.
+            OnExpiry::Disconnect
+                if self.disconnected && ctx.now - self.disconnected_at >= spec.ttl_ms =>
+            {
+                self.lose_async(ctx, spec, LossHow::Lost);
+                return;
             }
             OnExpiry::Disconnect => {}
             OnExpiry::Jeopardy if ctx.now >= b.deadline && !self.jeopardy => {

@@ -150,6 +150,7 @@ fn how(h: LossHow) -> Json {
         LossHow::JobEnded => "job_ended",
         LossHow::SessionExpired => "session_expired",
         LossHow::Suspended => "suspended",
+        LossHow::Lost => "lost",
     })
 }
 

@@ -37,6 +37,9 @@ pub enum LossHow {
     SessionExpired,
     /// ZooKeeper: its connection listener took Disconnected as the loss of the lock.
     Suspended,
+    /// ZooKeeper with Curator: Disconnected (Curator's SUSPENDED) lasted the session
+    /// timeout, so Curator reported the connection LOST.
+    Lost,
 }
 
 impl fmt::Display for LossHow {
@@ -50,6 +53,9 @@ impl fmt::Display for LossHow {
             LossHow::JobEnded => "its job ended",
             LossHow::SessionExpired => "reconnected, it learned its session had expired",
             LossHow::Suspended => "its connection listener saw Disconnected and stopped",
+            LossHow::Lost => {
+                "Curator reported LOST: it had been Disconnected for the whole session timeout"
+            }
         })
     }
 }
