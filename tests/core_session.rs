@@ -174,6 +174,35 @@ fn a_question_about_the_right_behaviour_is_graded_by_a_run_of_it() {
 }
 
 #[test]
+fn playing_on_after_a_pick_reveals_every_stop() {
+    // Every stop of every question: skip to it, pick, play on — the answer is revealed,
+    // even where the decisive event comes long after the entry before it (the cursor then
+    // waits in the quiet time between, and "Play on" must cross it).
+    use leaseline::teach::walkthrough::QUESTIONS;
+    let mut far = 0;
+    for (qi, q) in QUESTIONS.iter().enumerate() {
+        let mut s = act(page(), [Action::StartQuiz(qi)]);
+        for si in 0..q.stops.len() {
+            s = act(s, [Action::SkipToStop]);
+            assert!(s.quiz_waiting(), "question {qi} stop {si}");
+            let at = s.quiz.unwrap().hold(&s.run.trace).unwrap();
+            if s.run.trace.entries[at].t.0 as f64 - s.cursor.t > 0.0 {
+                far += 1;
+            }
+            s = act(s, [Action::Pick(0), Action::TogglePlay]);
+            let (t, _) = real_ms_until(s, |s| s.quiz.is_some_and(|q| q.revealed) || !s.playing);
+            assert!(
+                t.quiz.unwrap().revealed,
+                "question {qi} stop {si}: play on reveals"
+            );
+            let (t, _) = real_ms_until(t, |s| !s.playing);
+            s = act(t, [Action::QuizNext]);
+        }
+    }
+    println!("{far} stops wait before a later decisive event");
+}
+
+#[test]
 fn dead_time_is_skipped_on_the_way_to_a_stop() {
     // Question 2's stop is at 600 s of a 1,501 s run: two real minutes at 5× if every
     // simulated second were played. Quiet gaps are crossed in at most 1.5 s each.

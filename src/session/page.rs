@@ -226,8 +226,10 @@ impl Session {
                 self.playing = false;
             }
             // Landing exactly on the stop (not past it) is a stop too: the question is
-            // asked with the run paused, never while it plays on.
-            if !q.revealed && q.hold(trace) == Some(c.step) {
+            // asked with the run paused, never while it plays on. Once a choice is picked,
+            // playing on crosses the quiet time up to the decisive event (which may come
+            // long after the entry before it) and reveals it there.
+            if !q.revealed && q.picked.is_none() && q.hold(trace) == Some(c.step) {
                 self.playing = false;
             }
             // The reveal pauses once the consequence is drawn clear of the cursor line.
