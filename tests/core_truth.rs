@@ -319,3 +319,103 @@ fn a_delayed_restart_outlasts_the_longest_ttl() {
         .description
         .contains("a bit more than the longest TTL in use"));
 }
+
+/// Every "token N" in `text`.
+fn tokens_named(text: &str) -> Vec<u64> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("token ") {
+        rest = &rest[i + "token ".len()..];
+        let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+        if let Ok(n) = digits.parse() {
+            out.push(n);
+        }
+    }
+    out
+}
+
+/// Every "t = X s" in `text`, in ms.
+fn times_named(text: &str) -> Vec<i64> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("t = ") {
+        rest = &rest[i + "t = ".len()..];
+        let num: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect();
+        if rest[num.len()..].starts_with(" s") {
+            let (whole, frac) = num.split_once('.').unwrap_or((&num, ""));
+            let frac = format!("{frac:0<3}");
+            if let (Ok(w), Ok(f)) = (whole.parse::<i64>(), frac[..3].parse::<i64>()) {
+                out.push(w * 1_000 + f);
+            }
+        }
+    }
+    out
+}
+
+/// No sentence a lesson shows — its description, and every beat of its walkthrough as
+/// placed on its own run — names a fencing token its run never grants, or a moment
+/// ("t = 50 s") at which nothing happens in its run. (A token is the
+/// number a reader follows from grant to write; a description that says "token 34" over a
+/// run whose second grant carries 35 contradicts the drawing beside it.) The sentence is
+/// read against the run's grants, so a model or scenario change that moves a token fails
+/// here, naming the lesson and the sentence.
+#[test]
+fn no_lesson_names_a_token_or_a_moment_its_run_does_not_have() {
+    use leaseline::session::Run;
+    use std::rc::Rc;
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    let mut names: Vec<(String, Scenario)> = every_variant();
+    for p in ["gc-pause", "gc-pause-fenced", "clean", "eight-clients"] {
+        names.push((p.to_string(), open(p)));
+    }
+    for (name, sc) in names {
+        let run = Run::new(Rc::new(sc));
+        let granted: Vec<u64> = run
+            .trace
+            .entries
+            .iter()
+            .filter_map(|e| match e.event {
+                Event::LeaseGranted { token, .. } => Some(token),
+                _ => None,
+            })
+            .collect();
+        let mut texts = vec![run.scenario.description.clone()];
+        if let Some(w) = course::walkthrough(&name) {
+            let facts = run.facts();
+            for (b, at) in w.place(&facts).into_iter().enumerate() {
+                if let Some(t) = at.and_then(|i| w.text(b, i, &facts)) {
+                    texts.push(t);
+                }
+            }
+        }
+        let moments: Vec<i64> = run.trace.entries.iter().map(|e| e.t.0).collect();
+        for t in texts {
+            for ms in times_named(&t) {
+                checked += 1;
+                // Said to a tenth of a second or better: something happens within 50 ms.
+                if !moments.iter().any(|&m| (m - ms).abs() <= 50) {
+                    wrong.push(format!(
+                        "{name}: t = {ms} ms, when nothing happens, in: {t}"
+                    ));
+                }
+            }
+            for n in tokens_named(&t) {
+                checked += 1;
+                if !granted.contains(&n) {
+                    wrong.push(format!("{name}: token {n} (granted: {granted:?}) in: {t}"));
+                }
+            }
+        }
+    }
+    assert!(checked > 20, "only {checked} mentions read");
+    assert!(
+        wrong.is_empty(),
+        "{} sentences name a token or a moment the run does not have:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
