@@ -419,3 +419,29 @@ fn no_lesson_names_a_token_or_a_moment_its_run_does_not_have() {
         wrong.join("\n")
     );
 }
+
+/// Point 14, on the drawing too: a service that gives no token (Redis, Redlock: grants
+/// carry 0) is never drawn as "token 0" — not in a bar's or a mark's label, not in its
+/// hover title.
+#[test]
+fn no_diagram_says_token_0() {
+    use leaseline::view::layout;
+    let mut tokenless = 0;
+    for (name, sc) in every_variant() {
+        let trace = simulate(&sc).unwrap();
+        let d = layout::diagram(&trace, &check(&trace));
+        let bars = d.bars.iter().map(|b| (b.label.as_ref(), &b.title));
+        let marks = d.marks.iter().map(|m| (m.label.as_ref(), &m.title));
+        for (label, title) in bars.chain(marks) {
+            let label = label.map_or("", |l| l.text.as_str());
+            for text in [label, title.as_str()] {
+                assert!(!text.contains("token 0"), "{name}: {text}");
+                tokenless += usize::from(text.contains("no token"));
+            }
+        }
+    }
+    assert!(
+        tokenless > 0,
+        "the Redis and Redlock runs draw their token-less leases"
+    );
+}

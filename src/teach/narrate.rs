@@ -301,11 +301,7 @@ fn held(token: u64) -> String {
 
 /// "token 33", or "no token" for the services that give none (Redis, Redlock).
 fn tok(token: u64) -> String {
-    if token == 0 {
-        "no token".into()
-    } else {
-        format!("token {token}")
-    }
+    crate::vocab::names::token_words(token)
 }
 
 /// How a run ended, in one sentence, from the verdict: the first violation's cause, or what

@@ -80,7 +80,7 @@ pub fn stage(props: &StageProps) -> Html {
                     let (paused, down, believes) = node_flags(st, s.node);
                     let local = st.local(s.node, crate::vocab::time::Time(props.t as i64));
                     let status = if down { "down" } else if paused { "paused" } else { "running" };
-                    let name = format!("{}: {status}{}; actions", s.name, believes.map_or(String::new(), |t| format!(", believes it holds token {t}")));
+                    let name = format!("{}: {status}{}; actions", s.name, believes.map_or(String::new(), |t| format!(", believes it holds the lock ({})", crate::vocab::names::token_words(t))));
                     html! {
                         <g class={classes!("node", paused.then_some("paused"), down.then_some("down"), believes.is_some().then_some("holder"),
                                            (props.selected == Some(sel)).then_some("selected"))}

@@ -9,6 +9,7 @@
 //! nothing is re-laid-out per frame.
 
 use crate::analysis::check::{Verdict, ViolationKind};
+use crate::vocab::names::token_words;
 use crate::vocab::numbers::decimal;
 
 use crate::analysis::projection::{Interval, Span, State};
@@ -344,7 +345,7 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
             let who: Vec<String> = o
                 .clients
                 .iter()
-                .map(|(c, t)| format!("{} (token {t})", c.name()))
+                .map(|(c, t)| format!("{} ({})", c.name(), token_words(*t)))
                 .collect();
             let (bx0, bx1) = (x(o.from), x(o.to));
             // Placed before anything else, so no other label lands on it.
@@ -471,9 +472,10 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
                     glyph,
                     label,
                     title: format!(
-                        "{}: accepted {}'s write {key} = \"{value}\" with token {tok}{m}",
+                        "{}: accepted {}'s write {key} = \"{value}\" with {}{m}",
                         e.t,
-                        client.name()
+                        client.name(),
+                        token.map_or("no token".to_string(), token_words)
                     ),
                     entry: i,
                 });
@@ -615,7 +617,11 @@ fn interval_bar(
                 None => "still held at the end",
             };
             let (x0, x1) = (scale.x(t0.0 as f64), scale.x(t1.0 as f64));
-            let text = format!("{} · token {token}", client.name().replace("client ", "c"));
+            let text = format!(
+                "{} · {}",
+                client.name().replace("client ", "c"),
+                token_words(token)
+            );
             let label = if x1 - x0 > 40.0 {
                 placer.place(x0 + 4.0, y - 12.0, text)
             } else {
@@ -629,7 +635,8 @@ fn interval_bar(
                 tone: Tone::Lease,
                 label,
                 title: format!(
-                    "lease token {token} held by {} from {t0} to {t1} ({how})",
+                    "lease ({}) held by {} from {t0} to {t1} ({how})",
+                    token_words(token),
                     client.name()
                 ),
             }
@@ -648,7 +655,7 @@ fn belief_bar(
 ) -> Bar {
     let (x0, x1) = (scale.x(t0.0 as f64), scale.x(t1.0 as f64));
     let label = if x1 - x0 > 50.0 {
-        placer.place(x0 + 4.0, y - 12.0, format!("believes token {tok}"))
+        placer.place(x0 + 4.0, y - 12.0, format!("believes {}", token_words(tok)))
     } else {
         None
     };
@@ -659,7 +666,10 @@ fn belief_bar(
         h: 10.0,
         tone: Tone::Belief,
         label,
-        title: format!("believes it holds token {tok} from {t0} to {t1} (then {how})"),
+        title: format!(
+            "believes it holds the lock ({}) from {t0} to {t1} (then {how})",
+            token_words(tok)
+        ),
     }
 }
 

@@ -153,6 +153,16 @@ impl Serialize for ViolationKind {
     }
 }
 
+/// A fencing token as every view says it: "token 33", or "no token" for the services that
+/// give none (Redis, Redlock, whose grants carry 0) — never "token 0".
+pub fn token_words(token: u64) -> String {
+    if token == 0 {
+        "no token".into()
+    } else {
+        format!("token {token}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
