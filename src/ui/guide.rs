@@ -133,7 +133,7 @@ fn fix_note(m: &GuideData, cb: &Callback<Action>) -> Html {
             <h2>{ format!("Fix: {}", f.title) }</h2>
             <p class="beat">{ course::fix_note(&f) }</p>
             <div class="guide-actions">
-                <button type="button" class="control text" onclick={on(cb, Action::Open(lesson))}>{ "Back to the unsafe run" }</button>
+                <button type="button" class="control text" onclick={on(cb, Action::Open(lesson))}>{ "Back to the lesson's run" }</button>
             </div>
             { sources(m.name) }
         </section>

@@ -77,7 +77,7 @@ describe('teach it', () => {
       const fix = page.getByRole('region', { name: 'Fix' });
       await fix.waitFor();
       assert.ok(await page.getByRole('button', { name: 'Fencing: on' }).isVisible());
-      await fix.getByRole('button', { name: 'Back to the unsafe run' }).click();
+      await fix.getByRole('button', { name: "Back to the lesson's run" }).click();
       await walk.waitFor();
       assert.deepEqual(problems, []);
     } finally {
