@@ -40,8 +40,10 @@ async function spokenNames(page) {
   return page.evaluate(() => [...document.querySelectorAll('[aria-label]')].map((e) => e.getAttribute('aria-label')).join('\n'));
 }
 
+/** The retired names on the page's lines — except a sources line, which quotes the titles
+ * of the texts it cites as they were published ("Distributed Lock Assumptions"). */
 function offences(text) {
-  const lines = text.split('\n');
+  const lines = text.split('\n').filter((l) => !l.trim().startsWith('Sources:'));
   return RETIRED.flatMap(([re, what]) => lines.filter((l) => re.test(l)).map((l) => `${what}: ${l.trim().slice(0, 160)}`));
 }
 
