@@ -48,8 +48,9 @@ echo "on demand: $later bytes gzip (the rest of dist/, fetched only when opened)
 named=target/wasm32-unknown-unknown/release/leaseline.wasm
 if command -v twiggy >/dev/null && [[ -f $named ]]; then
   echo "largest functions (twiggy, bytes before wasm-opt):"
+  # awk reads all of twiggy's output (no `head`: under pipefail, a closed pipe fails the tier).
   twiggy top -n 40 "$named" | grep -v "custom section\|subsection\|data segment\|Σ\|\.\.\. and\|Shallow\|───" |
-    head -n 10 | awk -F'┊' '{ gsub(/^ +| +$/, "", $1); gsub(/^ +/, "", $3); sub(/::h[0-9a-f]+$/, "", $3); printf "  %7s  %s\n", $1, substr($3, 1, 100) }'
+    awk -F'┊' 'NR <= 10 { gsub(/^ +| +$/, "", $1); gsub(/^ +/, "", $3); sub(/::h[0-9a-f]+$/, "", $3); printf "  %7s  %s\n", $1, substr($3, 1, 100) }'
 fi
 
 # The floor. Its own target dir keeps its Yew build apart from the app's.
