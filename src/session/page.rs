@@ -412,6 +412,16 @@ impl Session {
         self.dwell = 0.0;
     }
 
+    /// What the Compare button does: stop comparing; or, after an edit, compare with the
+    /// run before it (the question is what the edit changed); else with the fence switched.
+    pub fn compare_toggle(&self) -> Action {
+        Action::Compare(match (self.versus.is_some(), self.can_undo()) {
+            (true, _) => None,
+            (false, true) => Some(BEFORE_LAST_EDIT.to_string()),
+            (false, false) => Some(String::new()),
+        })
+    }
+
     /// "Skip to the stop": straight to the moment the question is asked.
     fn skip_to_stop(&mut self) {
         let hold = self.quiz.and_then(|q| q.hold(&self.run.trace));

@@ -20,7 +20,7 @@ use super::stage::{stage, use_action_menu, StageProps};
 use super::timeline::Timeline;
 use super::transcript::Transcript;
 use super::versus::{compare_bar, second_diagram};
-use crate::session::{Action, Menu, Session, BEFORE_LAST_EDIT};
+use crate::session::{Action, Menu, Session};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -219,12 +219,7 @@ pub fn App() -> Html {
                     <button type="button" class="control text" aria-expanded={(model.menu == Some(Menu::Share)).to_string()} aria-controls="share-dialog"
                             onclick={on(&on_action, Action::ToggleMenu(Menu::Share))}>{ "Share" }</button>
                     <button type="button" class="control text" aria-pressed={model.versus.is_some().to_string()}
-                            onclick={on(&on_action, Action::Compare(match (model.versus.is_some(), model.can_undo()) {
-                                // After an edit, the question is what the edit changed.
-                                (false, true) => Some(BEFORE_LAST_EDIT.to_string()),
-                                (false, false) => Some(String::new()),
-                                (true, _) => None,
-                            }))}>{ "Compare" }</button>
+                            onclick={on(&on_action, model.compare_toggle())}>{ "Compare" }</button>
                     if hides {
                         <p class="scenario-description">{ "The scenario's description is hidden until you answer: it gives the answer away." }</p>
                     } else {
