@@ -3,6 +3,40 @@
 // or nonce to keep in step with each build. Trunk writes the hashed file names into the
 // data attributes of the script tag that loads this file (see `pattern_script` in
 // Trunk.toml), and `{base}` there honours `--public-url`, so a sub-path build works too.
+//
+// Two builds share the page. The first load (the tag's files) is the default page's
+// player; the whole app (leaseline.js and leaseline_bg.wasm beside it) loads when a reader
+// asks for more, or at once for a link to anything but the default page (another
+// scenario, an embed, a beat, a quiz), which the first load does not carry.
 const tag = document.querySelector('script[data-wasm]');
-const { default: init } = await import(tag.dataset.js);
-await init({ module_or_path: tag.dataset.wasm });
+const here = new URL(tag.dataset.js, location.href);
+const whole = {
+  js: new URL('leaseline.js', here).href,
+  wasm: new URL('leaseline_bg.wasm', here).href,
+};
+
+// Called by the first load (`ui::handover`) with the session it hands over: fetches and
+// compiles the whole app, and resolves to the function that starts it. A failed fetch
+// rejects, and the first load says so and offers to retry.
+globalThis.leaselineUpgrade = async (handoff) => {
+  const [mod, module] = await Promise.all([
+    import(whole.js),
+    fetch(whole.wasm).then((r) => {
+      if (!r.ok) throw new Error(`${whole.wasm}: HTTP ${r.status}`);
+      return r.arrayBuffer();
+    }).then((bytes) => WebAssembly.compile(bytes)),
+  ]);
+  return () => {
+    globalThis.leaselineHandoff = handoff;
+    return mod.default({ module_or_path: module });
+  };
+};
+
+const h = location.hash;
+if (h && h !== '#') {
+  const { default: init } = await import(whole.js);
+  await init({ module_or_path: whole.wasm });
+} else {
+  const { default: init } = await import(tag.dataset.js);
+  await init({ module_or_path: tag.dataset.wasm });
+}

@@ -267,6 +267,11 @@ impl History {
     }
 
     /// The scenario before the last edit (what undo would return to).
+    /// The scenarios before the one on screen, oldest first (what undo walks back through).
+    pub fn past(&self) -> &[Rc<Scenario>] {
+        &self.past
+    }
+
     pub fn previous(&self) -> Option<&Rc<Scenario>> {
         self.past.last()
     }

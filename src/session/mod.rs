@@ -15,6 +15,7 @@ pub mod draft;
 pub mod edit;
 pub mod embed;
 pub mod form;
+pub mod handoff;
 pub mod link;
 mod page;
 mod run;

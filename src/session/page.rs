@@ -85,6 +85,10 @@ pub struct Session {
     /// action (the page's own link is read first). Computed once per action, so a paused
     /// page renders without encoding anything.
     pub fragment: Option<Rc<str>>,
+    /// The first-load build only: the whole app is asked for, to carry on from this
+    /// handoff (see `handoff`); bumped `upgrade_try` asks again after a failed load.
+    pub upgrade: Option<Rc<super::handoff::Handoff>>,
+    pub upgrade_try: u32,
     pub(super) last_frame: Option<f64>,
     pub(super) discrete_wait: f64,
     /// Real ms left to hold on the notable event just reached.
@@ -152,6 +156,10 @@ pub enum Action {
     /// A value refused before it became an edit (it did not parse).
     ShowError(String),
     DismissError,
+    /// The first-load build: load the whole app and carry on there, opening this panel
+    /// (one of `handoff::PANELS`) or, with `None`, retrying the handoff asked for last.
+    /// The whole app has everything already and ignores it.
+    Upgrade(Option<String>),
 }
 
 impl Session {
@@ -184,6 +192,8 @@ impl Session {
             error: None,
             caption: String::new(),
             fragment: None,
+            upgrade: None,
+            upgrade_try: 0,
             last_frame: None,
             discrete_wait: 0.0,
             dwell: 0.0,
@@ -491,6 +501,20 @@ impl Session {
     /// Applies one action. Returns `self` itself when nothing changed, so the page can
     /// skip the render by pointer comparison.
     pub fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        #[cfg(feature = "lite")]
+        if super::handoff::needs_whole_app(&action)
+            || matches!(action, Action::Navigate(_) | Action::Upgrade(_))
+        {
+            let mut m = (*self).clone();
+            m.playing = false;
+            m.upgrade_try = m.upgrade_try.wrapping_add(1);
+            m.upgrade = match action {
+                Action::Upgrade(None) => m.upgrade.clone(),
+                Action::Upgrade(Some(panel)) => Some(Rc::new(self.handoff(None, Some(&panel)))),
+                a => Some(Rc::new(self.handoff(Some(&a), None))),
+            };
+            return Rc::new(m);
+        }
         let trace = &self.run.trace;
         let mut m = match action {
             // The hot path: a frame while paused changes nothing and renders nothing.
@@ -665,9 +689,12 @@ impl Session {
                     m.menu = None;
                 }
             }
+            #[cfg(not(feature = "lite"))]
             Action::Navigate(fragment) => m.navigate(&fragment),
+            #[cfg(not(feature = "lite"))]
             Action::Host(cmd) => m.host(cmd),
             Action::Compare(None) => m.versus = None,
+            #[cfg(not(feature = "lite"))]
             Action::Compare(Some(with)) => m.compare_with(&with),
             Action::NextBeat => {
                 m.playing = false;
@@ -680,6 +707,7 @@ impl Session {
                 let s = course::prev_beat_step(&m.beats, m.cursor.step);
                 m.move_to(Cursor::at_step(trace, s));
             }
+            #[cfg(not(feature = "lite"))]
             Action::StartQuiz(q) => m.start_quiz(q),
             Action::Pick(i) => {
                 if let Some(q) = &mut m.quiz {
@@ -688,7 +716,9 @@ impl Session {
                     }
                 }
             }
+            #[cfg(not(feature = "lite"))]
             Action::QuizNext => m.next_stop(),
+            #[cfg(not(feature = "lite"))]
             Action::SkipToStop => m.skip_to_stop(),
             Action::EndQuiz => m.quiz = None,
             Action::ToggleMenu(which) => {
@@ -700,6 +730,7 @@ impl Session {
                 m.chapter = None;
             }
             Action::LoadProgress(s) => m.progress = Progress::decode(&s),
+            #[cfg(not(feature = "lite"))]
             Action::RunDraft(text) => match Scenario::from_json(&text) {
                 Ok(sc) => {
                     m.history.replace(sc);
@@ -709,6 +740,7 @@ impl Session {
                 }
                 Err(e) => m.error = Some(format!("editor: {e}")),
             },
+            #[cfg(not(feature = "lite"))]
             Action::Import(text) => match Scenario::from_json(&text) {
                 Ok(sc) => {
                     m.quiz = None;
@@ -726,6 +758,10 @@ impl Session {
             Action::SetReducedMotion(on) => m.reduced_motion = on,
             Action::ShowError(e) => m.error = Some(e),
             Action::DismissError => m.error = None,
+            Action::Upgrade(_) => return self,
+            // Handed over above, before anything changed (see `handoff`).
+            #[cfg(feature = "lite")]
+            _ => return self,
         }
         // What a link records: a new browser-history entry for a change the user made, the
         // same entry rewritten for one that came from a link.

@@ -33,13 +33,28 @@ impl Preset {
 
 const GC_PAUSE: &str = include_str!("presets/gc-pause.json");
 
+/// A preset file the first-load build leaves out: it opens the default page's run only
+/// (`course::open`), and the whole app the rest.
+#[cfg(not(feature = "lite"))]
+macro_rules! elsewhere {
+    ($file:expr) => {
+        include_str!($file)
+    };
+}
+#[cfg(feature = "lite")]
+macro_rules! elsewhere {
+    ($file:expr) => {
+        ""
+    };
+}
+
 pub const PRESETS: &[Preset] = &[
     Preset {
         name: "clean",
         summary: "Clean run: two clients take turns, no fault",
         in_picker: true,
         sources: &[KLEPPMANN],
-        json: include_str!("presets/clean.json"),
+        json: elsewhere!("presets/clean.json"),
         fence: None,
     },
     Preset {
@@ -63,7 +78,7 @@ pub const PRESETS: &[Preset] = &[
         summary: "Eight clients renewing leases; one freezes mid-lease and is fenced",
         in_picker: true,
         sources: &[KLEPPMANN, DANGEROUS],
-        json: include_str!("presets/eight-clients.json"),
+        json: elsewhere!("presets/eight-clients.json"),
         fence: None,
     },
 ];

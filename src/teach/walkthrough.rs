@@ -129,20 +129,24 @@ const STALE_LANDS: Beat = beat(
     "Client 1's write with the old token lands and replaces client 2's value. No error, no log line: the update is simply gone.",
 );
 
+/// The default page's walkthrough, on its own: the first-load build (`lite`) carries only
+/// this one (see `course::walkthrough`).
+pub const GC_PAUSE: Walkthrough = Walkthrough {
+    scenario: "gc-pause",
+    beats: &[
+        GRANT_1,
+        beat(on(C1, "paused"), "A stop-the-world garbage collection freezes client 1 in the middle of its job. Its code stops; its clock does not."),
+        EXPIRE_1,
+        GRANT_2,
+        C2_WRITES,
+        beat(on(C1, "resumed"), "Client 1 wakes up. Its code never asks whether the lease survived the pause: it simply carries on."),
+        STALE_LANDS,
+    ],
+    try_it: "{if_unfenced}Turn fencing on and watch storage refuse token {c1_token}, because it has already seen {c2_token}.",
+};
+
 pub const WALKTHROUGHS: &[Walkthrough] = &[
-    Walkthrough {
-        scenario: "gc-pause",
-        beats: &[
-            GRANT_1,
-            beat(on(C1, "paused"), "A stop-the-world garbage collection freezes client 1 in the middle of its job. Its code stops; its clock does not."),
-            EXPIRE_1,
-            GRANT_2,
-            C2_WRITES,
-            beat(on(C1, "resumed"), "Client 1 wakes up. Its code never asks whether the lease survived the pause: it simply carries on."),
-            STALE_LANDS,
-        ],
-        try_it: "{if_unfenced}Turn fencing on and watch storage refuse token {c1_token}, because it has already seen {c2_token}.",
-    },
+    GC_PAUSE,
     Walkthrough {
         scenario: "check-then-write",
         beats: &[

@@ -1,6 +1,7 @@
 //! The root component: the session ([`Session`], reduced in the core) and the page's parts. Leaves receive data
 //! and emit [`Action`]s; nothing below this file holds state that matters.
 
+#[cfg(not(feature = "lite"))]
 use super::editor::Editor;
 use super::footer::footer;
 use super::guide::{guide, on, GuideData};
@@ -9,18 +10,26 @@ use super::hooks::{
     sample_frame_cost, use_deep_links, use_frames, use_page_signals, use_progress_store,
     use_shortcuts,
 };
-use super::host::{use_host_events, use_host_messages, use_link_writer};
+use super::host::use_embed_host;
+use super::host::use_link_writer;
+#[cfg(not(feature = "lite"))]
 use super::io::Io;
+#[cfg(not(feature = "lite"))]
 use super::lessons::Menus;
 use super::panels::{inspector, verdict_panel, PanelProps};
 use super::playbar::{playbar, PlaybarProps};
+#[cfg(not(feature = "lite"))]
 use super::settings::Settings;
-use super::sharing::{base, embed_bar, share_dialog};
+use super::sharing::base;
+#[cfg(not(feature = "lite"))]
+use super::sharing::{embed_bar, share_dialog};
 use super::stage::{stage, use_action_menu, StageProps};
 use super::timeline::Timeline;
 use super::transcript::Transcript;
+#[cfg(not(feature = "lite"))]
 use super::versus::{compare_bar, second_diagram};
-use crate::session::{Action, Menu, Session};
+use crate::session::{Action, Menu};
+#[cfg(not(feature = "lite"))]
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -28,7 +37,8 @@ use yew::prelude::*;
 #[component]
 pub fn App() -> Html {
     // The address is read before the first render (see `Session::opened_at`).
-    let model = use_reducer(|| Session::opened_at(&super::hooks::hash()));
+    // (or, in the whole app after the first load handed over, the session it handed over).
+    let model = use_reducer(super::handover::initial_session);
     let dispatch = {
         let d = model.dispatcher();
         use_memo((), move |_| Callback::from(move |a: Action| d.dispatch(a)))
@@ -51,13 +61,17 @@ pub fn App() -> Html {
         model.from_link,
         model.embed,
     );
-    use_host_messages(model.embed, model.origins.clone(), on_action.clone());
-    use_host_events(&model);
+    use_embed_host(&model, &on_action);
     use_action_menu(model.selected);
+    let handover = super::handover::use_handover(&model, &on_action);
     // The share links, rebuilt when the view's link changes (never per frame).
+    // (The first load shares nothing: the whole app does.)
     let links = {
         let m = model.clone();
         use_memo(model.fragment.clone(), move |_| {
+            if cfg!(feature = "lite") {
+                return (String::new(), String::new());
+            }
             let (full, embed) = m.share_fragments();
             (format!("{}{full}", base()), format!("{}{embed}", base()))
         })
@@ -78,6 +92,7 @@ pub fn App() -> Html {
     // The built-in scenario on screen; "" for one that came from outside.
     let name = model.name.as_deref().unwrap_or_default();
     let picker = model.picker();
+    #[cfg(not(feature = "lite"))]
     let on_error = {
         let cb = on_action.clone();
         Callback::from(move |e: String| cb.emit(Action::ShowError(e)))
@@ -127,6 +142,7 @@ pub fn App() -> Html {
         "safe"
     };
     // The parts both layouts show, built once.
+    #[cfg(not(feature = "lite"))]
     let share = share_dialog(
         model.menu == Some(Menu::Share),
         &links,
@@ -164,6 +180,7 @@ pub fn App() -> Html {
         &on_action,
     );
     let verdict = verdict_panel(&panel);
+    #[cfg(not(feature = "lite"))]
     if model.embed {
         // Embedded in a course page: the run and its controls, no site around them. With
         // `view=diagram`, only the diagram, its controls and the caption; a quiz keeps its
@@ -196,6 +213,47 @@ pub fn App() -> Html {
             </div>
         };
     }
+    #[cfg(not(feature = "lite"))]
+    let (menus_and_share, legend, view, tools) = (
+        html! {
+            <>
+                { share }
+                <Menus open={model.menu} current={Rc::<str>::from(name)} progress={model.progress.clone()} chapter={model.chapter} on_action={on_action.clone()} />
+            </>
+        },
+        html! { <super::legend::Legend run={run.clone()} /> },
+        if model.versus.is_some() {
+            // Comparing: the two drawings and what tells them apart, together on one
+            // screen; the walkthrough waits below them.
+            html! {
+                <>
+                    <div class="view versus-on">{ diagram }</div>
+                    { compare_bar(&run, model.versus.as_ref(), name, model.can_undo(), &on_action) }
+                    { second_diagram(model.versus.as_ref(), model.cursor.t, &on_action_b) }
+                    { walkthrough }
+                </>
+            }
+        } else {
+            html! { <div class="view">{ diagram }{ walkthrough }</div> }
+        },
+        html! {
+            <>
+                <Settings run={run.clone()} on_action={on_action.clone()} {on_error} />
+                <Editor run={run.clone()} on_action={on_action.clone()} />
+                <Io run={run.clone()} on_action={on_action.clone()} />
+            </>
+        },
+    );
+    // The first load: what the whole app would draw there, closed, asking for it when opened.
+    #[cfg(feature = "lite")]
+    let _ = (links, on_action_b);
+    #[cfg(feature = "lite")]
+    let (menus_and_share, legend, view, tools) = (
+        html! {},
+        super::handover::closed_legend(&on_action),
+        html! { <div class="view">{ diagram }{ walkthrough }</div> },
+        super::handover::closed_tools(&on_action),
+    );
     html! {
         <div class="shell">
             { header() }
@@ -232,24 +290,12 @@ pub fn App() -> Html {
                         <button type="button" class="quiet" aria-label="Dismiss" onclick={{ let cb = on_action.clone(); Callback::from(move |_| cb.emit(Action::DismissError)) }}>{ "✕" }</button>
                     </div>
                 }
-                { share }
-                <Menus open={model.menu} current={Rc::<str>::from(name)} progress={model.progress.clone()} chapter={model.chapter} on_action={on_action.clone()} />
+                { handover }
+                { menus_and_share }
                 { controls }
                 { caption }
-                <super::legend::Legend run={run.clone()} />
-                if model.versus.is_some() {
-                    // Comparing: the two drawings and what tells them apart, together on
-                    // one screen; the walkthrough waits below them.
-                    <div class="view versus-on">{ diagram }</div>
-                    { compare_bar(&run, model.versus.as_ref(), name, model.can_undo(), &on_action) }
-                    { second_diagram(model.versus.as_ref(), model.cursor.t, &on_action_b) }
-                    { walkthrough }
-                } else {
-                    <div class="view">
-                    { diagram }
-                    { walkthrough }
-                    </div>
-                }
+                { legend }
+                { view }
                 <div class="lower">
                     { stage(&stage_props) }
                     <div class="side">
@@ -258,9 +304,7 @@ pub fn App() -> Html {
                         if !hides {
                             <Transcript run={run.clone()} on_action={on_action.clone()} />
                         }
-                        <Settings run={run.clone()} on_action={on_action.clone()} {on_error} />
-                        <Editor run={run.clone()} on_action={on_action.clone()} />
-                        <Io run={run.clone()} on_action={on_action.clone()} />
+                        { tools }
                     </div>
                 </div>
             </main>

@@ -68,6 +68,20 @@ pub fn post_to_host(event: &crate::session::embed::Event, origins: &[String]) {
     }
 }
 
+/// An embed's conversation with its host page: its commands in, the cursor's events out.
+/// The first load is never embedded (`static/boot.js` opens every link with the whole app),
+/// so it carries none of it.
+#[hook]
+pub fn use_embed_host(session: &Session, dispatch: &Callback<Action>) {
+    #[cfg(not(feature = "lite"))]
+    {
+        use_host_messages(session.embed, session.origins.clone(), dispatch.clone());
+        use_host_events(session);
+    }
+    #[cfg(feature = "lite")]
+    let _ = (session, dispatch);
+}
+
 /// The postMessage API of an embed: validates every message from the parent page (and,
 /// with an allow-list, from an allowed origin only) and dispatches it; a refused message
 /// is answered with an `error` event naming the field.

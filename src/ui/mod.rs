@@ -22,22 +22,29 @@
 
 mod adapter;
 mod app;
+#[cfg(not(feature = "lite"))]
 mod editor;
 mod footer;
 mod guide;
+mod handover;
 mod header;
 mod hooks;
 mod host;
+#[cfg(not(feature = "lite"))]
 mod io;
+#[cfg(not(feature = "lite"))]
 mod legend;
+#[cfg(not(feature = "lite"))]
 mod lessons;
 mod panels;
 mod playbar;
+#[cfg(not(feature = "lite"))]
 mod settings;
 mod sharing;
 mod stage;
 mod timeline;
 mod transcript;
+#[cfg(not(feature = "lite"))]
 mod versus;
 
 pub use app::App;
@@ -66,7 +73,12 @@ use yew::{AppHandle, Renderer};
 /// lives as long as the page: dropping the returned handle does not unmount it.
 pub fn mount() {
     remove_first_paint();
-    Renderer::<App>::new().render();
+    let app = Renderer::<App>::new().render();
+    // The first load keeps its handle: the whole app unmounts it when it takes over.
+    #[cfg(feature = "lite")]
+    handover::keep(app);
+    #[cfg(not(feature = "lite"))]
+    let _ = app;
 }
 
 /// Takes away the run drawn at build time (`view::export::first_paint`): the app draws

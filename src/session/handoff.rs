@@ -1,0 +1,251 @@
+//! Handing the page over from the first load to the whole app.
+//!
+//! The browser first loads a small build (the `lite` feature: the default page's player,
+//! its walkthrough and the stage's edits) so a reader on a phone network can play the run
+//! sooner; the whole app (lessons, editor, exports, sharing, comparing, quizzes) loads when
+//! the reader first asks for one of them. The first build then hands its session over: a
+//! [`Handoff`] says what the whole app must rebuild — the edits made so far (each scenario
+//! of the undo history, so Undo and "Compare with before my edit" still work), the cursor,
+//! and what the reader asked for — and [`Session::resumed`] rebuilds it. Nothing the reader
+//! did is lost, and the request that needed the whole app is carried out once it is there.
+//!
+//! The handoff travels as text (the two builds are separate wasm modules sharing only the
+//! page): one `key value` per line, every scenario packed as a link packs it
+//! ([`share::pack`]), so the whole app reads it with the parser that already validates every
+//! link. A handoff that does not parse opens the default page, never a broken one.
+
+use super::page::{Action, Menu, Session};
+use crate::session::share;
+use crate::view::playback::Cursor;
+
+/// What the whole app must rebuild to continue where the first load stopped.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Handoff {
+    /// A link to follow instead of rebuilding the default page (opening another scenario,
+    /// a deep link, a quiz).
+    pub link: Option<String>,
+    /// Each scenario of the undo history after the default one, oldest first, packed; the
+    /// last is the scenario on screen.
+    pub scenarios: Vec<String>,
+    /// The cursor: the number of trace entries it is past.
+    pub step: usize,
+    pub menu: Option<Menu>,
+    /// Compare with this (`""` = the fence switched, `@before` = before the last edit).
+    pub compare: Option<String>,
+    /// A panel of the page to open once it is drawn: `settings`, `editor`, `io`, `legend`.
+    pub panel: Option<String>,
+}
+
+/// The panels a handoff may ask to open (the whole app's `<details>` by class).
+pub const PANELS: [&str; 4] = ["settings", "editor", "io", "legend"];
+
+const MAGIC: &str = "leaseline-handoff 1";
+
+impl Handoff {
+    pub fn encode(&self) -> String {
+        let mut out = String::from(MAGIC);
+        let mut line = |k: &str, v: &str| {
+            out.push('\n');
+            out.push_str(k);
+            out.push(' ');
+            out.push_str(v);
+        };
+        if let Some(l) = &self.link {
+            line("link", l);
+        }
+        for s in &self.scenarios {
+            line("scenario", s);
+        }
+        line("step", &self.step.to_string());
+        if let Some(m) = self.menu {
+            line("menu", menu_name(m));
+        }
+        if let Some(c) = &self.compare {
+            line("compare", c);
+        }
+        if let Some(p) = &self.panel {
+            line("panel", p);
+        }
+        out
+    }
+
+    /// Reads [`encode`](Self::encode)'s text back; an error names the line at fault.
+    pub fn decode(text: &str) -> Result<Handoff, String> {
+        let mut lines = text.lines();
+        if lines.next() != Some(MAGIC) {
+            return Err("handoff: not a handoff (line 1)".to_string());
+        }
+        let mut h = Handoff::default();
+        for (i, l) in lines.enumerate() {
+            let (k, v) = l.split_once(' ').unwrap_or((l, ""));
+            let bad = || format!("handoff: line {}: bad {k}", i + 2);
+            match k {
+                "link" => h.link = Some(v.to_string()),
+                "scenario" => h.scenarios.push(v.to_string()),
+                "step" => h.step = v.parse().map_err(|_| bad())?,
+                "menu" => h.menu = Some(menu_named(v).ok_or_else(bad)?),
+                "compare" => h.compare = Some(v.to_string()),
+                "panel" if PANELS.contains(&v) => h.panel = Some(v.to_string()),
+                _ => return Err(bad()),
+            }
+        }
+        Ok(h)
+    }
+}
+
+fn menu_name(m: Menu) -> &'static str {
+    match m {
+        Menu::Lessons => "lessons",
+        Menu::Interview => "interview",
+        Menu::Share => "share",
+    }
+}
+
+fn menu_named(s: &str) -> Option<Menu> {
+    [Menu::Lessons, Menu::Interview, Menu::Share]
+        .into_iter()
+        .find(|&m| menu_name(m) == s)
+}
+
+impl Session {
+    /// What the whole app needs to carry on from here and then do `action` (`None`: only
+    /// open `panel`). The first-load build calls this for every action it does not carry.
+    pub fn handoff(&self, action: Option<&Action>, panel: Option<&str>) -> Handoff {
+        let mut h = Handoff {
+            step: self.cursor.step,
+            panel: panel.map(str::to_string),
+            menu: self.menu,
+            ..Handoff::default()
+        };
+        if self.history.edited() {
+            h.scenarios = self
+                .history
+                .past()
+                .iter()
+                .skip(1)
+                .chain([self.history.current()])
+                .map(|sc| share::pack(sc))
+                .collect();
+        }
+        match action {
+            Some(Action::Open(name)) => h.link = Some(super::link::scenario(name, None)),
+            Some(Action::Navigate(f)) => h.link = Some(f.clone()),
+            Some(Action::StartQuiz(q)) => h.link = Some(super::link::quiz(*q)),
+            Some(Action::ToggleMenu(m)) => {
+                h.menu = if self.menu == Some(*m) {
+                    None
+                } else {
+                    Some(*m)
+                };
+            }
+            Some(Action::Compare(with)) => h.compare = with.clone(),
+            _ => {}
+        }
+        h
+    }
+
+    /// The session a [`Handoff`] describes: the default page with the same edits (and the
+    /// same undo history), cursor, menu and comparison — or the link it names.
+    pub fn resumed(h: &Handoff) -> Session {
+        if let Some(link) = &h.link {
+            return Session::opened_at(link);
+        }
+        let mut m = Session::default_page();
+        let mut edited = false;
+        for packed in &h.scenarios {
+            match share::unpack(packed) {
+                Ok(sc) => {
+                    m.history.replace(sc);
+                    edited = true;
+                }
+                Err(e) => {
+                    m.error = Some(format!("handoff: {e}"));
+                    break;
+                }
+            }
+        }
+        if edited {
+            m.rerun();
+        }
+        m.move_to(Cursor::at_step(&m.run.trace, h.step));
+        m.menu = h.menu;
+        if let Some(with) = &h.compare {
+            m.compare_with(with);
+        }
+        m.rev = 1;
+        m.refresh_fragment();
+        m
+    }
+}
+
+/// Whether the first-load build hands `action` over to the whole app rather than doing it.
+pub fn needs_whole_app(action: &Action) -> bool {
+    if let Action::Open(name) = action {
+        return crate::teach::course::open(name).is_none();
+    }
+    matches!(
+        action,
+        Action::StartQuiz(_)
+            | Action::Pick(_)
+            | Action::QuizNext
+            | Action::SkipToStop
+            | Action::EndQuiz
+            | Action::ToggleMenu(_)
+            | Action::Import(_)
+            | Action::RunDraft(_)
+            | Action::Host(_)
+            | Action::Compare(_)
+            | Action::SeekEntryB(_)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::scenario::FenceMode;
+    use crate::session::edit::Edit;
+    use std::rc::Rc;
+
+    #[test]
+    fn a_handoff_round_trips_and_rebuilds_the_session_with_its_history() {
+        let page = Rc::new(Session::default_page());
+        let page = page.reduce(Action::Edit(Edit::SetTtl(12_000)));
+        let page = page.reduce(Action::Edit(Edit::SetFence(FenceMode::Monotone)));
+        let page = page.reduce(Action::StepForward).reduce(Action::StepForward);
+        let h = page.handoff(Some(&Action::ToggleMenu(Menu::Lessons)), Some("editor"));
+        assert_eq!(h.scenarios.len(), 2);
+        let back = Handoff::decode(&h.encode()).expect("decodes");
+        assert_eq!(back, h);
+        let resumed = Session::resumed(&back);
+        assert_eq!(**resumed.history.current(), **page.history.current());
+        assert_eq!(resumed.cursor, page.cursor);
+        assert_eq!(resumed.menu, Some(Menu::Lessons));
+        assert!(
+            resumed.can_undo(),
+            "undo reaches the edits made before the handoff"
+        );
+        let undone = Rc::new(resumed).reduce(Action::Undo);
+        assert_eq!(undone.run.scenario.clients[0].ttl_ms, 12_000);
+    }
+
+    #[test]
+    fn a_handoff_to_another_scenario_is_a_link() {
+        let page = Session::default_page();
+        let h = page.handoff(Some(&Action::Open("check-then-write".into())), None);
+        let resumed = Session::resumed(&Handoff::decode(&h.encode()).unwrap());
+        assert_eq!(resumed.name.as_deref(), Some("check-then-write"));
+    }
+
+    #[test]
+    fn a_bad_handoff_names_its_line() {
+        for (text, want) in [
+            ("nope", "line 1"),
+            ("leaseline-handoff 1\nstep x", "line 2"),
+            ("leaseline-handoff 1\nstep 1\npanel nowhere", "line 3"),
+            ("leaseline-handoff 1\nmenu nowhere", "line 2"),
+        ] {
+            let e = Handoff::decode(text).expect_err(text);
+            assert!(e.contains(want), "{text}: {e}");
+        }
+    }
+}
