@@ -455,3 +455,23 @@ fn the_example_host_page_and_the_share_snippet_are_as_described() {
     }
     assert!(doc.contains("320 to 2000") && doc.contains("240 to 2000"));
 }
+
+/// "Bad links": a refused link keeps its `embed=1` and nothing else — not `origins=`, not
+/// `view=` — as the section says.
+#[test]
+fn a_bad_link_keeps_only_its_embed_as_the_doc_says() {
+    use leaseline::session::Session;
+    let d = section(&doc(), "The fragment");
+    assert!(
+        d.contains("A bad link keeps one thing: its `embed=1`."),
+        "{d}"
+    );
+    assert!(d.contains("`origins=` and `view=`\nincluded"), "{d}");
+    assert!(!d.contains("loses its `embed=1`"));
+    let bad =
+        Session::opened_at("#s=gc-pause&embed=1&view=diagram&origins=https://a.example&t=abc");
+    assert!(bad.error.as_deref().unwrap().starts_with("t:"));
+    assert!(bad.embed, "the frame stays an embed");
+    assert!(bad.origins.is_empty(), "origins= is dropped with the rest");
+    assert!(!bad.diagram_only, "view= is dropped with the rest");
+}

@@ -1,8 +1,8 @@
 //! Simulated time.
 //!
 //! Time is an integer number of **milliseconds**. Every phenomenon Leaseline teaches lives
-//! at that scale or above: network delays of a few ms, Redlock's 2 ms drift allowance,
-//! TTLs of seconds, GC pauses of tens of seconds, a 25-minute backfill. Microseconds would
+//! at that scale or above: network delays of a few ms, Redlock's drift allowance (1 % of
+//! the TTL plus 2 ms), TTLs of seconds, GC pauses of tens of seconds, a 25-minute backfill. Microseconds would
 //! add three digits to every number a learner reads and buy no behaviour we model; clock
 //! drift in ppm is still exact enough (100 ppm over 30 s is 3 ms).
 //!

@@ -12,7 +12,8 @@
 //! - on failure it releases on all five and retries after `retry.interval_ms` plus a random
 //!   `0 … retry.jitter_ms` from the run's PRNG;
 //! - a restarted master has forgotten its keys; the "delayed restart" remedy keeps it down
-//!   for `coordinator.restart_delay_ms` (at least the TTL) so it joins no live lock;
+//!   for `coordinator.restart_delay_ms` (the Redis docs: a bit more than the longest TTL
+//!   in use) so every lock it knew of has expired and it joins no live lock;
 //! - extension is not modelled: validation refuses `renew_every_ms` with Redlock.
 
 use super::{redis, Model};
