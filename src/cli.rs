@@ -1,15 +1,22 @@
-//! The command-line tool: run a preset or a scenario file, list presets, validate a file.
+//! The command-line tool: run a preset or a scenario file, list presets, validate a file,
+//! explore a scenario's added-fault schedules for counterexamples.
 //!
 //! It is a thin shell over the core, written against `Write` handles so tests can drive it
 //! without a process. Every refusal is one line on stderr and a non-zero exit code.
 
 use crate::analysis::check::{check, Verdict};
+use crate::analysis::explore::fault::FaultClass;
+use crate::analysis::explore::{
+    explore, Bounds, Class, Counterexample, Ended, Report as ExploreReport, MAX_FAULTS,
+};
 use crate::model::scenario::{FenceWord, Flavor, Scenario};
 use crate::model::sim::simulate;
 use crate::model::trace::{Outcome, Trace};
+use crate::session::share::{self, Source, ViewState};
 use crate::teach::flavor_presets::{self, FLAVOR_PRESETS};
 use crate::teach::library::{self, LESSONS};
 use crate::teach::presets::{preset, PRESETS};
+use crate::vocab::numbers::fmt_ms;
 use serde::Serialize;
 use std::io::Write;
 
@@ -21,6 +28,9 @@ USAGE:
                   [--fence MODE] [--flavor FLAVOR] [--seed N] [--format text|json]
     leaseline presets          (lists the presets and the scenario library)
     leaseline check <file.json>
+    leaseline explore <preset | lesson[/fix] | file.json>
+                  [--faults KINDS] [--max-faults K] [--max-pause-ms MS] [--clean]
+                  [--budget N] [--fence MODE] [--flavor FLAVOR] [--format text|json]
     leaseline --help
 
     --fence   none | monotone | strict | exact | non_atomic | volatile
@@ -31,8 +41,19 @@ USAGE:
     --seed    replaces the scenario's seed
     --format  text (a readable timeline and the verdict; default) or json
 
+explore adds up to K faults (1..3, default 1) at the instants the runs themselves make
+critical and reports each distinct way the scenario breaks, minimal first, or
+\"safe within these bounds\" (see docs/explore.md):
+    --faults        comma-separated kinds (default all): pause, partition, clock, delay,
+                    restart, failover, false-positive, fail-renewals; a number is --max-faults
+    --max-pause-ms  the longest pause, cut, delay, outage or clock jump (default twice the
+                    longest lease); --max-pause is the same
+    --clean         start from the scenario without its own faults
+    --budget        stop after N schedules (default 1000000)
+
 Exit codes: 0 ran (whatever the verdict) or valid; 2 bad input.
 Example: leaseline run gc-pause --fence monotone
+         leaseline explore gc-pause --clean --fence monotone --max-faults 2
 ";
 
 /// Runs the CLI with `args` (without the program name); returns the exit code.
@@ -115,6 +136,7 @@ fn dispatch(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             .map_err(io)
         }
         Some("run") => run_cmd(&args[1..], out),
+        Some("explore") => explore_cmd(&args[1..], out),
         Some(other) => Err(format!("unknown command `{other}` (try --help)")),
     }
 }
@@ -137,41 +159,70 @@ fn load(what: &str) -> Result<Scenario, String> {
     Scenario::from_json(&text).map_err(|e| format!("{what}: {e}"))
 }
 
-fn run_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
-    let mut target = None;
-    let mut fence = None;
-    let mut flavor = None;
-    let mut seed = None;
-    let mut json = false;
+/// The command line after the subcommand: its target, each `--option value`, and each
+/// of `flags` given. Every command reads options the same way, so the errors read alike.
+struct Opts {
+    target: Option<String>,
+    values: Vec<(String, String)>,
+    flags: Vec<String>,
+}
+
+fn options(args: &[String], names: &[&str], flags: &[&str]) -> Result<Opts, String> {
+    let mut o = Opts {
+        target: None,
+        values: Vec::new(),
+        flags: Vec::new(),
+    };
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        let mut value = |name: &str| it.next().cloned().ok_or(format!("{name} needs a value"));
         match a.as_str() {
-            "--fence" => fence = Some(value("--fence")?),
-            "--flavor" => flavor = Some(value("--flavor")?),
-            "--seed" => seed = Some(value("--seed")?),
-            "--format" => {
-                json = match value("--format")?.as_str() {
-                    "json" => true,
-                    "text" => false,
-                    f => return Err(format!("--format: `{f}` is not text or json")),
-                }
+            s if names.contains(&s) => {
+                let v = it.next().cloned().ok_or(format!("{s} needs a value"))?;
+                o.values.push((s.to_string(), v));
             }
+            s if flags.contains(&s) => o.flags.push(s.to_string()),
             s if s.starts_with("--") => return Err(format!("unknown option `{s}` (try --help)")),
-            s if target.is_none() => target = Some(s.to_string()),
+            s if o.target.is_none() => o.target = Some(s.to_string()),
             s => return Err(format!("unexpected argument `{s}`")),
         }
     }
-    let target = target.ok_or("run needs a preset or a file (try `leaseline presets`)")?;
-    let mut sc = load(&target)?;
-    if let Some(f) = fence {
-        apply_fence(&mut sc, &f)?;
+    Ok(o)
+}
+
+impl Opts {
+    fn get(&self, name: &str) -> Option<&str> {
+        self.values
+            .iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
     }
-    if let Some(f) = flavor {
-        sc.coordinator.flavor = Flavor::parse(&f)
-            .ok_or(format!("--flavor: `{f}` is not one of {}", Flavor::names()))?;
+
+    /// Loads the target and lays `--fence` and `--flavor` over it; reads `--format`.
+    fn scenario(&self, missing: &str) -> Result<(String, Scenario, bool), String> {
+        let target = self.target.clone().ok_or(missing.to_string())?;
+        let mut sc = load(&target)?;
+        if let Some(f) = self.get("--fence") {
+            apply_fence(&mut sc, f)?;
+        }
+        if let Some(f) = self.get("--flavor") {
+            sc.coordinator.flavor = Flavor::parse(f)
+                .ok_or(format!("--flavor: `{f}` is not one of {}", Flavor::names()))?;
+        }
+        let json = match self.get("--format") {
+            None | Some("text") => false,
+            Some("json") => true,
+            Some(f) => return Err(format!("--format: `{f}` is not text or json")),
+        };
+        Ok((target, sc, json))
     }
-    if let Some(s) = seed {
+}
+
+fn run_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
+    let o = options(args, &["--fence", "--flavor", "--seed", "--format"], &[])?;
+    let (target, mut sc, json) =
+        o.scenario("run needs a preset or a file (try `leaseline presets`)")?;
+    if let Some(s) = o.get("--seed") {
         sc.seed = s
             .parse()
             .map_err(|_| format!("--seed: `{s}` is not a whole number ≥ 0"))?;
@@ -214,6 +265,231 @@ fn run_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         .map_err(io)?;
         write!(out, "{}", verdict.summary()).map_err(io)
     }
+}
+
+/// `leaseline explore`: reads the options, searches, prints the report.
+fn explore_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
+    let o = options(
+        args,
+        &[
+            "--fence",
+            "--flavor",
+            "--format",
+            "--faults",
+            "--max-faults",
+            "--max-pause-ms",
+            "--max-pause",
+            "--budget",
+        ],
+        &["--clean"],
+    )?;
+    let (target, sc, json) =
+        o.scenario("explore needs a preset, lesson or file (try `leaseline presets`)")?;
+    let (mut faults, mut k) = (o.get("--faults"), o.get("--max-faults"));
+    // `--faults 2` (a count) is read as `--max-faults 2`.
+    if let Some(v) = faults.filter(|v| v.bytes().all(|b| b.is_ascii_digit() || b == b'-')) {
+        k = Some(v);
+        faults = None;
+    }
+    let max_len = o.get("--max-pause-ms").or(o.get("--max-pause"));
+    let budget = o.get("--budget");
+    let clean = o.flags.iter().any(|f| f == "--clean");
+    sc.validate().map_err(|e| format!("{target}: {e}"))?;
+    let mut bounds = Bounds::for_scenario(&sc);
+    bounds.keep_scripted = !clean;
+    if let Some(list) = faults {
+        bounds.classes = list
+            .split(',')
+            .map(|w| {
+                FaultClass::parse(w.trim()).ok_or(format!(
+                    "--faults: `{w}` is not one of {}",
+                    FaultClass::names()
+                ))
+            })
+            .collect::<Result<_, _>>()?;
+        bounds.classes.sort();
+        bounds.classes.dedup();
+    }
+    if let Some(v) = k {
+        bounds.max_faults = v
+            .parse()
+            .ok()
+            .filter(|n| (1..=MAX_FAULTS).contains(n))
+            .ok_or(format!("--max-faults: `{v}` is not 1, 2 or 3"))?;
+    }
+    if let Some(v) = max_len {
+        bounds.max_len_ms = v
+            .parse()
+            .ok()
+            .filter(|n: &i64| *n >= 1)
+            .ok_or(format!("--max-pause-ms: `{v}` is not a length in ms ≥ 1"))?;
+    }
+    if let Some(v) = budget {
+        bounds.budget = v
+            .parse()
+            .ok()
+            .filter(|n: &u64| *n >= 1)
+            .ok_or(format!("--budget: `{v}` is not a whole number ≥ 1"))?;
+    }
+    bounds.check()?;
+    let t0 = std::time::Instant::now();
+    let report = explore(&sc, &bounds, 4096, &mut |_| true);
+    let elapsed_ms = t0.elapsed().as_millis() as u64;
+    let io = |e: std::io::Error| e.to_string();
+    if json {
+        let v = explore_json(&report, elapsed_ms);
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?
+        )
+        .map_err(io)
+    } else {
+        write!(out, "{}", explore_text(&target, &report, elapsed_ms)).map_err(io)
+    }
+}
+
+/// The link that opens a counterexample at its first violation.
+pub fn counterexample_link(c: &Counterexample) -> String {
+    share::encode(&ViewState {
+        source: Source::Custom(c.scenario.clone()),
+        t_ms: Some(c.first.at.0),
+        ..ViewState::default()
+    })
+}
+
+/// One sentence: what was added, and what broke.
+fn class_summary(c: &Class) -> String {
+    let faults: Vec<String> = c.example.faults.iter().map(|f| f.describe()).collect();
+    let what = if faults.is_empty() {
+        "With no fault added".to_string()
+    } else {
+        let mut s = faults.join(", then ");
+        if let Some(first) = s.get(..1) {
+            let up = first.to_ascii_uppercase();
+            s.replace_range(..1, &up);
+        }
+        s
+    };
+    format!("{what}: {}.", c.example.first.cause)
+}
+
+fn bounds_words(b: &Bounds) -> String {
+    let kinds: Vec<&str> = b.classes.iter().map(|c| c.name()).collect();
+    format!(
+        "up to {} added fault{} ({}), lengths up to {}{}",
+        b.max_faults,
+        if b.max_faults == 1 { "" } else { "s" },
+        kinds.join(", "),
+        fmt_ms(b.max_len_ms),
+        if b.keep_scripted {
+            ""
+        } else {
+            ", without the scenario's own faults"
+        }
+    )
+}
+
+/// The text report of `leaseline explore`.
+pub fn explore_text(target: &str, r: &ExploreReport, elapsed_ms: u64) -> String {
+    let mut s = format!(
+        "explore {target}: {}\n{} schedules, {} distinct runs, {} orderings, {} violating, {} class{} ({} ms)\n",
+        bounds_words(&r.bounds),
+        r.schedules,
+        r.distinct_runs,
+        r.orderings,
+        r.violating,
+        r.classes.len(),
+        if r.classes.len() == 1 { "" } else { "es" },
+        elapsed_ms
+    );
+    if r.breaks_as_given {
+        s.push_str("The scenario breaks as given, with no fault added.\n");
+    }
+    for (i, c) in r.classes.iter().enumerate() {
+        let kinds: Vec<&str> = c.kinds.iter().map(|k| k.name()).collect();
+        let who: Vec<String> = c.clients.iter().map(|n| n.to_string()).collect();
+        s.push_str(&format!(
+            "{}. {} ({}), {} added fault{}, {} distinct run{}:\n   {}\n   run: digest {}, first violation at {}; open: {}\n",
+            i + 1,
+            kinds.join(" + "),
+            who.join(", "),
+            c.example.faults.len(),
+            if c.example.faults.len() == 1 { "" } else { "s" },
+            c.runs,
+            if c.runs == 1 { "" } else { "s" },
+            class_summary(c),
+            c.example.digest,
+            fmt_ms(c.example.first.at.0),
+            counterexample_link(&c.example)
+        ));
+    }
+    match r.ended {
+        Ended::Complete if r.classes.is_empty() => s.push_str(&format!(
+            "SAFE WITHIN THESE BOUNDS: {} schedules, {}. Not a proof: longer faults, or more of them, were not tried.\n",
+            r.schedules,
+            bounds_words(&r.bounds)
+        )),
+        Ended::Complete => {}
+        Ended::Budget => s.push_str(&format!(
+            "INCOMPLETE: stopped at the budget of {} schedules; what was not tried is unknown.\n",
+            r.bounds.budget
+        )),
+        Ended::Cancelled => s.push_str("INCOMPLETE: cancelled.\n"),
+    }
+    s
+}
+
+/// The JSON report of `leaseline explore --format json`.
+pub fn explore_json(r: &ExploreReport, elapsed_ms: u64) -> serde_json::Value {
+    use serde_json::json;
+    let classes: Vec<serde_json::Value> = r
+        .classes
+        .iter()
+        .map(|c| {
+            let e = &c.example;
+            let scenario: serde_json::Value =
+                serde_json::from_str(&crate::vocab::json::compact(&e.scenario.to_json_value()))
+                    .unwrap_or_default();
+            json!({
+                "kinds": c.kinds.iter().map(|k| k.name()).collect::<Vec<_>>(),
+                "clients": c.clients,
+                "fault_kinds": c.fault_kinds.iter().map(|k| k.name()).collect::<Vec<_>>(),
+                "faults": e.faults.iter().map(|f| f.describe()).collect::<Vec<_>>(),
+                "added_faults": e.faults.len(),
+                "fault_ms": e.cost,
+                "runs": c.runs,
+                "summary": class_summary(c),
+                "first_violation": e.first,
+                "digest": e.digest,
+                "link": counterexample_link(e),
+                "scenario": scenario,
+            })
+        })
+        .collect();
+    let b = &r.bounds;
+    json!({
+        "schedules": r.schedules,
+        "distinct_runs": r.distinct_runs,
+        "orderings": r.orderings,
+        "violating": r.violating,
+        "breaks_as_given": r.breaks_as_given,
+        "classes": classes,
+        "safe_within_bounds": r.safe_within_bounds(),
+        "ended": match r.ended {
+            Ended::Complete => "complete",
+            Ended::Budget => "budget",
+            Ended::Cancelled => "cancelled",
+        },
+        "bounds": {
+            "max_faults": b.max_faults,
+            "max_pause_ms": b.max_len_ms,
+            "faults": b.classes.iter().map(|c| c.name()).collect::<Vec<_>>(),
+            "budget": b.budget,
+            "scripted_faults": b.keep_scripted,
+        },
+        "elapsed_ms": elapsed_ms,
+    })
 }
 
 /// Applies a `--fence` value; `volatile` is monotone with the mark kept in memory.

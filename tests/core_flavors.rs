@@ -382,16 +382,7 @@ fn a_bad_flavor_names_the_field() {
 
 #[test]
 fn cli_switches_flavor_and_refuses_an_unknown_one() {
-    let cli = |args: &[&str]| {
-        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        let code = leaseline::cli::run(&args, &mut out, &mut err);
-        (
-            code,
-            String::from_utf8(out).unwrap(),
-            String::from_utf8(err).unwrap(),
-        )
-    };
+    use common::cli;
     let (code, _, err) = cli(&["run", "gc-pause", "--flavor", "foo"]);
     assert_eq!(code, 2);
     assert!(

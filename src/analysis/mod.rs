@@ -4,12 +4,14 @@
 //! what storage holds — at any step, from keyframes, without re-simulating. [`check`] reads
 //! a run and returns the verdict (two believers, stale writes, lost updates, token
 //! regressions, duplicate effects) and, beside it, [`liveness`]: whose work never completed.
-//! [`compare`] lines two runs up and finds where they part.
+//! [`compare`] lines two runs up and finds where they part. [`explore`] searches the
+//! schedules of added faults around a scenario for minimal counterexamples.
 //!
 //! May import: [`crate::vocab`] and [`crate::model`]. No prose for learners lives here
 //! (that is [`crate::teach::walkthrough`]), and no geometry (that is [`crate::view`]).
 
 pub mod check;
 pub mod compare;
+pub mod explore;
 pub mod liveness;
 pub mod projection;

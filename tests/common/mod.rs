@@ -182,3 +182,15 @@ pub fn scenario(seed: u64, fence: FenceMode) -> Scenario {
         faults,
     }
 }
+
+/// Runs the command line in-process: (exit code, stdout, stderr).
+pub fn cli(args: &[&str]) -> (i32, String, String) {
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = leaseline::cli::run(&args, &mut out, &mut err);
+    (
+        code,
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err).unwrap(),
+    )
+}
