@@ -50,6 +50,9 @@ describe('static and strict', () => {
       const { context, page, problems } = await openApp(browser, urlOf(server), {}, watchCsp);
       try {
         assert.match(await playToEnd(page), /^Unsafe/);
+        // The whole app, loaded on demand, runs under the same policy.
+        await page.getByRole('button', { name: 'Lessons' }).click();
+        await page.getByRole('navigation', { name: 'Lessons' }).getByRole('listitem').first().waitFor();
         assert.deepEqual(await page.evaluate(() => window.__csp), []);
         assert.deepEqual(problems, []);
       } finally {
@@ -67,6 +70,9 @@ describe('static and strict', () => {
       const { context, page, problems } = await openApp(browser, url);
       try {
         assert.match(await playToEnd(page), /^Unsafe/);
+        // The whole app, loaded on demand, comes from under the prefix too.
+        await page.getByRole('button', { name: 'Lessons' }).click();
+        await page.getByRole('navigation', { name: 'Lessons' }).getByRole('listitem').first().waitFor();
         assert.deepEqual(problems, [], 'every asset came from under the prefix');
       } finally {
         await context.close();

@@ -172,6 +172,8 @@ describe('teach it', () => {
       const { toolbar, quiz } = parts(page);
       await page.getByRole('button', { name: 'Interview prep' }).click();
       const menu = page.getByRole('navigation', { name: 'Interview prep' });
+      // The menu is the whole app's: it opens once that has loaded (issue #14).
+      await menu.getByRole('listitem').first().waitFor();
       assert.equal(await menu.getByRole('listitem').count(), 5);
       await menu.getByRole('link', { name: /Two clients both believe/ }).click();
       await quiz.waitFor();

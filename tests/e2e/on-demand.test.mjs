@@ -1,0 +1,110 @@
+// End-to-end: the first load and the whole app (issue #14, point 2). The default page
+// loads a small build — the player, the walkthrough, the stage's edits — and the lessons,
+// the editor, the exports, sharing and comparing come when a reader first asks for one:
+// the whole app is fetched then, takes over the same session (the edits, undo, the cursor)
+// and does what was asked. A failed fetch says so, with a Retry that works, and the run on
+// screen keeps playing meanwhile.
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { SHOTS, harness, openApp, playback, until } from './lib.mjs';
+
+const LAPTOP = { viewport: { width: 1280, height: 800 } };
+const WHOLE = /\/leaseline_bg\.wasm$/;
+
+/** Records every wasm file the page asks for. */
+function wasmRequests(page) {
+  const seen = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('.wasm')) seen.push(new URL(r.url()).pathname);
+  });
+  return seen;
+}
+
+describe('the first load and the whole app', () => {
+  const h = harness();
+
+  test('the default page plays, steps and edits without the whole app; the editor brings it, with the session', async () => {
+    const context = await h.browser.newContext(LAPTOP);
+    const page = await context.newPage();
+    const wasm = wasmRequests(page);
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    try {
+      await page.goto(h.url, { waitUntil: 'load' });
+      await page.getByRole('banner').waitFor();
+      const { toolbar, button } = playback(page);
+      await toolbar.waitFor();
+      // Play, pause, step: the first load's own work.
+      await button('Play').click();
+      await page.waitForTimeout(400);
+      await button('Pause').click();
+      for (let i = 0; i < 3; i++) await button('Step forward').click();
+      // An edit the first load makes itself: fencing on (the F key), undoable.
+      await page.keyboard.press('f');
+      await until(async () => (await page.locator('button.fence.on').count()) === 1, 'fencing on');
+      assert.ok(wasm.every((u) => !WHOLE.test(u)), `no whole app yet: ${wasm.join(', ')}`);
+      assert.ok(wasm.some((u) => /leaseline-lite-.*_bg\.wasm$/.test(u)), 'the first load ran');
+      const step = await page.getByRole('slider', { name: 'Time' }).getAttribute('aria-valuetext');
+
+      // The editor is the whole app's: asking for it loads it, and it opens.
+      await page.locator('details.panel.editor > summary').click();
+      const editor = page.locator('details.panel.editor[open]');
+      await until(async () => (await page.locator('details.panel.editor[open] textarea, details.panel.editor[open] input').count()) > 0, 'the editor is open in the whole app');
+      assert.ok(wasm.some((u) => WHOLE.test(u)), 'the whole app was fetched');
+      await editor.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SHOTS, 'on-demand-editor.png') });
+      // The session came along: the fence, the cursor, and the undo history.
+      assert.equal(await page.locator('button.fence.on').count(), 1, 'fencing still on');
+      assert.equal(await page.getByRole('slider', { name: 'Time' }).getAttribute('aria-valuetext'), step);
+      const undo = page.getByRole('button', { name: 'Undo', exact: true }).first();
+      assert.ok(await undo.isEnabled(), 'undo reaches the edit made before the handover');
+      await undo.click();
+      await until(async () => (await page.locator('button.fence.on').count()) === 0, 'undo turns fencing off');
+      assert.equal(await page.getByRole('banner').count(), 1, 'one app on the page');
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a failed fetch of the whole app says so, keeps the run, and Retry works', async () => {
+    const { context, page, problems } = await openApp(h.browser, h.url, LAPTOP);
+    try {
+      await context.route(WHOLE, (route) => route.abort());
+      await page.getByRole('button', { name: 'Lessons' }).click();
+      const alert = page.getByRole('alert').filter({ hasText: 'did not load' });
+      await alert.waitFor();
+      await page.screenshot({ path: join(SHOTS, 'on-demand-failed.png') });
+      // The run on screen still plays.
+      const { button } = playback(page);
+      await button('Step forward').click();
+      await context.unroute(WHOLE);
+      await alert.getByRole('button', { name: 'Retry' }).click();
+      const menu = page.getByRole('navigation', { name: 'Lessons' });
+      await menu.getByRole('listitem').first().waitFor();
+      // The aborted fetch is the one expected failure.
+      assert.deepEqual(
+        problems.filter((p) => !/leaseline_bg\.wasm|net::ERR_FAILED/.test(p)),
+        [],
+      );
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a link to another scenario opens the whole app at once, never the first load', async () => {
+    const context = await h.browser.newContext(LAPTOP);
+    const page = await context.newPage();
+    const wasm = wasmRequests(page);
+    try {
+      await page.goto(`${h.url}#s=check-then-write`, { waitUntil: 'load' });
+      await page.getByRole('banner').waitFor();
+      assert.ok(wasm.some((u) => WHOLE.test(u)), 'the whole app');
+      assert.ok(wasm.every((u) => !/leaseline-lite/.test(u)), `not the first load: ${wasm.join(', ')}`);
+    } finally {
+      await context.close();
+    }
+  });
+});
