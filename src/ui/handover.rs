@@ -27,7 +27,7 @@ fn global(name: &str) -> Option<wasm_bindgen::JsValue> {
 pub fn initial_session() -> Session {
     #[cfg(not(feature = "lite"))]
     if let Some(text) = global(HANDOFF_GLOBAL).and_then(|v| v.as_string()) {
-        let _ = js_sys::Reflect::delete_property(&js_sys::global().into(), &HANDOFF_GLOBAL.into());
+        let _ = js_sys::Reflect::delete_property(&js_sys::global(), &HANDOFF_GLOBAL.into());
         match Handoff::decode(&text) {
             Ok(h) => {
                 PANEL.with(|p| *p.borrow_mut() = h.panel.clone());
