@@ -10,13 +10,17 @@
 //! did is lost, and the request that needed the whole app is carried out once it is there.
 //!
 //! The handoff travels as text (the two builds are separate wasm modules sharing only the
-//! page): one `key value` per line, every scenario packed as a link packs it
-//! ([`share::pack`]), so the whole app reads it with the parser that already validates every
-//! link. A handoff that does not parse opens the default page, never a broken one.
+//! page): one `key value` per line. The first load carries no scenario codec (that is part
+//! of its saving), so the history travels as the fence of each step and a stage action as
+//! its own few words ([`edit_words`]); the whole app applies them through its validating
+//! edits. A handoff that does not parse opens the page the address names, with the message.
 
 use super::page::{Action, Menu, Session};
-use crate::session::share;
+use crate::model::scenario::{Fault, FaultKind, FenceMode};
+use crate::session::edit::Edit;
 use crate::view::playback::Cursor;
+use crate::vocab::ids::NodeId;
+use std::rc::Rc;
 
 /// What the whole app must rebuild to continue where the first load stopped.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -24,9 +28,12 @@ pub struct Handoff {
     /// A link to follow instead of rebuilding the default page (opening another scenario,
     /// a deep link, a quiz).
     pub link: Option<String>,
-    /// Each scenario of the undo history after the default one, oldest first, packed; the
-    /// last is the scenario on screen.
-    pub scenarios: Vec<String>,
+    /// The fence of each scenario of the undo history after the default one, oldest first
+    /// (the last is the scenario on screen): the first load's only edit of its own is the
+    /// fence switch; any other edit is handed over as [`edit`](Self::edit).
+    pub fences: Vec<FenceMode>,
+    /// A stage action to carry out once rebuilt (a fault added at the cursor, a resume).
+    pub edit: Option<Edit>,
     /// The cursor: the number of trace entries it is past.
     pub step: usize,
     pub menu: Option<Menu>,
@@ -53,8 +60,11 @@ impl Handoff {
         if let Some(l) = &self.link {
             line("link", l);
         }
-        for s in &self.scenarios {
-            line("scenario", s);
+        for f in &self.fences {
+            line("fence", f.name());
+        }
+        if let Some(e) = self.edit.as_ref().and_then(edit_words) {
+            line("edit", &e);
         }
         line("step", &self.step.to_string());
         if let Some(m) = self.menu {
@@ -81,7 +91,8 @@ impl Handoff {
             let bad = || format!("handoff: line {}: bad {k}", i + 2);
             match k {
                 "link" => h.link = Some(v.to_string()),
-                "scenario" => h.scenarios.push(v.to_string()),
+                "fence" => h.fences.push(fence_named(v).ok_or_else(bad)?),
+                "edit" => h.edit = Some(edit_from_words(v).ok_or_else(bad)?),
                 "step" => h.step = v.parse().map_err(|_| bad())?,
                 "menu" => h.menu = Some(menu_named(v).ok_or_else(bad)?),
                 "compare" => h.compare = Some(v.to_string()),
@@ -118,13 +129,13 @@ impl Session {
             ..Handoff::default()
         };
         if self.history.edited() {
-            h.scenarios = self
+            h.fences = self
                 .history
                 .past()
                 .iter()
                 .skip(1)
                 .chain([self.history.current()])
-                .map(|sc| share::pack(sc))
+                .map(|sc| sc.storage.fence)
                 .collect();
         }
         match action {
@@ -139,6 +150,7 @@ impl Session {
                 };
             }
             Some(Action::Compare(with)) => h.compare = with.clone(),
+            Some(Action::Edit(e)) => h.edit = Some(e.clone()),
             _ => {}
         }
         h
@@ -151,20 +163,12 @@ impl Session {
             return Session::opened_at(link);
         }
         let mut m = Session::default_page();
-        let mut edited = false;
-        for packed in &h.scenarios {
-            match share::unpack(packed) {
-                Ok(sc) => {
-                    m.history.replace(sc);
-                    edited = true;
-                }
-                Err(e) => {
-                    m.error = Some(format!("handoff: {e}"));
-                    break;
-                }
-            }
+        for &fence in &h.fences {
+            let mut sc = (**m.history.current()).clone();
+            sc.storage.fence = fence;
+            m.history.replace(sc);
         }
-        if edited {
+        if !h.fences.is_empty() {
             m.rerun();
         }
         m.move_to(Cursor::at_step(&m.run.trace, h.step));
@@ -174,8 +178,96 @@ impl Session {
         }
         m.rev = 1;
         m.refresh_fragment();
-        m
+        match &h.edit {
+            Some(e) => Rc::unwrap_or_clone(Rc::new(m).reduce(Action::Edit(e.clone()))),
+            None => m,
+        }
     }
+}
+
+fn fence_named(word: &str) -> Option<FenceMode> {
+    use FenceMode::*;
+    [None, Monotone, Strict, Exact, NonAtomic]
+        .into_iter()
+        .find(|f| f.name() == word)
+}
+
+/// A stage action in a few words (`pause c1 12000 5000`): the edits the stage's menu makes
+/// (`edit::actions_for`); `None` for any other, which the first load never hands over.
+pub fn edit_words(e: &Edit) -> Option<String> {
+    Some(match e {
+        Edit::ResumeAt { node, at_ms } => format!("resume {node} {at_ms}"),
+        Edit::AddFault(Fault { at_ms, kind }) => match *kind {
+            FaultKind::Pause { node, for_ms } => format!("pause {node} {at_ms} {for_ms}"),
+            FaultKind::ClockJump { node, by_ms } => format!("jump {node} {at_ms} {by_ms}"),
+            FaultKind::Restart { node, down_ms } => format!("restart {node} {at_ms} {down_ms}"),
+            FaultKind::Partition { a, b } => format!("partition {a} {b} {at_ms}"),
+            FaultKind::Heal { a, b } => format!("heal {a} {b} {at_ms}"),
+            FaultKind::Delay { from, to, extra_ms } => {
+                format!("delay {from} {to} {at_ms} {extra_ms}")
+            }
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
+/// Reads [`edit_words`] back.
+pub fn edit_from_words(s: &str) -> Option<Edit> {
+    let w: Vec<&str> = s.split(' ').collect();
+    let node = |i: usize| w.get(i).and_then(|s| NodeId::parse(s));
+    let int = |i: usize| w.get(i).and_then(|s| s.parse::<i64>().ok());
+    let fault = |at_ms: i64, kind: FaultKind| Edit::AddFault(Fault { at_ms, kind });
+    Some(match (w[0], w.len()) {
+        ("resume", 3) => Edit::ResumeAt {
+            node: node(1)?,
+            at_ms: int(2)?,
+        },
+        ("pause", 4) => fault(
+            int(2)?,
+            FaultKind::Pause {
+                node: node(1)?,
+                for_ms: int(3)?,
+            },
+        ),
+        ("jump", 4) => fault(
+            int(2)?,
+            FaultKind::ClockJump {
+                node: node(1)?,
+                by_ms: int(3)?,
+            },
+        ),
+        ("restart", 4) => fault(
+            int(2)?,
+            FaultKind::Restart {
+                node: node(1)?,
+                down_ms: int(3)?,
+            },
+        ),
+        ("partition", 4) => fault(
+            int(3)?,
+            FaultKind::Partition {
+                a: node(1)?,
+                b: node(2)?,
+            },
+        ),
+        ("heal", 4) => fault(
+            int(3)?,
+            FaultKind::Heal {
+                a: node(1)?,
+                b: node(2)?,
+            },
+        ),
+        ("delay", 5) => fault(
+            int(3)?,
+            FaultKind::Delay {
+                from: node(1)?,
+                to: node(2)?,
+                extra_ms: int(4)?,
+            },
+        ),
+        _ => return None,
+    })
 }
 
 /// Whether the first-load build hands `action` over to the whole app rather than doing it.
@@ -185,7 +277,8 @@ pub fn needs_whole_app(action: &Action) -> bool {
     }
     matches!(
         action,
-        Action::StartQuiz(_)
+        Action::Edit(_)
+            | Action::StartQuiz(_)
             | Action::Pick(_)
             | Action::QuizNext
             | Action::SkipToStop
@@ -202,18 +295,17 @@ pub fn needs_whole_app(action: &Action) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::scenario::FenceMode;
-    use crate::session::edit::Edit;
-    use std::rc::Rc;
+    use crate::session::edit::actions_for;
+    use crate::session::Selection;
 
     #[test]
     fn a_handoff_round_trips_and_rebuilds_the_session_with_its_history() {
         let page = Rc::new(Session::default_page());
-        let page = page.reduce(Action::Edit(Edit::SetTtl(12_000)));
-        let page = page.reduce(Action::Edit(Edit::SetFence(FenceMode::Monotone)));
+        let page = page.reduce(Action::ToggleFence).reduce(Action::ToggleFence);
+        let page = page.reduce(Action::ToggleFence);
         let page = page.reduce(Action::StepForward).reduce(Action::StepForward);
         let h = page.handoff(Some(&Action::ToggleMenu(Menu::Lessons)), Some("editor"));
-        assert_eq!(h.scenarios.len(), 2);
+        assert_eq!(h.fences.len(), 3);
         let back = Handoff::decode(&h.encode()).expect("decodes");
         assert_eq!(back, h);
         let resumed = Session::resumed(&back);
@@ -225,7 +317,29 @@ mod tests {
             "undo reaches the edits made before the handoff"
         );
         let undone = Rc::new(resumed).reduce(Action::Undo);
-        assert_eq!(undone.run.scenario.clients[0].ttl_ms, 12_000);
+        assert_eq!(undone.run.scenario.storage.fence, FenceMode::None);
+    }
+
+    #[test]
+    fn a_stage_action_is_carried_over_and_done_by_the_whole_app() {
+        let page = Rc::new(Session::default_page()).reduce(Action::StepForward);
+        let state = page.state.clone();
+        let at = page.cursor.t as i64;
+        for target in [
+            Selection::Node(NodeId::Client(1)),
+            Selection::Node(NodeId::COORD),
+            Selection::Link(NodeId::Client(0), NodeId::Storage),
+        ] {
+            for (label, e) in actions_for(target, &state, at).items {
+                let h = page.handoff(Some(&Action::Edit(e.clone())), None);
+                let back = Handoff::decode(&h.encode()).expect(&label);
+                assert_eq!(back.edit.as_ref(), Some(&e), "{label}");
+                let resumed = Session::resumed(&back);
+                let done = page.clone().reduce(Action::Edit(e));
+                assert_eq!(resumed.run.digest, done.run.digest, "{label}");
+                assert!(resumed.can_undo(), "{label}");
+            }
+        }
     }
 
     #[test]
@@ -243,6 +357,8 @@ mod tests {
             ("leaseline-handoff 1\nstep x", "line 2"),
             ("leaseline-handoff 1\nstep 1\npanel nowhere", "line 3"),
             ("leaseline-handoff 1\nmenu nowhere", "line 2"),
+            ("leaseline-handoff 1\nfence sideways", "line 2"),
+            ("leaseline-handoff 1\nedit pause c9 1 2", "line 2"),
         ] {
             let e = Handoff::decode(text).expect_err(text);
             assert!(e.contains(want), "{text}: {e}");

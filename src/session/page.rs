@@ -658,6 +658,7 @@ impl Session {
             Action::Faster => m.speed = (m.speed + 1).min(SPEEDS.len() - 1),
             Action::Slower => m.speed = m.speed.saturating_sub(1),
             Action::Select(s) => m.selected = s,
+            #[cfg(not(feature = "lite"))]
             Action::Edit(e) => match m.history.edit(&e) {
                 Ok(()) => {
                     m.error = None;
@@ -666,12 +667,22 @@ impl Session {
                 }
                 Err(err) => m.error = Some(err.to_string()),
             },
+            #[cfg(not(feature = "lite"))]
             Action::ToggleFence => {
                 let f = m.run.scenario.storage.fence.flipped();
                 match m.history.edit(&Edit::SetFence(f)) {
                     Ok(()) => m.rerun(),
                     Err(err) => m.error = Some(err.to_string()),
                 }
+            }
+            // The first load's one edit: its scenario (the default page's, fenced or not)
+            // stays valid either way, so it needs none of the edits' validation.
+            #[cfg(feature = "lite")]
+            Action::ToggleFence => {
+                let mut sc = (*m.run.scenario).clone();
+                sc.storage.fence = sc.storage.fence.flipped();
+                m.history.replace(sc);
+                m.rerun();
             }
             Action::Undo => {
                 if m.history.undo() {

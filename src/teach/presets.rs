@@ -4,6 +4,11 @@
 //! The scenario library (`library`) and the lock services' presets (`flavor_presets`) hold
 //! the lessons; these are the playground scenarios of the picker.
 
+#[cfg(any(test, feature = "lite"))]
+use crate::model::scenario::{
+    ClientSpec, ClockSpec, CoordinatorSpec, CountFrom, FailMode, Fault, FaultKind, FenceWith,
+    LinkSpec, LossPolicy, NetworkSpec, RetrySpec, Step, StorageSpec,
+};
 use crate::model::scenario::{FenceMode, Scenario};
 use crate::teach::library::{ASSUMPTIONS, DANGEROUS, KLEPPMANN};
 
@@ -22,8 +27,13 @@ pub struct Preset {
 impl Preset {
     pub fn scenario(&self) -> Scenario {
         // The embedded files are checked by a test; a broken one would fail it, not a user.
+        #[cfg(not(feature = "lite"))]
         let mut sc =
             Scenario::from_json(self.json).unwrap_or_else(|e| panic!("preset {}: {e}", self.name));
+        // The first load opens the default page's run and its fenced variant only
+        // (`course::open`): the same scenario, built in code, so it carries no JSON parser.
+        #[cfg(feature = "lite")]
+        let mut sc = gc_pause();
         if let Some(f) = self.fence {
             sc.storage.fence = f;
         }
@@ -86,4 +96,83 @@ pub const PRESETS: &[Preset] = &[
 /// Looks a preset up by name.
 pub fn preset(name: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.name == name)
+}
+
+/// `presets/gc-pause.json`, built in code for the first load (see [`Preset::scenario`]);
+/// the test below holds the two equal, so the file stays the one source of the story.
+#[cfg(any(test, feature = "lite"))]
+fn gc_pause() -> Scenario {
+    let client = |start_ms: i64, job: Vec<Step>| ClientSpec {
+        start_ms,
+        clock: ClockSpec::default(),
+        ttl_ms: 30_000,
+        margin_ms: 0,
+        count_from: CountFrom::Grant,
+        renew_every_ms: None,
+        on_loss: LossPolicy::Abort,
+        check_before_write: false,
+        fence_with: FenceWith::Token,
+        retry: RetrySpec::default(),
+        timeout_ms: 1_000,
+        unreachable: FailMode::Closed,
+        job,
+    };
+    let write = |value: &str| Step::Write {
+        key: "account:42".to_string(),
+        value: value.to_string(),
+    };
+    Scenario {
+        version: 1,
+        name: "GC pause longer than the TTL".to_string(),
+        description: "Kleppmann 2016's case. Client 1 takes the lock (token 33) with a 30 s lease and starts a 10 s job. At t = 10 s a stop-the-world GC freezes it for 40 s. At t = 30 s the lease expires on the lock service, which hands the lock to client 2 (token 34); client 2 writes. At t = 50 s client 1 wakes, never checks, and writes with token 33. Without fencing, storage accepts it and client 2's update is lost; with fencing, storage rejects it: token 33 < 34.".to_string(),
+        seed: 4,
+        horizon_ms: 90_000,
+        max_events: 100_000,
+        coordinator: CoordinatorSpec {
+            first_token: 33,
+            ..CoordinatorSpec::default()
+        },
+        storage: StorageSpec::default(),
+        network: NetworkSpec {
+            default: LinkSpec::default(),
+            links: Vec::new(),
+        },
+        clients: vec![
+            client(
+                0,
+                vec![
+                    Step::Acquire,
+                    Step::Work { ms: 10_000 },
+                    write("balance=100 (c1)"),
+                    Step::Release,
+                ],
+            ),
+            client(
+                1_000,
+                vec![
+                    Step::Acquire,
+                    Step::Work { ms: 1_000 },
+                    write("balance=250 (c2)"),
+                    Step::Work { ms: 20_000 },
+                    Step::Release,
+                ],
+            ),
+        ],
+        faults: vec![Fault {
+            at_ms: 10_000,
+            kind: FaultKind::Pause {
+                node: crate::vocab::ids::NodeId::Client(0),
+                for_ms: 40_000,
+            },
+        }],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_default_page_built_in_code_is_its_json_file() {
+        let file = crate::model::scenario::Scenario::from_json(super::GC_PAUSE).unwrap();
+        assert_eq!(super::gc_pause(), file);
+    }
 }

@@ -151,7 +151,13 @@ pub fn unpack(value: &str) -> Result<Scenario, String> {
 pub fn encode(v: &ViewState) -> String {
     let mut parts = vec![match &v.source {
         Source::Named(name) => format!("s={name}"),
+        #[cfg(not(feature = "lite"))]
         Source::Custom(sc) => format!("sc={}", pack(sc)),
+        // The first load never edits beyond the fence switch (any other edit is the whole
+        // app's: `session::handoff`), so its scenario is always a named one and it carries
+        // no scenario codec.
+        #[cfg(feature = "lite")]
+        Source::Custom(_) => unreachable!("the first load shows built-in scenarios only"),
     }];
     let mut put = |key: &str, value: Option<String>| {
         if let Some(value) = value {
