@@ -19,9 +19,11 @@ cd "$(dirname "$0")/.."
 # axis and node menu (+2.6), work left undone (+2.6), #13's sentences (+2.5), node names
 # (+1.7) and the first paint's HTML (+1.8). Then (#14) the page was split in two builds:
 # the first load carries the default page's player only, and the whole app loads when a
-# reader asks for more (217,533 bytes first, the whole app on demand). Lower this with
-# every cut, to 200000 and then 160000.
-FIRST_LOAD_MAX=218000
+# reader asks for more (217,533 bytes first, the whole app on demand); then the default
+# scenario built in code and the fence switch as the first load's only edit took the JSON
+# parser, the scenario codec and validation out of it (196,332). The ceiling is now the
+# hard cap; lower it with every cut, towards 160000.
+FIRST_LOAD_MAX=200000
 
 gz() { gzip -9 -c "$1" | wc -c; }
 

@@ -8,6 +8,7 @@
 //! of the undo history, so Undo and "Compare with before my edit" still work), the cursor,
 //! and what the reader asked for — and [`Session::resumed`] rebuilds it. Nothing the reader
 //! did is lost, and the request that needed the whole app is carried out once it is there.
+//! This module is the handoff as data and text; `session::resume` makes and follows it.
 //!
 //! The handoff travels as text (the two builds are separate wasm modules sharing only the
 //! page): one `key value` per line. The first load carries no scenario codec (that is part
@@ -15,12 +16,9 @@
 //! its own few words ([`edit_words`]); the whole app applies them through its validating
 //! edits. A handoff that does not parse opens the page the address names, with the message.
 
-use super::page::{Action, Menu, Session};
 use crate::model::scenario::{Fault, FaultKind, FenceMode};
 use crate::session::edit::Edit;
-use crate::view::playback::Cursor;
 use crate::vocab::ids::NodeId;
-use std::rc::Rc;
 
 /// What the whole app must rebuild to continue where the first load stopped.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -36,15 +34,19 @@ pub struct Handoff {
     pub edit: Option<Edit>,
     /// The cursor: the number of trace entries it is past.
     pub step: usize,
-    pub menu: Option<Menu>,
+    /// The open menu by its link name (`lessons`, `interview`, `share`: `MENUS`).
+    pub menu: Option<String>,
     /// Compare with this (`""` = the fence switched, `@before` = before the last edit).
     pub compare: Option<String>,
     /// A panel of the page to open once it is drawn: `settings`, `editor`, `io`, `legend`.
     pub panel: Option<String>,
 }
 
+/// The menus a handoff may leave open, as links name them (`session::address`).
+pub const MENUS: [&str; 3] = ["lessons", "interview", "share"];
+
 /// The panels a handoff may ask to open (the whole app's `<details>` by class).
-pub const PANELS: [&str; 4] = ["settings", "editor", "io", "legend"];
+pub const PANELS: [&str; 5] = ["settings", "editor", "io", "legend", "explore"];
 
 const MAGIC: &str = "leaseline-handoff 1";
 
@@ -67,8 +69,8 @@ impl Handoff {
             line("edit", &e);
         }
         line("step", &self.step.to_string());
-        if let Some(m) = self.menu {
-            line("menu", menu_name(m));
+        if let Some(m) = &self.menu {
+            line("menu", m);
         }
         if let Some(c) = &self.compare {
             line("compare", c);
@@ -94,7 +96,7 @@ impl Handoff {
                 "fence" => h.fences.push(fence_named(v).ok_or_else(bad)?),
                 "edit" => h.edit = Some(edit_from_words(v).ok_or_else(bad)?),
                 "step" => h.step = v.parse().map_err(|_| bad())?,
-                "menu" => h.menu = Some(menu_named(v).ok_or_else(bad)?),
+                "menu" if MENUS.contains(&v) => h.menu = Some(v.to_string()),
                 "compare" => h.compare = Some(v.to_string()),
                 "panel" if PANELS.contains(&v) => h.panel = Some(v.to_string()),
                 _ => return Err(bad()),
@@ -104,88 +106,7 @@ impl Handoff {
     }
 }
 
-fn menu_name(m: Menu) -> &'static str {
-    match m {
-        Menu::Lessons => "lessons",
-        Menu::Interview => "interview",
-        Menu::Share => "share",
-    }
-}
-
-fn menu_named(s: &str) -> Option<Menu> {
-    [Menu::Lessons, Menu::Interview, Menu::Share]
-        .into_iter()
-        .find(|&m| menu_name(m) == s)
-}
-
-impl Session {
-    /// What the whole app needs to carry on from here and then do `action` (`None`: only
-    /// open `panel`). The first-load build calls this for every action it does not carry.
-    pub fn handoff(&self, action: Option<&Action>, panel: Option<&str>) -> Handoff {
-        let mut h = Handoff {
-            step: self.cursor.step,
-            panel: panel.map(str::to_string),
-            menu: self.menu,
-            ..Handoff::default()
-        };
-        if self.history.edited() {
-            h.fences = self
-                .history
-                .past()
-                .iter()
-                .skip(1)
-                .chain([self.history.current()])
-                .map(|sc| sc.storage.fence)
-                .collect();
-        }
-        match action {
-            Some(Action::Open(name)) => h.link = Some(super::link::scenario(name, None)),
-            Some(Action::Navigate(f)) => h.link = Some(f.clone()),
-            Some(Action::StartQuiz(q)) => h.link = Some(super::link::quiz(*q)),
-            Some(Action::ToggleMenu(m)) => {
-                h.menu = if self.menu == Some(*m) {
-                    None
-                } else {
-                    Some(*m)
-                };
-            }
-            Some(Action::Compare(with)) => h.compare = with.clone(),
-            Some(Action::Edit(e)) => h.edit = Some(e.clone()),
-            _ => {}
-        }
-        h
-    }
-
-    /// The session a [`Handoff`] describes: the default page with the same edits (and the
-    /// same undo history), cursor, menu and comparison — or the link it names.
-    pub fn resumed(h: &Handoff) -> Session {
-        if let Some(link) = &h.link {
-            return Session::opened_at(link);
-        }
-        let mut m = Session::default_page();
-        for &fence in &h.fences {
-            let mut sc = (**m.history.current()).clone();
-            sc.storage.fence = fence;
-            m.history.replace(sc);
-        }
-        if !h.fences.is_empty() {
-            m.rerun();
-        }
-        m.move_to(Cursor::at_step(&m.run.trace, h.step));
-        m.menu = h.menu;
-        if let Some(with) = &h.compare {
-            m.compare_with(with);
-        }
-        m.rev = 1;
-        m.refresh_fragment();
-        match &h.edit {
-            Some(e) => Rc::unwrap_or_clone(Rc::new(m).reduce(Action::Edit(e.clone()))),
-            None => m,
-        }
-    }
-}
-
-fn fence_named(word: &str) -> Option<FenceMode> {
+pub fn fence_named(word: &str) -> Option<FenceMode> {
     use FenceMode::*;
     [None, Monotone, Strict, Exact, NonAtomic]
         .into_iter()
@@ -270,85 +191,9 @@ pub fn edit_from_words(s: &str) -> Option<Edit> {
     })
 }
 
-/// Whether the first-load build hands `action` over to the whole app rather than doing it.
-pub fn needs_whole_app(action: &Action) -> bool {
-    if let Action::Open(name) = action {
-        return crate::teach::course::open(name).is_none();
-    }
-    matches!(
-        action,
-        Action::Edit(_)
-            | Action::StartQuiz(_)
-            | Action::Pick(_)
-            | Action::QuizNext
-            | Action::SkipToStop
-            | Action::EndQuiz
-            | Action::ToggleMenu(_)
-            | Action::Import(_)
-            | Action::RunDraft(_)
-            | Action::Host(_)
-            | Action::Compare(_)
-            | Action::SeekEntryB(_)
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::edit::actions_for;
-    use crate::session::Selection;
-
-    #[test]
-    fn a_handoff_round_trips_and_rebuilds_the_session_with_its_history() {
-        let page = Rc::new(Session::default_page());
-        let page = page.reduce(Action::ToggleFence).reduce(Action::ToggleFence);
-        let page = page.reduce(Action::ToggleFence);
-        let page = page.reduce(Action::StepForward).reduce(Action::StepForward);
-        let h = page.handoff(Some(&Action::ToggleMenu(Menu::Lessons)), Some("editor"));
-        assert_eq!(h.fences.len(), 3);
-        let back = Handoff::decode(&h.encode()).expect("decodes");
-        assert_eq!(back, h);
-        let resumed = Session::resumed(&back);
-        assert_eq!(**resumed.history.current(), **page.history.current());
-        assert_eq!(resumed.cursor, page.cursor);
-        assert_eq!(resumed.menu, Some(Menu::Lessons));
-        assert!(
-            resumed.can_undo(),
-            "undo reaches the edits made before the handoff"
-        );
-        let undone = Rc::new(resumed).reduce(Action::Undo);
-        assert_eq!(undone.run.scenario.storage.fence, FenceMode::None);
-    }
-
-    #[test]
-    fn a_stage_action_is_carried_over_and_done_by_the_whole_app() {
-        let page = Rc::new(Session::default_page()).reduce(Action::StepForward);
-        let state = page.state.clone();
-        let at = page.cursor.t as i64;
-        for target in [
-            Selection::Node(NodeId::Client(1)),
-            Selection::Node(NodeId::COORD),
-            Selection::Link(NodeId::Client(0), NodeId::Storage),
-        ] {
-            for (label, e) in actions_for(target, &state, at).items {
-                let h = page.handoff(Some(&Action::Edit(e.clone())), None);
-                let back = Handoff::decode(&h.encode()).expect(&label);
-                assert_eq!(back.edit.as_ref(), Some(&e), "{label}");
-                let resumed = Session::resumed(&back);
-                let done = page.clone().reduce(Action::Edit(e));
-                assert_eq!(resumed.run.digest, done.run.digest, "{label}");
-                assert!(resumed.can_undo(), "{label}");
-            }
-        }
-    }
-
-    #[test]
-    fn a_handoff_to_another_scenario_is_a_link() {
-        let page = Session::default_page();
-        let h = page.handoff(Some(&Action::Open("check-then-write".into())), None);
-        let resumed = Session::resumed(&Handoff::decode(&h.encode()).unwrap());
-        assert_eq!(resumed.name.as_deref(), Some("check-then-write"));
-    }
 
     #[test]
     fn a_bad_handoff_names_its_line() {

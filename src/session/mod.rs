@@ -18,6 +18,7 @@ pub mod form;
 pub mod handoff;
 pub mod link;
 mod page;
+mod resume;
 mod run;
 pub mod share;
 

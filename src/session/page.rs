@@ -502,9 +502,7 @@ impl Session {
     /// skip the render by pointer comparison.
     pub fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         #[cfg(feature = "lite")]
-        if super::handoff::needs_whole_app(&action)
-            || matches!(action, Action::Navigate(_) | Action::Upgrade(_))
-        {
+        if action.needs_whole_app() || matches!(action, Action::Navigate(_) | Action::Upgrade(_)) {
             let mut m = (*self).clone();
             m.playing = false;
             m.upgrade_try = m.upgrade_try.wrapping_add(1);

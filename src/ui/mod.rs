@@ -24,6 +24,8 @@ mod adapter;
 mod app;
 #[cfg(not(feature = "lite"))]
 mod editor;
+#[cfg(not(feature = "lite"))]
+mod explore;
 mod footer;
 mod guide;
 mod handover;

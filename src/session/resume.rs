@@ -1,0 +1,179 @@
+//! Making and following a [`Handoff`] (see `session::handoff`): what the first load asks
+//! the whole app to rebuild ([`Session::handoff`]), and the session rebuilt from it
+//! ([`Session::resumed`]).
+
+use super::handoff::Handoff;
+use super::page::{Action, Menu, Session};
+use crate::view::playback::Cursor;
+use std::rc::Rc;
+
+fn menu_name(m: Menu) -> &'static str {
+    match m {
+        Menu::Lessons => "lessons",
+        Menu::Interview => "interview",
+        Menu::Share => "share",
+    }
+}
+
+fn menu_named(s: &str) -> Option<Menu> {
+    [Menu::Lessons, Menu::Interview, Menu::Share]
+        .into_iter()
+        .find(|&m| menu_name(m) == s)
+}
+
+impl Session {
+    /// What the whole app needs to carry on from here and then do `action` (`None`: only
+    /// open `panel`). The first-load build calls this for every action it does not carry.
+    pub fn handoff(&self, action: Option<&Action>, panel: Option<&str>) -> Handoff {
+        let mut h = Handoff {
+            step: self.cursor.step,
+            panel: panel.map(str::to_string),
+            menu: self.menu.map(|m| menu_name(m).to_string()),
+            ..Handoff::default()
+        };
+        if self.history.edited() {
+            h.fences = self
+                .history
+                .past()
+                .iter()
+                .skip(1)
+                .chain([self.history.current()])
+                .map(|sc| sc.storage.fence)
+                .collect();
+        }
+        match action {
+            Some(Action::Open(name)) => h.link = Some(super::link::scenario(name, None)),
+            Some(Action::Navigate(f)) => h.link = Some(f.clone()),
+            Some(Action::StartQuiz(q)) => h.link = Some(super::link::quiz(*q)),
+            Some(Action::ToggleMenu(m)) => {
+                let open = if self.menu == Some(*m) {
+                    None
+                } else {
+                    Some(*m)
+                };
+                h.menu = open.map(|m| menu_name(m).to_string());
+            }
+            Some(Action::Compare(with)) => h.compare = with.clone(),
+            Some(Action::Edit(e)) => h.edit = Some(e.clone()),
+            _ => {}
+        }
+        h
+    }
+
+    /// The session a [`Handoff`] describes: the default page with the same edits (and the
+    /// same undo history), cursor, menu and comparison — or the link it names.
+    pub fn resumed(h: &Handoff) -> Session {
+        if let Some(link) = &h.link {
+            return Session::opened_at(link);
+        }
+        let mut m = Session::default_page();
+        for &fence in &h.fences {
+            let mut sc = (**m.history.current()).clone();
+            sc.storage.fence = fence;
+            m.history.replace(sc);
+        }
+        if !h.fences.is_empty() {
+            m.rerun();
+        }
+        m.move_to(Cursor::at_step(&m.run.trace, h.step));
+        m.menu = h.menu.as_deref().and_then(menu_named);
+        if let Some(with) = &h.compare {
+            m.compare_with(with);
+        }
+        m.rev = 1;
+        m.refresh_fragment();
+        match &h.edit {
+            Some(e) => Rc::unwrap_or_clone(Rc::new(m).reduce(Action::Edit(e.clone()))),
+            None => m,
+        }
+    }
+}
+
+impl Action {
+    /// Whether the first-load build hands this over to the whole app rather than doing it.
+    pub fn needs_whole_app(&self) -> bool {
+        needs_whole_app(self)
+    }
+}
+
+fn needs_whole_app(action: &Action) -> bool {
+    if let Action::Open(name) = action {
+        return crate::teach::course::open(name).is_none();
+    }
+    matches!(
+        action,
+        Action::Edit(_)
+            | Action::StartQuiz(_)
+            | Action::Pick(_)
+            | Action::QuizNext
+            | Action::SkipToStop
+            | Action::EndQuiz
+            | Action::ToggleMenu(_)
+            | Action::Import(_)
+            | Action::RunDraft(_)
+            | Action::Host(_)
+            | Action::Compare(_)
+            | Action::SeekEntryB(_)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::scenario::FenceMode;
+    use crate::session::edit::actions_for;
+    use crate::session::Selection;
+    use crate::vocab::ids::NodeId;
+
+    #[test]
+    fn a_handoff_round_trips_and_rebuilds_the_session_with_its_history() {
+        let page = Rc::new(Session::default_page());
+        let page = page.reduce(Action::ToggleFence).reduce(Action::ToggleFence);
+        let page = page.reduce(Action::ToggleFence);
+        let page = page.reduce(Action::StepForward).reduce(Action::StepForward);
+        let h = page.handoff(Some(&Action::ToggleMenu(Menu::Lessons)), Some("editor"));
+        assert_eq!(h.fences.len(), 3);
+        let back = Handoff::decode(&h.encode()).expect("decodes");
+        assert_eq!(back, h);
+        let resumed = Session::resumed(&back);
+        assert_eq!(**resumed.history.current(), **page.history.current());
+        assert_eq!(resumed.cursor, page.cursor);
+        assert_eq!(resumed.menu, Some(Menu::Lessons));
+        assert!(
+            resumed.can_undo(),
+            "undo reaches the edits made before the handoff"
+        );
+        let undone = Rc::new(resumed).reduce(Action::Undo);
+        assert_eq!(undone.run.scenario.storage.fence, FenceMode::None);
+    }
+
+    #[test]
+    fn a_stage_action_is_carried_over_and_done_by_the_whole_app() {
+        let page = Rc::new(Session::default_page()).reduce(Action::StepForward);
+        let state = page.state.clone();
+        let at = page.cursor.t as i64;
+        for target in [
+            Selection::Node(NodeId::Client(1)),
+            Selection::Node(NodeId::COORD),
+            Selection::Link(NodeId::Client(0), NodeId::Storage),
+        ] {
+            for (label, e) in actions_for(target, &state, at).items {
+                let h = page.handoff(Some(&Action::Edit(e.clone())), None);
+                let back = Handoff::decode(&h.encode()).expect(&label);
+                assert_eq!(back.edit.as_ref(), Some(&e), "{label}");
+                let resumed = Session::resumed(&back);
+                let done = page.clone().reduce(Action::Edit(e));
+                assert_eq!(resumed.run.digest, done.run.digest, "{label}");
+                assert!(resumed.can_undo(), "{label}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_handoff_to_another_scenario_is_a_link() {
+        let page = Session::default_page();
+        let h = page.handoff(Some(&Action::Open("check-then-write".into())), None);
+        let resumed = Session::resumed(&Handoff::decode(&h.encode()).unwrap());
+        assert_eq!(resumed.name.as_deref(), Some("check-then-write"));
+    }
+}

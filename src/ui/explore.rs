@@ -1,0 +1,302 @@
+//! The Explore panel (issue #15): "does this hold, and if not, how does it break?" for the
+//! scenario on screen. The search (`analysis::explore`) runs in a Web Worker with its own
+//! wasm (`src/bin/explore_worker.rs`, `static/explore-worker.js`), loaded only when a
+//! reader starts one, so the page never freezes and the first load does not grow. Its
+//! progress shows as it goes; Cancel terminates the worker at once. Each way it breaks is a
+//! run to open (at its first violation), here or in a new tab; none within the bounds is
+//! said as exactly that — safe within these bounds, not safe.
+
+use super::adapter::RunProps;
+use crate::session::Action;
+use crate::vocab::numbers::decimal;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+#[derive(Clone, PartialEq)]
+enum Status {
+    Idle,
+    Running {
+        tried: u64,
+        total: u64,
+        violating: u64,
+    },
+    Cancelled {
+        tried: u64,
+    },
+    Done(Rc<serde_json::Value>),
+    Failed(String),
+}
+
+/// The worker and its message handler, kept alive together while it runs.
+type Running = Option<(web_sys::Worker, Closure<dyn FnMut(web_sys::MessageEvent)>)>;
+
+/// `name` beside the app's own files (its JS is named in boot.js's tag), so a sub-path
+/// build finds the worker under its prefix.
+fn asset(name: &str) -> String {
+    let js = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector("script[data-wasm]").ok().flatten())
+        .and_then(|t| t.get_attribute("data-js"))
+        .unwrap_or_default();
+    let dir = js.rfind('/').map_or("", |i| &js[..=i]);
+    format!("{dir}{name}")
+}
+
+fn stop(running: &RefCell<Running>) {
+    if let Some((w, _)) = running.borrow_mut().take() {
+        w.terminate();
+    }
+}
+
+#[component]
+pub fn Explore(props: &RunProps) -> Html {
+    let status = use_state(|| Status::Idle);
+    let faults = use_state(|| 1u8);
+    let max_pause_s = use_state(|| None::<i64>);
+    // Start from the scenario without its own faults: how else can it break?
+    let clean = use_state(|| false);
+    let running =
+        use_mut_ref(|| None::<(web_sys::Worker, Closure<dyn FnMut(web_sys::MessageEvent)>)>);
+    // A new scenario makes the last answer stale, and a search still running answers the
+    // old one: stop it.
+    {
+        let (status, running) = (status.clone(), running.clone());
+        use_effect_with(props.run.digest.clone(), move |_| {
+            stop(&running);
+            status.set(Status::Idle);
+            move || stop(&running)
+        });
+    }
+    let ttl = props
+        .run
+        .scenario
+        .clients
+        .iter()
+        .map(|c| c.ttl_ms)
+        .max()
+        .unwrap_or(0);
+    let default_pause = (2 * ttl).clamp(1, props.run.scenario.horizon_ms.max(1));
+    let pause_ms = max_pause_s.map_or(default_pause, |s| s * 1000);
+
+    let start = {
+        let (status, running, run) = (status.clone(), running.clone(), props.run.clone());
+        let (k, clean) = (*faults, *clean);
+        Callback::from(move |_| {
+            stop(&running);
+            let opts = web_sys::WorkerOptions::new();
+            opts.set_type(web_sys::WorkerType::Module);
+            let worker = match web_sys::Worker::new_with_options(&asset("explore-worker.js"), &opts)
+            {
+                Ok(w) => w,
+                Err(_) => {
+                    status.set(Status::Failed(
+                        "the browser could not start the search's worker".into(),
+                    ));
+                    return;
+                }
+            };
+            let (st, rn) = (status.clone(), running.clone());
+            let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
+                move |e: web_sys::MessageEvent| {
+                    let data = e.data();
+                    let get = |k: &str| js_sys::Reflect::get(&data, &k.into()).ok();
+                    let num = |k: &str| get(k).and_then(|v| v.as_f64()).unwrap_or(0.0) as u64;
+                    match get("kind").and_then(|v| v.as_string()).as_deref() {
+                        Some("progress") => st.set(Status::Running {
+                            tried: num("tried"),
+                            total: num("total"),
+                            violating: num("violating"),
+                        }),
+                        Some("done") => {
+                            let text = get("report")
+                                .and_then(|v| v.as_string())
+                                .unwrap_or_default();
+                            st.set(match serde_json::from_str::<serde_json::Value>(&text) {
+                                Ok(v) => match v["error"].as_str() {
+                                    Some(e) => Status::Failed(e.to_string()),
+                                    None => Status::Done(Rc::new(v)),
+                                },
+                                Err(e) => Status::Failed(format!("report: {e}")),
+                            });
+                            stop(&rn);
+                        }
+                        _ => {}
+                    }
+                },
+            );
+            worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+            let on_error = {
+                let st = status.clone();
+                Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+                    st.set(Status::Failed(
+                        "the search's worker failed to load (the network may be down)".into(),
+                    ))
+                })
+            };
+            worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+            on_error.forget();
+            let scenario = crate::vocab::json::compact(&run.scenario.to_json_value());
+            let request = format!(
+                r#"{{"scenario":{scenario},"max_faults":{k},"max_pause_ms":{pause_ms},"clean":{clean}}}"#
+            );
+            let _ = worker.post_message(&JsValue::from_str(&request));
+            status.set(Status::Running {
+                tried: 0,
+                total: 0,
+                violating: 0,
+            });
+            *running.borrow_mut() = Some((worker, on_message));
+        })
+    };
+    let cancel = {
+        let (status, running) = (status.clone(), running.clone());
+        Callback::from(move |_| {
+            let tried = match &*status {
+                Status::Running { tried, .. } => *tried,
+                _ => 0,
+            };
+            stop(&running);
+            status.set(Status::Cancelled { tried });
+        })
+    };
+    let on_faults = {
+        let faults = faults.clone();
+        Callback::from(move |e: Event| {
+            if let Ok(k) = super::value_of(&e).parse::<u8>() {
+                faults.set(k.clamp(1, 3));
+            }
+        })
+    };
+    let on_pause = {
+        let max_pause_s = max_pause_s.clone();
+        Callback::from(move |e: Event| {
+            let v = super::value_of(&e);
+            max_pause_s.set(v.parse::<i64>().ok().filter(|s| *s > 0));
+        })
+    };
+    let on_clean = {
+        let clean = clean.clone();
+        Callback::from(move |e: Event| {
+            let on = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+                .is_some_and(|i| i.checked());
+            clean.set(on);
+        })
+    };
+    let busy = matches!(*status, Status::Running { .. });
+    let body = match &*status {
+        Status::Idle => html! {},
+        Status::Running {
+            tried,
+            total,
+            violating,
+        } => html! {
+            <div class="explore-progress" role="status">
+                <progress max={(*total).max(1).to_string()} value={tried.to_string()} aria-label="Schedules tried" />
+                <span>{ format!("{tried} of {total} schedules tried, {violating} violating") }</span>
+            </div>
+        },
+        Status::Cancelled { tried } => html! {
+            <p role="status">{ format!("Cancelled after {tried} schedules: nothing is claimed.") }</p>
+        },
+        Status::Failed(e) => {
+            html! { <p class="error" role="alert">{ format!("Explore stopped: {e}") }</p> }
+        }
+        Status::Done(report) => results(report, &props.on_action),
+    };
+    html! {
+        <details class="panel explore">
+            <summary>{ "Explore: every way it breaks" }</summary>
+            <p class="hint">{ "Adds up to K faults (pauses, cuts, clock jumps, delays, restarts…) at the moments this run makes critical, and reports each distinct way it breaks as a run you can open." }</p>
+            <div class="explore-bounds">
+                <label>
+                    <span>{ "Faults added (K)" }</span>
+                    <select onchange={on_faults} disabled={busy}>
+                        { for (1..=3u8).map(|k| html! { <option value={k.to_string()} selected={k == *faults}>{ k }</option> }) }
+                    </select>
+                </label>
+                <label>
+                    <span>{ "Longest pause or delay (s)" }</span>
+                    <input type="number" min="1" step="1" value={(pause_ms / 1000).to_string()} onchange={on_pause} disabled={busy} />
+                </label>
+                <label class="check">
+                    <input type="checkbox" checked={*clean} onchange={on_clean} disabled={busy} />
+                    <span>{ "Without the scenario's own faults" }</span>
+                </label>
+                if busy {
+                    <button type="button" class="control text" onclick={cancel}>{ "Cancel" }</button>
+                } else {
+                    <button type="button" class="control text" onclick={start}>{ "Explore" }</button>
+                }
+            </div>
+            { body }
+        </details>
+    }
+}
+
+fn results(r: &serde_json::Value, on_action: &Callback<Action>) -> Html {
+    let n = |k: &str| r[k].as_u64().unwrap_or(0);
+    let b = &r["bounds"];
+    let bounds = format!(
+        "up to {} added fault{}, pauses and delays up to {} s",
+        b["max_faults"].as_u64().unwrap_or(0),
+        if b["max_faults"].as_u64() == Some(1) {
+            ""
+        } else {
+            "s"
+        },
+        decimal(b["max_pause_ms"].as_i64().unwrap_or(0), 3),
+    );
+    let counts = format!(
+        "{} schedules tried, {} distinct runs.",
+        n("schedules"),
+        n("distinct_runs")
+    );
+    let classes = r["classes"].as_array().cloned().unwrap_or_default();
+    if classes.is_empty() {
+        let complete = r["ended"].as_str() == Some("complete");
+        return html! {
+            <div class="explore-result" role="status">
+                if complete {
+                    <p><strong>{ "Safe within these bounds" }</strong>{ format!(" ({bounds}). {counts}") }</p>
+                    <p class="hint">{ "Only within them: a longer pause or one more fault is not covered. A fence holds whatever the pause; a timing fix holds only for the pauses it was sized for." }</p>
+                } else {
+                    <p>{ format!("No violation found, but the search stopped before the end ({counts}): nothing is claimed.") }</p>
+                }
+            </div>
+        };
+    }
+    html! {
+        <div class="explore-result">
+            <p role="status">
+                <strong>{ format!("{} way{} it breaks", classes.len(), if classes.len() == 1 { "" } else { "s" }) }</strong>
+                { format!(" ({bounds}). {counts}") }
+                if r["breaks_as_given"].as_bool() == Some(true) {
+                    { " It already breaks with no fault added." }
+                }
+            </p>
+            <ol class="explore-classes">
+                { for classes.iter().map(|c| {
+                    let link = c["link"].as_str().unwrap_or_default().to_string();
+                    let open = {
+                        let (cb, link) = (on_action.clone(), link.clone());
+                        Callback::from(move |_| cb.emit(Action::Navigate(link.clone())))
+                    };
+                    let href = format!("{}{link}", super::sharing::base());
+                    html! {
+                        <li>
+                            <p>{ c["summary"].as_str().unwrap_or_default() }</p>
+                            <button type="button" class="control text" onclick={open}>{ "Open this run" }</button>
+                            { " " }
+                            <a href={href} target="_blank" rel="noopener">{ "in a new tab" }</a>
+                        </li>
+                    }
+                }) }
+            </ol>
+        </div>
+    }
+}
