@@ -33,6 +33,7 @@
 
 pub mod candidates;
 pub mod fault;
+pub mod hole;
 pub mod instants;
 pub mod key;
 
@@ -134,6 +135,9 @@ pub struct Counterexample {
     pub kinds: Vec<ViolationKind>,
     /// Total added fault time (see [`Added::cost`]).
     pub cost: i64,
+    /// For a stale write or a repeated token: the broken part that let it through a fence
+    /// (see [`hole`]).
+    pub through: Option<hole::Hole>,
     pub digest: String,
 }
 
@@ -371,7 +375,18 @@ impl Search<'_> {
         fault_kinds.sort();
         fault_kinds.dedup();
         let horizon = sc.horizon_ms;
+        let through = verdict
+            .violations
+            .iter()
+            .find(|v| {
+                matches!(
+                    v.kind,
+                    ViolationKind::StaleWrite | ViolationKind::TokenRegression
+                )
+            })
+            .and_then(|v| hole::let_through(&sc, &trace, v));
         let example = Counterexample {
+            through,
             faults: faults.to_vec(),
             first: verdict.violations[0].clone(),
             scenario: sc,
