@@ -10,7 +10,8 @@
 #   make fuzz    every parser a user can reach (scenario JSON, the link fragment, the embed
 #                host message) fed 1,000,000 generated inputs each (LEASELINE_FUZZ_N to
 #                change it): no panic, every refusal names its field; a count per parser
-#                at the end.
+#                at the end; then explore's long sweeps (tests/core_explore_sweep.rs, ignored
+#                by `cargo test`): every lesson fenced, two added faults.
 #   make mutants plants ten known bugs in the core, one at a time, in a scratch copy
 #                (scripts/mutants.sh), runs `cargo test --no-default-features` on each and
 #                says which test binary caught it; ends with `caught N / planted M`.
@@ -60,7 +61,8 @@ fuzz:
 	@start=$$(date +%s); log=$$(mktemp); trap 'rm -f "$$log"' EXIT; \
 	LEASELINE_FUZZ_N=$${LEASELINE_FUZZ_N:-1000000} \
 		cargo test --no-default-features --test core_fuzz -- --nocapture 2>&1 | tee "$$log"; \
-	echo; grep '^fuzz: .* inputs, ' "$$log"; \
+	cargo test --no-default-features --test core_explore_sweep -- --ignored --nocapture 2>&1 | tee -a "$$log"; \
+	echo; grep '^fuzz: .* inputs, ' "$$log"; grep '^explore sweep' "$$log"; \
 	echo "fuzz: done in $$(($$(date +%s) - start))s"
 
 # Ten planted bugs, each in a scratch copy of the repository (target/mutants-tree, removed

@@ -6,6 +6,7 @@
 
 use crate::analysis::check::{check, Verdict};
 use crate::analysis::explore::fault::FaultClass;
+use crate::analysis::explore::hole::Hole;
 use crate::analysis::explore::{
     explore, Bounds, Class, Counterexample, Ended, Report as ExploreReport, MAX_FAULTS,
 };
@@ -371,7 +372,12 @@ fn class_summary(c: &Class) -> String {
         }
         s
     };
-    format!("{what}: {}.", c.example.first.cause)
+    let mut s = format!("{what}: {}.", c.example.first.cause);
+    // A fence that is on and still let a stale write through: say which part broke.
+    if let Some(h) = c.example.through.as_ref().filter(|h| **h != Hole::NoFence) {
+        s.push_str(&format!(" Let through because {}.", h.describe()));
+    }
+    s
 }
 
 fn bounds_words(b: &Bounds) -> String {
@@ -460,6 +466,9 @@ pub fn explore_json(r: &ExploreReport, elapsed_ms: u64) -> serde_json::Value {
                 "fault_ms": e.cost,
                 "runs": c.runs,
                 "summary": class_summary(c),
+                // What let a stale write through a fence that is on (null: no such write,
+                // or no fence at all).
+                "let_through": e.through.as_ref().filter(|h| **h != Hole::NoFence).map(Hole::describe),
                 "first_violation": e.first,
                 "digest": e.digest,
                 "link": counterexample_link(e),

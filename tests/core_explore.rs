@@ -271,3 +271,43 @@ fn the_command_line_reports_and_refuses_bad_input_in_one_line() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+/// The acceptance: the slow-clock lesson's safety margin is a fix (the client does
+/// its work and writes, and nothing breaks as given), yet the search breaks it — a longer
+/// pause, a clock that goes wrong further — while the same fix with a fence holds.
+#[test]
+fn the_safety_margin_writes_and_still_breaks_under_a_longer_pause() {
+    let (sc, r) = search("slow-client-clock/safety-margin", |_| {});
+    let t = run(&sc);
+    assert!(check(&t).safe);
+    let writes = |c: u8| {
+        t.entries.iter().any(|e| {
+            matches!(&e.event, leaseline::model::trace::Event::WriteAccepted { client, .. }
+                if *client == leaseline::vocab::ids::NodeId::Client(c))
+        })
+    };
+    assert!(
+        writes(0),
+        "with the margin, client 1 still does its work and writes"
+    );
+    assert!(!r.breaks_as_given);
+    for kind in [FaultClass::Pause, FaultClass::Clock] {
+        let c = r
+            .classes
+            .iter()
+            .find(|c| c.fault_kinds == [kind] && c.kinds.contains(&ViolationKind::StaleWrite))
+            .unwrap_or_else(|| panic!("no stale write with a {kind:?}"));
+        assert_eq!(c.example.faults.len(), 1);
+        println!("safety margin broken: {:?}", c.example.faults);
+    }
+    reproduces(&r);
+
+    let mut fenced = sc.clone();
+    fenced.storage.fence = FenceMode::Monotone;
+    let r = explore(&fenced, &Bounds::for_scenario(&fenced), 1024, &mut |_| true);
+    assert!(
+        r.safe_within_bounds(),
+        "{:?}",
+        r.classes.first().map(|c| &c.example.faults)
+    );
+}

@@ -7,7 +7,7 @@
 use std::fmt;
 
 /// Why storage refused a write. Displayed as the learner reads it: "token 33 < 34".
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum RejectReason {
     /// Monotone fence: the token is below the highest accepted.
     Lower { token: u64, mark: u64 },
@@ -44,7 +44,7 @@ impl fmt::Display for RejectReason {
 /// A message between nodes. `epoch` fields are simulator bookkeeping (which grant a token
 /// came from, unique even when an in-memory counter repeats tokens); no handler bases a
 /// decision on them — only the checker and the views read them.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Msg {
     Acquire {
         req: u32,

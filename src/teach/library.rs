@@ -239,9 +239,17 @@ pub const LESSONS: &[Lesson] = &[
             FENCING,
             Fix {
                 name: "safety-margin",
-                title: "Trust the lease 8 s less",
-                summary: "trust the lease 8 s less than its TTL: more than a 20 % drift can eat",
-                apply: |sc| clients(sc, |c| c.margin_ms = 8_000),
+                title: "Trust the lease 10 s less",
+                // A margin is only a fix if the work still fits: ask for a 40 s lease and
+                // trust 30 s of it, so the 28 s of work is done and written inside the
+                // lease even on a clock 20 % slow (30 s there is 37.5 s on the service's).
+                summary: "ask for a 40 s lease and trust it 10 s less, so a job that works 28 s still fits, with more to spare than a 20 % drift can eat",
+                apply: |sc| {
+                    clients(sc, |c| {
+                        c.ttl_ms = 40_000;
+                        c.margin_ms = 10_000;
+                    })
+                },
                 expect: SAFE,
             },
         ],

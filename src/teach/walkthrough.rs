@@ -219,7 +219,7 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
             beat(on(C1, "check_passed"), "Client 1 checks its lease on its own clock, which runs {drift}: {gone_s} s gone, {left_s} s left. The lock service's clock says {coord_clock_s}."),
             STALE_LANDS,
         ],
-        try_it: "Give client 1 a safety margin of 8 s and rerun: the same check now fails in time.",
+        try_it: "Give client 1 a safety margin of 10 s and rerun: the same check now fails in time.",
     },
     Walkthrough {
         scenario: "coordinator-clock-jump",
@@ -597,7 +597,7 @@ mod fill_tests {
             "Client 1 checks its lease on its own clock, which runs 20% slow: 28 s gone, 2 s left. The lock service's clock says 35.",
             "Client 1's write with the old token lands and replaces client 2's value. No error, no log line: the update is simply gone.",
         ],
-        "Give client 1 a safety margin of 8 s and rerun: the same check now fails in time.",
+        "Give client 1 a safety margin of 10 s and rerun: the same check now fails in time.",
     ),
     (
         "coordinator-clock-jump",

@@ -10,8 +10,9 @@
 //! Three rules keep it small and its answers minimal:
 //! - a run that violates safety is a counterexample and is not extended (a superset of
 //!   its faults is never minimal);
-//! - runs are deduplicated by their trace digest (the same trace is one run however it
-//!   was reached);
+//! - runs are deduplicated by their trace (the same trace is one run however it was
+//!   reached), compared by a [`key`] of its entries rather than the public digest, which
+//!   would write every entry out as JSON;
 //! - only one run per *ordering* — the sequence of who did what, without times — is
 //!   extended further, so a deeper level grows with the number of distinct orderings, not
 //!   with every millisecond a fault could be shifted by.
@@ -32,7 +33,9 @@
 
 pub mod candidates;
 pub mod fault;
+pub mod hole;
 pub mod instants;
+pub mod key;
 
 use crate::analysis::check::{check, Violation, ViolationKind};
 use crate::model::scenario::Scenario;
@@ -42,6 +45,7 @@ use crate::vocab::ids::NodeId;
 use candidates::candidates;
 use fault::{Added, FaultClass};
 use std::collections::{BTreeMap, BTreeSet};
+use std::hash::{Hash, Hasher};
 
 /// Fewest and most faults the search may add (issue #15: K = 1..3).
 pub const MAX_FAULTS: u8 = 3;
@@ -131,6 +135,9 @@ pub struct Counterexample {
     pub kinds: Vec<ViolationKind>,
     /// Total added fault time (see [`Added::cost`]).
     pub cost: i64,
+    /// For a stale write or a repeated token: the broken part that let it through a fence
+    /// (see [`hole`]).
+    pub through: Option<hole::Hole>,
     pub digest: String,
 }
 
@@ -321,8 +328,7 @@ impl Search<'_> {
     fn try_schedule(&mut self, faults: &[Added]) -> Option<Trace> {
         self.p.tried += 1;
         let (found, trace) = self.evaluate(faults);
-        let digest = trace.digest();
-        if !self.runs.insert(digest) {
+        if !self.runs.insert(key::run_key(&trace)) {
             return None;
         }
         self.p.distinct_runs += 1;
@@ -369,7 +375,18 @@ impl Search<'_> {
         fault_kinds.sort();
         fault_kinds.dedup();
         let horizon = sc.horizon_ms;
+        let through = verdict
+            .violations
+            .iter()
+            .find(|v| {
+                matches!(
+                    v.kind,
+                    ViolationKind::StaleWrite | ViolationKind::TokenRegression
+                )
+            })
+            .and_then(|v| hole::let_through(&sc, &trace, v));
         let example = Counterexample {
+            through,
             faults: faults.to_vec(),
             first: verdict.violations[0].clone(),
             scenario: sc,
@@ -381,27 +398,15 @@ impl Search<'_> {
     }
 }
 
-/// A digest of the run's order of events without their times: who did what, about whom.
+/// A key of the run's order of events without their times: who did what, about whom.
 fn ordering(trace: &Trace) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |bytes: &[u8]| {
-        for b in bytes {
-            h ^= u64::from(*b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    };
+    let mut h = key::Mix::default();
     for e in &trace.entries {
-        eat(&node_byte(e.node));
-        eat(json::kind(&e.event).as_bytes());
-        eat(&json::about(&e.event).map_or([0xff, 0xff], node_byte));
+        e.node.hash(&mut h);
+        // The event's variant, not its fields: `Sent` to the lock service is one step
+        // whatever the message's id or arrival time.
+        std::mem::discriminant(&e.event).hash(&mut h);
+        json::about(&e.event).hash(&mut h);
     }
-    h
-}
-
-fn node_byte(n: NodeId) -> [u8; 2] {
-    match n {
-        NodeId::Client(i) => [0, i],
-        NodeId::Coord(i) => [1, i],
-        NodeId::Storage => [2, 0],
-    }
+    h.finish()
 }

@@ -19,7 +19,7 @@ use serde::Serialize;
 use std::fmt;
 
 /// Why a client stopped believing it holds the lock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LossHow {
     /// A lease check found the local deadline passed.
     DeadlinePassed,
@@ -61,7 +61,7 @@ impl fmt::Display for LossHow {
 }
 
 /// Why a message did not arrive.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DropWhy {
     Partitioned,
     Lost,
@@ -69,7 +69,7 @@ pub enum DropWhy {
 }
 
 /// Something that happened on a node.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Event {
     // --- jobs (clients)
     JobStarted,
@@ -262,7 +262,7 @@ pub enum Event {
 }
 
 /// Why a job stopped early.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AbortWhy {
     LostLease,
     CoordinatorUnreachable,
@@ -270,7 +270,7 @@ pub enum AbortWhy {
 }
 
 /// What a restart lost.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Forgot {
     /// Coordinator: leases and waiters; the token counter survived.
     Leases,
@@ -283,7 +283,7 @@ pub enum Forgot {
 }
 
 /// One line of the trace.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Entry {
     pub t: Time,
     pub node: NodeId,
@@ -293,7 +293,7 @@ pub struct Entry {
 }
 
 /// How a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Hash)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// Nothing left to happen.
