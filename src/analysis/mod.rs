@@ -10,6 +10,7 @@
 //! May import: [`crate::vocab`] and [`crate::model`]. No prose for learners lives here
 //! (that is [`crate::teach::walkthrough`]), and no geometry (that is [`crate::view`]).
 
+pub mod bound;
 pub mod check;
 pub mod compare;
 pub mod explore;
