@@ -11,7 +11,7 @@ use crate::analysis::explore::{
     explore, Bounds, Class, Counterexample, Ended, Report as ExploreReport, MAX_FAULTS,
 };
 use crate::model::flavors::Tokens;
-use crate::model::scenario::{CountFrom, FaultKind, FenceWord, Flavor, Scenario};
+use crate::model::scenario::{CountFrom, FenceWord, Flavor, Scenario};
 use crate::model::sim::simulate;
 use crate::model::trace::{Outcome, Trace};
 use crate::session::share::{self, Source, ViewState};
@@ -360,39 +360,6 @@ fn explore_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     }
 }
 
-/// The bounds a scenario itself stays within: its longest pause, its longest link delay,
-/// its largest clock drift — the calculator's defaults.
-fn own_bounds(sc: &Scenario) -> Env {
-    let max_pause_ms = sc
-        .faults
-        .iter()
-        .filter_map(|f| match f.kind {
-            FaultKind::Pause { for_ms, .. } => Some(for_ms),
-            _ => None,
-        })
-        .max()
-        .unwrap_or(0);
-    let max_delay_ms = sc
-        .network
-        .links
-        .iter()
-        .map(|l| l.max_delay_ms)
-        .chain([sc.network.default.max_delay_ms])
-        .max()
-        .unwrap_or(0);
-    let max_drift_ppm = sc
-        .nodes()
-        .into_iter()
-        .map(|n| sc.clock_of(n).drift_ppm.abs())
-        .max()
-        .unwrap_or(0);
-    Env {
-        max_pause_ms: Some(max_pause_ms),
-        max_delay_ms,
-        max_drift_ppm,
-    }
-}
-
 fn number(option: &str, v: &str) -> Result<i64, String> {
     v.parse()
         .ok()
@@ -431,7 +398,7 @@ fn bound_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
                 sc.clients.len()
             ))?,
     };
-    let mut env = own_bounds(&sc);
+    let mut env = Env::of_scenario(&sc);
     if let Some(v) = o.get("--max-pause-ms") {
         env.max_pause_ms = match v {
             "unbounded" | "inf" | "none" => None,

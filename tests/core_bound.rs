@@ -6,9 +6,11 @@ use leaseline::analysis::bound::{bound, holder_of, Bound, Env, Holder};
 use leaseline::analysis::check::check;
 use leaseline::model::flavors::{redlock, Flavor};
 use leaseline::model::scenario::{
-    ClockSpec, CountFrom, Fault, FaultKind, FenceMode, LinkSpec, NetworkSpec, Scenario, Step,
+    ClockSpec, CountFrom, Fault, FaultKind, FenceMode, LinkSpec, LossPolicy, NetworkSpec, Scenario,
+    Step,
 };
 use leaseline::model::sim::simulate;
+use leaseline::model::trace::Event;
 use leaseline::teach::course::open;
 use leaseline::teach::flavor_presets::FLAVOR_PRESETS;
 use leaseline::teach::library::LESSONS;
@@ -37,14 +39,52 @@ impl Gen {
 }
 
 fn overlap_of(sc: &Scenario) -> i64 {
+    run_of(sc).0
+}
+
+/// The run's overlap, and how long after the successor's belief began the holder's
+/// last write reached storage (if both happened).
+fn run_of(sc: &Scenario) -> (i64, Option<i64>) {
     let t = simulate(sc).expect("valid worst case");
-    check(&t).stats.double_holder_ms
+    let (c1, c2) = (NodeId::Client(0), NodeId::Client(1));
+    let succ = t.entries.iter().find_map(|e| {
+        (e.node == c2 && matches!(e.event, Event::BeliefStarted { .. })).then_some(e.t.0)
+    });
+    // Only the writes of the holder's first grant: after a re-acquire it is a new holder.
+    let again = t
+        .entries
+        .iter()
+        .filter(|e| e.node == c1 && matches!(e.event, Event::BeliefStarted { .. }))
+        .nth(1)
+        .map_or(i64::MAX, |e| e.t.0);
+    let write = t.entries.iter().rev().find_map(|e| match e.event {
+        Event::WriteAccepted { client, .. } | Event::WriteRejected { client, .. }
+            if client == c1 && e.t.0 < again =>
+        {
+            Some(e.t.0)
+        }
+        _ => None,
+    });
+    let first = t
+        .entries
+        .iter()
+        .find(|e| e.node == c1 && matches!(e.event, Event::BeliefStarted { .. }))
+        .map(|e| e.t.0);
+    let late = match (first, succ, write) {
+        (Some(f), Some(s), Some(w)) if f <= s => Some(w - s),
+        _ => None,
+    };
+    (check(&t).stats.double_holder_ms, late)
 }
 
 /// The worst case's overlap is the bound's (within 2 ms), and never below it.
 fn attained(b: &Bound, what: &str) -> i64 {
     let o = b.worst_overlap_ms.expect("finite");
-    let sc = b.worst_case.as_ref().expect("a worst case");
+    let Some(sc) = b.worst_case.as_ref() else {
+        // Only a lease of about a day makes a run longer than a scenario may be.
+        assert!(b.successor_at_ms > 86_000_000, "{what}: no worst case");
+        return 0;
+    };
     let got = overlap_of(sc);
     let want = o.max(0);
     assert!(
@@ -89,19 +129,26 @@ fn the_bound_is_attained_for_every_built_in_client_it_takes() {
                 refused += 1;
                 continue;
             };
-            let env = Env {
+            // Fixed bounds, and the scenario's own (its pause, delays, drift).
+            let fixed = Env {
                 max_delay_ms: ENV.max_delay_ms.min((h.timeout_ms - 1) / 2),
                 ..ENV
             };
-            let b = bound(&sc, &h, &env).unwrap_or_else(|e| panic!("{name} c{}: {e}", c + 1));
-            worst = worst.max(attained(&b, &format!("{name} c{}", c + 1)));
-            taken += 1;
+            for env in [fixed, Env::of_scenario(&sc)] {
+                let b = match bound(&sc, &h, &env) {
+                    Ok(b) => b,
+                    Err(e) if e.option == "--max-delay-ms" => continue,
+                    Err(e) => panic!("{name} c{}: {e}", c + 1),
+                };
+                worst = worst.max(attained(&b, &format!("{name} c{} {env:?}", c + 1)));
+                taken += 1;
+            }
         }
     }
     eprintln!(
-        "built-in clients: {taken} bounded, {refused} refused, max |overlap − bound| {worst} ms"
+        "built-in clients × bounds: {taken} bounded, {refused} clients refused, max |overlap − bound| {worst} ms"
     );
-    assert!(taken >= 40, "{taken}");
+    assert!(taken >= 150, "{taken}");
 }
 
 /// A random holder within the calculator's reach, as a scenario (from the clean preset),
@@ -121,6 +168,11 @@ fn random_case(g: &mut Gen) -> (Scenario, Env) {
         CountFrom::Grant
     };
     c.check_before_write = g.range(0, 1) == 0;
+    c.on_loss = [
+        LossPolicy::Abort,
+        LossPolicy::Continue,
+        LossPolicy::Reacquire,
+    ][g.range(0, 2) as usize];
     c.timeout_ms = 2 * d + g.range(1, 1_000);
     c.job = vec![
         Step::Acquire,
@@ -209,7 +261,10 @@ fn random_schedule(g: &mut Gen, b: &Bound) -> Scenario {
         e - 200
     };
     sc.clients[1].start_ms = g.range(from.max(d + 1), e + 200);
-    sc.clients[1].retry.interval_ms = g.range(1, 10);
+    // A polling successor waits longer than a delay between rounds: otherwise the
+    // release of its failed Redlock round, arriving late, deletes the keys its next round
+    // set (the value is the same), and it "holds" a lock nobody keeps for it.
+    sc.clients[1].retry.interval_ms = g.range(d + 1, d + 10);
     let end = b.holder_ends_ms.unwrap_or(e);
     let t_w = b.terms.iter().take(2).map(|t| t.ms).sum::<i64>();
     let mut left = p;
@@ -224,7 +279,8 @@ fn random_schedule(g: &mut Gen, b: &Bound) -> Scenario {
             0 => t_w,
             1 => t_w + 2 * d - g.range(0, 2 * d),
             2 => g.range(d, d + 1),
-            _ => g.range(0, end),
+            // Not before the holder has asked: then the "successor" would be first.
+            _ => g.range(1, end),
         };
         sc.faults.push(Fault {
             at_ms: at,
@@ -239,6 +295,7 @@ fn random_schedule(g: &mut Gen, b: &Bound) -> Scenario {
     sc.clients[1].job[1] = Step::Work {
         ms: (end - e).max(0) + 20_000,
     };
+    sc.clients[1].ttl_ms = (end - e).max(0) + 60_000;
     sc
 }
 
@@ -247,12 +304,24 @@ fn no_random_schedule_within_the_bounds_exceeds_the_bound() {
     let mut g = Gen(1_016);
     let mut runs = 0;
     let mut closest = i64::MIN;
+    let mut late_writes = 0;
     for n in 0..SETS {
         let (_, _, b) = random_bound(&mut g);
         let bound = b.worst_overlap_ms.expect("finite").max(0);
         for _ in 0..SCHEDULES_PER_SET {
             let sc = random_schedule(&mut g, &b);
-            let got = overlap_of(&sc);
+            let (got, late) = run_of(&sc);
+            // A write that lands before the next holder believes is harmless (and may
+            // precede a release that hands the lock over early).
+            if let Some(late) = late.filter(|l| *l > 0) {
+                assert!(
+                    !b.write_never && late <= b.latest_write_ms.expect("a write"),
+                    "set {n}: a write {late} ms after the next grant; the bound says {:?}\n{}",
+                    b.latest_write_ms,
+                    sc.to_json_pretty()
+                );
+                late_writes += 1;
+            }
             assert!(
                 got <= bound,
                 "set {n}: a schedule overlaps {got} ms, the bound is {bound} ms\n{}",
@@ -262,7 +331,10 @@ fn no_random_schedule_within_the_bounds_exceeds_the_bound() {
             runs += 1;
         }
     }
-    eprintln!("{runs} random schedules: none above the bound (closest: {closest} ms)");
+    eprintln!(
+        "{runs} random schedules: none above the bound (closest: {closest} ms); \
+{late_writes} holder writes after the next grant began, none later than stated"
+    );
     assert!(runs >= 10_000);
 }
 
@@ -314,9 +386,7 @@ fn redlock_agrees_with_the_redis_docs_validity_formula() {
         // The worst-case run's holder computes the same validity.
         let t = simulate(b.worst_case.as_ref().unwrap()).unwrap();
         let seen = t.entries.iter().find_map(|e| match e.event {
-            leaseline::model::trace::Event::QuorumAcquired { validity_ms, .. }
-                if e.node == NodeId::Client(0) =>
-            {
+            Event::QuorumAcquired { validity_ms, .. } if e.node == NodeId::Client(0) => {
                 Some(validity_ms)
             }
             _ => None,

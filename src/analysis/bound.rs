@@ -28,7 +28,7 @@ use crate::model::clock::Clock;
 use crate::model::flavors::{redlock, Flavor, Tokens};
 use crate::model::scenario::{
     ClientSpec, ClockSpec, CountFrom, FailMode, FenceMode, FenceWith, LinkOverride, LinkSpec,
-    NetworkSpec, RetrySpec, Scenario, Step,
+    LossPolicy, NetworkSpec, RetrySpec, Scenario, Step, LIMITS,
 };
 use crate::model::scenario::{Fault, FaultKind};
 use crate::vocab::ids::NodeId;
@@ -44,6 +44,38 @@ pub struct Env {
     pub max_delay_ms: i64,
     /// The largest rate error of any clock, either way, in parts per million.
     pub max_drift_ppm: i64,
+}
+
+impl Env {
+    /// The bounds a scenario itself stays within: its longest pause, its longest link delay,
+    /// its largest clock drift — the calculator's defaults.
+    pub fn of_scenario(sc: &Scenario) -> Env {
+        let mut max_pause_ms = 0;
+        for f in &sc.faults {
+            if let FaultKind::Pause { for_ms, .. } = f.kind {
+                max_pause_ms = max_pause_ms.max(for_ms);
+            }
+        }
+        let max_delay_ms = sc
+            .network
+            .links
+            .iter()
+            .map(|l| l.max_delay_ms)
+            .chain([sc.network.default.max_delay_ms])
+            .max()
+            .unwrap_or(0);
+        let max_drift_ppm = sc
+            .nodes()
+            .into_iter()
+            .map(|n| sc.clock_of(n).drift_ppm.abs())
+            .max()
+            .unwrap_or(0);
+        Env {
+            max_pause_ms: Some(max_pause_ms),
+            max_delay_ms,
+            max_drift_ppm,
+        }
+    }
 }
 
 /// The largest drift the calculator (and the scenario format) accepts: ±50 %.
@@ -79,6 +111,8 @@ pub struct Holder {
     pub margin_ms: i64,
     pub count_from: CountFrom,
     pub check_before_write: bool,
+    /// What it does when its check fails (`continue` writes anyway).
+    pub on_loss: LossPolicy,
     /// The work before the write.
     pub work_ms: i64,
     /// The client's request timeout (a reply must come within it).
@@ -111,7 +145,8 @@ pub struct Bound {
     pub formula: String,
     /// The term with the largest magnitude on the unsafe side.
     pub dominant: &'static str,
-    /// The scenario that attains the bound (absent when it is unbounded).
+    /// The scenario that attains the bound (absent when it is unbounded, or longer than
+    /// a scenario's horizon may be).
     pub worst_case: Option<Scenario>,
     /// When the successor is granted, and when the holder's belief ends, in the worst
     /// case (true ms from the holder's acquire).
@@ -185,6 +220,7 @@ renewal watchdog yet",
         margin_ms: c.margin_ms,
         count_from: c.count_from,
         check_before_write: c.check_before_write,
+        on_loss: c.on_loss,
         work_ms: work_before_write(c),
         timeout_ms: c.timeout_ms,
         lock_delay_ms: sc.coordinator.lock_delay_ms.unwrap_or(model.lock_delay_ms),
@@ -376,10 +412,12 @@ the TTL of {} ms; a waiting client is granted at once (delay 0)",
     // The latest write: sent after the work (and a pause), or at the last instant the
     // check still passes.
     let slow = clock(-env.max_drift_ppm);
-    let write_never = h.check_before_write && !i.passes;
+    // A client that carries on after a failed check writes as if it had not checked.
+    let checks = h.check_before_write && h.on_loss != LossPolicy::Continue;
+    let write_never = checks && !i.passes;
     let latest_write_ms = match env.max_pause_ms {
         Some(p) if !write_never => {
-            let sent = if !h.check_before_write {
+            let sent = if !checks {
                 i.t_w + p
             } else if h.flavor != Flavor::Redlock && h.count_from == CountFrom::Grant {
                 // A pause that holds the grant back moves the deadline with it.
@@ -398,7 +436,10 @@ the TTL of {} ms; a waiting client is granted at once (delay 0)",
         .max_by_key(|t| t.ms)
         .map_or("lease", |t| t.name);
     let formula = formula(h, env, &i, &terms, worst_overlap_ms);
-    let worst_case = end.map(|end| worst_case(sc, h, env, &i, end));
+    // A run longer than the format's horizon cannot be built: no worst case then.
+    let worst_case = end
+        .filter(|end| (*end).max(i.e) + 3_000 <= LIMITS.max_horizon_ms)
+        .map(|end| worst_case(sc, h, env, &i, end));
     Ok(Bound {
         holder: *h,
         env: *env,
@@ -481,10 +522,13 @@ fn worst_case(sc: &Scenario, h: &Holder, env: &Env, i: &Instants, end: i64) -> S
             Step::Release,
         ],
     };
+    // The successor holds the lock (its lease outlasting its work) past the holder's end.
+    let hold = (end - i.e).max(0) + 1_000;
     let successor = ClientSpec {
         start_ms: i.e,
         clock: ClockSpec::default(),
-        ttl_ms: h.ttl_ms,
+        // Twice the hold: a fast coordinator clock must not end its lease first.
+        ttl_ms: h.ttl_ms.max(2 * hold + 2_000).min(LIMITS.max_horizon_ms),
         margin_ms: 0,
         count_from: CountFrom::Request,
         renew_every_ms: None,
@@ -498,13 +542,7 @@ fn worst_case(sc: &Scenario, h: &Holder, env: &Env, i: &Instants, end: i64) -> S
         },
         timeout_ms: h.timeout_ms,
         unreachable: FailMode::Closed,
-        job: vec![
-            Step::Acquire,
-            Step::Work {
-                ms: (end - i.e).max(0) + 1_000,
-            },
-            Step::Release,
-        ],
+        job: vec![Step::Acquire, Step::Work { ms: hold }, Step::Release],
     };
     let (c1, c2) = (NodeId::Client(0), NodeId::Client(1));
     let link = |from, to, ms| LinkOverride {
