@@ -4,13 +4,15 @@
 //! It is a thin shell over the core, written against `Write` handles so tests can drive it
 //! without a process. Every refusal is one line on stderr and a non-zero exit code.
 
+use crate::analysis::bound::{bound, holder_of, margin_needed, ttl_needed, Bound, Env};
 use crate::analysis::check::{check, Verdict};
 use crate::analysis::explore::fault::FaultClass;
 use crate::analysis::explore::hole::Hole;
 use crate::analysis::explore::{
     explore, Bounds, Class, Counterexample, Ended, Report as ExploreReport, MAX_FAULTS,
 };
-use crate::model::scenario::{FenceWord, Flavor, Scenario};
+use crate::model::flavors::Tokens;
+use crate::model::scenario::{CountFrom, FenceWord, Flavor, Scenario};
 use crate::model::sim::simulate;
 use crate::model::trace::{Outcome, Trace};
 use crate::session::share::{self, Source, ViewState};
@@ -32,6 +34,9 @@ USAGE:
     leaseline explore <preset | lesson[/fix] | file.json>
                   [--faults KINDS] [--max-faults K] [--max-pause-ms MS] [--clean]
                   [--budget N] [--fence MODE] [--flavor FLAVOR] [--format text|json]
+    leaseline bound <preset | lesson[/fix] | file.json> [--client cN]
+                  [--max-pause-ms P|unbounded] [--max-delay-ms D] [--max-drift-ppm R]
+                  [--fence MODE] [--flavor FLAVOR] [--format text|json]
     leaseline --help
 
     --fence   none | monotone | strict | exact | non_atomic | volatile
@@ -51,6 +56,11 @@ critical and reports each distinct way the scenario breaks, minimal first, or
                     longest lease); --max-pause is the same
     --clean         start from the scenario without its own faults
     --budget        stop after N schedules (default 1000000)
+
+bound computes the worst-case overlap of two believers for a client (default c1) from
+the longest pause P, one-way delay D and clock drift R (defaults: the scenario's own
+longest pause, longest link delay and largest drift), by the model's rules, with the
+run that attains it (see docs/safety-bound.md).
 
 Exit codes: 0 ran (whatever the verdict) or valid; 2 bad input.
 Example: leaseline run gc-pause --fence monotone
@@ -138,6 +148,7 @@ fn dispatch(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         }
         Some("run") => run_cmd(&args[1..], out),
         Some("explore") => explore_cmd(&args[1..], out),
+        Some("bound") => bound_cmd(&args[1..], out),
         Some(other) => Err(format!("unknown command `{other}` (try --help)")),
     }
 }
@@ -348,6 +359,215 @@ fn explore_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     } else {
         write!(out, "{}", explore_text(&target, &report, elapsed_ms)).map_err(io)
     }
+}
+
+fn number(option: &str, v: &str) -> Result<i64, String> {
+    v.parse()
+        .ok()
+        .filter(|n: &i64| *n >= 0)
+        .ok_or(format!("{option}: `{v}` is not a whole number ≥ 0"))
+}
+
+/// `leaseline bound`: reads the client and the bounds, computes, prints.
+fn bound_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
+    let o = options(
+        args,
+        &[
+            "--client",
+            "--max-pause-ms",
+            "--max-delay-ms",
+            "--max-drift-ppm",
+            "--fence",
+            "--flavor",
+            "--format",
+        ],
+        &[],
+    )?;
+    let (target, sc, json) =
+        o.scenario("bound needs a preset, lesson or file (try `leaseline presets`)")?;
+    sc.validate().map_err(|e| format!("{target}: {e}"))?;
+    let client = match o.get("--client") {
+        None => 0,
+        Some(c) => c
+            .trim_start_matches('c')
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=sc.clients.len()).contains(n))
+            .map(|n| n - 1)
+            .ok_or(format!(
+                "--client: `{c}` is not one of c1 … c{}",
+                sc.clients.len()
+            ))?,
+    };
+    let mut env = Env::of_scenario(&sc);
+    if let Some(v) = o.get("--max-pause-ms") {
+        env.max_pause_ms = match v {
+            "unbounded" | "inf" | "none" => None,
+            v => Some(number("--max-pause-ms", v)?),
+        };
+    }
+    if let Some(v) = o.get("--max-delay-ms") {
+        env.max_delay_ms = number("--max-delay-ms", v)?;
+    }
+    if let Some(v) = o.get("--max-drift-ppm") {
+        env.max_drift_ppm = number("--max-drift-ppm", v)?;
+    }
+    let h = holder_of(&sc, client).map_err(|e| e.to_string())?;
+    let b = bound(&sc, &h, &env).map_err(|e| e.to_string())?;
+    let advice = bound_advice(&b);
+    let io = |e: std::io::Error| e.to_string();
+    if json {
+        let v = bound_json(&b, &advice)?;
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?
+        )
+        .map_err(io)
+    } else {
+        write!(out, "{}", bound_text(&target, client, &b, &advice)).map_err(io)
+    }
+}
+
+/// What to change, in words, for the calculator's answer.
+pub fn bound_advice(b: &Bound) -> String {
+    let h = &b.holder;
+    let p = b.env.max_pause_ms;
+    let mut v: Vec<String> = Vec::new();
+    if h.fenced {
+        v.push(
+            "Storage checks an ordered token: a superseded holder's write is refused, so \
+the overlap cannot reach the data."
+                .into(),
+        );
+    }
+    match (b.worst_overlap_ms, p) {
+        (None, _) => v.push(
+            "No margin or TTL is safe without a bound on pauses: only a fencing token that \
+storage checks makes the late holder harmless."
+                .into(),
+        ),
+        (Some(o), Some(p)) if o <= 0 => v.push(format!(
+            "Safe while pauses never exceed {p} ms: the holder stops believing at least \
+{} ms before the next grant.",
+            -o
+        )),
+        (Some(_), Some(p)) => {
+            match ttl_needed(h, &b.env) {
+                Some(t) => v.push(format!(
+                    "A TTL of ≥ {t} ms makes it safe if pauses never exceed {p} ms (the \
+largest term is the {}).",
+                    b.dominant
+                )),
+                None => v.push("No TTL up to a day makes it safe with these bounds.".into()),
+            }
+            if b.latest_write_ms.is_some_and(|w| w > 0) {
+                if let Some(m) = margin_needed(h, &b.env) {
+                    v.push(format!(
+                        "A margin of ≥ {m} ms keeps its write from reaching storage after the \
+next grant (its belief still overlaps)."
+                    ));
+                }
+            }
+            if h.check_before_write && h.count_from == CountFrom::Grant && p > 0 {
+                v.push(
+                    "Counting the lease from the grant lets a pause before the grant is read \
+move the deadline with it: count from the request."
+                        .into(),
+                );
+            }
+            if !h.check_before_write {
+                v.push(
+                    "The holder never checks its lease before writing: nothing but the end \
+of its job ends its belief."
+                        .into(),
+                );
+            }
+        }
+        (Some(_), None) => {}
+    }
+    if !h.fenced {
+        if h.flavor.model().tokens == Tokens::None {
+            v.push(format!(
+                "{} issues no ordered token, so storage has nothing to fence with.",
+                h.flavor.name()
+            ));
+        } else {
+            v.push("A fence (--fence monotone) makes any overlap harmless to the data.".into());
+        }
+    }
+    v.join(" ")
+}
+
+/// The JSON answer of `leaseline bound --format json`.
+pub fn bound_json(b: &Bound, advice: &str) -> Result<serde_json::Value, String> {
+    let worst_case = match &b.worst_case {
+        Some(sc) => serde_json::from_str(&sc.to_json_pretty()).map_err(|e| e.to_string())?,
+        None => serde_json::Value::Null,
+    };
+    let terms: Vec<serde_json::Value> = b
+        .terms
+        .iter()
+        .map(|t| serde_json::json!({"name": t.name, "ms": t.ms, "why": t.why}))
+        .collect();
+    Ok(serde_json::json!({
+        "safe": b.safe,
+        "worst_overlap_ms": b.worst_overlap_ms,
+        "terms": terms,
+        "formula": b.formula,
+        "advice": advice,
+        "dominant": b.dominant,
+        "fenced": b.holder.fenced,
+        "latest_write_ms": b.latest_write_ms,
+        "write_never": b.write_never,
+        "validity_ms": b.validity_ms,
+        "bounds": {
+            "max_pause_ms": b.env.max_pause_ms,
+            "max_delay_ms": b.env.max_delay_ms,
+            "max_drift_ppm": b.env.max_drift_ppm,
+        },
+        "worst_case": worst_case,
+    }))
+}
+
+/// The text answer of `leaseline bound`.
+pub fn bound_text(target: &str, client: usize, b: &Bound, advice: &str) -> String {
+    let h = &b.holder;
+    let p = b
+        .env
+        .max_pause_ms
+        .map_or("unbounded".to_string(), |p| format!("{p} ms"));
+    let verdict = match (b.worst_overlap_ms, b.safe) {
+        (Some(o), true) if o > 0 => format!("safe (fenced; the beliefs overlap up to {o} ms)"),
+        (None, true) => "safe (fenced; the beliefs can overlap without bound)".into(),
+        (Some(_), true) => "safe".into(),
+        (Some(o), false) => format!("unsafe by {o} ms"),
+        (None, false) => "unsafe: the overlap has no bound".into(),
+    };
+    let mut s = format!(
+        "{target} c{} [{}]: TTL {} ms, margin {} ms, work {} ms before the write\n\
+bounds: pause {p}, delay {} ms, drift {} ppm\n{verdict}\n{}\n",
+        client + 1,
+        h.flavor.name(),
+        h.ttl_ms,
+        h.margin_ms,
+        h.work_ms,
+        b.env.max_delay_ms,
+        b.env.max_drift_ppm,
+        b.formula
+    );
+    for t in &b.terms {
+        s.push_str(&format!("  {:>9} ms  {}: {}\n", t.ms, t.name, t.why));
+    }
+    if let Some(v) = b.validity_ms {
+        s.push_str(&format!("Redlock validity: {v} ms\n"));
+    }
+    s.push_str(advice);
+    s.push('\n');
+    if b.worst_case.is_some() {
+        s.push_str("The run that attains it: --format json, field worst_case.\n");
+    }
+    s
 }
 
 /// The link that opens a counterexample at its first violation.
@@ -699,6 +919,100 @@ mod tests {
             let (code, out, err) = cli(args);
             assert_eq!(code, 2, "{args:?}");
             assert!(out.is_empty());
+            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn bound_answers_in_the_issue_s_json_shape_and_its_worst_case_runs() {
+        let v = report(&[
+            "bound",
+            "gc-pause",
+            "--max-pause-ms",
+            "40000",
+            "--max-delay-ms",
+            "5",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(v["safe"], false);
+        assert_eq!(v["worst_overlap_ms"], 20_015);
+        let terms = v["terms"].as_array().unwrap();
+        let sum: i64 = terms.iter().map(|t| t["ms"].as_i64().unwrap()).sum();
+        assert_eq!(sum, 20_015);
+        assert!(terms
+            .iter()
+            .all(|t| t["name"].is_string() && t["why"].is_string()));
+        assert!(v["formula"].as_str().unwrap().ends_with("= 20015 ms"));
+        assert!(v["advice"].as_str().unwrap().contains("TTL of ≥ 50015 ms"));
+        // The worst case is an ordinary scenario: it runs, and overlaps for the figure.
+        let sc = Scenario::from_json(&v["worst_case"].to_string()).unwrap();
+        let t = simulate(&sc).unwrap();
+        assert_eq!(check(&t).stats.double_holder_ms, 20_015);
+        // Unbounded pauses: null, unsafe, no run — unless storage fences.
+        let u = report(&[
+            "bound",
+            "gc-pause",
+            "--max-pause-ms",
+            "unbounded",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(u["safe"], false);
+        assert!(u["worst_overlap_ms"].is_null() && u["worst_case"].is_null());
+        assert!(u["advice"].as_str().unwrap().contains("fencing token"));
+        let f = report(&[
+            "bound",
+            "gc-pause",
+            "--max-pause-ms",
+            "unbounded",
+            "--fence",
+            "monotone",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(f["safe"], true);
+        assert!(f["worst_overlap_ms"].is_null());
+        // Text: the verdict and the formula with the numbers.
+        let (code, out, _) = cli(&["bound", "clean", "--client", "c2", "--max-pause-ms", "0"]);
+        assert_eq!(code, 0);
+        assert!(
+            out.contains("clean c2 [generic]") && out.contains("overlap = D + W"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn bound_refusals_name_the_option_and_exit_2() {
+        for (args, names) in [
+            (
+                &["bound", "zookeeper-partition"][..],
+                "--flavor: the zookeeper flavor",
+            ),
+            (&["bound", "silent-renewal-failure"][..], "renew_every_ms"),
+            (&["bound", "gc-pause", "--client", "c9"][..], "--client"),
+            (
+                &["bound", "gc-pause", "--max-drift-ppm", "600000"][..],
+                "--max-drift-ppm",
+            ),
+            (
+                &["bound", "gc-pause", "--max-delay-ms", "-1"][..],
+                "--max-delay-ms",
+            ),
+            (
+                &["bound", "gc-pause", "--max-delay-ms", "600"][..],
+                "--max-delay-ms",
+            ),
+            (
+                &["bound", "gc-pause", "--max-pause-ms", "x"][..],
+                "--max-pause-ms",
+            ),
+            (&["bound"][..], "bound needs"),
+        ] {
+            let (code, out, err) = cli(args);
+            assert_eq!(code, 2, "{args:?}");
+            assert!(out.is_empty());
+            assert!(err.contains(names), "{args:?}: {err}");
             assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         }
     }

@@ -5,11 +5,14 @@
 //! a run and returns the verdict (two believers, stale writes, lost updates, token
 //! regressions, duplicate effects) and, beside it, [`liveness`]: whose work never completed.
 //! [`compare`] lines two runs up and finds where they part. [`explore`] searches the
-//! schedules of added faults around a scenario for minimal counterexamples.
+//! schedules of added faults around a scenario for minimal counterexamples. [`bound`] is
+//! the safety calculator: the worst-case overlap of two believers from a client's lease
+//! settings and bounds on pauses, delays and drift, with the run that attains it.
 //!
 //! May import: [`crate::vocab`] and [`crate::model`]. No prose for learners lives here
 //! (that is [`crate::teach::walkthrough`]), and no geometry (that is [`crate::view`]).
 
+pub mod bound;
 pub mod check;
 pub mod compare;
 pub mod explore;

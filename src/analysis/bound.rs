@@ -1,0 +1,658 @@
+//! The safety calculator (issue #16): from a client's lease settings and the bounds of its
+//! environment — the longest client pause `P`, the longest one-way delay `D`, the largest
+//! clock drift `ρ` — to the **worst-case overlap**: how long a superseded holder can still
+//! believe it holds the lock after its successor has been granted it, by the model's own
+//! rules, and the run that attains it.
+//!
+//! The derivation is in `docs/safety-bound.md`; in short, the model ends a belief only
+//! when the client *learns* (a check on its clock, a refused renewal, its watchdog, a
+//! fence's refusal, its release), never because the lease ran out somewhere else. The
+//! holder's job is taken as `acquire, work W, write, release` with `W` the work the
+//! scenario's client does before its first write, so
+//!
+//! ```text
+//! overlap = end − E
+//! end     = t_w + 2D + P      (the write's round trip, its answer held by a pause)
+//!         = t_w + P           (check_before_write, and the check fails: no write)
+//! t_w     = D + W stretched by the holder's slow clock (−ρ)
+//! E       = TTL (+ lock-delay) shrunk by the coordinator's fast clock (+ρ)
+//! ```
+//!
+//! Every figure is computed with the model's own integer clocks ([`Clock`]), so the
+//! worst-case run ([`Bound::worst_case`]) shows exactly the stated overlap. The
+//! calculator refuses, with the reason, what it cannot bound yet: renewal watchdogs and
+//! the flavors whose client keeps a session alive by default (ZooKeeper, etcd, Consul,
+//! Chubby). Clock jumps are outside its bounds (see the doc).
+
+use crate::model::clock::Clock;
+use crate::model::flavors::{redlock, Flavor, Tokens};
+use crate::model::scenario::{
+    ClientSpec, ClockSpec, CountFrom, FailMode, FenceMode, FenceWith, LinkOverride, LinkSpec,
+    LossPolicy, NetworkSpec, RetrySpec, Scenario, Step, LIMITS,
+};
+use crate::model::scenario::{Fault, FaultKind};
+use crate::vocab::ids::NodeId;
+use crate::vocab::time::Time;
+
+/// The environment's bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Env {
+    /// The longest a client can be frozen in all while it holds the lock; `None` =
+    /// unbounded.
+    pub max_pause_ms: Option<i64>,
+    /// The longest one-way delay of any link (the shortest is 0).
+    pub max_delay_ms: i64,
+    /// The largest rate error of any clock, either way, in parts per million.
+    pub max_drift_ppm: i64,
+}
+
+impl Env {
+    /// The bounds a scenario itself stays within: its longest pause, its longest link delay,
+    /// its largest clock drift — the calculator's defaults.
+    pub fn of_scenario(sc: &Scenario) -> Env {
+        let mut max_pause_ms = 0;
+        for f in &sc.faults {
+            if let FaultKind::Pause { for_ms, .. } = f.kind {
+                max_pause_ms = max_pause_ms.max(for_ms);
+            }
+        }
+        let max_delay_ms = sc
+            .network
+            .links
+            .iter()
+            .map(|l| l.max_delay_ms)
+            .chain([sc.network.default.max_delay_ms])
+            .max()
+            .unwrap_or(0);
+        let max_drift_ppm = sc
+            .nodes()
+            .into_iter()
+            .map(|n| sc.clock_of(n).drift_ppm.abs())
+            .max()
+            .unwrap_or(0);
+        Env {
+            max_pause_ms: Some(max_pause_ms),
+            max_delay_ms,
+            max_drift_ppm,
+        }
+    }
+}
+
+/// The largest drift the calculator (and the scenario format) accepts: ±50 %.
+pub const MAX_DRIFT_PPM: i64 = 500_000;
+
+/// Why the calculator gives no number: the option (or setting) at fault, and the reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    pub option: &'static str,
+    pub reason: String,
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.option, self.reason)
+    }
+}
+
+/// One term of the bound: its name, its value in ms (signed: the lease counts against
+/// the overlap) and where it comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Term {
+    pub name: &'static str,
+    pub ms: i64,
+    pub why: String,
+}
+
+/// The holder's settings the bound depends on, read from the scenario.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Holder {
+    pub flavor: Flavor,
+    pub ttl_ms: i64,
+    pub margin_ms: i64,
+    pub count_from: CountFrom,
+    pub check_before_write: bool,
+    /// What it does when its check fails (`continue` writes anyway).
+    pub on_loss: LossPolicy,
+    /// The work before the write.
+    pub work_ms: i64,
+    /// The client's request timeout (a reply must come within it).
+    pub timeout_ms: i64,
+    /// The coordinator's lock-delay after a holder fails.
+    pub lock_delay_ms: i64,
+    /// Storage refuses a superseded holder's write (an ordered token, checked).
+    pub fenced: bool,
+}
+
+/// The answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bound {
+    pub holder: Holder,
+    pub env: Env,
+    /// `worst_overlap_ms ≤ 0`, or storage fences.
+    pub safe: bool,
+    /// The longest two-believers overlap; `None` when unbounded (no bound on pauses).
+    /// Zero or less: the holder's belief always ends that long before the successor's
+    /// begins.
+    pub worst_overlap_ms: Option<i64>,
+    /// How long after the successor's grant the holder's write can still reach storage;
+    /// `None` when it never writes late enough to matter or the pause is unbounded (see
+    /// `write_never`).
+    pub latest_write_ms: Option<i64>,
+    /// With `check_before_write`, the check always fails: the holder never writes.
+    pub write_never: bool,
+    pub terms: Vec<Term>,
+    /// The formula with the reader's numbers.
+    pub formula: String,
+    /// The term with the largest magnitude on the unsafe side.
+    pub dominant: &'static str,
+    /// The scenario that attains the bound (absent when it is unbounded, or longer than
+    /// a scenario's horizon may be).
+    pub worst_case: Option<Scenario>,
+    /// When the successor is granted, and when the holder's belief ends, in the worst
+    /// case (true ms from the holder's acquire).
+    pub successor_at_ms: i64,
+    pub holder_ends_ms: Option<i64>,
+    /// Redlock: the validity the holder computes in the worst case, `TTL − elapsed −
+    /// (TTL/100 + 2 ms)` with `elapsed` = D on its clock.
+    pub validity_ms: Option<i64>,
+}
+
+/// The work the client does before its first write (after its first acquire): the `W`
+/// of the bound.
+pub fn work_before_write(c: &ClientSpec) -> i64 {
+    let start = c
+        .job
+        .iter()
+        .position(|s| *s == Step::Acquire)
+        .map_or(0, |i| i + 1);
+    let mut w = 0i64;
+    for s in &c.job[start..] {
+        match s {
+            Step::Work { ms } => w = w.saturating_add(*ms),
+            Step::Write { .. } => break,
+            _ => {}
+        }
+    }
+    w
+}
+
+/// Reads the holder's settings from client `client` of `sc`, refusing what the
+/// calculator cannot bound.
+pub fn holder_of(sc: &Scenario, client: usize) -> Result<Holder, Refusal> {
+    let c = sc.clients.get(client).ok_or(Refusal {
+        option: "--client",
+        reason: format!(
+            "the scenario has {} client(s); c{} is not one of them",
+            sc.clients.len(),
+            client + 1
+        ),
+    })?;
+    let flavor = sc.coordinator.flavor;
+    let model = flavor.model();
+    if !matches!(flavor, Flavor::Generic | Flavor::Redis | Flavor::Redlock) {
+        return Err(Refusal {
+            option: "--flavor",
+            reason: format!(
+                "the {} flavor is not in the calculator yet: its client keeps a session \
+alive by default (a keepalive every 1/{} of the TTL), and the calculator does not bound \
+renewals; try --flavor generic, redis or redlock",
+                flavor.name(),
+                model.keepalive_div
+            ),
+        });
+    }
+    if c.renew_every_ms.is_some() {
+        return Err(Refusal {
+            option: "renew_every_ms",
+            reason: format!(
+                "c{} renews its lease (renew_every_ms); the calculator does not bound a \
+renewal watchdog yet",
+                client + 1
+            ),
+        });
+    }
+    let fenced = !matches!(sc.storage.fence, FenceMode::None | FenceMode::NonAtomic)
+        && model.tokens != Tokens::None
+        && c.fence_with == FenceWith::Token;
+    Ok(Holder {
+        flavor,
+        ttl_ms: c.ttl_ms,
+        margin_ms: c.margin_ms,
+        count_from: c.count_from,
+        check_before_write: c.check_before_write,
+        on_loss: c.on_loss,
+        work_ms: work_before_write(c),
+        timeout_ms: c.timeout_ms,
+        lock_delay_ms: sc.coordinator.lock_delay_ms.unwrap_or(model.lock_delay_ms),
+        fenced,
+    })
+}
+
+fn clock(ppm: i64) -> Clock {
+    Clock {
+        offset_ms: 0,
+        drift_ppm: ppm,
+        monotonic: false,
+    }
+}
+
+/// The instants of the worst case, on the model's clocks.
+struct Instants {
+    /// The successor's grant reaches it (= the lease expires, plus any lock-delay).
+    e: i64,
+    /// The holder's work ends (its check or write).
+    t_w: i64,
+    /// The holder's check before writing passes at `t_w`.
+    passes: bool,
+    /// The holder's believed deadline (local).
+    deadline_local: i64,
+    /// Redlock: the validity the client computes.
+    validity_ms: i64,
+}
+
+fn instants(h: &Holder, env: &Env) -> Instants {
+    let d = env.max_delay_ms;
+    let slow = clock(-env.max_drift_ppm);
+    let fast = clock(env.max_drift_ppm);
+    // The lease starts when the acquire lands at true 0 (a delay of 0) and expires when
+    // the fast coordinator clock has counted the TTL; a lock-delay holds it back further.
+    let mut e = fast.true_time_of(h.ttl_ms, Time(0)).0;
+    if h.lock_delay_ms > 0 {
+        e = fast
+            .true_time_of(fast.timer_reading(Time(e)) + h.lock_delay_ms, Time(e))
+            .0;
+    }
+    // The grant (or Redlock's last vote) reaches the holder D later; its slow clock
+    // counts the work from there.
+    let at_grant = slow.timer_reading(Time(d));
+    let t_w = slow.true_time_of(at_grant + h.work_ms, Time(d)).0;
+    let validity_ms = redlock::validity_ms(h.ttl_ms, at_grant);
+    let deadline_local = match (h.flavor, h.count_from) {
+        (Flavor::Redlock, _) => at_grant + validity_ms - h.margin_ms,
+        (_, CountFrom::Request) => h.ttl_ms - h.margin_ms,
+        (_, CountFrom::Grant) => at_grant + h.ttl_ms - h.margin_ms,
+    };
+    let passes = !h.check_before_write || slow.timer_reading(Time(t_w)) < deadline_local;
+    Instants {
+        e,
+        t_w,
+        passes,
+        deadline_local,
+        validity_ms,
+    }
+}
+
+/// Checks the bounds themselves; every refusal names the option.
+pub fn check_env(h: &Holder, env: &Env) -> Result<(), Refusal> {
+    if env
+        .max_pause_ms
+        .is_some_and(|p| !(0..=86_400_000).contains(&p))
+    {
+        return Err(Refusal {
+            option: "--max-pause-ms",
+            reason: "a pause is 0 … 86,400,000 ms (or `unbounded`)".into(),
+        });
+    }
+    if !(0..=3_600_000).contains(&env.max_delay_ms) {
+        return Err(Refusal {
+            option: "--max-delay-ms",
+            reason: "a delay is 0 … 3,600,000 ms".into(),
+        });
+    }
+    if !(0..=MAX_DRIFT_PPM).contains(&env.max_drift_ppm) {
+        return Err(Refusal {
+            option: "--max-drift-ppm",
+            reason: format!("a drift bound is 0 … {MAX_DRIFT_PPM} ppm (±50 %)"),
+        });
+    }
+    if 2 * env.max_delay_ms >= h.timeout_ms {
+        return Err(Refusal {
+            option: "--max-delay-ms",
+            reason: format!(
+                "a round trip of 2 × {} ms does not fit in the client's timeout_ms ({} ms): \
+every request could time out and be retried, which the calculator does not bound",
+                env.max_delay_ms, h.timeout_ms
+            ),
+        });
+    }
+    if h.flavor == Flavor::Redlock && instants(h, env).validity_ms <= 0 {
+        return Err(Refusal {
+            option: "--max-delay-ms",
+            reason: "the Redlock round can take longer than the TTL minus the drift \
+allowance: the client would never hold the lock"
+                .into(),
+        });
+    }
+    Ok(())
+}
+
+/// The bound for holder `h` in `env`, with the worst-case run built from `sc` (its
+/// coordinator and storage settings are kept; clients, clocks, network and faults are the
+/// worst case's own).
+pub fn bound(sc: &Scenario, h: &Holder, env: &Env) -> Result<Bound, Refusal> {
+    check_env(h, env)?;
+    let d = env.max_delay_ms;
+    let i = instants(h, env);
+    let mut terms = vec![
+        Term {
+            name: "grant delay",
+            ms: d,
+            why: format!(
+                "the lease starts when the acquire lands; the grant can take D = {d} ms to \
+reach the holder, whose work starts only then"
+            ),
+        },
+        Term {
+            name: "work",
+            ms: i.t_w - d,
+            why: format!(
+                "the {} ms of work before the write, on a holder clock running slow by \
+{} ppm",
+                h.work_ms, env.max_drift_ppm
+            ),
+        },
+    ];
+    if i.passes {
+        terms.push(Term {
+            name: "write round trip",
+            ms: 2 * d,
+            why: format!(
+                "the write travels to storage and its answer back, D = {d} ms each way; \
+the holder believes until the answer lets it release"
+            ),
+        });
+    } else {
+        terms.push(Term {
+            name: "write round trip",
+            ms: 0,
+            why: "the check before the write fails: the holder learns it lost the lease \
+and never writes"
+                .into(),
+        });
+    }
+    let pause_why = "a pause freezes the holder's handlers (not its clock) and it learns \
+nothing while frozen: placed where the answer it waits for arrives, it adds its whole \
+length";
+    terms.push(Term {
+        name: "pause",
+        ms: env.max_pause_ms.unwrap_or(0),
+        why: match env.max_pause_ms {
+            Some(p) => format!("P = {p} ms: {pause_why}"),
+            None => format!("unbounded: {pause_why}, so the overlap has no bound"),
+        },
+    });
+    let ttl_part = if h.lock_delay_ms > 0 {
+        let fast = clock(env.max_drift_ppm);
+        fast.true_time_of(h.ttl_ms, Time(0)).0
+    } else {
+        i.e
+    };
+    terms.push(Term {
+        name: "lease",
+        ms: -ttl_part,
+        why: format!(
+            "the coordinator expires the lease when its clock, fast by {} ppm, has counted \
+the TTL of {} ms; a waiting client is granted at once (delay 0)",
+            env.max_drift_ppm, h.ttl_ms
+        ),
+    });
+    if h.lock_delay_ms > 0 {
+        terms.push(Term {
+            name: "lock-delay",
+            ms: -(i.e - ttl_part),
+            why: format!(
+                "after a holder fails the lock is held back {} ms on the coordinator's clock",
+                h.lock_delay_ms
+            ),
+        });
+    }
+    let worst_overlap_ms = overlap_of(h, env);
+    let end = worst_overlap_ms.map(|o| o + i.e);
+    let safe = h.fenced || worst_overlap_ms.is_some_and(|o| o <= 0);
+    // The latest write: sent after the work (and a pause), or at the last instant the
+    // check still passes.
+    let slow = clock(-env.max_drift_ppm);
+    // A client that carries on after a failed check writes as if it had not checked.
+    let checks = h.check_before_write && h.on_loss != LossPolicy::Continue;
+    let write_never = checks && !i.passes;
+    let latest_write_ms = match env.max_pause_ms {
+        Some(p) if !write_never => {
+            let sent = if !checks {
+                i.t_w + p
+            } else if h.flavor != Flavor::Redlock && h.count_from == CountFrom::Grant {
+                // A pause that holds the grant back moves the deadline with it.
+                let at = slow.timer_reading(Time(d + p));
+                slow.true_time_of(at + h.work_ms, Time(d + p)).0
+            } else {
+                (i.t_w + p).min(slow.true_time_of(i.deadline_local, Time(0)).0 - 1)
+            };
+            Some(sent + d - i.e)
+        }
+        _ => None,
+    };
+    let dominant = terms
+        .iter()
+        .filter(|t| t.ms > 0)
+        .max_by_key(|t| t.ms)
+        .map_or("lease", |t| t.name);
+    let formula = formula(h, env, &i, &terms, worst_overlap_ms);
+    // A run longer than the format's horizon cannot be built: no worst case then.
+    let worst_case = end
+        .filter(|end| (*end).max(i.e) + 3_000 <= LIMITS.max_horizon_ms)
+        .map(|end| worst_case(sc, h, env, &i, end));
+    Ok(Bound {
+        holder: *h,
+        env: *env,
+        safe,
+        worst_overlap_ms,
+        latest_write_ms,
+        write_never,
+        terms,
+        formula,
+        dominant,
+        worst_case,
+        successor_at_ms: i.e,
+        holder_ends_ms: end,
+        validity_ms: (h.flavor == Flavor::Redlock).then_some(i.validity_ms),
+    })
+}
+
+fn formula(h: &Holder, env: &Env, i: &Instants, terms: &[Term], total: Option<i64>) -> String {
+    let d = env.max_delay_ms;
+    let rho = env.max_drift_ppm;
+    let write = if i.passes { " + 2D" } else { "" };
+    let lease = if h.lock_delay_ms > 0 {
+        "(TTL + lock_delay)"
+    } else {
+        "TTL"
+    };
+    let p = env.max_pause_ms.map_or("∞".to_string(), |p| p.to_string());
+    let nums: Vec<String> = terms
+        .iter()
+        .filter(|t| t.ms != 0 || t.name == "pause")
+        .map(|t| {
+            if t.name == "pause" {
+                p.clone()
+            } else if t.ms < 0 {
+                format!("− {}", -t.ms)
+            } else {
+                t.ms.to_string()
+            }
+        })
+        .collect();
+    let sum = nums.join(" + ").replace("+ −", "−");
+    let total = total.map_or("∞".to_string(), |t| t.to_string());
+    format!(
+        "overlap = D + W/(1 − ρ){write} + P − {lease}/(1 + ρ) \
+with D = {d} ms, W = {} ms, P = {p} ms, ρ = {rho} ppm, TTL = {} ms: {sum} = {total} ms",
+        h.work_ms, h.ttl_ms
+    )
+}
+
+/// The run that attains the bound: the holder `c1` (its acquire lands at once, every
+/// answer to it takes D, its clock runs slow, the pause holds the answer to its write)
+/// and a successor `c2` whose acquire lands the instant the lease (and any lock-delay)
+/// is over and who holds the lock past the holder's end.
+fn worst_case(sc: &Scenario, h: &Holder, env: &Env, i: &Instants, end: i64) -> Scenario {
+    let d = env.max_delay_ms;
+    let rho = env.max_drift_ppm;
+    let holder = ClientSpec {
+        start_ms: 0,
+        clock: ClockSpec {
+            drift_ppm: -rho,
+            ..ClockSpec::default()
+        },
+        ttl_ms: h.ttl_ms,
+        margin_ms: h.margin_ms,
+        count_from: h.count_from,
+        renew_every_ms: None,
+        on_loss: sc.clients.first().map(|c| c.on_loss).unwrap_or_default(),
+        check_before_write: h.check_before_write,
+        fence_with: FenceWith::Token,
+        retry: RetrySpec::default(),
+        timeout_ms: h.timeout_ms,
+        unreachable: FailMode::Closed,
+        job: vec![
+            Step::Acquire,
+            Step::Work { ms: h.work_ms },
+            Step::Write {
+                key: "x".into(),
+                value: "c1".into(),
+            },
+            Step::Release,
+        ],
+    };
+    // The successor holds the lock (its lease outlasting its work) past the holder's end.
+    let hold = (end - i.e).max(0) + 1_000;
+    let successor = ClientSpec {
+        start_ms: i.e,
+        clock: ClockSpec::default(),
+        // Twice the hold: a fast coordinator clock must not end its lease first.
+        ttl_ms: h.ttl_ms.max(2 * hold + 2_000).min(LIMITS.max_horizon_ms),
+        margin_ms: 0,
+        count_from: CountFrom::Request,
+        renew_every_ms: None,
+        on_loss: Default::default(),
+        check_before_write: false,
+        fence_with: FenceWith::Token,
+        retry: RetrySpec {
+            interval_ms: 1,
+            jitter_ms: 0,
+            max_attempts: 0,
+        },
+        timeout_ms: h.timeout_ms,
+        unreachable: FailMode::Closed,
+        job: vec![Step::Acquire, Step::Work { ms: hold }, Step::Release],
+    };
+    let (c1, c2) = (NodeId::Client(0), NodeId::Client(1));
+    let link = |from, to, ms| LinkOverride {
+        from,
+        to,
+        min_delay_ms: ms,
+        max_delay_ms: ms,
+        loss_pct: 0,
+    };
+    let mut links = Vec::new();
+    for k in 0..h.flavor.nodes() {
+        let co = NodeId::Coord(k);
+        links.extend([
+            link(c1, co, 0),
+            link(co, c1, d),
+            link(c2, co, 0),
+            link(co, c2, 0),
+        ]);
+    }
+    links.extend([link(c1, NodeId::Storage, d), link(NodeId::Storage, c1, d)]);
+    // The pause holds the write's answer (or, when the check fails, the check itself).
+    let pause_at = if i.passes { i.t_w + 2 * d } else { i.t_w };
+    let mut faults = Vec::new();
+    if let Some(p) = env.max_pause_ms.filter(|p| *p > 0) {
+        faults.push(Fault {
+            at_ms: pause_at,
+            kind: FaultKind::Pause {
+                node: c1,
+                for_ms: p,
+            },
+        });
+    }
+    let mut out = sc.clone();
+    out.name = "The worst case".into();
+    out.description = format!(
+        "Built by the safety calculator: c1's lease ({} ms) is counted on a coordinator \
+clock fast by {rho} ppm and c2 is granted the instant it is over; every answer to c1 takes \
+{d} ms and its own clock runs slow; a pause of {} ms holds c1 where it waits. The two \
+believe together for the stated worst-case overlap.",
+        h.ttl_ms,
+        env.max_pause_ms.unwrap_or(0)
+    );
+    out.clients = vec![holder, successor];
+    out.coordinator.clock = ClockSpec {
+        drift_ppm: rho,
+        ..ClockSpec::default()
+    };
+    out.coordinator.clocks = Vec::new();
+    out.coordinator.lock_delay_ms = (h.lock_delay_ms > 0).then_some(h.lock_delay_ms);
+    out.storage.clock = ClockSpec::default();
+    out.network = NetworkSpec {
+        default: LinkSpec {
+            min_delay_ms: 0,
+            max_delay_ms: d,
+            loss_pct: 0,
+        },
+        links,
+    };
+    out.faults = faults;
+    out.horizon_ms = end.max(i.e) + 3_000;
+    out
+}
+
+/// The overlap alone (no terms, no run): what [`ttl_needed`] searches over.
+fn overlap_of(h: &Holder, env: &Env) -> Option<i64> {
+    let i = instants(h, env);
+    let p = env.max_pause_ms?;
+    Some(i.t_w + p + if i.passes { 2 * env.max_delay_ms } else { 0 } - i.e)
+}
+
+/// The smallest TTL that makes the overlap ≤ 0 with every other setting unchanged, if
+/// one up to a day does.
+pub fn ttl_needed(h: &Holder, env: &Env) -> Option<i64> {
+    let ok = |ttl: i64| {
+        let hh = Holder {
+            ttl_ms: ttl,
+            margin_ms: h.margin_ms.min(ttl - 1),
+            ..*h
+        };
+        check_env(&hh, env).is_ok() && overlap_of(&hh, env).is_some_and(|o| o <= 0)
+    };
+    let (mut lo, mut hi) = (h.ttl_ms, 86_400_000i64);
+    if ok(lo) {
+        return Some(lo);
+    }
+    if !ok(hi) {
+        return None;
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if ok(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Some(hi)
+}
+
+/// The smallest margin that keeps the holder's write from reaching storage after the
+/// successor's grant (with `check_before_write`, counting from the request), if any.
+pub fn margin_needed(h: &Holder, env: &Env) -> Option<i64> {
+    if !h.check_before_write || (h.count_from == CountFrom::Grant && h.flavor != Flavor::Redlock) {
+        return None;
+    }
+    let i = instants(h, env);
+    // The write leaves at the last instant its check passes and takes D: it must land
+    // before E, so the deadline must be read on the slow clock by E − D.
+    let slow = clock(-env.max_drift_ppm);
+    let latest = slow.timer_reading(Time((i.e - env.max_delay_ms + 1).max(0)));
+    let m = i.deadline_local + h.margin_ms - latest;
+    (m < h.ttl_ms).then_some(m.max(0))
+}

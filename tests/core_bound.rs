@@ -1,0 +1,406 @@
+//! The safety calculator (issue #16): the bound is attained by the run it builds, no
+//! random schedule within the same bounds exceeds it, `safe` means what it says, and
+//! Redlock's figures are the Redis docs' validity formula.
+
+use leaseline::analysis::bound::{bound, holder_of, Bound, Env, Holder};
+use leaseline::analysis::check::check;
+use leaseline::model::flavors::{redlock, Flavor};
+use leaseline::model::scenario::{
+    ClockSpec, CountFrom, Fault, FaultKind, FenceMode, LinkSpec, LossPolicy, NetworkSpec, Scenario,
+    Step,
+};
+use leaseline::model::sim::simulate;
+use leaseline::model::trace::Event;
+use leaseline::teach::course::open;
+use leaseline::teach::flavor_presets::FLAVOR_PRESETS;
+use leaseline::teach::library::LESSONS;
+use leaseline::teach::presets::PRESETS;
+use leaseline::vocab::ids::NodeId;
+
+/// A small deterministic generator (splitmix64), so the sets are the same every run.
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `lo..=hi`.
+    fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        if hi <= lo {
+            return lo;
+        }
+        lo + (self.next() % (hi - lo + 1) as u64) as i64
+    }
+}
+
+fn overlap_of(sc: &Scenario) -> i64 {
+    run_of(sc).0
+}
+
+/// The run's overlap, and how long after the successor's belief began the holder's
+/// last write reached storage (if both happened).
+fn run_of(sc: &Scenario) -> (i64, Option<i64>) {
+    let t = simulate(sc).expect("valid worst case");
+    let (c1, c2) = (NodeId::Client(0), NodeId::Client(1));
+    let succ = t.entries.iter().find_map(|e| {
+        (e.node == c2 && matches!(e.event, Event::BeliefStarted { .. })).then_some(e.t.0)
+    });
+    // Only the writes of the holder's first grant: after a re-acquire it is a new holder.
+    let again = t
+        .entries
+        .iter()
+        .filter(|e| e.node == c1 && matches!(e.event, Event::BeliefStarted { .. }))
+        .nth(1)
+        .map_or(i64::MAX, |e| e.t.0);
+    let write = t.entries.iter().rev().find_map(|e| match e.event {
+        Event::WriteAccepted { client, .. } | Event::WriteRejected { client, .. }
+            if client == c1 && e.t.0 < again =>
+        {
+            Some(e.t.0)
+        }
+        _ => None,
+    });
+    let first = t
+        .entries
+        .iter()
+        .find(|e| e.node == c1 && matches!(e.event, Event::BeliefStarted { .. }))
+        .map(|e| e.t.0);
+    let late = match (first, succ, write) {
+        (Some(f), Some(s), Some(w)) if f <= s => Some(w - s),
+        _ => None,
+    };
+    (check(&t).stats.double_holder_ms, late)
+}
+
+/// The worst case's overlap is the bound's (within 2 ms), and never below it.
+fn attained(b: &Bound, what: &str) -> i64 {
+    let o = b.worst_overlap_ms.expect("finite");
+    let Some(sc) = b.worst_case.as_ref() else {
+        // Only a lease of about a day makes a run longer than a scenario may be.
+        assert!(b.successor_at_ms > 86_000_000, "{what}: no worst case");
+        return 0;
+    };
+    let got = overlap_of(sc);
+    let want = o.max(0);
+    assert!(
+        (got - want).abs() <= 2,
+        "{what}: the worst case overlaps {got} ms, the bound says {o} ms\n{}",
+        sc.to_json_pretty()
+    );
+    (got - want).abs()
+}
+
+/// Every built-in scenario the calculator takes, each client it takes.
+fn built_ins() -> Vec<(String, Scenario)> {
+    let mut v: Vec<(String, Scenario)> = PRESETS
+        .iter()
+        .map(|p| (p.name.to_string(), p.scenario()))
+        .collect();
+    for l in LESSONS {
+        v.push((l.id.to_string(), l.scenario()));
+        for f in l.fixes {
+            let name = format!("{}/{}", l.id, f.name);
+            v.push((name.clone(), open(&name).expect("fix opens")));
+        }
+    }
+    for p in FLAVOR_PRESETS {
+        v.push((p.name().to_string(), p.lesson.scenario()));
+    }
+    v
+}
+
+const ENV: Env = Env {
+    max_pause_ms: Some(5_000),
+    max_delay_ms: 50,
+    max_drift_ppm: 10_000,
+};
+
+#[test]
+fn the_bound_is_attained_for_every_built_in_client_it_takes() {
+    let (mut taken, mut refused, mut worst) = (0, 0, 0);
+    for (name, sc) in built_ins() {
+        for c in 0..sc.clients.len() {
+            let Ok(h) = holder_of(&sc, c) else {
+                refused += 1;
+                continue;
+            };
+            // Fixed bounds, and the scenario's own (its pause, delays, drift).
+            let fixed = Env {
+                max_delay_ms: ENV.max_delay_ms.min((h.timeout_ms - 1) / 2),
+                ..ENV
+            };
+            for env in [fixed, Env::of_scenario(&sc)] {
+                let b = match bound(&sc, &h, &env) {
+                    Ok(b) => b,
+                    Err(e) if e.option == "--max-delay-ms" => continue,
+                    Err(e) => panic!("{name} c{}: {e}", c + 1),
+                };
+                worst = worst.max(attained(&b, &format!("{name} c{} {env:?}", c + 1)));
+                taken += 1;
+            }
+        }
+    }
+    eprintln!(
+        "built-in clients × bounds: {taken} bounded, {refused} clients refused, max |overlap − bound| {worst} ms"
+    );
+    assert!(taken >= 150, "{taken}");
+}
+
+/// A random holder within the calculator's reach, as a scenario (from the clean preset),
+/// and random bounds that fit it.
+fn random_case(g: &mut Gen) -> (Scenario, Env) {
+    let mut sc = open("clean").expect("clean");
+    sc.coordinator.flavor =
+        [Flavor::Generic, Flavor::Redis, Flavor::Redlock][g.range(0, 2) as usize];
+    let d = g.range(0, 200);
+    let ttl = g.range(1_000, 60_000);
+    let c = &mut sc.clients[0];
+    c.ttl_ms = ttl;
+    c.margin_ms = g.range(0, ttl / 2);
+    c.count_from = if g.range(0, 1) == 0 {
+        CountFrom::Request
+    } else {
+        CountFrom::Grant
+    };
+    c.check_before_write = g.range(0, 1) == 0;
+    c.on_loss = [
+        LossPolicy::Abort,
+        LossPolicy::Continue,
+        LossPolicy::Reacquire,
+    ][g.range(0, 2) as usize];
+    c.timeout_ms = 2 * d + g.range(1, 1_000);
+    c.job = vec![
+        Step::Acquire,
+        Step::Work {
+            ms: g.range(0, ttl * 3 / 2),
+        },
+        Step::Write {
+            key: "x".into(),
+            value: "c1".into(),
+        },
+        Step::Release,
+    ];
+    if sc.coordinator.flavor == Flavor::Generic && g.range(0, 3) == 0 {
+        sc.coordinator.lock_delay_ms = Some(g.range(1, 5_000));
+    }
+    sc.storage.fence = [FenceMode::None, FenceMode::Monotone][g.range(0, 1) as usize];
+    let env = Env {
+        max_pause_ms: Some(g.range(0, ttl)),
+        max_delay_ms: d,
+        max_drift_ppm: g.range(0, 20_000),
+    };
+    (sc, env)
+}
+
+fn random_bound(g: &mut Gen) -> (Scenario, Holder, Bound) {
+    loop {
+        let (sc, env) = random_case(g);
+        let h = holder_of(&sc, 0).expect("in reach");
+        if let Ok(b) = bound(&sc, &h, &env) {
+            return (sc, h, b);
+        }
+    }
+}
+
+const SETS: usize = 1_000;
+const SCHEDULES_PER_SET: usize = 10;
+
+#[test]
+fn the_bound_is_attained_for_a_thousand_random_parameter_sets() {
+    let mut g = Gen(16);
+    let (mut worst, mut positive) = (0, 0);
+    for n in 0..SETS {
+        let (_, _, b) = random_bound(&mut g);
+        worst = worst.max(attained(&b, &format!("set {n}")));
+        positive += usize::from(b.worst_overlap_ms.is_some_and(|o| o > 0));
+    }
+    eprintln!("{SETS} random sets ({positive} with an overlap): max |overlap − bound| {worst} ms");
+    assert!(positive > SETS / 4, "{positive}");
+}
+
+/// One random schedule within `b`'s bounds: every message's delay drawn in `0..=D`,
+/// every clock's drift in `±ρ`, up to two pauses of the holder adding up to at most `P`
+/// (some at the instants that matter), the successor arriving around the expiry.
+fn random_schedule(g: &mut Gen, b: &Bound) -> Scenario {
+    let mut sc = b.worst_case.clone().expect("finite");
+    let (d, rho) = (b.env.max_delay_ms, b.env.max_drift_ppm);
+    let p = b.env.max_pause_ms.unwrap_or(0);
+    sc.seed = g.next();
+    sc.network = NetworkSpec {
+        default: LinkSpec {
+            min_delay_ms: 0,
+            max_delay_ms: d,
+            loss_pct: 0,
+        },
+        links: Vec::new(),
+    };
+    let drift = |g: &mut Gen| ClockSpec {
+        drift_ppm: g.range(-rho, rho),
+        ..ClockSpec::default()
+    };
+    sc.clients[0].clock = drift(g);
+    sc.clients[1].clock = drift(g);
+    sc.storage.clock = drift(g);
+    sc.coordinator.clock = drift(g);
+    sc.coordinator.clocks = (0..sc.coordinator.flavor.nodes())
+        .map(|_| drift(g))
+        .collect();
+    let e = b.successor_at_ms;
+    // A queued successor may ask long before the expiry; one that is told "busy" polls,
+    // so it arrives around it.
+    let queued = sc.coordinator.flavor == Flavor::Generic
+        && sc.coordinator.waiters == leaseline::model::scenario::Waiters::Queue;
+    let from = if queued && g.range(0, 1) == 0 {
+        d + 1
+    } else {
+        e - 200
+    };
+    sc.clients[1].start_ms = g.range(from.max(d + 1), e + 200);
+    // A polling successor waits longer than a delay between rounds: otherwise the
+    // release of its failed Redlock round, arriving late, deletes the keys its next round
+    // set (the value is the same), and it "holds" a lock nobody keeps for it.
+    sc.clients[1].retry.interval_ms = g.range(d + 1, d + 10);
+    let end = b.holder_ends_ms.unwrap_or(e);
+    let t_w = b.terms.iter().take(2).map(|t| t.ms).sum::<i64>();
+    let mut left = p;
+    sc.faults.clear();
+    for _ in 0..g.range(0, 2) {
+        let len = g.range(0, left);
+        left -= len;
+        if len == 0 {
+            continue;
+        }
+        let at = match g.range(0, 3) {
+            0 => t_w,
+            1 => t_w + 2 * d - g.range(0, 2 * d),
+            2 => g.range(d, d + 1),
+            // Not before the holder has asked: then the "successor" would be first.
+            _ => g.range(1, end),
+        };
+        sc.faults.push(Fault {
+            at_ms: at,
+            kind: FaultKind::Pause {
+                node: NodeId::Client(0),
+                for_ms: len,
+            },
+        });
+    }
+    sc.faults.sort_by_key(|f| f.at_ms);
+    sc.horizon_ms = end.max(e) + 30_000;
+    sc.clients[1].job[1] = Step::Work {
+        ms: (end - e).max(0) + 20_000,
+    };
+    sc.clients[1].ttl_ms = (end - e).max(0) + 60_000;
+    sc
+}
+
+#[test]
+fn no_random_schedule_within_the_bounds_exceeds_the_bound() {
+    let mut g = Gen(1_016);
+    let mut runs = 0;
+    let mut closest = i64::MIN;
+    let mut late_writes = 0;
+    for n in 0..SETS {
+        let (_, _, b) = random_bound(&mut g);
+        let bound = b.worst_overlap_ms.expect("finite").max(0);
+        for _ in 0..SCHEDULES_PER_SET {
+            let sc = random_schedule(&mut g, &b);
+            let (got, late) = run_of(&sc);
+            // A write that lands before the next holder believes is harmless (and may
+            // precede a release that hands the lock over early).
+            if let Some(late) = late.filter(|l| *l > 0) {
+                assert!(
+                    !b.write_never && late <= b.latest_write_ms.expect("a write"),
+                    "set {n}: a write {late} ms after the next grant; the bound says {:?}\n{}",
+                    b.latest_write_ms,
+                    sc.to_json_pretty()
+                );
+                late_writes += 1;
+            }
+            assert!(
+                got <= bound,
+                "set {n}: a schedule overlaps {got} ms, the bound is {bound} ms\n{}",
+                sc.to_json_pretty()
+            );
+            closest = closest.max(got - bound);
+            runs += 1;
+        }
+    }
+    eprintln!(
+        "{runs} random schedules: none above the bound (closest: {closest} ms); \
+{late_writes} holder writes after the next grant began, none later than stated"
+    );
+    assert!(runs >= 10_000);
+}
+
+#[test]
+fn safe_exactly_when_the_overlap_is_not_positive_and_an_unbounded_pause_needs_a_fence() {
+    let mut g = Gen(7);
+    for _ in 0..300 {
+        let (sc, h, b) = random_bound(&mut g);
+        let o = b.worst_overlap_ms.expect("finite");
+        assert_eq!(b.safe, h.fenced || o <= 0);
+        if !h.fenced {
+            assert_eq!(b.safe, o <= 0);
+        }
+        let env = Env {
+            max_pause_ms: None,
+            ..b.env
+        };
+        let u = bound(&sc, &h, &env).expect("unbounded is an answer");
+        assert_eq!(u.worst_overlap_ms, None);
+        assert!(u.worst_case.is_none());
+        assert_eq!(u.safe, h.fenced, "{h:?}");
+    }
+    // The flavors that issue no token never fence, whatever storage checks.
+    let mut sc = open("gc-pause").unwrap();
+    sc.storage.fence = FenceMode::Monotone;
+    assert!(holder_of(&sc, 0).unwrap().fenced);
+    sc.coordinator.flavor = Flavor::Redis;
+    assert!(!holder_of(&sc, 0).unwrap().fenced);
+}
+
+#[test]
+fn redlock_agrees_with_the_redis_docs_validity_formula() {
+    // The Redis docs' example: TTL 10 s, drift TTL/100 + 2 ms (redlock-rb), validity =
+    // TTL − elapsed − drift.
+    let mut sc = open("redlock-pause-in-flight").unwrap();
+    sc.clients[0].ttl_ms = 10_000;
+    sc.clients[0].timeout_ms = 1_000;
+    let h = holder_of(&sc, 0).unwrap();
+    for (d, elapsed) in [(0, 0), (5, 5), (50, 50), (400, 400)] {
+        let env = Env {
+            max_pause_ms: Some(0),
+            max_delay_ms: d,
+            max_drift_ppm: 0,
+        };
+        let b = bound(&sc, &h, &env).unwrap();
+        let docs = 10_000 - elapsed - (10_000 / 100 + 2);
+        assert_eq!(b.validity_ms, Some(docs));
+        assert_eq!(redlock::validity_ms(10_000, elapsed), docs);
+        // The worst-case run's holder computes the same validity.
+        let t = simulate(b.worst_case.as_ref().unwrap()).unwrap();
+        let seen = t.entries.iter().find_map(|e| match e.event {
+            Event::QuorumAcquired { validity_ms, .. } if e.node == NodeId::Client(0) => {
+                Some(validity_ms)
+            }
+            _ => None,
+        });
+        assert_eq!(seen, Some(docs), "D = {d}");
+    }
+}
+
+#[test]
+fn what_the_calculator_cannot_bound_it_refuses_by_name() {
+    let sc = open("zookeeper-partition").unwrap();
+    let e = holder_of(&sc, 0).unwrap_err();
+    assert!(e.to_string().contains("zookeeper"), "{e}");
+    let sc = open("silent-renewal-failure").unwrap();
+    let e = holder_of(&sc, 0).unwrap_err();
+    assert!(e.to_string().contains("renew_every_ms"), "{e}");
+}
