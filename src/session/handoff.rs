@@ -46,7 +46,14 @@ pub struct Handoff {
 pub const MENUS: [&str; 3] = ["lessons", "interview", "share"];
 
 /// The panels a handoff may ask to open (the whole app's `<details>` by class).
-pub const PANELS: [&str; 5] = ["settings", "editor", "io", "legend", "explore"];
+pub const PANELS: [&str; 6] = [
+    "settings",
+    "editor",
+    "io",
+    "legend",
+    "explore",
+    "calculator",
+];
 
 const MAGIC: &str = "leaseline-handoff 1";
 

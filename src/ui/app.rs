@@ -161,7 +161,7 @@ pub fn App() -> Html {
         </p>
     };
     let diagram = html! {
-        <section class="diagram" aria-label="Space-time diagram" data-digest={run.digest.clone()} data-entries={run.trace.len().to_string()}>
+        <section class="diagram" aria-label="Space-time diagram" data-digest={run.digest.clone()} data-entries={run.trace.len().to_string()} data-overlap-ms={run.verdict.stats.double_holder_ms.to_string()}>
             <Timeline run={run.clone()} state={model.state.clone()} cursor_t={model.cursor.t} veil={model.quiz_waiting()} on_action={on_action.clone()} />
         </section>
     };
@@ -241,6 +241,7 @@ pub fn App() -> Html {
                 <Settings run={run.clone()} on_action={on_action.clone()} {on_error} />
                 <Editor run={run.clone()} on_action={on_action.clone()} />
                 <super::explore::Explore run={run.clone()} on_action={on_action.clone()} />
+                <super::calculator::Calculator run={run.clone()} on_action={on_action.clone()} />
                 <Io run={run.clone()} on_action={on_action.clone()} />
             </>
         },

@@ -180,10 +180,10 @@ mod lite {
         Callback::from(move |_| cb.emit(Action::Upgrade(Some(panel.to_string()))))
     }
 
-    /// The whole app's Settings, Scenario editor, Explore and Export panels, closed: opening one
+    /// The whole app's Settings, Scenario editor, Explore, Safety calculator and Export panels, closed: opening one
     /// loads the whole app, which opens it.
     pub fn closed_tools(on_action: &Callback<Action>) -> Html {
-        let [settings, editor, io, _, explore] = PANELS;
+        let [settings, editor, io, _, explore, calculator] = PANELS;
         html! {
             <>
                 <details class="panel settings">
@@ -196,6 +196,10 @@ mod lite {
                 </details>
                 <details class="panel explore">
                     <summary onclick={asks(on_action, explore)}>{ "Explore: every way it breaks" }</summary>
+                    <p>{ "Loading…" }</p>
+                </details>
+                <details class="panel calculator">
+                    <summary onclick={asks(on_action, calculator)}>{ "Safety calculator" }</summary>
                     <p>{ "Loading…" }</p>
                 </details>
                 <details class="panel io">

@@ -23,6 +23,8 @@
 mod adapter;
 mod app;
 #[cfg(not(feature = "lite"))]
+mod calculator;
+#[cfg(not(feature = "lite"))]
 mod editor;
 #[cfg(not(feature = "lite"))]
 mod explore;
