@@ -85,7 +85,7 @@ pub fn Calculator(props: &RunProps) -> Html {
     if errors[0].is_none() && errors[1].is_none() && nums[1] >= nums[0] {
         errors[1] = Some("the margin must be shorter than the TTL".into());
     }
-    let mut h = h0.clone();
+    let mut h = h0;
     h.ttl_ms = nums[0];
     h.margin_ms = nums[1];
     let env = Env {
