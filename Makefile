@@ -4,7 +4,8 @@
 #                first failure: format, lints, native tests, browser tests, release build,
 #                sub-path build, end-to-end tests, frame benchmark, first-paint benchmark
 #                (Slow 4G, beside RaftScope's page), bundle size (fails above
-#                a ceiling, scripts/size.sh), simulation benchmark; then
+#                a ceiling on the first load, scripts/size.sh), simulation and explore
+#                benchmarks; then
 #                `tiers: N passed, M failed` (also printed when a tier fails).
 # Two optional, longer checks (not part of `make test`):
 #   make fuzz    every parser a user can reach (scenario JSON, the link fragment, the embed
@@ -41,6 +42,9 @@ test: setup
 	@$(STEP) "format" cargo fmt --check
 	@$(STEP) "clippy (web)" cargo clippy --all-targets -- -D warnings
 	@$(STEP) "clippy (core only)" cargo clippy --all-targets --no-default-features -- -D warnings
+	@$(STEP) "clippy (first load and explore worker, wasm32)" sh -c '\
+		cargo clippy --target wasm32-unknown-unknown --bin leaseline-lite --no-default-features --features lite -- -D warnings && \
+		cargo clippy --target wasm32-unknown-unknown --bin leaseline-explore --no-default-features --features worker -- -D warnings'
 	@$(STEP) "native tests (web)" cargo test
 	@$(STEP) "native tests (core only)" cargo test --no-default-features
 	@$(STEP) "browser tests (wasm32, headless Chromium)" \
@@ -52,7 +56,7 @@ test: setup
 	@$(STEP) "frame benchmark" node tests/e2e/bench-frames.mjs
 	@$(STEP) "first-paint benchmark (Slow 4G, beside RaftScope)" node tests/e2e/bench-first-paint.mjs
 	@$(STEP) "bundle size" scripts/size.sh
-	@$(STEP) "benchmark" cargo bench --bench sim --no-default-features
+	@$(STEP) "benchmark" sh -c 'cargo bench --bench sim --no-default-features && cargo bench --bench explore --no-default-features'
 	@$(STEP) --summary
 
 # tests/core_fuzz.rs at 1,000,000 inputs per parser (`cargo test` runs it at 100,000 /
