@@ -3,6 +3,7 @@
 //! [`presets`], [`library`] and [`flavor_presets`] are the built-in scenarios (JSON files
 //! beside them, each a lesson from the source texts with its broken run and its fixes);
 //! [`course`] is the learner's path through them (chapters, the interview quiz, progress);
+//! [`advice`] says what to change beside the safety calculator's bound;
 //! [`walkthrough`] places narrated beats on the events of a run, and [`facts`] fills their
 //! numbers from it ([`tail`] runs a scenario under many seeds for the share that ends
 //! unsafe); [`narrate`] turns events and verdicts into the sentences a learner reads.
@@ -10,6 +11,7 @@
 //! May import: [`crate::vocab`], [`crate::model`], [`crate::analysis`]. Every sentence is
 //! derived from a run and its verdict, never scripted against a time.
 
+pub mod advice;
 pub mod course;
 pub mod facts;
 pub mod flavor_presets;

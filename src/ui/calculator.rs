@@ -167,7 +167,7 @@ pub fn Calculator(props: &RunProps) -> Html {
                             </li>
                         }) }
                     </ul>
-                    <p>{ crate::cli::bound_advice(b) }</p>
+                    <p>{ crate::teach::advice::bound_advice(b) }</p>
                     if let Some(open) = worst {
                         <button type="button" class="control text" onclick={open}>{ "Show me the worst case" }</button>
                     }
