@@ -8,12 +8,14 @@
 
 #[cfg(target_arch = "wasm32")]
 mod worker {
+    use leaseline::analysis::explore::fault::FaultClass;
     use leaseline::analysis::explore::{explore as search, Bounds};
     use leaseline::model::scenario::Scenario;
     use wasm_bindgen::prelude::*;
 
-    /// `request`: `{"scenario": …, "max_faults": K, "max_pause_ms": P, "clean": bool}`
-    /// (`clean`: start from the scenario without its own faults). `progress` is
+    /// `request`: `{"scenario": …, "max_faults": K, "max_pause_ms": P, "clean": bool,
+    /// "faults": ["pause", …]}` (`clean`: start from the scenario without its own faults;
+    /// `faults`: the kinds it may add, as `--faults` names them). `progress` is
     /// called with (tried, total, violating) every few hundred schedules. Returns the
     /// report's JSON, or `{"error": "…"}` naming the field at fault.
     #[wasm_bindgen]
@@ -35,6 +37,15 @@ mod worker {
         }
         if let Some(p) = v["max_pause_ms"].as_i64() {
             bounds.max_len_ms = p;
+        }
+        if let Some(kinds) = v["faults"].as_array() {
+            bounds.classes = kinds
+                .iter()
+                .map(|k| {
+                    let word = k.as_str().unwrap_or_default();
+                    FaultClass::parse(word).ok_or_else(|| format!("faults: unknown kind `{word}`"))
+                })
+                .collect::<Result<_, _>>()?;
         }
         if let Some(clean) = v["clean"].as_bool() {
             bounds.keep_scripted = !clean;

@@ -7,6 +7,7 @@
 //! said as exactly that — safe within these bounds, not safe.
 
 use super::adapter::RunProps;
+use crate::analysis::explore::fault::FaultClass;
 use crate::session::Action;
 use crate::vocab::numbers::decimal;
 use std::cell::RefCell;
@@ -22,6 +23,8 @@ enum Status {
         tried: u64,
         total: u64,
         violating: u64,
+        /// Schedules per second so far.
+        rate: u64,
     },
     Cancelled {
         tried: u64,
@@ -58,6 +61,10 @@ pub fn Explore(props: &RunProps) -> Html {
     let max_pause_s = use_state(|| None::<i64>);
     // Start from the scenario without its own faults: how else can it break?
     let clean = use_state(|| false);
+    // The kinds of fault the search may add (all, to begin with).
+    let kinds = use_state(|| FaultClass::ALL.to_vec());
+    // When the search started (performance.now), for the rate and what remains.
+    let started = use_mut_ref(|| 0.0f64);
     let running =
         use_mut_ref(|| None::<(web_sys::Worker, Closure<dyn FnMut(web_sys::MessageEvent)>)>);
     // A new scenario makes the last answer stale, and a search still running answers the
@@ -83,7 +90,16 @@ pub fn Explore(props: &RunProps) -> Html {
 
     let start = {
         let (status, running, run) = (status.clone(), running.clone(), props.run.clone());
-        let (k, clean) = (*faults, *clean);
+        let (k, clean, started) = (*faults, *clean, started.clone());
+        let kinds: Vec<&str> = kinds.iter().map(|c| c.name()).collect();
+        let kinds = format!(
+            "[{}]",
+            kinds
+                .iter()
+                .map(|k| format!("\"{k}\""))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
         Callback::from(move |_| {
             stop(&running);
             let opts = web_sys::WorkerOptions::new();
@@ -98,18 +114,28 @@ pub fn Explore(props: &RunProps) -> Html {
                     return;
                 }
             };
-            let (st, rn) = (status.clone(), running.clone());
+            let now = || {
+                web_sys::window()
+                    .and_then(|w| w.performance())
+                    .map_or(0.0, |p| p.now())
+            };
+            *started.borrow_mut() = now();
+            let (st, rn, t0) = (status.clone(), running.clone(), started.clone());
             let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
                 move |e: web_sys::MessageEvent| {
                     let data = e.data();
                     let get = |k: &str| js_sys::Reflect::get(&data, &k.into()).ok();
                     let num = |k: &str| get(k).and_then(|v| v.as_f64()).unwrap_or(0.0) as u64;
                     match get("kind").and_then(|v| v.as_string()).as_deref() {
-                        Some("progress") => st.set(Status::Running {
-                            tried: num("tried"),
-                            total: num("total"),
-                            violating: num("violating"),
-                        }),
+                        Some("progress") => {
+                            let secs = ((now() - *t0.borrow()) / 1000.0).max(0.001);
+                            st.set(Status::Running {
+                                tried: num("tried"),
+                                total: num("total"),
+                                violating: num("violating"),
+                                rate: (num("tried") as f64 / secs) as u64,
+                            })
+                        }
                         Some("done") => {
                             let text = get("report")
                                 .and_then(|v| v.as_string())
@@ -140,13 +166,14 @@ pub fn Explore(props: &RunProps) -> Html {
             on_error.forget();
             let scenario = crate::vocab::json::compact(&run.scenario.to_json_value());
             let request = format!(
-                r#"{{"scenario":{scenario},"max_faults":{k},"max_pause_ms":{pause_ms},"clean":{clean}}}"#
+                r#"{{"scenario":{scenario},"max_faults":{k},"max_pause_ms":{pause_ms},"clean":{clean},"faults":{kinds}}}"#
             );
             let _ = worker.post_message(&JsValue::from_str(&request));
             status.set(Status::Running {
                 tried: 0,
                 total: 0,
                 violating: 0,
+                rate: 0,
             });
             *running.borrow_mut() = Some((worker, on_message));
         })
@@ -187,6 +214,26 @@ pub fn Explore(props: &RunProps) -> Html {
             clean.set(on);
         })
     };
+    let kind_box = |c: FaultClass| {
+        let kinds = kinds.clone();
+        let on = kinds.contains(&c);
+        let toggle = Callback::from(move |_| {
+            let mut v: Vec<FaultClass> = (*kinds).clone();
+            if v.contains(&c) {
+                v.retain(|x| *x != c);
+            } else {
+                v.push(c);
+                v.sort();
+            }
+            kinds.set(v);
+        });
+        html! {
+            <label class="check">
+                <input type="checkbox" checked={on} onchange={toggle} />
+                <span>{ c.name() }</span>
+            </label>
+        }
+    };
     let busy = matches!(*status, Status::Running { .. });
     let body = match &*status {
         Status::Idle => html! {},
@@ -194,12 +241,20 @@ pub fn Explore(props: &RunProps) -> Html {
             tried,
             total,
             violating,
-        } => html! {
-            <div class="explore-progress" role="status">
-                <progress max={(*total).max(1).to_string()} value={tried.to_string()} aria-label="Schedules tried" />
-                <span>{ format!("{tried} of {total} schedules tried, {violating} violating") }</span>
-            </div>
-        },
+            rate,
+        } => {
+            // "Total" grows as each depth is found, so what remains is an estimate.
+            let left = total
+                .saturating_sub(*tried)
+                .checked_div(*rate)
+                .map_or(String::new(), |s| format!(", about {s} s left"));
+            html! {
+                <div class="explore-progress" role="status">
+                    <progress max={(*total).max(1).to_string()} value={tried.to_string()} aria-label="Schedules tried" />
+                    <span>{ format!("{tried} of {total} schedules tried ({rate}/s{left}), {violating} violating") }</span>
+                </div>
+            }
+        }
         Status::Cancelled { tried } => html! {
             <p role="status">{ format!("Cancelled after {tried} schedules: nothing is claimed.") }</p>
         },
@@ -212,6 +267,10 @@ pub fn Explore(props: &RunProps) -> Html {
         <details class="panel explore">
             <summary>{ "Explore: every way it breaks" }</summary>
             <p class="hint">{ "Adds up to K faults (pauses, cuts, clock jumps, delays, restarts…) at the moments this run makes critical, and reports each distinct way it breaks as a run you can open." }</p>
+            <fieldset class="explore-kinds" disabled={matches!(*status, Status::Running { .. })}>
+                <legend>{ "Faults it may add" }</legend>
+                { for FaultClass::ALL.into_iter().map(kind_box) }
+            </fieldset>
             <div class="explore-bounds">
                 <label>
                     <span>{ "Faults added (K)" }</span>
@@ -230,7 +289,7 @@ pub fn Explore(props: &RunProps) -> Html {
                 if busy {
                     <button type="button" class="control text" onclick={cancel}>{ "Cancel" }</button>
                 } else {
-                    <button type="button" class="control text" onclick={start}>{ "Explore" }</button>
+                    <button type="button" class="control text" onclick={start} disabled={kinds.is_empty()}>{ "Explore" }</button>
                 }
             </div>
             { body }
@@ -288,7 +347,7 @@ fn results(r: &serde_json::Value, on_action: &Callback<Action>) -> Html {
                     };
                     let href = format!("{}{link}", super::sharing::base());
                     html! {
-                        <li>
+                        <li data-digest={c["digest"].as_str().unwrap_or_default().to_string()}>
                             <p>{ c["summary"].as_str().unwrap_or_default() }</p>
                             <button type="button" class="control text" onclick={open}>{ "Open this run" }</button>
                             { " " }

@@ -5,8 +5,21 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { SHOTS, digestOf, harness, openApp, until } from './lib.mjs';
+import { ROOT, SHOTS, digestOf, harness, openApp, until } from './lib.mjs';
+
+/** The native tool's report for the same search (make test builds it in its native tiers). */
+function nativeDigests(args) {
+  const bin = ['debug', 'release'].map((p) => join(ROOT, 'target', p, 'leaseline')).find(existsSync);
+  assert.ok(bin, 'the native leaseline binary is missing: run `cargo test` (make test does) first');
+  const r = spawnSync(bin, ['explore', ...args, '--format', 'json'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout).classes.map((c) => c.digest);
+}
+
+const shownDigests = (list) => list.evaluateAll((lis) => lis.map((li) => li.dataset.digest));
 
 const LAPTOP = { viewport: { width: 1280, height: 900 } };
 
@@ -47,6 +60,14 @@ describe('explore', () => {
       await until(async () => (await list.count()) > 1, 'several ways it breaks', { timeout: 60_000 });
       await panel.scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(SHOTS, 'explore-clean.png') });
+      // Deterministic: the worker's answer is the native tool's, class by class, and the
+      // same again when asked twice.
+      const shown = await shownDigests(list);
+      assert.deepEqual(shown, nativeDigests(['gc-pause', '--clean']));
+      await panel.getByRole('button', { name: 'Explore', exact: true }).click();
+      await until(async () => (await list.count()) === 0 || (await panel.locator('.explore-progress').count()) > 0, 'a second search starts');
+      await until(async () => (await list.count()) === shown.length, 'the second answer', { timeout: 60_000 });
+      assert.deepEqual(await shownDigests(list), shown);
       const href = await list.first().getByRole('link', { name: 'in a new tab' }).getAttribute('href');
       await list.first().getByRole('button', { name: 'Open this run' }).click();
       const opened = await until(async () => {

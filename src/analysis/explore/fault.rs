@@ -258,12 +258,13 @@ impl Added {
         }
     }
 
-    /// The fault in a few words: "pause c1 for 25.000s at 15.051s".
+    /// The fault in a few words, naming nodes as the page does: "pause client 1 for 25.000s
+    /// at 15.051s".
     pub fn describe(&self) -> String {
         match *self {
-            Added::Drift { node, ppm } => format!("{node}'s clock rate {ppm:+} ppm"),
+            Added::Drift { node, ppm } => format!("{}'s clock rate {ppm:+} ppm", node.name()),
             Added::Pause { node, at, ms } => {
-                format!("pause {node} for {} at {}", fmt_ms(ms), fmt_ms(at))
+                format!("pause {} for {} at {}", node.name(), fmt_ms(ms), fmt_ms(at))
             }
             Added::Partition {
                 client,
@@ -271,7 +272,8 @@ impl Added {
                 at,
                 heal,
             } => format!(
-                "cut {client} from {} at {}, healed at {}",
+                "cut {} from {} at {}, healed at {}",
+                client.name(),
                 match cut {
                     Cut::LockService => "the lock service",
                     Cut::Storage => "storage",
@@ -281,7 +283,12 @@ impl Added {
                 fmt_ms(heal)
             ),
             Added::Jump { node, at, by } => {
-                format!("{node}'s clock jumps {} at {}", signed(by), fmt_ms(at))
+                format!(
+                    "{}'s clock jumps {} at {}",
+                    node.name(),
+                    signed(by),
+                    fmt_ms(at)
+                )
             }
             Added::Delay {
                 from,
@@ -289,14 +296,16 @@ impl Added {
                 at,
                 extra,
             } => format!(
-                "hold the next {from}→{to} message sent from {} for {} more",
+                "hold the next {} → {} message sent from {} for {} more",
+                from.name(),
+                to.name(),
                 fmt_ms(at),
                 fmt_ms(extra)
             ),
             Added::Restart { node, at, down } => outage("restart", node, "", at, down),
             Added::Failover { node, at, down } => outage("fail", node, " over", at, down),
             Added::FalsePositive { client, at } => {
-                format!("declare {client}'s session dead at {}", fmt_ms(at))
+                format!("declare {}'s session dead at {}", client.name(), fmt_ms(at))
             }
             Added::FailRenewals { at, ms } => {
                 format!("drop every renewal for {} at {}", fmt_ms(ms), fmt_ms(at))
@@ -307,7 +316,8 @@ impl Added {
 
 fn outage(verb: &str, node: NodeId, tail: &str, at: i64, down: i64) -> String {
     format!(
-        "{verb} {node}{tail} at {}, down {}",
+        "{verb} {}{tail} at {}, down {}",
+        node.name(),
         fmt_ms(at),
         fmt_ms(down)
     )
