@@ -34,6 +34,8 @@ pub struct Handoff {
     pub edit: Option<Edit>,
     /// The cursor: the number of trace entries it is past.
     pub step: usize,
+    /// The cursor's time, in whole ms (a scrub can stop between two entries).
+    pub t_ms: i64,
     /// The open menu by its link name (`lessons`, `interview`, `share`: `MENUS`).
     pub menu: Option<String>,
     /// Compare with this (`""` = the fence switched, `@before` = before the last edit).
@@ -76,6 +78,7 @@ impl Handoff {
             line("edit", &e);
         }
         line("step", &self.step.to_string());
+        line("t", &self.t_ms.to_string());
         if let Some(m) = &self.menu {
             line("menu", m);
         }
@@ -103,6 +106,7 @@ impl Handoff {
                 "fence" => h.fences.push(fence_named(v).ok_or_else(bad)?),
                 "edit" => h.edit = Some(edit_from_words(v).ok_or_else(bad)?),
                 "step" => h.step = v.parse().map_err(|_| bad())?,
+                "t" => h.t_ms = v.parse().map_err(|_| bad())?,
                 "menu" if MENUS.contains(&v) => h.menu = Some(v.to_string()),
                 "compare" => h.compare = Some(v.to_string()),
                 "panel" if PANELS.contains(&v) => h.panel = Some(v.to_string()),

@@ -27,6 +27,7 @@ impl Session {
     pub fn handoff(&self, action: Option<&Action>, panel: Option<&str>) -> Handoff {
         let mut h = Handoff {
             step: self.cursor.step,
+            t_ms: self.cursor.t as i64,
             panel: panel.map(str::to_string),
             menu: self.menu.map(|m| menu_name(m).to_string()),
             ..Handoff::default()
@@ -75,7 +76,20 @@ impl Session {
         if !h.fences.is_empty() {
             m.rerun();
         }
-        m.move_to(Cursor::at_step(&m.run.trace, h.step));
+        // The step says which of several same-millisecond entries the cursor is past; the
+        // time, where between two entries a scrub left it.
+        let by_step = Cursor::at_step(&m.run.trace, h.step);
+        let t = (h.t_ms as f64).max(by_step.t);
+        let next = m
+            .run
+            .trace
+            .entries
+            .get(h.step)
+            .map_or(f64::MAX, |e| e.t.0 as f64);
+        m.move_to(Cursor {
+            t: t.min(next).min(m.run.end_ms()),
+            step: by_step.step,
+        });
         m.menu = h.menu.as_deref().and_then(menu_named);
         if let Some(with) = &h.compare {
             m.compare_with(with);
@@ -130,7 +144,9 @@ mod tests {
         let page = Rc::new(Session::default_page());
         let page = page.reduce(Action::ToggleFence).reduce(Action::ToggleFence);
         let page = page.reduce(Action::ToggleFence);
-        let page = page.reduce(Action::StepForward).reduce(Action::StepForward);
+        // A scrub between two entries: the time travels, not only the step.
+        let page = page.reduce(Action::Seek(5_000.0));
+        assert!(page.cursor.t > page.run.trace.entries[page.cursor.step - 1].t.0 as f64);
         let h = page.handoff(Some(&Action::ToggleMenu(Menu::Lessons)), Some("editor"));
         assert_eq!(h.fences.len(), 3);
         let back = Handoff::decode(&h.encode()).expect("decodes");
