@@ -26,6 +26,9 @@ pub struct Handoff {
     /// A link to follow instead of rebuilding the default page (opening another scenario,
     /// a deep link, a quiz).
     pub link: Option<String>,
+    /// The built-in scenario the first load had open, when not the default page's (its
+    /// fenced fix, opened from the walkthrough).
+    pub base: Option<String>,
     /// The fence of each scenario of the undo history after the default one, oldest first
     /// (the last is the scenario on screen): the first load's only edit of its own is the
     /// fence switch; any other edit is handed over as [`edit`](Self::edit).
@@ -40,6 +43,8 @@ pub struct Handoff {
     pub menu: Option<String>,
     /// Compare with this (`""` = the fence switched, `@before` = before the last edit).
     pub compare: Option<String>,
+    /// Start a search in the Explore panel once it is drawn.
+    pub explore: bool,
     /// A panel of the page to open once it is drawn: `settings`, `editor`, `io`, `legend`.
     pub panel: Option<String>,
 }
@@ -71,6 +76,9 @@ impl Handoff {
         if let Some(l) = &self.link {
             line("link", l);
         }
+        if let Some(b) = &self.base {
+            line("base", b);
+        }
         for f in &self.fences {
             line("fence", f.name());
         }
@@ -88,6 +96,9 @@ impl Handoff {
         if let Some(p) = &self.panel {
             line("panel", p);
         }
+        if self.explore {
+            line("explore", "run");
+        }
         out
     }
 
@@ -103,10 +114,12 @@ impl Handoff {
             let bad = || format!("handoff: line {}: bad {k}", i + 2);
             match k {
                 "link" => h.link = Some(v.to_string()),
+                "base" => h.base = Some(v.to_string()),
                 "fence" => h.fences.push(fence_named(v).ok_or_else(bad)?),
                 "edit" => h.edit = Some(edit_from_words(v).ok_or_else(bad)?),
                 "step" => h.step = v.parse().map_err(|_| bad())?,
                 "t" => h.t_ms = v.parse().map_err(|_| bad())?,
+                "explore" if v == "run" => h.explore = true,
                 "menu" if MENUS.contains(&v) => h.menu = Some(v.to_string()),
                 "compare" => h.compare = Some(v.to_string()),
                 "panel" if PANELS.contains(&v) => h.panel = Some(v.to_string()),

@@ -89,6 +89,9 @@ pub struct Session {
     /// handoff (see `handoff`); bumped `upgrade_try` asks again after a failed load.
     pub upgrade: Option<Rc<super::handoff::Handoff>>,
     pub upgrade_try: u32,
+    /// Bumped when the reader asks Explore to search the run on screen ("does this fix
+    /// hold?"); the Explore panel starts a search when it changes.
+    pub explore_asks: u32,
     pub(super) last_frame: Option<f64>,
     pub(super) discrete_wait: f64,
     /// Real ms left to hold on the notable event just reached.
@@ -160,6 +163,9 @@ pub enum Action {
     /// (one of `handoff::PANELS`) or, with `None`, retrying the handoff asked for last.
     /// The whole app has everything already and ignores it.
     Upgrade(Option<String>),
+    /// Search the run on screen for every way it breaks (the Explore panel; a fix
+    /// variant's "does this fix hold?").
+    ExploreHere,
 }
 
 impl Session {
@@ -194,6 +200,7 @@ impl Session {
             fragment: None,
             upgrade: None,
             upgrade_try: 0,
+            explore_asks: 0,
             last_frame: None,
             discrete_wait: 0.0,
             dwell: 0.0,
@@ -768,6 +775,7 @@ impl Session {
             Action::ShowError(e) => m.error = Some(e),
             Action::DismissError => m.error = None,
             Action::Upgrade(_) => return self,
+            Action::ExploreHere => m.explore_asks = m.explore_asks.wrapping_add(1),
             // Handed over above, before anything changed (see `handoff`).
             #[cfg(feature = "lite")]
             _ => return self,

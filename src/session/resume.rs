@@ -28,6 +28,11 @@ impl Session {
         let mut h = Handoff {
             step: self.cursor.step,
             t_ms: self.cursor.t as i64,
+            base: self
+                .name
+                .as_deref()
+                .filter(|&n| n != super::DEFAULT)
+                .map(str::to_string),
             panel: panel.map(str::to_string),
             menu: self.menu.map(|m| menu_name(m).to_string()),
             ..Handoff::default()
@@ -56,6 +61,10 @@ impl Session {
             }
             Some(Action::Compare(with)) => h.compare = with.clone(),
             Some(Action::Edit(e)) => h.edit = Some(e.clone()),
+            Some(Action::ExploreHere) => {
+                h.explore = true;
+                h.panel = Some("explore".to_string());
+            }
             _ => {}
         }
         h
@@ -68,6 +77,9 @@ impl Session {
             return Session::opened_at(link);
         }
         let mut m = Session::default_page();
+        if let Some(base) = &h.base {
+            m = Rc::unwrap_or_clone(Rc::new(m).reduce(Action::Open(base.clone())));
+        }
         for &fence in &h.fences {
             let mut sc = (**m.history.current()).clone();
             sc.storage.fence = fence;
@@ -95,6 +107,7 @@ impl Session {
             m.compare_with(with);
         }
         m.rev = 1;
+        m.explore_asks = u32::from(h.explore);
         m.refresh_fragment();
         match &h.edit {
             Some(e) => Rc::unwrap_or_clone(Rc::new(m).reduce(Action::Edit(e.clone()))),
@@ -128,6 +141,7 @@ fn needs_whole_app(action: &Action) -> bool {
             | Action::Host(_)
             | Action::Compare(_)
             | Action::SeekEntryB(_)
+            | Action::ExploreHere
     )
 }
 
@@ -191,5 +205,15 @@ mod tests {
         let h = page.handoff(Some(&Action::Open("check-then-write".into())), None);
         let resumed = Session::resumed(&Handoff::decode(&h.encode()).unwrap());
         assert_eq!(resumed.name.as_deref(), Some("check-then-write"));
+    }
+
+    #[test]
+    fn a_fix_opened_in_the_first_load_is_the_run_handed_over() {
+        let page = Rc::new(Session::default_page()).reduce(Action::Open("gc-pause-fenced".into()));
+        let h = page.handoff(Some(&Action::ExploreHere), None);
+        let resumed = Session::resumed(&Handoff::decode(&h.encode()).unwrap());
+        assert_eq!(resumed.name.as_deref(), Some("gc-pause-fenced"));
+        assert_eq!(resumed.run.digest, page.run.digest);
+        assert_eq!(resumed.explore_asks, 1);
     }
 }

@@ -240,7 +240,7 @@ pub fn App() -> Html {
             <>
                 <Settings run={run.clone()} on_action={on_action.clone()} {on_error} />
                 <Editor run={run.clone()} on_action={on_action.clone()} />
-                <super::explore::Explore run={run.clone()} on_action={on_action.clone()} />
+                <super::explore::Explore run={run.clone()} on_action={on_action.clone()} asks={model.explore_asks} />
                 <super::calculator::Calculator run={run.clone()} on_action={on_action.clone()} />
                 <Io run={run.clone()} on_action={on_action.clone()} />
             </>

@@ -6,9 +6,9 @@
 //! run to open (at its first violation), here or in a new tab; none within the bounds is
 //! said as exactly that — safe within these bounds, not safe.
 
-use super::adapter::RunProps;
 use crate::analysis::explore::fault::FaultClass;
 use crate::session::Action;
+use crate::session::Run;
 use crate::vocab::numbers::decimal;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -54,8 +54,22 @@ fn stop(running: &RefCell<Running>) {
     }
 }
 
+#[derive(Properties)]
+pub struct ExploreProps {
+    pub run: Rc<Run>,
+    pub on_action: Callback<Action>,
+    /// `Session::explore_asks`: a change starts a search of the run on screen.
+    pub asks: u32,
+}
+
+impl PartialEq for ExploreProps {
+    fn eq(&self, o: &Self) -> bool {
+        Rc::ptr_eq(&self.run, &o.run) && self.asks == o.asks
+    }
+}
+
 #[component]
-pub fn Explore(props: &RunProps) -> Html {
+pub fn Explore(props: &ExploreProps) -> Html {
     let status = use_state(|| Status::Idle);
     let faults = use_state(|| 1u8);
     let max_pause_s = use_state(|| None::<i64>);
@@ -100,7 +114,7 @@ pub fn Explore(props: &RunProps) -> Html {
                 .collect::<Vec<_>>()
                 .join(",")
         );
-        Callback::from(move |_| {
+        Callback::from(move |(): ()| {
             stop(&running);
             let opts = web_sys::WorkerOptions::new();
             opts.set_type(web_sys::WorkerType::Module);
@@ -178,6 +192,16 @@ pub fn Explore(props: &RunProps) -> Html {
             *running.borrow_mut() = Some((worker, on_message));
         })
     };
+    // "Does this fix hold?": open the panel and search the run on screen at once.
+    {
+        let start = start.clone();
+        use_effect_with(props.asks, move |&asks| {
+            if asks > 0 {
+                super::handover::open_panel("explore");
+                start.emit(());
+            }
+        });
+    }
     let cancel = {
         let (status, running) = (status.clone(), running.clone());
         Callback::from(move |_| {
@@ -289,7 +313,7 @@ pub fn Explore(props: &RunProps) -> Html {
                 if busy {
                     <button type="button" class="control text" onclick={cancel}>{ "Cancel" }</button>
                 } else {
-                    <button type="button" class="control text" onclick={start} disabled={kinds.is_empty()}>{ "Explore" }</button>
+                    <button type="button" class="control text" onclick={start.reform(|_| ())} disabled={kinds.is_empty()}>{ "Explore" }</button>
                 }
             </div>
             { body }

@@ -134,6 +134,9 @@ fn fix_note(m: &GuideData, cb: &Callback<Action>) -> Html {
             <p class="beat">{ course::fix_note(&f) }</p>
             <div class="guide-actions">
                 <button type="button" class="control text" onclick={on(cb, Action::Open(lesson))}>{ "Back to the lesson's run" }</button>
+                // The sources' argument, shown by search: a fence holds for every pause, a
+                // timing fix only for the pauses it was sized for.
+                <button type="button" class="control text" onclick={on(cb, Action::ExploreHere)}>{ "Explore: does this fix hold?" }</button>
             </div>
             { sources(m.name) }
         </section>

@@ -63,7 +63,7 @@ pub fn use_handover(_session: &Session, _on_action: &Callback<Action>) -> Html {
 }
 
 #[cfg(not(feature = "lite"))]
-fn open_panel(panel: &str) {
+pub(super) fn open_panel(panel: &str) {
     use wasm_bindgen::JsCast;
     let selector = if panel == "legend" {
         "details.legend".to_string()

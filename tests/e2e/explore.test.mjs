@@ -106,4 +106,21 @@ describe('explore', () => {
       await context.close();
     }
   });
+
+  test("a fix's guide asks the search: the fenced fix holds within the bounds (from the first load)", async () => {
+    const { context, page, problems } = await openApp(h.browser, h.url, LAPTOP);
+    try {
+      // The lesson's last beat offers its fix; the fix's panel offers the search.
+      await page.keyboard.press('End');
+      await page.getByRole('button', { name: /^Fix it/ }).first().click();
+      await page.getByRole('button', { name: 'Explore: does this fix hold?' }).click();
+      const panel = page.locator('details.panel.explore[open]');
+      await panel.getByText('Safe within these bounds').waitFor({ timeout: 60_000 });
+      await panel.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SHOTS, 'explore-fix-holds.png') });
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
 });
