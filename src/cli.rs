@@ -918,7 +918,10 @@ mod tests {
                 &["bound", "zookeeper-partition"][..],
                 "--flavor: the zookeeper flavor",
             ),
-            (&["bound", "silent-renewal-failure"][..], "renew_every_ms"),
+            (
+                &["bound", "silent-renewal-failure", "--max-pause-ms", "60000"][..],
+                "renew_every_ms",
+            ),
             (&["bound", "gc-pause", "--client", "c9"][..], "--client"),
             (
                 &["bound", "gc-pause", "--max-drift-ppm", "600000"][..],

@@ -20,9 +20,10 @@
 //!
 //! Every figure is computed with the model's own integer clocks ([`Clock`]), so the
 //! worst-case run ([`Bound::worst_case`]) shows exactly the stated overlap. The
-//! calculator refuses, with the reason, what it cannot bound yet: renewal watchdogs and
-//! the flavors whose client keeps a session alive by default (ZooKeeper, etcd, Consul,
-//! Chubby). Clock jumps are outside its bounds (see the doc).
+//! calculator bounds a renewal watchdog on the generic and Redis flavors (module
+//! `renewing`) and refuses, with the reason, what it cannot bound yet: the renewing cases
+//! its construction does not attain, and the flavors whose client keeps a session alive
+//! by default (ZooKeeper, etcd, Consul, Chubby). Clock jumps are outside its bounds (see the doc).
 
 use crate::model::clock::Clock;
 use crate::model::flavors::{redlock, Flavor, Tokens};
@@ -121,6 +122,8 @@ pub struct Holder {
     pub lock_delay_ms: i64,
     /// Storage refuses a superseded holder's write (an ordered token, checked).
     pub fenced: bool,
+    /// The renewal watchdog's period (`renew_every_ms`), if the client renews.
+    pub renew_every_ms: Option<i64>,
 }
 
 /// The answer.
@@ -201,12 +204,12 @@ renewals; try --flavor generic, redis or redlock",
             ),
         });
     }
-    if c.renew_every_ms.is_some() {
+    if c.renew_every_ms.is_some() && flavor == Flavor::Redlock {
         return Err(Refusal {
             option: "renew_every_ms",
             reason: format!(
-                "c{} renews its lease (renew_every_ms); the calculator does not bound a \
-renewal watchdog yet",
+                "c{} renews its Redlock lease (renew_every_ms), and the model renews on one \
+master only; the calculator bounds a renewal watchdog on the generic and redis flavors",
                 client + 1
             ),
         });
@@ -225,6 +228,7 @@ renewal watchdog yet",
         timeout_ms: c.timeout_ms,
         lock_delay_ms: sc.coordinator.lock_delay_ms.unwrap_or(model.lock_delay_ms),
         fenced,
+        renew_every_ms: c.renew_every_ms,
     })
 }
 
@@ -331,6 +335,9 @@ allowance: the client would never hold the lock"
 /// worst case's own).
 pub fn bound(sc: &Scenario, h: &Holder, env: &Env) -> Result<Bound, Refusal> {
     check_env(h, env)?;
+    if h.renew_every_ms.is_some() {
+        return renewing::bound(sc, h, env);
+    }
     let d = env.max_delay_ms;
     let i = instants(h, env);
     let mut terms = vec![
@@ -494,6 +501,25 @@ with D = {d} ms, W = {} ms, P = {p} ms, ρ = {rho} ppm, TTL = {} ms: {sum} = {to
 /// and a successor `c2` whose acquire lands the instant the lease (and any lock-delay)
 /// is over and who holds the lock past the holder's end.
 fn worst_case(sc: &Scenario, h: &Holder, env: &Env, i: &Instants, end: i64) -> Scenario {
+    let mut out = base_case(sc, h, env, i.e, end);
+    let (c1, d) = (NodeId::Client(0), env.max_delay_ms);
+    // The pause holds the write's answer (or, when the check fails, the check itself).
+    let pause_at = if i.passes { i.t_w + 2 * d } else { i.t_w };
+    if let Some(p) = env.max_pause_ms.filter(|p| *p > 0) {
+        out.faults.push(Fault {
+            at_ms: pause_at,
+            kind: FaultKind::Pause {
+                node: c1,
+                for_ms: p,
+            },
+        });
+    }
+    out
+}
+
+/// The worst case's common part: the holder `c1` (its clock slow, every answer to it
+/// taking D), the successor `c2` arriving at `e`, the coordinator's clock fast; no faults.
+fn base_case(sc: &Scenario, h: &Holder, env: &Env, e: i64, end: i64) -> Scenario {
     let d = env.max_delay_ms;
     let rho = env.max_drift_ppm;
     let holder = ClientSpec {
@@ -505,7 +531,7 @@ fn worst_case(sc: &Scenario, h: &Holder, env: &Env, i: &Instants, end: i64) -> S
         ttl_ms: h.ttl_ms,
         margin_ms: h.margin_ms,
         count_from: h.count_from,
-        renew_every_ms: None,
+        renew_every_ms: h.renew_every_ms,
         on_loss: sc.clients.first().map(|c| c.on_loss).unwrap_or_default(),
         check_before_write: h.check_before_write,
         fence_with: FenceWith::Token,
@@ -523,9 +549,9 @@ fn worst_case(sc: &Scenario, h: &Holder, env: &Env, i: &Instants, end: i64) -> S
         ],
     };
     // The successor holds the lock (its lease outlasting its work) past the holder's end.
-    let hold = (end - i.e).max(0) + 1_000;
+    let hold = (end - e).max(0) + 1_000;
     let successor = ClientSpec {
-        start_ms: i.e,
+        start_ms: e,
         clock: ClockSpec::default(),
         // Twice the hold: a fast coordinator clock must not end its lease first.
         ttl_ms: h.ttl_ms.max(2 * hold + 2_000).min(LIMITS.max_horizon_ms),
@@ -556,25 +582,13 @@ fn worst_case(sc: &Scenario, h: &Holder, env: &Env, i: &Instants, end: i64) -> S
     for k in 0..h.flavor.nodes() {
         let co = NodeId::Coord(k);
         links.extend([
-            link(c1, co, 0),
+            link(c1, co, if h.renew_every_ms.is_some() { d } else { 0 }),
             link(co, c1, d),
             link(c2, co, 0),
             link(co, c2, 0),
         ]);
     }
     links.extend([link(c1, NodeId::Storage, d), link(NodeId::Storage, c1, d)]);
-    // The pause holds the write's answer (or, when the check fails, the check itself).
-    let pause_at = if i.passes { i.t_w + 2 * d } else { i.t_w };
-    let mut faults = Vec::new();
-    if let Some(p) = env.max_pause_ms.filter(|p| *p > 0) {
-        faults.push(Fault {
-            at_ms: pause_at,
-            kind: FaultKind::Pause {
-                node: c1,
-                for_ms: p,
-            },
-        });
-    }
     let mut out = sc.clone();
     out.name = "The worst case".into();
     out.description = format!(
@@ -601,13 +615,16 @@ believe together for the stated worst-case overlap.",
         },
         links,
     };
-    out.faults = faults;
-    out.horizon_ms = end.max(i.e) + 3_000;
+    out.faults = Vec::new();
+    out.horizon_ms = end.max(e) + 3_000;
     out
 }
 
 /// The overlap alone (no terms, no run): what [`ttl_needed`] searches over.
 fn overlap_of(h: &Holder, env: &Env) -> Option<i64> {
+    if h.renew_every_ms.is_some() {
+        return renewing::overlap_of(h, env);
+    }
     let i = instants(h, env);
     let p = env.max_pause_ms?;
     Some(i.t_w + p + if i.passes { 2 * env.max_delay_ms } else { 0 } - i.e)
@@ -645,7 +662,10 @@ pub fn ttl_needed(h: &Holder, env: &Env) -> Option<i64> {
 /// The smallest margin that keeps the holder's write from reaching storage after the
 /// successor's grant (with `check_before_write`, counting from the request), if any.
 pub fn margin_needed(h: &Holder, env: &Env) -> Option<i64> {
-    if !h.check_before_write || (h.count_from == CountFrom::Grant && h.flavor != Flavor::Redlock) {
+    if !h.check_before_write
+        || h.renew_every_ms.is_some()
+        || (h.count_from == CountFrom::Grant && h.flavor != Flavor::Redlock)
+    {
         return None;
     }
     let i = instants(h, env);
@@ -655,4 +675,296 @@ pub fn margin_needed(h: &Holder, env: &Env) -> Option<i64> {
     let latest = slow.timer_reading(Time((i.e - env.max_delay_ms + 1).max(0)));
     let m = i.deadline_local + h.margin_ms - latest;
     (m < h.ttl_ms).then_some(m.max(0))
+}
+
+/// A client with a renewal watchdog (`renew_every_ms`), generic or Redis flavor. The
+/// watchdog renews every R on the client's clock from the grant; a renewal that lands in
+/// time pushes the expiry TTL further, so the lease runs out only when no renewal lands
+/// for a TTL on the coordinator's clock. The first gap is the longest (the grant's flight
+/// comes before the first tick), and the belief then ends when the refusal of the late
+/// renewal reaches the holder (or its watchdog sees its own deadline pass):
+///
+/// ```text
+/// overlap = D + R/(1 − ρ) + 2D + P − (TTL + lock_delay)/(1 + ρ)
+/// ```
+///
+/// The derivation, and what it refuses, is in `docs/safety-bound.md`.
+mod renewing {
+    use super::*;
+
+    /// The instants of the worst case: the acquire and every renewal take D to land, the
+    /// answers D to come back (so the lease starts at D).
+    pub(super) struct Instants {
+        /// The lease runs out on the coordinator.
+        pub t_exp: i64,
+        /// The successor's grant (after any lock-delay).
+        pub e: i64,
+        /// The first watchdog tick, when nothing holds it.
+        pub x0: i64,
+        /// The first pause: long enough that the tick's renewal lands after `t_exp`.
+        pub p_a: i64,
+        /// The holder's work ends (its write or check).
+        pub t_w: i64,
+        /// The holder's believed deadline (local).
+        pub deadline_local: i64,
+    }
+
+    pub(super) fn instants(h: &Holder, env: &Env) -> Instants {
+        let d = env.max_delay_ms;
+        let r = h.renew_every_ms.unwrap_or(h.ttl_ms);
+        let slow = clock(-env.max_drift_ppm);
+        let fast = clock(env.max_drift_ppm);
+        let t_exp = fast
+            .true_time_of(fast.timer_reading(Time(d)) + h.ttl_ms, Time(d))
+            .0;
+        let mut e = t_exp;
+        if h.lock_delay_ms > 0 {
+            e = fast
+                .true_time_of(fast.timer_reading(Time(e)) + h.lock_delay_ms, Time(e))
+                .0;
+        }
+        let at_grant = slow.timer_reading(Time(2 * d));
+        let x0 = slow.true_time_of(at_grant + r, Time(2 * d)).0;
+        let t_w = slow.true_time_of(at_grant + h.work_ms, Time(2 * d)).0;
+        let p_a = (t_exp - d - x0).max(0);
+        let deadline_local = match h.count_from {
+            CountFrom::Request => h.ttl_ms - h.margin_ms,
+            CountFrom::Grant => at_grant + h.ttl_ms - h.margin_ms,
+        };
+        Instants {
+            t_exp,
+            e,
+            x0,
+            p_a,
+            t_w,
+            deadline_local,
+        }
+    }
+
+    /// The lease cannot run out: even a whole pause at the first tick lets its renewal
+    /// land in time (and every later gap is shorter).
+    fn kept_alive(i: &Instants, p: i64) -> bool {
+        i.p_a > p
+    }
+
+    /// Checks that the construction attains the bound; refuses (naming the setting) what
+    /// the calculator does not bound yet.
+    fn check(h: &Holder, env: &Env, i: &Instants) -> Result<(), Refusal> {
+        let Some(p) = env.max_pause_ms else {
+            return Ok(());
+        };
+        if kept_alive(i, p) {
+            return Ok(());
+        }
+        let slow = clock(-env.max_drift_ppm);
+        let x = i.x0 + i.p_a;
+        let end = x + 2 * env.max_delay_ms + (p - i.p_a);
+        if slow.timer_reading(Time(x + 2 * env.max_delay_ms)) >= i.deadline_local {
+            return Err(Refusal {
+                option: "renew_every_ms",
+                reason: format!(
+                    "the watchdog's period ({} ms) is so close to the believed lease (TTL \
+{} ms − margin {} ms) that its own deadline check can end the belief first; the \
+calculator does not bound that case yet",
+                    h.renew_every_ms.unwrap_or(0),
+                    h.ttl_ms,
+                    h.margin_ms
+                ),
+            });
+        }
+        if i.t_w <= end {
+            return Err(Refusal {
+                option: "renew_every_ms",
+                reason: format!(
+                    "the job's write (after {} ms of work) can come before the watchdog \
+learns of the loss; the calculator bounds a renewing client only when its work outlasts \
+the watchdog's path (the first renewal, a pause and a round trip: about {} ms)",
+                    h.work_ms,
+                    end - env.max_delay_ms
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    pub(super) fn overlap_of(h: &Holder, env: &Env) -> Option<i64> {
+        let i = instants(h, env);
+        check(h, env, &i).ok()?;
+        let p = env.max_pause_ms?;
+        let d = env.max_delay_ms;
+        Some(if kept_alive(&i, p) {
+            i.x0 + p + d - i.t_exp
+        } else {
+            i.x0 + p + 2 * d - i.e
+        })
+    }
+
+    pub(super) fn bound(sc: &Scenario, h: &Holder, env: &Env) -> Result<Bound, Refusal> {
+        let i = instants(h, env);
+        check(h, env, &i)?;
+        let d = env.max_delay_ms;
+        let r = h.renew_every_ms.unwrap_or(0);
+        let mut terms = vec![
+            Term {
+                name: "grant delay",
+                ms: d,
+                why: format!(
+                    "the lease starts when the acquire lands; the grant takes D = {d} ms to \
+reach the holder, whose watchdog starts counting only then"
+                ),
+            },
+            Term {
+                name: "renewal period",
+                ms: i.x0 - 2 * d,
+                why: format!(
+                    "the first renewal leaves {r} ms after the grant on a holder clock \
+running slow by {} ppm",
+                    env.max_drift_ppm
+                ),
+            },
+            Term {
+                name: "renewal round trip",
+                ms: 2 * d,
+                why: format!(
+                    "the late renewal takes D = {d} ms to be refused and the refusal D to \
+come back; the holder believes until it reads it"
+                ),
+            },
+        ];
+        let pause_why = "a pause freezes the holder's watchdog: part of it holds back the \
+first renewal until the lease has run out, the rest holds the refusal";
+        terms.push(Term {
+            name: "pause",
+            ms: env.max_pause_ms.unwrap_or(0),
+            why: match env.max_pause_ms {
+                Some(p) => format!("P = {p} ms: {pause_why}"),
+                None => format!("unbounded: {pause_why}, so the overlap has no bound"),
+            },
+        });
+        terms.push(Term {
+            name: "lease",
+            ms: -(i.t_exp - d),
+            why: format!(
+                "the coordinator expires the lease when its clock, fast by {} ppm, has \
+counted the TTL of {} ms with no renewal; a waiting client is granted at once",
+                env.max_drift_ppm, h.ttl_ms
+            ),
+        });
+        if h.lock_delay_ms > 0 {
+            terms.push(Term {
+                name: "lock-delay",
+                ms: -(i.e - i.t_exp),
+                why: format!(
+                    "after a holder fails the lock is held back {} ms on the coordinator's \
+clock",
+                    h.lock_delay_ms
+                ),
+            });
+        }
+        let worst_overlap_ms = overlap_of(h, env);
+        if let (Some(o), Some(p)) = (worst_overlap_ms, env.max_pause_ms) {
+            if kept_alive(&i, p) {
+                let sum: i64 = terms.iter().map(|t| t.ms).sum();
+                terms.push(Term {
+                    name: "kept alive",
+                    ms: o - sum,
+                    why: format!(
+                        "even a pause of {p} ms at the first tick lets its renewal land \
+before the lease runs out, and every later gap is shorter: no successor is granted while \
+the holder renews"
+                    ),
+                });
+            }
+        }
+        let end = worst_overlap_ms.map(|o| o + i.e);
+        let safe = h.fenced || worst_overlap_ms.is_some_and(|o| o <= 0);
+        let checks = h.check_before_write && h.on_loss != LossPolicy::Continue;
+        // A write leaves after the work and at most P of pause; a checking holder sends it
+        // only while it believes.
+        let latest_write_ms = match (env.max_pause_ms, worst_overlap_ms) {
+            (Some(p), Some(o)) => {
+                let unchecked = i.t_w + p + d - i.t_exp;
+                Some(if checks {
+                    unchecked.min(o.max(0) + d)
+                } else {
+                    unchecked
+                })
+            }
+            _ => None,
+        };
+        let dominant = terms
+            .iter()
+            .filter(|t| t.ms > 0)
+            .max_by_key(|t| t.ms)
+            .map_or("lease", |t| t.name);
+        let lease = if h.lock_delay_ms > 0 {
+            "(TTL + lock_delay)"
+        } else {
+            "TTL"
+        };
+        let p = env.max_pause_ms.map_or("∞".to_string(), |p| p.to_string());
+        let nums: Vec<String> = terms
+            .iter()
+            .filter(|t| t.ms != 0 || t.name == "pause")
+            .map(|t| {
+                if t.name == "pause" {
+                    p.clone()
+                } else if t.ms < 0 {
+                    format!("− {}", -t.ms)
+                } else {
+                    t.ms.to_string()
+                }
+            })
+            .collect();
+        let total = worst_overlap_ms.map_or("∞".to_string(), |t| t.to_string());
+        let formula = format!(
+            "overlap = D + R/(1 − ρ) + 2D + P − {lease}/(1 + ρ) with D = {d} ms, R = {r} ms, \
+P = {p} ms, ρ = {} ppm, TTL = {} ms: {} = {total} ms",
+            env.max_drift_ppm,
+            h.ttl_ms,
+            nums.join(" + ").replace("+ −", "−")
+        );
+        let worst_case = end
+            .filter(|end| (*end).max(i.e) + 3_000 <= LIMITS.max_horizon_ms)
+            .map(|end| worst_case(sc, h, env, &i, end));
+        Ok(Bound {
+            holder: *h,
+            env: *env,
+            safe,
+            worst_overlap_ms,
+            latest_write_ms,
+            write_never: false,
+            terms,
+            formula,
+            dominant,
+            worst_case,
+            successor_at_ms: i.e,
+            holder_ends_ms: end,
+            validity_ms: None,
+        })
+    }
+
+    /// The run: every link between the holder and the coordinator takes D, one pause
+    /// holds the first tick until its renewal lands after the expiry, a second holds the
+    /// refusal.
+    fn worst_case(sc: &Scenario, h: &Holder, env: &Env, i: &Instants, end: i64) -> Scenario {
+        let mut out = base_case(sc, h, env, i.e, end);
+        let p = env.max_pause_ms.unwrap_or(0);
+        let d = env.max_delay_ms;
+        let c1 = NodeId::Client(0);
+        let (first, at2) = if kept_alive(i, p) {
+            (p, i.x0 + p + 2 * d)
+        } else {
+            (i.p_a, i.x0 + i.p_a + 2 * d)
+        };
+        for (at_ms, for_ms) in [(i.x0, first), (at2, p - first)] {
+            if for_ms > 0 {
+                out.faults.push(Fault {
+                    at_ms,
+                    kind: FaultKind::Pause { node: c1, for_ms },
+                });
+            }
+        }
+        out
+    }
 }
