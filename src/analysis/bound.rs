@@ -464,10 +464,9 @@ the TTL of {} ms; a waiting client is granted at once (delay 0)",
     })
 }
 
-fn formula(h: &Holder, env: &Env, i: &Instants, terms: &[Term], total: Option<i64>) -> String {
-    let d = env.max_delay_ms;
-    let rho = env.max_drift_ppm;
-    let write = if i.passes { " + 2D" } else { "" };
+/// What both formulas substitute: the lease's name (with a lock-delay when there is one),
+/// P as written (∞ when unbounded), and the terms' values as a sum ("5 + 10000 − 30000").
+fn substituted(h: &Holder, env: &Env, terms: &[Term]) -> (&'static str, String, String) {
     let lease = if h.lock_delay_ms > 0 {
         "(TTL + lock_delay)"
     } else {
@@ -487,7 +486,14 @@ fn formula(h: &Holder, env: &Env, i: &Instants, terms: &[Term], total: Option<i6
             }
         })
         .collect();
-    let sum = nums.join(" + ").replace("+ −", "−");
+    (lease, p, nums.join(" + ").replace("+ −", "−"))
+}
+
+fn formula(h: &Holder, env: &Env, i: &Instants, terms: &[Term], total: Option<i64>) -> String {
+    let d = env.max_delay_ms;
+    let rho = env.max_drift_ppm;
+    let write = if i.passes { " + 2D" } else { "" };
+    let (lease, p, sum) = substituted(h, env, terms);
     let total = total.map_or("∞".to_string(), |t| t.to_string());
     format!(
         "overlap = D + W/(1 − ρ){write} + P − {lease}/(1 + ρ) \
@@ -897,32 +903,12 @@ the holder renews"
             .filter(|t| t.ms > 0)
             .max_by_key(|t| t.ms)
             .map_or("lease", |t| t.name);
-        let lease = if h.lock_delay_ms > 0 {
-            "(TTL + lock_delay)"
-        } else {
-            "TTL"
-        };
-        let p = env.max_pause_ms.map_or("∞".to_string(), |p| p.to_string());
-        let nums: Vec<String> = terms
-            .iter()
-            .filter(|t| t.ms != 0 || t.name == "pause")
-            .map(|t| {
-                if t.name == "pause" {
-                    p.clone()
-                } else if t.ms < 0 {
-                    format!("− {}", -t.ms)
-                } else {
-                    t.ms.to_string()
-                }
-            })
-            .collect();
+        let (lease, p, sum) = substituted(h, env, &terms);
         let total = worst_overlap_ms.map_or("∞".to_string(), |t| t.to_string());
         let formula = format!(
             "overlap = D + R/(1 − ρ) + 2D + P − {lease}/(1 + ρ) with D = {d} ms, R = {r} ms, \
 P = {p} ms, ρ = {} ppm, TTL = {} ms: {} = {total} ms",
-            env.max_drift_ppm,
-            h.ttl_ms,
-            nums.join(" + ").replace("+ −", "−")
+            env.max_drift_ppm, h.ttl_ms, sum
         );
         let worst_case = end
             .filter(|end| (*end).max(i.e) + 3_000 <= LIMITS.max_horizon_ms)
