@@ -437,16 +437,9 @@ the TTL of {} ms; a waiting client is granted at once (delay 0)",
         }
         _ => None,
     };
-    let dominant = terms
-        .iter()
-        .filter(|t| t.ms > 0)
-        .max_by_key(|t| t.ms)
-        .map_or("lease", |t| t.name);
+    let dominant = dominant(&terms);
     let formula = formula(h, env, &i, &terms, worst_overlap_ms);
-    // A run longer than the format's horizon cannot be built: no worst case then.
-    let worst_case = end
-        .filter(|end| (*end).max(i.e) + 3_000 <= LIMITS.max_horizon_ms)
-        .map(|end| worst_case(sc, h, env, &i, end));
+    let worst_case = buildable_worst_case(end, i.e, |end| worst_case(sc, h, env, &i, end));
     Ok(Bound {
         holder: *h,
         env: *env,
@@ -462,6 +455,27 @@ the TTL of {} ms; a waiting client is granted at once (delay 0)",
         holder_ends_ms: end,
         validity_ms: (h.flavor == Flavor::Redlock).then_some(i.validity_ms),
     })
+}
+
+/// The largest positive term: what the advice says to change first ("lease" if none).
+fn dominant(terms: &[Term]) -> &'static str {
+    terms
+        .iter()
+        .filter(|t| t.ms > 0)
+        .max_by_key(|t| t.ms)
+        .map_or("lease", |t| t.name)
+}
+
+/// The worst-case run, when it ends by `end`; a run longer than the format's horizon
+/// cannot be built, so there is none then.
+/// `e`: when the successor is granted; `build` makes the run ending by `end`.
+fn buildable_worst_case(
+    end: Option<i64>,
+    e: i64,
+    build: impl FnOnce(i64) -> Scenario,
+) -> Option<Scenario> {
+    end.filter(|end| (*end).max(e) + 3_000 <= LIMITS.max_horizon_ms)
+        .map(build)
 }
 
 /// What both formulas substitute: the lease's name (with a lock-delay when there is one),
@@ -898,11 +912,7 @@ the holder renews"
             }
             _ => None,
         };
-        let dominant = terms
-            .iter()
-            .filter(|t| t.ms > 0)
-            .max_by_key(|t| t.ms)
-            .map_or("lease", |t| t.name);
+        let dominant = dominant(&terms);
         let (lease, p, sum) = substituted(h, env, &terms);
         let total = worst_overlap_ms.map_or("∞".to_string(), |t| t.to_string());
         let formula = format!(
@@ -910,9 +920,7 @@ the holder renews"
 P = {p} ms, ρ = {} ppm, TTL = {} ms: {} = {total} ms",
             env.max_drift_ppm, h.ttl_ms, sum
         );
-        let worst_case = end
-            .filter(|end| (*end).max(i.e) + 3_000 <= LIMITS.max_horizon_ms)
-            .map(|end| worst_case(sc, h, env, &i, end));
+        let worst_case = buildable_worst_case(end, i.e, |end| worst_case(sc, h, env, &i, end));
         Ok(Bound {
             holder: *h,
             env: *env,
