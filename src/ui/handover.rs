@@ -176,37 +176,31 @@ mod lite {
     /// A closed panel's summary: its click (or Enter, or Space) asks for the whole app,
     /// which opens the panel (the `<details>` opens here too, showing "Loading…").
     fn asks(on_action: &Callback<Action>, panel: &'static str) -> Callback<MouseEvent> {
+        // The whole app opens only the panels a handoff may name.
+        debug_assert!(PANELS.contains(&panel), "{panel}");
         let cb = on_action.clone();
         Callback::from(move |_| cb.emit(Action::Upgrade(Some(panel.to_string()))))
     }
 
-    /// The whole app's Settings, Scenario editor, Explore, Safety calculator and Export panels, closed: opening one
-    /// loads the whole app, which opens it.
+    /// The whole app's side panels, in its order, each with its summary's words: the
+    /// first load draws them closed (see [`closed_tools`]).
+    const TOOLS: [(&str, &str); 5] = [
+        ("settings", "Settings"),
+        ("editor", "Scenario editor"),
+        ("explore", "Explore: every way it breaks"),
+        ("calculator", "Safety calculator"),
+        ("io", "Export and import"),
+    ];
+
+    /// The whole app's side panels, closed: opening one loads the whole app, which opens it.
     pub fn closed_tools(on_action: &Callback<Action>) -> Html {
-        let [settings, editor, io, _, explore, calculator] = PANELS;
         html! {
-            <>
-                <details class="panel settings">
-                    <summary onclick={asks(on_action, settings)}>{ "Settings" }</summary>
+            { for TOOLS.iter().map(|&(panel, title)| html! {
+                <details class={classes!("panel", panel)}>
+                    <summary onclick={asks(on_action, panel)}>{ title }</summary>
                     <p>{ "Loading…" }</p>
                 </details>
-                <details class="panel editor">
-                    <summary onclick={asks(on_action, editor)}>{ "Scenario editor" }</summary>
-                    <p>{ "Loading…" }</p>
-                </details>
-                <details class="panel explore">
-                    <summary onclick={asks(on_action, explore)}>{ "Explore: every way it breaks" }</summary>
-                    <p>{ "Loading…" }</p>
-                </details>
-                <details class="panel calculator">
-                    <summary onclick={asks(on_action, calculator)}>{ "Safety calculator" }</summary>
-                    <p>{ "Loading…" }</p>
-                </details>
-                <details class="panel io">
-                    <summary onclick={asks(on_action, io)}>{ "Export and import" }</summary>
-                    <p>{ "Loading…" }</p>
-                </details>
-            </>
+            }) }
         }
     }
 
@@ -214,7 +208,7 @@ mod lite {
     pub fn closed_legend(on_action: &Callback<Action>) -> Html {
         html! {
             <details class="legend">
-                <summary class="control text" onclick={asks(on_action, PANELS[3])}>{ "Legend" }</summary>
+                <summary class="control text" onclick={asks(on_action, "legend")}>{ "Legend" }</summary>
             </details>
         }
     }
