@@ -11,6 +11,7 @@
 //! `cargo test --no-default-features` runs all of it.
 
 mod address;
+pub mod calculator;
 pub mod draft;
 pub mod edit;
 pub mod embed;
