@@ -8,14 +8,12 @@
 
 #[cfg(target_arch = "wasm32")]
 mod worker {
-    use leaseline::analysis::explore::fault::FaultClass;
-    use leaseline::analysis::explore::{explore as search, Bounds};
-    use leaseline::model::scenario::Scenario;
+    use leaseline::analysis::explore::explore as search;
+    use leaseline::analysis::explore::request::Request;
     use wasm_bindgen::prelude::*;
 
-    /// `request`: `{"scenario": …, "max_faults": K, "max_pause_ms": P, "clean": bool,
-    /// "faults": ["pause", …]}` (`clean`: start from the scenario without its own faults;
-    /// `faults`: the kinds it may add, as `--faults` names them). `progress` is
+    /// `request`: a `Request`'s text (`analysis::explore::request`, written by the page's
+    /// Explore panel). `progress` is
     /// called with (tried, total, violating) every few hundred schedules. Returns the
     /// report's JSON, or `{"error": "…"}` naming the field at fault.
     #[wasm_bindgen]
@@ -27,30 +25,9 @@ mod worker {
     }
 
     fn run(request: &str, progress: &js_sys::Function) -> Result<String, String> {
-        let v: serde_json::Value =
-            serde_json::from_str(request).map_err(|e| format!("request: {e}"))?;
-        let sc = Scenario::from_json(&v["scenario"].to_string())
-            .map_err(|e| format!("scenario: {e}"))?;
-        let mut bounds = Bounds::for_scenario(&sc);
-        if let Some(k) = v["max_faults"].as_u64() {
-            bounds.max_faults = u8::try_from(k).map_err(|_| "max faults: too many")?;
-        }
-        if let Some(p) = v["max_pause_ms"].as_i64() {
-            bounds.max_len_ms = p;
-        }
-        if let Some(kinds) = v["faults"].as_array() {
-            bounds.classes = kinds
-                .iter()
-                .map(|k| {
-                    let word = k.as_str().unwrap_or_default();
-                    FaultClass::parse(word).ok_or_else(|| format!("faults: unknown kind `{word}`"))
-                })
-                .collect::<Result<_, _>>()?;
-        }
-        if let Some(clean) = v["clean"].as_bool() {
-            bounds.keep_scripted = !clean;
-        }
-        bounds.check()?;
+        let r = Request::decode(request)?;
+        let bounds = r.bounds()?;
+        let sc = r.scenario;
         let report = search(&sc, &bounds, 256, &mut |p| {
             let _ = progress.call3(
                 &JsValue::NULL,

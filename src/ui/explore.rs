@@ -7,6 +7,7 @@
 //! said as exactly that — safe within these bounds, not safe.
 
 use crate::analysis::explore::fault::FaultClass;
+use crate::analysis::explore::request::Request;
 use crate::session::Action;
 use crate::session::Run;
 use crate::vocab::numbers::decimal;
@@ -105,15 +106,7 @@ pub fn Explore(props: &ExploreProps) -> Html {
     let start = {
         let (status, running, run) = (status.clone(), running.clone(), props.run.clone());
         let (k, clean, started) = (*faults, *clean, started.clone());
-        let kinds: Vec<&str> = kinds.iter().map(|c| c.name()).collect();
-        let kinds = format!(
-            "[{}]",
-            kinds
-                .iter()
-                .map(|k| format!("\"{k}\""))
-                .collect::<Vec<_>>()
-                .join(",")
-        );
+        let kinds = (*kinds).clone();
         Callback::from(move |(): ()| {
             stop(&running);
             let opts = web_sys::WorkerOptions::new();
@@ -178,10 +171,14 @@ pub fn Explore(props: &ExploreProps) -> Html {
             };
             worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
             on_error.forget();
-            let scenario = crate::vocab::json::compact(&run.scenario.to_json_value());
-            let request = format!(
-                r#"{{"scenario":{scenario},"max_faults":{k},"max_pause_ms":{pause_ms},"clean":{clean},"faults":{kinds}}}"#
-            );
+            let request = Request {
+                scenario: (*run.scenario).clone(),
+                max_faults: k,
+                max_len_ms: pause_ms,
+                clean,
+                classes: kinds.clone(),
+            }
+            .encode();
             let _ = worker.post_message(&JsValue::from_str(&request));
             status.set(Status::Running {
                 tried: 0,

@@ -36,6 +36,7 @@ pub mod fault;
 pub mod hole;
 pub mod instants;
 pub mod key;
+pub mod request;
 
 use crate::analysis::check::{check, Violation, ViolationKind};
 use crate::model::scenario::Scenario;
