@@ -18,14 +18,7 @@ use crate::teach::library::{
     FENCING, LESSONS,
 };
 use crate::teach::presets::preset;
-#[cfg(not(feature = "lite"))]
-use crate::teach::walkthrough::QUESTIONS;
-use crate::teach::walkthrough::{Question, Stop, Walkthrough};
-/// The first-load build asks no interview question (the whole app does: `session::handoff`).
-#[cfg(feature = "lite")]
-const QUESTIONS: &[Question] = &[];
-#[cfg(not(feature = "lite"))]
-use crate::teach::walkthrough::WALKTHROUGHS;
+use crate::teach::walkthrough::{Question, Stop, Walkthrough, QUESTIONS, WALKTHROUGHS};
 
 /// The chapters, in the order the sources argue them, then the real lock services (each
 /// one's characteristic failure and remedy: the sources' point that the service matters
@@ -88,28 +81,13 @@ pub fn open(name: &str) -> Option<Scenario> {
 }
 
 /// Every lesson of the menu but the first: the library's, then the lock services'.
-#[cfg(not(feature = "lite"))]
 fn lessons() -> impl Iterator<Item = &'static Lesson> {
     LESSONS
         .iter()
         .chain(FLAVOR_PRESETS.iter().map(|p| &p.lesson))
 }
 
-/// The first-load build knows no lesson but the default page's (see [`open`]).
-#[cfg(feature = "lite")]
-fn lessons() -> impl Iterator<Item = &'static Lesson> {
-    std::iter::empty()
-}
-
 /// The lock service a lesson is about, if it is one of the real services' presets.
-#[cfg(feature = "lite")]
-pub fn service_of(_: &str) -> Option<Flavor> {
-    // The first-load build opens no lock service's lesson (see [`open`]).
-    None
-}
-
-/// The lock service a lesson is about, if it is one of the real services' presets.
-#[cfg(not(feature = "lite"))]
 pub fn service_of(name: &str) -> Option<Flavor> {
     let id = lesson_of(name);
     FLAVOR_PRESETS
@@ -230,17 +208,8 @@ pub fn menu() -> Vec<Chapter> {
 
 /// The walkthrough told over exactly this scenario, if any (fix variants have none: their
 /// panel shows what the fix changed and the verdict).
-#[cfg(not(feature = "lite"))]
 pub fn walkthrough(name: &str) -> Option<&'static Walkthrough> {
     WALKTHROUGHS.iter().find(|w| w.scenario == name)
-}
-
-/// The first-load build knows the default page's walkthrough only: any other scenario is
-/// opened by the whole app (`session::handoff`), so the other lessons' texts load on demand.
-#[cfg(feature = "lite")]
-pub fn walkthrough(name: &str) -> Option<&'static Walkthrough> {
-    (name == crate::teach::walkthrough::GC_PAUSE.scenario)
-        .then_some(&crate::teach::walkthrough::GC_PAUSE)
 }
 
 // ------------------------------------------------------------------ walkthrough beats

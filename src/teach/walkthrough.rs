@@ -130,7 +130,7 @@ const STALE_LANDS: Beat = beat(
 );
 
 /// The default page's walkthrough, on its own: the first-load build (`lite`) carries only
-/// this one (see `course::walkthrough`).
+/// this one (see [`WALKTHROUGHS`]).
 pub const GC_PAUSE: Walkthrough = Walkthrough {
     scenario: "gc-pause",
     beats: &[
@@ -145,6 +145,12 @@ pub const GC_PAUSE: Walkthrough = Walkthrough {
     try_it: "{if_unfenced}Turn fencing on and watch storage refuse token {c1_token}, because it has already seen {c2_token}.",
 };
 
+/// The first-load build carries the default page's walkthrough only (see
+/// `library::LESSONS`).
+#[cfg(feature = "lite")]
+pub const WALKTHROUGHS: &[Walkthrough] = &[GC_PAUSE];
+
+#[cfg(not(feature = "lite"))]
 pub const WALKTHROUGHS: &[Walkthrough] = &[
     GC_PAUSE,
     Walkthrough {
@@ -1346,6 +1352,11 @@ const SESSION_LOST: Moment = Moment {
     after: None,
 };
 
+/// The first-load build asks no interview question: the whole app does.
+#[cfg(feature = "lite")]
+pub const QUESTIONS: &[Question] = &[];
+
+#[cfg(not(feature = "lite"))]
 pub const QUESTIONS: &[Question] = &[
     Question {
         asks: "Two clients both believe they hold the lock. Walk me through the timeline.",
