@@ -161,7 +161,7 @@ pub fn App() -> Html {
         </p>
     };
     let diagram = html! {
-        <section class="diagram" aria-label="Space-time diagram" data-digest={run.digest.clone()} data-entries={run.trace.len().to_string()} data-overlap-ms={run.verdict.stats.double_holder_ms.to_string()}>
+        <section class="diagram" aria-label="Space-time diagram" tabindex="0" data-digest={run.digest.clone()} data-entries={run.trace.len().to_string()} data-overlap-ms={run.verdict.stats.double_holder_ms.to_string()}>
             <Timeline run={run.clone()} state={model.state.clone()} cursor_t={model.cursor.t} veil={model.quiz_waiting()} on_action={on_action.clone()} />
         </section>
     };
@@ -280,12 +280,14 @@ pub fn App() -> Html {
                             onclick={on(&on_action, Action::ToggleMenu(Menu::Share))}>{ "Share" }</button>
                     <button type="button" class="control text" aria-pressed={model.versus.is_some().to_string()}
                             onclick={on(&on_action, model.compare_toggle())}>{ "Compare" }</button>
-                    if hides {
-                        <p class="scenario-description">{ "The scenario's description is hidden until you answer: it gives the answer away." }</p>
-                    } else {
-                        <p class={classes!("scenario-description", model.history.edited().then_some("original"))}>{ model.description() }</p>
-                    }
                 </div>
+                // Beside the bar, not in it: on a phone it moves below the diagram and the
+                // controls (style.css), so the run is on the first screen.
+                if hides {
+                    <p class="scenario-description">{ "The scenario's description is hidden until you answer: it gives the answer away." }</p>
+                } else {
+                    <p class={classes!("scenario-description", model.history.edited().then_some("original"))}>{ model.description() }</p>
+                }
                 if let Some(err) = &model.error {
                     <div class="error" role="alert">
                         <span>{ format!("Not applied — {err}") }</span>

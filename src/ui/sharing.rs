@@ -328,7 +328,7 @@ pub fn share_dialog(
 pub fn embed_bar(title: &str, share_open: bool, full: String, cb: &Callback<Action>) -> Html {
     html! {
         <header class="masthead embed-bar">
-            <span class="embed-title">{ title.to_string() }</span>
+            <h1 class="embed-title">{ title.to_string() }</h1>
             <button type="button" class="quiet" aria-expanded={share_open.to_string()} aria-controls="share-dialog"
                     onclick={on(cb, Action::ToggleMenu(Menu::Share))}>{ "Share" }</button>
             <a class="quiet" href={full} target="_blank" rel="noopener" aria-label="Open in Leaseline (new tab)">{ "Leaseline ↗" }</a>

@@ -80,21 +80,32 @@ pub fn stage(props: &StageProps) -> Html {
                     let (paused, down, believes) = node_flags(st, s.node);
                     let local = st.local(s.node, crate::vocab::time::Time(props.t as i64));
                     let status = if down { "down" } else if paused { "paused" } else { "running" };
-                    let name = format!("{}: {status}{}; actions", s.name, believes.map_or(String::new(), |t| format!(", believes it holds the lock ({})", crate::vocab::names::token_words(t))));
+                    let clock = crate::vocab::numbers::fmt_ms(local);
+                    // The name holds the words drawn inside the button (WCAG 2.5.3: a voice
+                    // user says what they see): a client's badge ("C1"); the lock service's
+                    // and storage's badges are their names already.
+                    let badge = if s.node.is_client() { format!("{}, ", s.node.badge()) } else { String::new() };
+                    let name = format!("{}: {badge}{status}{}, clock {clock}; actions", s.name, believes.map_or(String::new(), |t| format!(", believes it holds the lock ({})", crate::vocab::names::token_words(t))));
                     html! {
+                        <>
                         <g class={classes!("node", paused.then_some("paused"), down.then_some("down"), believes.is_some().then_some("holder"),
                                            (props.selected == Some(sel)).then_some("selected"))}
                            role="button" tabindex="0" aria-label={name} {onclick} {onkeydown}>
                             <circle cx={n(s.x)} cy={n(s.y)} r="22" />
                             <text class="node-name" x={n(s.x)} y={n(s.y + 4.0)}>{ s.node.badge() }</text>
+                        </g>
+                        // Drawn beside the button, not in it: the button's name already says
+                        // them, and text inside a button must be part of its name.
+                        <g class="node-notes" aria-hidden="true">
                             if let Some(t) = believes {
                                 <text class="token" x={n(s.x)} y={n(s.y - 28.0)}>{ format!("token {t}") }</text>
                             }
                             if paused {
                                 <text class="frozen" x={n(s.x + 18.0)} y={n(s.y - 14.0)}>{ "❄" }</text>
                             }
-                            <text class="node-clock" x={n(s.x)} y={n(s.y + 38.0)}>{ crate::vocab::numbers::fmt_ms(local) }</text>
+                            <text class="node-clock" x={n(s.x)} y={n(s.y + 38.0)}>{ clock }</text>
                         </g>
+                        </>
                     }
                 }) }
             </svg>
