@@ -9,7 +9,7 @@
 #   trunk 0.21.14                   cargo install (0.22 needs a newer rustc)
 #   twiggy 0.8.0                    cargo install (the size tier's top code contributors)
 #   chromium + chromium-driver      apt, in the background while cargo compiles
-#   wasm-opt 132, playwright-core   npm (package.json / package-lock.json)
+#   wasm-opt 132, playwright-core, axe-core   npm (package.json / package-lock.json)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -94,7 +94,7 @@ npm_wanted() {
     }' 2>/dev/null
 }
 if [[ ! -x node_modules/.bin/wasm-opt ]] || ! npm_wanted; then
-  say "installing npm packages (binaryen for wasm-opt, playwright-core)"
+  say "installing npm packages (binaryen for wasm-opt, playwright-core, axe-core)"
   npm ci --no-audit --no-fund
 fi
 
