@@ -478,3 +478,54 @@ fn a_page_opened_at_a_link_is_that_link_from_its_first_render() {
     let bad = Session::opened_at("#s=gc-pause&t=abc");
     assert!(bad.error.as_deref().unwrap().starts_with("t:"));
 }
+
+#[test]
+fn the_zoom_window_is_in_the_link_follows_playback_and_survives_the_handoff() {
+    use leaseline::session::handoff::Handoff;
+    use leaseline::session::zoom::{Window, Zoom};
+    let s = act(page(), [Action::Navigate("#s=gc-pause&z=1000-5000".into())]);
+    assert_eq!(
+        s.zoom,
+        Some(Window {
+            from: 1_000,
+            to: 5_000
+        })
+    );
+    assert!(
+        s.fragment.as_deref().unwrap().contains("z=1000-5000"),
+        "{:?}",
+        s.fragment
+    );
+    // Zooming in around a point keeps it in place; Fit is the whole run again.
+    let z = act(
+        s.clone(),
+        [Action::Zoom(Zoom::By {
+            factor: 0.5,
+            around: Some(3_000.0),
+        })],
+    );
+    assert_eq!(
+        z.zoom,
+        Some(Window {
+            from: 2_000,
+            to: 4_000
+        })
+    );
+    assert_eq!(act(z.clone(), [Action::Zoom(Zoom::Fit)]).zoom, None);
+    // Playing on past the window moves it along, keeping its width.
+    let played = play_frames(act(z, [Action::TogglePlay]), 2_000, |s| {
+        s.cursor.t > 20_000.0
+    });
+    let w = played.zoom.unwrap();
+    assert_eq!(w.span(), 2_000);
+    assert!(
+        (w.from as f64..=w.to as f64).contains(&played.cursor.t),
+        "{w:?} {}",
+        played.cursor.t
+    );
+    // The first load hands the window over to the whole app.
+    let h = Handoff::decode(&s.handoff(None, None).encode()).unwrap();
+    assert_eq!(Session::resumed(&h).zoom, s.zoom);
+    // Opening another scenario shows its whole run.
+    assert_eq!(act(s, [Action::Open("delayed-write".into())]).zoom, None);
+}

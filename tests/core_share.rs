@@ -42,6 +42,7 @@ fn named_and_custom_round_trip_for_every_preset_and_lesson() {
             flavor: Some("zookeeper".into()),
             t_ms: Some(sc.horizon_ms - i as i64),
             step: Some(i as u32),
+            zoom: Some((i as i64, sc.horizon_ms - 10 * i as i64)),
             beat,
             chapter: Some(i % 5),
             quiz: Some(0),
@@ -135,6 +136,10 @@ fn each_error_names_its_key() {
         ("#s=nope".into(), "s: no scenario named \"nope\""),
         ("#s=gc-pause&t=abc".into(), "t: \"abc\" is not a time in ms"),
         ("#s=gc-pause&t=-5".into(), "t: \"-5\" is not a time in ms"),
+        ("#s=gc-pause&z=5".into(), "z: \"5\" is not a window FROM-TO in ms"),
+        ("#s=gc-pause&z=9000-3000".into(), "z: the window 9000-3000 must start"),
+        ("#s=gc-pause&z=3000-3004".into(), "z: the window 3000-3004 is narrower"),
+        ("#s=gc-pause&z=0-99999999".into(), "z: the window ends at 99999999, past"),
         (
             "#s=gc-pause&t=99999999".into(),
             "t: 99999999 is past the scenario's horizon",

@@ -88,6 +88,12 @@ impl Session {
         } else if let Some(t) = v.t_ms {
             self.move_to(Cursor::at_time(trace, t as f64));
         }
+        // The link's window, kept inside the run (a link is checked against the horizon;
+        // the run may end before it).
+        let end = self.run.end_ms() as i64;
+        self.zoom = v.zoom.and_then(|(a, b)| {
+            super::zoom::apply(None, super::zoom::Zoom::To(a, b), self.cursor.t, end)
+        });
         self.embed = v.embed;
         self.autoplay = v.autoplay;
         self.diagram_only = v.diagram_only;
@@ -132,6 +138,7 @@ impl Session {
             None => Source::Custom((**cur).clone()),
         };
         v.quiz = self.quiz.map(|q| q.question);
+        v.zoom = self.zoom.map(|w| (w.from, w.to));
         let on_beat = self
             .beats
             .iter()

@@ -47,6 +47,8 @@ pub struct Handoff {
     pub explore: bool,
     /// A panel of the page to open once it is drawn: `settings`, `editor`, `io`, `legend`.
     pub panel: Option<String>,
+    /// The diagram's zoom window, from and to in ms.
+    pub zoom: Option<(i64, i64)>,
 }
 
 /// The menus a handoff may leave open, as links name them (`session::address`).
@@ -99,6 +101,9 @@ impl Handoff {
         if self.explore {
             line("explore", "run");
         }
+        if let Some((a, b)) = self.zoom {
+            line("z", &format!("{a} {b}"));
+        }
         out
     }
 
@@ -123,6 +128,10 @@ impl Handoff {
                 "menu" if MENUS.contains(&v) => h.menu = Some(v.to_string()),
                 "compare" => h.compare = Some(v.to_string()),
                 "panel" if PANELS.contains(&v) => h.panel = Some(v.to_string()),
+                "z" => {
+                    let (a, b) = v.split_once(' ').ok_or_else(bad)?;
+                    h.zoom = Some((a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?));
+                }
                 _ => return Err(bad()),
             }
         }

@@ -2,7 +2,7 @@
 //!
 //! [`Session`] is the page's state and [`Action`] what can happen to it (`page`), with the
 //! [`Run`] on screen (`run`) and the link both ways (`address`). [`edit`] is the scenario's edits and their undo history; [`draft`] the editor's form as
-//! text fields; [`share`] the link format both ways (a fragment ⇄ a view), with [`link`]
+//! text fields; [`zoom`] the diagram's window of time; [`share`] the link format both ways (a fragment ⇄ a view), with [`link`]
 //! the deep links of the menus and [`embed`] the protocol a host page speaks to an embedded
 //! run.
 //!
@@ -22,6 +22,7 @@ mod page;
 mod resume;
 mod run;
 pub mod share;
+pub mod zoom;
 
 pub use page::{Action, Menu, Picker, Selection, Session, BEFORE_LAST_EDIT, DEFAULT};
 pub use run::{Run, Versus};

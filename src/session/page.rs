@@ -92,6 +92,8 @@ pub struct Session {
     /// Bumped when the reader asks Explore to search the run on screen ("does this fix
     /// hold?"); the Explore panel starts a search when it changes.
     pub explore_asks: u32,
+    /// The diagram's window of true time (`None`: the whole run); see [`super::zoom`].
+    pub zoom: Option<super::zoom::Window>,
     pub(super) last_frame: Option<f64>,
     pub(super) discrete_wait: f64,
     /// Real ms left to hold on the notable event just reached.
@@ -166,6 +168,8 @@ pub enum Action {
     /// Search the run on screen for every way it breaks (the Explore panel; a fix
     /// variant's "does this fix hold?").
     ExploreHere,
+    /// Zoom or pan the diagram's time axis.
+    Zoom(super::zoom::Zoom),
 }
 
 impl Session {
@@ -201,6 +205,7 @@ impl Session {
             upgrade: None,
             upgrade_try: 0,
             explore_asks: 0,
+            zoom: None,
             last_frame: None,
             discrete_wait: 0.0,
             dwell: 0.0,
@@ -259,6 +264,9 @@ impl Session {
             }
         }
         self.cursor = c;
+        // A zoomed diagram keeps the cursor in view (playback, a step, a jump).
+        let end = self.run.end_ms() as i64;
+        self.zoom = self.zoom.map(|w| w.following(c.t, end));
         if let Some(b) = course::beat_at(&self.beats, c.step) {
             if b + 1 == self.beats.len() {
                 if let Some(name) = &self.name {
@@ -298,6 +306,11 @@ impl Session {
         let t = self.cursor.t;
         self.run = Rc::new(Run::new(self.history.current().clone()));
         self.state = Rc::new(self.run.state_at(0));
+        // An edit can shorten the run: the window stays inside it.
+        let end = self.run.end_ms() as i64;
+        self.zoom = self
+            .zoom
+            .and_then(|w| super::zoom::apply(Some(w), super::zoom::Zoom::To(w.from, w.to), t, end));
         self.locate_beats();
         if let Some(v) = &self.versus {
             let with = v.with.clone();
@@ -336,6 +349,7 @@ impl Session {
         // Opening a scenario is navigation, not an edit: it starts a fresh history (the
         // browser's Back button, through the fragment, goes back to the previous one).
         self.history = History::new(sc);
+        self.zoom = None;
         self.playing = false;
         self.selected = None;
         self.error = None;
@@ -604,6 +618,9 @@ impl Session {
                     };
                     m.move_to(c);
                 }
+            }
+            Action::Zoom(z) => {
+                m.zoom = super::zoom::apply(m.zoom, z, m.cursor.t, m.run.end_ms() as i64);
             }
             Action::StepForward => {
                 m.playing = false;

@@ -35,6 +35,7 @@ impl Session {
                 .map(str::to_string),
             panel: panel.map(str::to_string),
             menu: self.menu.map(|m| menu_name(m).to_string()),
+            zoom: self.zoom.map(|w| (w.from, w.to)),
             ..Handoff::default()
         };
         if self.history.edited() {
@@ -103,6 +104,10 @@ impl Session {
             step: by_step.step,
         });
         m.menu = h.menu.as_deref().and_then(menu_named);
+        let end = m.run.end_ms() as i64;
+        m.zoom = h.zoom.and_then(|(a, b)| {
+            super::zoom::apply(None, super::zoom::Zoom::To(a, b), m.cursor.t, end)
+        });
         if let Some(with) = &h.compare {
             m.compare_with(with);
         }

@@ -15,6 +15,7 @@
 //!          | "sc=" base64url    ; a custom scenario: compact JSON, compressed (share::lz)
 //!          | "seed=" u64 | "fence=" mode | "flavor=" flavor
 //!          | "t=" ms            ; cursor time, 0 ..= the scenario's horizon
+//!          | "z=" ms "-" ms     ; the diagram's zoom window (session::zoom)
 //!          | "step=" n          ; entries taken, when several share t's millisecond
 //!          | "beat=" n | "chapter=" n | "quiz=" n        ; 1-based
 //!          | "panel=" id        ; [a-z0-9-], 1 to 32 characters
@@ -73,6 +74,8 @@ pub struct ViewState {
     /// land elsewhere (several events share one millisecond). A reader clamps it to the
     /// run's length; it wins over `t_ms` when both are given.
     pub step: Option<u32>,
+    /// The diagram's zoom window, from and to in ms (`None`: the whole run).
+    pub zoom: Option<(i64, i64)>,
     /// A walkthrough beat of a named scenario.
     pub beat: Option<usize>,
     /// The chapter menu, open at a chapter.
@@ -100,6 +103,7 @@ impl Default for ViewState {
             flavor: None,
             t_ms: None,
             step: None,
+            zoom: None,
             beat: None,
             chapter: None,
             quiz: None,
@@ -169,6 +173,7 @@ pub fn encode(v: &ViewState) -> String {
     put("flavor", v.flavor.clone());
     put("t", v.t_ms.map(|t| t.to_string()));
     put("step", v.step.map(|n| n.to_string()));
+    put("z", v.zoom.map(|(a, b)| format!("{a}-{b}")));
     put("beat", v.beat.map(|b| (b + 1).to_string()));
     put("chapter", v.chapter.map(|c| (c + 1).to_string()));
     put("quiz", v.quiz.map(|q| (q + 1).to_string()));
@@ -183,9 +188,9 @@ pub fn encode(v: &ViewState) -> String {
     format!("#{}", parts.join("&"))
 }
 
-const KEYS: [&str; 15] = [
-    "s", "sc", "seed", "fence", "flavor", "t", "step", "beat", "chapter", "quiz", "panel", "embed",
-    "autoplay", "view", "origins",
+const KEYS: [&str; 16] = [
+    "s", "sc", "seed", "fence", "flavor", "t", "step", "z", "beat", "chapter", "quiz", "panel",
+    "embed", "autoplay", "view", "origins",
 ];
 
 /// Plain decimal digits only (no sign, no `+`), so one state has one spelling.
@@ -242,7 +247,7 @@ pub fn decode(fragment: &str) -> Result<ViewState, String> {
             return Err(format!("{key}: given twice"));
         }
     }
-    let [s, sc, seed, fence, flavor, t, step, beat, chapter, quiz, panel, embed, autoplay, view, origins] =
+    let [s, sc, seed, fence, flavor, t, step, z, beat, chapter, quiz, panel, embed, autoplay, view, origins] =
         values;
 
     let mut v = ViewState::default();
@@ -307,6 +312,15 @@ pub fn decode(fragment: &str) -> Result<ViewState, String> {
                 .filter(|&n| n <= max)
                 .ok_or_else(|| format!("step: \"{}\" is not a step from 0 to {max}", clip(x)))?,
         );
+    }
+    if let Some(x) = z {
+        let (a, b) = x
+            .split_once('-')
+            .and_then(|(a, b)| Some((whole(a)?, whole(b)?)))
+            .and_then(|(a, b)| Some((i64::try_from(a).ok()?, i64::try_from(b).ok()?)))
+            .ok_or_else(|| format!("z: \"{}\" is not a window FROM-TO in ms", clip(x)))?;
+        let w = crate::session::zoom::Window::checked(a, b, horizon)?;
+        v.zoom = Some((w.from, w.to));
     }
     if let Some(x) = beat {
         // Only a named lesson has a walkthrough to be at a beat of.
