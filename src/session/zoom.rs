@@ -125,41 +125,18 @@ mod tests {
 
     #[test]
     fn zooming_in_keeps_the_point_under_the_pointer() {
-        let w = apply(
-            None,
-            Zoom::By {
+        let halve = |w| {
+            let z = Zoom::By {
                 factor: 0.5,
                 around: Some(15_000.0),
-            },
-            0.0,
-            END,
-        )
-        .unwrap();
-        assert_eq!(
-            w,
-            Window {
-                from: 7_500,
-                to: 37_500
-            }
-        );
+            };
+            apply(w, z, 0.0, END).unwrap()
+        };
+        let w = halve(None);
+        assert_eq!((w.from, w.to), (7_500, 37_500));
         // A quarter of the way in before, a quarter of the way in after.
-        let again = apply(
-            Some(w),
-            Zoom::By {
-                factor: 0.5,
-                around: Some(15_000.0),
-            },
-            0.0,
-            END,
-        )
-        .unwrap();
-        assert_eq!(
-            again,
-            Window {
-                from: 11_250,
-                to: 26_250
-            }
-        );
+        let again = halve(Some(w));
+        assert_eq!((again.from, again.to), (11_250, 26_250));
     }
 
     #[test]
