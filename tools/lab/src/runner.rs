@@ -94,11 +94,11 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
         Recorder::create(&part("storage"), "storage", epoch)?,
     )?;
 
-    let clients = sc["clients"].as_array().cloned().unwrap_or_default();
+    let clients = sc["clients"].as_array().map_or(0, Vec::len);
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let mut proxies = Vec::new();
     let mut children: Vec<Child> = Vec::new();
-    for (i, spec) in clients.iter().enumerate() {
+    for i in 0..clients {
         let cname = format!("c{}", i + 1);
         let proxy = Proxy::start(&addr)?;
         let child = Command::new(&exe)
@@ -116,7 +116,6 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
             .args(["--key", &lock_key, "--out", &part(&cname)])
             .spawn()
             .map_err(|e| format!("spawn {cname}: {e}"))?;
-        let _ = spec;
         proxies.push(proxy);
         children.push(child);
     }
