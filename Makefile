@@ -16,6 +16,7 @@
 #   make mutants plants ten known bugs in the core, one at a time, in a scratch copy
 #                (scripts/mutants.sh), runs `cargo test --no-default-features` on each and
 #                says which test binary caught it; ends with `caught N / planted M`.
+#   make lab     the lab scenarios against a real Redis and etcd (scripts/lab.sh), beside the model's runs.
 # The other targets are helpers for those.
 
 SHELL := /bin/bash
@@ -28,7 +29,7 @@ export CHROMEDRIVER := /usr/bin/chromedriver
 
 STEP := scripts/step.sh
 
-.PHONY: serve test fuzz mutants setup
+.PHONY: serve test fuzz mutants lab setup
 
 setup:
 	@scripts/setup.sh
@@ -74,3 +75,6 @@ fuzz:
 # few: `make mutants MUTANTS="3 7"`.
 mutants:
 	@scripts/mutants.sh $(MUTANTS)
+
+lab:
+	@scripts/lab.sh

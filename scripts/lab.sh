@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The lab (issue 18): the lab scenarios (tools/lab/scenarios/*.json) run against a real Redis
+# and a real etcd, with real client processes and real faults (SIGSTOP/SIGCONT, a proxy
+# cut), each recorded as a trace (docs/trace-format.md) and compared with the model's run of
+# the same file. Prints one line per scenario: model verdict, real verdict, largest timing
+# difference, agree/differ; exits 1 if any differs.
+#
+# Installs what is missing from Debian's packages (redis-server, etcd-server), builds
+# tools/lab, starts its own redis-server and etcd on free loopback ports with their data in a
+# temporary directory, and stops every process it started on exit, Ctrl-C and failure.
+# LAB_OUT: where the traces go (default target/lab). Extra arguments go to `lab all`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+
+need=()
+command -v redis-server >/dev/null || need+=(redis-server)
+command -v etcd >/dev/null || need+=(etcd-server)
+if ((${#need[@]})); then
+    echo "lab: installing ${need[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y "${need[@]}" >/dev/null \
+        || { apt-get update >/dev/null && apt-get install -y "${need[@]}" >/dev/null; }
+fi
+
+target="${CARGO_TARGET_DIR:-$PWD/target}"
+cargo build --release --quiet --manifest-path tools/lab/Cargo.toml --target-dir "$target"
+lab="$target/release/lab"
+
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+    local code=$?
+    trap - EXIT INT TERM
+    # Each service runs in its own session (setsid), so its process group is its pid.
+    for p in "${pids[@]}"; do kill -TERM -- "-$p" 2>/dev/null || true; done
+    for p in "${pids[@]}"; do
+        for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$p" 2>/dev/null || break; sleep 0.2; done
+        kill -KILL -- "-$p" 2>/dev/null || true
+    done
+    rm -rf "$tmp"
+    exit "$code"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# Free loopback ports: the lab binds port 0 and prints what the kernel picked.
+read -r rp ec ep < <("$lab" ports 3)
+
+mkdir -p "$tmp/redis" "$tmp/etcd"
+setsid redis-server --port "$rp" --bind 127.0.0.1 --save '' --appendonly no --dir "$tmp/redis" \
+    >"$tmp/redis.log" 2>&1 &
+pids+=($!)
+setsid etcd --name lab --data-dir "$tmp/etcd" \
+    --listen-client-urls "http://127.0.0.1:$ec" --advertise-client-urls "http://127.0.0.1:$ec" \
+    --listen-peer-urls "http://127.0.0.1:$ep" --initial-advertise-peer-urls "http://127.0.0.1:$ep" \
+    --initial-cluster "lab=http://127.0.0.1:$ep" >"$tmp/etcd.log" 2>&1 &
+pids+=($!)
+
+# Ready when Redis answers PING and etcd's gateway answers a range.
+for _ in $(seq 1 100); do
+    r=$(redis-cli -h 127.0.0.1 -p "$rp" ping 2>/dev/null || true)
+    e=$(curl -s -m 1 -X POST "http://127.0.0.1:$ec/v3/kv/range" -d '{"key":"AA=="}' || true)
+    [[ "$r" == PONG && "$e" == *header* ]] && break
+    sleep 0.1
+done
+[[ "$r" == PONG ]] || { echo "lab: redis-server did not start:"; tail -5 "$tmp/redis.log"; exit 1; }
+[[ "$e" == *header* ]] || { echo "lab: etcd did not start:"; tail -5 "$tmp/etcd.log"; exit 1; }
+echo "lab: $(redis-server --version | cut -d' ' -f1-3) on 127.0.0.1:$rp, etcd $(etcd --version | head -1 | cut -d' ' -f3) on 127.0.0.1:$ec"
+
+"$lab" all tools/lab/scenarios --redis "127.0.0.1:$rp" --etcd "127.0.0.1:$ec" --out "${LAB_OUT:-target/lab}" "$@"

@@ -1,0 +1,114 @@
+//! etcd's lock, spoken through its v3 JSON gateway (keys and values base64): a lease, a
+//! transaction that creates the lock key only if it does not exist (`create_revision == 0`)
+//! attached to the lease, keepalives, and the key's create revision as the fencing token —
+//! the recipe etcd's own `concurrency.Mutex` is built on, without its waiter queue: a waiter
+//! here polls the key every [`POLL_MS`] (see the runner's notes on timing).
+
+use crate::http::post;
+use base64::Engine;
+use serde_json::{json, Value};
+use std::time::Duration;
+
+/// How often a waiter looks whether the lock key is gone.
+pub const POLL_MS: u64 = 20;
+
+pub fn b64(s: &str) -> String {
+    base64::engine::general_purpose::STANDARD.encode(s)
+}
+
+/// etcd's gateway writes 64-bit integers as strings.
+pub fn int(v: &Value) -> Option<i64> {
+    v.as_str()
+        .and_then(|s| s.parse().ok())
+        .or_else(|| v.as_i64())
+}
+
+pub struct Etcd {
+    pub addr: String,
+    pub timeout: Duration,
+}
+
+impl Etcd {
+    fn call(&self, path: &str, body: Value) -> Result<(u16, Value), String> {
+        let (code, text) = post(&self.addr, path, &body.to_string(), self.timeout)?;
+        // The gateway may append a gRPC trailer after an error's JSON: read the first value.
+        let v = serde_json::Deserializer::from_str(&text)
+            .into_iter::<Value>()
+            .next()
+            .ok_or("empty reply")?
+            .map_err(|e| format!("{path}: {e}"))?;
+        Ok((code, v))
+    }
+
+    /// A lease of `ttl_s` seconds; its id.
+    pub fn grant(&self, ttl_s: i64) -> Result<i64, String> {
+        let (_, v) = self.call("/v3/lease/grant", json!({ "TTL": ttl_s }))?;
+        int(&v["ID"]).ok_or_else(|| format!("lease grant: {v}"))
+    }
+
+    /// One keepalive: the lease's remaining TTL in seconds, 0 when etcd no longer has it.
+    pub fn keepalive(&self, id: i64) -> Result<i64, String> {
+        let (_, v) = self.call("/v3/lease/keepalive", json!({ "ID": id.to_string() }))?;
+        let r = &v["result"];
+        if r.is_null() {
+            return Err(format!("keepalive: {v}"));
+        }
+        Ok(int(&r["TTL"]).unwrap_or(0))
+    }
+
+    /// Revokes the lease (deleting the lock key attached to it); false when it was gone.
+    pub fn revoke(&self, id: i64) -> Result<bool, String> {
+        let (code, _) = self.call("/v3/lease/revoke", json!({ "ID": id.to_string() }))?;
+        Ok(code == 200)
+    }
+
+    /// The key's create revision, None when absent.
+    pub fn create_revision(&self, key: &str) -> Result<Option<i64>, String> {
+        let (_, v) = self.call("/v3/kv/range", json!({ "key": b64(key) }))?;
+        Ok(v["kvs"].get(0).and_then(|kv| int(&kv["create_revision"])))
+    }
+
+    /// Creates `key` = `value` on lease `id` if it does not exist: the token (the key's
+    /// create revision) on success.
+    pub fn create_if_absent(&self, key: &str, value: &str, id: i64) -> Result<Option<i64>, String> {
+        let (_, v) = self.call(
+            "/v3/kv/txn",
+            json!({
+                "compare": [{ "key": b64(key), "target": "CREATE", "result": "EQUAL", "create_revision": "0" }],
+                "success": [{ "request_put": { "key": b64(key), "value": b64(value), "lease": id.to_string() } }],
+            }),
+        )?;
+        if v["succeeded"].as_bool() == Some(true) {
+            return Ok(int(&v["header"]["revision"]));
+        }
+        Ok(None)
+    }
+
+    /// The `exact` write: puts `data_key` = `value` only if the lock key's create revision is
+    /// still `token`, in one transaction. Err(current) tells the revision that is there (0:
+    /// no lock key) when it is not.
+    pub fn put_if_holder(
+        &self,
+        lock: &str,
+        token: i64,
+        data_key: &str,
+        value: &str,
+    ) -> Result<Result<(), i64>, String> {
+        let (_, v) = self.call(
+            "/v3/kv/txn",
+            json!({
+                "compare": [{ "key": b64(lock), "target": "CREATE", "result": "EQUAL", "create_revision": token.to_string() }],
+                "success": [{ "request_put": { "key": b64(data_key), "value": b64(value) } }],
+                "failure": [{ "request_range": { "key": b64(lock) } }],
+            }),
+        )?;
+        if v["succeeded"].as_bool() == Some(true) {
+            return Ok(Ok(()));
+        }
+        let cur = v["responses"][0]["response_range"]["kvs"]
+            .get(0)
+            .and_then(|kv| int(&kv["create_revision"]))
+            .unwrap_or(0);
+        Ok(Err(cur))
+    }
+}

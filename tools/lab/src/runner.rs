@@ -1,0 +1,255 @@
+//! The runner: one lab scenario, for real. It starts the storage (a thread) and one proxy per
+//! client in front of the lock service (threads), spawns each client as its own process
+//! (this binary's `client` command), injects the scenario's faults at their true times —
+//! a pause is SIGSTOP … SIGCONT of the client's process, a partition from the lock service
+//! is its proxy cut … healed — then merges every process's lines into one recorded trace.
+//!
+//! Clients are spawned before the lab's start instant and each waits for its own `start_ms`,
+//! so process start-up does not shift the timeline.
+
+use crate::client::Service;
+use crate::clock::{now_ns, Epoch};
+use crate::etcd::Etcd;
+use crate::proxy::Proxy;
+use crate::record::Recorder;
+use crate::storage::{self, Fence};
+use serde_json::{json, Value};
+use std::path::Path;
+use std::process::{Child, Command};
+use std::time::Duration;
+
+/// Head start for the client processes before the lab's time 0.
+const LEAD_MS: i64 = 200;
+
+pub struct Services {
+    pub redis: Option<String>,
+    pub etcd: Option<String>,
+}
+
+pub struct Ran {
+    pub name: String,
+    pub service: Service,
+    /// The merged recorded trace's lines (header first).
+    pub trace: Vec<String>,
+}
+
+fn service_name(s: Service) -> &'static str {
+    match s {
+        Service::Redis => "redis",
+        Service::Etcd => "etcd",
+    }
+}
+
+pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let sc: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let name = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("lab")
+        .to_string();
+    let service = match sc["coordinator"]["flavor"].as_str() {
+        Some("redis") => Service::Redis,
+        Some("etcd") => Service::Etcd,
+        f => {
+            return Err(format!(
+                "{name}: the lab runs flavor redis or etcd, not {f:?}"
+            ))
+        }
+    };
+    let svc = service_name(service);
+    let addr = match service {
+        Service::Redis => sv.redis.clone(),
+        Service::Etcd => sv.etcd.clone(),
+    }
+    .ok_or_else(|| format!("{name}: needs --{svc}"))?;
+    let fence = match sc["storage"]["fence"].as_str().unwrap_or("none") {
+        "none" => Fence::None,
+        "monotone" => Fence::Monotone,
+        "exact" => Fence::Exact,
+        f => return Err(format!("{name}: fence {f} is not in the lab")),
+    };
+    let parts = out.join(format!("{name}.parts"));
+    let _ = std::fs::remove_dir_all(&parts);
+    std::fs::create_dir_all(&parts).map_err(|e| e.to_string())?;
+    let part = |n: &str| {
+        parts
+            .join(format!("{n}.ndjson"))
+            .to_string_lossy()
+            .into_owned()
+    };
+
+    // Every run has its own lock key, so runs on one service never meet.
+    let lock_key = format!("leaseline-lab/{name}/{}", now_ns());
+    let epoch = Epoch(now_ns() + LEAD_MS * 1_000_000);
+    let runner = Recorder::create(&part("runner"), "runner", epoch)?;
+    let etcd = (fence == Fence::Exact).then(|| Etcd {
+        addr: addr.clone(),
+        timeout: Duration::from_secs(1),
+    });
+    let storage_addr = storage::start(
+        fence,
+        etcd,
+        &lock_key,
+        Recorder::create(&part("storage"), "storage", epoch)?,
+    )?;
+
+    let clients = sc["clients"].as_array().map_or(0, Vec::len);
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let mut proxies = Vec::new();
+    let mut children: Vec<Child> = Vec::new();
+    for i in 0..clients {
+        let cname = format!("c{}", i + 1);
+        let proxy = Proxy::start(&addr)?;
+        let child = Command::new(&exe)
+            .args(["client", "--scenario"])
+            .arg(path)
+            .args(["--index", &i.to_string(), "--t0", &epoch.0.to_string()])
+            .args([
+                "--service",
+                svc,
+                "--lock",
+                &proxy.addr,
+                "--storage",
+                &storage_addr,
+            ])
+            .args(["--key", &lock_key, "--out", &part(&cname)])
+            .spawn()
+            .map_err(|e| format!("spawn {cname}: {e}"))?;
+        proxies.push(proxy);
+        children.push(child);
+    }
+
+    // The faults as timed actions on the lab clock.
+    let mut actions: Vec<(i64, usize, Value)> = Vec::new();
+    for (n, f) in sc["faults"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .enumerate()
+    {
+        let at = f["at_ms"].as_i64().unwrap_or(0);
+        match f["fault"].as_str().unwrap_or("") {
+            "pause" => {
+                actions.push((at, n, json!({"do": "stop", "node": f["node"]})));
+                let end = at + f["for_ms"].as_i64().unwrap_or(0);
+                actions.push((end, n, json!({"do": "cont", "node": f["node"]})));
+            }
+            k @ ("partition" | "heal") => {
+                let (a, b) = (f["a"].as_str().unwrap_or(""), f["b"].as_str().unwrap_or(""));
+                let client = if b == "coord" { a } else { b };
+                if a != "coord" && b != "coord" {
+                    return Err(format!(
+                        "{name}: the lab cuts a client from the lock service only"
+                    ));
+                }
+                actions.push((at, n, json!({"do": k, "node": client})));
+            }
+            k => return Err(format!("{name}: fault `{k}` is not in the lab")),
+        }
+    }
+    actions.sort_by_key(|a| (a.0, a.1));
+    let index = |node: &Value| -> Result<usize, String> {
+        node.as_str()
+            .and_then(|s| s.strip_prefix('c'))
+            .and_then(|n| n.parse::<usize>().ok())
+            .filter(|&n| n >= 1 && n <= children.len())
+            .map(|n| n - 1)
+            .ok_or_else(|| format!("{name}: no client {node}"))
+    };
+    for (at, _, a) in &actions {
+        let i = index(&a["node"])?;
+        epoch.sleep_until(at * 1_000_000);
+        let (node, pid) = (format!("c{}", i + 1), children[i].id() as i32);
+        match a["do"].as_str().unwrap_or("") {
+            "stop" => {
+                // SAFETY: kill(2) on our own child's pid.
+                unsafe { libc::kill(pid, libc::SIGSTOP) };
+                runner.note_for(&node, "pause_began", json!({}));
+            }
+            "cont" => {
+                unsafe { libc::kill(pid, libc::SIGCONT) };
+                runner.note_for(&node, "pause_ended", json!({}));
+            }
+            "partition" => {
+                proxies[i].cut();
+                runner.note_for(&node, "link_cut", json!({ "peer": svc }));
+            }
+            _ => {
+                proxies[i].heal();
+                runner.note_for(&node, "link_healed", json!({ "peer": svc }));
+            }
+        }
+    }
+
+    // Wait for the clients, at most to the horizon and a little more.
+    let horizon = sc["horizon_ms"].as_i64().unwrap_or(60_000);
+    let mut failed = Vec::new();
+    for (i, c) in children.iter_mut().enumerate() {
+        loop {
+            match c.try_wait() {
+                Ok(Some(st)) => {
+                    if !st.success() {
+                        failed.push(format!("c{} exited with {st}", i + 1));
+                    }
+                    break;
+                }
+                Ok(None) if epoch.now() < (horizon + 5_000) * 1_000_000 => {
+                    std::thread::sleep(Duration::from_millis(20))
+                }
+                _ => {
+                    let _ = c.kill();
+                    let _ = c.wait();
+                    failed.push(format!("c{} still running past the horizon: killed", i + 1));
+                    break;
+                }
+            }
+        }
+    }
+    if !failed.is_empty() {
+        return Err(format!("{name}: {}", failed.join("; ")));
+    }
+
+    let mut nodes: Vec<Value> = (1..=children.len())
+        .map(|i| json!({"name": format!("c{i}"), "role": "client"}))
+        .collect();
+    nodes.push(json!({"name": svc, "role": "lock service"}));
+    nodes.push(json!({"name": "storage", "role": "storage"}));
+    let header = json!({
+        "leaseline_trace": 1,
+        "scenario": name,
+        "service": svc,
+        "source": "lab",
+        "notes": format!("leaseline lab: tools/lab/scenarios/{name}.json against a real {svc}"),
+        "nodes": nodes,
+    });
+    let mut files = vec![part("runner"), part("storage")];
+    files.extend((1..=children.len()).map(|i| part(&format!("c{i}"))));
+    let trace = merge(&header, &files)?;
+    std::fs::write(out.join(format!("{name}.ndjson")), trace.join("\n") + "\n")
+        .map_err(|e| e.to_string())?;
+    let _ = std::fs::remove_dir_all(&parts);
+    Ok(Ran {
+        name,
+        service,
+        trace,
+    })
+}
+
+/// One trace from the processes' files: the header, then every line ordered by `t_us`,
+/// equal times in file order (a stable sort).
+pub fn merge(header: &Value, files: &[String]) -> Result<Vec<String>, String> {
+    let mut lines: Vec<(i64, String)> = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(f).map_err(|e| format!("{f}: {e}"))?;
+        for l in text.lines().filter(|l| !l.is_empty()) {
+            let v: Value = serde_json::from_str(l).map_err(|e| format!("{f}: {e}"))?;
+            lines.push((v["t_us"].as_i64().unwrap_or(0), l.to_string()));
+        }
+    }
+    lines.sort_by_key(|l| l.0);
+    let mut out = vec![header.to_string()];
+    out.extend(lines.into_iter().map(|l| l.1));
+    Ok(out)
+}
