@@ -11,6 +11,7 @@ use crate::analysis::explore::hole::Hole;
 use crate::analysis::explore::{
     explore, Bounds, Class, Counterexample, Ended, Report as ExploreReport, MAX_FAULTS,
 };
+use crate::model::recorded;
 use crate::model::scenario::{FenceWord, Flavor, Scenario};
 use crate::model::sim::simulate;
 use crate::model::trace::{Outcome, Trace};
@@ -30,6 +31,7 @@ USAGE:
                   [--fence MODE] [--flavor FLAVOR] [--seed N] [--format text|json]
     leaseline presets          (lists the presets and the scenario library)
     leaseline check <file.json>
+    leaseline check-trace <file.ndjson | -> [--format text|json]
     leaseline explore <preset | lesson[/fix] | file.json>
                   [--faults KINDS] [--max-faults K] [--max-pause-ms MS] [--clean]
                   [--budget N] [--fence MODE] [--flavor FLAVOR] [--format text|json]
@@ -60,6 +62,10 @@ bound computes the worst-case overlap of two believers for a client (default c1)
 the longest pause P, one-way delay D and clock drift R (defaults: the scenario's own
 longest pause, longest link delay and largest drift), by the model's rules, with the
 run that attains it (see docs/safety-bound.md).
+
+check-trace reads a recorded trace — a real run, one event per line (see
+docs/trace-format.md; `-` reads standard input) — and judges it with the same checker
+as run: the same verdict and stats, plus the recording's header.
 
 Exit codes: 0 ran (whatever the verdict) or valid; 2 bad input.
 Example: leaseline run gc-pause --fence monotone
@@ -146,6 +152,7 @@ fn dispatch(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             .map_err(io)
         }
         Some("run") => run_cmd(&args[1..], out),
+        Some("check-trace") => check_trace_cmd(&args[1..], out),
         Some("explore") => explore_cmd(&args[1..], out),
         Some("bound") => bound_cmd(&args[1..], out),
         Some(other) => Err(format!("unknown command `{other}` (try --help)")),
@@ -270,6 +277,81 @@ fn run_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             out,
             "outcome: {:?} at {}; digest {}",
             trace.outcome,
+            trace.end,
+            trace.digest_hex()
+        )
+        .map_err(io)?;
+        write!(out, "{}", verdict.summary()).map_err(io)
+    }
+}
+
+/// Reads a recorded trace's bytes from a file, or from standard input for `-`, at most
+/// one byte past the format's limit (so the reader refuses an oversized file by its size).
+fn recorded_bytes(path: &str) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let limit = recorded::MAX_BYTES as u64 + 1;
+    let mut bytes = Vec::new();
+    let read = if path == "-" {
+        std::io::stdin().take(limit).read_to_end(&mut bytes)
+    } else {
+        std::fs::File::open(path).and_then(|f| f.take(limit).read_to_end(&mut bytes))
+    };
+    read.map_err(|e| format!("{path}: {e}"))?;
+    Ok(bytes)
+}
+
+/// `leaseline check-trace`: reads a recorded trace, converts it to the model's trace,
+/// checks it as `run` checks a model run, prints the same report plus its source.
+fn check_trace_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
+    let o = options(args, &["--format"], &[])?;
+    let path = o.target.clone().ok_or(
+        "check-trace needs a recorded trace: leaseline check-trace <file.ndjson | ->",
+    )?;
+    let json = match o.get("--format") {
+        None | Some("text") => false,
+        Some("json") => true,
+        Some(f) => return Err(format!("--format: `{f}` is not text or json")),
+    };
+    let bytes = recorded_bytes(&path)?;
+    let rec = recorded::read(&bytes).map_err(|e| format!("{path}: {e}"))?;
+    let trace = recorded::to_trace(&rec);
+    let verdict = check(&trace);
+    let source = SourceJson::new(&rec);
+    let io = |e: std::io::Error| e.to_string();
+    if json {
+        let report = TraceReport {
+            report: Report::new(&trace, &verdict),
+            source,
+        };
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
+        )
+        .map_err(io)
+    } else {
+        let said = |k: &str, v: &Option<String>| v.as_ref().map(|v| format!(", {k} {v}"));
+        writeln!(
+            out,
+            "{path} — recorded trace{}{}{}: {} events",
+            said("service", &source.service).unwrap_or_default(),
+            said("source", &source.source).unwrap_or_default(),
+            said("scenario", &source.scenario).unwrap_or_default(),
+            source.events
+        )
+        .map_err(io)?;
+        let names: Vec<String> = source
+            .nodes
+            .iter()
+            .map(|n| format!("{} = \"{}\" ({})", n.id, n.name, n.role))
+            .collect();
+        writeln!(out, "nodes: {}", names.join(", ")).map_err(io)?;
+        for e in &trace.entries {
+            writeln!(out, "{e}").map_err(io)?;
+        }
+        writeln!(
+            out,
+            "ends at {}; digest {}",
             trace.end,
             trace.digest_hex()
         )
@@ -703,6 +785,60 @@ impl<'a> Report<'a> {
             rejections: &v.rejections,
             stats: &v.stats,
             progress: &v.progress,
+        }
+    }
+}
+
+/// `check-trace --format json`: `run`'s report, plus where the trace came from.
+#[derive(Serialize)]
+pub struct TraceReport<'a> {
+    #[serde(flatten)]
+    pub report: Report<'a>,
+    pub source: SourceJson,
+}
+
+/// The recording's header, and the model's name for each of its nodes.
+#[derive(Serialize)]
+pub struct SourceJson {
+    pub leaseline_trace: i128,
+    pub scenario: Option<String>,
+    pub service: Option<String>,
+    pub source: Option<String>,
+    pub notes: Option<String>,
+    /// Event lines read (the header not counted).
+    pub events: usize,
+    pub nodes: Vec<SourceNode>,
+}
+
+#[derive(Serialize)]
+pub struct SourceNode {
+    pub name: String,
+    pub role: &'static str,
+    /// The model's name for it, as the verdict writes it: `c1`, `coord`, `storage`.
+    pub id: String,
+}
+
+impl SourceJson {
+    fn new(r: &recorded::Recording) -> SourceJson {
+        let ids = recorded::convert::model_ids(r);
+        SourceJson {
+            leaseline_trace: recorded::VERSION,
+            scenario: r.header.scenario.clone(),
+            service: r.header.service.clone(),
+            source: r.header.source.clone(),
+            notes: r.header.notes.clone(),
+            events: r.lines.len(),
+            nodes: r
+                .header
+                .nodes
+                .iter()
+                .zip(ids)
+                .map(|(n, id)| SourceNode {
+                    name: n.name.clone(),
+                    role: n.role.word(),
+                    id: id.to_string(),
+                })
+                .collect(),
         }
     }
 }
