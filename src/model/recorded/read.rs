@@ -80,7 +80,7 @@ pub fn parse(text: &str) -> Res<Recording> {
         if raw.trim().is_empty() {
             return Err(RecordedError::at(n, None, "empty line"));
         }
-        let v = json::parse(raw).map_err(|e| RecordedError::at(n, None, not_json(&e)))?;
+        let v = json::parse(raw).map_err(|e| bad_json(n, raw, &e))?;
         let Json::Obj(kv) = &v else {
             return Err(RecordedError::at(
                 n,
@@ -121,12 +121,52 @@ pub fn parse(text: &str) -> Res<Recording> {
     Ok(Recording { header, lines })
 }
 
-/// The JSON reader's message, for a line read alone: "… at line 1, column 31" becomes
-/// "not valid JSON: … at column 31"; its note about milliseconds is not this format's.
-fn not_json(e: &str) -> String {
+/// The JSON reader's refusal of line `n`. A number that is not a whole one, or too
+/// large, names the field it is the value of; any other error is the line's: "not valid
+/// JSON: … at column 31" (the reader's "line 1" is this line; its note about
+/// milliseconds is not this format's).
+fn bad_json(n: u32, raw: &str, e: &str) -> RecordedError {
+    let column = e
+        .rsplit_once(", column ")
+        .and_then(|(_, c)| c.parse::<usize>().ok());
+    let number = if e.starts_with("expected a whole number") {
+        Some("expected a whole number, got a fraction or an exponent")
+    } else if e.starts_with("number too large") {
+        Some("number too large")
+    } else {
+        None
+    };
+    if let (Some(what), Some(key)) = (number, column.and_then(|c| key_before(raw, c))) {
+        return RecordedError::at(n, Some(&key), what);
+    }
     let e = e.replace(" (times are integer milliseconds)", "");
     let e = e.replace(" at line 1, column ", " at column ");
-    format!("not valid JSON: {e}")
+    RecordedError::at(n, None, format!("not valid JSON: {e}"))
+}
+
+/// The key whose value is the number ending at (1-based) byte column `column`: back over
+/// the number, then `:` and a quoted key.
+fn key_before(raw: &str, column: usize) -> Option<String> {
+    let b = raw.as_bytes();
+    let mut i = column.checked_sub(1)?.min(b.len());
+    let back = |i: &mut usize, ok: &dyn Fn(u8) -> bool| {
+        while *i > 0 && ok(b[*i - 1]) {
+            *i -= 1;
+        }
+    };
+    back(&mut i, &|c| c.is_ascii_digit() || c == b'-');
+    back(&mut i, &|c| c == b' ' || c == b'\t');
+    if i == 0 || b[i - 1] != b':' {
+        return None;
+    }
+    i -= 1;
+    back(&mut i, &|c| c == b' ' || c == b'\t');
+    if i == 0 || b[i - 1] != b'"' {
+        return None;
+    }
+    let end = i - 1;
+    let start = b[..end].iter().rposition(|&c| c == b'"')? + 1;
+    raw.get(start..end).map(str::to_string)
 }
 
 /// Checks that need the events in time order: `renewed` only while the client holds the
