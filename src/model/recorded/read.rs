@@ -217,7 +217,7 @@ impl Obj<'_> {
     /// Refuses any field not in `known`, naming the first.
     fn only(&self, known: &[&str], what: &str) -> Res<()> {
         match self.kv.iter().find(|(k, _)| !known.contains(&k.as_str())) {
-            Some((k, _)) => Err(self.err(k, format!("unknown field for {what}"))),
+            Some((k, _)) => Err(self.err(&spell(k), format!("unknown field for {what}"))),
             None => Ok(()),
         }
     }
@@ -262,6 +262,23 @@ impl Obj<'_> {
     fn need_token(&self, key: &str) -> Res<u64> {
         self.token(key)?.ok_or_else(|| self.err(key, "missing"))
     }
+}
+
+/// A key as a refusal names it: as written, the empty key as `""`, and a control
+/// character as `\u{…}` (a refusal stays one line).
+pub fn spell(key: &str) -> String {
+    if key.is_empty() {
+        return "\"\"".into();
+    }
+    let mut s = String::with_capacity(key.len());
+    for c in key.chars() {
+        if c.is_control() {
+            s += &format!("\\u{{{:x}}}", u32::from(c));
+        } else {
+            s.push(c);
+        }
+    }
+    s
 }
 
 /// A value as a refusal shows it: a string quoted (cut to 40 bytes), a number as
@@ -345,7 +362,7 @@ fn read_header(o: &Obj) -> Res<Header> {
         };
         let get = |k: &str| kv.iter().find(|(x, _)| x == k).map(|(_, v)| v);
         if let Some((k, _)) = kv.iter().find(|(k, _)| k != "name" && k != "role") {
-            return Err(o.err(&at(&format!(".{k}")), "unknown field for a node"));
+            return Err(o.err(&at(&format!(".{}", spell(k))), "unknown field for a node"));
         }
         let name = field(".name", get("name"))?;
         if name.is_empty() || name.len() > MAX_NAME {
@@ -438,7 +455,7 @@ fn read_event(o: &Obj, h: &Header) -> Res<Line> {
         .iter()
         .find(|(k, _)| !COMMON.contains(&k.as_str()) && !own.contains(&k.as_str()))
     {
-        return Err(o.err(k, format!("unknown field for {what}")));
+        return Err(o.err(&spell(k), format!("unknown field for {what}")));
     }
     let t_us = o.need_int("t_us", 0, i128::from(MAX_T_US))? as i64;
     let node = node_named(o, h, "node")?;
