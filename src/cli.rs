@@ -859,6 +859,45 @@ mod tests {
         )
     }
 
+    #[test]
+    fn check_trace_reports_a_recording_like_run_plus_its_source() {
+        let (code, out, err) = cli(&[
+            "check-trace",
+            "tests/recorded/etcd-gc-pause-fenced.ndjson",
+            "--format",
+            "json",
+        ]);
+        assert_eq!((code, err.as_str()), (0, ""));
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        for k in ["digest", "verdict", "violations", "overlaps", "rejections", "stats", "progress"] {
+            assert!(v.get(k).is_some(), "{k} missing: run's shape");
+        }
+        assert_eq!(v["verdict"]["safe"], true);
+        assert_eq!(v["stats"]["stale_writes_rejected"], 1);
+        assert_eq!(v["source"]["service"], "etcd");
+        assert_eq!(v["source"]["nodes"][2]["id"], "coord");
+        let (code, out, _) = cli(&["check-trace", "tests/recorded/redis-gc-pause-unfenced.ndjson"]);
+        assert_eq!(code, 0);
+        assert!(out.contains("UNSAFE: 2 violation(s)"), "{out}");
+        assert!(out.contains("c1 = \"client 1\" (client)"), "{out}");
+    }
+
+    #[test]
+    fn check_trace_refuses_a_bad_file_in_one_line_naming_line_and_field() {
+        let (code, out, err) = cli(&["check-trace", "tests/recorded/bad/token-not-a-number.ndjson"]);
+        assert_eq!((code, out.as_str()), (2, ""));
+        assert_eq!(
+            err,
+            "leaseline: tests/recorded/bad/token-not-a-number.ndjson: line 3, field `token`: expected a whole number, got \"abc\"\n"
+        );
+        let (code, _, err) = cli(&["check-trace", "no/such/file.ndjson"]);
+        assert_eq!(code, 2);
+        assert!(err.starts_with("leaseline: no/such/file.ndjson: "), "{err}");
+        let (code, _, err) = cli(&["check-trace"]);
+        assert_eq!(code, 2);
+        assert!(err.contains("check-trace needs a recorded trace"), "{err}");
+    }
+
     /// The JSON report of a run that must succeed.
     fn report(args: &[&str]) -> serde_json::Value {
         let (code, out, err) = cli(args);
