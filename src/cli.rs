@@ -304,9 +304,10 @@ fn recorded_bytes(path: &str) -> Result<Vec<u8>, String> {
 /// checks it as `run` checks a model run, prints the same report plus its source.
 fn check_trace_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let o = options(args, &["--format"], &[])?;
-    let path = o.target.clone().ok_or(
-        "check-trace needs a recorded trace: leaseline check-trace <file.ndjson | ->",
-    )?;
+    let path = o
+        .target
+        .clone()
+        .ok_or("check-trace needs a recorded trace: leaseline check-trace <file.ndjson | ->")?;
     let json = match o.get("--format") {
         None | Some("text") => false,
         Some("json") => true,
@@ -349,13 +350,7 @@ fn check_trace_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         for e in &trace.entries {
             writeln!(out, "{e}").map_err(io)?;
         }
-        writeln!(
-            out,
-            "ends at {}; digest {}",
-            trace.end,
-            trace.digest_hex()
-        )
-        .map_err(io)?;
+        writeln!(out, "ends at {}; digest {}", trace.end, trace.digest_hex()).map_err(io)?;
         write!(out, "{}", verdict.summary()).map_err(io)
     }
 }
@@ -869,14 +864,25 @@ mod tests {
         ]);
         assert_eq!((code, err.as_str()), (0, ""));
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-        for k in ["digest", "verdict", "violations", "overlaps", "rejections", "stats", "progress"] {
+        for k in [
+            "digest",
+            "verdict",
+            "violations",
+            "overlaps",
+            "rejections",
+            "stats",
+            "progress",
+        ] {
             assert!(v.get(k).is_some(), "{k} missing: run's shape");
         }
         assert_eq!(v["verdict"]["safe"], true);
         assert_eq!(v["stats"]["stale_writes_rejected"], 1);
         assert_eq!(v["source"]["service"], "etcd");
         assert_eq!(v["source"]["nodes"][2]["id"], "coord");
-        let (code, out, _) = cli(&["check-trace", "tests/recorded/redis-gc-pause-unfenced.ndjson"]);
+        let (code, out, _) = cli(&[
+            "check-trace",
+            "tests/recorded/redis-gc-pause-unfenced.ndjson",
+        ]);
         assert_eq!(code, 0);
         assert!(out.contains("UNSAFE: 2 violation(s)"), "{out}");
         assert!(out.contains("c1 = \"client 1\" (client)"), "{out}");
@@ -884,7 +890,10 @@ mod tests {
 
     #[test]
     fn check_trace_refuses_a_bad_file_in_one_line_naming_line_and_field() {
-        let (code, out, err) = cli(&["check-trace", "tests/recorded/bad/token-not-a-number.ndjson"]);
+        let (code, out, err) = cli(&[
+            "check-trace",
+            "tests/recorded/bad/token-not-a-number.ndjson",
+        ]);
         assert_eq!((code, out.as_str()), (2, ""));
         assert_eq!(
             err,

@@ -1062,7 +1062,11 @@ const RECORDED_FIELDS: [&str; 22] = [
 fn recorded_rule(text: &str, e: &leaseline::model::recorded::RecordedError) -> Result<(), String> {
     use leaseline::model::recorded::read::spell;
     use leaseline::model::recorded::{MAX_BYTES, MAX_LINES};
-    let lines: Vec<&str> = text.strip_suffix('\n').unwrap_or(text).split('\n').collect();
+    let lines: Vec<&str> = text
+        .strip_suffix('\n')
+        .unwrap_or(text)
+        .split('\n')
+        .collect();
     if e.line == 0 {
         return match text.len() > MAX_BYTES {
             true => Ok(()),
@@ -1096,13 +1100,15 @@ fn recorded_rule(text: &str, e: &leaseline::model::recorded::RecordedError) -> R
         || path.is_some_and(|(i, rest)| {
             i.parse::<usize>().is_ok()
                 && (rest.is_empty()
-                    || rest
-                        .strip_prefix('.')
-                        .is_some_and(|k| here.contains(&format!("\"{k}\"")) || k == "name" || k == "role"))
+                    || rest.strip_prefix('.').is_some_and(|k| {
+                        here.contains(&format!("\"{k}\"")) || k == "name" || k == "role"
+                    }))
         });
     match named && !e.message.is_empty() {
         true => Ok(()),
-        false => Err(format!("field `{f}` is neither on line {n} nor a field of the format")),
+        false => Err(format!(
+            "field `{f}` is neither on line {n} nor a field of the format"
+        )),
     }
 }
 
@@ -1162,15 +1168,18 @@ fn recorded_traces_never_panic_and_every_refusal_names_its_line() {
                 lines.join("\n") + "\n"
             }
         };
-        let Some(read) = fuzz.call(i, &text, "recorded::read", || recorded::read(text.as_bytes()))
-        else {
+        let Some(read) = fuzz.call(i, &text, "recorded::read", || {
+            recorded::read(text.as_bytes())
+        }) else {
             continue;
         };
         match read {
             Ok(rec) => {
                 // Whatever is accepted converts and checks without a panic.
                 if fuzz
-                    .call(i, &text, "to_trace + check", || check(&recorded::to_trace(&rec)))
+                    .call(i, &text, "to_trace + check", || {
+                        check(&recorded::to_trace(&rec))
+                    })
                     .is_some()
                 {
                     fuzz.accepted += 1;

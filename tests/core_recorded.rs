@@ -28,6 +28,9 @@ fn verdict_of(file: &str) -> Verdict {
 const C1: NodeId = NodeId::Client(0);
 const C2: NodeId = NodeId::Client(1);
 
+/// The clients of an overlap, with the tokens they believed in.
+type Believers = Vec<(NodeId, u64)>;
+
 /// The verdict's classes: what the lab compares between a real run and the model's.
 #[derive(Debug, PartialEq, Eq)]
 struct Classes {
@@ -35,7 +38,7 @@ struct Classes {
     /// Each violation's kind and nodes.
     violations: Vec<(ViolationKind, Vec<NodeId>)>,
     /// Each overlap's believers with their tokens, and its interval.
-    overlaps: Vec<(Vec<(NodeId, u64)>, i64, i64)>,
+    overlaps: Vec<(Believers, i64, i64)>,
     /// Each refusal: whose write, with which token, why.
     rejections: Vec<(NodeId, Option<u64>, Refusal, String)>,
     stale_writes_accepted: u32,
@@ -164,7 +167,10 @@ fn every_scenario() -> Vec<(String, Scenario)> {
         .iter()
         .map(|p| (p.name.to_string(), p.scenario()))
         .collect();
-    for l in LESSONS.iter().chain(FLAVOR_PRESETS.iter().map(|p| &p.lesson)) {
+    for l in LESSONS
+        .iter()
+        .chain(FLAVOR_PRESETS.iter().map(|p| &p.lesson))
+    {
         out.push((l.id.to_string(), l.scenario()));
         for f in l.fixes {
             let id = format!("{}/{}", l.id, f.name);
@@ -224,38 +230,163 @@ fn gc_pause_round_trips_with_its_violations_clients_and_tokens() {
 /// the start of the message).
 const BAD: &[(&str, u32, Option<&str>, &str)] = &[
     ("empty.ndjson", 1, None, "empty file"),
-    ("wrong-version.ndjson", 1, Some("leaseline_trace"), "version 2 is not supported"),
-    ("version-as-text.ndjson", 1, Some("leaseline_trace"), "expected a whole number, got \"1\""),
-    ("missing-header.ndjson", 1, Some("leaseline_trace"), "missing: the first line must be the header"),
-    ("header-unknown-field.ndjson", 1, Some("nodess"), "unknown field for the header"),
-    ("no-client.ndjson", 1, Some("nodes"), "0 nodes with role \"client\""),
-    ("duplicate-node.ndjson", 1, Some("nodes[1].name"), "\"client 1\" is named twice"),
-    ("bad-role.ndjson", 1, Some("nodes[2].role"), "\"coordinator\" is not"),
-    ("long-node-name.ndjson", 1, Some("nodes[0].name"), "must be 1 … 32 bytes"),
-    ("bad-json.ndjson", 3, None, "not valid JSON: expected ',' or '}' at column"),
-    ("not-an-object.ndjson", 2, None, "expected an object {…}, got an array"),
-    ("fraction.ndjson", 2, Some("t_us"), "expected a whole number, got a fraction"),
-    ("unknown-event.ndjson", 2, Some("event"), "unknown event \"grant\""),
+    (
+        "wrong-version.ndjson",
+        1,
+        Some("leaseline_trace"),
+        "version 2 is not supported",
+    ),
+    (
+        "version-as-text.ndjson",
+        1,
+        Some("leaseline_trace"),
+        "expected a whole number, got \"1\"",
+    ),
+    (
+        "missing-header.ndjson",
+        1,
+        Some("leaseline_trace"),
+        "missing: the first line must be the header",
+    ),
+    (
+        "header-unknown-field.ndjson",
+        1,
+        Some("nodess"),
+        "unknown field for the header",
+    ),
+    (
+        "no-client.ndjson",
+        1,
+        Some("nodes"),
+        "0 nodes with role \"client\"",
+    ),
+    (
+        "duplicate-node.ndjson",
+        1,
+        Some("nodes[1].name"),
+        "\"client 1\" is named twice",
+    ),
+    (
+        "bad-role.ndjson",
+        1,
+        Some("nodes[2].role"),
+        "\"coordinator\" is not",
+    ),
+    (
+        "long-node-name.ndjson",
+        1,
+        Some("nodes[0].name"),
+        "must be 1 … 32 bytes",
+    ),
+    (
+        "bad-json.ndjson",
+        3,
+        None,
+        "not valid JSON: expected ',' or '}' at column",
+    ),
+    (
+        "not-an-object.ndjson",
+        2,
+        None,
+        "expected an object {…}, got an array",
+    ),
+    (
+        "fraction.ndjson",
+        2,
+        Some("t_us"),
+        "expected a whole number, got a fraction",
+    ),
+    (
+        "unknown-event.ndjson",
+        2,
+        Some("event"),
+        "unknown event \"grant\"",
+    ),
     ("missing-event.ndjson", 2, Some("event"), "missing"),
-    ("unknown-field.ndjson", 3, Some("tokn"), "unknown field for `granted`"),
+    (
+        "unknown-field.ndjson",
+        3,
+        Some("tokn"),
+        "unknown field for `granted`",
+    ),
     ("missing-ttl.ndjson", 3, Some("ttl_ms"), "missing"),
-    ("token-not-a-number.ndjson", 3, Some("token"), "expected a whole number, got \"abc\""),
+    (
+        "token-not-a-number.ndjson",
+        3,
+        Some("token"),
+        "expected a whole number, got \"abc\"",
+    ),
     ("token-zero.ndjson", 3, Some("token"), "0 is out of range"),
-    ("huge-token.ndjson", 3, Some("token"), "9007199254740993 is out of range"),
+    (
+        "huge-token.ndjson",
+        3,
+        Some("token"),
+        "9007199254740993 is out of range",
+    ),
     ("huge-number.ndjson", 2, Some("t_us"), "number too large"),
-    ("negative-time.ndjson", 2, Some("t_us"), "-5 is out of range"),
-    ("time-too-late.ndjson", 2, Some("t_us"), "86400000001 is out of range"),
-    ("time-backwards.ndjson", 4, Some("t_us"), "2000 is earlier than this node's previous event (line 3, 3000)"),
-    ("unknown-node.ndjson", 2, Some("node"), "no node named \"client 3\" in the header"),
-    ("wrong-role.ndjson", 3, Some("node"), "`write_accepted` is an event of a storage node; \"client 1\" is a client"),
-    ("client-not-a-client.ndjson", 4, Some("client"), "\"storage\" is a storage, not a client"),
+    (
+        "negative-time.ndjson",
+        2,
+        Some("t_us"),
+        "-5 is out of range",
+    ),
+    (
+        "time-too-late.ndjson",
+        2,
+        Some("t_us"),
+        "86400000001 is out of range",
+    ),
+    (
+        "time-backwards.ndjson",
+        4,
+        Some("t_us"),
+        "2000 is earlier than this node's previous event (line 3, 3000)",
+    ),
+    (
+        "unknown-node.ndjson",
+        2,
+        Some("node"),
+        "no node named \"client 3\" in the header",
+    ),
+    (
+        "wrong-role.ndjson",
+        3,
+        Some("node"),
+        "`write_accepted` is an event of a storage node; \"client 1\" is a client",
+    ),
+    (
+        "client-not-a-client.ndjson",
+        4,
+        Some("client"),
+        "\"storage\" is a storage, not a client",
+    ),
     ("bad-reason.ndjson", 4, Some("reason"), "\"stale\" is not"),
     ("stale-without-mark.ndjson", 4, Some("mark"), "missing"),
-    ("stale-token-above-mark.ndjson", 4, Some("mark"), "a \"stale_token\" refusal needs token < mark"),
-    ("renewed-without-grant.ndjson", 3, Some("event"), "`renewed`, but \"client 1\" does not hold the lock"),
+    (
+        "stale-token-above-mark.ndjson",
+        4,
+        Some("mark"),
+        "a \"stale_token\" refusal needs token < mark",
+    ),
+    (
+        "renewed-without-grant.ndjson",
+        3,
+        Some("event"),
+        "`renewed`, but \"client 1\" does not hold the lock",
+    ),
     ("blank-line.ndjson", 3, None, "empty line"),
-    ("long-string.ndjson", 3, Some("value"), "longer than 256 bytes"),
-    ("duplicate-key.ndjson", 2, None, "not valid JSON: duplicate key \"t_us\""),
+    (
+        "long-string.ndjson",
+        3,
+        Some("value"),
+        "longer than 256 bytes",
+    ),
+    (
+        "duplicate-key.ndjson",
+        2,
+        None,
+        "not valid JSON: duplicate key \"t_us\"",
+    ),
     ("not-utf8.ndjson", 2, None, "not UTF-8 text"),
 ];
 
@@ -273,7 +404,10 @@ fn expect(what: &str, e: &RecordedError, line: u32, field: Option<&str>, start: 
         (line, field),
         "{what}: got `{e}`"
     );
-    assert!(e.message.starts_with(start), "{what}: got `{e}`, want `{start}…`");
+    assert!(
+        e.message.starts_with(start),
+        "{what}: got `{e}`, want `{start}…`"
+    );
     let shown = e.to_string();
     let head = match field {
         Some(f) => format!("line {line}, field `{f}`: "),
@@ -294,7 +428,10 @@ fn every_malformed_file_is_refused_with_its_line_and_field() {
         l.sort();
         l
     };
-    assert_eq!(files, listed, "every bad file has a row in BAD, and every row a file");
+    assert_eq!(
+        files, listed,
+        "every bad file has a row in BAD, and every row a file"
+    );
     assert!(BAD.len() >= 20);
     for (file, line, field, start) in BAD {
         let bytes = std::fs::read(dir().join("bad").join(file)).unwrap();
@@ -318,15 +455,31 @@ fn the_bounds_are_enforced_where_they_are_documented() {
     // The most lines accepted, and one more.
     assert!(recorded::parse(&many(MAX_LINES - 1)).is_ok());
     let e = refusal(many(MAX_LINES).as_bytes());
-    expect("too many lines", &e, MAX_LINES as u32 + 1, None, "more than 100000 lines");
+    expect(
+        "too many lines",
+        &e,
+        MAX_LINES as u32 + 1,
+        None,
+        "more than 100000 lines",
+    );
     // A line one byte too long.
     let pad = "x".repeat(MAX_LINE);
-    let long = many(0) + &format!("{{\"t_us\":0,\"node\":\"a\",\"event\":\"job_started\",\"pad\":\"{pad}\"}}\n");
-    expect("long line", &refusal(long.as_bytes()), 2, None, "longer than 4096 bytes");
+    let long = many(0)
+        + &format!("{{\"t_us\":0,\"node\":\"a\",\"event\":\"job_started\",\"pad\":\"{pad}\"}}\n");
+    expect(
+        "long line",
+        &refusal(long.as_bytes()),
+        2,
+        None,
+        "longer than 4096 bytes",
+    );
     // A file one byte too large: refused as a whole before any line is read.
     let big = vec![b' '; MAX_BYTES + 1];
     let e = refusal(&big);
-    assert_eq!((e.line, e.to_string().as_str()), (0, "the file: larger than 8388608 bytes (8 MiB)"));
+    assert_eq!(
+        (e.line, e.to_string().as_str()),
+        (0, "the file: larger than 8388608 bytes (8 MiB)")
+    );
     // Nine clients.
     let nodes: Vec<String> = (1..=9)
         .map(|i| format!("{{\"name\":\"c{i}\",\"role\":\"client\"}}"))
@@ -335,7 +488,13 @@ fn the_bounds_are_enforced_where_they_are_documented() {
         "{{\"leaseline_trace\":1,\"nodes\":[{},{{\"name\":\"l\",\"role\":\"lock service\"}}]}}",
         nodes.join(",")
     );
-    expect("nine clients", &refusal(nine.as_bytes()), 1, Some("nodes"), "9 nodes with role \"client\"");
+    expect(
+        "nine clients",
+        &refusal(nine.as_bytes()),
+        1,
+        Some("nodes"),
+        "9 nodes with role \"client\"",
+    );
 }
 
 #[test]

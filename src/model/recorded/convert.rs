@@ -152,10 +152,7 @@ pub fn to_trace(r: &Recording) -> Trace {
         // The request this answer closes, as the service received it.
         let received = |from: NodeId| {
             let j = asked[i]?;
-            Some(Event::Received {
-                id: j as u32,
-                from,
-            })
+            Some(Event::Received { id: j as u32, from })
         };
         match &l.what {
             What::JobStarted => push(me, Event::JobStarted),

@@ -82,7 +82,9 @@ fn token(t: Option<u64>) -> Option<(&'static str, Json)> {
 /// The TTL a belief starting at `local` until `deadline` amounts to, within the format's
 /// range (a deadline already past is 0).
 fn ttl(deadline: i64, local: i64) -> Json {
-    Json::Int(i128::from(deadline.saturating_sub(local).clamp(0, MAX_TTL_MS)))
+    Json::Int(i128::from(
+        deadline.saturating_sub(local).clamp(0, MAX_TTL_MS),
+    ))
 }
 
 /// The recorded event of a model event on `node`, if the format has one.
@@ -107,7 +109,10 @@ fn line(e: &Event, node: NodeId, local: i64) -> Option<(&'static str, Fields)> {
             Msg::Renew { .. } => ("renew_sent", vec![]),
             Msg::Release { .. } => ("release_sent", vec![]),
             Msg::Write {
-                key, value, token: t, ..
+                key,
+                value,
+                token: t,
+                ..
             } => {
                 let mut f = vec![("key", text(key)), ("value", text(value))];
                 f.extend(token(*t));
@@ -133,7 +138,9 @@ fn line(e: &Event, node: NodeId, local: i64) -> Option<(&'static str, Fields)> {
         } => ("released", vec![]),
         Event::BeliefEnded { .. } => ("expiry_observed", vec![]),
         Event::LeaseExpired {
-            client: c, token: t, ..
+            client: c,
+            token: t,
+            ..
         } => {
             let mut f = vec![client(*c)];
             f.extend(token(Some(*t)));
@@ -174,7 +181,10 @@ fn line(e: &Event, node: NodeId, local: i64) -> Option<(&'static str, Fields)> {
                     ("mark", int(*mark)),
                 ]),
                 RejectReason::NotCurrent { token, current } => {
-                    f.extend([("reason", text("revision_mismatch")), ("token", int(*token))]);
+                    f.extend([
+                        ("reason", text("revision_mismatch")),
+                        ("token", int(*token)),
+                    ]);
                     f.extend(current.map(|c| ("current", int(c))));
                 }
                 RejectReason::NoToken => f.push(("reason", text("no_token"))),

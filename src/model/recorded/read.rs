@@ -10,8 +10,8 @@
 //! the client holds the lock.
 
 use super::{
-    Header, Line, NodeSpec, RecordedError, Recording, Role, What, MAX_BYTES, MAX_LINE,
-    MAX_LINES, MAX_LOCAL_US, MAX_NAME, MAX_TEXT, MAX_TOKEN, MAX_TTL_MS, MAX_T_US, VERSION,
+    Header, Line, NodeSpec, RecordedError, Recording, Role, What, MAX_BYTES, MAX_LINE, MAX_LINES,
+    MAX_LOCAL_US, MAX_NAME, MAX_TEXT, MAX_TOKEN, MAX_TTL_MS, MAX_T_US, VERSION,
 };
 use crate::model::msg::RejectReason;
 use crate::model::trace::AbortWhy;
@@ -227,15 +227,13 @@ impl Obj<'_> {
             None => Ok(None),
             Some(Json::Int(v)) if (lo..=hi).contains(v) => Ok(Some(*v)),
             Some(Json::Int(v)) => Err(self.err(key, format!("{v} is out of range ({lo} … {hi})"))),
-            Some(v) => Err(self.err(
-                key,
-                format!("expected a whole number, got {}", shown(v)),
-            )),
+            Some(v) => Err(self.err(key, format!("expected a whole number, got {}", shown(v)))),
         }
     }
 
     fn need_int(&self, key: &str, lo: i128, hi: i128) -> Res<i128> {
-        self.int(key, lo, hi)?.ok_or_else(|| self.err(key, "missing"))
+        self.int(key, lo, hi)?
+            .ok_or_else(|| self.err(key, "missing"))
     }
 
     fn text(&self, key: &str, max: usize) -> Res<Option<&str>> {
@@ -420,7 +418,11 @@ const EVENTS: &[(&str, Option<Role>, &[&str])] = &[
     ("release_sent", Some(Role::Client), &[]),
     ("released", Some(Role::Client), &[]),
     ("release_refused", Some(Role::Client), &[]),
-    ("lease_expired", Some(Role::LockService), &["client", "token"]),
+    (
+        "lease_expired",
+        Some(Role::LockService),
+        &["client", "token"],
+    ),
     ("pause_began", None, &[]),
     ("pause_ended", None, &[]),
     ("link_cut", None, &["peer"]),
@@ -450,10 +452,9 @@ fn read_event(o: &Obj, h: &Header) -> Res<Line> {
         ));
     };
     let what = format!("`{name}`");
-    if let Some((k, _)) = o
-        .kv
-        .iter()
-        .find(|(k, _)| !COMMON.contains(&k.as_str()) && !own.contains(&k.as_str()))
+    if let Some((k, _)) =
+        o.kv.iter()
+            .find(|(k, _)| !COMMON.contains(&k.as_str()) && !own.contains(&k.as_str()))
     {
         return Err(o.err(&spell(k), format!("unknown field for {what}")));
     }
@@ -474,7 +475,11 @@ fn read_event(o: &Obj, h: &Header) -> Res<Line> {
         }
     }
     let local_us = o
-        .int("local_us", -i128::from(MAX_LOCAL_US), i128::from(MAX_LOCAL_US))?
+        .int(
+            "local_us",
+            -i128::from(MAX_LOCAL_US),
+            i128::from(MAX_LOCAL_US),
+        )?
         .map_or(t_us, |v| v as i64);
     let client = |o: &Obj| -> Res<usize> {
         let c = node_named(o, h, "client")?;
@@ -486,7 +491,8 @@ fn read_event(o: &Obj, h: &Header) -> Res<Line> {
             )),
         }
     };
-    let ttl = |o: &Obj| Ok::<i64, RecordedError>(o.need_int("ttl_ms", 0, i128::from(MAX_TTL_MS))? as i64);
+    let ttl =
+        |o: &Obj| Ok::<i64, RecordedError>(o.need_int("ttl_ms", 0, i128::from(MAX_TTL_MS))? as i64);
     let what = match name {
         "job_started" => What::JobStarted,
         "job_finished" => What::JobFinished,
