@@ -249,13 +249,7 @@ fn run_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let verdict = check(&trace);
     let io = |e: std::io::Error| e.to_string();
     if json {
-        let report = Report::new(&trace, &verdict);
-        writeln!(
-            out,
-            "{}",
-            serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
-        )
-        .map_err(io)
+        print_json(out, &Report::new(&trace, &verdict))
     } else {
         writeln!(
             out,
@@ -270,18 +264,8 @@ fn run_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             sc.coordinator.flavor.name()
         )
         .map_err(io)?;
-        for e in &trace.entries {
-            writeln!(out, "{e}").map_err(io)?;
-        }
-        writeln!(
-            out,
-            "outcome: {:?} at {}; digest {}",
-            trace.outcome,
-            trace.end,
-            trace.digest_hex()
-        )
-        .map_err(io)?;
-        write!(out, "{}", verdict.summary()).map_err(io)
+        let ending = format!("outcome: {:?} at {}", trace.outcome, trace.end);
+        print_timeline(out, &trace, &ending, &verdict)
     }
 }
 
@@ -324,12 +308,7 @@ fn check_trace_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             report: Report::new(&trace, &verdict),
             source,
         };
-        writeln!(
-            out,
-            "{}",
-            serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
-        )
-        .map_err(io)
+        print_json(out, &report)
     } else {
         let said = |k: &str, v: &Option<String>| v.as_ref().map(|v| format!(", {k} {v}"));
         writeln!(
@@ -347,12 +326,30 @@ fn check_trace_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             .map(|n| format!("{} = \"{}\" ({})", n.id, n.name, n.role))
             .collect();
         writeln!(out, "nodes: {}", names.join(", ")).map_err(io)?;
-        for e in &trace.entries {
-            writeln!(out, "{e}").map_err(io)?;
-        }
-        writeln!(out, "ends at {}; digest {}", trace.end, trace.digest_hex()).map_err(io)?;
-        write!(out, "{}", verdict.summary()).map_err(io)
+        print_timeline(out, &trace, &format!("ends at {}", trace.end), &verdict)
     }
+}
+
+/// A report as indented JSON, on one write.
+fn print_json(out: &mut dyn Write, report: &impl Serialize) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(report).map_err(|e| e.to_string())?;
+    writeln!(out, "{text}").map_err(|e| e.to_string())
+}
+
+/// A checked trace as text: one line per entry, how it ended with its digest, then the
+/// verdict's summary (`run` and `check-trace` alike).
+fn print_timeline(
+    out: &mut dyn Write,
+    trace: &Trace,
+    ending: &str,
+    verdict: &Verdict,
+) -> Result<(), String> {
+    let io = |e: std::io::Error| e.to_string();
+    for e in &trace.entries {
+        writeln!(out, "{e}").map_err(io)?;
+    }
+    writeln!(out, "{ending}; digest {}", trace.digest_hex()).map_err(io)?;
+    write!(out, "{}", verdict.summary()).map_err(io)
 }
 
 /// `leaseline explore`: reads the options, searches, prints the report.

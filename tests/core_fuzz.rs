@@ -1027,40 +1027,13 @@ fn encode_then_decode_is_the_identity() {
 // ---------------------------------------------------------------------------------------
 // Recorded traces.
 
-/// Every field name the recorded format has (`docs/trace-format.md`): a refusal for a
-/// missing field names one of these.
-const RECORDED_FIELDS: [&str; 22] = [
-    "leaseline_trace",
-    "scenario",
-    "service",
-    "source",
-    "notes",
-    "nodes",
-    "t_us",
-    "node",
-    "local_us",
-    "event",
-    "reason",
-    "token",
-    "ttl_ms",
-    "client",
-    "peer",
-    "key",
-    "value",
-    "mark",
-    "current",
-    "what",
-    "name",
-    "role",
-];
-
 /// The rule for a refusal of `recorded::read(bytes)`: it names a line of the input (0
 /// only for a file over the size limit; one past the last only for too many lines), and
 /// its field, if any, is a key written on that line (as `"key"`, or as the reader spells
 /// it: the empty key `""`, control characters `\u{…}`), a field of the format, or a
 /// header node's (`nodes[i]`, `nodes[i].name` …).
 fn recorded_rule(text: &str, e: &leaseline::model::recorded::RecordedError) -> Result<(), String> {
-    use leaseline::model::recorded::read::spell;
+    use leaseline::model::recorded::read::{spell, COMMON, EVENTS, HEADER_FIELDS};
     use leaseline::model::recorded::{MAX_BYTES, MAX_LINES};
     let lines: Vec<&str> = text
         .strip_suffix('\n')
@@ -1094,9 +1067,16 @@ fn recorded_rule(text: &str, e: &leaseline::model::recorded::RecordedError) -> R
             }
         }
     }
+    // Every field the format has (the reader's own tables of them): a missing one.
+    let format_field = HEADER_FIELDS
+        .iter()
+        .chain(&COMMON)
+        .chain(EVENTS.iter().flat_map(|e| e.2))
+        .chain(&["name", "role"])
+        .any(|k| k == f);
     let named = here.contains(&format!("\"{f}\""))
         || keys.contains(f)
-        || RECORDED_FIELDS.contains(&f.as_str())
+        || format_field
         || path.is_some_and(|(i, rest)| {
             i.parse::<usize>().is_ok()
                 && (rest.is_empty()

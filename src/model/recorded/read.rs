@@ -319,17 +319,7 @@ fn read_header(o: &Obj) -> Res<Header> {
             format!("version {version} is not supported (this reader reads version {VERSION})"),
         ));
     }
-    o.only(
-        &[
-            "leaseline_trace",
-            "scenario",
-            "service",
-            "source",
-            "notes",
-            "nodes",
-        ],
-        "the header",
-    )?;
+    o.only(&HEADER_FIELDS, "the header")?;
     let mut h = Header {
         scenario: o.text("scenario", MAX_TEXT)?.map(str::to_string),
         service: o.text("service", MAX_TEXT)?.map(str::to_string),
@@ -400,11 +390,21 @@ fn read_header(o: &Obj) -> Res<Header> {
     Ok(h)
 }
 
+/// The header's fields.
+pub const HEADER_FIELDS: [&str; 6] = [
+    "leaseline_trace",
+    "scenario",
+    "service",
+    "source",
+    "notes",
+    "nodes",
+];
+
 /// The fields every event has.
-const COMMON: [&str; 4] = ["t_us", "node", "local_us", "event"];
+pub const COMMON: [&str; 4] = ["t_us", "node", "local_us", "event"];
 
 /// Each event: its name, the role that emits it (`None`: any), its own fields.
-const EVENTS: &[(&str, Option<Role>, &[&str])] = &[
+pub const EVENTS: &[(&str, Option<Role>, &[&str])] = &[
     ("job_started", Some(Role::Client), &[]),
     ("job_finished", Some(Role::Client), &[]),
     ("job_aborted", Some(Role::Client), &["reason"]),
