@@ -513,3 +513,33 @@ fn no_prefix_of_a_valid_trace_makes_the_reader_panic() {
         }
     }
 }
+
+/// Every valid recording kept under tests/recorded (and its folders, but `bad/`) — the
+/// hand-written ones here, and the lab's (tests/recorded/lab) when they are in the tree —
+/// is read and judged without a refusal.
+#[test]
+fn every_recorded_fixture_reads_and_checks() {
+    fn walk(d: &Path, out: &mut Vec<std::path::PathBuf>) {
+        let mut entries: Vec<_> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() && !p.ends_with("bad") {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "ndjson") {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(dir(), &mut files);
+    assert!(files.len() >= 4);
+    for f in files {
+        let rec = recorded::read(&std::fs::read(&f).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let v = check(&recorded::to_trace(&rec));
+        println!("{}: safe {}", f.display(), v.safe);
+    }
+}
