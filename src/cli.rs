@@ -11,6 +11,7 @@ use crate::analysis::explore::hole::Hole;
 use crate::analysis::explore::{
     explore, Bounds, Class, Counterexample, Ended, Report as ExploreReport, MAX_FAULTS,
 };
+use crate::model::recorded;
 use crate::model::scenario::{FenceWord, Flavor, Scenario};
 use crate::model::sim::simulate;
 use crate::model::trace::{Outcome, Trace};
@@ -30,6 +31,7 @@ USAGE:
                   [--fence MODE] [--flavor FLAVOR] [--seed N] [--format text|json]
     leaseline presets          (lists the presets and the scenario library)
     leaseline check <file.json>
+    leaseline check-trace <file.ndjson | -> [--format text|json]
     leaseline explore <preset | lesson[/fix] | file.json>
                   [--faults KINDS] [--max-faults K] [--max-pause-ms MS] [--clean]
                   [--budget N] [--fence MODE] [--flavor FLAVOR] [--format text|json]
@@ -60,6 +62,10 @@ bound computes the worst-case overlap of two believers for a client (default c1)
 the longest pause P, one-way delay D and clock drift R (defaults: the scenario's own
 longest pause, longest link delay and largest drift), by the model's rules, with the
 run that attains it (see docs/safety-bound.md).
+
+check-trace reads a recorded trace — a real run, one event per line (see
+docs/trace-format.md; `-` reads standard input) — and judges it with the same checker
+as run: the same verdict and stats, plus the recording's header.
 
 Exit codes: 0 ran (whatever the verdict) or valid; 2 bad input.
 Example: leaseline run gc-pause --fence monotone
@@ -146,6 +152,7 @@ fn dispatch(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             .map_err(io)
         }
         Some("run") => run_cmd(&args[1..], out),
+        Some("check-trace") => check_trace_cmd(&args[1..], out),
         Some("explore") => explore_cmd(&args[1..], out),
         Some("bound") => bound_cmd(&args[1..], out),
         Some(other) => Err(format!("unknown command `{other}` (try --help)")),
@@ -242,13 +249,7 @@ fn run_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let verdict = check(&trace);
     let io = |e: std::io::Error| e.to_string();
     if json {
-        let report = Report::new(&trace, &verdict);
-        writeln!(
-            out,
-            "{}",
-            serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
-        )
-        .map_err(io)
+        print_json(out, &Report::new(&trace, &verdict))
     } else {
         writeln!(
             out,
@@ -263,19 +264,92 @@ fn run_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             sc.coordinator.flavor.name()
         )
         .map_err(io)?;
-        for e in &trace.entries {
-            writeln!(out, "{e}").map_err(io)?;
-        }
+        let ending = format!("outcome: {:?} at {}", trace.outcome, trace.end);
+        print_timeline(out, &trace, &ending, &verdict)
+    }
+}
+
+/// Reads a recorded trace's bytes from a file, or from standard input for `-`, at most
+/// one byte past the format's limit (so the reader refuses an oversized file by its size).
+fn recorded_bytes(path: &str) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let limit = recorded::MAX_BYTES as u64 + 1;
+    let mut bytes = Vec::new();
+    let read = if path == "-" {
+        std::io::stdin().take(limit).read_to_end(&mut bytes)
+    } else {
+        std::fs::File::open(path).and_then(|f| f.take(limit).read_to_end(&mut bytes))
+    };
+    read.map_err(|e| format!("{path}: {e}"))?;
+    Ok(bytes)
+}
+
+/// `leaseline check-trace`: reads a recorded trace, converts it to the model's trace,
+/// checks it as `run` checks a model run, prints the same report plus its source.
+fn check_trace_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
+    let o = options(args, &["--format"], &[])?;
+    let path = o
+        .target
+        .clone()
+        .ok_or("check-trace needs a recorded trace: leaseline check-trace <file.ndjson | ->")?;
+    let json = match o.get("--format") {
+        None | Some("text") => false,
+        Some("json") => true,
+        Some(f) => return Err(format!("--format: `{f}` is not text or json")),
+    };
+    let bytes = recorded_bytes(&path)?;
+    let rec = recorded::read(&bytes).map_err(|e| format!("{path}: {e}"))?;
+    let trace = recorded::to_trace(&rec);
+    let verdict = check(&trace);
+    let source = SourceJson::new(&rec);
+    let io = |e: std::io::Error| e.to_string();
+    if json {
+        let report = TraceReport {
+            report: Report::new(&trace, &verdict),
+            source,
+        };
+        print_json(out, &report)
+    } else {
+        let said = |k: &str, v: &Option<String>| v.as_ref().map(|v| format!(", {k} {v}"));
         writeln!(
             out,
-            "outcome: {:?} at {}; digest {}",
-            trace.outcome,
-            trace.end,
-            trace.digest_hex()
+            "{path} — recorded trace{}{}{}: {} events",
+            said("service", &source.service).unwrap_or_default(),
+            said("source", &source.source).unwrap_or_default(),
+            said("scenario", &source.scenario).unwrap_or_default(),
+            source.events
         )
         .map_err(io)?;
-        write!(out, "{}", verdict.summary()).map_err(io)
+        let names: Vec<String> = source
+            .nodes
+            .iter()
+            .map(|n| format!("{} = \"{}\" ({})", n.id, n.name, n.role))
+            .collect();
+        writeln!(out, "nodes: {}", names.join(", ")).map_err(io)?;
+        print_timeline(out, &trace, &format!("ends at {}", trace.end), &verdict)
     }
+}
+
+/// A report as indented JSON, on one write.
+fn print_json(out: &mut dyn Write, report: &impl Serialize) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(report).map_err(|e| e.to_string())?;
+    writeln!(out, "{text}").map_err(|e| e.to_string())
+}
+
+/// A checked trace as text: one line per entry, how it ended with its digest, then the
+/// verdict's summary (`run` and `check-trace` alike).
+fn print_timeline(
+    out: &mut dyn Write,
+    trace: &Trace,
+    ending: &str,
+    verdict: &Verdict,
+) -> Result<(), String> {
+    let io = |e: std::io::Error| e.to_string();
+    for e in &trace.entries {
+        writeln!(out, "{e}").map_err(io)?;
+    }
+    writeln!(out, "{ending}; digest {}", trace.digest_hex()).map_err(io)?;
+    write!(out, "{}", verdict.summary()).map_err(io)
 }
 
 /// `leaseline explore`: reads the options, searches, prints the report.
@@ -707,6 +781,60 @@ impl<'a> Report<'a> {
     }
 }
 
+/// `check-trace --format json`: `run`'s report, plus where the trace came from.
+#[derive(Serialize)]
+pub struct TraceReport<'a> {
+    #[serde(flatten)]
+    pub report: Report<'a>,
+    pub source: SourceJson,
+}
+
+/// The recording's header, and the model's name for each of its nodes.
+#[derive(Serialize)]
+pub struct SourceJson {
+    pub leaseline_trace: i128,
+    pub scenario: Option<String>,
+    pub service: Option<String>,
+    pub source: Option<String>,
+    pub notes: Option<String>,
+    /// Event lines read (the header not counted).
+    pub events: usize,
+    pub nodes: Vec<SourceNode>,
+}
+
+#[derive(Serialize)]
+pub struct SourceNode {
+    pub name: String,
+    pub role: &'static str,
+    /// The model's name for it, as the verdict writes it: `c1`, `coord`, `storage`.
+    pub id: String,
+}
+
+impl SourceJson {
+    fn new(r: &recorded::Recording) -> SourceJson {
+        let ids = recorded::convert::model_ids(r);
+        SourceJson {
+            leaseline_trace: recorded::VERSION,
+            scenario: r.header.scenario.clone(),
+            service: r.header.service.clone(),
+            source: r.header.source.clone(),
+            notes: r.header.notes.clone(),
+            events: r.lines.len(),
+            nodes: r
+                .header
+                .nodes
+                .iter()
+                .zip(ids)
+                .map(|(n, id)| SourceNode {
+                    name: n.name.clone(),
+                    role: n.role.word(),
+                    id: id.to_string(),
+                })
+                .collect(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -721,6 +849,59 @@ mod tests {
             String::from_utf8_lossy(&out).into(),
             String::from_utf8_lossy(&err).into(),
         )
+    }
+
+    #[test]
+    fn check_trace_reports_a_recording_like_run_plus_its_source() {
+        let (code, out, err) = cli(&[
+            "check-trace",
+            "tests/recorded/etcd-gc-pause-fenced.ndjson",
+            "--format",
+            "json",
+        ]);
+        assert_eq!((code, err.as_str()), (0, ""));
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        for k in [
+            "digest",
+            "verdict",
+            "violations",
+            "overlaps",
+            "rejections",
+            "stats",
+            "progress",
+        ] {
+            assert!(v.get(k).is_some(), "{k} missing: run's shape");
+        }
+        assert_eq!(v["verdict"]["safe"], true);
+        assert_eq!(v["stats"]["stale_writes_rejected"], 1);
+        assert_eq!(v["source"]["service"], "etcd");
+        assert_eq!(v["source"]["nodes"][2]["id"], "coord");
+        let (code, out, _) = cli(&[
+            "check-trace",
+            "tests/recorded/redis-gc-pause-unfenced.ndjson",
+        ]);
+        assert_eq!(code, 0);
+        assert!(out.contains("UNSAFE: 2 violation(s)"), "{out}");
+        assert!(out.contains("c1 = \"client 1\" (client)"), "{out}");
+    }
+
+    #[test]
+    fn check_trace_refuses_a_bad_file_in_one_line_naming_line_and_field() {
+        let (code, out, err) = cli(&[
+            "check-trace",
+            "tests/recorded/bad/token-not-a-number.ndjson",
+        ]);
+        assert_eq!((code, out.as_str()), (2, ""));
+        assert_eq!(
+            err,
+            "leaseline: tests/recorded/bad/token-not-a-number.ndjson: line 3, field `token`: expected a whole number, got \"abc\"\n"
+        );
+        let (code, _, err) = cli(&["check-trace", "no/such/file.ndjson"]);
+        assert_eq!(code, 2);
+        assert!(err.starts_with("leaseline: no/such/file.ndjson: "), "{err}");
+        let (code, _, err) = cli(&["check-trace"]);
+        assert_eq!(code, 2);
+        assert!(err.contains("check-trace needs a recorded trace"), "{err}");
     }
 
     /// The JSON report of a run that must succeed.

@@ -37,3 +37,58 @@ fn a_broken_example_is_refused_with_the_field_named() {
     let e = Scenario::from_json(&broken).unwrap_err();
     assert_eq!(e.to_string(), "faults[1].at_ms: later than the horizon");
 }
+
+/// docs/trace-format.md: its complete example is judged as the doc says (two believers, a
+/// stale write accepted that overwrote client 2's update), and each refusal it shows is
+/// what the reader says for such a file.
+#[test]
+fn the_recorded_trace_doc_says_what_the_reader_does() {
+    use leaseline::model::recorded;
+    let doc = include_str!("../docs/trace-format.md");
+    let start = doc.rfind("```json\n{").expect("a complete example") + "```json\n".len();
+    let end = start + doc[start..].find("```").expect("closing fence");
+    let rec = recorded::parse(&doc[start..end]).unwrap_or_else(|e| panic!("{e}"));
+    let v = check(&recorded::to_trace(&rec));
+    assert_eq!(v.overlaps.len(), 1);
+    let kinds: Vec<_> = v.violations.iter().map(|x| x.kind).collect();
+    assert_eq!(
+        kinds,
+        [ViolationKind::StaleWrite, ViolationKind::LostUpdate]
+    );
+
+    // The refusals the doc shows, each from a file that earns it.
+    let header = r#"{"leaseline_trace":1,"nodes":[{"name":"a","role":"client"},{"name":"l","role":"lock service"}]}"#;
+    let event = |t: u64, e: &str| format!(r#"{{"t_us":{t},"node":"a","event":"{e}"}}"#);
+    let mut seven: Vec<String> = vec![header.into()];
+    seven.extend((0..5).map(|t| event(t, "acquire_sent")));
+    seven.push(r#"{"t_us":9,"node":"a","event":"granted","ttl_ms":1,"token":"abc"}"#.into());
+    let mut twelve: Vec<String> = vec![header.into()];
+    twelve.extend((0..7).map(|t| event(t, "acquire_sent")));
+    twelve.push(event(1_500_000, "acquire_sent"));
+    let on_l = |e: &str| format!(r#"{{"t_us":1500000,"node":"l","event":"{e}"}}"#);
+    twelve.extend([on_l("pause_began"), on_l("pause_ended")]);
+    twelve.push(event(1_200_000, "acquire_sent"));
+    let cases = [
+        seven.join("\n"),
+        header.replace("\"leaseline_trace\":1", "\"leaseline_trace\":2"),
+        twelve.join("\n"),
+        [
+            header,
+            &event(0, "job_started"),
+            &event(1, "acquire_sent"),
+            r#"{"t_us":2,"node":"a" "event":"acquire_failed"}"#,
+        ]
+        .join("\n"),
+    ];
+    let shown: Vec<String> = cases
+        .iter()
+        .map(|c| recorded::parse(c).unwrap_err().to_string())
+        .collect();
+    let refusals = doc
+        .split("## Refusals")
+        .nth(1)
+        .and_then(|r| r.split("```text\n").nth(1))
+        .and_then(|r| r.split("```").next())
+        .expect("the refusals block");
+    assert_eq!(refusals.lines().collect::<Vec<_>>(), shown);
+}

@@ -2,14 +2,16 @@
 //!
 //! - scenario JSON (`Scenario::from_json`: an imported file, the editor, a link's `sc=`);
 //! - the link fragment (`share::decode`, and `link::parse`, which reads through it);
-//! - the embed host message (`embed::parse`: what a host page posts to an embed).
+//! - the embed host message (`embed::parse`: what a host page posts to an embed);
+//! - a recorded trace (`model::recorded::read`: a real run's NDJSON, `leaseline check-trace`).
 //!
 //! For each input: the parser must not panic (each call runs under `catch_unwind`, so the
 //! count of panics is real and every panicking input is printed), and every refusal must
 //! name its field — the precise rule for each parser is above its checker below.
 //!
 //! Sizes: `LEASELINE_FUZZ_N` inputs per parser (default: 100,000 scenarios, 100,000
-//! fragments and 20,000 host messages — what `cargo test` runs in `make test`). `make fuzz`
+//! fragments, 20,000 host messages and 5,000 recorded traces — what `cargo test` runs in
+//! `make test`). `make fuzz`
 //! sets it to 1,000,000. Inputs come from the project's own PRNG (`sim::rng`); each parser
 //! has its own seed, printed in its summary line, and `LEASELINE_FUZZ_SEED` replaces it.
 
@@ -1018,6 +1020,163 @@ fn encode_then_decode_is_the_identity() {
             sc,
             "{}",
             p.name
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Recorded traces.
+
+/// The rule for a refusal of `recorded::read(bytes)`: it names a line of the input (0
+/// only for a file over the size limit; one past the last only for too many lines), and
+/// its field, if any, is a key written on that line (as `"key"`, or as the reader spells
+/// it: the empty key `""`, control characters `\u{…}`), a field of the format, or a
+/// header node's (`nodes[i]`, `nodes[i].name` …).
+fn recorded_rule(text: &str, e: &leaseline::model::recorded::RecordedError) -> Result<(), String> {
+    use leaseline::model::recorded::read::{spell, COMMON, EVENTS, HEADER_FIELDS};
+    use leaseline::model::recorded::{MAX_BYTES, MAX_LINES};
+    let lines: Vec<&str> = text
+        .strip_suffix('\n')
+        .unwrap_or(text)
+        .split('\n')
+        .collect();
+    if e.line == 0 {
+        return match text.len() > MAX_BYTES {
+            true => Ok(()),
+            false => Err("line 0 for a file within the size limit".into()),
+        };
+    }
+    let n = e.line as usize;
+    if n > lines.len().max(1) && !(n == MAX_LINES + 1 && lines.len() > MAX_LINES) {
+        return Err(format!("line {n} of {}", lines.len()));
+    }
+    let Some(f) = &e.field else {
+        return Ok(());
+    };
+    let here = lines.get(n - 1).copied().unwrap_or("");
+    let path = f.strip_prefix("nodes[").and_then(|r| r.split_once(']'));
+    // The keys of the line's object, and of its header nodes, as the reader spells them.
+    let mut keys: Vec<String> = Vec::new();
+    if let Ok(Value::Object(o)) = serde_json::from_str::<Value>(here) {
+        keys.extend(o.keys().map(|k| spell(k)));
+        if let Some(Value::Array(nodes)) = o.get("nodes") {
+            for (i, node) in nodes.iter().enumerate() {
+                if let Value::Object(kv) = node {
+                    keys.extend(kv.keys().map(|k| format!("nodes[{i}].{}", spell(k))));
+                }
+            }
+        }
+    }
+    // Every field the format has (the reader's own tables of them): a missing one.
+    let format_field = HEADER_FIELDS
+        .iter()
+        .chain(&COMMON)
+        .chain(EVENTS.iter().flat_map(|e| e.2))
+        .chain(&["name", "role"])
+        .any(|k| k == f);
+    let named = here.contains(&format!("\"{f}\""))
+        || keys.contains(f)
+        || format_field
+        || path.is_some_and(|(i, rest)| {
+            i.parse::<usize>().is_ok()
+                && (rest.is_empty()
+                    || rest.strip_prefix('.').is_some_and(|k| {
+                        here.contains(&format!("\"{k}\"")) || k == "name" || k == "role"
+                    }))
+        });
+    match named && !e.message.is_empty() {
+        true => Ok(()),
+        false => Err(format!(
+            "field `{f}` is neither on line {n} nor a field of the format"
+        )),
+    }
+}
+
+#[test]
+fn recorded_traces_never_panic_and_every_refusal_names_its_line() {
+    use leaseline::model::recorded;
+    let n = inputs(5_000);
+    let mut fuzz = Fuzz::new("recorded trace", seed(18), n);
+    let mut r = Rng::new(fuzz.seed);
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/recorded");
+    let mut seeds: Vec<String> = [
+        "clean.ndjson",
+        "redis-gc-pause-unfenced.ndjson",
+        "etcd-gc-pause-fenced.ndjson",
+        "etcd-gc-pause-exact.ndjson",
+    ]
+    .iter()
+    .map(|f| std::fs::read_to_string(format!("{dir}/{f}")).unwrap())
+    .collect();
+    for p in PRESETS.iter().take(3) {
+        let trace = run(&p.scenario());
+        seeds.push(recorded::export(&trace, Some(p.name), "generic"));
+    }
+    for i in 0..n {
+        let base = &seeds[(i as usize) % seeds.len()];
+        let mut lines: Vec<String> = base.lines().map(str::to_string).collect();
+        let text = match i % 6 {
+            0 => byte_noise(base, &mut r),
+            // Lines dropped, repeated or swapped: order and causality broken.
+            1 => {
+                for _ in 0..r.range_i64(1, 4) {
+                    let a = r.range_i64(0, lines.len() as i64 - 1) as usize;
+                    let b = r.range_i64(0, lines.len() as i64 - 1) as usize;
+                    match r.range_i64(0, 2) {
+                        0 => lines.swap(a, b),
+                        1 => {
+                            let dup = lines[a].clone();
+                            lines.insert(b, dup)
+                        }
+                        _ => {
+                            if lines.len() > 1 {
+                                lines.remove(a);
+                            }
+                        }
+                    }
+                }
+                lines.join("\n")
+            }
+            // One line's JSON mutated: fields dropped, retyped, extreme or unknown.
+            _ => {
+                let k = r.range_i64(0, lines.len() as i64 - 1) as usize;
+                let mut v: Value = serde_json::from_str(&lines[k]).unwrap();
+                for _ in 0..r.range_i64(1, 3) {
+                    mutate(&mut v, &mut r);
+                }
+                lines[k] = v.to_string();
+                lines.join("\n") + "\n"
+            }
+        };
+        let Some(read) = fuzz.call(i, &text, "recorded::read", || {
+            recorded::read(text.as_bytes())
+        }) else {
+            continue;
+        };
+        match read {
+            Ok(rec) => {
+                // Whatever is accepted converts and checks without a panic.
+                if fuzz
+                    .call(i, &text, "to_trace + check", || {
+                        check(&recorded::to_trace(&rec))
+                    })
+                    .is_some()
+                {
+                    fuzz.accepted += 1;
+                }
+            }
+            Err(e) => {
+                let verdict = recorded_rule(&text, &e);
+                fuzz.refusal(i, &text, &e.to_string(), verdict);
+            }
+        }
+    }
+    let (accepted, refused) = (fuzz.accepted, fuzz.refused);
+    fuzz.finish("accepted and checked");
+    if n >= 1_000 {
+        assert!(
+            accepted > n / 50 && refused > n / 3,
+            "{accepted} ok, {refused} err"
         );
     }
 }

@@ -8,7 +8,9 @@
 //! - [`clock`]: a node's local clock (offset, drift, jumps) as a pure function of true time;
 //! - [`msg`]: what nodes say to each other;
 //! - [`trace`]: the run's output, an immutable list of timestamped events;
-//! - [`sim`]: the sans-I/O handlers and the run loop that turns a scenario into a trace.
+//! - [`sim`]: the sans-I/O handlers and the run loop that turns a scenario into a trace;
+//! - [`recorded`]: a real run's recorded trace (`docs/trace-format.md`), read and turned
+//!   into a [`trace::Trace`], and the model's runs written in that format.
 //!
 //! May import: [`crate::vocab`]. Nothing here reads the trace back (that is
 //! [`crate::analysis`]) or knows that a page exists.
@@ -16,6 +18,7 @@
 pub mod clock;
 pub mod flavors;
 pub mod msg;
+pub mod recorded;
 pub mod scenario;
 pub mod sim;
 pub mod trace;
