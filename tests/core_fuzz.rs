@@ -530,9 +530,9 @@ fn mutate_link(link: &str, r: &mut Rng) -> String {
 }
 
 /// The keys of a link, and `link` (the fragment itself).
-const LINK_KEYS: [&str; 14] = [
-    "link", "s", "sc", "seed", "fence", "flavor", "t", "beat", "chapter", "quiz", "panel", "embed",
-    "autoplay", "origins",
+const LINK_KEYS: [&str; 18] = [
+    "link", "s", "sc", "seed", "fence", "flavor", "t", "step", "z", "rec", "beat", "chapter",
+    "quiz", "panel", "embed", "autoplay", "view", "origins",
 ];
 
 /// The `sc=` value as text, if it gets through base64url, decompression and UTF-8.

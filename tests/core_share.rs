@@ -43,6 +43,7 @@ fn named_and_custom_round_trip_for_every_preset_and_lesson() {
             t_ms: Some(sc.horizon_ms - i as i64),
             step: Some(i as u32),
             zoom: Some((i as i64, sc.horizon_ms - 10 * i as i64)),
+            recorded: None,
             beat,
             chapter: Some(i % 5),
             quiz: Some(0),

@@ -37,6 +37,15 @@ impl Session {
                 return;
             }
         };
+        if let Some(rec) = v.recorded {
+            // Fetched by the page, which then opens it (`Action::OpenRecorded`).
+            let shown = self.recorded.as_ref().and_then(|r| r.name.clone());
+            if shown.as_deref() != Some(rec.as_str()) {
+                self.wants_recording = Some(Rc::from(rec.as_str()));
+            }
+            self.embed = v.embed;
+            return;
+        }
         let (name, mut sc) = match v.source {
             Source::Named(name) => match course::open(&name) {
                 Some(sc) => (Some(name), sc),
@@ -115,6 +124,12 @@ impl Session {
             origins: (*self.origins).clone(),
             ..ViewState::default()
         };
+        if let Some(r) = &self.recorded {
+            // A built-in recording is named (an imported one has no link: see
+            // `refresh_fragment`).
+            v.recorded = r.name.as_deref().map(str::to_string);
+            return v;
+        }
         let named = self.name.as_deref().and_then(course::open);
         v.source = match named {
             Some(mut base) => {
@@ -174,7 +189,10 @@ impl Session {
     /// per action while paused, `None` while playing (the address follows when playback
     /// stops).
     pub(super) fn refresh_fragment(&mut self) {
-        self.fragment = (!self.playing).then(|| Rc::from(share::encode(&self.view_state())));
+        // An imported recording has no link of its own: the address is left as it was.
+        let imported = self.recorded.as_ref().is_some_and(|r| r.name.is_none());
+        self.fragment =
+            (!self.playing && !imported).then(|| Rc::from(share::encode(&self.view_state())));
     }
 
     /// The links a reader shares: the full app's fragment and the embed's, both without the

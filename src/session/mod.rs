@@ -19,6 +19,7 @@ pub mod form;
 pub mod handoff;
 pub mod link;
 mod page;
+pub mod recorded;
 mod resume;
 mod run;
 pub mod share;

@@ -92,6 +92,10 @@ pub struct Session {
     /// Bumped when the reader asks Explore to search the run on screen ("does this fix
     /// hold?"); the Explore panel starts a search when it changes.
     pub explore_asks: u32,
+    /// A recording of a real run on screen instead of a simulated one (`super::recorded`).
+    pub recorded: Option<Rc<super::recorded::Recorded>>,
+    /// A built-in recording the link names, for the page to fetch (its name).
+    pub wants_recording: Option<Rc<str>>,
     /// The diagram's window of true time (`None`: the whole run); see [`super::zoom`].
     pub zoom: Option<super::zoom::Window>,
     pub(super) last_frame: Option<f64>,
@@ -170,6 +174,13 @@ pub enum Action {
     ExploreHere,
     /// Zoom or pan the diagram's time axis.
     Zoom(super::zoom::Zoom),
+    /// A recording of a real run (its text), with the scenario it ran (JSON) if known, and
+    /// its name if it is a built-in one (`session::recorded`).
+    OpenRecorded {
+        text: String,
+        scenario: Option<String>,
+        name: Option<String>,
+    },
 }
 
 impl Session {
@@ -206,6 +217,8 @@ impl Session {
             upgrade_try: 0,
             explore_asks: 0,
             zoom: None,
+            recorded: None,
+            wants_recording: None,
             last_frame: None,
             discrete_wait: 0.0,
             dwell: 0.0,
@@ -304,6 +317,8 @@ impl Session {
 
     pub(super) fn rerun(&mut self) {
         let t = self.cursor.t;
+        // Anything that re-runs the scenario leaves a recording for the model's own run.
+        self.recorded = None;
         self.run = Rc::new(Run::new(self.history.current().clone()));
         self.state = Rc::new(self.run.state_at(0));
         // An edit can shorten the run: the window stays inside it.
@@ -382,6 +397,7 @@ impl Session {
                 with: Rc::from(with),
                 run,
                 divergence,
+                note: None,
                 state,
             }
         });
@@ -554,6 +570,7 @@ impl Session {
             | Action::Import(_)
             | Action::RunDraft(_)
             | Action::Compare(_)
+            | Action::OpenRecorded { .. }
             | Action::Host(Command::Open(_) | Command::Load(_)) => Kind::Changes,
             _ => Kind::Other,
         };
@@ -793,6 +810,15 @@ impl Session {
             Action::DismissError => m.error = None,
             Action::Upgrade(_) => return self,
             Action::ExploreHere => m.explore_asks = m.explore_asks.wrapping_add(1),
+            #[cfg(not(feature = "lite"))]
+            Action::OpenRecorded {
+                text,
+                scenario,
+                name,
+            } => {
+                m.wants_recording = None;
+                m.open_recorded(&text, scenario.as_deref(), name.as_deref());
+            }
             // Handed over above, before anything changed (see `handoff`).
             #[cfg(feature = "lite")]
             _ => return self,

@@ -147,6 +147,7 @@ fn needs_whole_app(action: &Action) -> bool {
             | Action::Compare(_)
             | Action::SeekEntryB(_)
             | Action::ExploreHere
+            | Action::OpenRecorded { .. }
     )
 }
 

@@ -39,6 +39,13 @@ impl PartialEq for Run {
 impl Run {
     pub fn new(scenario: Rc<Scenario>) -> Run {
         let trace = run(&scenario);
+        Run::of_trace(scenario, trace)
+    }
+
+    /// A run whose trace was not simulated from `scenario` but given: a recording of a
+    /// real run (`model::recorded`), drawn and checked exactly as a simulated one is.
+    /// `scenario` is the one it was recorded from, or a stand-in with its nodes.
+    pub fn of_trace(scenario: Rc<Scenario>, trace: Trace) -> Run {
         let verdict = check(&trace);
         let projection = Projection::new(&trace);
         let diagram = layout::diagram(&trace, &verdict);
@@ -83,6 +90,9 @@ pub struct Versus {
     pub with: Rc<str>,
     pub run: Rc<Run>,
     pub divergence: Option<usize>,
+    /// What to say of the comparison instead of the divergence's own sentence (a recording
+    /// beside the model: `session::recorded`).
+    pub note: Option<Rc<str>>,
     /// B's projected state under A's cursor time, kept by the session like A's, so B's
     /// diagram redraws only when it changes.
     pub state: Rc<State>,

@@ -16,6 +16,7 @@
 //!          | "seed=" u64 | "fence=" mode | "flavor=" flavor
 //!          | "t=" ms            ; cursor time, 0 ..= the scenario's horizon
 //!          | "z=" ms "-" ms     ; the diagram's zoom window (session::zoom)
+//!          | "rec=" name        ; a built-in recording of a real run (session::recorded)
 //!          | "step=" n          ; entries taken, when several share t's millisecond
 //!          | "beat=" n | "chapter=" n | "quiz=" n        ; 1-based
 //!          | "panel=" id        ; [a-z0-9-], 1 to 32 characters
@@ -76,6 +77,8 @@ pub struct ViewState {
     pub step: Option<u32>,
     /// The diagram's zoom window, from and to in ms (`None`: the whole run).
     pub zoom: Option<(i64, i64)>,
+    /// A built-in recording of a real run, by name (`session::recorded::BUILT_IN`).
+    pub recorded: Option<String>,
     /// A walkthrough beat of a named scenario.
     pub beat: Option<usize>,
     /// The chapter menu, open at a chapter.
@@ -104,6 +107,7 @@ impl Default for ViewState {
             t_ms: None,
             step: None,
             zoom: None,
+            recorded: None,
             beat: None,
             chapter: None,
             quiz: None,
@@ -153,15 +157,17 @@ pub fn unpack(value: &str) -> Result<Scenario, String> {
 
 /// The fragment for a view, starting with `#`.
 pub fn encode(v: &ViewState) -> String {
-    let mut parts = vec![match &v.source {
-        Source::Named(name) => format!("s={name}"),
+    // A recording is named on its own: it has no scenario to name.
+    let mut parts = vec![match (&v.recorded, &v.source) {
+        (Some(r), _) => format!("rec={r}"),
+        (None, Source::Named(name)) => format!("s={name}"),
         #[cfg(not(feature = "lite"))]
-        Source::Custom(sc) => format!("sc={}", pack(sc)),
+        (None, Source::Custom(sc)) => format!("sc={}", pack(sc)),
         // The first load never edits beyond the fence switch (any other edit is the whole
         // app's: `session::handoff`), so its scenario is always a named one and it carries
         // no scenario codec.
         #[cfg(feature = "lite")]
-        Source::Custom(_) => unreachable!("the first load shows built-in scenarios only"),
+        (None, Source::Custom(_)) => unreachable!("the first load shows built-in scenarios only"),
     }];
     let mut put = |key: &str, value: Option<String>| {
         if let Some(value) = value {
@@ -188,9 +194,9 @@ pub fn encode(v: &ViewState) -> String {
     format!("#{}", parts.join("&"))
 }
 
-const KEYS: [&str; 16] = [
-    "s", "sc", "seed", "fence", "flavor", "t", "step", "z", "beat", "chapter", "quiz", "panel",
-    "embed", "autoplay", "view", "origins",
+const KEYS: [&str; 17] = [
+    "s", "sc", "seed", "fence", "flavor", "t", "step", "z", "rec", "beat", "chapter", "quiz",
+    "panel", "embed", "autoplay", "view", "origins",
 ];
 
 /// Plain decimal digits only (no sign, no `+`), so one state has one spelling.
@@ -247,7 +253,7 @@ pub fn decode(fragment: &str) -> Result<ViewState, String> {
             return Err(format!("{key}: given twice"));
         }
     }
-    let [s, sc, seed, fence, flavor, t, step, z, beat, chapter, quiz, panel, embed, autoplay, view, origins] =
+    let [s, sc, seed, fence, flavor, t, step, z, rec, beat, chapter, quiz, panel, embed, autoplay, view, origins] =
         values;
 
     let mut v = ViewState::default();
@@ -321,6 +327,15 @@ pub fn decode(fragment: &str) -> Result<ViewState, String> {
             .ok_or_else(|| format!("z: \"{}\" is not a window FROM-TO in ms", clip(x)))?;
         let w = crate::session::zoom::Window::checked(a, b, horizon)?;
         v.zoom = Some((w.from, w.to));
+    }
+    if let Some(x) = rec {
+        let known = crate::session::recorded::BUILT_IN
+            .iter()
+            .any(|(name, _)| *name == x);
+        if !known {
+            return Err(format!("rec: no recording named \"{}\"", clip(x)));
+        }
+        v.recorded = Some(x.to_string());
     }
     if let Some(x) = beat {
         // Only a named lesson has a walkthrough to be at a beat of.

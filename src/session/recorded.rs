@@ -1,0 +1,180 @@
+//! Model vs reality on the page: a recording of a real run (`model::recorded`, from the lab
+//! or from someone's own system) opened as the run on screen, checked by the same checker,
+//! with the model's run of the scenario it came from drawn beside it.
+//!
+//! The recording is shown, not simulated: it has no scenario to edit. So any edit (the
+//! fence switch, a fault from the stage, undo) leaves it for the model's own run of the
+//! scenario — [`Session::rerun`] forgets the recording — and the link of a recording is
+//! the name of a built-in one (`rec=NAME`, fetched by the page) or nothing.
+
+use super::page::Session;
+use super::run::{Run, Versus};
+use crate::analysis::compare::{agreement, Agreement, Moment};
+use crate::model::recorded::{self, Recording, Role};
+use crate::model::scenario::Scenario;
+use crate::teach::course;
+use crate::view::playback::Cursor;
+use crate::vocab::numbers::fmt_ms;
+use std::rc::Rc;
+
+/// The recording on screen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recorded {
+    /// What the page calls it ("Recorded on a real Redis").
+    pub title: Rc<str>,
+    /// A built-in recording's name (its link, `rec=NAME`); `None` for an imported file.
+    pub name: Option<Rc<str>>,
+    /// Where it came from, in a sentence (service, source, the header's notes).
+    pub about: String,
+}
+
+/// The built-in recordings, as the lab wrote them (tests/recorded/lab/, copied beside the
+/// app with the scenario files they ran: fetched when opened, never in the first load).
+pub const BUILT_IN: [(&str, &str); 5] = [
+    (
+        "gc-pause-redis",
+        "Recorded on a real Redis: GC pause, no fence",
+    ),
+    (
+        "gc-pause-etcd",
+        "Recorded on a real etcd: GC pause, fenced by the create revision",
+    ),
+    (
+        "gc-pause-etcd-exact",
+        "Recorded on a real etcd: GC pause, exact fence in one transaction",
+    ),
+    (
+        "ttl-short-etcd",
+        "Recorded on a real etcd: lease shorter than the work, no keepalives",
+    ),
+    (
+        "partition-etcd",
+        "Recorded on a real etcd: cut from etcd, not from storage",
+    ),
+];
+
+impl Session {
+    /// Opens a recording (`text`, the format of docs/trace-format.md) as the run on screen,
+    /// beside the model's run of `scenario` (its JSON; else the built-in scenario the
+    /// header names, if any). A refusal names the line and field, and keeps the run on
+    /// screen.
+    pub(super) fn open_recorded(&mut self, text: &str, scenario: Option<&str>, name: Option<&str>) {
+        let rec = match recorded::parse(text) {
+            Ok(r) => r,
+            Err(e) => {
+                self.error = Some(format!("recorded trace: {e}"));
+                return;
+            }
+        };
+        let model = match scenario {
+            Some(json) => match Scenario::from_json(json) {
+                Ok(sc) => Some(sc),
+                Err(e) => {
+                    self.error = Some(format!("the recording's scenario: {e}"));
+                    return;
+                }
+            },
+            None => rec.header.scenario.as_deref().and_then(course::open),
+        };
+        let trace = recorded::to_trace(&rec);
+        let shown = model.clone().unwrap_or_else(|| stand_in(&rec, trace.end.0));
+        self.load(None, shown.clone());
+        self.run = Rc::new(Run::of_trace(Rc::new(shown), trace));
+        self.state = Rc::new(self.run.state_at(0));
+        self.beats = Rc::new(Vec::new());
+        self.cursor = Cursor::START;
+        self.move_to(Cursor::START);
+        let title = name
+            .and_then(|n| BUILT_IN.iter().find(|(k, _)| *k == n))
+            .map_or("A recorded run", |(_, t)| t);
+        self.recorded = Some(Rc::new(Recorded {
+            title: Rc::from(title),
+            name: name.map(Rc::from),
+            about: about(&rec),
+        }));
+        self.versus = model.map(|sc| {
+            let run = Rc::new(Run::new(Rc::new(sc)));
+            let a = agreement(&run.trace, &self.run.trace);
+            let state = Rc::new(run.state_at(0));
+            Versus {
+                with: Rc::from(MODEL),
+                divergence: a.parts.and_then(|(_, real)| real),
+                note: Some(Rc::from(agreement_words(&a, &run, &self.run).as_str())),
+                run,
+                state,
+            }
+        });
+    }
+}
+
+/// What the comparison of a recording with the model is called (not a scenario name).
+pub const MODEL: &str = "@model";
+
+/// A stand-in scenario for a recording of unknown origin: the default page's, with as many
+/// clients as the recording has, running to its end — so the stage and the lanes have the
+/// recording's nodes. Nothing is simulated from it while the recording is on screen.
+fn stand_in(rec: &Recording, end_ms: i64) -> Scenario {
+    let mut sc = course::open(super::DEFAULT).unwrap_or_else(|| unreachable!("built in"));
+    let clients = rec
+        .header
+        .nodes
+        .iter()
+        .filter(|n| n.role == Role::Client)
+        .count()
+        .max(1);
+    let first = sc.clients[0].clone();
+    sc.clients.resize(clients, first);
+    sc.faults.clear();
+    sc.name = "A recorded run".to_string();
+    sc.description.clear();
+    sc.horizon_ms = end_ms.max(1);
+    sc
+}
+
+fn about(rec: &Recording) -> String {
+    let h = &rec.header;
+    let mut s = format!(
+        "What happened on a real {}",
+        h.service.as_deref().unwrap_or("system")
+    );
+    if let Some(src) = &h.source {
+        s.push_str(&format!(" (recorded by the {src})"));
+    }
+    s.push_str(
+        ", read from its recorded trace and judged by the same checker as the model's runs.",
+    );
+    if let Some(n) = &h.notes {
+        s.push(' ');
+        s.push_str(n);
+    }
+    s
+}
+
+/// The comparison in words: where model and reality part, or that they agree and by how
+/// much their times differ.
+fn agreement_words(a: &Agreement, model: &Run, real: &Run) -> String {
+    let gap = a.largest_gap.map(|(ms, i, _)| {
+        let what = Moment::of_entry(&model.trace.entries[i])
+            .map_or(String::new(), |m| format!(" ({})", m.words()));
+        format!("the largest time difference is {}{what}", fmt_ms(ms))
+    });
+    match a.parts {
+        None => format!(
+            "Model and reality agree on all {} key moments (grants, writes accepted and refused){}.",
+            a.matched.len(),
+            gap.map_or(String::new(), |g| format!("; {g}"))
+        ),
+        Some((m, r)) => {
+            let say = |run: &Run, i: Option<usize>| {
+                i.and_then(|i| Moment::of_entry(&run.trace.entries[i]))
+                    .map_or("nothing more".to_string(), |m| m.words())
+            };
+            format!(
+                "Model and reality agree on {} key moments, then part: the model has {} where the real run has {}.",
+                a.matched.len(),
+                say(model, m),
+                say(real, r)
+            )
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! Model vs reality (issue #18), natively: each built-in recording of a real run opens as
+//! the run on screen, judged by the same checker, beside the model's run of the scenario it
+//! ran, whose key moments it matches in order; the link names it; a bad recording is refused
+//! with its line and field while the run on screen stays; an edit leaves the recording for
+//! the model's own run.
+
+use leaseline::analysis::compare::agreement;
+use leaseline::model::recorded;
+use leaseline::model::scenario::Scenario;
+use leaseline::session::recorded::{BUILT_IN, MODEL};
+use leaseline::session::{Action, Session};
+use std::rc::Rc;
+
+fn files(name: &str) -> (String, String) {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let text = std::fs::read_to_string(format!("{root}/tests/recorded/lab/{name}.ndjson")).unwrap();
+    let sc = std::fs::read_to_string(format!("{root}/tools/lab/scenarios/{name}.json")).unwrap();
+    (text, sc)
+}
+
+fn open(name: &str) -> Rc<Session> {
+    let (text, sc) = files(name);
+    Rc::new(Session::default_page()).reduce(Action::OpenRecorded {
+        text,
+        scenario: Some(sc),
+        name: Some(name.to_string()),
+    })
+}
+
+#[test]
+fn every_built_in_recording_opens_beside_the_model_and_agrees_on_its_key_moments() {
+    for (name, title) in BUILT_IN {
+        let s = open(name);
+        assert_eq!(s.error, None, "{name}");
+        let r = s.recorded.as_ref().expect(name);
+        assert_eq!(&*r.title, title);
+        // The run on screen is the recording, checked as any run is.
+        let (text, sc) = files(name);
+        let real = recorded::to_trace(&recorded::parse(&text).unwrap());
+        assert_eq!(s.run.trace, real, "{name}");
+        // Beside it, the model's run of the same scenario file.
+        let vs = s.versus.as_ref().expect("the model beside it");
+        assert_eq!(&*vs.with, MODEL);
+        let model = leaseline::model::sim::simulate(&Scenario::from_json(&sc).unwrap()).unwrap();
+        assert_eq!(vs.run.trace, model);
+        let a = agreement(&model, &real);
+        assert_eq!(a.parts, None, "{name}: model and reality part");
+        assert!(a.matched.len() >= 3, "{name}: {} moments", a.matched.len());
+        // The same verdict classes.
+        let kinds = |v: &leaseline::analysis::check::Verdict| {
+            let mut k: Vec<_> = v
+                .violations
+                .iter()
+                .map(|x| format!("{:?}", x.kind))
+                .collect();
+            k.sort();
+            k.dedup();
+            k
+        };
+        assert_eq!(kinds(&s.run.verdict), kinds(&vs.run.verdict), "{name}");
+        let note = vs.note.as_deref().unwrap();
+        assert!(note.starts_with("Model and reality agree on all"), "{note}");
+        // The link names it, and following it asks the page to fetch it.
+        let link = s.fragment.as_deref().unwrap();
+        assert_eq!(link, format!("#rec={name}"));
+        let asked = Rc::new(Session::default_page()).reduce(Action::Navigate(link.to_string()));
+        assert_eq!(asked.wants_recording.as_deref(), Some(name));
+        assert_eq!(asked.error, None);
+    }
+}
+
+#[test]
+fn a_bad_recording_is_refused_with_its_line_and_field_and_the_run_stays() {
+    let page = Rc::new(Session::default_page());
+    let digest = page.run.digest.clone();
+    let (text, _) = files("gc-pause-redis");
+    let bad = text.replacen("\"t_us\":", "\"t_us\":\"x\",\"u\":", 2);
+    let s = page.reduce(Action::OpenRecorded {
+        text: bad,
+        scenario: None,
+        name: None,
+    });
+    let e = s.error.as_deref().unwrap();
+    assert!(e.starts_with("recorded trace: line 2"), "{e}");
+    assert_eq!(s.run.digest, digest);
+    assert!(s.recorded.is_none());
+    let s = Rc::new(Session::default_page()).reduce(Action::Navigate("#rec=nope".into()));
+    assert!(s
+        .error
+        .as_deref()
+        .unwrap()
+        .starts_with("rec: no recording named"));
+}
+
+#[test]
+fn an_imported_recording_without_its_scenario_draws_alone_and_an_edit_returns_to_the_model() {
+    let (text, _) = files("gc-pause-redis");
+    let s = Rc::new(Session::default_page()).reduce(Action::OpenRecorded {
+        text,
+        scenario: None,
+        name: None,
+    });
+    assert_eq!(s.error, None);
+    assert!(s.recorded.is_some() && s.versus.is_none());
+    assert_eq!(
+        s.fragment, None,
+        "an imported recording leaves the address alone"
+    );
+    assert_eq!(s.run.scenario.clients.len(), 2);
+    assert!(
+        !s.run.verdict.violations.is_empty(),
+        "the unfenced Redis run is unsafe"
+    );
+    let edited = s.reduce(Action::ToggleFence);
+    assert!(edited.recorded.is_none());
+}
