@@ -43,6 +43,7 @@ impl Session {
             if shown.as_deref() != Some(rec.as_str()) {
                 self.wants_recording = Some(Rc::from(rec.as_str()));
             }
+            self.menu = None;
             self.embed = v.embed;
             return;
         }

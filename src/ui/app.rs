@@ -64,6 +64,7 @@ pub fn App() -> Html {
     use_embed_host(&model, &on_action);
     use_action_menu(model.selected);
     let handover = super::handover::use_handover(&model, &on_action);
+    super::recorded::use_recording_fetch(model.wants_recording.clone(), on_action.clone());
     // The share links, rebuilt when the view's link changes (never per frame).
     // (The first load shares nothing: the whole app does.)
     let links = {
@@ -283,7 +284,9 @@ pub fn App() -> Html {
                 </div>
                 // Beside the bar, not in it: on a phone it moves below the diagram and the
                 // controls (style.css), so the run is on the first screen.
-                if hides {
+                if let Some(r) = &model.recorded {
+                    <p class="scenario-description recorded"><strong>{ r.title.to_string() }</strong>{ ". " }{ r.about.clone() }</p>
+                } else if hides {
                     <p class="scenario-description">{ "The scenario's description is hidden until you answer: it gives the answer away." }</p>
                 } else {
                     <p class={classes!("scenario-description", model.history.edited().then_some("original"))}>{ model.description() }</p>

@@ -194,6 +194,7 @@ pub fn Io(props: &RunProps) -> Html {
                 <textarea rows="4" spellcheck="false" oninput={on_paste} placeholder="{ \"version\": 1, … }" />
             </label>
             <button type="button" class="control text" onclick={on_load}>{ "Load pasted JSON" }</button>
+            { super::recorded::import_field(&props.on_action) }
         </details>
     }
 }

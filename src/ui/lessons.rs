@@ -80,6 +80,7 @@ pub fn Menus(props: &MenusProps) -> Html {
                             </ol>
                         </section>
                     }) }
+                    { super::recorded::menu_section(cb) }
                 </nav>
             }
         }

@@ -42,6 +42,7 @@ mod legend;
 mod lessons;
 mod panels;
 mod playbar;
+mod recorded;
 #[cfg(not(feature = "lite"))]
 mod settings;
 mod sharing;

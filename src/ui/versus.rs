@@ -22,6 +22,9 @@ pub fn compare_bar(
     let Some(vs) = vs else {
         return html! {};
     };
+    if let Some(note) = &vs.note {
+        return reality_bar(a, vs, note, cb);
+    }
     let choose = {
         let cb = cb.clone();
         Callback::from(move |e: Event| cb.emit(Action::Compare(Some(super::value_of(&e)))))
@@ -68,6 +71,37 @@ pub fn compare_bar(
     }
 }
 
+/// A recording beside the model's run of its scenario (`session::recorded`): what the
+/// comparison found, and each side's verdict.
+fn reality_bar(real: &Run, vs: &Versus, note: &str, cb: &Callback<Action>) -> Html {
+    let side = |who: &'static str, run: &Run| {
+        html! {
+            <li class={if run.verdict.violations.is_empty() { "safe" } else { "unsafe" }}>
+                <strong>{ who }</strong>{ narrate::side_line(&run.scenario, &run.verdict) }
+            </li>
+        }
+    };
+    html! {
+        <section class="panel compare reality" aria-label="Model vs reality">
+            <header class="guide-head">
+                <h2>{ "Model vs reality" }</h2>
+                <button type="button" class="quiet" onclick={on(cb, Action::Compare(None))}>{ "Hide the model's run" }</button>
+            </header>
+            <p class="divergence">
+                { note.to_string() }
+                if let Some(i) = vs.divergence {
+                    { " " }
+                    <button type="button" class="link" onclick={on(cb, Action::SeekEntry(i))}>{ "Jump there" }</button>
+                }
+            </p>
+            <ul class="sides">
+                { side("Real (above): ", real) }
+                { side("Model (below): ", &vs.run) }
+            </ul>
+        </section>
+    }
+}
+
 /// B's diagram under the same cursor time as A's, with B's state as the session keeps it.
 /// `on_action` is the page's callback with B's entry clicks already mapped to
 /// [`Action::SeekEntryB`] (made once by the caller, so B redraws only when its state does).
@@ -76,7 +110,7 @@ pub fn second_diagram(vs: Option<&Versus>, cursor_t: f64, on_action: &Callback<A
         return html! {};
     };
     html! {
-        <section class="diagram versus" aria-label="Space-time diagram B" data-digest={vs.run.digest.clone()}>
+        <section class="diagram versus" aria-label={if vs.note.is_some() { "Space-time diagram: the model's run" } else { "Space-time diagram B" }} data-digest={vs.run.digest.clone()}>
             <Timeline run={vs.run.clone()} state={vs.state.clone()} {cursor_t} veil=false on_action={on_action.clone()} />
         </section>
     }

@@ -1,0 +1,127 @@
+//! Model vs reality in the browser: fetching a built-in recording of a real run when a link
+//! names one (`#rec=…`, from the Lessons menu's last section), and importing a recorded
+//! trace file. What a recording *is* on the page is the session's (`session::recorded`);
+//! this module only brings the bytes.
+//!
+//! The five lab recordings and the scenario files they ran are copied beside the app
+//! (`lab/NAME.ndjson`, `lab-scenarios/NAME.json`, index.html), fetched by relative URL
+//! (so a sub-path deployment works, and the CSP's `connect-src 'self'` allows it) when
+//! first opened: the first load carries none of them.
+
+#[cfg(not(feature = "lite"))]
+use crate::session::recorded::BUILT_IN;
+use crate::session::Action;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// The first load never asks for a recording (a `rec=` link loads the whole app).
+#[cfg(feature = "lite")]
+#[hook]
+pub fn use_recording_fetch(wants: Option<Rc<str>>, dispatch: Callback<Action>) {
+    let _ = (wants, dispatch);
+}
+
+/// Fetches the recording the session asks for, then opens it; a failed fetch says so (the
+/// link's key, `rec`, first) and the run on screen stays.
+#[cfg(not(feature = "lite"))]
+#[hook]
+pub fn use_recording_fetch(wants: Option<Rc<str>>, dispatch: Callback<Action>) {
+    use_effect_with(wants, move |wants| {
+        if let Some(name) = wants.clone() {
+            wasm_bindgen_futures::spawn_local(async move {
+                let got = async {
+                    let text = fetch_text(&format!("lab/{name}.ndjson")).await?;
+                    let scenario = fetch_text(&format!("lab-scenarios/{name}.json")).await?;
+                    Ok::<_, String>((text, scenario))
+                };
+                dispatch.emit(match got.await {
+                    Ok((text, scenario)) => Action::OpenRecorded {
+                        text,
+                        scenario: Some(scenario),
+                        name: Some(name.to_string()),
+                    },
+                    Err(e) => Action::ShowError(format!(
+                        "rec: the recording \"{name}\" did not load ({e}); the run on screen is kept"
+                    )),
+                });
+            });
+        }
+    });
+}
+
+#[cfg(not(feature = "lite"))]
+async fn fetch_text(url: &str) -> Result<String, String> {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_futures::JsFuture;
+    let window = web_sys::window().ok_or("no window")?;
+    let response = JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(|_| format!("{url}: the network request failed"))?;
+    let response: web_sys::Response = response.dyn_into().map_err(|_| "not a response")?;
+    if !response.ok() {
+        return Err(format!("{url}: HTTP {}", response.status()));
+    }
+    let text = response.text().map_err(|_| "unreadable")?;
+    JsFuture::from(text)
+        .await
+        .ok()
+        .and_then(|t| t.as_string())
+        .ok_or_else(|| format!("{url}: unreadable"))
+}
+
+#[cfg(not(feature = "lite"))]
+/// The Lessons menu's last section: each built-in recording, a plain link like every
+/// lesson's.
+pub fn menu_section(on_action: &Callback<Action>) -> Html {
+    html! {
+        <section class="chapter recorded">
+            <h3>{ "Model vs reality: recorded on real services" }</h3>
+            <p class="note">{ "The lab (make lab) ran these scenarios against a real Redis and a real etcd, with real client processes paused by SIGSTOP and cut off by a proxy. Each opens as the recorded run, judged by the same checker, with the model's run of the same scenario beside it." }</p>
+            <ol>
+                { for BUILT_IN.iter().map(|&(name, title)| {
+                    let href = format!("#rec={name}");
+                    let cb = on_action.clone();
+                    let go = href.clone();
+                    html! {
+                        <li><a href={href} onclick={Callback::from(move |_| cb.emit(Action::Navigate(go.clone())))}>{ title }</a></li>
+                    }
+                }) }
+            </ol>
+        </section>
+    }
+}
+
+#[cfg(not(feature = "lite"))]
+/// Import → "Recorded trace": a file in the format of docs/trace-format.md, opened as the
+/// run on screen (with no scenario beside it unless its header names a built-in one).
+pub fn import_field(on_action: &Callback<Action>) -> Html {
+    use wasm_bindgen::JsCast;
+    let cb = on_action.clone();
+    let onchange = Callback::from(move |e: Event| {
+        let file = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+            .and_then(|i| i.files())
+            .and_then(|f| f.get(0));
+        if let Some(file) = file {
+            let cb = cb.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
+                cb.emit(match text.ok().and_then(|t| t.as_string()) {
+                    Some(text) => Action::OpenRecorded {
+                        text,
+                        scenario: None,
+                        name: None,
+                    },
+                    None => Action::ShowError("recorded trace: the file could not be read".into()),
+                });
+            });
+        }
+    });
+    html! {
+        <label class="field">
+            <span>{ "Import a recorded trace (NDJSON, docs/trace-format.md)" }</span>
+            <input type="file" accept=".ndjson,.jsonl,application/x-ndjson" {onchange} />
+        </label>
+    }
+}

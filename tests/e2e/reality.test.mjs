@@ -1,0 +1,64 @@
+// End-to-end: model vs reality (issue #18). The Lessons menu's last section opens a lab
+// recording of a real Redis run: the recorded run is drawn and judged (unsafe: the stale
+// write got through), the model's run of the same scenario is drawn below it, and the page
+// says they agree on every key moment. A recorded trace imported from a file opens too; a
+// malformed one is refused with its line and field while the run on screen stays.
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ROOT, SHOTS, digestOf, harness, openApp, until } from './lib.mjs';
+
+const LAPTOP = { viewport: { width: 1280, height: 900 } };
+
+describe('model vs reality', () => {
+  const h = harness();
+
+  test('a lab recording opens from the Lessons menu, beside the model, and they agree', async () => {
+    const { context, page, problems } = await openApp(h.browser, `${h.url}#s=gc-pause`, LAPTOP);
+    try {
+      await page.getByRole('button', { name: 'Lessons', exact: true }).click();
+      const menu = page.getByRole('navigation', { name: 'Lessons' });
+      await menu.getByRole('link', { name: /^Recorded on a real Redis/ }).click();
+      const description = page.locator('.scenario-description.recorded');
+      await description.waitFor();
+      assert.match(await description.textContent(), /Recorded on a real Redis.*What happened on a real redis/);
+      assert.match(page.url(), /#rec=gc-pause-redis$/);
+      const bar = page.getByRole('region', { name: 'Model vs reality' });
+      assert.match(await bar.textContent(), /Model and reality agree on all \d+ key moments/);
+      assert.match(await bar.textContent(), /Real \(above\): .*unsafe|Real \(above\): .*stale/i);
+      assert.equal(await page.locator('section.diagram.versus').count(), 1, "the model's run is drawn");
+      assert.equal(await menu.count(), 0, 'the menu closed');
+      await page.keyboard.press('End');
+      await page.locator('section.diagram').first().scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SHOTS, 'reality.png'), fullPage: true });
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a recorded trace file imports; a malformed one is refused with its line and field', async () => {
+    const { context, page, problems } = await openApp(h.browser, `${h.url}#s=delayed-write`, LAPTOP);
+    try {
+      const before = await digestOf(page);
+      await page.locator('details.io > summary').click();
+      const input = page.getByLabel(/Import a recorded trace/);
+      const good = await readFile(join(ROOT, 'tests/recorded/lab/gc-pause-etcd.ndjson'), 'utf8');
+      const bad = good.replace(/"t_us":\d+/, '"t_us":"soon"');
+      await input.setInputFiles({ name: 'bad.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from(bad) });
+      const alert = page.getByRole('alert');
+      await alert.waitFor();
+      assert.match(await alert.textContent(), /recorded trace: line \d+, field `t_us`/);
+      assert.equal(await digestOf(page), before, 'the run on screen stays');
+      await input.setInputFiles({ name: 'etcd.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from(good) });
+      await until(async () => (await digestOf(page)) !== before, 'the recording replaced the run');
+      await page.locator('.scenario-description.recorded').waitFor();
+      assert.ok(page.url().endsWith('#s=delayed-write'), `the address is left alone: ${page.url()}`);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+});
