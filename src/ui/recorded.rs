@@ -95,29 +95,15 @@ pub fn menu_section(on_action: &Callback<Action>) -> Html {
 /// Import → "Recorded trace": a file in the format of docs/trace-format.md, opened as the
 /// run on screen (with no scenario beside it unless its header names a built-in one).
 pub fn import_field(on_action: &Callback<Action>) -> Html {
-    use wasm_bindgen::JsCast;
-    let cb = on_action.clone();
-    let onchange = Callback::from(move |e: Event| {
-        let file = e
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-            .and_then(|i| i.files())
-            .and_then(|f| f.get(0));
-        if let Some(file) = file {
-            let cb = cb.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
-                cb.emit(match text.ok().and_then(|t| t.as_string()) {
-                    Some(text) => Action::OpenRecorded {
-                        text,
-                        scenario: None,
-                        name: None,
-                    },
-                    None => Action::ShowError("recorded trace: the file could not be read".into()),
-                });
-            });
-        }
-    });
+    let onchange = super::io::read_file(
+        on_action,
+        |text| Action::OpenRecorded {
+            text,
+            scenario: None,
+            name: None,
+        },
+        "recorded trace: the file could not be read",
+    );
     html! {
         <label class="field">
             <span>{ "Import a recorded trace (NDJSON, docs/trace-format.md)" }</span>
