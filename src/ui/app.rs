@@ -163,7 +163,8 @@ pub fn App() -> Html {
     };
     let diagram = html! {
         <section class="diagram" aria-label="Space-time diagram" tabindex="0" data-digest={run.digest.clone()} data-entries={run.trace.len().to_string()} data-overlap-ms={run.verdict.stats.double_holder_ms.to_string()}>
-            <Timeline run={run.clone()} state={model.state.clone()} cursor_t={model.cursor.t} veil={model.quiz_waiting()} on_action={on_action.clone()} />
+            <Timeline run={run.clone()} state={model.state.clone()} cursor_t={model.cursor.t} veil={model.quiz_waiting()} zoom={model.zoom} on_action={on_action.clone()} />
+            <super::zoom::ZoomBar run={run.clone()} zoom={model.zoom} on_action={on_action.clone()} />
         </section>
     };
     let walkthrough = guide(

@@ -4,6 +4,7 @@
 //! The frame loop requests an animation frame only while playing: paused, finished or in a
 //! hidden tab, nothing is scheduled, so an idle page costs no CPU (RaftScope's issue #2).
 
+use crate::session::zoom::{Zoom, STEP_FACTOR};
 use crate::session::Action;
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
@@ -171,6 +172,15 @@ pub fn use_shortcuts(dispatch: Callback<Action>) {
                     ("Home", _, _) => Some(Action::ToStart),
                     ("End", _, _) => Some(Action::ToEnd),
                     ("f" | "F", _, _) => Some(Action::ToggleFence),
+                    ("+" | "=", _, _) => Some(Action::Zoom(Zoom::By {
+                        factor: STEP_FACTOR,
+                        around: None,
+                    })),
+                    ("-" | "_", _, _) => Some(Action::Zoom(Zoom::By {
+                        factor: 1.0 / STEP_FACTOR,
+                        around: None,
+                    })),
+                    ("0", _, _) => Some(Action::Zoom(Zoom::Fit)),
                     ("v" | "V", _, _) => Some(Action::NextViolation),
                     ("Escape", _, _) => Some(Action::Select(None)),
                     _ => None,

@@ -51,6 +51,7 @@ mod timeline;
 mod transcript;
 #[cfg(not(feature = "lite"))]
 mod versus;
+mod zoom;
 
 pub use app::App;
 
