@@ -10,6 +10,7 @@
 use crate::client::Service;
 use crate::clock::{now_ns, Epoch};
 use crate::etcd::Etcd;
+use crate::noise::{self, Band, Samples};
 use crate::proxy::Proxy;
 use crate::record::Recorder;
 use crate::storage::{self, Fence};
@@ -31,13 +32,8 @@ pub struct Ran {
     pub service: Service,
     /// The merged recorded trace's lines (header first).
     pub trace: Vec<String>,
-}
-
-fn service_name(s: Service) -> &'static str {
-    match s {
-        Service::Redis => "redis",
-        Service::Etcd => "etcd",
-    }
+    /// The scheduling noise measured during the run.
+    pub noise: Band,
 }
 
 pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
@@ -57,7 +53,7 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
             ))
         }
     };
-    let svc = service_name(service);
+    let svc = service.word();
     let addr = match service {
         Service::Redis => sv.redis.clone(),
         Service::Etcd => sv.etcd.clone(),
@@ -78,15 +74,26 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
             .to_string_lossy()
             .into_owned()
     };
+    let noise_part = |n: &str| {
+        parts
+            .join(format!("{n}.noise"))
+            .to_string_lossy()
+            .into_owned()
+    };
 
     // Every run has its own lock key, so runs on one service never meet.
     let lock_key = format!("leaseline-lab/{name}/{}", now_ns());
     let epoch = Epoch(now_ns() + LEAD_MS * 1_000_000);
     let runner = Recorder::create(&part("runner"), "runner", epoch)?;
-    let etcd = (fence == Fence::Exact).then(|| Etcd {
-        addr: addr.clone(),
-        timeout: Duration::from_secs(1),
+    let samples = Samples::create(&noise_part("runner"), epoch)?;
+    let etcd = (fence == Fence::Exact).then(|| -> Result<Etcd, String> {
+        Ok(Etcd {
+            addr: addr.clone(),
+            timeout: Duration::from_secs(1),
+            samples: Some(Samples::create(&noise_part("storage"), epoch)?),
+        })
     });
+    let etcd = etcd.transpose()?;
     let storage_addr = storage::start(
         fence,
         etcd,
@@ -114,6 +121,7 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
                 &storage_addr,
             ])
             .args(["--key", &lock_key, "--out", &part(&cname)])
+            .args(["--noise", &noise_part(&cname)])
             .spawn()
             .map_err(|e| format!("spawn {cname}: {e}"))?;
         proxies.push(proxy);
@@ -158,28 +166,49 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
             .map(|n| n - 1)
             .ok_or_else(|| format!("{name}: no client {node}"))
     };
+    // Per client: when it was paused or cut off (ns), so its noise samples then are left out.
+    let mut faulted: Vec<Vec<(i64, i64)>> = vec![Vec::new(); children.len()];
+    let mut open: Vec<Option<i64>> = vec![None; children.len()];
+    if std::env::var_os("LAB_FAIL").is_some() {
+        // For checking that a failing run leaves no process behind (scripts/lab.sh --check).
+        return Err(format!("{name}: LAB_FAIL is set: failing on purpose"));
+    }
     for (at, _, a) in &actions {
         let i = index(&a["node"])?;
-        epoch.sleep_until(at * 1_000_000);
+        samples.sleep_until(at * 1_000_000);
         let (node, pid) = (format!("c{}", i + 1), children[i].id() as i32);
+        let sent = epoch.now();
         match a["do"].as_str().unwrap_or("") {
             "stop" => {
                 // SAFETY: kill(2) on our own child's pid.
                 unsafe { libc::kill(pid, libc::SIGSTOP) };
                 runner.note_for(&node, "pause_began", json!({}));
+                samples.add("SIGSTOP", sent, noise::signal_seen(pid, true, sent, epoch));
+                open[i] = Some(sent);
             }
             "cont" => {
+                // SAFETY: as above.
                 unsafe { libc::kill(pid, libc::SIGCONT) };
                 runner.note_for(&node, "pause_ended", json!({}));
+                let seen = noise::signal_seen(pid, false, sent, epoch);
+                samples.add("SIGCONT", sent, seen);
+                faulted[i].push((open[i].take().unwrap_or(sent), seen));
             }
             "partition" => {
                 proxies[i].cut();
                 runner.note_for(&node, "link_cut", json!({ "peer": svc }));
+                open[i] = Some(sent);
             }
             _ => {
                 proxies[i].heal();
                 runner.note_for(&node, "link_healed", json!({ "peer": svc }));
+                faulted[i].push((open[i].take().unwrap_or(sent), epoch.now()));
             }
+        }
+    }
+    for (i, o) in open.iter().enumerate() {
+        if let Some(from) = o {
+            faulted[i].push((*from, i64::MAX));
         }
     }
 
@@ -227,6 +256,17 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
     let mut files = vec![part("runner"), part("storage")];
     files.extend((1..=children.len()).map(|i| part(&format!("c{i}"))));
     let trace = merge(&header, &files)?;
+    let mut sampled = vec![
+        (noise_part("runner"), Vec::new()),
+        (noise_part("storage"), Vec::new()),
+    ];
+    sampled.extend(
+        faulted
+            .into_iter()
+            .enumerate()
+            .map(|(i, f)| (noise_part(&format!("c{}", i + 1)), f)),
+    );
+    let noise = noise::band(&sampled)?;
     std::fs::write(out.join(format!("{name}.ndjson")), trace.join("\n") + "\n")
         .map_err(|e| e.to_string())?;
     let _ = std::fs::remove_dir_all(&parts);
@@ -234,6 +274,7 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
         name,
         service,
         trace,
+        noise,
     })
 }
 
