@@ -80,6 +80,11 @@ fn client_cmd(args: &[String]) -> Result<bool, String> {
     // SAFETY: prctl with PR_SET_PDEATHSIG only sets this process's own signal.
     unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) };
     let need = |n: &str| opt(args, n).ok_or_else(|| format!("client: {n} missing"));
+    // The runner may have died before the line above: then nobody will signal us.
+    // SAFETY: getppid has no preconditions.
+    if need("--parent")? != unsafe { libc::getppid() }.to_string() {
+        return Err("client: the runner is gone".into());
+    }
     let path = need("--scenario")?;
     let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
     let sc: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;

@@ -36,6 +36,21 @@ pub struct Ran {
     pub noise: Band,
 }
 
+/// The client processes of a run: whatever way the run ends, an error included, none
+/// outlives it (a stopped one too: SIGKILL ends a stopped process).
+struct Children(Vec<Child>);
+
+impl Drop for Children {
+    fn drop(&mut self) {
+        for c in &mut self.0 {
+            if let Ok(None) = c.try_wait() {
+                let _ = c.kill();
+                let _ = c.wait();
+            }
+        }
+    }
+}
+
 pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let sc: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -104,7 +119,7 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
     let clients = sc["clients"].as_array().map_or(0, Vec::len);
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let mut proxies = Vec::new();
-    let mut children: Vec<Child> = Vec::new();
+    let mut children = Children(Vec::new());
     for i in 0..clients {
         let cname = format!("c{}", i + 1);
         let proxy = Proxy::start(&addr)?;
@@ -122,10 +137,11 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
             ])
             .args(["--key", &lock_key, "--out", &part(&cname)])
             .args(["--noise", &noise_part(&cname)])
+            .args(["--parent", &std::process::id().to_string()])
             .spawn()
             .map_err(|e| format!("spawn {cname}: {e}"))?;
         proxies.push(proxy);
-        children.push(child);
+        children.0.push(child);
     }
 
     // The faults as timed actions on the lab clock.
@@ -162,13 +178,13 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
         node.as_str()
             .and_then(|s| s.strip_prefix('c'))
             .and_then(|n| n.parse::<usize>().ok())
-            .filter(|&n| n >= 1 && n <= children.len())
+            .filter(|&n| n >= 1 && n <= children.0.len())
             .map(|n| n - 1)
             .ok_or_else(|| format!("{name}: no client {node}"))
     };
     // Per client: when it was paused or cut off (ns), so its noise samples then are left out.
-    let mut faulted: Vec<Vec<(i64, i64)>> = vec![Vec::new(); children.len()];
-    let mut open: Vec<Option<i64>> = vec![None; children.len()];
+    let mut faulted: Vec<Vec<(i64, i64)>> = vec![Vec::new(); children.0.len()];
+    let mut open: Vec<Option<i64>> = vec![None; children.0.len()];
     if std::env::var_os("LAB_FAIL").is_some() {
         // For checking that a failing run leaves no process behind (scripts/lab.sh --check).
         return Err(format!("{name}: LAB_FAIL is set: failing on purpose"));
@@ -176,7 +192,7 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
     for (at, _, a) in &actions {
         let i = index(&a["node"])?;
         samples.sleep_until(at * 1_000_000);
-        let (node, pid) = (format!("c{}", i + 1), children[i].id() as i32);
+        let (node, pid) = (format!("c{}", i + 1), children.0[i].id() as i32);
         let sent = epoch.now();
         match a["do"].as_str().unwrap_or("") {
             "stop" => {
@@ -215,7 +231,7 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
     // Wait for the clients, at most to the horizon and a little more.
     let horizon = sc["horizon_ms"].as_i64().unwrap_or(60_000);
     let mut failed = Vec::new();
-    for (i, c) in children.iter_mut().enumerate() {
+    for (i, c) in children.0.iter_mut().enumerate() {
         loop {
             match c.try_wait() {
                 Ok(Some(st)) => {
@@ -240,7 +256,7 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
         return Err(format!("{name}: {}", failed.join("; ")));
     }
 
-    let mut nodes: Vec<Value> = (1..=children.len())
+    let mut nodes: Vec<Value> = (1..=children.0.len())
         .map(|i| json!({"name": format!("c{i}"), "role": "client"}))
         .collect();
     nodes.push(json!({"name": svc, "role": "lock service"}));
@@ -254,7 +270,7 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
         "nodes": nodes,
     });
     let mut files = vec![part("runner"), part("storage")];
-    files.extend((1..=children.len()).map(|i| part(&format!("c{i}"))));
+    files.extend((1..=children.0.len()).map(|i| part(&format!("c{i}"))));
     let trace = merge(&header, &files)?;
     let mut sampled = vec![
         (noise_part("runner"), Vec::new()),
