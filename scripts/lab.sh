@@ -13,6 +13,8 @@
 #   scripts/lab.sh --check   the `make test` tier: the same run, but where the packages cannot
 #                            be installed it says "lab: SKIPPED — …" with the reason and exits 0
 #                            (a plain run fails there). Either way it exits 1 on "differ".
+# LAB_FAIL=1 makes the lab fail on purpose once a scenario's clients run: to see that a failing
+# run leaves no process behind (`pgrep -a redis-server; pgrep -a etcd` afterwards).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"

@@ -174,7 +174,8 @@ fn one(f: &Path, services: &runner::Services, out: &Path) -> Result<(bool, Strin
         .map_err(|e| format!("{}: the recorded trace: {e}", ran.name))?;
     let (mc, rc) = (verdict::classes(&mv), verdict::classes(&rv));
 
-    // Tolerance: the measured noise, whole ms rounded up; +1 ms as both sides' times are
+    // Tolerance: twice the measured noise, whole ms rounded up (a key event is a timer's
+    // wake-up and a request's answer, each within the noise); +1 ms as both sides' times are
     // whole ms; + the model's round trip (its network delay each way), which loopback does
     // not take; + etcd's expiry scan for what follows a lease expiry there.
     let hop = leaseline::model::scenario::Scenario::from_json(&text)
@@ -182,7 +183,7 @@ fn one(f: &Path, services: &runner::Services, out: &Path) -> Result<(bool, Strin
         .network
         .default
         .min_delay_ms;
-    let noise_ms = (ran.noise.max_us + 999) / 1000 + 1 + 2 * hop;
+    let noise_ms = 2 * ((ran.noise.max_us + 999) / 1000) + 1 + 2 * hop;
     let etcd = ran.service == client::Service::Etcd;
     let tolerance = |k: &verdict::KeyEvent| {
         noise_ms
@@ -198,7 +199,7 @@ fn one(f: &Path, services: &runner::Services, out: &Path) -> Result<(bool, Strin
     println!("   real:  {}", rc.words());
     println!("   noise: {}", ran.noise.words());
     println!(
-        "   tolerance per key event: the noise + 1 ms (whole-ms times) + {} ms (the model's {hop} ms hop each way) = {noise_ms} ms{}",
+        "   tolerance per key event: 2 × the noise (a timer's wake-up and a request's answer, each within it) + 1 ms (whole-ms times) + {} ms (the model's {hop} ms hop each way) = {noise_ms} ms{}",
         2 * hop,
         if etcd {
             format!(

@@ -108,9 +108,13 @@ pub fn tenths(us: i64) -> String {
     format!("{}.{}", t / 10, t % 10)
 }
 
+/// A client's pause (true) or cut (false), from and to (ns, lab clock).
+pub type Fault = (i64, i64, bool);
+
 /// Reads sample files. `faults` are per file (same order): the intervals (ns) during which
-/// that file's process was paused or cut off, whose overlapping samples are left out.
-pub fn band(files: &[(String, Vec<(i64, i64)>)]) -> Result<Band, String> {
+/// that file's process was paused (true) or cut off (false). Samples overlapping a pause are
+/// left out; of a cut, only requests' (a cut does not stop a timer).
+pub fn band(files: &[(String, Vec<Fault>)]) -> Result<Band, String> {
     let mut b = Band {
         max_us: 0,
         kinds: BTreeMap::new(),
@@ -131,7 +135,11 @@ pub fn band(files: &[(String, Vec<(i64, i64)>)]) -> Result<Band, String> {
             let (Ok(from), Ok(to)) = (from.parse::<i64>(), to.parse::<i64>()) else {
                 continue;
             };
-            if faults.iter().any(|&(a, z)| from <= z && to >= a) {
+            let timer = what == "timer";
+            if faults
+                .iter()
+                .any(|&(a, z, pause)| from <= z && to >= a && (pause || !timer))
+            {
                 b.left_out += 1;
                 continue;
             }

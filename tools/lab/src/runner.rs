@@ -183,8 +183,8 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
             .ok_or_else(|| format!("{name}: no client {node}"))
     };
     // Per client: when it was paused or cut off (ns), so its noise samples then are left out.
-    let mut faulted: Vec<Vec<(i64, i64)>> = vec![Vec::new(); children.0.len()];
-    let mut open: Vec<Option<i64>> = vec![None; children.0.len()];
+    let mut faulted: Vec<Vec<noise::Fault>> = vec![Vec::new(); children.0.len()];
+    let mut open: Vec<Option<(i64, bool)>> = vec![None; children.0.len()];
     if std::env::var_os("LAB_FAIL").is_some() {
         // For checking that a failing run leaves no process behind (scripts/lab.sh --check).
         return Err(format!("{name}: LAB_FAIL is set: failing on purpose"));
@@ -200,7 +200,7 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
                 unsafe { libc::kill(pid, libc::SIGSTOP) };
                 runner.note_for(&node, "pause_began", json!({}));
                 samples.add("SIGSTOP", sent, noise::signal_seen(pid, true, sent, epoch));
-                open[i] = Some(sent);
+                open[i] = Some((sent, true));
             }
             "cont" => {
                 // SAFETY: as above.
@@ -208,23 +208,25 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
                 runner.note_for(&node, "pause_ended", json!({}));
                 let seen = noise::signal_seen(pid, false, sent, epoch);
                 samples.add("SIGCONT", sent, seen);
-                faulted[i].push((open[i].take().unwrap_or(sent), seen));
+                let from = open[i].take().map_or(sent, |o| o.0);
+                faulted[i].push((from, seen, true));
             }
             "partition" => {
                 proxies[i].cut();
                 runner.note_for(&node, "link_cut", json!({ "peer": svc }));
-                open[i] = Some(sent);
+                open[i] = Some((sent, false));
             }
             _ => {
                 proxies[i].heal();
                 runner.note_for(&node, "link_healed", json!({ "peer": svc }));
-                faulted[i].push((open[i].take().unwrap_or(sent), epoch.now()));
+                let from = open[i].take().map_or(sent, |o| o.0);
+                faulted[i].push((from, epoch.now(), false));
             }
         }
     }
     for (i, o) in open.iter().enumerate() {
-        if let Some(from) = o {
-            faulted[i].push((*from, i64::MAX));
+        if let Some((from, pause)) = o {
+            faulted[i].push((*from, i64::MAX, *pause));
         }
     }
 
