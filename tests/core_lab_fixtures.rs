@@ -81,7 +81,12 @@ fn every_lab_scenario_has_its_recording() {
     listed.sort();
     assert_eq!(names, listed);
     for n in &names {
-        assert!(root().join(format!("tests/recorded/lab/{n}.ndjson")).exists(), "{n}");
+        assert!(
+            root()
+                .join(format!("tests/recorded/lab/{n}.ndjson"))
+                .exists(),
+            "{n}"
+        );
     }
 }
 
