@@ -9,18 +9,60 @@
 # tools/lab, starts its own redis-server and etcd on free loopback ports with their data in a
 # temporary directory, and stops every process it started on exit, Ctrl-C and failure.
 # LAB_OUT: where the traces go (default target/lab). Extra arguments go to `lab all`.
+#
+#   scripts/lab.sh --check   the `make test` tier: the same run, but where the packages cannot
+#                            be installed it says "lab: SKIPPED — …" with the reason and exits 0
+#                            (a plain run fails there). Either way it exits 1 on "differ".
+# LAB_FAIL=1 makes the lab fail on purpose once a scenario's clients run: to see that a failing
+# run leaves no process behind (`pgrep -a redis-server; pgrep -a etcd` afterwards).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
+
+check=0
+if [[ ${1-} == --check ]]; then
+    check=1
+    shift
+fi
+
+# Installs the missing packages; on failure prints why (one line) and returns 1.
+install() {
+    local sudo=() log
+    command -v apt-get >/dev/null || { echo "apt-get not found (not a Debian system)"; return 1; }
+    if ((EUID != 0)); then
+        if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+            sudo=(sudo -n)
+        else
+            echo "not root, and no password-less sudo"
+            return 1
+        fi
+    fi
+    log=$(mktemp)
+    export DEBIAN_FRONTEND=noninteractive
+    if "${sudo[@]}" apt-get install -y "$@" >"$log" 2>&1 \
+        || { "${sudo[@]}" apt-get update >>"$log" 2>&1 && "${sudo[@]}" apt-get install -y "$@" >>"$log" 2>&1; }; then
+        rm -f "$log"
+        return 0
+    fi
+    { grep -E '^E:' "$log" || tail -n 1 "$log"; } | tail -n 1
+    rm -f "$log"
+    return 1
+}
 
 need=()
 command -v redis-server >/dev/null || need+=(redis-server)
 command -v etcd >/dev/null || need+=(etcd-server)
 if ((${#need[@]})); then
     echo "lab: installing ${need[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get install -y "${need[@]}" >/dev/null \
-        || { apt-get update >/dev/null && apt-get install -y "${need[@]}" >/dev/null; }
+    if ! why=$(install "${need[@]}") || ! command -v redis-server >/dev/null || ! command -v etcd >/dev/null; then
+        why=${why:-installed, but redis-server or etcd is still not on PATH}
+        if ((check)); then
+            echo "lab: SKIPPED — could not install redis-server/etcd-server: $why"
+            exit 0
+        fi
+        echo "lab: could not install redis-server/etcd-server: $why" >&2
+        exit 1
+    fi
 fi
 
 target="${CARGO_TARGET_DIR:-$PWD/target}"
@@ -32,6 +74,10 @@ pids=()
 cleanup() {
     local code=$?
     trap - EXIT INT TERM
+    if [[ -n ${labpid-} ]]; then
+        kill -TERM "$labpid" 2>/dev/null || true
+        wait "$labpid" 2>/dev/null || true
+    fi
     # Each service runs in its own session (setsid), so its process group is its pid.
     for p in "${pids[@]}"; do kill -TERM -- "-$p" 2>/dev/null || true; done
     for p in "${pids[@]}"; do
@@ -69,4 +115,8 @@ done
 [[ "$e" == *header* ]] || { echo "lab: etcd did not start:"; tail -5 "$tmp/etcd.log"; exit 1; }
 echo "lab: $(redis-server --version | cut -d' ' -f1-3) on 127.0.0.1:$rp, etcd $(etcd --version | head -1 | cut -d' ' -f3) on 127.0.0.1:$ec"
 
-"$lab" all tools/lab/scenarios --redis "127.0.0.1:$rp" --etcd "127.0.0.1:$ec" --out "${LAB_OUT:-target/lab}" "$@"
+# In the background and waited for, so a signal to this script reaches the cleanup at once;
+# the cleanup stops it, and its client processes die with it (PR_SET_PDEATHSIG).
+"$lab" all tools/lab/scenarios --redis "127.0.0.1:$rp" --etcd "127.0.0.1:$ec" --out "${LAB_OUT:-target/lab}" "$@" &
+labpid=$!
+wait "$labpid"

@@ -15,6 +15,7 @@
 
 use crate::clock::Epoch;
 use crate::etcd::{Etcd, POLL_MS};
+use crate::noise::Samples;
 use crate::record::Recorder;
 use crate::resp::{Conn, Reply};
 use serde_json::{json, Value};
@@ -33,6 +34,15 @@ pub enum Service {
     Etcd,
 }
 
+impl Service {
+    pub fn word(self) -> &'static str {
+        match self {
+            Service::Redis => "redis",
+            Service::Etcd => "etcd",
+        }
+    }
+}
+
 pub struct Config {
     pub name: String,
     pub spec: Value,
@@ -41,6 +51,10 @@ pub struct Config {
     pub storage_addr: String,
     pub lock_key: String,
     pub epoch: Epoch,
+    /// Where its noise samples go (crate::noise).
+    pub samples: Samples,
+    /// The scenario's network delay, one way (ms): the model's hop.
+    pub hop_ms: i64,
 }
 
 /// What the client believes, shared with its keepalive loop.
@@ -111,7 +125,7 @@ pub fn run(cfg: Config, out: &str) -> Result<(), String> {
         owner,
     };
     c.cfg
-        .epoch
+        .samples
         .sleep_until(ms(&c.cfg.spec, &["start_ms"], 0) * 1_000_000);
     c.rec.note("job_started", json!({}));
     let steps = c.cfg.spec["job"].as_array().cloned().unwrap_or_default();
@@ -163,6 +177,7 @@ impl Client {
         Etcd {
             addr: self.cfg.lock_addr.clone(),
             timeout: self.timeout,
+            samples: Some(self.cfg.samples.clone()),
         }
     }
 
@@ -172,8 +187,14 @@ impl Client {
         let (m, cv) = &*self.state;
         let mut s = m.lock().unwrap();
         loop {
-            let left = end - self.cfg.epoch.now();
-            if left <= 0 || s.abort {
+            let now = self.cfg.epoch.now();
+            let left = end - now;
+            if s.abort {
+                return;
+            }
+            if left <= 0 {
+                // How late the work's timer woke: scheduling noise.
+                self.cfg.samples.add("timer", end, now);
                 return;
             }
             s = cv
@@ -194,6 +215,13 @@ impl Client {
         let token = match self.cfg.service {
             Service::Redis => {
                 let mut failures = 0;
+                // The model's client retries `interval` after the busy answer, which comes
+                // back two network hops after the request; on loopback the answer takes a
+                // fraction of a ms. So the attempts keep the model's cadence on the lab
+                // clock, from the first one: they fall where the model's do, and a late
+                // timer is sampled as noise instead of adding up over the retries.
+                let cadence = (interval + 2 * self.cfg.hop_ms) * 1_000_000;
+                let mut attempt = self.cfg.epoch.now();
                 loop {
                     self.rec.note("acquire_sent", json!({}));
                     let (px, key, owner) = (
@@ -220,8 +248,11 @@ impl Client {
                         if max > 0 && failures >= max {
                             return Ok(false);
                         }
+                        // Unanswered (a timeout): the cadence starts again from now.
+                        attempt = self.cfg.epoch.now();
                     }
-                    std::thread::sleep(Duration::from_millis(interval as u64));
+                    attempt += cadence;
+                    self.cfg.samples.sleep_until(attempt);
                 }
             }
             Service::Etcd => {
@@ -230,6 +261,7 @@ impl Client {
                 let mut failures = 0;
                 loop {
                     // The queue, emulated: wait until the key is gone, then try to create it.
+                    let from = self.cfg.epoch.now();
                     let r = etcd
                         .create_revision(&self.cfg.lock_key)
                         .and_then(|cur| match cur {
@@ -246,6 +278,12 @@ impl Client {
                         });
                     match r {
                         Ok(Some((t, id))) => {
+                            // The lock call as a whole, as the model's one request.
+                            self.cfg.samples.add(
+                                "etcd acquire (range+grant+txn)",
+                                from,
+                                self.cfg.epoch.now(),
+                            );
                             self.lease = Some(id);
                             break Some(t);
                         }
@@ -293,11 +331,12 @@ impl Client {
     /// without waiting for the answer, which extends the deadline to send time + TTL.
     fn start_keepalive(&self, granted: i64, every: i64) {
         let Some(id) = self.lease else { return };
-        let (state, rec, on_loss, epoch, etcd, ttl) = (
+        let (state, rec, on_loss, epoch, samples, etcd, ttl) = (
             self.state.clone(),
             self.rec.clone(),
             self.on_loss.clone(),
             self.cfg.epoch,
+            self.cfg.samples.clone(),
             self.etcd(),
             self.ttl_ms,
         );
@@ -305,7 +344,7 @@ impl Client {
         std::thread::spawn(move || {
             let mut k = 1;
             loop {
-                epoch.sleep_until(granted + k * every * 1_000_000);
+                samples.sleep_until(granted + k * every * 1_000_000);
                 k += 1;
                 let now = epoch.now();
                 match state.0.lock().unwrap().deadline {
@@ -346,7 +385,9 @@ impl Client {
         if self.redis.is_none() {
             self.redis = Some(Conn::open(&self.cfg.lock_addr, self.timeout)?);
         }
-        let r = self.redis.as_mut().unwrap().call(args);
+        let what = format!("redis {}", String::from_utf8_lossy(args[0]));
+        let conn = self.redis.as_mut().unwrap();
+        let r = self.cfg.samples.time(&what, || conn.call(args));
         if r.is_err() {
             // A timed-out reply may still come later: never read it as the next one's.
             self.redis = None;
@@ -369,10 +410,15 @@ impl Client {
         }
         let s = self.storage.as_mut().unwrap();
         self.rec.note("write_sent", f);
-        writeln!(s.get_mut(), "W {} {tok} {key} {value}", self.cfg.name)
-            .map_err(|e| e.to_string())?;
         let mut answer = String::new();
-        s.read_line(&mut answer).map_err(|e| e.to_string())?;
+        let name = &self.cfg.name;
+        self.cfg
+            .samples
+            .time("storage write", || {
+                writeln!(s.get_mut(), "W {name} {tok} {key} {value}")?;
+                s.read_line(&mut answer)
+            })
+            .map_err(|e| e.to_string())?;
         if answer.starts_with('R') {
             // A refused write tells the client it is no longer the holder.
             if self.state.0.lock().unwrap().deadline.is_some() {

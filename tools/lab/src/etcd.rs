@@ -5,6 +5,7 @@
 //! here polls the key every [`POLL_MS`] (see the runner's notes on timing).
 
 use crate::http::post;
+use crate::noise::{timed, Samples};
 use base64::Engine;
 use serde_json::{json, Value};
 use std::time::Duration;
@@ -26,11 +27,23 @@ pub fn int(v: &Value) -> Option<i64> {
 pub struct Etcd {
     pub addr: String,
     pub timeout: Duration,
+    /// Where each answered call's round trip is sampled (crate::noise).
+    pub samples: Option<Samples>,
 }
 
 impl Etcd {
     fn call(&self, path: &str, body: Value) -> Result<(u16, Value), String> {
-        let (code, text) = post(&self.addr, path, &body.to_string(), self.timeout)?;
+        let what = match path {
+            "/v3/kv/range" => "etcd range",
+            "/v3/kv/txn" => "etcd txn",
+            "/v3/lease/grant" => "etcd lease grant",
+            "/v3/lease/keepalive" => "etcd keepalive",
+            "/v3/lease/revoke" => "etcd revoke",
+            _ => "etcd other",
+        };
+        let (code, text) = timed(self.samples.as_ref(), what, || {
+            post(&self.addr, path, &body.to_string(), self.timeout)
+        })?;
         // The gateway may append a gRPC trailer after an error's JSON: read the first value.
         let v = serde_json::Deserializer::from_str(&text)
             .into_iter::<Value>()

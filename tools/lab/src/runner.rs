@@ -10,6 +10,7 @@
 use crate::client::Service;
 use crate::clock::{now_ns, Epoch};
 use crate::etcd::Etcd;
+use crate::noise::{self, Band, Samples};
 use crate::proxy::Proxy;
 use crate::record::Recorder;
 use crate::storage::{self, Fence};
@@ -31,12 +32,22 @@ pub struct Ran {
     pub service: Service,
     /// The merged recorded trace's lines (header first).
     pub trace: Vec<String>,
+    /// The scheduling noise measured during the run.
+    pub noise: Band,
 }
 
-fn service_name(s: Service) -> &'static str {
-    match s {
-        Service::Redis => "redis",
-        Service::Etcd => "etcd",
+/// The client processes of a run: whatever way the run ends, an error included, none
+/// outlives it (a stopped one too: SIGKILL ends a stopped process).
+struct Children(Vec<Child>);
+
+impl Drop for Children {
+    fn drop(&mut self) {
+        for c in &mut self.0 {
+            if let Ok(None) = c.try_wait() {
+                let _ = c.kill();
+                let _ = c.wait();
+            }
+        }
     }
 }
 
@@ -57,7 +68,7 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
             ))
         }
     };
-    let svc = service_name(service);
+    let svc = service.word();
     let addr = match service {
         Service::Redis => sv.redis.clone(),
         Service::Etcd => sv.etcd.clone(),
@@ -78,15 +89,26 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
             .to_string_lossy()
             .into_owned()
     };
+    let noise_part = |n: &str| {
+        parts
+            .join(format!("{n}.noise"))
+            .to_string_lossy()
+            .into_owned()
+    };
 
     // Every run has its own lock key, so runs on one service never meet.
     let lock_key = format!("leaseline-lab/{name}/{}", now_ns());
     let epoch = Epoch(now_ns() + LEAD_MS * 1_000_000);
     let runner = Recorder::create(&part("runner"), "runner", epoch)?;
-    let etcd = (fence == Fence::Exact).then(|| Etcd {
-        addr: addr.clone(),
-        timeout: Duration::from_secs(1),
+    let samples = Samples::create(&noise_part("runner"), epoch)?;
+    let etcd = (fence == Fence::Exact).then(|| -> Result<Etcd, String> {
+        Ok(Etcd {
+            addr: addr.clone(),
+            timeout: Duration::from_secs(1),
+            samples: Some(Samples::create(&noise_part("storage"), epoch)?),
+        })
     });
+    let etcd = etcd.transpose()?;
     let storage_addr = storage::start(
         fence,
         etcd,
@@ -97,7 +119,7 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
     let clients = sc["clients"].as_array().map_or(0, Vec::len);
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let mut proxies = Vec::new();
-    let mut children: Vec<Child> = Vec::new();
+    let mut children = Children(Vec::new());
     for i in 0..clients {
         let cname = format!("c{}", i + 1);
         let proxy = Proxy::start(&addr)?;
@@ -114,10 +136,12 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
                 &storage_addr,
             ])
             .args(["--key", &lock_key, "--out", &part(&cname)])
+            .args(["--noise", &noise_part(&cname)])
+            .args(["--parent", &std::process::id().to_string()])
             .spawn()
             .map_err(|e| format!("spawn {cname}: {e}"))?;
         proxies.push(proxy);
-        children.push(child);
+        children.0.push(child);
     }
 
     // The faults as timed actions on the lab clock.
@@ -154,39 +178,62 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
         node.as_str()
             .and_then(|s| s.strip_prefix('c'))
             .and_then(|n| n.parse::<usize>().ok())
-            .filter(|&n| n >= 1 && n <= children.len())
+            .filter(|&n| n >= 1 && n <= children.0.len())
             .map(|n| n - 1)
             .ok_or_else(|| format!("{name}: no client {node}"))
     };
+    // Per client: when it was paused or cut off (ns), so its noise samples then are left out.
+    let mut faulted: Vec<Vec<noise::Fault>> = vec![Vec::new(); children.0.len()];
+    let mut open: Vec<Option<(i64, bool)>> = vec![None; children.0.len()];
+    if std::env::var_os("LAB_FAIL").is_some() {
+        // For checking that a failing run leaves no process behind (scripts/lab.sh --check).
+        return Err(format!("{name}: LAB_FAIL is set: failing on purpose"));
+    }
     for (at, _, a) in &actions {
         let i = index(&a["node"])?;
-        epoch.sleep_until(at * 1_000_000);
-        let (node, pid) = (format!("c{}", i + 1), children[i].id() as i32);
+        samples.sleep_until(at * 1_000_000);
+        let (node, pid) = (format!("c{}", i + 1), children.0[i].id() as i32);
+        let sent = epoch.now();
         match a["do"].as_str().unwrap_or("") {
             "stop" => {
                 // SAFETY: kill(2) on our own child's pid.
                 unsafe { libc::kill(pid, libc::SIGSTOP) };
                 runner.note_for(&node, "pause_began", json!({}));
+                samples.add("SIGSTOP", sent, noise::signal_seen(pid, true, sent, epoch));
+                open[i] = Some((sent, true));
             }
             "cont" => {
+                // SAFETY: as above.
                 unsafe { libc::kill(pid, libc::SIGCONT) };
                 runner.note_for(&node, "pause_ended", json!({}));
+                let seen = noise::signal_seen(pid, false, sent, epoch);
+                samples.add("SIGCONT", sent, seen);
+                let from = open[i].take().map_or(sent, |o| o.0);
+                faulted[i].push((from, seen, true));
             }
             "partition" => {
                 proxies[i].cut();
                 runner.note_for(&node, "link_cut", json!({ "peer": svc }));
+                open[i] = Some((sent, false));
             }
             _ => {
                 proxies[i].heal();
                 runner.note_for(&node, "link_healed", json!({ "peer": svc }));
+                let from = open[i].take().map_or(sent, |o| o.0);
+                faulted[i].push((from, epoch.now(), false));
             }
+        }
+    }
+    for (i, o) in open.iter().enumerate() {
+        if let Some((from, pause)) = o {
+            faulted[i].push((*from, i64::MAX, *pause));
         }
     }
 
     // Wait for the clients, at most to the horizon and a little more.
     let horizon = sc["horizon_ms"].as_i64().unwrap_or(60_000);
     let mut failed = Vec::new();
-    for (i, c) in children.iter_mut().enumerate() {
+    for (i, c) in children.0.iter_mut().enumerate() {
         loop {
             match c.try_wait() {
                 Ok(Some(st)) => {
@@ -211,7 +258,7 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
         return Err(format!("{name}: {}", failed.join("; ")));
     }
 
-    let mut nodes: Vec<Value> = (1..=children.len())
+    let mut nodes: Vec<Value> = (1..=children.0.len())
         .map(|i| json!({"name": format!("c{i}"), "role": "client"}))
         .collect();
     nodes.push(json!({"name": svc, "role": "lock service"}));
@@ -225,8 +272,19 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
         "nodes": nodes,
     });
     let mut files = vec![part("runner"), part("storage")];
-    files.extend((1..=children.len()).map(|i| part(&format!("c{i}"))));
+    files.extend((1..=children.0.len()).map(|i| part(&format!("c{i}"))));
     let trace = merge(&header, &files)?;
+    let mut sampled = vec![
+        (noise_part("runner"), Vec::new()),
+        (noise_part("storage"), Vec::new()),
+    ];
+    sampled.extend(
+        faulted
+            .into_iter()
+            .enumerate()
+            .map(|(i, f)| (noise_part(&format!("c{}", i + 1)), f)),
+    );
+    let noise = noise::band(&sampled)?;
     std::fs::write(out.join(format!("{name}.ndjson")), trace.join("\n") + "\n")
         .map_err(|e| e.to_string())?;
     let _ = std::fs::remove_dir_all(&parts);
@@ -234,6 +292,7 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
         name,
         service,
         trace,
+        noise,
     })
 }
 

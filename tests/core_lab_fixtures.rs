@@ -1,0 +1,106 @@
+//! The lab's five recordings (tests/recorded/lab, written by `make lab` against a real Redis
+//! and etcd) judged without the services: each gets the verdict classes the lab printed for
+//! it, and they equal the classes of the model's run of the same scenario file
+//! (tools/lab/scenarios, what `leaseline run FILE` runs). The classes come from the lab's own
+//! module, so this is the lab's comparison itself, not a copy of it.
+
+#[allow(dead_code)]
+#[path = "../tools/lab/src/verdict.rs"]
+mod verdict;
+
+use std::path::Path;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Each lab scenario with the classes `make lab` printed for its real run.
+const LAB: &[(&str, &str)] = &[
+    (
+        "gc-pause-etcd-exact",
+        "SAFE, two believers (c1, c2), stale write rejected (c1), tokens in order",
+    ),
+    (
+        "gc-pause-etcd",
+        "SAFE, two believers (c1, c2), stale write rejected (c1), tokens in order",
+    ),
+    (
+        "gc-pause-redis",
+        "UNSAFE, two believers (c1, c2), stale write accepted (c1), lost update (c1), tokens in order",
+    ),
+    (
+        "partition-etcd",
+        "SAFE, two believers (c1, c2), stale write rejected (c1), tokens in order",
+    ),
+    (
+        "ttl-short-etcd",
+        "UNSAFE, two believers (c1, c2), stale write accepted (c1), lost update (c1), tokens in order",
+    ),
+];
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn each_lab_recording_gets_the_printed_verdict_and_the_models() {
+    for (name, printed) in LAB {
+        let rec = read(&root().join(format!("tests/recorded/lab/{name}.ndjson")));
+        let sc = read(&root().join(format!("tools/lab/scenarios/{name}.json")));
+        let (rtrace, rv) = verdict::real(&rec).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (mtrace, mv) = verdict::model(&sc).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (real, model) = (verdict::classes(&rv), verdict::classes(&mv));
+        assert_eq!(real.words(), *printed, "{name}: the recording");
+        assert_eq!(real, model, "{name}: the recording against the model's run");
+        // And the key events the lab times are the same ones on both sides.
+        let keys = |t| {
+            verdict::key_events(t)
+                .iter()
+                .map(|k| k.label())
+                .collect::<Vec<_>>()
+        };
+        let (mut r, mut m) = (keys(&rtrace), keys(&mtrace));
+        r.sort();
+        m.sort();
+        assert_eq!(r, m, "{name}: key events");
+    }
+}
+
+#[test]
+fn every_lab_scenario_has_its_recording() {
+    let mut names: Vec<String> = std::fs::read_dir(root().join("tools/lab/scenarios"))
+        .unwrap()
+        .flatten()
+        .filter_map(|e| {
+            let p = e.path();
+            (p.extension()? == "json").then(|| p.file_stem()?.to_str().map(String::from))?
+        })
+        .collect();
+    names.sort();
+    let mut listed: Vec<&str> = LAB.iter().map(|l| l.0).collect();
+    listed.sort();
+    assert_eq!(names, listed);
+    for n in &names {
+        assert!(
+            root()
+                .join(format!("tests/recorded/lab/{n}.ndjson"))
+                .exists(),
+            "{n}"
+        );
+    }
+}
+
+#[test]
+fn a_real_etcd_grant_after_an_expiry_is_marked_for_the_scan() {
+    // The lab adds etcd's 500 ms expiry scan to the tolerance of what follows an expiry:
+    // in gc-pause-etcd that is client 2's grant and write, not client 1's late write.
+    let sc = read(&root().join("tools/lab/scenarios/gc-pause-etcd.json"));
+    let (t, _) = verdict::model(&sc).unwrap();
+    let marked: Vec<(String, bool)> = verdict::key_events(&t)
+        .iter()
+        .map(|k| (k.label(), k.after_expiry))
+        .collect();
+    for (label, after) in &marked {
+        assert_eq!(*after, label.starts_with("c2"), "{marked:?}");
+    }
+}
