@@ -231,7 +231,7 @@ pub fn App() -> Html {
                 <>
                     <div class="view versus-on">{ diagram }</div>
                     { compare_bar(&run, model.versus.as_ref(), name, model.can_undo(), &on_action) }
-                    { second_diagram(model.versus.as_ref(), model.cursor.t, &on_action_b) }
+                    { second_diagram(model.versus.as_ref(), model.cursor.t, model.zoom, &on_action_b) }
                     { walkthrough }
                 </>
             }

@@ -4,6 +4,7 @@
 //! clock readings, and redraws the few labels the cursor is crossing (so none is cut).
 
 use crate::analysis::projection::step_at_time;
+use crate::session::zoom::{Window, Zoom};
 use crate::session::{Action, Run};
 use crate::view::layout::{LANE_H, LEFT};
 use crate::vocab::numbers::fmt_ms;
@@ -55,6 +56,8 @@ pub struct TimelineProps {
     /// Hide what is at the cursor itself: a quiz holds just before its decisive event,
     /// which may share the cursor's millisecond, and its mark must not give it away.
     pub veil: bool,
+    /// The window of true time in view (`None`: the whole run); see `session::zoom`.
+    pub zoom: Option<Window>,
     pub on_action: Callback<Action>,
 }
 
@@ -65,7 +68,67 @@ impl PartialEq for TimelineProps {
             && Rc::ptr_eq(&self.state, &o.state)
             && self.cursor_t == o.cursor_t
             && self.veil == o.veil
+            && self.zoom == o.zoom
             && self.on_action == o.on_action
+    }
+}
+
+/// A drag (pan) or a two-finger pinch (zoom) on the diagram, in the diagram's units.
+#[derive(Default)]
+struct Gesture {
+    /// The pointers down: id and last x.
+    down: Vec<(i32, f64)>,
+    /// Moved far enough to be a gesture: the click that ends it is swallowed.
+    dragged: bool,
+}
+
+impl Gesture {
+    fn down(&mut self, id: i32, x: f64) {
+        self.down.retain(|p| p.0 != id);
+        self.down.push((id, x));
+        self.dragged = false;
+    }
+
+    fn up(&mut self, id: i32) {
+        self.down.retain(|p| p.0 != id);
+    }
+
+    /// A pointer moved to `x`: the zoom it asks for, if any. One pointer pans a zoomed
+    /// diagram; two pinch it, around their middle.
+    fn moved(
+        &mut self,
+        id: i32,
+        x: f64,
+        s: &crate::view::layout::Scale,
+        zoomed: bool,
+    ) -> Option<Zoom> {
+        let i = self.down.iter().position(|p| p.0 == id)?;
+        let last = self.down[i].1;
+        let per_unit = (s.t1 - s.t0) / (s.x1 - s.x0).max(1.0);
+        match self.down.len() {
+            1 if zoomed => {
+                if !self.dragged && (x - last).abs() < 4.0 {
+                    return None;
+                }
+                self.dragged = true;
+                self.down[i].1 = x;
+                Some(Zoom::Pan(((last - x) * per_unit).round() as i64))
+            }
+            2 => {
+                let other = self.down[1 - i].1;
+                let (before, after) = ((last - other).abs(), (x - other).abs());
+                self.down[i].1 = x;
+                if before < 1.0 || after < 1.0 {
+                    return None;
+                }
+                self.dragged = true;
+                Some(Zoom::By {
+                    factor: (before / after).clamp(0.5, 2.0),
+                    around: Some(s.t((x + other) / 2.0)),
+                })
+            }
+            _ => None,
+        }
     }
 }
 
@@ -93,9 +156,78 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         let svg = svg.clone();
         use_effect_with((cx / 16.0) as i64, move |_| follow_cursor(&svg, cx, width));
     }
+    let gesture = use_mut_ref(Gesture::default);
+    {
+        // Ctrl + wheel (a trackpad's pinch sends the same) zooms around the pointer;
+        // Shift + wheel, or a sideways swipe, pans. A native listener, as the page must
+        // not scroll or zoom itself meanwhile (Yew's own wheel listener is passive).
+        let svg = svg.clone();
+        let cb = props.on_action.clone();
+        let span = (s.t1 - s.t0).max(1.0);
+        use_effect_with((s.t0 as i64, s.t1 as i64, width as i64), move |_| {
+            let el = svg.cast::<web_sys::Element>();
+            let target = el.clone().map(Into::into);
+            let listener = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::WheelEvent)>::new(
+                move |e: web_sys::WheelEvent| {
+                    let Some(el) = &el else { return };
+                    let r = el.get_bounding_client_rect();
+                    if r.width() <= 0.0 {
+                        return;
+                    }
+                    let x = (f64::from(e.client_x()) - r.left()) * width / r.width();
+                    let (dx, dy) = (e.delta_x(), e.delta_y());
+                    let zoom = if e.ctrl_key() || e.meta_key() {
+                        Zoom::By {
+                            factor: (dy * 0.002).exp().clamp(0.5, 2.0),
+                            around: Some(s.t(x.max(LEFT))),
+                        }
+                    } else if e.shift_key() || dx.abs() > dy.abs() {
+                        let by = if dx.abs() > dy.abs() { dx } else { dy };
+                        Zoom::Pan((by * span / r.width()).round() as i64)
+                    } else {
+                        return;
+                    };
+                    e.prevent_default();
+                    cb.emit(Action::Zoom(zoom));
+                },
+            );
+            super::hooks::listen(target, "wheel", listener)
+        });
+    }
+    let onpointerdown = {
+        let gesture = gesture.clone();
+        Callback::from(move |e: PointerEvent| {
+            if let Some(x) = svg_x(&e, width) {
+                gesture.borrow_mut().down(e.pointer_id(), x);
+            }
+        })
+    };
+    let onpointermove = {
+        let (gesture, cb) = (gesture.clone(), props.on_action.clone());
+        let zoomed = props.zoom.is_some();
+        Callback::from(move |e: PointerEvent| {
+            let Some(x) = svg_x(&e, width) else { return };
+            if let Some(z) = gesture.borrow_mut().moved(e.pointer_id(), x, &s, zoomed) {
+                cb.emit(Action::Zoom(z));
+            }
+        })
+    };
+    let onpointerup = {
+        let gesture = gesture.clone();
+        Callback::from(move |e: PointerEvent| gesture.borrow_mut().up(e.pointer_id()))
+    };
+    let ondblclick = {
+        let cb = props.on_action.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(Action::Zoom(Zoom::Fit)))
+    };
     let onclick = {
         let cb = props.on_action.clone();
+        let gesture = gesture.clone();
         Callback::from(move |e: MouseEvent| {
+            // The click that ends a drag or a pinch is not a click on the diagram.
+            if std::mem::take(&mut gesture.borrow_mut().dragged) {
+                return;
+            }
             if let Some(entry) = clicked_entry(&e) {
                 // A band or a mark: jump to its event.
                 cb.emit(Action::SeekEntry(entry));
@@ -177,7 +309,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         <div class="timeline-frame">
         { names }
         <svg ref={svg} class="timeline" viewBox={format!("0 0 {} {}", n(d.width), n(d.height))} role="img" aria-label={label}
-             {onclick} {onmousemove} {onmouseleave}>
+             {onclick} {onmousemove} {onmouseleave} {ondblclick} {onpointerdown} {onpointermove}
+             onpointerup={onpointerup.clone()} onpointercancel={onpointerup}>
             <defs>
                 <clipPath id="reveal"><rect x="0" y="0" width={n(edge)} height={n(d.height)} /></clipPath>
                 <clipPath id="across"><rect x={n(edge)} y="0" width={n((d.width - edge).max(0.0))} height={n(d.height)} /></clipPath>

@@ -105,13 +105,18 @@ fn reality_bar(real: &Run, vs: &Versus, note: &str, cb: &Callback<Action>) -> Ht
 /// B's diagram under the same cursor time as A's, with B's state as the session keeps it.
 /// `on_action` is the page's callback with B's entry clicks already mapped to
 /// [`Action::SeekEntryB`] (made once by the caller, so B redraws only when its state does).
-pub fn second_diagram(vs: Option<&Versus>, cursor_t: f64, on_action: &Callback<Action>) -> Html {
+pub fn second_diagram(
+    vs: Option<&Versus>,
+    cursor_t: f64,
+    zoom: Option<crate::session::zoom::Window>,
+    on_action: &Callback<Action>,
+) -> Html {
     let Some(vs) = vs else {
         return html! {};
     };
     html! {
         <section class="diagram versus" aria-label={if vs.note.is_some() { "Space-time diagram: the model's run" } else { "Space-time diagram B" }} data-digest={vs.run.digest.clone()}>
-            <Timeline run={vs.run.clone()} state={vs.state.clone()} {cursor_t} veil=false on_action={on_action.clone()} />
+            <Timeline run={vs.run.clone()} state={vs.state.clone()} {cursor_t} veil=false {zoom} on_action={on_action.clone()} />
         </section>
     }
 }

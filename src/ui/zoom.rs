@@ -49,7 +49,11 @@ pub fn ZoomBar(props: &ZoomProps) -> Html {
     // A drag of the marked window: where it started (pointer time, window) while held.
     let drag = use_mut_ref(|| Cell::new(None::<(f64, Window)>));
     let cb = &props.on_action;
-    let button = |label: &'static str, key: &'static str, text: &'static str, z: Zoom, off: bool| {
+    let button = |label: &'static str,
+                  key: &'static str,
+                  text: &'static str,
+                  z: Zoom,
+                  off: bool| {
         let cb = cb.clone();
         html! {
             <button type="button" class="control zoom" aria-label={label} title={format!("{label} ({key})")} disabled={off}
@@ -59,7 +63,9 @@ pub fn ZoomBar(props: &ZoomProps) -> Html {
     let onpointerdown = {
         let (cb, drag, d) = (cb.clone(), drag.clone(), props.run.clone());
         Callback::from(move |e: PointerEvent| {
-            let Some(t) = strip_t(&e, &d.diagram) else { return };
+            let Some(t) = strip_t(&e, &d.diagram) else {
+                return;
+            };
             if (w.from as f64..=w.to as f64).contains(&t) {
                 // Hold the window to drag it.
                 drag.borrow().set(Some((t, w)));
@@ -80,7 +86,9 @@ pub fn ZoomBar(props: &ZoomProps) -> Html {
     let onpointermove = {
         let (cb, drag, d) = (cb.clone(), drag.clone(), props.run.clone());
         Callback::from(move |e: PointerEvent| {
-            let Some((t0, w0)) = drag.borrow().get() else { return };
+            let Some((t0, w0)) = drag.borrow().get() else {
+                return;
+            };
             if let Some(t) = strip_t(&e, &d.diagram) {
                 let by = (t - t0).round() as i64;
                 cb.emit(Action::Zoom(Zoom::To(w0.from + by, w0.to + by)));
