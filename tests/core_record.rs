@@ -16,7 +16,9 @@ fn gc_pause() -> Scenario {
 }
 
 fn record(sc: &Scenario, o: &Options) -> Vec<u8> {
-    Recorder::new(sc, o, LINK).unwrap().encode_gif(&mut |_, _| {})
+    Recorder::new(sc, o, LINK)
+        .unwrap()
+        .encode_gif(&mut |_, _| {})
 }
 
 /// What a GIF holds, read block by block.

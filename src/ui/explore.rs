@@ -38,8 +38,8 @@ enum Status {
 type Running = Option<(web_sys::Worker, Closure<dyn FnMut(web_sys::MessageEvent)>)>;
 
 /// `name` beside the app's own files (its JS is named in boot.js's tag), so a sub-path
-/// build finds the worker under its prefix.
-fn asset(name: &str) -> String {
+/// build finds the worker under its prefix (the recorder's worker too: `ui::record`).
+pub(super) fn asset(name: &str) -> String {
     let js = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.query_selector("script[data-wasm]").ok().flatten())

@@ -43,6 +43,8 @@ mod lessons;
 mod panels;
 mod playbar;
 #[cfg(not(feature = "lite"))]
+mod record;
+#[cfg(not(feature = "lite"))]
 mod settings;
 mod sharing;
 mod stage;
