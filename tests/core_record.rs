@@ -245,3 +245,42 @@ fn a_long_link_is_carried_whole_across_comment_sub_blocks() {
         .encode_gif(&mut |_, _| {});
     assert_eq!(decode(&gif).comments, vec![link.into_bytes()]);
 }
+
+#[test]
+fn the_command_line_writes_the_gif_and_says_its_size_and_frames() {
+    let path = std::env::temp_dir().join(format!("leaseline-record-{}.gif", std::process::id()));
+    let p = path.to_string_lossy().to_string();
+    let args: Vec<String> = [
+        "record",
+        "gc-pause",
+        "--gif",
+        &p,
+        "--fps",
+        "5",
+        "--seconds",
+        "4",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    assert_eq!(leaseline::cli::run(&args, &mut out, &mut err), 0);
+    let said = String::from_utf8(out).unwrap();
+    let gif = std::fs::read(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    assert!(
+        said.contains(&format!("{} bytes, 20 frames of 720x", gif.len())),
+        "{said}"
+    );
+    let d = decode(&gif);
+    assert_eq!(d.comments, vec![b"#s=gc-pause".to_vec()]);
+    assert_eq!(d.frames.len(), 20);
+    // A refusal names the option.
+    let bad: Vec<String> = ["record", "gc-pause", "--gif", &p, "--width", "9"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    assert_eq!(leaseline::cli::run(&bad, &mut out, &mut err), 2);
+    assert!(String::from_utf8(err).unwrap().contains("width: 9"));
+}

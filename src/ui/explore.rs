@@ -35,11 +35,11 @@ enum Status {
 }
 
 /// The worker and its message handler, kept alive together while it runs.
-type Running = Option<(web_sys::Worker, Closure<dyn FnMut(web_sys::MessageEvent)>)>;
+pub(super) type Running = Option<(web_sys::Worker, Closure<dyn FnMut(web_sys::MessageEvent)>)>;
 
 /// `name` beside the app's own files (its JS is named in boot.js's tag), so a sub-path
-/// build finds the worker under its prefix (the recorder's worker too: `ui::record`).
-pub(super) fn asset(name: &str) -> String {
+/// build finds the worker under its prefix .
+fn asset(name: &str) -> String {
     let js = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.query_selector("script[data-wasm]").ok().flatten())
@@ -49,7 +49,31 @@ pub(super) fn asset(name: &str) -> String {
     format!("{dir}{name}")
 }
 
-fn stop(running: &RefCell<Running>) {
+/// Starts the module worker `script` (beside the app's files) with `on_message` as its
+/// handler, and returns both, to be kept alive while it runs. `fail` hears, in words that
+/// follow the worker's `name`, when it cannot start or fails to load.
+pub(super) fn spawn(
+    script: &str,
+    name: &'static str,
+    on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    fail: Callback<String>,
+) -> Running {
+    let opts = web_sys::WorkerOptions::new();
+    opts.set_type(web_sys::WorkerType::Module);
+    let Ok(worker) = web_sys::Worker::new_with_options(&asset(script), &opts) else {
+        fail.emit(format!("the browser could not start {name}"));
+        return None;
+    };
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+        fail.emit(format!("{name} failed to load (the network may be down)"))
+    });
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    on_error.forget();
+    Some((worker, on_message))
+}
+
+pub(super) fn stop(running: &RefCell<Running>) {
     if let Some((w, _)) = running.borrow_mut().take() {
         w.terminate();
     }
@@ -109,18 +133,6 @@ pub fn Explore(props: &ExploreProps) -> Html {
         let kinds = (*kinds).clone();
         Callback::from(move |(): ()| {
             stop(&running);
-            let opts = web_sys::WorkerOptions::new();
-            opts.set_type(web_sys::WorkerType::Module);
-            let worker = match web_sys::Worker::new_with_options(&asset("explore-worker.js"), &opts)
-            {
-                Ok(w) => w,
-                Err(_) => {
-                    status.set(Status::Failed(
-                        "the browser could not start the search's worker".into(),
-                    ));
-                    return;
-                }
-            };
             let now = || {
                 web_sys::window()
                     .and_then(|w| w.performance())
@@ -160,17 +172,15 @@ pub fn Explore(props: &ExploreProps) -> Html {
                     }
                 },
             );
-            worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-            let on_error = {
+            let fail = {
                 let st = status.clone();
-                Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
-                    st.set(Status::Failed(
-                        "the search's worker failed to load (the network may be down)".into(),
-                    ))
-                })
+                Callback::from(move |e: String| st.set(Status::Failed(e)))
             };
-            worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-            on_error.forget();
+            let Some((worker, on_message)) =
+                spawn("explore-worker.js", "the search's worker", on_message, fail)
+            else {
+                return;
+            };
             let request = Request {
                 scenario: (*run.scenario).clone(),
                 max_faults: k,

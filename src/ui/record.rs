@@ -5,10 +5,10 @@
 //! and the first load does not grow. Progress shows frame by frame; Cancel terminates the
 //! worker at once. The result is offered as a download with its size, and previewed.
 
+use super::explore::{spawn, stop};
 use crate::session::Run;
 use crate::view::export::record::{Options, Request, FPS, SECONDS, WIDTH};
 use crate::vocab::numbers::decimal;
-use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -47,14 +47,6 @@ enum Status {
         ms: u32,
     },
     Failed(String),
-}
-
-type Running = Option<(web_sys::Worker, Closure<dyn FnMut(web_sys::MessageEvent)>)>;
-
-fn stop(running: &RefCell<Running>) {
-    if let Some((w, _)) = running.borrow_mut().take() {
-        w.terminate();
-    }
 }
 
 /// "403 KB", "1.2 MB".
@@ -117,20 +109,6 @@ pub fn Record(props: &RecordProps) -> Html {
         let window = props.window;
         Callback::from(move |kind: Kind| {
             stop(&running);
-            let opts = web_sys::WorkerOptions::new();
-            opts.set_type(web_sys::WorkerType::Module);
-            let worker = match web_sys::Worker::new_with_options(
-                &super::explore::asset("record-worker.js"),
-                &opts,
-            ) {
-                Ok(w) => w,
-                Err(_) => {
-                    status.set(Status::Failed(
-                        "the browser could not start the recorder".into(),
-                    ));
-                    return;
-                }
-            };
             let (st, rn, lu) = (status.clone(), running.clone(), last_url.clone());
             let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
                 move |e: web_sys::MessageEvent| {
@@ -180,17 +158,15 @@ pub fn Record(props: &RecordProps) -> Html {
                     }
                 },
             );
-            worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-            let on_error = {
+            let fail = {
                 let st = status.clone();
-                Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
-                    st.set(Status::Failed(
-                        "the recorder failed to load (the network may be down)".into(),
-                    ))
-                })
+                Callback::from(move |e: String| st.set(Status::Failed(e)))
             };
-            worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-            on_error.forget();
+            let Some((worker, on_message)) =
+                spawn("record-worker.js", "the recorder", on_message, fail)
+            else {
+                return;
+            };
             // The address on screen reopens this run (the link writer keeps it current).
             let link = web_sys::window()
                 .and_then(|w| w.location().href().ok())
