@@ -49,15 +49,37 @@ fn asset(name: &str) -> String {
     format!("{dir}{name}")
 }
 
-/// Starts the module worker `script` (beside the app's files) with `on_message` as its
-/// handler, and returns both, to be kept alive while it runs. `fail` hears, in words that
-/// follow the worker's `name`, when it cannot start or fails to load.
+/// A message from a worker: an object with a `kind` and its fields.
+pub(super) struct Message(JsValue);
+
+impl Message {
+    pub(super) fn get(&self, key: &str) -> Option<JsValue> {
+        js_sys::Reflect::get(&self.0, &key.into()).ok()
+    }
+    pub(super) fn num(&self, key: &str) -> f64 {
+        self.get(key).and_then(|v| v.as_f64()).unwrap_or(0.0)
+    }
+    pub(super) fn text(&self, key: &str) -> String {
+        self.get(key)
+            .and_then(|v| v.as_string())
+            .unwrap_or_default()
+    }
+}
+
+/// Starts the module worker `script` (beside the app's files), handing each of its
+/// messages to `on_message`, and returns it with its handler, to be kept alive while it
+/// runs. `fail` hears, in words that follow the worker's `name`, when it cannot start or
+/// fails to load.
 pub(super) fn spawn(
     script: &str,
     name: &'static str,
-    on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    mut on_message: impl FnMut(Message) + 'static,
     fail: Callback<String>,
 ) -> Running {
+    let on_message =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+            on_message(Message(e.data()))
+        });
     let opts = web_sys::WorkerOptions::new();
     opts.set_type(web_sys::WorkerType::Module);
     let Ok(worker) = web_sys::Worker::new_with_options(&asset(script), &opts) else {
@@ -140,42 +162,34 @@ pub fn Explore(props: &ExploreProps) -> Html {
             };
             *started.borrow_mut() = now();
             let (st, rn, t0) = (status.clone(), running.clone(), started.clone());
-            let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
-                move |e: web_sys::MessageEvent| {
-                    let data = e.data();
-                    let get = |k: &str| js_sys::Reflect::get(&data, &k.into()).ok();
-                    let num = |k: &str| get(k).and_then(|v| v.as_f64()).unwrap_or(0.0) as u64;
-                    match get("kind").and_then(|v| v.as_string()).as_deref() {
-                        Some("progress") => {
-                            let secs = ((now() - *t0.borrow()) / 1000.0).max(0.001);
-                            st.set(Status::Running {
-                                tried: num("tried"),
-                                total: num("total"),
-                                violating: num("violating"),
-                                rate: (num("tried") as f64 / secs) as u64,
-                            })
-                        }
-                        Some("done") => {
-                            let text = get("report")
-                                .and_then(|v| v.as_string())
-                                .unwrap_or_default();
-                            st.set(match serde_json::from_str::<serde_json::Value>(&text) {
-                                Ok(v) => match v["error"].as_str() {
-                                    Some(e) => Status::Failed(e.to_string()),
-                                    None => Status::Done(Rc::new(v)),
-                                },
-                                Err(e) => Status::Failed(format!("report: {e}")),
-                            });
-                            stop(&rn);
-                        }
-                        _ => {}
+            let on_message = move |m: Message| {
+                let num = |k: &str| m.num(k) as u64;
+                match m.text("kind").as_str() {
+                    "progress" => {
+                        let secs = ((now() - *t0.borrow()) / 1000.0).max(0.001);
+                        st.set(Status::Running {
+                            tried: num("tried"),
+                            total: num("total"),
+                            violating: num("violating"),
+                            rate: (num("tried") as f64 / secs) as u64,
+                        })
                     }
-                },
-            );
-            let fail = {
-                let st = status.clone();
-                Callback::from(move |e: String| st.set(Status::Failed(e)))
+                    "done" => {
+                        let text = m.text("report");
+                        st.set(match serde_json::from_str::<serde_json::Value>(&text) {
+                            Ok(v) => match v["error"].as_str() {
+                                Some(e) => Status::Failed(e.to_string()),
+                                None => Status::Done(Rc::new(v)),
+                            },
+                            Err(e) => Status::Failed(format!("report: {e}")),
+                        });
+                        stop(&rn);
+                    }
+                    _ => {}
+                }
             };
+            let failed = status.clone();
+            let fail = Callback::from(move |e: String| failed.set(Status::Failed(e)));
             let Some((worker, on_message)) =
                 spawn("explore-worker.js", "the search's worker", on_message, fail)
             else {

@@ -5,7 +5,7 @@
 //! and the first load does not grow. Progress shows frame by frame; Cancel terminates the
 //! worker at once. The result is offered as a download with its size, and previewed.
 
-use super::explore::{spawn, stop};
+use super::explore::{spawn, stop, Message};
 use crate::session::Run;
 use crate::view::export::record::{Options, Request, FPS, SECONDS, WIDTH};
 use crate::vocab::numbers::decimal;
@@ -110,58 +110,48 @@ pub fn Record(props: &RecordProps) -> Html {
         Callback::from(move |kind: Kind| {
             stop(&running);
             let (st, rn, lu) = (status.clone(), running.clone(), last_url.clone());
-            let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
-                move |e: web_sys::MessageEvent| {
-                    let data = e.data();
-                    let get = |k: &str| js_sys::Reflect::get(&data, &k.into()).ok();
-                    let num = |k: &str| get(k).and_then(|v| v.as_f64()).unwrap_or(0.0) as u32;
-                    match get("kind").and_then(|v| v.as_string()).as_deref() {
-                        Some("progress") => st.set(Status::Running {
-                            kind,
-                            done: num("done"),
-                            total: num("total"),
-                        }),
-                        Some("done") => {
-                            let bytes =
-                                get("bytes").and_then(|v| v.dyn_into::<js_sys::Uint8Array>().ok());
-                            let mime = match kind {
-                                Kind::Gif => "image/gif",
-                                Kind::Video => "video/webm",
-                            };
-                            let url = bytes.as_ref().and_then(|b| blob_url(b, mime));
-                            match (bytes, url) {
-                                (Some(b), Some(url)) => {
-                                    let old = std::mem::replace(&mut *lu.borrow_mut(), url.clone());
-                                    if !old.is_empty() {
-                                        let _ = web_sys::Url::revoke_object_url(&old);
-                                    }
-                                    st.set(Status::Done {
-                                        kind,
-                                        url,
-                                        bytes: u64::from(b.length()),
-                                        frames: num("frames"),
-                                        ms: num("ms"),
-                                    })
-                                }
-                                _ => st.set(Status::Failed("the file could not be kept".into())),
+            let on_message = move |m: Message| match m.text("kind").as_str() {
+                "progress" => st.set(Status::Running {
+                    kind,
+                    done: m.num("done") as u32,
+                    total: m.num("total") as u32,
+                }),
+                "done" => {
+                    let bytes = m
+                        .get("bytes")
+                        .and_then(|v| v.dyn_into::<js_sys::Uint8Array>().ok());
+                    let mime = match kind {
+                        Kind::Gif => "image/gif",
+                        Kind::Video => "video/webm",
+                    };
+                    let url = bytes.as_ref().and_then(|b| blob_url(b, mime));
+                    match (bytes, url) {
+                        (Some(b), Some(url)) => {
+                            // The file before this one is no longer offered: free it.
+                            let old = std::mem::replace(&mut *lu.borrow_mut(), url.clone());
+                            if !old.is_empty() {
+                                let _ = web_sys::Url::revoke_object_url(&old);
                             }
-                            stop(&rn);
+                            st.set(Status::Done {
+                                kind,
+                                url,
+                                bytes: u64::from(b.length()),
+                                frames: m.num("frames") as u32,
+                                ms: m.num("ms") as u32,
+                            })
                         }
-                        Some("error") => {
-                            let msg = get("message")
-                                .and_then(|v| v.as_string())
-                                .unwrap_or_default();
-                            st.set(Status::Failed(msg));
-                            stop(&rn);
-                        }
-                        _ => {}
+                        _ => st.set(Status::Failed("the file could not be kept".into())),
                     }
-                },
-            );
-            let fail = {
-                let st = status.clone();
-                Callback::from(move |e: String| st.set(Status::Failed(e)))
+                    stop(&rn);
+                }
+                "error" => {
+                    st.set(Status::Failed(m.text("message")));
+                    stop(&rn);
+                }
+                _ => {}
             };
+            let failed = status.clone();
+            let fail = Callback::from(move |e: String| failed.set(Status::Failed(e)));
             let Some((worker, on_message)) =
                 spawn("record-worker.js", "the recorder", on_message, fail)
             else {

@@ -159,4 +159,18 @@ describe('record', () => {
       await context.close();
     }
   });
+
+  test('with reduced motion the GIF is made but not previewed (it cannot be paused)', async () => {
+    const { page, context, problems } = await openApp(h.browser, h.url, { ...LAPTOP, reducedMotion: 'reduce' });
+    try {
+      const panel = await openExport(page);
+      const gif = await record(page, panel, 'Record GIF');
+      assert.equal(walkGif(gif.bytes).images, 120);
+      assert.equal(await panel.locator('img.record-preview').count(), 0);
+      await panel.getByText('No preview here: your system asks for reduced motion').waitFor();
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
 });
