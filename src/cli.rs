@@ -38,6 +38,9 @@ USAGE:
     leaseline bound <preset | lesson[/fix] | file.json> [--client cN]
                   [--max-pause-ms P|unbounded] [--max-delay-ms D] [--max-drift-ppm R]
                   [--fence MODE] [--flavor FLAVOR] [--format text|json]
+    leaseline record <preset | lesson[/fix] | file.json> --gif OUT.gif
+                  [--from MS] [--to MS] [--width PX] [--fps N] [--seconds S]
+                  [--fence MODE] [--flavor FLAVOR]
     leaseline --help
 
     --fence   none | monotone | strict | exact | non_atomic | volatile
@@ -66,6 +69,11 @@ run that attains it (see docs/safety-bound.md).
 check-trace reads a recorded trace — a real run, one event per line (see
 docs/trace-format.md; `-` reads standard input) — and judges it with the same checker
 as run: the same verdict and stats, plus the recording's header.
+
+record draws the run from --from to --to (ms of true time; default the whole run) as an
+animated GIF, --fps frames a second for --seconds (defaults 10 and 12: 120 frames) at
+--width pixels (default 720), the run's link in the file and on its last frame (see
+docs/recording.md).
 
 Exit codes: 0 ran (whatever the verdict) or valid; 2 bad input.
 Example: leaseline run gc-pause --fence monotone
@@ -155,6 +163,7 @@ fn dispatch(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         Some("check-trace") => check_trace_cmd(&args[1..], out),
         Some("explore") => explore_cmd(&args[1..], out),
         Some("bound") => bound_cmd(&args[1..], out),
+        Some("record") => record_cmd(&args[1..], out),
         Some(other) => Err(format!("unknown command `{other}` (try --help)")),
     }
 }
@@ -432,6 +441,68 @@ fn explore_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     } else {
         write!(out, "{}", explore_text(&target, &report, elapsed_ms)).map_err(io)
     }
+}
+
+/// `leaseline record`: renders the frames, writes the GIF, prints its size and frames.
+fn record_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
+    use crate::view::export::record::{Options, Recorder};
+    let o = options(
+        args,
+        &[
+            "--fence",
+            "--flavor",
+            "--gif",
+            "--from",
+            "--to",
+            "--width",
+            "--fps",
+            "--seconds",
+        ],
+        &[],
+    )?;
+    let (target, sc, _) =
+        o.scenario("record needs a preset, lesson or file (try `leaseline presets`)")?;
+    let path = o.get("--gif").ok_or("record needs --gif OUT.gif")?;
+    let ms = |name: &str| o.get(name).map(|v| number(name, v)).transpose();
+    let small = |name: &str, default: u32| -> Result<u32, String> {
+        match o.get(name) {
+            None => Ok(default),
+            Some(v) => u32::try_from(number(name, v)?).map_err(|_| format!("{name}: too large")),
+        }
+    };
+    let d = Options::default();
+    let opts = Options {
+        from_ms: ms("--from")?,
+        to_ms: ms("--to")?,
+        width: small("--width", d.width)?,
+        fps: small("--fps", d.fps)?,
+        seconds: small("--seconds", d.seconds)?,
+    };
+    // A named scenario's link names it; any other carries the scenario itself.
+    let named = preset(&target).is_some()
+        || library::find(&target).is_some()
+        || flavor_presets::find(&target).is_some();
+    let link = share::encode(&ViewState {
+        source: if named && o.get("--fence").is_none() && o.get("--flavor").is_none() {
+            Source::Named(target.clone())
+        } else {
+            Source::Custom(sc.clone())
+        },
+        ..ViewState::default()
+    });
+    let rec = Recorder::new(&sc, &opts, &link).map_err(|e| format!("record: {e}"))?;
+    let (w, h, n) = (rec.scene.width, rec.height(), rec.frames());
+    let (from, to) = (rec.timing.from, rec.timing.to);
+    let gif = rec.encode_gif(&mut |_, _| {});
+    std::fs::write(path, &gif).map_err(|e| format!("{path}: {e}"))?;
+    writeln!(
+        out,
+        "{path}: {} bytes, {n} frames of {w}x{h} px, {} to {}, link {link}",
+        gif.len(),
+        fmt_ms(from),
+        fmt_ms(to)
+    )
+    .map_err(|e| e.to_string())
 }
 
 fn number(option: &str, v: &str) -> Result<i64, String> {

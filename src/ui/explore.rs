@@ -35,10 +35,10 @@ enum Status {
 }
 
 /// The worker and its message handler, kept alive together while it runs.
-type Running = Option<(web_sys::Worker, Closure<dyn FnMut(web_sys::MessageEvent)>)>;
+pub(super) type Running = Option<(web_sys::Worker, Closure<dyn FnMut(web_sys::MessageEvent)>)>;
 
 /// `name` beside the app's own files (its JS is named in boot.js's tag), so a sub-path
-/// build finds the worker under its prefix.
+/// build finds the worker under its prefix .
 fn asset(name: &str) -> String {
     let js = web_sys::window()
         .and_then(|w| w.document())
@@ -49,7 +49,53 @@ fn asset(name: &str) -> String {
     format!("{dir}{name}")
 }
 
-fn stop(running: &RefCell<Running>) {
+/// A message from a worker: an object with a `kind` and its fields.
+pub(super) struct Message(JsValue);
+
+impl Message {
+    pub(super) fn get(&self, key: &str) -> Option<JsValue> {
+        js_sys::Reflect::get(&self.0, &key.into()).ok()
+    }
+    pub(super) fn num(&self, key: &str) -> f64 {
+        self.get(key).and_then(|v| v.as_f64()).unwrap_or(0.0)
+    }
+    pub(super) fn text(&self, key: &str) -> String {
+        self.get(key)
+            .and_then(|v| v.as_string())
+            .unwrap_or_default()
+    }
+}
+
+/// Starts the module worker `script` (beside the app's files), handing each of its
+/// messages to `on_message`, and returns it with its handler, to be kept alive while it
+/// runs. `fail` hears, in words that follow the worker's `name`, when it cannot start or
+/// fails to load.
+pub(super) fn spawn(
+    script: &str,
+    name: &'static str,
+    mut on_message: impl FnMut(Message) + 'static,
+    fail: Callback<String>,
+) -> Running {
+    let on_message =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+            on_message(Message(e.data()))
+        });
+    let opts = web_sys::WorkerOptions::new();
+    opts.set_type(web_sys::WorkerType::Module);
+    let Ok(worker) = web_sys::Worker::new_with_options(&asset(script), &opts) else {
+        fail.emit(format!("the browser could not start {name}"));
+        return None;
+    };
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+        fail.emit(format!("{name} failed to load (the network may be down)"))
+    });
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    on_error.forget();
+    Some((worker, on_message))
+}
+
+pub(super) fn stop(running: &RefCell<Running>) {
     if let Some((w, _)) = running.borrow_mut().take() {
         w.terminate();
     }
@@ -109,18 +155,6 @@ pub fn Explore(props: &ExploreProps) -> Html {
         let kinds = (*kinds).clone();
         Callback::from(move |(): ()| {
             stop(&running);
-            let opts = web_sys::WorkerOptions::new();
-            opts.set_type(web_sys::WorkerType::Module);
-            let worker = match web_sys::Worker::new_with_options(&asset("explore-worker.js"), &opts)
-            {
-                Ok(w) => w,
-                Err(_) => {
-                    status.set(Status::Failed(
-                        "the browser could not start the search's worker".into(),
-                    ));
-                    return;
-                }
-            };
             let now = || {
                 web_sys::window()
                     .and_then(|w| w.performance())
@@ -128,49 +162,39 @@ pub fn Explore(props: &ExploreProps) -> Html {
             };
             *started.borrow_mut() = now();
             let (st, rn, t0) = (status.clone(), running.clone(), started.clone());
-            let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
-                move |e: web_sys::MessageEvent| {
-                    let data = e.data();
-                    let get = |k: &str| js_sys::Reflect::get(&data, &k.into()).ok();
-                    let num = |k: &str| get(k).and_then(|v| v.as_f64()).unwrap_or(0.0) as u64;
-                    match get("kind").and_then(|v| v.as_string()).as_deref() {
-                        Some("progress") => {
-                            let secs = ((now() - *t0.borrow()) / 1000.0).max(0.001);
-                            st.set(Status::Running {
-                                tried: num("tried"),
-                                total: num("total"),
-                                violating: num("violating"),
-                                rate: (num("tried") as f64 / secs) as u64,
-                            })
-                        }
-                        Some("done") => {
-                            let text = get("report")
-                                .and_then(|v| v.as_string())
-                                .unwrap_or_default();
-                            st.set(match serde_json::from_str::<serde_json::Value>(&text) {
-                                Ok(v) => match v["error"].as_str() {
-                                    Some(e) => Status::Failed(e.to_string()),
-                                    None => Status::Done(Rc::new(v)),
-                                },
-                                Err(e) => Status::Failed(format!("report: {e}")),
-                            });
-                            stop(&rn);
-                        }
-                        _ => {}
+            let on_message = move |m: Message| {
+                let num = |k: &str| m.num(k) as u64;
+                match m.text("kind").as_str() {
+                    "progress" => {
+                        let secs = ((now() - *t0.borrow()) / 1000.0).max(0.001);
+                        st.set(Status::Running {
+                            tried: num("tried"),
+                            total: num("total"),
+                            violating: num("violating"),
+                            rate: (num("tried") as f64 / secs) as u64,
+                        })
                     }
-                },
-            );
-            worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-            let on_error = {
-                let st = status.clone();
-                Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
-                    st.set(Status::Failed(
-                        "the search's worker failed to load (the network may be down)".into(),
-                    ))
-                })
+                    "done" => {
+                        let text = m.text("report");
+                        st.set(match serde_json::from_str::<serde_json::Value>(&text) {
+                            Ok(v) => match v["error"].as_str() {
+                                Some(e) => Status::Failed(e.to_string()),
+                                None => Status::Done(Rc::new(v)),
+                            },
+                            Err(e) => Status::Failed(format!("report: {e}")),
+                        });
+                        stop(&rn);
+                    }
+                    _ => {}
+                }
             };
-            worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-            on_error.forget();
+            let failed = status.clone();
+            let fail = Callback::from(move |e: String| failed.set(Status::Failed(e)));
+            let Some((worker, on_message)) =
+                spawn("explore-worker.js", "the search's worker", on_message, fail)
+            else {
+                return;
+            };
             let request = Request {
                 scenario: (*run.scenario).clone(),
                 max_faults: k,

@@ -2,7 +2,8 @@
 //! to a download; the SVG is the core's slide (title, verdict, settings, diagram, legend and
 //! the page's link), and PNG only draws that same SVG onto a canvas. Import reads a JSON scenario from
 //! a file or from pasted text and hands it to the reducer, which validates it: an error
-//! names the field, and the current scenario stays.
+//! names the field, and the current scenario stays. "Record a time range" (`ui::record`)
+//! makes an animated GIF or a video of the run in a worker.
 //!
 //! A component with pointer-compared props, so it does not render during playback.
 
@@ -164,6 +165,7 @@ pub fn Io(props: &RunProps) -> Html {
                 { export_button("Scenario JSON", 3) }
                 { export_button("Trace JSON", 4) }
             </div>
+            <super::record::Record run={props.run.clone()} stem={stem(&props.run)} />
             <label class="field">
                 <span>{ "Import a scenario file (JSON)" }</span>
                 <input type="file" accept=".json,application/json" onchange={on_file} />

@@ -44,6 +44,8 @@ mod panels;
 mod playbar;
 mod recorded;
 #[cfg(not(feature = "lite"))]
+mod record;
+#[cfg(not(feature = "lite"))]
 mod settings;
 mod sharing;
 mod stage;

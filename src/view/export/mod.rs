@@ -1,14 +1,20 @@
 //! Exports of a run for use outside the app: the space-time diagram as SVG markup (bare, or
 //! as a [`slide`] that names the run, its verdict, settings, legend and link), the run as
-//! a Mermaid sequence diagram, and the trace as JSON.
+//! a Mermaid sequence diagram, the trace as JSON, and a time range recorded as an animated
+//! GIF ([`record`]: frames drawn by our own [`raster`]izer with our own [`font`], written
+//! by our own [`gif`] encoder, so the file is the same on every machine).
 //!
-//! Both are plain strings built from data the app already has — the laid-out
+//! The text exports are plain strings built from data the app already has — the laid-out
 //! [`crate::view::layout::Diagram`], the [`crate::model::trace::Trace`] and its
 //! [`crate::analysis::check::Verdict`] — so they are deterministic, testable natively, and need no
 //! browser API beyond handing the text to a download or the clipboard.
 
 pub mod first_paint;
+pub mod font;
+pub mod gif;
 pub mod mermaid;
+pub mod raster;
+pub mod record;
 pub mod slide;
 pub mod svg;
 
