@@ -51,7 +51,8 @@ test: setup
 	@$(STEP) "clippy (core only)" cargo clippy --all-targets --no-default-features -- -D warnings
 	@$(STEP) "clippy (first load and explore worker, wasm32)" sh -c '\
 		cargo clippy --target wasm32-unknown-unknown --bin leaseline-lite --no-default-features --features lite -- -D warnings && \
-		cargo clippy --target wasm32-unknown-unknown --bin leaseline-explore --no-default-features --features worker -- -D warnings'
+		cargo clippy --target wasm32-unknown-unknown --bin leaseline-explore --no-default-features --features worker -- -D warnings && \
+		cargo clippy --target wasm32-unknown-unknown --bin leaseline-record --no-default-features --features worker -- -D warnings'
 	@$(STEP) "native tests (web)" cargo test
 	@$(STEP) "native tests (core only)" cargo test --no-default-features
 	@$(STEP) "browser tests (wasm32, headless Chromium)" \
