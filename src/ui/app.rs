@@ -244,7 +244,7 @@ pub fn App() -> Html {
                 <Editor run={run.clone()} on_action={on_action.clone()} />
                 <super::explore::Explore run={run.clone()} on_action={on_action.clone()} asks={model.explore_asks} />
                 <super::calculator::Calculator run={run.clone()} on_action={on_action.clone()} />
-                <Io run={run.clone()} on_action={on_action.clone()} />
+                <Io run={run.clone()} zoom={model.zoom} on_action={on_action.clone()} />
             </>
         },
     );

@@ -7,8 +7,9 @@
 //!
 //! A component with pointer-compared props, so it does not render during playback.
 
-use super::adapter::RunProps;
+use crate::session::zoom::Window;
 use crate::session::{Action, Run};
+use std::rc::Rc;
 use crate::view::export;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -93,8 +94,22 @@ fn save_png(svg: String, name: String, width: f64, height: f64) {
     img.set_src(&data_url("image/svg+xml", &svg));
 }
 
+#[derive(Properties)]
+pub struct IoProps {
+    pub run: Rc<Run>,
+    /// The diagram's zoom window: what "Record a time range" records by default.
+    pub zoom: Option<Window>,
+    pub on_action: Callback<Action>,
+}
+
+impl PartialEq for IoProps {
+    fn eq(&self, o: &Self) -> bool {
+        Rc::ptr_eq(&self.run, &o.run) && self.zoom == o.zoom && self.on_action == o.on_action
+    }
+}
+
 #[component]
-pub fn Io(props: &RunProps) -> Html {
+pub fn Io(props: &IoProps) -> Html {
     let pasted = use_mut_ref(String::new);
     let run = props.run.clone();
     let cb = props.on_action.clone();
@@ -165,7 +180,7 @@ pub fn Io(props: &RunProps) -> Html {
                 { export_button("Scenario JSON", 3) }
                 { export_button("Trace JSON", 4) }
             </div>
-            <super::record::Record run={props.run.clone()} stem={stem(&props.run)} />
+            <super::record::Record run={props.run.clone()} window={props.zoom.map(|w| (w.from, w.to))} stem={stem(&props.run)} />
             <label class="field">
                 <span>{ "Import a scenario file (JSON)" }</span>
                 <input type="file" accept=".json,application/json" onchange={on_file} />
