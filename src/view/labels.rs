@@ -50,6 +50,9 @@ pub fn text_box(x: f64, y: f64, w: f64) -> Rect {
     (x - 1.0, y - ASCENT, x + w + 1.0, y + DESCENT)
 }
 
+/// The lowest rank a want may have.
+pub const RANKS: u8 = 4;
+
 /// A label the layout wants drawn.
 #[derive(Clone, Debug)]
 pub struct Want {
@@ -65,7 +68,7 @@ pub struct Want {
     pub short: Option<String>,
     /// A bar's label may slide right along its bar, up to here, before it leaves it.
     pub slide: Option<f64>,
-    /// Placed in order of rank (0 first), then from left to right.
+    /// Placed in order of rank (0 first, up to [`RANKS`]), then in the order wanted.
     pub rank: u8,
 }
 
@@ -228,11 +231,12 @@ impl Placer {
     /// Places every want, the most important first; returns each one's label (or `None`,
     /// in the wants' order) and the folds standing for those that found no room.
     pub fn place_all(&mut self, wants: &[Want]) -> (Vec<Option<Label>>, Vec<Fold>) {
-        let mut order: Vec<usize> = (0..wants.len()).collect();
-        order.sort_by(|&a, &b| {
-            let (a, b) = (&wants[a], &wants[b]);
-            a.rank.cmp(&b.rank).then(a.ax.total_cmp(&b.ax))
-        });
+        // Rank by rank, each in the order the layout asked (the order of the run): a few
+        // passes instead of a sort, which would cost the first load a sorting routine.
+        let mut order: Vec<usize> = Vec::with_capacity(wants.len());
+        for rank in 0..=RANKS {
+            order.extend((0..wants.len()).filter(|&i| wants[i].rank == rank));
+        }
         let mut out: Vec<Option<Label>> = vec![None; wants.len()];
         // The folds and the points they stand at; the first label that finds no room
         // places one at once (while there is still room near it), and those that fail

@@ -656,9 +656,12 @@ pub fn layout(
     for iv in spans {
         add_bar(&mut bars, &mut wants, iv, None);
     }
-    // A bundle of three or more says how many messages it stands for.
+    // A bundle of three or more arriving at a client says how many messages it stands
+    // for, beside the client's bar ("8 renew"); its requests' bundle, the other way, has
+    // as many and stays quiet.
+    let client_y = |y: f64| lanes.iter().any(|l| l.y == y && l.node.is_client());
     for (j, a) in arrows.iter().enumerate() {
-        if a.count >= 3 {
+        if a.count >= 3 && client_y(a.y1) {
             let mid = ((a.x1 + a.last.1) / 2.0, a.y1);
             let dy = if a.y1 > a.y0 { -14.0 } else { 18.0 };
             let text = format!("{} {}", a.count, a.class);

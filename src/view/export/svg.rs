@@ -213,7 +213,7 @@ pub(super) const STYLE: &str = concat!(
     ".arrow.effect line{stroke:#9333ea}",
     ".arrow.renew line{opacity:.6}",
     ".arrow.dropped line{stroke-dasharray:3 3}",
-    ".arrow polygon{fill:#64748b;opacity:.16}",
+    ".arrow polygon{fill:#64748b;opacity:.09}",
     ".leader{stroke:#57606a;stroke-width:.7}",
     ".fold-label{fill:#57606a;font-weight:700}",
     ".arrowhead{fill:#64748b}",
