@@ -235,7 +235,11 @@ fn every_run_exports_a_faithful_svg_and_mermaid() {
             "{name}"
         );
         assert_eq!(count(&doc, r#"<g class="arrow "#), d.arrows.len(), "{name}");
-        assert_eq!(d.arrows.iter().map(|a| a.count).sum::<usize>(), sent, "{name}");
+        assert_eq!(
+            d.arrows.iter().map(|a| a.count).sum::<usize>(),
+            sent,
+            "{name}"
+        );
         let bundles = d.arrows.iter().filter(|a| a.count > 1).count();
         assert_eq!(count(&doc, "<polygon "), bundles, "{name}");
         assert_eq!(count(&doc, "<g><line "), d.ticks.len());

@@ -27,7 +27,10 @@ fn every_scenario() -> Vec<(String, Scenario)> {
         .iter()
         .map(|p| (p.name.to_string(), p.scenario()))
         .collect();
-    for l in LESSONS.iter().chain(FLAVOR_PRESETS.iter().map(|p| &p.lesson)) {
+    for l in LESSONS
+        .iter()
+        .chain(FLAVOR_PRESETS.iter().map(|p| &p.lesson))
+    {
         v.push((l.id.to_string(), l.scenario()));
         for f in l.fixes {
             let name = format!("{}/{}", l.id, f.name);
@@ -108,7 +111,10 @@ fn labels(d: &Diagram) -> Vec<(Rect, String)> {
 fn obstacles(d: &Diagram) -> Vec<(Rect, String)> {
     let mut v = Vec::new();
     for m in &d.marks {
-        v.push(((m.x - 7.0, m.y - 7.0, m.x + 7.0, m.y + 7.0), m.title.clone()));
+        v.push((
+            (m.x - 7.0, m.y - 7.0, m.x + 7.0, m.y + 7.0),
+            m.title.clone(),
+        ));
     }
     for a in &d.arrows {
         // A bundle draws its first and its last arrow.
@@ -233,7 +239,12 @@ fn no_label_overlaps_another_or_a_shape_in_any_builtin_scenario() {
     }
     println!("{runs} diagrams, {placed} labels placed, {folded} folded into counts");
     assert!(runs > 400, "{runs}");
-    assert!(bad.is_empty(), "{} diagrams:\n{}", bad.len(), bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} diagrams:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
 }
 
 /// The two runs the issue names: every label the whole run can hold is still drawn, and
@@ -253,5 +264,17 @@ fn the_crowded_runs_keep_every_label_somewhere() {
         // Closer in, more of them find room.
         let close = layout::layout(&t, &v, layout::DIAGRAM_WIDTH, windows(&t, &v)[2]);
         assert!(overlaps(&close).is_empty(), "{name}");
+    }
+}
+
+/// The first load (the `lite` build) leaves folding and bundling out, for size: the two
+/// runs it draws — the default page and its fenced fix — must need neither.
+#[test]
+fn the_first_loads_runs_need_no_fold_or_bundle() {
+    for name in ["gc-pause", "gc-pause-fenced"] {
+        let (t, v) = run(&course::open(name).unwrap());
+        let d = layout::diagram(&t, &v);
+        assert!(d.folds.is_empty(), "{name}");
+        assert!(d.arrows.iter().all(|a| a.count == 1), "{name}");
     }
 }

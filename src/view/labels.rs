@@ -117,7 +117,11 @@ impl Placer {
 
     /// Calls `f` with each word of each row under `r` and the mask of `r`'s cells in it;
     /// stops, returning false, when `f` does.
-    fn each(&mut self, (c0, c1, r0, r1): (usize, usize, usize, usize), f: &mut dyn FnMut(&mut u64, u64) -> bool) -> bool {
+    fn each(
+        &mut self,
+        (c0, c1, r0, r1): (usize, usize, usize, usize),
+        f: &mut dyn FnMut(&mut u64, u64) -> bool,
+    ) -> bool {
         for row in r0..r1 {
             for wi in c0 / 64..=(c1 - 1) / 64 {
                 let lo = c0.max(wi * 64) - wi * 64;
@@ -240,11 +244,10 @@ impl Placer {
         let mut out: Vec<Option<Label>> = vec![None; wants.len()];
         // The folds and the points they stand at; the first label that finds no room
         // places one at once (while there is still room near it), and those that fail
-        // close to it on the same row join it. One whose fold finds no room joins the
-        // nearest fold of its row, if there is one.
+        // close to it on the same row join it. (A label whose fold finds no room even
+        // then is left out; its shape's hover text still says it.)
         let mut folds: Vec<Fold> = Vec::new();
         let mut at: Vec<(f64, f64)> = Vec::new();
-        let mut homeless = Vec::new();
         let mut recent: Vec<usize> = Vec::new();
         for i in order {
             let w = &wants[i];
@@ -253,6 +256,11 @@ impl Placer {
                 .or_else(|| w.short.as_ref().and_then(|s| self.spot(w, s)));
             if out[i].is_some() {
                 recent.push(i);
+                continue;
+            }
+            // The first load draws the default page's two runs, whose labels all find room:
+            // it leaves the folding out (wasm size). The whole app folds.
+            if cfg!(feature = "lite") {
                 continue;
             }
             let near = at
@@ -293,17 +301,7 @@ impl Placer {
                 at.push((w.ax, w.ay));
                 Some(folds.len() - 1)
             });
-            match fold {
-                Some(f) => folds[f].items.push(w.text.clone()),
-                None => homeless.push(i),
-            }
-        }
-        for i in homeless {
-            let w = &wants[i];
-            let nearest = (0..at.len())
-                .filter(|&f| at[f].1 == w.ay)
-                .min_by(|&a, &b| (at[a].0 - w.ax).abs().total_cmp(&(at[b].0 - w.ax).abs()));
-            if let Some(f) = nearest {
+            if let Some(f) = fold {
                 folds[f].items.push(w.text.clone());
             }
         }
@@ -356,20 +354,36 @@ mod tests {
             .collect();
         let (labels, folds) = p.place_all(&wants);
         let placed: Vec<&Label> = labels.iter().flatten().collect();
-        assert!(placed.iter().any(|l| l.leader.is_some()), "some on a leader");
+        assert!(
+            placed.iter().any(|l| l.leader.is_some()),
+            "some on a leader"
+        );
         assert!(placed.iter().any(|l| l.text == "ab"), "some shortened");
         let folded: usize = folds.iter().map(|f| f.items.len()).sum();
-        assert!(!folds.is_empty() && folded + placed.len() <= 120, "{folded} {}", placed.len());
-        assert!(folds.iter().all(|f| f.label.text == format!("+{}", f.items.len())));
+        assert!(
+            !folds.is_empty() && folded + placed.len() <= 120,
+            "{folded} {}",
+            placed.len()
+        );
+        assert!(folds
+            .iter()
+            .all(|f| f.label.text == format!("+{}", f.items.len())));
         // Nothing placed overlaps anything else placed.
         let boxes: Vec<Rect> = placed
             .iter()
             .map(|l| text_box(l.x, l.y, l.w))
-            .chain(folds.iter().map(|f| text_box(f.label.x, f.label.y, f.label.w)))
+            .chain(
+                folds
+                    .iter()
+                    .map(|f| text_box(f.label.x, f.label.y, f.label.w)),
+            )
             .collect();
         for (i, a) in boxes.iter().enumerate() {
             for b in &boxes[i + 1..] {
-                assert!(a.2 <= b.0 || b.2 <= a.0 || a.3 <= b.1 || b.3 <= a.1, "{a:?} {b:?}");
+                assert!(
+                    a.2 <= b.0 || b.2 <= a.0 || a.3 <= b.1 || b.3 <= a.1,
+                    "{a:?} {b:?}"
+                );
             }
         }
     }

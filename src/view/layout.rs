@@ -19,8 +19,8 @@ use crate::vocab::numbers::fmt_ms;
 use crate::vocab::time::Time;
 use crate::vocab::vecmap::VecMap;
 
-use crate::view::labels::{text_width, Placer, Want};
 pub use crate::view::labels::Fold;
+use crate::view::labels::{text_width, Placer, Want};
 
 pub const DIAGRAM_WIDTH: f64 = 960.0;
 pub const LANE_H: f64 = 58.0;
@@ -368,12 +368,7 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
 /// `window` (ms, from and to; `None`: the whole run). Only what the window shows is drawn
 /// (a bar is cut at its edges), and the labels are placed for it: a closer window has
 /// room for more of them.
-pub fn layout(
-    trace: &Trace,
-    verdict: &Verdict,
-    width: f64,
-    window: Option<(i64, i64)>,
-) -> Diagram {
+pub fn layout(trace: &Trace, verdict: &Verdict, width: f64, window: Option<(i64, i64)>) -> Diagram {
     let lanes: Vec<Lane> = trace
         .nodes
         .iter()
@@ -441,7 +436,15 @@ pub fn layout(
         if bx1 - bx0 > text_width(tag) + 8.0 {
             let who = Who::Band(bands.len());
             let slide = Some(bx1 - 4.0);
-            wants.add(who, 0, (bx0, y0 + 12.0), (4.0, 0.0), tag.into(), None, slide);
+            wants.add(
+                who,
+                0,
+                (bx0, y0 + 12.0),
+                (4.0, 0.0),
+                tag.into(),
+                None,
+                slide,
+            );
         }
         bands.push(Band {
             x0: bx0,
@@ -506,8 +509,9 @@ pub fn layout(
                 let who = Who::Arrow(arrows.len());
                 let dy = if y1 > y0 { -14.0 } else { 18.0 };
                 wants.add(who, 2, (x1, y1), (5.0, dy), msg.label(), None, None);
-            } else if arrives.is_some() {
-                // Unlabelled: it may join the bundle of its kind, if that is close.
+            } else if arrives.is_some() && !cfg!(feature = "lite") {
+                // Unlabelled: it may join the bundle of its kind, if that is close. (The
+                // first load's two runs have no bursts: it leaves bundling out, for size.)
                 let near = open.iter().position(|(k, j, _)| {
                     let a = &arrows[*j];
                     *k == key && x0 - a.last.0 <= BURST && (x1 - a.last.1).abs() <= BURST
@@ -553,23 +557,13 @@ pub fn layout(
         if !seen(e.t) {
             continue;
         }
-        // A marker on the lane, with its label below it (rank: the alarm first).
+        // A marker on the lane, with its label below it (a fault's above; rank: the alarm
+        // first).
         let (mx, my) = (x(e.t), ly(n));
-        let mut mark = |tone, glyph, rank, text: String, short: Option<String>, title| {
-            let who = Who::Mark(marks.len());
-            wants.add(who, rank, (mx, my), (7.0, 20.0), text, short, None);
-            marks.push(Mark {
-                x: mx,
-                y: my,
-                tone,
-                glyph,
-                label: None,
-                title,
-                entry: i,
-            });
-        };
-        match &e.event {
-            Event::LeaseExpired { token, client, .. } => mark(
+        // One place builds a marker and its wanted label, whatever the event (a copy per
+        // kind of event would cost the first load).
+        let made = match &e.event {
+            Event::LeaseExpired { token, client, .. } => Some((
                 Tone::Expire,
                 "◔",
                 2,
@@ -580,7 +574,7 @@ pub fn layout(
                     e.t,
                     client.name()
                 ),
-            ),
+            )),
             Event::WriteAccepted {
                 client,
                 token,
@@ -615,16 +609,16 @@ pub fn layout(
                     client.name(),
                     token.map_or("no token".to_string(), token_words)
                 );
-                mark(tone, glyph, rank, text, Some(short), title);
+                Some((tone, glyph, rank, text, Some(short), title))
             }
-            Event::WriteRejected { client, reason, .. } => mark(
+            Event::WriteRejected { client, reason, .. } => Some((
                 Tone::Reject,
                 "✕",
                 1,
                 format!("✕ {reason}"),
                 Some("✕".into()),
                 format!("{}: rejected {}'s write: {reason}", e.t, client.name()),
-            ),
+            )),
             Event::EffectPerformed { client, name } => {
                 let dup = violation_at.get(&i) == Some(&ViolationKind::DuplicateEffect);
                 let (tone, rank, text) = if dup {
@@ -633,18 +627,22 @@ pub fn layout(
                     (Tone::Effect, 2, name.clone())
                 };
                 let title = format!("{}: performed \"{name}\" for {}", e.t, client.name());
-                mark(tone, "✉", rank, text, None, title);
+                Some((tone, "✉", rank, text, None, title))
             }
-            _ => {}
-        }
-        if let Some((glyph, text, short)) = fault_glyph(&e.event) {
-            let title = format!("{}: {} — {text}", e.t, n.name());
+            // Faults and failure reactions, labelled above their lane.
+            ev => fault_glyph(ev).map(|(glyph, text, short)| {
+                let title = format!("{}: {} — {text}", e.t, n.name());
+                (Tone::Fault, glyph, 1, text, short, title)
+            }),
+        };
+        if let Some((tone, glyph, rank, text, short, title)) = made {
             let who = Who::Mark(marks.len());
-            wants.add(who, 1, (mx, my), (7.0, -16.0), text, short, None);
+            let dy = if tone == Tone::Fault { -16.0 } else { 20.0 };
+            wants.add(who, rank, (mx, my), (7.0, dy), text, short, None);
             marks.push(Mark {
                 x: mx,
                 y: my,
-                tone: Tone::Fault,
+                tone,
                 glyph,
                 label: None,
                 title,
@@ -661,10 +659,10 @@ pub fn layout(
     // as many and stays quiet.
     let client_y = |y: f64| lanes.iter().any(|l| l.y == y && l.node.is_client());
     for (j, a) in arrows.iter().enumerate() {
-        if a.count >= 3 && client_y(a.y1) {
+        if a.count >= 3 && client_y(a.y1) && !cfg!(feature = "lite") {
             let mid = ((a.x1 + a.last.1) / 2.0, a.y1);
             let dy = if a.y1 > a.y0 { -14.0 } else { 18.0 };
-            let text = format!("{} {}", a.count, a.class);
+            let text = a.count.to_string() + " " + a.class;
             let short = Some(format!("{}×", a.count));
             wants.add(Who::Arrow(j), 4, mid, (5.0, dy), text, short, None);
         }
@@ -1176,7 +1174,10 @@ mod tests {
         assert!(!d.marks.iter().any(|m| m.tone == Tone::Stale));
         assert!(d.bars.iter().all(|b| b.x0 >= LEFT && b.x1 <= d.scale.x1));
         let ticks: Vec<&str> = d.ticks.iter().map(|t| t.label.as_str()).collect();
-        assert_eq!(ticks, ["28 s", "29 s", "30 s", "31 s", "32 s", "33 s", "34 s", "35 s", "36 s"]);
+        assert_eq!(
+            ticks,
+            ["28 s", "29 s", "30 s", "31 s", "32 s", "33 s", "34 s", "35 s", "36 s"]
+        );
         assert_eq!(axis_ticks_in(1_500, 2_500)[0], (1_600, "1.6 s".into()));
     }
 
@@ -1190,10 +1191,16 @@ mod tests {
                 .iter()
                 .filter(|e| matches!(e.event, Event::Sent { .. }))
                 .count();
-            assert_eq!(d.arrows.iter().map(|a| a.count).sum::<usize>(), sent, "{name}");
+            assert_eq!(
+                d.arrows.iter().map(|a| a.count).sum::<usize>(),
+                sent,
+                "{name}"
+            );
             for a in d.arrows.iter().filter(|a| a.count > 1) {
                 assert!(a.label.is_none() || a.count >= 3, "{name}: {a:?}");
-                assert!(a.title.contains(&format!("{} {} messages", a.count, a.class)));
+                assert!(a
+                    .title
+                    .contains(&format!("{} {} messages", a.count, a.class)));
             }
         }
         let t = simulate(&preset("eight-clients").unwrap().scenario()).unwrap();

@@ -139,20 +139,19 @@ pub fn diagram_body(d: &Diagram) -> String {
                     ];
                     el(o, "line", &pairs(&attrs), body);
                 };
-                if a.count > 1 {
+                // (The first load's layout makes no bundles and no folds: it leaves out
+                // drawing them.)
+                if a.count > 1 && !cfg!(feature = "lite") {
                     // A bundle: the band its messages sweep, its first and last arrows.
                     title(&a.title)(o);
                     let (l0, l1) = a.last;
-                    let points = [
-                        (a.x0, a.y0),
-                        (l0, a.y0),
-                        (l1, a.y1),
-                        (a.x1, a.y1),
-                    ]
-                    .iter()
-                    .map(|(x, y)| format!("{},{}", n(*x), n(*y)))
-                    .collect::<Vec<_>>()
-                    .join(" ");
+                    let mut points = String::new();
+                    for (x, y) in [(a.x0, a.y0), (l0, a.y0), (l1, a.y1), (a.x1, a.y1)] {
+                        points.push_str(&n(x));
+                        points.push(',');
+                        points.push_str(&n(y));
+                        points.push(' ');
+                    }
                     el(o, "polygon", &[("points", &points)], &|_| {});
                     line(o, a.x0, a.x1, &|_| {});
                     line(o, l0, l1, &|_| {});
@@ -174,7 +173,7 @@ pub fn diagram_body(d: &Diagram) -> String {
                 label(o, "mark-label", m.label.as_ref());
             });
         }
-        for f in &d.folds {
+        for f in d.folds.iter().filter(|_| !cfg!(feature = "lite")) {
             el(o, "g", &[("class", "fold")], &|o| {
                 let list = format!("{} more here: {}", f.items.len(), f.items.join("; "));
                 title(&list)(o);
