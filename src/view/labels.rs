@@ -175,23 +175,25 @@ impl Placer {
     fn spot(&mut self, want: &Want, text: &str) -> Option<Label> {
         let w = text_width(text);
         let rows = [0.0, -ROW, ROW, -2.0 * ROW, 2.0 * ROW];
-        // Beside what it names: the preferred start, or mirrored to the anchor's other
-        // side (not for a bar's label, which belongs on its bar).
-        let mut near = vec![want.x];
-        match want.slide {
-            Some(end) => {
-                let mut x = want.x + 24.0;
-                while x + w <= end {
-                    near.push(x);
-                    x += 24.0;
-                }
-            }
-            None => near.push(2.0 * want.ax - want.x - w),
-        }
+        // Beside what it names: the preferred start, slid along its bar (a bar's label),
+        // or mirrored to the anchor's other side (any other).
         for dy in rows {
-            for &x in &near {
-                if let Some(l) = self.take(x, want.y + dy, w, text, None) {
+            let y = want.y + dy;
+            let mut x = want.x;
+            loop {
+                if let Some(l) = self.take(x, y, w, text, None) {
                     return Some(l);
+                }
+                match want.slide {
+                    Some(end) if x + 24.0 + w <= end => x += 24.0,
+                    Some(_) => break,
+                    None => {
+                        let l = self.take(2.0 * want.ax - want.x - w, y, w, text, None);
+                        if l.is_some() {
+                            return l;
+                        }
+                        break;
+                    }
                 }
             }
         }

@@ -69,9 +69,14 @@ pub(super) fn text(out: &mut String, class: &str, x: f64, y: f64, s: &str) {
 fn label(out: &mut String, class: &str, l: Option<&Label>) {
     if let Some(l) = l {
         if let Some((x0, y0, x1, y1)) = l.leader {
-            let a = [("x1", n(x0)), ("y1", n(y0)), ("x2", n(x1)), ("y2", n(y1))];
-            let mut attrs = pairs(&a);
-            attrs.insert(0, ("class", "leader"));
+            let (x0, y0, x1, y1) = (n(x0), n(y0), n(x1), n(y1));
+            let attrs = [
+                ("class", "leader"),
+                ("x1", &*x0),
+                ("y1", &*y0),
+                ("x2", &*x1),
+                ("y2", &*y1),
+            ];
             el(out, "line", &attrs, &|_| {});
         }
         text(out, class, l.x, l.y, &l.text);
