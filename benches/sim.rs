@@ -133,6 +133,13 @@ fn main() {
         trace.len(),
         v.overlaps.len()
     );
+    let (layout_ms, d) = median_ms(1, 5, || leaseline::view::layout::diagram(&trace, &v));
+    println!(
+        "bench layout: {} entries laid out in {layout_ms:.1} ms, median of 5 ({} arrows, {} marks drawn)",
+        trace.len(),
+        d.arrows.len(),
+        d.marks.len()
+    );
     let (digest_ms, _) = median_ms(2, 9, || trace.digest());
     println!(
         "bench digest: {digest_ms:.1} ms for {} entries, median of 9",

@@ -210,13 +210,19 @@ fn every_run_exports_a_faithful_svg_and_mermaid() {
             );
             assert_eq!(
                 count(s, "<title>"),
-                titles + d.marks.len() + d.bands.len() + d.bars.len() + d.arrows.len(),
+                titles
+                    + d.marks.len()
+                    + d.bands.len()
+                    + d.bars.len()
+                    + d.arrows.len()
+                    + d.folds.len(),
                 "{name}"
             );
         }
         assert_eq!(count(&doc, r#"class="lane-name""#), d.lanes.len());
         // Counted from the run, not from the diagram that drew it: a lane per node, a
-        // band per overlap the verdict found, an arrow per message sent.
+        // band per overlap the verdict found, an arrow per message sent (a bundle of
+        // renewals counts its messages, and draws a band and its first and last arrows).
         let sent = t
             .entries
             .iter()
@@ -228,10 +234,22 @@ fn every_run_exports_a_faithful_svg_and_mermaid() {
             v.overlaps.len(),
             "{name}"
         );
-        assert_eq!(count(&doc, r#"<g class="arrow "#), sent, "{name}");
+        assert_eq!(count(&doc, r#"<g class="arrow "#), d.arrows.len(), "{name}");
+        assert_eq!(
+            d.arrows.iter().map(|a| a.count).sum::<usize>(),
+            sent,
+            "{name}"
+        );
+        let bundles = d.arrows.iter().filter(|a| a.count > 1).count();
+        assert_eq!(count(&doc, "<polygon "), bundles, "{name}");
         assert_eq!(count(&doc, "<g><line "), d.ticks.len());
         for (dropped, arrow) in [(true, "url(#x-end)"), (false, "url(#arrow-end)")] {
-            let n = d.arrows.iter().filter(|a| a.dropped == dropped).count();
+            let n: usize = d
+                .arrows
+                .iter()
+                .filter(|a| a.dropped == dropped)
+                .map(|a| if a.count > 1 { 2 } else { 1 })
+                .sum();
             assert_eq!(count(&body, arrow), n, "{name}");
         }
 
@@ -270,7 +288,9 @@ fn labels_and_titles_are_escaped() {
     d.marks[0].label = Some(Label {
         x: 1.0,
         y: 2.0,
+        w: 60.0,
         text: nasty.into(),
+        leader: None,
     });
     d.bars[0].title = nasty.into();
     let doc = svg::standalone(&d, nasty);

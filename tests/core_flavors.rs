@@ -457,7 +457,8 @@ fn random_scenarios_run_reproducibly_under_every_flavor() {
                 let st = p.state_at(&a, i + 1);
                 assert!(leaseline::teach::narrate::sentence(&a, &v, i, &st).is_some());
             }
-            // The diagram draws a lane per node, a band per overlap, an arrow per message.
+            // The diagram draws a lane per node, a band per overlap, an arrow per message (a
+            // bundle of renewals stands for its count of them).
             let d = leaseline::view::layout::diagram(&a, &v);
             let sent = a
                 .entries
@@ -465,7 +466,11 @@ fn random_scenarios_run_reproducibly_under_every_flavor() {
                 .filter(|e| matches!(e.event, Event::Sent { .. }))
                 .count();
             assert_eq!(
-                (d.lanes.len(), d.bands.len(), d.arrows.len()),
+                (
+                    d.lanes.len(),
+                    d.bands.len(),
+                    d.arrows.iter().map(|a| a.count).sum::<usize>()
+                ),
                 (a.nodes.len(), v.overlaps.len(), sent),
                 "seed {seed} {}",
                 f.name()

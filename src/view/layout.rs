@@ -19,12 +19,14 @@ use crate::vocab::numbers::fmt_ms;
 use crate::vocab::time::Time;
 use crate::vocab::vecmap::VecMap;
 
+pub use crate::view::labels::Fold;
+use crate::view::labels::{text_width, Placer, Want};
+
 pub const DIAGRAM_WIDTH: f64 = 960.0;
 pub const LANE_H: f64 = 58.0;
 pub const LEFT: f64 = 112.0;
 pub const RIGHT: f64 = 24.0;
 pub const TOP: f64 = 30.0;
-const CHAR_W: f64 = 6.3;
 
 /// Maps true time to x and back.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -80,9 +82,14 @@ impl Tone {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Label {
+    /// Where the text starts, on its baseline.
     pub x: f64,
     pub y: f64,
+    /// The width kept for it ([`labels::text_width`]): its box is [`labels::text_box`].
+    pub w: f64,
     pub text: String,
+    /// A line from what it names to its box, when it had to sit further off: x0, y0, x1, y1.
+    pub leader: Option<Rect>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -118,6 +125,11 @@ pub struct Arrow {
     pub dropped: bool,
     pub label: Option<Label>,
     pub title: String,
+    /// How many messages it stands for: more than one is a bundle of one kind of message
+    /// between the same two nodes in a short burst, drawn from this arrow to the last one,
+    /// whose start and end x are `last` (for one message, this arrow's own).
+    pub count: usize,
+    pub last: (f64, f64),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -161,30 +173,9 @@ pub struct Diagram {
     pub bars: Vec<Bar>,
     pub arrows: Vec<Arrow>,
     pub marks: Vec<Mark>,
+    /// Counts standing for labels that found no room.
+    pub folds: Vec<Fold>,
     pub ticks: Vec<Tick>,
-}
-
-/// Greedy label placement: try a few vertical offsets, drop the label if all collide.
-struct Placer {
-    boxes: Vec<(f64, f64, f64, f64)>,
-}
-
-impl Placer {
-    fn place(&mut self, x: f64, y: f64, text: String) -> Option<Label> {
-        let w = text.chars().count() as f64 * CHAR_W;
-        for dy in [0.0, -11.0, 11.0, -22.0, 22.0] {
-            let b = (x, y + dy - 9.0, x + w, y + dy + 2.0);
-            if !self
-                .boxes
-                .iter()
-                .any(|o| b.0 < o.2 && o.0 < b.2 && b.1 < o.3 && o.1 < b.3)
-            {
-                self.boxes.push(b);
-                return Some(Label { x, y: y + dy, text });
-            }
-        }
-        None
-    }
 }
 
 /// The unit of a time axis, chosen once for the whole axis from the run's length so that
@@ -207,7 +198,14 @@ fn axis_unit(span_ms: i64) -> (i64, &'static str) {
 /// (tenths of a unit allowed, so a one-second run counts 0.2 s at a time) giving at most
 /// about eight ticks, every label in that one unit; the first reads a bare "0".
 pub fn axis_ticks(span_ms: i64) -> Vec<(i64, String)> {
-    let span = span_ms.max(1);
+    axis_ticks_in(0, span_ms)
+}
+
+/// The ticks of an axis over the window `from..=to` (ms), chosen as [`axis_ticks`] chooses
+/// them for the window's length: each a whole multiple of the step, labelled with its
+/// time since the start of the run.
+pub fn axis_ticks_in(from: i64, to: i64) -> Vec<(i64, String)> {
+    let span = (to - from).max(1);
     let (unit, name) = axis_unit(span);
     // Tenths of a unit are the finest step (milliseconds cannot be split).
     let tenth = (unit / 10).max(1);
@@ -221,9 +219,10 @@ pub fn axis_ticks(span_ms: i64) -> Vec<(i64, String)> {
         }
         mag = mag.saturating_mul(10);
     };
+    let first = from.div_euclid(step) * step + if from.rem_euclid(step) > 0 { step } else { 0 };
     (0..)
-        .map(|i: i64| i * step)
-        .take_while(|t| *t <= span)
+        .map(|i: i64| first + i * step)
+        .take_while(|t| *t <= from + span)
         .map(|t| {
             let label = if t == 0 {
                 "0".to_string()
@@ -254,26 +253,30 @@ impl Diagram {
         // Plain loops rather than an iterator chain: this runs in the browser, where each
         // chain's adapters would cost wasm bytes.
         let mut v = Vec::new();
-        let mut add = |l: &'a Option<Label>, alarm: bool| {
+        let mut add = |l: Option<&'a Label>, alarm: bool| {
             if let Some(label) = l {
-                let reach = label.text.chars().count() as f64 * CHAR_W * 1.5 + 12.0;
-                if label.x <= edge && edge < label.x + reach {
+                // The width kept for a label is its widest font's: reaching a little past
+                // it covers bold text and any rounding.
+                if label.x <= edge && edge < label.x + label.w * 1.2 + 12.0 {
                     v.push(LabelAcross { label, alarm });
                 }
             }
         };
         for b in &self.bands {
-            add(&b.tag, true);
+            add(b.tag.as_ref(), true);
         }
         for b in &self.bars {
-            add(&b.label, false);
+            add(b.label.as_ref(), false);
         }
         for a in &self.arrows {
-            add(&a.label, false);
+            add(a.label.as_ref(), false);
         }
         for m in &self.marks {
             let alarm = matches!(m.tone, Tone::Stale | Tone::Duplicate | Tone::Reject);
-            add(&m.label, alarm);
+            add(m.label.as_ref(), alarm);
+        }
+        for f in &self.folds {
+            add(Some(&f.label), false);
         }
         v
     }
@@ -287,8 +290,85 @@ pub struct LabelAcross<'a> {
     pub alarm: bool,
 }
 
-/// Lays out the diagram of `trace` over its whole time span.
+/// Who a wanted label belongs to, so that its placed label finds its way back.
+#[derive(Clone, Copy)]
+enum Who {
+    Band(usize),
+    Bar(usize),
+    Arrow(usize),
+    Mark(usize),
+}
+
+/// The labels the shapes want, gathered while the shapes are built and placed once all of
+/// them are known (a label must keep off shapes drawn after it, too).
+#[derive(Default)]
+struct Wants {
+    v: Vec<Want>,
+    who: Vec<Who>,
+}
+
+impl Wants {
+    /// A label for `who` about the point `at`, best started `off` from it; `slide`: a
+    /// bar's end, up to which its label may move along it.
+    #[allow(clippy::too_many_arguments)]
+    fn add(
+        &mut self,
+        who: Who,
+        rank: u8,
+        at: (f64, f64),
+        off: (f64, f64),
+        text: String,
+        short: Option<String>,
+        slide: Option<f64>,
+    ) {
+        self.v.push(Want {
+            ax: at.0,
+            ay: at.1,
+            x: at.0 + off.0,
+            y: at.1 + off.1,
+            text,
+            short,
+            slide,
+            rank,
+        });
+        self.who.push(who);
+    }
+}
+
+/// Messages of one kind between the same two nodes sent within this many units of each
+/// other are drawn as one bundle (renewal traffic): its first and last arrows and the
+/// band between them, with a count.
+const BURST: f64 = 8.0;
+
+/// The box an arrowhead covers at the end (`x1`, `y1`) of a line from (`x0`, `y0`): the
+/// marker's triangle reaches about 10 units back along the line (at the widest stroke),
+/// 6 to each side, and a unit past the end.
+pub fn arrowhead_box(x0: f64, y0: f64, x1: f64, y1: f64) -> Rect {
+    let (dx, dy) = (x1 - x0, y1 - y0);
+    let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+    let (ux, uy) = (dx / len, dy / len);
+    let pts = [
+        (x1 + ux * 1.5, y1 + uy * 1.5),
+        (x1 - ux * 10.0 - uy * 6.0, y1 - uy * 10.0 + ux * 6.0),
+        (x1 - ux * 10.0 + uy * 6.0, y1 - uy * 10.0 - ux * 6.0),
+    ];
+    let mut r = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+    for (x, y) in pts {
+        r = (r.0.min(x), r.1.min(y), r.2.max(x), r.3.max(y));
+    }
+    r
+}
+
+/// Lays out the diagram of `trace` over its whole time span, [`DIAGRAM_WIDTH`] across.
 pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
+    layout(trace, verdict, DIAGRAM_WIDTH, None)
+}
+
+/// Lays out the diagram of `trace` `width` units across, over the window of true time
+/// `window` (ms, from and to; `None`: the whole run). Only what the window shows is drawn
+/// (a bar is cut at its edges), and the labels are placed for it: a closer window has
+/// room for more of them.
+pub fn layout(trace: &Trace, verdict: &Verdict, width: f64, window: Option<(i64, i64)>) -> Diagram {
     let lanes: Vec<Lane> = trace
         .nodes
         .iter()
@@ -301,19 +381,22 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
         })
         .collect();
     let height = TOP + LANE_H * lanes.len() as f64 + 10.0;
-    let end = (trace.end.0 as f64).max(1.0);
+    let (t0, t1) = window.unwrap_or((0, trace.end.0));
+    let t1 = t1.max(t0 + 1);
     let scale = Scale {
-        t0: 0.0,
-        t1: end,
+        t0: t0 as f64,
+        t1: t1 as f64,
         x0: LEFT,
-        x1: DIAGRAM_WIDTH - RIGHT,
+        x1: width - RIGHT,
     };
+    let seen = |t: Time| t0 <= t.0 && t.0 <= t1;
     let y_of: VecMap<NodeId, f64> = lanes.iter().map(|l| (l.node, l.y)).collect();
     let ly = |n: NodeId| y_of.get(&n).copied().unwrap_or(0.0);
     let x = |t: Time| scale.x(t.0 as f64);
-    let mut placer = Placer { boxes: Vec::new() };
+    let xc = |t: Time| x(t).clamp(scale.x0, scale.x1);
+    let mut wants = Wants::default();
     let mut bars = Vec::new();
-    let mut arrows = Vec::new();
+    let mut arrows: Vec<Arrow> = Vec::new();
     let mut marks = Vec::new();
 
     let mut violation_at: VecMap<usize, ViolationKind> = VecMap::new();
@@ -338,199 +421,292 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
         client_lanes.first().copied().unwrap_or(TOP) - LANE_H / 2.0 + 2.0,
         client_lanes.last().copied().unwrap_or(TOP) + LANE_H / 2.0 - 2.0,
     );
-    let bands = verdict
-        .overlaps
-        .iter()
-        .map(|o| {
-            let who: Vec<String> = o
-                .clients
-                .iter()
-                .map(|(c, t)| format!("{} ({})", c.name(), token_words(*t)))
-                .collect();
-            let (bx0, bx1) = (x(o.from), x(o.to));
-            // Placed before anything else, so no other label lands on it.
-            let tag = (bx1 - bx0 > 110.0)
-                .then(|| placer.place(bx0 + 4.0, y0 + 12.0, "two believers".into()))
-                .flatten();
-            Band {
-                x0: bx0,
-                x1: bx1,
-                y0,
-                y1,
-                tag,
-                label: format!(
-                    "{} both believe they hold the lock, {} → {}",
-                    who.join(" and "),
-                    o.from,
-                    o.to
-                ),
-                entry: o.entry as usize,
-            }
-        })
-        .collect::<Vec<Band>>();
+    let mut bands = Vec::new();
+    for o in &verdict.overlaps {
+        if o.to.0 < t0 || o.from.0 > t1 {
+            continue;
+        }
+        let who: Vec<String> = o
+            .clients
+            .iter()
+            .map(|(c, t)| format!("{} ({})", c.name(), token_words(*t)))
+            .collect();
+        let (bx0, bx1) = (xc(o.from), xc(o.to));
+        let tag = "two believers";
+        if bx1 - bx0 > text_width(tag) + 8.0 {
+            let who = Who::Band(bands.len());
+            let slide = Some(bx1 - 4.0);
+            wants.add(
+                who,
+                0,
+                (bx0, y0 + 12.0),
+                (4.0, 0.0),
+                tag.into(),
+                None,
+                slide,
+            );
+        }
+        bands.push(Band {
+            x0: bx0,
+            x1: bx1,
+            y0,
+            y1,
+            tag: None,
+            label: format!(
+                "{} both believe they hold the lock, {} → {}",
+                who.join(" and "),
+                o.from,
+                o.to
+            ),
+            entry: o.entry as usize,
+        });
+    }
 
     // The intervals (beliefs, pauses, down times, leases) are the projection's; each bar
-    // is drawn when its interval ends, so labels are placed in the order of the run.
+    // is drawn when its interval ends, so the bars are in the order of the run.
     let spans = crate::analysis::projection::intervals(trace);
     let mut spans = spans.iter().peekable();
+    let add_bar = |bars: &mut Vec<Bar>, wants: &mut Wants, iv: &Interval, ended| {
+        if iv.to.0 < t0 || iv.from.0 > t1 {
+            return;
+        }
+        let (bar, want) = interval_bar(&scale, ly(iv.node), iv, ended);
+        if let Some((text, short)) = want {
+            let who = Who::Bar(bars.len());
+            let (at, end) = ((bar.x0, ly(iv.node)), Some(bar.x1));
+            wants.add(who, 3, at, (4.0, -12.0), text, short, end);
+        }
+        bars.push(bar);
+    };
+    // The open bundle of each kind of message between two nodes: its key, its arrow, when
+    // its first message was sent.
+    type Key = (NodeId, NodeId, &'static str, bool);
+    let mut open: Vec<(Key, usize, Time)> = Vec::new();
     for (i, e) in trace.entries.iter().enumerate() {
         let n = e.node;
         while let Some(iv) = spans.next_if(|iv| iv.ended_by == Some(i)) {
-            bars.push(interval_bar(
-                &scale,
-                &mut placer,
-                ly(iv.node),
-                iv,
-                Some(&e.event),
-            ));
+            add_bar(&mut bars, &mut wants, iv, Some(&e.event));
         }
-        match &e.event {
-            Event::LeaseExpired { token, client, .. } => {
-                let label = placer.place(x(e.t) + 5.0, ly(n) + 20.0, format!("expired {token}"));
-                marks.push(Mark {
-                    x: x(e.t),
-                    y: ly(n),
-                    tone: Tone::Expire,
-                    glyph: "◔",
-                    label,
-                    title: format!(
-                        "{}: {}'s lease {token} expired on the lock service's clock",
-                        e.t,
-                        client.name()
-                    ),
-                    entry: i,
-                });
+        if let Event::Sent {
+            id,
+            to,
+            msg,
+            arrives,
+        } = &e.event
+        {
+            if e.t.0 > t1 || arrives.unwrap_or(e.t).0 < t0 {
+                continue;
             }
-            Event::Sent {
-                id,
-                to,
-                msg,
-                arrives,
-            } => {
-                let (x0, y0) = (x(e.t), ly(n));
-                let (x1, y1, dropped) = match arrives {
-                    Some(a) => match dropped_on_arrival.get(id) {
-                        Some(_) => (x(*a), ly(*to), true),
-                        None => (x(*a), ly(*to), false),
-                    },
-                    None => (x0 + 4.0, y0 + (ly(*to) - y0) * 0.35, true),
-                };
-                let important = matches!(msg.class(), "grant" | "write" | "reject")
-                    && !matches!(msg, crate::model::msg::Msg::Queued { .. });
-                let label = if important && !dropped {
-                    placer.place(
-                        x1 + 5.0,
-                        y1 + if y1 > y0 { -14.0 } else { 18.0 },
-                        msg.label(),
-                    )
-                } else {
-                    None
-                };
-                let when = match arrives {
-                    Some(a) => format!("sent {}, arrives {a}", e.t),
-                    None => format!("sent {}, lost", e.t),
-                };
-                arrows.push(Arrow {
-                    x0,
-                    y0,
-                    x1,
-                    y1,
-                    class: msg.class(),
-                    dropped,
-                    label,
-                    title: format!("{} → {}: {} ({when})", n.name(), to.name(), msg.label()),
+            let (x0, y0) = (x(e.t), ly(n));
+            let (x1, y1, dropped) = match arrives {
+                Some(a) => (x(*a), ly(*to), dropped_on_arrival.get(id).is_some()),
+                None => (x0 + 4.0, y0 + (ly(*to) - y0) * 0.35, true),
+            };
+            let important = matches!(msg.class(), "grant" | "write" | "reject")
+                && !matches!(msg, crate::model::msg::Msg::Queued { .. });
+            let key = (n, *to, msg.class(), dropped);
+            if important && !dropped && seen(arrives.unwrap_or(e.t)) {
+                let who = Who::Arrow(arrows.len());
+                let dy = if y1 > y0 { -14.0 } else { 18.0 };
+                wants.add(who, 2, (x1, y1), (5.0, dy), msg.label(), None, None);
+            } else if arrives.is_some() && !cfg!(feature = "lite") {
+                // Unlabelled: it may join the bundle of its kind, if that is close. (The
+                // first load's two runs have no bursts: it leaves bundling out, for size.)
+                let near = open.iter().position(|(k, j, _)| {
+                    let a = &arrows[*j];
+                    *k == key && x0 - a.last.0 <= BURST && (x1 - a.last.1).abs() <= BURST
                 });
+                if let Some(p) = near {
+                    let (_, j, first) = open[p];
+                    let a = &mut arrows[j];
+                    a.count += 1;
+                    a.last = (x0, x1);
+                    a.title = format!(
+                        "{} → {}: {} {} messages, sent {first} to {}",
+                        n.name(),
+                        to.name(),
+                        a.count,
+                        msg.class(),
+                        e.t
+                    );
+                    continue;
+                }
+                match open.iter_mut().find(|(k, _, _)| *k == key) {
+                    Some(o) => *o = (key, arrows.len(), e.t),
+                    None => open.push((key, arrows.len(), e.t)),
+                }
             }
+            let when = match arrives {
+                Some(a) => format!("sent {}, arrives {a}", e.t),
+                None => format!("sent {}, lost", e.t),
+            };
+            arrows.push(Arrow {
+                x0,
+                y0,
+                x1,
+                y1,
+                class: msg.class(),
+                dropped,
+                label: None,
+                title: format!("{} → {}: {} ({when})", n.name(), to.name(), msg.label()),
+                count: 1,
+                last: (x0, x1),
+            });
+            continue;
+        }
+        if !seen(e.t) {
+            continue;
+        }
+        // A marker on the lane, with its label below it (a fault's above; rank: the alarm
+        // first).
+        let (mx, my) = (x(e.t), ly(n));
+        // One place builds a marker and its wanted label, whatever the event (a copy per
+        // kind of event would cost the first load).
+        let made = match &e.event {
+            Event::LeaseExpired { token, client, .. } => Some((
+                Tone::Expire,
+                "◔",
+                2,
+                format!("expired {token}"),
+                Some(format!("exp {token}")),
+                format!(
+                    "{}: {}'s lease {token} expired on the lock service's clock",
+                    e.t,
+                    client.name()
+                ),
+            )),
             Event::WriteAccepted {
                 client,
                 token,
                 key,
                 value,
-                mark,
+                mark: high,
                 ..
             } => {
                 let tok = token.map_or("no token".to_string(), |t| t.to_string());
-                let (tone, glyph, text) = match violation_at.get(&i) {
+                let (tone, glyph, rank, text) = match violation_at.get(&i) {
                     Some(ViolationKind::StaleWrite | ViolationKind::LostUpdate) => {
-                        (Tone::Stale, "⚠", format!("STALE {tok} accepted"))
+                        (Tone::Stale, "⚠", 1, format!("STALE {tok} accepted"))
                     }
                     _ => (
                         Tone::Accept,
                         "✓",
-                        match mark {
+                        2,
+                        match high {
                             Some(m) => format!("{tok} ✓ · mark {m}"),
                             None => format!("{tok} ✓"),
                         },
                     ),
                 };
-                let label = placer.place(x(e.t) + 7.0, ly(n) + 20.0, text);
-                let m = mark.map_or(String::new(), |m| format!("; high-water mark {m}"));
-                marks.push(Mark {
-                    x: x(e.t),
-                    y: ly(n),
-                    tone,
-                    glyph,
-                    label,
-                    title: format!(
-                        "{}: accepted {}'s write {key} = \"{value}\" with {}{m}",
-                        e.t,
-                        client.name(),
-                        token.map_or("no token".to_string(), token_words)
-                    ),
-                    entry: i,
-                });
+                let short = match tone {
+                    Tone::Stale => format!("STALE {tok}"),
+                    _ => format!("{tok} ✓"),
+                };
+                let m = high.map_or(String::new(), |m| format!("; high-water mark {m}"));
+                let title = format!(
+                    "{}: accepted {}'s write {key} = \"{value}\" with {}{m}",
+                    e.t,
+                    client.name(),
+                    token.map_or("no token".to_string(), token_words)
+                );
+                Some((tone, glyph, rank, text, Some(short), title))
             }
-            Event::WriteRejected { client, reason, .. } => {
-                let label = placer.place(x(e.t) + 7.0, ly(n) + 20.0, format!("✕ {reason}"));
-                marks.push(Mark {
-                    x: x(e.t),
-                    y: ly(n),
-                    tone: Tone::Reject,
-                    glyph: "✕",
-                    label,
-                    title: format!("{}: rejected {}'s write: {reason}", e.t, client.name()),
-                    entry: i,
-                });
-            }
+            Event::WriteRejected { client, reason, .. } => Some((
+                Tone::Reject,
+                "✕",
+                1,
+                format!("✕ {reason}"),
+                Some("✕".into()),
+                format!("{}: rejected {}'s write: {reason}", e.t, client.name()),
+            )),
             Event::EffectPerformed { client, name } => {
                 let dup = violation_at.get(&i) == Some(&ViolationKind::DuplicateEffect);
-                let (tone, text) = if dup {
-                    (Tone::Duplicate, format!("⚠ {name} again"))
+                let (tone, rank, text) = if dup {
+                    (Tone::Duplicate, 1, format!("⚠ {name} again"))
                 } else {
-                    (Tone::Effect, name.clone())
+                    (Tone::Effect, 2, name.clone())
                 };
-                let label = placer.place(x(e.t) + 7.0, ly(n) + 20.0, text);
-                marks.push(Mark {
-                    x: x(e.t),
-                    y: ly(n),
-                    tone,
-                    glyph: "✉",
-                    label,
-                    title: format!("{}: performed \"{name}\" for {}", e.t, client.name()),
-                    entry: i,
-                });
+                let title = format!("{}: performed \"{name}\" for {}", e.t, client.name());
+                Some((tone, "✉", rank, text, None, title))
             }
-            _ => {}
-        }
-        if let Some((glyph, text)) = fault_glyph(&e.event) {
-            let label = placer.place(x(e.t) + 7.0, ly(n) - 16.0, text.clone());
+            // Faults and failure reactions, labelled above their lane.
+            ev => fault_glyph(ev).map(|(glyph, text, short)| {
+                let title = format!("{}: {} — {text}", e.t, n.name());
+                (Tone::Fault, glyph, 1, text, short, title)
+            }),
+        };
+        if let Some((tone, glyph, rank, text, short, title)) = made {
+            let who = Who::Mark(marks.len());
+            let dy = if tone == Tone::Fault { -16.0 } else { 20.0 };
+            wants.add(who, rank, (mx, my), (7.0, dy), text, short, None);
             marks.push(Mark {
-                x: x(e.t),
-                y: ly(n),
-                tone: Tone::Fault,
+                x: mx,
+                y: my,
+                tone,
                 glyph,
-                label,
-                title: format!("{}: {} — {text}", e.t, n.name()),
+                label: None,
+                title,
                 entry: i,
             });
         }
     }
     // Whatever is still open runs to the end of the run.
     for iv in spans {
-        bars.push(interval_bar(&scale, &mut placer, ly(iv.node), iv, None));
+        add_bar(&mut bars, &mut wants, iv, None);
+    }
+    // A bundle of three or more arriving at a client says how many messages it stands
+    // for, beside the client's bar ("8 renew"); its requests' bundle, the other way, has
+    // as many and stays quiet.
+    let client_y = |y: f64| lanes.iter().any(|l| l.y == y && l.node.is_client());
+    for (j, a) in arrows.iter().enumerate() {
+        if a.count >= 3 && client_y(a.y1) && !cfg!(feature = "lite") {
+            let mid = ((a.x1 + a.last.1) / 2.0, a.y1);
+            let dy = if a.y1 > a.y0 { -14.0 } else { 18.0 };
+            let text = a.count.to_string() + " " + a.class;
+            let short = Some(format!("{}×", a.count));
+            wants.add(Who::Arrow(j), 4, mid, (5.0, dy), text, short, None);
+        }
     }
 
-    let ticks = axis_ticks(trace.end.0)
+    // The shapes take their cells first, then the labels theirs, the most important first.
+    let mut placer = Placer::new(width, height);
+    placer.last_x = scale.x1;
+    placer.fill((0.0, 0.0, LEFT, height));
+    placer.fill((0.0, 0.0, width, 20.0));
+    for l in &lanes {
+        placer.fill((LEFT, l.y - 1.0, scale.x1, l.y + 1.0));
+    }
+    for b in &bars {
+        placer.fill((b.x0, b.y, b.x1.max(b.x0 + 1.5), b.y + b.h));
+    }
+    for m in &marks {
+        let r = if matches!(m.tone, Tone::Stale | Tone::Duplicate) {
+            10.0
+        } else {
+            8.0
+        };
+        placer.fill((m.x - r, m.y - r, m.x + r, m.y + r));
+    }
+    for a in &arrows {
+        for (x0, x1) in [(a.x0, a.x1), a.last] {
+            if a.dropped {
+                placer.fill((x1 - 6.0, a.y1 - 6.0, x1 + 6.0, a.y1 + 6.0));
+            } else {
+                placer.fill(arrowhead_box(x0, a.y0, x1, a.y1));
+            }
+        }
+    }
+    let (placed, folds) = placer.place_all(&wants.v);
+    for (label, who) in placed.into_iter().zip(wants.who) {
+        match who {
+            Who::Band(i) => bands[i].tag = label,
+            Who::Bar(i) => bars[i].label = label,
+            Who::Arrow(i) => arrows[i].label = label,
+            Who::Mark(i) => marks[i].label = label,
+        }
+    }
+
+    let ticks = axis_ticks_in(t0, t1)
         .into_iter()
         .map(|(t, label)| Tick {
             x: scale.x(t as f64),
@@ -539,7 +715,7 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
         .collect();
 
     Diagram {
-        width: DIAGRAM_WIDTH,
+        width,
         height,
         scale,
         lanes,
@@ -547,16 +723,22 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
         bars,
         arrows,
         marks,
+        folds,
         ticks,
     }
 }
 
-/// Faults and failure reactions get a glyph and a short label on their lane.
-fn fault_glyph(ev: &Event) -> Option<(&'static str, String)> {
+/// Faults and failure reactions get a glyph and a short label on their lane, and a shorter
+/// one for a tight spot.
+fn fault_glyph(ev: &Event) -> Option<(&'static str, String, Option<String>)> {
     Some(match ev {
-        Event::Paused { for_ms } => ("❄", format!("paused {}", fmt_ms(*for_ms))),
-        Event::LinkCut { peer } => ("✂", format!("cut from {peer}")),
-        Event::LinkHealed { peer } => ("⇄", format!("healed to {peer}")),
+        Event::Paused { for_ms } => (
+            "❄",
+            format!("paused {}", fmt_ms(*for_ms)),
+            Some(fmt_ms(*for_ms)),
+        ),
+        Event::LinkCut { peer } => ("✂", format!("cut from {peer}"), Some(peer.to_string())),
+        Event::LinkHealed { peer } => ("⇄", format!("healed to {peer}"), Some(peer.to_string())),
         Event::ClockJumped { by_ms } => (
             "◷",
             format!(
@@ -564,25 +746,37 @@ fn fault_glyph(ev: &Event) -> Option<(&'static str, String)> {
                 if *by_ms >= 0 { "+" } else { "" },
                 fmt_ms(*by_ms)
             ),
+            None,
         ),
-        Event::Crashed { .. } => ("✖", "crash".to_string()),
-        Event::MessageHeld { .. } => ("⇢", "delay".to_string()),
-        Event::RenewalsFailing { .. } => ("!", "renewals fail".to_string()),
-        Event::FailedOpen => ("!", "fails open".to_string()),
+        Event::Crashed { .. } => ("✖", "crash".to_string(), None),
+        Event::MessageHeld { .. } => ("⇢", "delay".to_string(), None),
+        Event::RenewalsFailing { .. } => ("!", "renewals fail".to_string(), Some("fail".into())),
+        Event::FailedOpen => ("!", "fails open".to_string(), None),
         _ => return None,
     })
 }
 
-/// The bar of one of the projection's intervals; `ended`: the event that ended it (`None`:
-/// it runs to the end of the run), which the bar's title names.
+/// The bar of one of the projection's intervals, cut to the scale's axis, and the label it
+/// wants (its text and short form); `ended`: the event that ended it (`None`: it runs to
+/// the end of the run), which the bar's title names.
 fn interval_bar(
     scale: &Scale,
-    placer: &mut Placer,
     y: f64,
     iv: &Interval,
     ended: Option<&Event>,
-) -> Bar {
+) -> (Bar, Option<(String, Option<String>)>) {
     let (t0, t1) = (iv.from, iv.to);
+    let x0 = scale.x(t0.0 as f64).clamp(scale.x0, scale.x1);
+    let x1 = scale.x(t1.0 as f64).clamp(scale.x0, scale.x1);
+    let bar = |dy: f64, h: f64, tone, title| Bar {
+        x0,
+        x1,
+        y: y + dy,
+        h,
+        tone,
+        label: None,
+        title,
+    };
     match iv.span {
         Span::Belief { token } => {
             let how = match ended {
@@ -590,21 +784,25 @@ fn interval_bar(
                 Some(_) => "it took another token".to_string(),
                 None => "still believing at the end".to_string(),
             };
-            belief_bar(scale, placer, y, t0, t1, token, &how)
+            let title = format!(
+                "believes it holds the lock ({}) from {t0} to {t1} (then {how})",
+                token_words(token)
+            );
+            let text = format!("believes {}", token_words(token));
+            let want = (x1 - x0 > 50.0).then(|| (text, Some(token_words(token))));
+            (bar(-5.0, 10.0, Tone::Belief, title), want)
         }
-        Span::Paused => pause_bar(scale, y, t0, t1),
-        Span::Down => Bar {
-            x0: scale.x(t0.0 as f64),
-            x1: scale.x(t1.0 as f64),
-            y: y - 12.0,
-            h: 24.0,
-            tone: Tone::Down,
-            label: None,
-            title: match ended {
+        Span::Paused => {
+            let title = format!("paused from {t0} to {t1}: handlers frozen, clock running");
+            (bar(-14.0, 28.0, Tone::Paused, title), None)
+        }
+        Span::Down => {
+            let title = match ended {
                 Some(_) => format!("{} down from {t0} to {t1}", iv.node.name()),
                 None => format!("{} down from {t0}", iv.node.name()),
-            },
-        },
+            };
+            (bar(-12.0, 24.0, Tone::Down, title), None)
+        }
         Span::Lease { client, token } => {
             let how = match ended {
                 Some(Event::LeaseGranted { .. }) => "replaced",
@@ -616,72 +814,16 @@ fn interval_bar(
                 Some(_) => "ended",
                 None => "still held at the end",
             };
-            let (x0, x1) = (scale.x(t0.0 as f64), scale.x(t1.0 as f64));
-            let text = format!(
-                "{} · {}",
-                client.name().replace("client ", "c"),
-                token_words(token)
+            let who = client.name().replace("client ", "c");
+            let text = format!("{who} · {}", token_words(token));
+            let want = (x1 - x0 > 40.0).then(|| (text, Some(format!("{who} · {token}"))));
+            let title = format!(
+                "lease ({}) held by {} from {t0} to {t1} ({how})",
+                token_words(token),
+                client.name()
             );
-            let label = if x1 - x0 > 40.0 {
-                placer.place(x0 + 4.0, y - 12.0, text)
-            } else {
-                None
-            };
-            Bar {
-                x0,
-                x1,
-                y: y - 7.0,
-                h: 14.0,
-                tone: Tone::Lease,
-                label,
-                title: format!(
-                    "lease ({}) held by {} from {t0} to {t1} ({how})",
-                    token_words(token),
-                    client.name()
-                ),
-            }
+            (bar(-7.0, 14.0, Tone::Lease, title), want)
         }
-    }
-}
-
-fn belief_bar(
-    scale: &Scale,
-    placer: &mut Placer,
-    y: f64,
-    t0: Time,
-    t1: Time,
-    tok: u64,
-    how: &str,
-) -> Bar {
-    let (x0, x1) = (scale.x(t0.0 as f64), scale.x(t1.0 as f64));
-    let label = if x1 - x0 > 50.0 {
-        placer.place(x0 + 4.0, y - 12.0, format!("believes {}", token_words(tok)))
-    } else {
-        None
-    };
-    Bar {
-        x0,
-        x1,
-        y: y - 5.0,
-        h: 10.0,
-        tone: Tone::Belief,
-        label,
-        title: format!(
-            "believes it holds the lock ({}) from {t0} to {t1} (then {how})",
-            token_words(tok)
-        ),
-    }
-}
-
-fn pause_bar(scale: &Scale, y: f64, t0: Time, t1: Time) -> Bar {
-    Bar {
-        x0: scale.x(t0.0 as f64),
-        x1: scale.x(t1.0 as f64),
-        y: y - 14.0,
-        h: 28.0,
-        tone: Tone::Paused,
-        label: None,
-        title: format!("paused from {t0} to {t1}: handlers frozen, clock running"),
     }
 }
 
@@ -1010,16 +1152,60 @@ mod tests {
             .chain(d.marks.iter().filter_map(|m| m.label.as_ref()))
             .chain(d.arrows.iter().filter_map(|a| a.label.as_ref()))
             .collect();
+        assert!(labels.len() >= 8 && d.folds.is_empty(), "{labels:?}");
         for (i, a) in labels.iter().enumerate() {
+            let ab = crate::view::labels::text_box(a.x, a.y, a.w);
             for b in &labels[i + 1..] {
-                let (aw, bw) = (
-                    a.text.chars().count() as f64 * CHAR_W,
-                    b.text.chars().count() as f64 * CHAR_W,
-                );
-                let overlap = a.x < b.x + bw && b.x < a.x + aw && (a.y - b.y).abs() < 11.0;
-                assert!(!overlap, "{:?} overlaps {:?}", a.text, b.text);
+                let bb = crate::view::labels::text_box(b.x, b.y, b.w);
+                let apart = ab.2 <= bb.0 || bb.2 <= ab.0 || ab.3 <= bb.1 || bb.3 <= ab.1;
+                assert!(apart, "{:?} overlaps {:?}", a.text, b.text);
             }
         }
+    }
+
+    #[test]
+    fn a_window_draws_what_it_shows_with_its_own_ticks() {
+        let t = simulate(&preset("gc-pause").unwrap().scenario()).unwrap();
+        let v = check(&t);
+        // 28 s → 36 s: client 2's grant and write, not the stale write at 50 s.
+        let d = layout(&t, &v, 640.0, Some((28_000, 36_000)));
+        assert_eq!((d.width, d.scale.x1), (640.0, 640.0 - RIGHT));
+        assert!(d.marks.iter().all(|m| m.x >= LEFT && m.x <= d.scale.x1));
+        assert!(!d.marks.iter().any(|m| m.tone == Tone::Stale));
+        assert!(d.bars.iter().all(|b| b.x0 >= LEFT && b.x1 <= d.scale.x1));
+        let ticks: Vec<&str> = d.ticks.iter().map(|t| t.label.as_str()).collect();
+        assert_eq!(
+            ticks,
+            ["28 s", "29 s", "30 s", "31 s", "32 s", "33 s", "34 s", "35 s", "36 s"]
+        );
+        assert_eq!(axis_ticks_in(1_500, 2_500)[0], (1_600, "1.6 s".into()));
+    }
+
+    #[test]
+    fn renewal_traffic_is_drawn_as_bundles_that_count_every_message() {
+        for name in ["eight-clients", "gc-pause"] {
+            let t = simulate(&preset(name).unwrap().scenario()).unwrap();
+            let d = diagram(&t, &check(&t));
+            let sent = t
+                .entries
+                .iter()
+                .filter(|e| matches!(e.event, Event::Sent { .. }))
+                .count();
+            assert_eq!(
+                d.arrows.iter().map(|a| a.count).sum::<usize>(),
+                sent,
+                "{name}"
+            );
+            for a in d.arrows.iter().filter(|a| a.count > 1) {
+                assert!(a.label.is_none() || a.count >= 3, "{name}: {a:?}");
+                assert!(a
+                    .title
+                    .contains(&format!("{} {} messages", a.count, a.class)));
+            }
+        }
+        let t = simulate(&preset("eight-clients").unwrap().scenario()).unwrap();
+        let d = diagram(&t, &check(&t));
+        assert!(d.arrows.iter().any(|a| a.count >= 3), "the comb is bundled");
     }
 
     #[test]

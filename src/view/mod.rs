@@ -10,6 +10,7 @@
 //! [`crate::teach::narrate`] (the verdict's words, for the exported picture).
 
 pub mod export;
+pub mod labels;
 pub mod layout;
 pub mod legend;
 pub mod playback;

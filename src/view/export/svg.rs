@@ -65,8 +65,20 @@ pub(super) fn text(out: &mut String, class: &str, x: f64, y: f64, s: &str) {
     );
 }
 
-fn label(out: &mut String, class: &str, l: &Option<Label>) {
+/// A label, after its leader line if it has one.
+fn label(out: &mut String, class: &str, l: Option<&Label>) {
     if let Some(l) = l {
+        if let Some((x0, y0, x1, y1)) = l.leader {
+            let (x0, y0, x1, y1) = (n(x0), n(y0), n(x1), n(y1));
+            let attrs = [
+                ("class", "leader"),
+                ("x1", &*x0),
+                ("y1", &*y0),
+                ("x2", &*x1),
+                ("y2", &*y1),
+            ];
+            el(out, "line", &attrs, &|_| {});
+        }
         text(out, class, l.x, l.y, &l.text);
     }
 }
@@ -76,8 +88,10 @@ fn title(s: &str) -> impl Fn(&mut String) + '_ {
     move |o: &mut String| el(o, "title", &[], &|o| escape_into(o, s))
 }
 
-/// The diagram's shapes — bands, bars, arrows, marks — as the `<g class="body">` element
-/// the timeline draws. Bands and marks carry `data-entry="N"`, their trace entry.
+/// The diagram's shapes — bands, bars, arrows (a bundle as the band between its first and
+/// last arrow), marks, and the counts of folded labels — as the `<g class="body">` element
+/// the timeline draws. Bands and marks carry `data-entry="N"`, their trace entry; a label
+/// placed away from what it names has a leader line (`class="leader"`).
 pub fn diagram_body(d: &Diagram) -> String {
     let mut out = String::with_capacity(256 * (d.bars.len() + d.arrows.len() + d.marks.len()));
     el(&mut out, "g", &[("class", "body")], &|o| {
@@ -91,7 +105,7 @@ pub fn diagram_body(d: &Diagram) -> String {
                     ("height", n(b.y1 - b.y0)),
                 ];
                 el(o, "rect", &pairs(&attrs), &title(&b.label));
-                label(o, "band-label", &b.tag);
+                label(o, "band-label", b.tag.as_ref());
             });
         }
         for b in &d.bars {
@@ -108,7 +122,7 @@ pub fn diagram_body(d: &Diagram) -> String {
                         ("rx", "3".into()),
                     ];
                     el(o, "rect", &pairs(&attrs), &title(&b.title));
-                    label(o, "", &b.label);
+                    label(o, "", b.label.as_ref());
                 },
             );
         }
@@ -119,16 +133,37 @@ pub fn diagram_body(d: &Diagram) -> String {
                 if a.dropped { " dropped" } else { "" }
             );
             el(o, "g", &[("class", &class)], &|o| {
-                let end = if a.dropped { "x-end" } else { "arrow-end" };
-                let attrs = [
-                    ("x1", n(a.x0)),
-                    ("y1", n(a.y0)),
-                    ("x2", n(a.x1)),
-                    ("y2", n(a.y1)),
-                    ("marker-end", format!("url(#{end})")),
-                ];
-                el(o, "line", &pairs(&attrs), &title(&a.title));
-                label(o, "", &a.label);
+                let end = format!("url(#{})", if a.dropped { "x-end" } else { "arrow-end" });
+                let line = |o: &mut String, x0: f64, x1: f64, body: &dyn Fn(&mut String)| {
+                    let attrs = [
+                        ("x1", n(x0)),
+                        ("y1", n(a.y0)),
+                        ("x2", n(x1)),
+                        ("y2", n(a.y1)),
+                        ("marker-end", end.clone()),
+                    ];
+                    el(o, "line", &pairs(&attrs), body);
+                };
+                // (The first load's layout makes no bundles and no folds: it leaves out
+                // drawing them.)
+                if a.count > 1 && !cfg!(feature = "lite") {
+                    // A bundle: the band its messages sweep, its first and last arrows.
+                    title(&a.title)(o);
+                    let (l0, l1) = a.last;
+                    let mut points = String::new();
+                    for (x, y) in [(a.x0, a.y0), (l0, a.y0), (l1, a.y1), (a.x1, a.y1)] {
+                        points.push_str(&n(x));
+                        points.push(',');
+                        points.push_str(&n(y));
+                        points.push(' ');
+                    }
+                    el(o, "polygon", &[("points", &points)], &|_| {});
+                    line(o, a.x0, a.x1, &|_| {});
+                    line(o, l0, l1, &|_| {});
+                } else {
+                    line(o, a.x0, a.x1, &title(&a.title));
+                }
+                label(o, "", a.label.as_ref());
             });
         }
         for m in &d.marks {
@@ -140,7 +175,14 @@ pub fn diagram_body(d: &Diagram) -> String {
                 let c = [("cx", n(m.x)), ("cy", n(m.y)), ("r", "7".into())];
                 el(o, "circle", &pairs(&c), &title(&m.title));
                 text(o, "glyph", m.x, m.y + 4.0, m.glyph);
-                label(o, "mark-label", &m.label);
+                label(o, "mark-label", m.label.as_ref());
+            });
+        }
+        for f in d.folds.iter().filter(|_| !cfg!(feature = "lite")) {
+            el(o, "g", &[("class", "fold")], &|o| {
+                let list = format!("{} more here: {}", f.items.len(), f.items.join("; "));
+                title(&list)(o);
+                label(o, "fold-label", Some(&f.label));
             });
         }
     });
@@ -175,6 +217,9 @@ pub(super) const STYLE: &str = concat!(
     ".arrow.effect line{stroke:#9333ea}",
     ".arrow.renew line{opacity:.6}",
     ".arrow.dropped line{stroke-dasharray:3 3}",
+    ".arrow polygon{fill:#64748b;opacity:.09}",
+    ".leader{stroke:#57606a;stroke-width:.7}",
+    ".fold-label{fill:#57606a;font-weight:700}",
     ".arrowhead{fill:#64748b}",
     ".x-head{stroke:#dc2626;stroke-width:2;fill:none}",
     ".mark circle{fill:#fff;stroke:#64748b;stroke-width:1.5}",
@@ -294,6 +339,7 @@ pub fn swatch(s: Swatch, name: &str) -> String {
         bars: Vec::new(),
         arrows: Vec::new(),
         marks: Vec::new(),
+        folds: Vec::new(),
         ticks: Vec::new(),
     };
     let title = name.to_string();
@@ -333,6 +379,8 @@ pub fn swatch(s: Swatch, name: &str) -> String {
             dropped,
             label: None,
             title,
+            count: 1,
+            last: (4.0, w - 8.0),
         }),
         Swatch::Mark(tone, glyph) => d.marks.push(Mark {
             x: w / 2.0,

@@ -1,0 +1,280 @@
+//! Issue #17, part 1: no label of the space-time diagram ever overlaps another, or sits on
+//! a marker, an arrowhead or a lane's bar — for every built-in scenario (presets, lessons,
+//! lock-service presets, their fixes, each with the fence on and off), at the desktop and
+//! a phone's width, over the whole run and two closer windows.
+//!
+//! The boxes here are measured independently of the layout's own arithmetic: each label's
+//! width is summed from the advance widths of DejaVu Sans (the widest of the fonts the
+//! page's font stack falls back to; the e2e test `labels.test.mjs` measures the real ones
+//! in Chromium), its height from the font's ascent and descent at the diagram's 11 px.
+
+use leaseline::analysis::check::{check, Verdict};
+use leaseline::model::scenario::Scenario;
+use leaseline::model::sim::simulate;
+use leaseline::model::trace::Trace;
+use leaseline::teach::course;
+use leaseline::teach::flavor_presets::FLAVOR_PRESETS;
+use leaseline::teach::library::LESSONS;
+use leaseline::teach::presets::PRESETS;
+use leaseline::view::layout::{self, Diagram, Label, Tone};
+use leaseline::vocab::names::FenceMode;
+
+type Rect = (f64, f64, f64, f64);
+
+/// Every built-in scenario: (name, scenario).
+fn every_scenario() -> Vec<(String, Scenario)> {
+    let mut v: Vec<(String, Scenario)> = PRESETS
+        .iter()
+        .map(|p| (p.name.to_string(), p.scenario()))
+        .collect();
+    for l in LESSONS
+        .iter()
+        .chain(FLAVOR_PRESETS.iter().map(|p| &p.lesson))
+    {
+        v.push((l.id.to_string(), l.scenario()));
+        for f in l.fixes {
+            let name = format!("{}/{}", l.id, f.name);
+            let sc = course::open(&name).unwrap_or_else(|| panic!("no scenario {name}"));
+            v.push((name, sc));
+        }
+    }
+    v
+}
+
+/// DejaVu Sans's advance widths in em (regular; bold ones are about 10 % wider, and
+/// symbols outside ASCII as wide as the widest the page uses).
+fn em(c: char, bold: bool) -> f64 {
+    let w: f64 = match c {
+        ' ' => 0.32,
+        'i' | 'j' | 'l' | '\'' | '.' | ',' => 0.28,
+        'I' | 'J' | 'f' | ':' | ';' | '|' | '/' | '-' => 0.36,
+        'r' | 't' | '(' | ')' | '[' | ']' | '!' => 0.40,
+        'm' => 0.97,
+        'w' => 0.82,
+        'M' | 'W' | '%' => 0.99,
+        'A'..='Z' => 0.79,
+        '0'..='9' => 0.64,
+        'a'..='z' => 0.64,
+        '<' | '>' | '=' | '+' | '#' => 0.84,
+        c if c.is_ascii() => 0.64,
+        _ => 1.0,
+    };
+    if bold && c.is_ascii() {
+        w * 1.12
+    } else {
+        w
+    }
+}
+
+fn label_box(l: &Label, bold: bool) -> Rect {
+    let w: f64 = l.text.chars().map(|c| em(c, bold)).sum::<f64>() * 11.0;
+    (l.x, l.y - 0.93 * 11.0, l.x + w, l.y + 0.24 * 11.0)
+}
+
+fn meet(a: &Rect, b: &Rect) -> bool {
+    // Boxes that only touch do not overlap (a tenth of a unit is rounding).
+    a.0 < b.2 - 0.1 && b.0 < a.2 - 0.1 && a.1 < b.3 - 0.1 && b.1 < a.3 - 0.1
+}
+
+/// Every label the diagram draws, with its box and what it is.
+fn labels(d: &Diagram) -> Vec<(Rect, String)> {
+    let mut v = Vec::new();
+    let mut add = |l: &Option<Label>, bold: bool| {
+        if let Some(l) = l {
+            v.push((label_box(l, bold), l.text.clone()));
+        }
+    };
+    for b in &d.bands {
+        add(&b.tag, true);
+    }
+    for b in &d.bars {
+        add(&b.label, false);
+    }
+    for a in &d.arrows {
+        add(&a.label, false);
+    }
+    for m in &d.marks {
+        add(
+            &m.label,
+            matches!(m.tone, Tone::Stale | Tone::Duplicate | Tone::Reject),
+        );
+    }
+    for f in &d.folds {
+        add(&Some(f.label.clone()), true);
+    }
+    v
+}
+
+/// The shapes no label may cover: markers (a circle of radius 7, its alarm stroke
+/// included), arrowheads (the last few units of an arrow, at its end; a lost message's
+/// cross) and bars.
+fn obstacles(d: &Diagram) -> Vec<(Rect, String)> {
+    let mut v = Vec::new();
+    for m in &d.marks {
+        v.push((
+            (m.x - 7.0, m.y - 7.0, m.x + 7.0, m.y + 7.0),
+            m.title.clone(),
+        ));
+    }
+    for a in &d.arrows {
+        // A bundle draws its first and its last arrow.
+        for (x0, x1) in [(a.x0, a.x1), a.last] {
+            if a.dropped {
+                // A cross (8 units wide, a 2-unit stroke) at the end.
+                let r = (x1 - 5.0, a.y1 - 5.0, x1 + 5.0, a.y1 + 5.0);
+                v.push((r, a.title.clone()));
+                continue;
+            }
+            let (dx, dy) = (x1 - x0, a.y1 - a.y0);
+            let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+            // The head's base, 6 units back along the arrow.
+            let (bx, by) = (x1 - dx / len * 6.0, a.y1 - dy / len * 6.0);
+            let r = (
+                x1.min(bx) - 2.5,
+                a.y1.min(by) - 2.5,
+                x1.max(bx) + 2.5,
+                a.y1.max(by) + 2.5,
+            );
+            v.push((r, a.title.clone()));
+        }
+    }
+    for b in &d.bars {
+        v.push(((b.x0, b.y, b.x1, b.y + b.h), b.title.clone()));
+    }
+    v
+}
+
+/// The overlapping pairs of `d`, described; sorted by left edge and swept, so a run of
+/// thousands of labels is checked quickly.
+fn overlaps(d: &Diagram) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut ls = labels(d);
+    ls.sort_by(|a, b| a.0 .0.total_cmp(&b.0 .0));
+    for (i, (a, at)) in ls.iter().enumerate() {
+        for (b, bt) in &ls[i + 1..] {
+            if b.0 >= a.2 {
+                break;
+            }
+            if meet(a, b) {
+                out.push(format!("label {at:?} {a:?} overlaps label {bt:?} {b:?}"));
+            }
+        }
+    }
+    for (a, at) in &ls {
+        // On the drawing, right of the lane names and below the axis; starting where the
+        // reveal can reach it.
+        let inside = a.0 >= layout::LEFT - 1.5 && a.1 >= 18.0 && a.2 <= d.width + 1.0;
+        if !inside || a.3 > d.height || a.0 > d.scale.x1 {
+            out.push(format!("label {at:?} {a:?} is off the drawing"));
+        }
+    }
+    let obs = obstacles(d);
+    for (a, at) in &ls {
+        for (o, ot) in &obs {
+            if meet(a, o) {
+                out.push(format!("label {at:?} {a:?} covers {ot:?}"));
+            }
+        }
+    }
+    out
+}
+
+fn run(sc: &Scenario) -> (Trace, Verdict) {
+    let t = simulate(sc).unwrap();
+    let v = check(&t);
+    (t, v)
+}
+
+/// The windows a learner may look through: the whole run, a quarter of it around the
+/// first violation (or the middle), and a sixteenth.
+fn windows(t: &Trace, v: &Verdict) -> Vec<Option<(i64, i64)>> {
+    let end = t.end.0.max(1);
+    let at = v
+        .violations
+        .first()
+        .map_or(end / 2, |x| t.entries[x.entry as usize].t.0);
+    let around = |len: i64| {
+        let from = (at - len / 2).clamp(0, (end - len).max(0));
+        Some((from, from + len))
+    };
+    vec![None, around(end / 4), around(end / 16)]
+}
+
+/// The desktop's drawing (as wide as today's) and a phone's: the page draws the same 960
+/// units at 360 px too (the diagram scrolls sideways there), so 360 is the narrowest a
+/// drawing fitted to a phone's screen could be.
+const WIDTHS: [f64; 2] = [layout::DIAGRAM_WIDTH, 360.0];
+
+#[test]
+fn no_label_overlaps_another_or_a_shape_in_any_builtin_scenario() {
+    let mut bad = Vec::new();
+    let (mut runs, mut placed, mut folded) = (0, 0, 0);
+    for (name, sc) in every_scenario() {
+        let fences = if sc.storage.fence == FenceMode::None {
+            vec![FenceMode::None, FenceMode::Monotone]
+        } else {
+            vec![sc.storage.fence]
+        };
+        for fence in fences {
+            let mut sc = sc.clone();
+            sc.storage.fence = fence;
+            let (t, v) = run(&sc);
+            for width in WIDTHS {
+                for window in windows(&t, &v) {
+                    let d = layout::layout(&t, &v, width, window);
+                    runs += 1;
+                    placed += labels(&d).len();
+                    folded += d.folds.iter().map(|f| f.items.len()).sum::<usize>();
+                    let o = overlaps(&d);
+                    if !o.is_empty() {
+                        bad.push(format!(
+                            "{name} ({fence:?}) at {width} over {window:?}: {} overlaps, first: {}",
+                            o.len(),
+                            o[0]
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    println!("{runs} diagrams, {placed} labels placed, {folded} folded into counts");
+    assert!(runs > 400, "{runs}");
+    assert!(
+        bad.is_empty(),
+        "{} diagrams:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
+/// The two runs the issue names: every label the whole run can hold is still drawn, and
+/// what found no room is in a fold's list — nothing is silently lost.
+#[test]
+fn the_crowded_runs_keep_every_label_somewhere() {
+    for name in ["redlock-clock-jump", "eight-clients"] {
+        let sc = course::open(name).unwrap();
+        let (t, v) = run(&sc);
+        let d = layout::diagram(&t, &v);
+        assert!(overlaps(&d).is_empty(), "{name}");
+        let wanted = d.marks.len();
+        let labelled = d.marks.iter().filter(|m| m.label.is_some()).count();
+        let folded: usize = d.folds.iter().map(|f| f.items.len()).sum();
+        println!("{name}: {labelled} of {wanted} marks labelled, {folded} labels folded");
+        assert!(labelled * 2 >= wanted, "{name}: {labelled} of {wanted}");
+        // Closer in, more of them find room.
+        let close = layout::layout(&t, &v, layout::DIAGRAM_WIDTH, windows(&t, &v)[2]);
+        assert!(overlaps(&close).is_empty(), "{name}");
+    }
+}
+
+/// The first load (the `lite` build) leaves folding and bundling out, for size: the two
+/// runs it draws — the default page and its fenced fix — must need neither.
+#[test]
+fn the_first_loads_runs_need_no_fold_or_bundle() {
+    for name in ["gc-pause", "gc-pause-fenced"] {
+        let (t, v) = run(&course::open(name).unwrap());
+        let d = layout::diagram(&t, &v);
+        assert!(d.folds.is_empty(), "{name}");
+        assert!(d.arrows.iter().all(|a| a.count == 1), "{name}");
+    }
+}
