@@ -13,7 +13,26 @@ const here = new URL(tag.dataset.js, location.href);
 const whole = {
   js: new URL('leaseline.js', here).href,
   wasm: new URL('leaseline_bg.wasm', here).href,
+  css: new URL('tools.css', here).href,
 };
+
+// The whole app's own stylesheet (its panels, the editor, compare, embeds): added once, and
+// the app starts when it has loaded, so nothing is drawn unstyled. The first load has none
+// of those parts and never asks for it.
+const toolsStyles = () =>
+  new Promise((ok, fail) => {
+    if (document.querySelector('link[data-tools]')) return ok();
+    const l = document.createElement('link');
+    l.rel = 'stylesheet';
+    l.href = whole.css;
+    l.dataset.tools = '';
+    l.onload = () => ok();
+    l.onerror = () => {
+      l.remove();
+      fail(new Error(`${whole.css}: did not load`));
+    };
+    document.head.append(l);
+  });
 
 // Called by the first load (`ui::handover`) with the session it hands over: fetches and
 // compiles the whole app, and resolves to the function that starts it. A failed fetch
@@ -25,6 +44,7 @@ globalThis.leaselineUpgrade = async (handoff) => {
       if (!r.ok) throw new Error(`${whole.wasm}: HTTP ${r.status}`);
       return r.arrayBuffer();
     }).then((bytes) => WebAssembly.compile(bytes)),
+    toolsStyles(),
   ]);
   return () => {
     globalThis.leaselineHandoff = handoff;
@@ -34,7 +54,7 @@ globalThis.leaselineUpgrade = async (handoff) => {
 
 const h = location.hash;
 if (h && h !== '#') {
-  const { default: init } = await import(whole.js);
+  const [{ default: init }] = await Promise.all([import(whole.js), toolsStyles()]);
   await init({ module_or_path: whole.wasm });
 } else {
   const { default: init } = await import(tag.dataset.js);

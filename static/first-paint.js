@@ -34,4 +34,12 @@
   };
   preload('modulepreload', js);
   preload('preload', wasm, 'fetch');
+  // The whole app's stylesheet (static/boot.js adds it before the app starts).
+  if (deep) {
+    var css = document.createElement('link');
+    css.rel = 'preload';
+    css.as = 'style';
+    css.href = new URL('tools.css', js).href;
+    document.head.appendChild(css);
+  }
 })();

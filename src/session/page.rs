@@ -538,6 +538,15 @@ impl Session {
     /// Applies one action. Returns `self` itself when nothing changed, so the page can
     /// skip the render by pointer comparison.
     pub fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        // The first load draws the whole run only: a zoom that changes nothing (Fit, or
+        // zooming out of the whole run) stays here; any other is the whole app's.
+        #[cfg(feature = "lite")]
+        if let Action::Zoom(z) = action {
+            let end = self.run.end_ms() as i64;
+            if super::zoom::apply(self.zoom, z, self.cursor.t, end) == self.zoom {
+                return self;
+            }
+        }
         #[cfg(feature = "lite")]
         if action.needs_whole_app() || matches!(action, Action::Navigate(_) | Action::Upgrade(_)) {
             let mut m = (*self).clone();

@@ -66,6 +66,11 @@ impl Session {
                 h.explore = true;
                 h.panel = Some("explore".to_string());
             }
+            Some(Action::Zoom(z)) => {
+                let end = self.run.end_ms() as i64;
+                h.zoom =
+                    super::zoom::apply(self.zoom, *z, self.cursor.t, end).map(|w| (w.from, w.to));
+            }
             _ => {}
         }
         h
@@ -148,6 +153,7 @@ fn needs_whole_app(action: &Action) -> bool {
             | Action::SeekEntryB(_)
             | Action::ExploreHere
             | Action::OpenRecorded { .. }
+            | Action::Zoom(_)
     )
 }
 

@@ -161,10 +161,29 @@ pub fn App() -> Html {
             { if model.caption.is_empty() { hint.to_string() } else { model.caption.clone() } }
         </p>
     };
+    #[cfg(not(feature = "lite"))]
+    let zoom_bar = html! { <super::zoom::ZoomBar run={run.clone()} zoom={model.zoom} on_action={on_action.clone()} /> };
+    // The first load draws the whole run: zooming in hands over to the whole app, whose
+    // zoom bar (with the overview strip) takes the place of this button.
+    #[cfg(feature = "lite")]
+    let zoom_bar = {
+        let cb = on_action.clone();
+        let zoom_in = crate::session::zoom::Zoom::By {
+            factor: crate::session::zoom::STEP_FACTOR,
+            around: None,
+        };
+        html! {
+            <div class="zoom-bar" role="group" aria-label="Zoom">
+                <button type="button" class="control zoom" aria-label="Zoom in" title="Zoom in (+)"
+                        onclick={Callback::from(move |_| cb.emit(Action::Zoom(zoom_in)))}>{ "+" }</button>
+                <span class="zoom-window">{ "Whole run" }</span>
+            </div>
+        }
+    };
     let diagram = html! {
         <section class="diagram" aria-label="Space-time diagram" tabindex="0" data-digest={run.digest.clone()} data-entries={run.trace.len().to_string()} data-overlap-ms={run.verdict.stats.double_holder_ms.to_string()}>
             <Timeline run={run.clone()} state={model.state.clone()} cursor_t={model.cursor.t} veil={model.quiz_waiting()} zoom={model.zoom} on_action={on_action.clone()} />
-            <super::zoom::ZoomBar run={run.clone()} zoom={model.zoom} on_action={on_action.clone()} />
+            { zoom_bar }
         </section>
     };
     let walkthrough = guide(

@@ -9,8 +9,8 @@
 
 use crate::session::zoom::Window;
 use crate::session::{Action, Run};
-use std::rc::Rc;
 use crate::view::export;
+use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;

@@ -42,9 +42,9 @@ mod legend;
 mod lessons;
 mod panels;
 mod playbar;
-mod recorded;
 #[cfg(not(feature = "lite"))]
 mod record;
+mod recorded;
 #[cfg(not(feature = "lite"))]
 mod settings;
 mod sharing;
@@ -53,6 +53,7 @@ mod timeline;
 mod transcript;
 #[cfg(not(feature = "lite"))]
 mod versus;
+#[cfg(not(feature = "lite"))]
 mod zoom;
 
 pub use app::App;

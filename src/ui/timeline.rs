@@ -6,7 +6,7 @@
 use crate::analysis::projection::step_at_time;
 use crate::session::zoom::{Window, Zoom};
 use crate::session::{Action, Run};
-use crate::view::layout::{LANE_H, LEFT};
+use crate::view::layout::{Diagram, LANE_H, LEFT};
 use crate::vocab::numbers::fmt_ms;
 use crate::vocab::time::Time;
 use std::rc::Rc;
@@ -24,17 +24,29 @@ impl PartialEq for StaticProps {
     }
 }
 
+#[derive(Properties)]
+struct BodyProps {
+    diagram: Rc<Diagram>,
+}
+
+impl PartialEq for BodyProps {
+    fn eq(&self, o: &Self) -> bool {
+        // A drawing is never deep-compared: same layout, same markup.
+        Rc::ptr_eq(&self.diagram, &o.diagram)
+    }
+}
+
 fn n(v: f64) -> String {
     crate::vocab::numbers::tenths(v)
 }
 
 /// Everything that depends only on the run: the bands, bars, arrows and marks, written as
 /// SVG markup by the core's exporter (the same markup "Export SVG" saves), so the page and
-/// the export cannot disagree. Rendered once per run.
+/// the export cannot disagree. Rendered once per run and zoom window.
 #[component]
-fn DiagramBody(props: &StaticProps) -> Html {
+fn DiagramBody(props: &BodyProps) -> Html {
     Html::from_html_unchecked(AttrValue::from(crate::view::export::svg::diagram_body(
-        &props.run.diagram,
+        &props.diagram,
     )))
 }
 
@@ -70,6 +82,80 @@ impl PartialEq for TimelineProps {
             && self.veil == o.veil
             && self.zoom == o.zoom
             && self.on_action == o.on_action
+    }
+}
+
+/// The drawing for the window in view: the run's own when it is shown whole; laid out
+/// again for a zoom window (only what the window shows, its labels placed for it).
+fn drawing(run: &Run, zoom: Option<Window>) -> Rc<Diagram> {
+    match zoom {
+        None => Rc::new(run.diagram.clone()),
+        // The first load never zooms: a zoom hands over to the whole app.
+        #[cfg(feature = "lite")]
+        Some(_) => Rc::new(run.diagram.clone()),
+        #[cfg(not(feature = "lite"))]
+        Some(w) => Rc::new(crate::view::layout::layout(
+            &run.trace,
+            &run.verdict,
+            crate::view::layout::DIAGRAM_WIDTH,
+            Some((w.from, w.to)),
+        )),
+    }
+}
+
+/// The first load draws the whole run only (a zoom hands over to the whole app), and
+/// leaves the wheel to the page.
+#[cfg(feature = "lite")]
+#[hook]
+fn use_wheel_zoom(svg: NodeRef, s: crate::view::layout::Scale, width: f64, cb: Callback<Action>) {
+    let _ = (svg, s, width, cb);
+}
+
+#[cfg(not(feature = "lite"))]
+#[hook]
+fn use_wheel_zoom(svg: NodeRef, s: crate::view::layout::Scale, width: f64, cb: Callback<Action>) {
+    // Ctrl + wheel (a trackpad's pinch sends the same) zooms around the pointer;
+    // Shift + wheel, or a sideways swipe, pans. A native listener, as the page must
+    // not scroll or zoom itself meanwhile (Yew's own wheel listener is passive).
+    let span = (s.t1 - s.t0).max(1.0);
+    use_effect_with((s.t0 as i64, s.t1 as i64, width as i64), move |_| {
+        let el = svg.cast::<web_sys::Element>();
+        let target = el.clone().map(Into::into);
+        let listener = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::WheelEvent)>::new(
+            move |e: web_sys::WheelEvent| {
+                let Some(el) = &el else { return };
+                let r = el.get_bounding_client_rect();
+                if r.width() <= 0.0 {
+                    return;
+                }
+                let x = (f64::from(e.client_x()) - r.left()) * width / r.width();
+                let (dx, dy) = (e.delta_x(), e.delta_y());
+                let zoom = if e.ctrl_key() || e.meta_key() {
+                    Zoom::By {
+                        factor: (dy * 0.002).exp().clamp(0.5, 2.0),
+                        around: Some(s.t(x.max(LEFT))),
+                    }
+                } else if e.shift_key() || dx.abs() > dy.abs() {
+                    let by = if dx.abs() > dy.abs() { dx } else { dy };
+                    Zoom::Pan((by * span / r.width()).round() as i64)
+                } else {
+                    return;
+                };
+                e.prevent_default();
+                cb.emit(Action::Zoom(zoom));
+            },
+        );
+        super::hooks::listen(target, "wheel", listener)
+    });
+}
+
+/// A run as a memo key: by identity, never deep-compared.
+#[derive(Clone)]
+struct RunKey(Rc<Run>);
+
+impl PartialEq for RunKey {
+    fn eq(&self, o: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &o.0)
     }
 }
 
@@ -143,7 +229,15 @@ fn svg_x(e: &MouseEvent, width: f64) -> Option<f64> {
 #[component]
 pub fn Timeline(props: &TimelineProps) -> Html {
     let hover = use_state(|| None::<f64>);
-    let d = &props.run.diagram;
+    // The run's own drawing when it is shown whole; laid out again for a zoom window (only
+    // what the window shows, its labels placed for it), once per window.
+    let drawn = {
+        let run = props.run.clone();
+        use_memo((RunKey(props.run.clone()), props.zoom), move |(_, zoom)| {
+            drawing(&run, *zoom)
+        })
+    };
+    let d: &Diagram = &drawn;
     let s = d.scale;
     let cx = s.x(props.cursor_t).clamp(s.x0, s.x1);
     let width = d.width;
@@ -157,69 +251,51 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         use_effect_with((cx / 16.0) as i64, move |_| follow_cursor(&svg, cx, width));
     }
     let gesture = use_mut_ref(Gesture::default);
-    {
-        // Ctrl + wheel (a trackpad's pinch sends the same) zooms around the pointer;
-        // Shift + wheel, or a sideways swipe, pans. A native listener, as the page must
-        // not scroll or zoom itself meanwhile (Yew's own wheel listener is passive).
-        let svg = svg.clone();
-        let cb = props.on_action.clone();
-        let span = (s.t1 - s.t0).max(1.0);
-        use_effect_with((s.t0 as i64, s.t1 as i64, width as i64), move |_| {
-            let el = svg.cast::<web_sys::Element>();
-            let target = el.clone().map(Into::into);
-            let listener = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::WheelEvent)>::new(
-                move |e: web_sys::WheelEvent| {
-                    let Some(el) = &el else { return };
-                    let r = el.get_bounding_client_rect();
-                    if r.width() <= 0.0 {
-                        return;
-                    }
-                    let x = (f64::from(e.client_x()) - r.left()) * width / r.width();
-                    let (dx, dy) = (e.delta_x(), e.delta_y());
-                    let zoom = if e.ctrl_key() || e.meta_key() {
-                        Zoom::By {
-                            factor: (dy * 0.002).exp().clamp(0.5, 2.0),
-                            around: Some(s.t(x.max(LEFT))),
-                        }
-                    } else if e.shift_key() || dx.abs() > dy.abs() {
-                        let by = if dx.abs() > dy.abs() { dx } else { dy };
-                        Zoom::Pan((by * span / r.width()).round() as i64)
-                    } else {
-                        return;
-                    };
-                    e.prevent_default();
-                    cb.emit(Action::Zoom(zoom));
-                },
-            );
-            super::hooks::listen(target, "wheel", listener)
-        });
-    }
-    let onpointerdown = {
-        let gesture = gesture.clone();
-        Callback::from(move |e: PointerEvent| {
-            if let Some(x) = svg_x(&e, width) {
-                gesture.borrow_mut().down(e.pointer_id(), x);
-            }
-        })
+    use_wheel_zoom(svg.clone(), s, width, props.on_action.clone());
+    // Drag to pan, pinch to zoom, double-click to fit: the whole app's (the first load
+    // draws the whole run, and its zoom hands over).
+    #[cfg(not(feature = "lite"))]
+    let (onpointerdown, onpointermove, onpointerup, ondblclick) = {
+        let onpointerdown = {
+            let gesture = gesture.clone();
+            Callback::from(move |e: PointerEvent| {
+                if let Some(x) = svg_x(&e, width) {
+                    gesture.borrow_mut().down(e.pointer_id(), x);
+                }
+            })
+        };
+        let onpointermove = {
+            let (gesture, cb) = (gesture.clone(), props.on_action.clone());
+            let zoomed = props.zoom.is_some();
+            Callback::from(move |e: PointerEvent| {
+                let Some(x) = svg_x(&e, width) else { return };
+                if let Some(z) = gesture.borrow_mut().moved(e.pointer_id(), x, &s, zoomed) {
+                    cb.emit(Action::Zoom(z));
+                }
+            })
+        };
+        let onpointerup = {
+            let gesture = gesture.clone();
+            Callback::from(move |e: PointerEvent| gesture.borrow_mut().up(e.pointer_id()))
+        };
+        let ondblclick = {
+            let cb = props.on_action.clone();
+            Callback::from(move |_: MouseEvent| cb.emit(Action::Zoom(Zoom::Fit)))
+        };
+        (
+            Some(onpointerdown),
+            Some(onpointermove),
+            Some(onpointerup),
+            Some(ondblclick),
+        )
     };
-    let onpointermove = {
-        let (gesture, cb) = (gesture.clone(), props.on_action.clone());
-        let zoomed = props.zoom.is_some();
-        Callback::from(move |e: PointerEvent| {
-            let Some(x) = svg_x(&e, width) else { return };
-            if let Some(z) = gesture.borrow_mut().moved(e.pointer_id(), x, &s, zoomed) {
-                cb.emit(Action::Zoom(z));
-            }
-        })
-    };
-    let onpointerup = {
-        let gesture = gesture.clone();
-        Callback::from(move |e: PointerEvent| gesture.borrow_mut().up(e.pointer_id()))
-    };
-    let ondblclick = {
-        let cb = props.on_action.clone();
-        Callback::from(move |_: MouseEvent| cb.emit(Action::Zoom(Zoom::Fit)))
-    };
+    #[cfg(feature = "lite")]
+    let (onpointerdown, onpointermove, onpointerup, ondblclick) = (
+        None::<Callback<PointerEvent>>,
+        None::<Callback<PointerEvent>>,
+        None::<Callback<PointerEvent>>,
+        None::<Callback<MouseEvent>>,
+    );
     let onclick = {
         let cb = props.on_action.clone();
         let gesture = gesture.clone();
@@ -335,7 +411,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 </g>
             }) }
             <g clip-path="url(#reveal)">
-                <DiagramBody run={props.run.clone()} />
+                <DiagramBody diagram={(*drawn).clone()} />
             </g>
             { across }
             <line class="cursor" x1={n(cx)} y1="18" x2={n(cx)} y2={n(d.height - 8.0)} />
