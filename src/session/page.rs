@@ -93,7 +93,7 @@ pub struct Session {
     /// hold?"); the Explore panel starts a search when it changes.
     pub explore_asks: u32,
     /// A recording of a real run on screen instead of a simulated one (`super::recorded`).
-    pub recorded: Option<Rc<super::recorded::Recorded>>,
+    pub recorded: Option<Rc<super::run::Recorded>>,
     /// A built-in recording the link names, for the page to fetch (its name).
     pub wants_recording: Option<Rc<str>>,
     /// The diagram's window of true time (`None`: the whole run); see [`super::zoom`].

@@ -97,3 +97,39 @@ pub struct Versus {
     /// diagram redraws only when it changes.
     pub state: Rc<State>,
 }
+
+/// A recording of a real run on screen (`session::recorded`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recorded {
+    /// What the page calls it ("Recorded on a real Redis").
+    pub title: Rc<str>,
+    /// A built-in recording's name (its link, `rec=NAME`); `None` for an imported file.
+    pub name: Option<Rc<str>>,
+    /// Where it came from, in a sentence (service, source, the header's notes).
+    pub about: String,
+}
+
+/// The built-in recordings, as the lab wrote them (tests/recorded/lab/, copied beside the
+/// app with the scenario files they ran: fetched when opened, never in the first load).
+pub const BUILT_IN: [(&str, &str); 5] = [
+    (
+        "gc-pause-redis",
+        "Recorded on a real Redis: GC pause, no fence",
+    ),
+    (
+        "gc-pause-etcd",
+        "Recorded on a real etcd: GC pause, fenced by the create revision",
+    ),
+    (
+        "gc-pause-etcd-exact",
+        "Recorded on a real etcd: GC pause, exact fence in one transaction",
+    ),
+    (
+        "ttl-short-etcd",
+        "Recorded on a real etcd: lease shorter than the work, no keepalives",
+    ),
+    (
+        "partition-etcd",
+        "Recorded on a real etcd: cut from etcd, not from storage",
+    ),
+];

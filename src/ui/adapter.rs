@@ -29,3 +29,31 @@ impl PartialEq for RunProps {
         Rc::ptr_eq(&self.run, &o.run) && self.on_action == o.on_action
     }
 }
+
+/// A file input's change: reads the chosen file as text and emits `make(text)`, or the
+/// `unreadable` message as an error.
+#[cfg(not(feature = "lite"))]
+pub(super) fn read_file(
+    cb: &Callback<Action>,
+    make: fn(String) -> Action,
+    unreadable: &'static str,
+) -> Callback<Event> {
+    let cb = cb.clone();
+    Callback::from(move |e: Event| {
+        let file = e
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok())
+            .and_then(|i| i.files())
+            .and_then(|f| f.get(0));
+        if let Some(file) = file {
+            let cb = cb.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
+                cb.emit(match text.ok().and_then(|t| t.as_string()) {
+                    Some(t) => make(t),
+                    None => Action::ShowError(unreadable.into()),
+                });
+            });
+        }
+    })
+}

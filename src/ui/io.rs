@@ -159,7 +159,8 @@ pub fn Io(props: &IoProps) -> Html {
         });
         html! { <button type="button" class="control text" {onclick}>{ label }</button> }
     };
-    let on_file = read_file(&cb, Action::Import, "import: the file could not be read");
+    let on_file =
+        super::adapter::read_file(&cb, Action::Import, "import: the file could not be read");
     let on_paste = {
         let pasted = pasted.clone();
         Callback::from(move |e: InputEvent| {
@@ -193,31 +194,4 @@ pub fn Io(props: &IoProps) -> Html {
             { super::recorded::import_field(&props.on_action) }
         </details>
     }
-}
-
-/// A file input's change: reads the chosen file as text and emits `make(text)`, or the
-/// `unreadable` message as an error.
-pub(super) fn read_file(
-    cb: &Callback<Action>,
-    make: fn(String) -> Action,
-    unreadable: &'static str,
-) -> Callback<Event> {
-    let cb = cb.clone();
-    Callback::from(move |e: Event| {
-        let file = e
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-            .and_then(|i| i.files())
-            .and_then(|f| f.get(0));
-        if let Some(file) = file {
-            let cb = cb.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
-                cb.emit(match text.ok().and_then(|t| t.as_string()) {
-                    Some(t) => make(t),
-                    None => Action::ShowError(unreadable.into()),
-                });
-            });
-        }
-    })
 }

@@ -95,7 +95,7 @@ pub fn menu_section(on_action: &Callback<Action>) -> Html {
 /// Import → "Recorded trace": a file in the format of docs/trace-format.md, opened as the
 /// run on screen (with no scenario beside it unless its header names a built-in one).
 pub fn import_field(on_action: &Callback<Action>) -> Html {
-    let onchange = super::io::read_file(
+    let onchange = super::adapter::read_file(
         on_action,
         |text| Action::OpenRecorded {
             text,

@@ -14,8 +14,6 @@
 //! join it: "+3", whose hover text lists them. Testing a box costs one word per 64 cells of each of its rows, so a run of
 //! 100,000 entries is laid out in well under a second.
 
-use crate::view::layout::{Label, Rect};
-
 /// The diagram's text size, in drawing units.
 pub const FONT: f64 = 11.0;
 /// Above and below the baseline, what a line of text covers (the font's ascent and descent
@@ -52,6 +50,21 @@ pub fn text_box(x: f64, y: f64, w: f64) -> Rect {
 
 /// The lowest rank a want may have.
 pub const RANKS: u8 = 4;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Label {
+    /// Where the text starts, on its baseline.
+    pub x: f64,
+    pub y: f64,
+    /// The width kept for it ([`text_width`]): its box is [`text_box`].
+    pub w: f64,
+    pub text: String,
+    /// A line from what it names to its box, when it had to sit further off: x0, y0, x1, y1.
+    pub leader: Option<Rect>,
+}
+
+/// A box as (left, top, right, bottom).
+pub type Rect = (f64, f64, f64, f64);
 
 /// A label the layout wants drawn.
 #[derive(Clone, Debug)]

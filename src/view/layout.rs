@@ -19,8 +19,8 @@ use crate::vocab::numbers::fmt_ms;
 use crate::vocab::time::Time;
 use crate::vocab::vecmap::VecMap;
 
-pub use crate::view::labels::Fold;
 use crate::view::labels::{text_width, Placer, Want};
+pub use crate::view::labels::{Fold, Label, Rect};
 
 pub const DIAGRAM_WIDTH: f64 = 960.0;
 pub const LANE_H: f64 = 58.0;
@@ -78,18 +78,6 @@ impl Tone {
             Tone::Expire => "expire",
         }
     }
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct Label {
-    /// Where the text starts, on its baseline.
-    pub x: f64,
-    pub y: f64,
-    /// The width kept for it ([`labels::text_width`]): its box is [`labels::text_box`].
-    pub w: f64,
-    pub text: String,
-    /// A line from what it names to its box, when it had to sit further off: x0, y0, x1, y1.
-    pub leader: Option<Rect>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -848,9 +836,6 @@ pub fn follow_scroll(cursor_x: f64, scroll_left: f64, view_w: f64, content_w: f6
 }
 
 // ---------------------------------------------------------------- a popover beside a shape
-
-/// A box as (left, top, right, bottom).
-pub type Rect = (f64, f64, f64, f64);
 
 /// Where a popover of `w`×`h` goes beside the shape `anchor`, inside `view` (all in the
 /// viewport's CSS pixels; the node's action menu is one): on the side of the anchor that

@@ -329,7 +329,7 @@ pub fn decode(fragment: &str) -> Result<ViewState, String> {
         v.zoom = Some((w.from, w.to));
     }
     if let Some(x) = rec {
-        let known = crate::session::recorded::BUILT_IN
+        let known = crate::session::run::BUILT_IN
             .iter()
             .any(|(name, _)| *name == x);
         if !known {
