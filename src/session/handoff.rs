@@ -49,6 +49,9 @@ pub struct Handoff {
     pub panel: Option<String>,
     /// The diagram's zoom window, from and to in ms.
     pub zoom: Option<(i64, i64)>,
+    /// The stage's node or link whose actions to show (a click on the stage: the first
+    /// load has no action menu of its own).
+    pub selected: Option<crate::session::edit::Target>,
 }
 
 /// The menus a handoff may leave open, as links name them (`session::address`).
@@ -104,6 +107,11 @@ impl Handoff {
         if let Some((a, b)) = self.zoom {
             line("z", &format!("{a} {b}"));
         }
+        match self.selected {
+            Some(crate::session::edit::Target::Node(n)) => line("select", &n.to_string()),
+            Some(crate::session::edit::Target::Link(a, b)) => line("select", &format!("{a} {b}")),
+            None => {}
+        }
         out
     }
 
@@ -128,6 +136,16 @@ impl Handoff {
                 "menu" if MENUS.contains(&v) => h.menu = Some(v.to_string()),
                 "compare" => h.compare = Some(v.to_string()),
                 "panel" if PANELS.contains(&v) => h.panel = Some(v.to_string()),
+                "select" => {
+                    use crate::session::edit::Target;
+                    use crate::vocab::ids::NodeId;
+                    let ids: Option<Vec<NodeId>> = v.split(' ').map(NodeId::parse).collect();
+                    h.selected = Some(match ids.as_deref() {
+                        Some([n]) => Target::Node(*n),
+                        Some([a, b]) => Target::Link(*a, *b),
+                        _ => return Err(bad()),
+                    });
+                }
                 "z" => {
                     let (a, b) = v.split_once(' ').ok_or_else(bad)?;
                     h.zoom = Some((a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?));

@@ -66,6 +66,7 @@ impl Session {
                 h.explore = true;
                 h.panel = Some("explore".to_string());
             }
+            Some(Action::Select(Some(sel))) => h.selected = Some(*sel),
             Some(Action::Zoom(z)) => {
                 let end = self.run.end_ms() as i64;
                 h.zoom =
@@ -109,6 +110,7 @@ impl Session {
             step: by_step.step,
         });
         m.menu = h.menu.as_deref().and_then(menu_named);
+        m.selected = h.selected;
         let end = m.run.end_ms() as i64;
         m.zoom = h.zoom.and_then(|(a, b)| {
             super::zoom::apply(None, super::zoom::Zoom::To(a, b), m.cursor.t, end)
@@ -154,6 +156,7 @@ fn needs_whole_app(action: &Action) -> bool {
             | Action::ExploreHere
             | Action::OpenRecorded { .. }
             | Action::Zoom(_)
+            | Action::Select(Some(_))
     )
 }
 
@@ -209,6 +212,24 @@ mod tests {
                 assert!(resumed.can_undo(), "{label}");
             }
         }
+    }
+
+    #[test]
+    fn a_click_on_the_stage_opens_that_menu_in_the_whole_app() {
+        let page = Rc::new(Session::default_page()).reduce(Action::StepForward);
+        for sel in [
+            Selection::Node(NodeId::Client(1)),
+            Selection::Node(NodeId::Storage),
+            Selection::Link(NodeId::Client(0), NodeId::COORD),
+        ] {
+            let a = Action::Select(Some(sel));
+            assert!(a.needs_whole_app());
+            let h = Handoff::decode(&page.handoff(Some(&a), None).encode()).unwrap();
+            let resumed = Session::resumed(&h);
+            assert_eq!(resumed.selected, Some(sel));
+            assert_eq!(resumed.cursor, page.cursor);
+        }
+        assert!(Handoff::decode("leaseline-handoff 1\nselect c1 nowhere").is_err());
     }
 
     #[test]

@@ -50,6 +50,12 @@ pub fn stage(props: &StageProps) -> Html {
     let links = layout::stage_links(nodes, st);
     let packets = layout::packets(nodes, st, props.t);
     let height = layout::stage_height(nodes);
+    // The first load has no action menu: a click on the stage hands over to the whole app,
+    // which opens the menu there (`session::handoff`'s `selected`).
+    #[cfg(not(feature = "lite"))]
+    let menu = action_menu(props);
+    #[cfg(feature = "lite")]
+    let menu = html! {};
     html! {
         <div class="stage-panel">
             <svg class="stage" viewBox={format!("0 0 {} {}", n(STAGE_W), n(height))} role="group" aria-label="Stage: nodes and links; select one for its actions">
@@ -109,7 +115,7 @@ pub fn stage(props: &StageProps) -> Html {
                     }
                 }) }
             </svg>
-            { action_menu(props) }
+            { menu }
         </div>
     }
 }
