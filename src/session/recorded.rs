@@ -45,6 +45,8 @@ impl Session {
         let trace = recorded::to_trace(&rec);
         let shown = model.clone().unwrap_or_else(|| stand_in(&rec, trace.end.0));
         self.load(None, shown.clone());
+        // `load` simulated the scenario: that is the model's run, drawn beside the recording.
+        let simulated = self.run.clone();
         self.run = Rc::new(Run::of_trace(Rc::new(shown), trace));
         self.state = Rc::new(self.run.state_at(0));
         self.beats = Rc::new(Vec::new());
@@ -58,8 +60,8 @@ impl Session {
             name: name.map(Rc::from),
             about: about(&rec),
         }));
-        self.versus = model.map(|sc| {
-            let run = Rc::new(Run::new(Rc::new(sc)));
+        self.versus = model.map(|_| {
+            let run = simulated;
             let a = agreement(&run.trace, &self.run.trace);
             let state = Rc::new(run.state_at(0));
             Versus {
