@@ -1257,10 +1257,6 @@ mod tests {
                 let later = g.believed.max(g.until);
                 assert_eq!(g.danger, later > g.expired, "{}: {g:?}", p.name);
                 assert!(g.until >= g.believed.max(g.expired), "{}: {g:?}", p.name);
-                eprintln!(
-                    "{} {} {:.1} {:.1} {:.1}",
-                    p.name, g.danger, g.believed, g.expired, g.until
-                );
             }
         }
     }

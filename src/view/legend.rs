@@ -334,6 +334,7 @@ mod tests {
             Kind::Arrow("write"),
             Kind::Lost,
             Kind::Mark(Tone::Stale),
+            Kind::Gap(true),
         ] {
             assert!(seen.contains(&k), "no built-in run draws {k:?}");
         }
