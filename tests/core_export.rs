@@ -203,9 +203,10 @@ fn every_run_exports_a_faithful_svg_and_mermaid() {
             assert_eq!(count(s, r#"<g class="band""#), d.bands.len(), "{name}");
             assert_eq!(count(s, r#"<g class="bar "#), d.bars.len(), "{name}");
             assert_eq!(count(s, r#"<g class="arrow "#), d.arrows.len(), "{name}");
+            assert_eq!(count(s, r#"<g class="gap "#), d.gaps.len(), "{name}");
             assert_eq!(
                 count(s, "data-entry="),
-                d.marks.len() + d.bands.len(),
+                d.marks.len() + d.bands.len() + d.gaps.len(),
                 "{name}"
             );
             assert_eq!(
@@ -215,7 +216,8 @@ fn every_run_exports_a_faithful_svg_and_mermaid() {
                     + d.bands.len()
                     + d.bars.len()
                     + d.arrows.len()
-                    + d.folds.len(),
+                    + d.folds.len()
+                    + d.gaps.len(),
                 "{name}"
             );
         }

@@ -141,6 +141,13 @@ fn obstacles(d: &Diagram) -> Vec<(Rect, String)> {
     for b in &d.bars {
         v.push(((b.x0, b.y, b.x1, b.y + b.h), b.title.clone()));
     }
+    // Believed vs actual: its two ticks (its tint may lie under a label).
+    for g in &d.gaps {
+        for x in [g.believed, g.expired] {
+            let r = (x - 0.75, g.y - layout::GAP_H, x + 0.75, g.y + layout::GAP_H);
+            v.push((r, g.title.clone()));
+        }
+    }
     v
 }
 
@@ -277,4 +284,29 @@ fn the_first_loads_runs_need_no_fold_or_bundle() {
         assert!(d.folds.is_empty(), "{name}");
         assert!(d.arrows.iter().all(|a| a.count == 1), "{name}");
     }
+}
+
+/// Believed vs actual: across the built-in scenarios, the runs where a client goes on
+/// believing after its lease expired draw the alarm's kind on its lane; every gap stands
+/// on a client's lane.
+#[test]
+fn believed_vs_actual_marks_the_runs_where_a_client_outlives_its_lease() {
+    let (mut danger, mut margin) = (Vec::new(), Vec::new());
+    for (name, sc) in every_scenario() {
+        let (t, v) = run(&sc);
+        let d = layout::diagram(&t, &v);
+        for g in &d.gaps {
+            let lane = d.lanes.iter().find(|l| l.y == g.y).expect("a lane");
+            assert!(lane.node.is_client(), "{name}: {g:?}");
+            if g.danger {
+                danger.push(name.clone());
+            } else {
+                margin.push(name.clone());
+            }
+        }
+    }
+    danger.dedup();
+    margin.dedup();
+    println!("danger in {danger:?}; safe margin in {margin:?}");
+    assert!(danger.iter().any(|n| n == "gc-pause"), "{danger:?}");
 }

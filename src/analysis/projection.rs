@@ -551,6 +551,15 @@ pub fn intervals(trace: &Trace) -> Vec<Interval> {
     out
 }
 
+/// The true time at which a node whose clock is `clock` reaches the reading `local` on its
+/// timer (wall or monotonic, as it measures deadlines): where a deadline it believes in
+/// falls on the diagram's axis. Its clock only runs forward between jumps, so this is the
+/// one such instant (the earliest at or after the start of the run); a jump changes
+/// `clock`, and with it the answer.
+pub fn deadline_in_true_time(clock: &Clock, local: i64) -> Time {
+    clock.true_time_of(local, Time(0))
+}
+
 /// How many entries happened at or before true time `t`: the step a time cursor shows.
 pub fn step_at_time(trace: &Trace, t: Time) -> usize {
     trace.entries.partition_point(|e| e.t <= t)
@@ -729,6 +738,30 @@ mod tests {
                 (Span::Belief { token: 5 }, 0, 2000, Some(2)),
                 (Span::Belief { token: 6 }, 2000, 3000, None)
             ]
+        );
+    }
+
+    #[test]
+    fn a_deadline_maps_to_the_instant_the_clock_reads_it() {
+        let fast = Clock {
+            offset_ms: 2_000,
+            drift_ppm: 100_000,
+            monotonic: false,
+        };
+        // Reads 2,000 + 1.1 t: 35,000 at t = 30,000.
+        assert_eq!(deadline_in_true_time(&fast, 35_000), Time(30_000));
+        assert_eq!(fast.wall(Time(30_000)), 35_000);
+        // A monotonic timer ignores the offset (jumps).
+        let mono = Clock {
+            monotonic: true,
+            ..fast
+        };
+        assert_eq!(deadline_in_true_time(&mono, 33_000), Time(30_000));
+        // A reading already passed at the start maps to the start.
+        assert_eq!(deadline_in_true_time(&fast, 1_000), Time(0));
+        assert_eq!(
+            deadline_in_true_time(&Clock::default(), 29_500),
+            Time(29_500)
         );
     }
 

@@ -144,6 +144,28 @@ pub struct Band {
     pub entry: usize,
 }
 
+/// Believed vs actual on a client lane: where the client believes its lease ends (its
+/// latest deadline, read on its own clock and mapped to true time) and where the lock
+/// service actually let that lease expire, with the gap between them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gap {
+    /// The x of the believed end (drawn as a dashed tick).
+    pub believed: f64,
+    /// The x of the lock service's expiry (drawn as a solid tick).
+    pub expired: f64,
+    /// Where the client stopped believing, when that is past both ticks (it never looked
+    /// at its clock: paused, say); else the later tick.
+    pub until: f64,
+    /// The client's lane.
+    pub y: f64,
+    /// The client believes past the expiry, by its clock or for want of looking at it:
+    /// for that stretch the lock may be someone else's. Otherwise the gap is a safe margin.
+    pub danger: bool,
+    pub title: String,
+    /// The expiry's trace entry (a click jumps there).
+    pub entry: usize,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tick {
     pub x: f64,
@@ -161,6 +183,10 @@ pub struct Diagram {
     pub bars: Vec<Bar>,
     pub arrows: Vec<Arrow>,
     pub marks: Vec<Mark>,
+    /// Believed vs actual, per lease a client believed in and the lock service expired.
+    /// (Not on the first load, which keeps its drawing and its size.)
+    #[cfg(not(feature = "lite"))]
+    pub gaps: Vec<Gap>,
     /// Counts standing for labels that found no room.
     pub folds: Vec<Fold>,
     pub ticks: Vec<Tick>,
@@ -656,6 +682,9 @@ pub fn layout(trace: &Trace, verdict: &Verdict, width: f64, window: Option<(i64,
         }
     }
 
+    #[cfg(not(feature = "lite"))]
+    let gaps = gaps(trace, &scale, &ly);
+
     // The shapes take their cells first, then the labels theirs, the most important first.
     let mut placer = Placer::new(width, height);
     placer.last_x = scale.x1;
@@ -682,6 +711,13 @@ pub fn layout(trace: &Trace, verdict: &Verdict, width: f64, window: Option<(i64,
             } else {
                 placer.fill(arrowhead_box(x0, a.y0, x1, a.y1));
             }
+        }
+    }
+    // A gap's two ticks keep labels off them; its tint may lie under a label.
+    #[cfg(not(feature = "lite"))]
+    for g in &gaps {
+        for gx in [g.believed, g.expired] {
+            placer.fill((gx - 1.0, g.y - GAP_H, gx + 1.0, g.y + GAP_H));
         }
     }
     let (placed, folds) = placer.place_all(&wants.v);
@@ -711,9 +747,128 @@ pub fn layout(trace: &Trace, verdict: &Verdict, width: f64, window: Option<(i64,
         bars,
         arrows,
         marks,
+        #[cfg(not(feature = "lite"))]
+        gaps,
         folds,
         ticks,
     }
+}
+
+/// How far a gap's ticks reach above and below its lane.
+pub const GAP_H: f64 = 16.0;
+
+/// Believed vs actual for every lease a client believed in and the lock service expired
+/// (only where both exist): the client's latest deadline for the token, mapped from its own
+/// timer reading to true time with its clock as it stood (a later jump moves a deadline not
+/// yet reached), against the expiry's true time; and, when the client went on believing
+/// past both (paused, it never looked at its clock), where it stopped. Cut to the window.
+#[cfg(not(feature = "lite"))]
+fn gaps(trace: &Trace, scale: &Scale, ly: &dyn Fn(NodeId) -> f64) -> Vec<Gap> {
+    use crate::analysis::projection::deadline_in_true_time;
+    let mut clocks = trace.nodes.clone();
+    // Every (client, token) believed in: its deadline on the client's clock, that deadline
+    // in true time, and when the belief ended (`None`: it still holds).
+    let mut beliefs: Vec<(NodeId, u64, i64, Time, Option<Time>)> = Vec::new();
+    // The expiries of believed leases: client, token, when, entry.
+    let mut expiries: Vec<(NodeId, u64, Time, usize)> = Vec::new();
+    for (i, e) in trace.entries.iter().enumerate() {
+        let n = e.node;
+        // The belief client `n` holds now, if any.
+        let held = beliefs.iter().rposition(|b| b.0 == n && b.4.is_none());
+        // A deadline to (re)map: a new or extended one, or one not yet reached when the
+        // clock jumped (it moves with a wall-clock jump).
+        let deadline = match &e.event {
+            Event::BeliefStarted {
+                token,
+                deadline_local,
+                ..
+            }
+            | Event::DeadlineExtended {
+                token,
+                deadline_local,
+            } => Some((*token, *deadline_local)),
+            Event::ClockJumped { by_ms } => {
+                if let Some((_, c)) = clocks.iter_mut().find(|(x, _)| *x == n) {
+                    c.jump(*by_ms);
+                }
+                held.map(|k| beliefs[k])
+                    .filter(|b| b.3 > e.t)
+                    .map(|b| (b.1, b.2))
+            }
+            Event::BeliefEnded { .. } => {
+                if let Some(k) = held {
+                    beliefs[k].4 = Some(e.t);
+                }
+                None
+            }
+            Event::LeaseExpired { client, token, .. } => {
+                expiries.push((*client, *token, e.t, i));
+                None
+            }
+            _ => None,
+        };
+        if let Some((token, local)) = deadline {
+            let clock = clocks
+                .iter()
+                .find(|(x, _)| *x == n)
+                .map(|(_, c)| *c)
+                .unwrap_or_default();
+            let end = deadline_in_true_time(&clock, local);
+            match held {
+                Some(k) if beliefs[k].1 == token => (beliefs[k].2, beliefs[k].3) = (local, end),
+                _ => {
+                    // A new token ends the belief in the old one.
+                    if let Some(k) = held {
+                        beliefs[k].4 = Some(e.t);
+                    }
+                    beliefs.push((n, token, local, end, None));
+                }
+            }
+        }
+    }
+    let x = |t: Time| scale.x(t.0 as f64).clamp(scale.x0, scale.x1);
+    let mut out = Vec::new();
+    for (client, token, at, entry) in expiries {
+        let Some(b) = beliefs.iter().rev().find(|b| b.0 == client && b.1 == token) else {
+            continue;
+        };
+        let believed = b.3;
+        let stopped = b.4.unwrap_or(trace.end);
+        // How long it went on believing after the expiry, by its clock or for want of
+        // looking at it.
+        let last = believed.max(stopped);
+        let (from, to) = (believed.min(at), last.max(at));
+        if to.0 < scale.t0 as i64 || from.0 > scale.t1 as i64 {
+            continue;
+        }
+        let danger = last > at;
+        let who = client.name();
+        let tok = token_words(token);
+        let mut title = if believed > at {
+            format!(
+                "{who}'s clock puts the end of its lease ({tok}) at {believed}, {} after the lock service let it expire at {at}",
+                Time(believed.0 - at.0)
+            )
+        } else {
+            format!(
+                "{who}'s clock puts the end of its lease ({tok}) at {believed}, {} before the lock service lets it expire at {at}",
+                Time(at.0 - believed.0)
+            )
+        };
+        if stopped > believed.max(at) {
+            title += &format!("; it went on believing until {stopped}, past both");
+        }
+        out.push(Gap {
+            believed: x(believed),
+            expired: x(at),
+            until: x(stopped.max(believed.max(at))),
+            y: ly(client),
+            danger,
+            title,
+            entry,
+        });
+    }
+    out
 }
 
 /// Faults and failure reactions get a glyph and a short label on their lane, and a shorter
@@ -1028,6 +1183,83 @@ mod tests {
     use crate::analysis::projection::{step_at_time, Projection};
     use crate::model::sim::simulate;
     use crate::teach::presets::preset;
+
+    /// gc-pause: client 1's lease (token 33) runs out at the lock service at ≈ 30 s while
+    /// the client is frozen (10–50 s); its own clock puts the end at ≈ 30 s too, but it
+    /// believes on until it wakes at 50 s. Its lane shows the dashed tick (its deadline),
+    /// the solid one (the expiry) and the danger from there to where it stops believing —
+    /// drawn from the start of the run, before client 2 gets the lock.
+    #[test]
+    fn gc_pause_marks_what_client_1_believes_against_the_expiry() {
+        let (t, _, d) = gc("gc-pause");
+        let c1 = NodeId::Client(0);
+        let find = |f: &dyn Fn(&Event) -> Option<i64>| {
+            t.entries
+                .iter()
+                .enumerate()
+                .find_map(|(i, e)| {
+                    (e.node == c1
+                        || matches!(e.event, Event::LeaseExpired { client, .. } if client == c1))
+                    .then(|| f(&e.event).map(|v| (i, e.t, v)))
+                    .flatten()
+                })
+                .unwrap()
+        };
+        let (_, _, deadline) = find(&|ev| match ev {
+            Event::BeliefStarted {
+                token: 33,
+                deadline_local,
+                ..
+            } => Some(*deadline_local),
+            _ => None,
+        });
+        let (expiry, at, _) =
+            find(&|ev| matches!(ev, Event::LeaseExpired { token: 33, .. }).then_some(0));
+        let (_, woke, _) =
+            find(&|ev| matches!(ev, Event::BeliefEnded { token: 33, .. }).then_some(0));
+        // Client 1's clock is true: its deadline on its clock is the true time.
+        let clock = t.nodes.iter().find(|(n, _)| *n == c1).unwrap().1;
+        let believed = crate::analysis::projection::deadline_in_true_time(&clock, deadline);
+        assert!((29_900..=30_100).contains(&believed.0), "{believed}");
+        assert!((29_900..=30_100).contains(&at.0), "{at}");
+        assert!(woke.0 >= 50_000, "{woke}");
+        let x = |t: Time| d.scale.x(t.0 as f64);
+        let gaps: Vec<&Gap> = d.gaps.iter().filter(|g| g.y == d.lane_y(c1)).collect();
+        assert_eq!(gaps.len(), 1, "{:?}", d.gaps);
+        let g = gaps[0];
+        assert_eq!(
+            (g.believed, g.expired, g.until),
+            (x(believed), x(at), x(woke))
+        );
+        assert_eq!(g.entry, expiry);
+        assert!(g.danger, "{g:?}");
+        assert!(g.title.contains("went on believing until"), "{}", g.title);
+        // Client 2 is granted the lock only at the expiry: the danger starts no later.
+        let grant = t
+            .entries
+            .iter()
+            .find(|e| matches!(e.event, Event::BeliefStarted { token: 34, .. }))
+            .unwrap();
+        assert!(g.believed.min(g.expired) <= x(grant.t));
+    }
+
+    /// In every preset each gap stands at a lease's expiry, and it is the alarm exactly
+    /// when the client believes past that expiry (by its clock, or for want of looking).
+    #[test]
+    fn every_gap_matches_its_expiry_and_the_danger_is_believing_past_it() {
+        for p in crate::teach::presets::PRESETS {
+            let (t, _, d) = gc(p.name);
+            for g in &d.gaps {
+                assert!(matches!(
+                    t.entries[g.entry].event,
+                    Event::LeaseExpired { .. }
+                ));
+                let later = g.believed.max(g.until);
+                assert_eq!(g.danger, later > g.expired, "{}: {g:?}", p.name);
+                assert!(g.until >= g.believed.max(g.expired), "{}: {g:?}", p.name);
+            }
+        }
+    }
 
     fn gc(name: &str) -> (Trace, Verdict, Diagram) {
         let t = simulate(&preset(name).unwrap().scenario()).unwrap();

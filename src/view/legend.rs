@@ -22,6 +22,8 @@ pub enum Swatch {
     Arrow { class: &'static str, dropped: bool },
     /// A mark on a lane, with its glyph.
     Mark(Tone, &'static str),
+    /// Believed vs actual on a client lane; `danger`: the client believes past the expiry.
+    Gap { danger: bool },
 }
 
 /// One row of the legend.
@@ -172,6 +174,18 @@ pub const ENTRIES: &[Entry] = &[
         "Lease expired",
         "The lease ran out on the coordinator's clock, so it may grant the lock again.",
     ),
+    Entry {
+        swatch: Swatch::Gap { danger: true },
+        name: "Believes past expiry",
+        meaning: "Dashed: where a client thinks its lease ends, by its own clock; solid: where the lock service let it expire. Red between: it trusts a lease already gone.",
+        also: &[],
+    },
+    Entry {
+        swatch: Swatch::Gap { danger: false },
+        name: "Safe margin",
+        meaning: "The client stops trusting its lease (dashed) before the lock service lets it expire (solid).",
+        also: &[],
+    },
     mark(
         Tone::Fault,
         "❄",
@@ -190,6 +204,8 @@ pub enum Kind {
     /// A lost message, whatever its family.
     Lost,
     Mark(Tone),
+    /// Believed vs actual; `true`: the danger kind.
+    Gap(bool),
 }
 
 impl Entry {
@@ -199,6 +215,7 @@ impl Entry {
             (Swatch::Band, Kind::Band) => true,
             (Swatch::Bar(a), Kind::Bar(b)) | (Swatch::Mark(a, _), Kind::Mark(b)) => a == b,
             (Swatch::Arrow { dropped: true, .. }, Kind::Lost) => true,
+            (Swatch::Gap { danger }, Kind::Gap(d)) => danger == d,
             (
                 Swatch::Arrow {
                     class,
@@ -211,7 +228,8 @@ impl Entry {
     }
 }
 
-/// The kinds of shape `d` draws, each once, in a fixed order (bands, bars, arrows, marks).
+/// The kinds of shape `d` draws, each once, in a fixed order (bands, bars, arrows, marks,
+/// believed-vs-actual gaps).
 pub fn kinds(d: &Diagram) -> Vec<Kind> {
     let bands = d.bands.first().map(|_| Kind::Band);
     let bars = d.bars.iter().map(|b| Kind::Bar(b.tone));
@@ -220,6 +238,8 @@ pub fn kinds(d: &Diagram) -> Vec<Kind> {
         .iter()
         .flat_map(|a| std::iter::once(Kind::Arrow(a.class)).chain(a.dropped.then_some(Kind::Lost)));
     let marks = d.marks.iter().map(|m| Kind::Mark(m.tone));
+    #[cfg(not(feature = "lite"))]
+    let marks = marks.chain(d.gaps.iter().map(|g| Kind::Gap(g.danger)));
     let mut out: Vec<Kind> = Vec::new();
     for k in bands.into_iter().chain(bars).chain(arrows).chain(marks) {
         if !out.contains(&k) {
@@ -314,6 +334,7 @@ mod tests {
             Kind::Arrow("write"),
             Kind::Lost,
             Kind::Mark(Tone::Stale),
+            Kind::Gap(true),
         ] {
             assert!(seen.contains(&k), "no built-in run draws {k:?}");
         }

@@ -108,6 +108,44 @@ pub fn diagram_body(d: &Diagram) -> String {
                 label(o, "band-label", b.tag.as_ref());
             });
         }
+        // Believed vs actual, under the bars: the tint between the two ticks (alarm when the
+        // believed end is the later), the alarm's tint on to where the client stopped
+        // believing if it went on past both, the dashed tick where it believes its lease
+        // ends and the solid one where the lease expired.
+        #[cfg(not(feature = "lite"))]
+        for g in &d.gaps {
+            let kind = if g.danger { "gap danger" } else { "gap margin" };
+            let attrs = [("class", kind), ("data-entry", &g.entry.to_string())];
+            el(o, "g", &attrs, &|o| {
+                title(&g.title)(o);
+                let h = crate::view::layout::GAP_H;
+                let (x0, x1) = (g.believed.min(g.expired), g.believed.max(g.expired));
+                let late = if g.believed > g.expired { "late" } else { "" };
+                for (class, a, b) in [(late, x0, x1), ("overrun", x1, g.until)] {
+                    if b > a {
+                        let r = [
+                            ("class", class.to_string()),
+                            ("x", n(a)),
+                            ("y", n(g.y - h)),
+                            ("width", n((b - a).max(1.0))),
+                            ("height", n(2.0 * h)),
+                        ];
+                        el(o, "rect", &pairs(&r), &|_| {});
+                    }
+                }
+                for (class, x) in [("believed", g.believed), ("expired", g.expired)] {
+                    let x = n(x);
+                    let l = [
+                        ("class", class.to_string()),
+                        ("x1", x.clone()),
+                        ("y1", n(g.y - h)),
+                        ("x2", x),
+                        ("y2", n(g.y + h)),
+                    ];
+                    el(o, "line", &pairs(&l), &|_| {});
+                }
+            });
+        }
         for b in &d.bars {
             el(
                 o,
@@ -230,6 +268,11 @@ pub(super) const STYLE: &str = concat!(
     ".mark.stale circle,.mark.duplicate circle{fill:#dc2626;stroke:#dc2626;stroke-width:4}",
     ".mark.stale .mark-label,.mark.duplicate .mark-label,.mark.reject .mark-label{fill:#dc2626;font-weight:700}",
     ".mark.stale .glyph{fill:#fff}",
+    ".gap rect{fill:rgba(100,116,139,.14)}",
+    ".gap .late,.gap .overrun{fill:rgba(220,38,38,.16)}",
+    ".gap line{stroke:#1b1f24;stroke-width:1.5}",
+    ".gap .believed{stroke-dasharray:3 2}",
+    ".gap.danger .expired{stroke:#dc2626}",
 );
 
 /// The arrowheads the body's lines refer to, as the timeline defines them.
@@ -339,6 +382,8 @@ pub fn swatch(s: Swatch, name: &str) -> String {
         bars: Vec::new(),
         arrows: Vec::new(),
         marks: Vec::new(),
+        #[cfg(not(feature = "lite"))]
+        gaps: Vec::new(),
         folds: Vec::new(),
         ticks: Vec::new(),
     };
@@ -382,6 +427,18 @@ pub fn swatch(s: Swatch, name: &str) -> String {
             count: 1,
             last: (4.0, w - 8.0),
         }),
+        #[cfg(not(feature = "lite"))]
+        Swatch::Gap { danger } => d.gaps.push(crate::view::layout::Gap {
+            believed: if danger { w - 8.0 } else { 8.0 },
+            expired: if danger { 8.0 } else { w - 8.0 },
+            until: w - 8.0,
+            y: h / 2.0,
+            danger,
+            title,
+            entry: 0,
+        }),
+        #[cfg(feature = "lite")]
+        Swatch::Gap { .. } => {}
         Swatch::Mark(tone, glyph) => d.marks.push(Mark {
             x: w / 2.0,
             y: h / 2.0,
