@@ -101,9 +101,43 @@ async function recordCaptions(page) {
 describe('the space-time diagram and playback', () => {
   const h = harness();
 
+  /**
+   * Waits until the page has gone three tasks without changing its DOM (at most ~50 tasks).
+   * Yew's scheduler hands a render that takes over 16 ms to the next task, so on a loaded
+   * machine a key's effect can land after the key press returns: a check read at once could
+   * see half of it (CI once read the slider's old value beside the new time).
+   */
+  const settle = (page) =>
+    page.evaluate(
+      () =>
+        new Promise((done) => {
+          let quiet = 0;
+          let tasks = 0;
+          const seen = new MutationObserver(() => {
+            quiet = 0;
+          });
+          seen.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+          const tick = () => {
+            quiet += 1;
+            tasks += 1;
+            if (quiet >= 3 || tasks >= 50) {
+              seen.disconnect();
+              done();
+            } else setTimeout(tick, 0);
+          };
+          setTimeout(tick, 0);
+        }),
+    );
+
   /** Opens the app, runs `body(page)`, then checks that nothing went wrong on the page. */
   async function withApp(options, body, prepare) {
     const { context, page, problems } = await openApp(h.browser, h.url, options, prepare);
+    // Every key press here is followed by the render it causes (see `settle`).
+    const press = page.keyboard.press.bind(page.keyboard);
+    page.keyboard.press = async (...args) => {
+      await press(...args);
+      await settle(page);
+    };
     try {
       try {
         await body(page);
