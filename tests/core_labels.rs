@@ -8,38 +8,17 @@
 //! page's font stack falls back to; the e2e test `labels.test.mjs` measures the real ones
 //! in Chromium), its height from the font's ascent and descent at the diagram's 11 px.
 
+mod common;
+use common::every_scenario;
 use leaseline::analysis::check::{check, Verdict};
 use leaseline::model::scenario::Scenario;
 use leaseline::model::sim::simulate;
 use leaseline::model::trace::Trace;
 use leaseline::teach::course;
-use leaseline::teach::flavor_presets::FLAVOR_PRESETS;
-use leaseline::teach::library::LESSONS;
-use leaseline::teach::presets::PRESETS;
 use leaseline::view::layout::{self, Diagram, Label, Tone};
 use leaseline::vocab::names::FenceMode;
 
 type Rect = (f64, f64, f64, f64);
-
-/// Every built-in scenario: (name, scenario).
-fn every_scenario() -> Vec<(String, Scenario)> {
-    let mut v: Vec<(String, Scenario)> = PRESETS
-        .iter()
-        .map(|p| (p.name.to_string(), p.scenario()))
-        .collect();
-    for l in LESSONS
-        .iter()
-        .chain(FLAVOR_PRESETS.iter().map(|p| &p.lesson))
-    {
-        v.push((l.id.to_string(), l.scenario()));
-        for f in l.fixes {
-            let name = format!("{}/{}", l.id, f.name);
-            let sc = course::open(&name).unwrap_or_else(|| panic!("no scenario {name}"));
-            v.push((name, sc));
-        }
-    }
-    v
-}
 
 /// DejaVu Sans's advance widths in em (regular; bold ones are about 10 % wider, and
 /// symbols outside ASCII as wide as the widest the page uses).

@@ -3,12 +3,11 @@
 //! gets the same verdict as the run itself; and malformed files are refused with their
 //! line and field named, never a panic.
 
+mod common;
+use common::every_scenario;
 use leaseline::analysis::check::{check, Refusal, Verdict, ViolationKind};
 use leaseline::model::recorded::{self, RecordedError, MAX_BYTES, MAX_LINE, MAX_LINES};
-use leaseline::model::scenario::Scenario;
 use leaseline::model::sim::simulate;
-use leaseline::teach::flavor_presets::FLAVOR_PRESETS;
-use leaseline::teach::library::LESSONS;
 use leaseline::teach::presets::PRESETS;
 use leaseline::vocab::ids::NodeId;
 use std::path::Path;
@@ -161,24 +160,6 @@ fn lines_of_different_nodes_may_come_in_any_order() {
 }
 
 // --- (b) the model's runs, written out and read back -------------------------------------
-
-fn every_scenario() -> Vec<(String, Scenario)> {
-    let mut out: Vec<(String, Scenario)> = PRESETS
-        .iter()
-        .map(|p| (p.name.to_string(), p.scenario()))
-        .collect();
-    for l in LESSONS
-        .iter()
-        .chain(FLAVOR_PRESETS.iter().map(|p| &p.lesson))
-    {
-        out.push((l.id.to_string(), l.scenario()));
-        for f in l.fixes {
-            let id = format!("{}/{}", l.id, f.name);
-            out.push((id, l.variant(f.name).unwrap()));
-        }
-    }
-    out
-}
 
 #[test]
 fn a_model_run_written_out_and_read_back_gets_the_same_verdict() {

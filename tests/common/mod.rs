@@ -194,3 +194,25 @@ pub fn cli(args: &[&str]) -> (i32, String, String) {
         String::from_utf8(err).unwrap(),
     )
 }
+
+/// Every built-in scenario by the name that opens it: the presets, each lesson and each
+/// lock-service preset, and each of their fixes (`lesson/fix`).
+pub fn every_scenario() -> Vec<(String, Scenario)> {
+    use leaseline::teach::{course, flavor_presets::FLAVOR_PRESETS, library::LESSONS};
+    let mut v: Vec<(String, Scenario)> = leaseline::teach::presets::PRESETS
+        .iter()
+        .map(|p| (p.name.to_string(), p.scenario()))
+        .collect();
+    for l in LESSONS
+        .iter()
+        .chain(FLAVOR_PRESETS.iter().map(|p| &p.lesson))
+    {
+        v.push((l.id.to_string(), l.scenario()));
+        for f in l.fixes {
+            let name = format!("{}/{}", l.id, f.name);
+            let sc = course::open(&name).unwrap_or_else(|| panic!("no scenario {name}"));
+            v.push((name, sc));
+        }
+    }
+    v
+}
