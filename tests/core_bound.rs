@@ -155,17 +155,9 @@ fn the_bound_is_attained_for_every_built_in_client_it_takes() {
     assert!(taken >= 150, "{taken}");
 }
 
-/// A random holder within the calculator's reach, as a scenario (from the clean preset),
-/// and random bounds that fit it.
-fn random_case(g: &mut Gen) -> (Scenario, Env) {
-    let mut sc = open("clean").expect("clean");
-    sc.coordinator.flavor =
-        [Flavor::Generic, Flavor::Redis, Flavor::Redlock][g.range(0, 2) as usize];
-    let d = g.range(0, 200);
-    let ttl = g.range(1_000, 60_000);
-    let c = &mut sc.clients[0];
-    c.ttl_ms = ttl;
-    c.margin_ms = g.range(0, ttl / 2);
+/// A client's random policy: where its lease counts from, whether it checks before writing,
+/// what it does on losing the lock, and its request timeout (above the round trip `2d`).
+fn random_policy(g: &mut Gen, c: &mut leaseline::model::scenario::ClientSpec, d: i64) {
     c.count_from = if g.range(0, 1) == 0 {
         CountFrom::Request
     } else {
@@ -178,6 +170,20 @@ fn random_case(g: &mut Gen) -> (Scenario, Env) {
         LossPolicy::Reacquire,
     ][g.range(0, 2) as usize];
     c.timeout_ms = 2 * d + g.range(1, 1_000);
+}
+
+/// A random holder within the calculator's reach, as a scenario (from the clean preset),
+/// and random bounds that fit it.
+fn random_case(g: &mut Gen) -> (Scenario, Env) {
+    let mut sc = open("clean").expect("clean");
+    sc.coordinator.flavor =
+        [Flavor::Generic, Flavor::Redis, Flavor::Redlock][g.range(0, 2) as usize];
+    let d = g.range(0, 200);
+    let ttl = g.range(1_000, 60_000);
+    let c = &mut sc.clients[0];
+    c.ttl_ms = ttl;
+    c.margin_ms = g.range(0, ttl / 2);
+    random_policy(g, c, d);
     c.job = vec![
         Step::Acquire,
         Step::Work {
@@ -451,18 +457,7 @@ fn random_renewing(g: &mut Gen) -> (Scenario, Holder, Bound) {
         } else {
             g.range(0, ttl / 2)
         };
-        c.count_from = if g.range(0, 1) == 0 {
-            CountFrom::Request
-        } else {
-            CountFrom::Grant
-        };
-        c.check_before_write = g.range(0, 1) == 0;
-        c.on_loss = [
-            LossPolicy::Abort,
-            LossPolicy::Continue,
-            LossPolicy::Reacquire,
-        ][g.range(0, 2) as usize];
-        c.timeout_ms = 2 * d + g.range(1, 1_000);
+        random_policy(g, c, d);
         c.job = vec![
             Step::Acquire,
             Step::Work {
