@@ -21,7 +21,8 @@ pub struct Run {
     pub trace: Trace,
     pub verdict: Verdict,
     pub projection: Projection,
-    pub diagram: Diagram,
+    /// Shared, so the diagram of the whole run is drawn from this one layout, never copied.
+    pub diagram: Rc<Diagram>,
     pub stage: Vec<StageNode>,
     pub notable: Vec<usize>,
     pub flights: Vec<(i64, i64)>,
@@ -48,7 +49,7 @@ impl Run {
     pub fn of_trace(scenario: Rc<Scenario>, trace: Trace) -> Run {
         let verdict = check(&trace);
         let projection = Projection::new(&trace);
-        let diagram = layout::diagram(&trace, &verdict);
+        let diagram = Rc::new(layout::diagram(&trace, &verdict));
         let stage = layout::stage_nodes(&scenario.nodes());
         let notable = narrate::notable_steps(&trace);
         let flights = playback::flights(&trace);

@@ -89,10 +89,10 @@ impl PartialEq for TimelineProps {
 /// again for a zoom window (only what the window shows, its labels placed for it).
 fn drawing(run: &Run, zoom: Option<Window>) -> Rc<Diagram> {
     match zoom {
-        None => Rc::new(run.diagram.clone()),
+        None => run.diagram.clone(),
         // The first load never zooms: a zoom hands over to the whole app.
         #[cfg(feature = "lite")]
-        Some(_) => Rc::new(run.diagram.clone()),
+        Some(_) => run.diagram.clone(),
         #[cfg(not(feature = "lite"))]
         Some(w) => Rc::new(crate::view::layout::layout(
             &run.trace,
