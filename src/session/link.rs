@@ -28,6 +28,11 @@ pub fn scenario(name: &str, beat: Option<usize>) -> String {
     }
 }
 
+/// The fragment for a built-in recording of a real run (`session::recorded`).
+pub fn recording(name: &str) -> String {
+    format!("#rec={name}")
+}
+
 pub fn chapter(i: usize) -> String {
     format!("#chapter={}", i + 1)
 }

@@ -7,6 +7,7 @@
 
 use super::guide::on;
 use crate::session::link;
+use crate::session::recorded::BUILT_IN;
 use crate::session::{Action, Menu};
 use crate::teach::course::{self, Progress};
 use crate::teach::walkthrough::QUESTIONS;
@@ -27,6 +28,22 @@ pub struct MenusProps {
 fn nav_link(href: String, text: Html, current: bool, cb: &Callback<Action>) -> Html {
     html! {
         <a href={href.clone()} aria-current={current.then_some("page")} onclick={on(cb, Action::Navigate(href))}>{ text }</a>
+    }
+}
+
+/// The Lessons menu's last section: each built-in recording of a real run, a plain link
+/// like every lesson's.
+fn recordings(cb: &Callback<Action>) -> Html {
+    html! {
+        <section class="chapter recorded">
+            <h3>{ "Model vs reality: recorded on real services" }</h3>
+            <p class="note">{ "The lab (make lab) ran these scenarios against a real Redis and a real etcd, with real client processes paused by SIGSTOP and cut off by a proxy. Each opens as the recorded run, judged by the same checker, with the model's run of the same scenario beside it." }</p>
+            <ol>
+                { for BUILT_IN.iter().map(|&(name, title)| html! {
+                    <li>{ nav_link(link::recording(name), html! { { title } }, false, cb) }</li>
+                }) }
+            </ol>
+        </section>
     }
 }
 
@@ -80,7 +97,7 @@ pub fn Menus(props: &MenusProps) -> Html {
                             </ol>
                         </section>
                     }) }
-                    { super::recorded::menu_section(cb) }
+                    { recordings(cb) }
                 </nav>
             }
         }

@@ -1,5 +1,5 @@
 //! Model vs reality in the browser: fetching a built-in recording of a real run when a link
-//! names one (`#rec=…`, from the Lessons menu's last section), and importing a recorded
+//! names one (`#rec=…`, from the Lessons menu's last section, `ui::lessons`), and importing a recorded
 //! trace file. What a recording *is* on the page is the session's (`session::recorded`);
 //! this module only brings the bytes.
 //!
@@ -8,8 +8,6 @@
 //! (so a sub-path deployment works, and the CSP's `connect-src 'self'` allows it) when
 //! first opened: the first load carries none of them.
 
-#[cfg(not(feature = "lite"))]
-use crate::session::recorded::BUILT_IN;
 use crate::session::Action;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -67,28 +65,6 @@ async fn fetch_text(url: &str) -> Result<String, String> {
         .ok()
         .and_then(|t| t.as_string())
         .ok_or_else(|| format!("{url}: unreadable"))
-}
-
-#[cfg(not(feature = "lite"))]
-/// The Lessons menu's last section: each built-in recording, a plain link like every
-/// lesson's.
-pub fn menu_section(on_action: &Callback<Action>) -> Html {
-    html! {
-        <section class="chapter recorded">
-            <h3>{ "Model vs reality: recorded on real services" }</h3>
-            <p class="note">{ "The lab (make lab) ran these scenarios against a real Redis and a real etcd, with real client processes paused by SIGSTOP and cut off by a proxy. Each opens as the recorded run, judged by the same checker, with the model's run of the same scenario beside it." }</p>
-            <ol>
-                { for BUILT_IN.iter().map(|&(name, title)| {
-                    let href = format!("#rec={name}");
-                    let cb = on_action.clone();
-                    let go = href.clone();
-                    html! {
-                        <li><a href={href} onclick={Callback::from(move |_| cb.emit(Action::Navigate(go.clone())))}>{ title }</a></li>
-                    }
-                }) }
-            </ol>
-        </section>
-    }
 }
 
 #[cfg(not(feature = "lite"))]
