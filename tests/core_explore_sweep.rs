@@ -8,8 +8,23 @@ use leaseline::analysis::explore::fault::FaultClass;
 use leaseline::analysis::explore::hole::Hole;
 use leaseline::analysis::explore::{explore, Bounds, Ended, Report};
 use leaseline::model::scenario::{FaultKind, FenceWord, Scenario};
+use leaseline::teach::flavor_presets::FLAVOR_PRESETS;
 use leaseline::teach::library::LESSONS;
+use leaseline::teach::presets::PRESETS;
 use std::time::Instant;
+
+/// Every built-in lesson the Lessons menu offers: the opening lesson (the `gc-pause` preset),
+/// the library's lessons, and the lock-service lessons — each with its id, its scenario,
+/// and whether its point is liveness rather than safety.
+fn every_lesson() -> Vec<(&'static str, Scenario, bool)> {
+    let opening = PRESETS.iter().filter(|p| p.name == "gc-pause");
+    let opening = opening.map(|p| (p.name, p.scenario(), false));
+    let library = LESSONS.iter().map(|l| (l.id, l.scenario(), l.expect.safe));
+    let services = FLAVOR_PRESETS
+        .iter()
+        .map(|p| (p.lesson.id, p.lesson.scenario(), p.lesson.expect.safe));
+    opening.chain(library).chain(services).collect()
+}
 
 /// The lessons whose point is a fence broken somewhere else, and the hole the search must
 /// name in each under fence `mode`.
@@ -48,8 +63,8 @@ fn fenced_sweep(k: u8, classes: &[FaultClass], budget: u64) -> u64 {
     };
     for mode in ["monotone", "strict", "exact"] {
         let mut sum = 0u64;
-        for lesson in LESSONS {
-            let mut sc = lesson.scenario();
+        let lessons = every_lesson();
+        for (id, mut sc, _) in lessons {
             FenceWord::parse(mode).unwrap().apply_to(&mut sc);
             let t = Instant::now();
             let r = search(&sc, k, classes, budget);
@@ -57,26 +72,25 @@ fn fenced_sweep(k: u8, classes: &[FaultClass], budget: u64) -> u64 {
             sum += r.schedules;
             println!(
                 "  {mode:<8} {:<28} {:>8} schedules, {:>2} classes, {:?}, {} ms",
-                lesson.id,
+                id,
                 r.schedules,
                 r.classes.len(),
                 r.ended,
                 t.elapsed().as_millis()
             );
-            match broken_fence(lesson.id, mode) {
+            match broken_fence(id, mode) {
                 Some(named) => {
                     let c = r
                         .classes
                         .iter()
                         .find(|c| c.example.through.as_ref().is_some_and(named))
                         .unwrap_or_else(|| {
-                            panic!("{} --fence {mode}: the broken part is not named", lesson.id)
+                            panic!("{id} --fence {mode}: the broken part is not named")
                         });
                     assert!(
                         c.kinds.contains(&ViolationKind::StaleWrite)
                             || c.kinds.contains(&ViolationKind::TokenRegression),
-                        "{} --fence {mode}: {:?}",
-                        lesson.id,
+                        "{id} --fence {mode}: {:?}",
                         c.kinds
                     );
                 }
@@ -84,8 +98,7 @@ fn fenced_sweep(k: u8, classes: &[FaultClass], budget: u64) -> u64 {
                     let s = stale(&r);
                     assert!(
                         s.is_empty(),
-                        "{} --fence {mode}: a stale write with {:?}",
-                        lesson.id,
+                        "{id} --fence {mode}: a stale write with {:?}",
                         s[0].example.faults
                     );
                 }
@@ -94,7 +107,7 @@ fn fenced_sweep(k: u8, classes: &[FaultClass], budget: u64) -> u64 {
         println!(
             "explore sweep --fence {mode}, K = {k}, {} fault kinds, {words}: {sum} schedules over {} lessons",
             classes.len(),
-            LESSONS.len()
+            every_lesson().len()
         );
         total += sum;
     }
@@ -122,7 +135,7 @@ fn with_a_fence_on_no_lesson_lets_a_stale_write_through_but_a_broken_fence_is_na
     let two = fenced_sweep(2, &[FaultClass::Pause, FaultClass::Delay], 5_000);
     println!(
         "explore sweep, fence on (monotone, strict, exact), {} lessons, K <= 2: {} schedules, 0 stale writes outside the broken-fence lessons",
-        LESSONS.len(),
+        every_lesson().len(),
         one + two
     );
     assert!(one >= 100_000, "{one}");
@@ -147,8 +160,7 @@ fn with_a_fence_on_two_faults_complete() {
 #[test]
 fn with_no_fence_every_pause_lesson_breaks() {
     let mut n = 0;
-    for lesson in LESSONS {
-        let mut sc = lesson.scenario();
+    for (id, mut sc, liveness) in every_lesson() {
         let pauses = sc
             .faults
             .iter()
@@ -156,20 +168,17 @@ fn with_no_fence_every_pause_lesson_breaks() {
         if !pauses {
             continue;
         }
-        if lesson.expect.safe {
+        if liveness {
             // Its point is liveness, not safety (a lock without expiry held by a paused
             // client: everyone waits, nothing is corrupted), so there is no safety
             // violation to find.
-            println!(
-                "  {:<28} skipped: its failure is that nothing progresses",
-                lesson.id
-            );
+            println!("  {id:<28} skipped: its failure is that nothing progresses");
             continue;
         }
         n += 1;
         FenceWord::parse("none").unwrap().apply_to(&mut sc);
         let given = search(&sc, 1, &FaultClass::ALL, u64::MAX);
-        assert!(!given.classes.is_empty(), "{} --fence none", lesson.id);
+        assert!(!given.classes.is_empty(), "{id} --fence none");
         // Without its own faults: one added pause, or two if one is not enough.
         let clean = |k| {
             let mut b = Bounds::for_scenario(&sc);
@@ -185,10 +194,10 @@ fn with_no_fence_every_pause_lesson_breaks() {
         let c = r
             .classes
             .first()
-            .unwrap_or_else(|| panic!("{} --fence none --clean: no pause breaks it", lesson.id));
+            .unwrap_or_else(|| panic!("{id} --fence none --clean: no pause breaks it"));
         println!(
             "  {:<28} as given: {:?}; without its faults, {} added pause(s): {:?} ({} schedules)",
-            lesson.id,
+            id,
             given.classes[0].kinds,
             c.example.faults.len(),
             c.kinds,
