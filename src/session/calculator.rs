@@ -2,10 +2,14 @@
 //! bound or into a message at the field at fault. The bound is `analysis::bound`'s; this is
 //! only what the page's panel would otherwise decide in a component — the starting values
 //! (client 1 and the scenario's own bounds), the rules a value must keep, and which field a
-//! refusal of the bound belongs to — so it is tested here, with no browser.
+//! refusal of the bound belongs to — so it is tested here, with no browser. The reader may
+//! also ask about another lock service than the scenario's: the scenario is then switched
+//! to it the way the editor switches it (`edit::set_flavor`), and the bound read from that.
 
 use crate::analysis::bound::{bound, holder_of, Bound, Env, Holder, Refusal};
+use crate::model::flavors::Flavor;
 use crate::model::scenario::Scenario;
+use crate::session::edit::set_flavor;
 
 /// The fields, in order: (key, label, what a refusal of `analysis::bound` calls it).
 pub const FIELDS: [(&str, &str, &str); 5] = [
@@ -25,6 +29,8 @@ pub struct Form {
     pub values: [String; 5],
     /// "Pauses have no bound": the pause field is not read.
     pub unbounded: bool,
+    /// The lock service asked about, when the reader picked another than the scenario's.
+    pub flavor: Option<Flavor>,
 }
 
 /// The form read: a message per field (none where the value is fine) and, when every
@@ -37,25 +43,47 @@ pub struct Reading {
 }
 
 impl Form {
-    /// The form as it starts for `sc`: its client 1 and its own bounds; the refusal when
-    /// the calculator does not take that client.
-    pub fn of(sc: &Scenario) -> Result<Form, Refusal> {
-        let h = holder_of(sc, 0)?;
+    /// The form as it starts for `sc`: its client 1 and its own bounds (also when the
+    /// calculator refuses that client: the reader may pick another lock service).
+    pub fn of(sc: &Scenario) -> Form {
         let env = Env::of_scenario(sc);
-        Ok(Form {
+        let (ttl, margin) = sc
+            .clients
+            .first()
+            .map_or((0, 0), |c| (c.ttl_ms, c.margin_ms));
+        Form {
             values: [
-                h.ttl_ms.to_string(),
-                h.margin_ms.to_string(),
+                ttl.to_string(),
+                margin.to_string(),
                 env.max_pause_ms.map_or(String::new(), |p| p.to_string()),
                 env.max_delay_ms.to_string(),
                 env.max_drift_ppm.to_string(),
             ],
             unbounded: false,
-        })
+            flavor: None,
+        }
     }
 
-    /// Reads every field; a bad one gets its message, and nothing is computed from it.
+    /// The lock service the form asks about: the one picked, or the scenario's.
+    pub fn flavor_of(&self, sc: &Scenario) -> Flavor {
+        self.flavor.unwrap_or(sc.coordinator.flavor)
+    }
+
+    /// `sc`, switched to the lock service picked (as the editor switches it).
+    pub fn scenario(&self, sc: &Scenario) -> Scenario {
+        let mut sc = sc.clone();
+        match self.flavor {
+            Some(f) if f != sc.coordinator.flavor => set_flavor(&mut sc, f),
+            _ => {}
+        }
+        sc
+    }
+
+    /// Reads every field; a bad one gets its message, and nothing is computed from it. A
+    /// client the calculator does not take (its lock service, its settings) is refused
+    /// whole, with the reason.
     pub fn read(&self, sc: &Scenario) -> Result<Reading, Refusal> {
+        let sc = &self.scenario(sc);
         let holder = holder_of(sc, 0)?;
         let mut errors: [Option<String>; 5] = Default::default();
         let mut nums = [0i64; 5];
@@ -122,7 +150,7 @@ mod tests {
     #[test]
     fn the_default_page_starts_from_its_own_client_and_bounds() {
         let sc = open("gc-pause").unwrap();
-        let form = Form::of(&sc).unwrap();
+        let form = Form::of(&sc);
         assert_eq!(
             form.values,
             ["30000", "0", "40000", "5", "0"].map(String::from)
@@ -135,7 +163,7 @@ mod tests {
     #[test]
     fn a_bad_value_is_named_at_its_field_and_nothing_is_computed() {
         let sc = open("gc-pause").unwrap();
-        let good = Form::of(&sc).unwrap();
+        let good = Form::of(&sc);
         for (i, v, want) in [
             (1, "40000", "the margin must be shorter than the TTL"),
             (0, "0", "a lease of 0 ms is no lease"),
@@ -161,5 +189,31 @@ mod tests {
         let r = f.read(&sc).unwrap();
         assert!(r.errors.iter().all(Option::is_none), "{:?}", r.errors);
         assert_eq!(r.bound.unwrap().worst_overlap_ms, None);
+    }
+
+    #[test]
+    fn another_lock_service_is_asked_about_as_the_editor_would_switch_to_it() {
+        let sc = open("gc-pause").unwrap();
+        let mut f = Form::of(&sc);
+        assert_eq!(f.flavor_of(&sc), Flavor::Generic);
+        // Redlock: the same client, the validity rule of five masters.
+        f.flavor = Some(Flavor::Redlock);
+        let r = f.read(&sc).unwrap();
+        assert_eq!(r.holder.flavor, Flavor::Redlock);
+        let b = r.bound.expect("redlock is bounded");
+        assert_eq!(
+            b.worst_case.as_ref().map(|w| w.coordinator.flavor),
+            Some(Flavor::Redlock)
+        );
+        // Every lock service is either bounded or refused with a reason, never a panic.
+        for fl in Flavor::ALL {
+            f.flavor = Some(fl);
+            match f.read(&sc) {
+                Ok(r) => assert_eq!(r.holder.flavor, fl),
+                Err(refusal) => assert!(!refusal.reason.is_empty(), "{}", fl.name()),
+            }
+        }
+        // The scenario itself is not changed.
+        assert_eq!(sc.coordinator.flavor, Flavor::Generic);
     }
 }

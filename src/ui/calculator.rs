@@ -3,9 +3,12 @@
 //! bound, its terms and advice are the core's (`analysis::bound`, `teach::advice`, so the
 //! page and `leaseline bound` say the same), and so is reading the form
 //! (`session::calculator`: starting values, each field's rules, where a refusal belongs);
-//! this panel only draws it and opens the run that attains the bound.
+//! this panel only draws it and opens the run that attains the bound. Each number has a
+//! slider beside its field (the two move together), and the lock service can be switched to
+//! ask the same question of another one.
 
 use super::adapter::RunProps;
+use crate::model::flavors::Flavor;
 use crate::session::calculator::{Form, FIELDS, PAUSE};
 use crate::session::share::{encode, Source, ViewState};
 use crate::session::Action;
@@ -16,20 +19,42 @@ use yew::prelude::*;
 pub fn Calculator(props: &RunProps) -> Html {
     let sc = props.run.scenario.clone();
     let form = {
-        let start = Form::of(&sc).unwrap_or_default();
+        let start = Form::of(&sc);
         use_state(move || start)
     };
     // Another scenario: start again from its client and its bounds.
     {
         let form = form.clone();
-        let start = Form::of(&sc).unwrap_or_default();
+        let start = Form::of(&sc);
         use_effect_with(props.run.digest.clone(), move |_| form.set(start));
     }
+    let flavor = form.flavor_of(&sc);
+    let on_flavor = {
+        let form = form.clone();
+        Callback::from(move |e: Event| {
+            let mut f = (*form).clone();
+            f.flavor = Flavor::parse(&super::value_of(&e));
+            form.set(f);
+        })
+    };
+    let service = html! {
+        <div class="calc-field">
+            <label for="calc-flavor">{ "Lock service" }</label>
+            <select id="calc-flavor" onchange={on_flavor}>
+                { for Flavor::ALL.iter().map(|f| html! {
+                    <option value={f.name()} selected={*f == flavor}>{ f.name() }</option>
+                }) }
+            </select>
+        </div>
+    };
     let reading = match form.read(&sc) {
         Ok(r) => r,
         Err(r) => {
             return shell(html! {
-                <p class="hint">{ format!("Not for this scenario: {}.", r.reason) }</p>
+                <>
+                    <div class="calc-fields">{ service }</div>
+                    <p class="hint" role="status">{ format!("Not for this client on {}: {}.", flavor.name(), r.reason) }</p>
+                </>
             })
         }
     };
@@ -46,11 +71,16 @@ pub fn Calculator(props: &RunProps) -> Html {
         let id = format!("calc-{key}");
         let err_id = format!("{id}-error");
         let disabled = i == PAUSE && form.unbounded;
+        // The slider's reach: the field's usual range, stretched to a larger typed value.
+        let reach = SLIDER_MAX[i].max(text.trim().parse::<i64>().unwrap_or(0));
+        let slide = oninput.clone();
         html! {
             <div class="calc-field">
                 <label for={id.clone()}>{ label }</label>
-                <input id={id} type="number" min="0" step="1" inputmode="numeric" value={text} {oninput} {disabled}
+                <input id={id} type="number" min="0" step="1" inputmode="numeric" value={text.clone()} {oninput} {disabled}
                        aria-invalid={errors[i].is_some().to_string()} aria-describedby={errors[i].as_ref().map(|_| err_id.clone())} />
+                <input type="range" min="0" max={reach.to_string()} step={SLIDER_STEP[i].to_string()} value={text}
+                       aria-label={format!("{label}, slider")} oninput={slide} {disabled} />
                 if let Some(e) = &errors[i] {
                     <span class="field-error" id={err_id}>{ e.clone() }</span>
                 }
@@ -110,6 +140,7 @@ pub fn Calculator(props: &RunProps) -> Html {
         <>
             <p class="hint">{ format!("Client 1 of this scenario ({}), its lease counted from the {}.", h0.flavor.name(), if h0.count_from == crate::model::scenario::CountFrom::Grant { "grant" } else { "request" }) }</p>
             <div class="calc-fields">
+                { service }
                 { field(0) }{ field(1) }{ field(2) }
                 <label class="check">
                     <input type="checkbox" checked={form.unbounded} onchange={on_unbounded} />
@@ -121,6 +152,11 @@ pub fn Calculator(props: &RunProps) -> Html {
         </>
     })
 }
+
+/// Each slider's usual reach (TTL, margin, pause, delay in ms; drift in ppm, up to 10 %),
+/// and its step.
+const SLIDER_MAX: [i64; 5] = [120_000, 60_000, 120_000, 5_000, 100_000];
+const SLIDER_STEP: [i64; 5] = [100, 100, 100, 1, 10];
 
 fn shell(body: Html) -> Html {
     html! {

@@ -1,7 +1,8 @@
 // End-to-end: the safety calculator (issue #16) — on the default page it computes from
 // the scenario's own client and bounds, says which field is wrong when one is (never a
 // panic), and "Show me the worst case" opens a run whose two-believers time equals the
-// figure it stated. No console error.
+// figure it stated; its sliders move their fields, and the lock service can be switched.
+// No console error.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -28,13 +29,32 @@ describe('the safety calculator', () => {
       await page.screenshot({ path: join(SHOTS, 'calculator.png') });
 
       // A bad value: the message is at the field, and nothing is computed from it.
-      const margin = panel.getByLabel('Safety margin (ms)');
+      const margin = panel.getByLabel('Safety margin (ms)', { exact: true });
       await margin.fill('40000');
       await panel.getByText('the margin must be shorter than the TTL').waitFor();
       assert.equal(await margin.getAttribute('aria-invalid'), 'true');
       assert.equal(await verdict.count(), 0);
       await margin.fill('0');
       await verdict.waitFor();
+
+      // A slider moves its field, and the answer follows.
+      // (The default page's client never checks its lease, so its TTL counts, not a margin.)
+      const ttl = panel.getByLabel('TTL (ms)', { exact: true });
+      const slider = panel.getByRole('slider', { name: 'TTL (ms), slider' });
+      const was = await ttl.inputValue();
+      await slider.fill(String(Number(was) - 5000));
+      assert.equal(await ttl.inputValue(), String(Number(was) - 5000));
+      await until(async () => Number(await verdict.getAttribute('data-overlap-ms')) === stated + 5000, 'a lease 5 s shorter: 5 s more overlap');
+      await slider.fill(was);
+      await until(async () => Number(await verdict.getAttribute('data-overlap-ms')) === stated, 'back to the stated figure');
+
+      // Another lock service: the same question of Redlock, and back.
+      const service = panel.getByLabel('Lock service', { exact: true });
+      await service.selectOption('redlock');
+      await until(async () => /\(redlock\)/.test(await panel.innerText()), 'the redlock reading');
+      await page.screenshot({ path: join(SHOTS, 'calculator-redlock.png') });
+      await service.selectOption('generic');
+      await until(async () => Number(await verdict.getAttribute('data-overlap-ms')) === stated, 'generic again');
 
       // The worst case, as an ordinary run: its overlap is the stated figure.
       await panel.getByRole('button', { name: 'Show me the worst case' }).click();
