@@ -26,7 +26,7 @@
 //! by default (ZooKeeper, etcd, Consul, Chubby). Clock jumps are outside its bounds (see the doc).
 
 use crate::model::clock::Clock;
-use crate::model::flavors::{redlock, Flavor, Tokens};
+use crate::model::flavors::{redlock, Flavor, OnExpiry, Tokens};
 use crate::model::scenario::{
     ClientSpec, ClockSpec, CountFrom, FailMode, FenceMode, FenceWith, LinkOverride, LinkSpec,
     LossPolicy, NetworkSpec, RetrySpec, Scenario, Step, LIMITS,
@@ -125,6 +125,10 @@ pub struct Holder {
     /// The renewal watchdog's period as the scenario sets it (`renew_every_ms`); see
     /// [`Holder::renew_period`] for the flavor's default keepalive.
     pub renew_every_ms: Option<i64>,
+    /// ZooKeeper: the client stops its work on Disconnected (`coordinator.stop_on_disconnect`).
+    pub stop_on_disconnect: bool,
+    /// Chubby: the grace period after the local lease runs out (`coordinator.grace_ms`).
+    pub grace_ms: i64,
 }
 
 impl Holder {
@@ -204,18 +208,15 @@ pub fn holder_of(sc: &Scenario, client: usize) -> Result<Holder, Refusal> {
     })?;
     let flavor = sc.coordinator.flavor;
     let model = flavor.model();
-    if !matches!(
-        flavor,
-        Flavor::Generic | Flavor::Redis | Flavor::Redlock | Flavor::Etcd
-    ) {
+    if model.lazy_expiry {
         return Err(Refusal {
             option: "--flavor",
             reason: format!(
-                "the {} flavor is not in the calculator yet: its client keeps a session \
-alive by default (a keepalive every 1/{} of the TTL) with expiry rules of its own that the \
-calculator does not derive; try --flavor generic, redis, redlock or etcd",
-                flavor.name(),
-                model.keepalive_div
+                "the {} flavor is not in the calculator: its servers end a session anywhere \
+between one and two TTLs after the last renewal (the model draws the moment at random), so \
+no run can be built that is sure to attain the earliest; try --flavor generic, redis, \
+redlock, zookeeper, etcd or chubby",
+                flavor.name()
             ),
         });
     }
@@ -244,6 +245,8 @@ master only; the calculator bounds a renewal watchdog on the generic and redis f
         lock_delay_ms: sc.coordinator.lock_delay_ms.unwrap_or(model.lock_delay_ms),
         fenced,
         renew_every_ms: c.renew_every_ms,
+        stop_on_disconnect: sc.coordinator.stop_on_disconnect,
+        grace_ms: sc.coordinator.grace_ms,
     })
 }
 
@@ -653,7 +656,11 @@ believe together for the stated worst-case overlap.",
         ..ClockSpec::default()
     };
     out.coordinator.clocks = Vec::new();
-    out.coordinator.lock_delay_ms = (h.lock_delay_ms > 0).then_some(h.lock_delay_ms);
+    // Chubby and Consul hold the lock back by default: a lock-delay of 0 must be said.
+    out.coordinator.lock_delay_ms =
+        (h.lock_delay_ms > 0 || h.flavor.model().lock_delay_ms > 0).then_some(h.lock_delay_ms);
+    out.coordinator.stop_on_disconnect = h.stop_on_disconnect;
+    out.coordinator.grace_ms = h.grace_ms;
     out.storage.clock = ClockSpec::default();
     out.network = NetworkSpec {
         default: LinkSpec {
@@ -805,6 +812,24 @@ mod renewing {
             CountFrom::Grant => at_grant + h.ttl_ms - h.margin_ms,
         };
         let passes = !h.check_before_write || reads(t_w) < deadline;
+        // Whether a tick run at this local reading ends the belief, when no answer has come
+        // since the grant (`Client::on_renew_tick`): past the deadline (generic, Redis,
+        // etcd); ZooKeeper only with stop_on_disconnect, once silent for 2/3 of the
+        // session timeout; Chubby never at its first late tick, which enters jeopardy and
+        // renews.
+        let ends_at_tick = |now: i64| match h.flavor.model().on_expiry {
+            OnExpiry::Lose => now >= deadline,
+            OnExpiry::Disconnect => h.stop_on_disconnect && now - at_grant >= h.ttl_ms * 2 / 3,
+            OnExpiry::Jeopardy => false,
+        };
+        // The deadline the job's check compares with once the held tick has run: Chubby's
+        // tick enters jeopardy there, which moves the deadline a grace later.
+        let check_deadline =
+            if h.flavor.model().on_expiry == OnExpiry::Jeopardy && reads(y) >= deadline {
+                deadline.saturating_add(h.grace_ms)
+            } else {
+                deadline
+            };
         let refuse = |reason: String| Refusal {
             option: "renew_every_ms",
             reason,
@@ -824,15 +849,27 @@ the calculator does not bound that race yet",
             }
         } else if env.max_pause_ms.is_some_and(|p| y - x0 > p) {
             Path::KeptAlive
-        } else if reads(y) >= deadline {
+        } else if ends_at_tick(reads(y))
+            || (h.check_before_write && t_w <= y && reads(y) >= check_deadline)
+        {
+            // The held tick (or the job's check, held with it) ends the belief when the
+            // whole pause is over.
             Path::Watchdog
         } else {
             // Between the resumed tick and the refusal's arrival nothing else may end the
-            // belief: a later tick that finds the deadline passed, or the write's check.
+            // belief: a later tick (its deadline passed; ZooKeeper: Disconnected with
+            // stop_on_disconnect, or LOST a session timeout after Disconnected; Chubby: the
+            // grace over), or the write's check.
             let next = slow.true_time_of(reads(y) + r, Time(y)).0;
-            let tick_ok = next > y + 2 * d || reads(y + 2 * d) < deadline;
+            let later = reads(y + 2 * d);
+            let tick_ok = next > y + 2 * d
+                || match h.flavor.model().on_expiry {
+                    OnExpiry::Lose => later < deadline,
+                    OnExpiry::Disconnect => !ends_at_tick(later) && later - reads(y) < h.ttl_ms,
+                    OnExpiry::Jeopardy => later < deadline.saturating_add(h.grace_ms),
+                };
             let check_ok =
-                !h.check_before_write || t_w <= y || t_w >= y + 2 * d || reads(t_w) < deadline;
+                !h.check_before_write || t_w >= y + 2 * d || reads(t_w.max(y)) < check_deadline;
             if !(tick_ok && check_ok) {
                 return Err(refuse(format!(
                     "the believed deadline (TTL {} ms − margin {} ms) passes while the late \
