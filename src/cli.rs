@@ -1170,10 +1170,6 @@ mod tests {
                 &["bound", "consul-false-positive"][..],
                 "--flavor: the consul flavor",
             ),
-            (
-                &["bound", "silent-renewal-failure", "--max-pause-ms", "60000"][..],
-                "renew_every_ms",
-            ),
             (&["bound", "gc-pause", "--client", "c9"][..], "--client"),
             (
                 &["bound", "gc-pause", "--max-drift-ppm", "600000"][..],

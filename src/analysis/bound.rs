@@ -20,10 +20,13 @@
 //!
 //! Every figure is computed with the model's own integer clocks ([`Clock`]), so the
 //! worst-case run ([`Bound::worst_case`]) shows exactly the stated overlap. The
-//! calculator bounds a renewal watchdog on the generic and Redis flavors (module
-//! `renewing`) and refuses, with the reason, what it cannot bound yet: the renewing cases
-//! its construction does not attain, and the flavors whose client keeps a session alive
-//! by default (ZooKeeper, etcd, Consul, Chubby). Clock jumps are outside its bounds (see the doc).
+//! calculator bounds a client that renews (module `renewing`): a watchdog on any flavor
+//! but Redlock, and the keepalive etcd's, ZooKeeper's and Chubby's clients send by default,
+//! with each one's rule for what a late tick does (a deadline; Disconnected and LOST;
+//! jeopardy and grace). It refuses, with the reason, what it cannot bound: the renewing
+//! cases its construction does not attain, Redlock with renewal, and Consul, whose
+//! invalidation moment the model draws at random. Clock jumps are outside its bounds
+//! (see the doc).
 
 use crate::model::clock::Clock;
 use crate::model::flavors::{redlock, Flavor, OnExpiry, Tokens};
@@ -224,8 +227,9 @@ redlock, zookeeper, etcd or chubby",
         return Err(Refusal {
             option: "renew_every_ms",
             reason: format!(
-                "c{} renews its Redlock lease (renew_every_ms), and the model renews on one \
-master only; the calculator bounds a renewal watchdog on the generic and redis flavors",
+                "c{} renews its Redlock lease (renew_every_ms), but the model does not \
+extend a Redlock lease (a scenario may not ask it to), so no run could attain a bound; the \
+calculator bounds a renewal watchdog on the single-node flavors",
                 client + 1
             ),
         });
