@@ -1167,12 +1167,8 @@ mod tests {
     fn bound_refusals_name_the_option_and_exit_2() {
         for (args, names) in [
             (
-                &["bound", "zookeeper-partition"][..],
-                "--flavor: the zookeeper flavor",
-            ),
-            (
-                &["bound", "silent-renewal-failure", "--max-pause-ms", "60000"][..],
-                "renew_every_ms",
+                &["bound", "consul-false-positive"][..],
+                "--flavor: the consul flavor",
             ),
             (&["bound", "gc-pause", "--client", "c9"][..], "--client"),
             (

@@ -20,13 +20,16 @@
 //!
 //! Every figure is computed with the model's own integer clocks ([`Clock`]), so the
 //! worst-case run ([`Bound::worst_case`]) shows exactly the stated overlap. The
-//! calculator bounds a renewal watchdog on the generic and Redis flavors (module
-//! `renewing`) and refuses, with the reason, what it cannot bound yet: the renewing cases
-//! its construction does not attain, and the flavors whose client keeps a session alive
-//! by default (ZooKeeper, etcd, Consul, Chubby). Clock jumps are outside its bounds (see the doc).
+//! calculator bounds a client that renews (module `renewing`): a watchdog on any flavor
+//! but Redlock, and the keepalive etcd's, ZooKeeper's and Chubby's clients send by default,
+//! with each one's rule for what a late tick does (a deadline; Disconnected and LOST;
+//! jeopardy and grace). It refuses, with the reason, what it cannot bound: the renewing
+//! cases its construction does not attain, Redlock with renewal, and Consul, whose
+//! invalidation moment the model draws at random. Clock jumps are outside its bounds
+//! (see the doc).
 
 use crate::model::clock::Clock;
-use crate::model::flavors::{redlock, Flavor, Tokens};
+use crate::model::flavors::{redlock, Flavor, OnExpiry, Tokens};
 use crate::model::scenario::{
     ClientSpec, ClockSpec, CountFrom, FailMode, FenceMode, FenceWith, LinkOverride, LinkSpec,
     LossPolicy, NetworkSpec, RetrySpec, Scenario, Step, LIMITS,
@@ -122,8 +125,24 @@ pub struct Holder {
     pub lock_delay_ms: i64,
     /// Storage refuses a superseded holder's write (an ordered token, checked).
     pub fenced: bool,
-    /// The renewal watchdog's period (`renew_every_ms`), if the client renews.
+    /// The renewal watchdog's period as the scenario sets it (`renew_every_ms`); see
+    /// [`Holder::renew_period`] for the flavor's default keepalive.
     pub renew_every_ms: Option<i64>,
+    /// ZooKeeper: the client stops its work on Disconnected (`coordinator.stop_on_disconnect`).
+    pub stop_on_disconnect: bool,
+    /// Chubby: the grace period after the local lease runs out (`coordinator.grace_ms`).
+    pub grace_ms: i64,
+}
+
+impl Holder {
+    /// The period the client's watchdog actually runs at: `renew_every_ms`, else the
+    /// flavor's default keepalive (etcd: TTL/3), as `Client::renew_every` has it — so a
+    /// TTL changed in the calculator moves etcd's keepalive with it.
+    pub fn renew_period(&self) -> Option<i64> {
+        let div = self.flavor.model().keepalive_div;
+        self.renew_every_ms
+            .or_else(|| (div > 0).then(|| (self.ttl_ms / div).max(1)))
+    }
 }
 
 /// The answer.
@@ -192,15 +211,15 @@ pub fn holder_of(sc: &Scenario, client: usize) -> Result<Holder, Refusal> {
     })?;
     let flavor = sc.coordinator.flavor;
     let model = flavor.model();
-    if !matches!(flavor, Flavor::Generic | Flavor::Redis | Flavor::Redlock) {
+    if model.lazy_expiry {
         return Err(Refusal {
             option: "--flavor",
             reason: format!(
-                "the {} flavor is not in the calculator yet: its client keeps a session \
-alive by default (a keepalive every 1/{} of the TTL), and the calculator does not bound \
-renewals; try --flavor generic, redis or redlock",
-                flavor.name(),
-                model.keepalive_div
+                "the {} flavor is not in the calculator: its servers end a session anywhere \
+between one and two TTLs after the last renewal (the model draws the moment at random), so \
+no run can be built that is sure to attain the earliest; try --flavor generic, redis, \
+redlock, zookeeper, etcd or chubby",
+                flavor.name()
             ),
         });
     }
@@ -208,8 +227,9 @@ renewals; try --flavor generic, redis or redlock",
         return Err(Refusal {
             option: "renew_every_ms",
             reason: format!(
-                "c{} renews its Redlock lease (renew_every_ms), and the model renews on one \
-master only; the calculator bounds a renewal watchdog on the generic and redis flavors",
+                "c{} renews its Redlock lease (renew_every_ms), but the model does not \
+extend a Redlock lease (a scenario may not ask it to), so no run could attain a bound; the \
+calculator bounds a renewal watchdog on the single-node flavors",
                 client + 1
             ),
         });
@@ -229,6 +249,8 @@ master only; the calculator bounds a renewal watchdog on the generic and redis f
         lock_delay_ms: sc.coordinator.lock_delay_ms.unwrap_or(model.lock_delay_ms),
         fenced,
         renew_every_ms: c.renew_every_ms,
+        stop_on_disconnect: sc.coordinator.stop_on_disconnect,
+        grace_ms: sc.coordinator.grace_ms,
     })
 }
 
@@ -309,6 +331,13 @@ pub fn check_env(h: &Holder, env: &Env) -> Result<(), Refusal> {
             reason: format!("a drift bound is 0 … {MAX_DRIFT_PPM} ppm (±50 %)"),
         });
     }
+    let min_ttl = h.flavor.model().min_ttl_ms;
+    if h.ttl_ms < min_ttl {
+        return Err(Refusal {
+            option: "--ttl",
+            reason: format!("{} accepts a TTL of at least {min_ttl} ms", h.flavor.name()),
+        });
+    }
     if 2 * env.max_delay_ms >= h.timeout_ms {
         return Err(Refusal {
             option: "--max-delay-ms",
@@ -335,9 +364,15 @@ allowance: the client would never hold the lock"
 /// worst case's own).
 pub fn bound(sc: &Scenario, h: &Holder, env: &Env) -> Result<Bound, Refusal> {
     check_env(h, env)?;
-    if h.renew_every_ms.is_some() {
+    if h.renew_period().is_some() {
         return renewing::bound(sc, h, env);
     }
+    plain_bound(sc, h, env)
+}
+
+/// The bound of a holder whose belief ends by its job alone (no watchdog, or one that
+/// never ticks before the job's end: see `renewing`).
+fn plain_bound(sc: &Scenario, h: &Holder, env: &Env) -> Result<Bound, Refusal> {
     let d = env.max_delay_ms;
     let i = instants(h, env);
     let mut terms = vec![
@@ -413,7 +448,7 @@ the TTL of {} ms; a waiting client is granted at once (delay 0)",
             ),
         });
     }
-    let worst_overlap_ms = overlap_of(h, env);
+    let worst_overlap_ms = plain_overlap(h, env);
     let end = worst_overlap_ms.map(|o| o + i.e);
     let safe = h.fenced || worst_overlap_ms.is_some_and(|o| o <= 0);
     // The latest write: sent after the work (and a pause), or at the last instant the
@@ -602,7 +637,7 @@ fn base_case(sc: &Scenario, h: &Holder, env: &Env, e: i64, end: i64) -> Scenario
     for k in 0..h.flavor.nodes() {
         let co = NodeId::Coord(k);
         links.extend([
-            link(c1, co, if h.renew_every_ms.is_some() { d } else { 0 }),
+            link(c1, co, 0),
             link(co, c1, d),
             link(c2, co, 0),
             link(co, c2, 0),
@@ -625,7 +660,11 @@ believe together for the stated worst-case overlap.",
         ..ClockSpec::default()
     };
     out.coordinator.clocks = Vec::new();
-    out.coordinator.lock_delay_ms = (h.lock_delay_ms > 0).then_some(h.lock_delay_ms);
+    // Chubby and Consul hold the lock back by default: a lock-delay of 0 must be said.
+    out.coordinator.lock_delay_ms =
+        (h.lock_delay_ms > 0 || h.flavor.model().lock_delay_ms > 0).then_some(h.lock_delay_ms);
+    out.coordinator.stop_on_disconnect = h.stop_on_disconnect;
+    out.coordinator.grace_ms = h.grace_ms;
     out.storage.clock = ClockSpec::default();
     out.network = NetworkSpec {
         default: LinkSpec {
@@ -642,9 +681,13 @@ believe together for the stated worst-case overlap.",
 
 /// The overlap alone (no terms, no run): what [`ttl_needed`] searches over.
 fn overlap_of(h: &Holder, env: &Env) -> Option<i64> {
-    if h.renew_every_ms.is_some() {
+    if h.renew_period().is_some() {
         return renewing::overlap_of(h, env);
     }
+    plain_overlap(h, env)
+}
+
+fn plain_overlap(h: &Holder, env: &Env) -> Option<i64> {
     let i = instants(h, env);
     let p = env.max_pause_ms?;
     Some(i.t_w + p + if i.passes { 2 * env.max_delay_ms } else { 0 } - i.e)
@@ -683,7 +726,7 @@ pub fn ttl_needed(h: &Holder, env: &Env) -> Option<i64> {
 /// successor's grant (with `check_before_write`, counting from the request), if any.
 pub fn margin_needed(h: &Holder, env: &Env) -> Option<i64> {
     if !h.check_before_write
-        || h.renew_every_ms.is_some()
+        || h.renew_period().is_some()
         || (h.count_from == CountFrom::Grant && h.flavor != Flavor::Redlock)
     {
         return None;
@@ -697,23 +740,40 @@ pub fn margin_needed(h: &Holder, env: &Env) -> Option<i64> {
     (m < h.ttl_ms).then_some(m.max(0))
 }
 
-/// A client with a renewal watchdog (`renew_every_ms`), generic or Redis flavor. The
-/// watchdog renews every R on the client's clock from the grant; a renewal that lands in
-/// time pushes the expiry TTL further, so the lease runs out only when no renewal lands
-/// for a TTL on the coordinator's clock. The first gap is the longest (the grant's flight
-/// comes before the first tick), and the belief then ends when the refusal of the late
-/// renewal reaches the holder (or its watchdog sees its own deadline pass):
+/// A client with a renewal watchdog: `renew_every_ms`, or the flavor's default keepalive
+/// (etcd: every TTL/3) — generic, Redis or etcd. The watchdog ticks every R on the
+/// client's clock from the grant; a renewal that lands in time pushes the expiry a TTL
+/// further, so the lease runs out only when no renewal lands for a TTL on the
+/// coordinator's clock. The first gap is the longest (the grant's flight comes before the
+/// first tick), so the worst case holds the first tick `x0` with the pause:
 ///
 /// ```text
-/// overlap = D + R/(1 − ρ) + 2D + P − (TTL + lock_delay)/(1 + ρ)
+/// overlap = D + R/(1 − ρ) + 2D + P − (TTL + lock_delay)/(1 + ρ)   (the refusal is read)
+/// overlap = D + R/(1 − ρ) + P − (TTL + lock_delay)/(1 + ρ)        (its own deadline)
 /// ```
 ///
-/// The derivation, and what it refuses, is in `docs/safety-bound.md`.
+/// and a job that writes before the first tick ends its belief by itself (the plain
+/// bound). The derivation, and what it refuses, is in `docs/safety-bound.md`.
 mod renewing {
     use super::*;
 
-    /// The instants of the worst case: the acquire and every renewal take D to land, the
-    /// answers D to come back (so the lease starts at D).
+    /// How the holder's belief ends in the worst case.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub(super) enum Path {
+        /// The job's write is answered (or its check fails) before the first tick: the
+        /// watchdog plays no part and the plain bound holds.
+        Job,
+        /// Even a whole pause at the first tick lets its renewal land before the expiry.
+        KeptAlive,
+        /// The first tick is held until its renewal lands after the expiry; the rest of
+        /// the pause holds the refusal.
+        Refusal,
+        /// The first tick, held for the whole pause, finds the believed deadline passed.
+        Watchdog,
+    }
+
+    /// The instants of the worst case: the acquire lands at once (so the lease starts at
+    /// 0), every answer to the holder takes D, and so does its late renewal.
     pub(super) struct Instants {
         /// The lease runs out on the coordinator.
         pub t_exp: i64,
@@ -721,109 +781,178 @@ mod renewing {
         pub e: i64,
         /// The first watchdog tick, when nothing holds it.
         pub x0: i64,
-        /// The first pause: long enough that the tick's renewal lands after `t_exp`.
+        /// When the held tick resumes: the earliest instant whose renewal, taking D,
+        /// lands at or after the expiry.
+        pub y: i64,
+        /// The first pause, `y − x0`.
         pub p_a: i64,
         /// The holder's work ends (its write or check).
         pub t_w: i64,
-        /// The holder's believed deadline (local).
-        pub deadline_local: i64,
+        /// The ticks that send a renewal between the resume and the refusal's arrival
+        /// (`y` first): each renewal takes D, so the first refusal is the first back.
+        pub ticks: Vec<i64>,
+        pub path: Path,
     }
 
-    pub(super) fn instants(h: &Holder, env: &Env) -> Instants {
+    pub(super) fn instants(h: &Holder, env: &Env) -> Result<Instants, Refusal> {
         let d = env.max_delay_ms;
-        let r = h.renew_every_ms.unwrap_or(h.ttl_ms);
+        let r = h.renew_period().unwrap_or(h.ttl_ms);
         let slow = clock(-env.max_drift_ppm);
         let fast = clock(env.max_drift_ppm);
-        let t_exp = fast
-            .true_time_of(fast.timer_reading(Time(d)) + h.ttl_ms, Time(d))
-            .0;
+        let reads = |t: i64| slow.timer_reading(Time(t));
+        let t_exp = fast.true_time_of(h.ttl_ms, Time(0)).0;
         let mut e = t_exp;
         if h.lock_delay_ms > 0 {
             e = fast
                 .true_time_of(fast.timer_reading(Time(e)) + h.lock_delay_ms, Time(e))
                 .0;
         }
-        let at_grant = slow.timer_reading(Time(2 * d));
-        let x0 = slow.true_time_of(at_grant + r, Time(2 * d)).0;
-        let t_w = slow.true_time_of(at_grant + h.work_ms, Time(2 * d)).0;
-        let p_a = (t_exp - d - x0).max(0);
-        let deadline_local = match h.count_from {
+        let at_grant = reads(d);
+        let x0 = slow.true_time_of(at_grant + r, Time(d)).0;
+        let t_w = slow.true_time_of(at_grant + h.work_ms, Time(d)).0;
+        let y = x0.max(t_exp - d);
+        let deadline = match h.count_from {
             CountFrom::Request => h.ttl_ms - h.margin_ms,
             CountFrom::Grant => at_grant + h.ttl_ms - h.margin_ms,
         };
-        Instants {
+        let passes = !h.check_before_write || reads(t_w) < deadline;
+        // Whether a tick run at this local reading ends the belief, when no answer has come
+        // since the grant (`Client::on_renew_tick`): past the deadline (generic, Redis,
+        // etcd); ZooKeeper only with stop_on_disconnect, once silent for 2/3 of the
+        // session timeout; Chubby never at its first late tick, which enters jeopardy and
+        // renews.
+        let ends_at_tick = |now: i64| match h.flavor.model().on_expiry {
+            OnExpiry::Lose => now >= deadline,
+            OnExpiry::Disconnect => h.stop_on_disconnect && now - at_grant >= h.ttl_ms * 2 / 3,
+            OnExpiry::Jeopardy => false,
+        };
+        // The deadline the job's check compares with once the held tick has run: Chubby's
+        // tick enters jeopardy there, which moves the deadline a grace later.
+        let check_deadline =
+            if h.flavor.model().on_expiry == OnExpiry::Jeopardy && reads(y) >= deadline {
+                deadline.saturating_add(h.grace_ms)
+            } else {
+                deadline
+            };
+        let refuse = |reason: String| Refusal {
+            option: "renew_every_ms",
+            reason,
+        };
+        let path = if h.work_ms < r {
+            // Work and watchdog count on the same clock from the same grant, so the
+            // write's check comes before the first tick whatever the drift and delays.
+            if !passes || t_w + 2 * d < x0 {
+                Path::Job
+            } else {
+                return Err(refuse(format!(
+                    "the job's write (after {} ms of work) is answered about when the \
+watchdog first renews ({} ms after the grant): which comes first depends on the delays, and \
+the calculator does not bound that race yet",
+                    h.work_ms, r
+                )));
+            }
+        } else if env.max_pause_ms.is_some_and(|p| y - x0 > p) {
+            Path::KeptAlive
+        } else if ends_at_tick(reads(y))
+            || (h.check_before_write && t_w <= y && reads(y) >= check_deadline)
+        {
+            // The held tick (or the job's check, held with it) ends the belief when the
+            // whole pause is over.
+            Path::Watchdog
+        } else {
+            // Between the resumed tick and the refusal's arrival nothing else may end the
+            // belief: a later tick (its deadline passed; ZooKeeper: Disconnected with
+            // stop_on_disconnect, or LOST a session timeout after Disconnected; Chubby: the
+            // grace over), or the write's check.
+            let next = slow.true_time_of(reads(y) + r, Time(y)).0;
+            let later = reads(y + 2 * d);
+            let tick_ok = next > y + 2 * d
+                || match h.flavor.model().on_expiry {
+                    OnExpiry::Lose => later < deadline,
+                    OnExpiry::Disconnect => !ends_at_tick(later) && later - reads(y) < h.ttl_ms,
+                    OnExpiry::Jeopardy => later < deadline.saturating_add(h.grace_ms),
+                };
+            let check_ok =
+                !h.check_before_write || t_w >= y + 2 * d || reads(t_w.max(y)) < check_deadline;
+            if !(tick_ok && check_ok) {
+                return Err(refuse(format!(
+                    "the believed deadline (TTL {} ms − margin {} ms) passes while the late \
+renewal's refusal is on its way, and a {} ends the belief first; the calculator does not \
+bound that case yet",
+                    h.ttl_ms,
+                    h.margin_ms,
+                    if tick_ok {
+                        "check before the write"
+                    } else {
+                        "watchdog tick"
+                    }
+                )));
+            }
+            Path::Refusal
+        };
+        let mut ticks = Vec::new();
+        if path == Path::Refusal {
+            let mut t = y;
+            while t < y + 2 * d {
+                if ticks.len() >= MAX_DELAYED {
+                    return Err(refuse(format!(
+                        "the watchdog renews every {r} ms, more than {MAX_DELAYED} times in one \
+round trip of 2 × {d} ms: the worst case would need a delay fault per renewal"
+                    )));
+                }
+                ticks.push(t);
+                t = slow.true_time_of(reads(t) + r, Time(t)).0;
+            }
+        }
+        Ok(Instants {
             t_exp,
             e,
             x0,
-            p_a,
+            y,
+            p_a: y - x0,
             t_w,
-            deadline_local,
-        }
+            ticks,
+            path,
+        })
     }
 
-    /// The lease cannot run out: even a whole pause at the first tick lets its renewal
-    /// land in time (and every later gap is shorter).
-    fn kept_alive(i: &Instants, p: i64) -> bool {
-        i.p_a > p
-    }
-
-    /// Checks that the construction attains the bound; refuses (naming the setting) what
-    /// the calculator does not bound yet.
-    fn check(h: &Holder, env: &Env, i: &Instants) -> Result<(), Refusal> {
-        let Some(p) = env.max_pause_ms else {
-            return Ok(());
-        };
-        if kept_alive(i, p) {
-            return Ok(());
-        }
-        let slow = clock(-env.max_drift_ppm);
-        let x = i.x0 + i.p_a;
-        let end = x + 2 * env.max_delay_ms + (p - i.p_a);
-        if slow.timer_reading(Time(x + 2 * env.max_delay_ms)) >= i.deadline_local {
-            return Err(Refusal {
-                option: "renew_every_ms",
-                reason: format!(
-                    "the watchdog's period ({} ms) is so close to the believed lease (TTL \
-{} ms − margin {} ms) that its own deadline check can end the belief first; the \
-calculator does not bound that case yet",
-                    h.renew_every_ms.unwrap_or(0),
-                    h.ttl_ms,
-                    h.margin_ms
-                ),
-            });
-        }
-        if i.t_w <= end {
-            return Err(Refusal {
-                option: "renew_every_ms",
-                reason: format!(
-                    "the job's write (after {} ms of work) can come before the watchdog \
-learns of the loss; the calculator bounds a renewing client only when its work outlasts \
-the watchdog's path (the first renewal, a pause and a round trip: about {} ms)",
-                    h.work_ms,
-                    end - env.max_delay_ms
-                ),
-            });
-        }
-        Ok(())
-    }
+    /// The most renewals the worst case delays one by one (a fault each, within the
+    /// format's limit of 256 faults).
+    const MAX_DELAYED: usize = 250;
 
     pub(super) fn overlap_of(h: &Holder, env: &Env) -> Option<i64> {
-        let i = instants(h, env);
-        check(h, env, &i).ok()?;
+        let i = instants(h, env).ok()?;
         let p = env.max_pause_ms?;
         let d = env.max_delay_ms;
-        Some(if kept_alive(&i, p) {
-            i.x0 + p + d - i.t_exp
-        } else {
-            i.x0 + p + 2 * d - i.e
+        Some(match i.path {
+            Path::Job => plain_overlap(h, env)?,
+            Path::KeptAlive => i.x0 + p + d - i.t_exp,
+            Path::Refusal => i.x0 + p + 2 * d - i.e,
+            Path::Watchdog => i.x0 + p - i.e,
         })
     }
 
     pub(super) fn bound(sc: &Scenario, h: &Holder, env: &Env) -> Result<Bound, Refusal> {
-        let i = instants(h, env);
-        check(h, env, &i)?;
+        let i = instants(h, env)?;
         let d = env.max_delay_ms;
-        let r = h.renew_every_ms.unwrap_or(0);
+        let r = h.renew_period().unwrap_or(0);
+        let whose = if h.renew_every_ms.is_some() {
+            "its watchdog's".to_string()
+        } else {
+            format!("{}'s default keepalive", h.flavor.name())
+        };
+        if i.path == Path::Job {
+            let mut b = plain_bound(sc, h, env)?;
+            b.terms.push(Term {
+                name: "renewal",
+                ms: 0,
+                why: format!(
+                    "{whose} first renewal comes {r} ms after the grant, after the job's \
+write is answered (or its check fails): the watchdog plays no part"
+                ),
+            });
+            return Ok(b);
+        }
         let mut terms = vec![
             Term {
                 name: "grant delay",
@@ -835,24 +964,35 @@ reach the holder, whose watchdog starts counting only then"
             },
             Term {
                 name: "renewal period",
-                ms: i.x0 - 2 * d,
+                ms: i.x0 - d,
                 why: format!(
-                    "the first renewal leaves {r} ms after the grant on a holder clock \
+                    "{whose} first renewal leaves {r} ms after the grant on a holder clock \
 running slow by {} ppm",
                     env.max_drift_ppm
                 ),
             },
             Term {
                 name: "renewal round trip",
-                ms: 2 * d,
-                why: format!(
-                    "the late renewal takes D = {d} ms to be refused and the refusal D to \
+                ms: if i.path == Path::Watchdog { 0 } else { 2 * d },
+                why: if i.path == Path::Watchdog {
+                    "when the held tick runs, the holder's own clock already reads past its \
+believed deadline (TTL − margin): the watchdog ends the belief there, sending nothing"
+                        .into()
+                } else {
+                    format!(
+                        "the late renewal takes D = {d} ms to be refused and the refusal D to \
 come back; the holder believes until it reads it"
-                ),
+                    )
+                },
             },
         ];
-        let pause_why = "a pause freezes the holder's watchdog: part of it holds back the \
-first renewal until the lease has run out, the rest holds the refusal";
+        let pause_why = if i.path == Path::Watchdog {
+            "a pause freezes the holder's watchdog: held at its first tick, it learns nothing \
+until the pause ends"
+        } else {
+            "a pause freezes the holder's watchdog: part of it holds back the first renewal \
+until the lease has run out, the rest holds the refusal"
+        };
         terms.push(Term {
             name: "pause",
             ms: env.max_pause_ms.unwrap_or(0),
@@ -863,7 +1003,7 @@ first renewal until the lease has run out, the rest holds the refusal";
         });
         terms.push(Term {
             name: "lease",
-            ms: -(i.t_exp - d),
+            ms: -i.t_exp,
             why: format!(
                 "the coordinator expires the lease when its clock, fast by {} ppm, has \
 counted the TTL of {} ms with no renewal; a waiting client is granted at once",
@@ -883,7 +1023,7 @@ clock",
         }
         let worst_overlap_ms = overlap_of(h, env);
         if let (Some(o), Some(p)) = (worst_overlap_ms, env.max_pause_ms) {
-            if kept_alive(&i, p) {
+            if i.path == Path::KeptAlive {
                 let sum: i64 = terms.iter().map(|t| t.ms).sum();
                 terms.push(Term {
                     name: "kept alive",
@@ -915,8 +1055,13 @@ the holder renews"
         let dominant = dominant(&terms);
         let (lease, p, sum) = substituted(h, env, &terms);
         let total = worst_overlap_ms.map_or("∞".to_string(), |t| t.to_string());
+        let trip = if i.path == Path::Watchdog {
+            ""
+        } else {
+            " + 2D"
+        };
         let formula = format!(
-            "overlap = D + R/(1 − ρ) + 2D + P − {lease}/(1 + ρ) with D = {d} ms, R = {r} ms, \
+            "overlap = D + R/(1 − ρ){trip} + P − {lease}/(1 + ρ) with D = {d} ms, R = {r} ms, \
 P = {p} ms, ρ = {} ppm, TTL = {} ms: {} = {total} ms",
             env.max_drift_ppm, h.ttl_ms, sum
         );
@@ -938,20 +1083,38 @@ P = {p} ms, ρ = {} ppm, TTL = {} ms: {} = {total} ms",
         })
     }
 
-    /// The run: every link between the holder and the coordinator takes D, one pause
-    /// holds the first tick until its renewal lands after the expiry, a second holds the
-    /// refusal.
+    /// The run: the acquire lands at once; a pause holds the first tick (until its
+    /// renewal, delayed D, lands after the expiry — or for all of P), and the rest of the
+    /// pause holds the refusal.
     fn worst_case(sc: &Scenario, h: &Holder, env: &Env, i: &Instants, end: i64) -> Scenario {
         let mut out = base_case(sc, h, env, i.e, end);
         let p = env.max_pause_ms.unwrap_or(0);
         let d = env.max_delay_ms;
         let c1 = NodeId::Client(0);
-        let (first, at2) = if kept_alive(i, p) {
-            (p, i.x0 + p + 2 * d)
-        } else {
-            (i.p_a, i.x0 + i.p_a + 2 * d)
+        let pauses = match i.path {
+            Path::Refusal => {
+                if d > 0 {
+                    // The acquire went out at 0 on a link of delay 0; each renewal sent
+                    // before the refusal is back is the next message on it after a delay
+                    // fault, and takes D.
+                    let mut after = 1;
+                    for t in &i.ticks {
+                        out.faults.push(Fault {
+                            at_ms: after,
+                            kind: FaultKind::Delay {
+                                from: c1,
+                                to: NodeId::COORD,
+                                extra_ms: d,
+                            },
+                        });
+                        after = t + 1;
+                    }
+                }
+                [(i.x0, i.p_a), (i.y + 2 * d, p - i.p_a)]
+            }
+            _ => [(i.x0, p), (0, 0)],
         };
-        for (at_ms, for_ms) in [(i.x0, first), (at2, p - first)] {
+        for (at_ms, for_ms) in pauses {
             if for_ms > 0 {
                 out.faults.push(Fault {
                     at_ms,
@@ -959,6 +1122,7 @@ P = {p} ms, ρ = {} ppm, TTL = {} ms: {} = {total} ms",
                 });
             }
         }
+        out.faults.sort_by_key(|f| f.at_ms);
         out
     }
 }
