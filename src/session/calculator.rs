@@ -8,7 +8,7 @@
 
 use crate::analysis::bound::{bound, holder_of, Bound, Env, Holder, Refusal};
 use crate::model::flavors::Flavor;
-use crate::model::scenario::Scenario;
+use crate::model::scenario::{FaultKind, Scenario};
 use crate::session::edit::set_flavor;
 
 /// The fields, in order: (key, label, what a refusal of `analysis::bound` calls it).
@@ -132,6 +132,30 @@ impl Form {
     }
 }
 
+/// The faults of `sc` the calculator's bounds leave out (a partition, a clock jump, a
+/// restart, …), each named once in the order they come. The figure is for pauses, delays
+/// and drift only, so the panel says so when the run on screen breaks some other way —
+/// `zookeeper-partition` is "safe" by the calculator and unsafe by its partition.
+pub fn uncovered(sc: &Scenario) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for f in &sc.faults {
+        let name = match f.kind {
+            FaultKind::Pause { .. } | FaultKind::Heal { .. } => continue,
+            FaultKind::Delay { .. } => "a held-up message",
+            FaultKind::Partition { .. } => "a partition",
+            FaultKind::ClockJump { .. } => "a clock jump",
+            FaultKind::Restart { .. } => "a restart",
+            FaultKind::FailRenewals { .. } => "failing renewals",
+            FaultKind::Failover { .. } => "a failover",
+            FaultKind::FalsePositive { .. } => "a false positive",
+        };
+        if !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
 /// A whole number of ms (or ppm) at least 0, or the message for its field.
 fn parse(text: &str) -> Result<i64, String> {
     match text.trim().parse::<i64>() {
@@ -215,5 +239,14 @@ mod tests {
         }
         // The scenario itself is not changed.
         assert_eq!(sc.coordinator.flavor, Flavor::Generic);
+    }
+
+    #[test]
+    fn faults_outside_the_bounds_are_named() {
+        assert!(uncovered(&open("gc-pause").unwrap()).is_empty());
+        assert_eq!(
+            uncovered(&open("zookeeper-partition").unwrap()),
+            ["a partition"]
+        );
     }
 }

@@ -9,7 +9,7 @@
 
 use super::adapter::RunProps;
 use crate::model::flavors::Flavor;
-use crate::session::calculator::{Form, FIELDS, PAUSE};
+use crate::session::calculator::{uncovered, Form, FIELDS, PAUSE};
 use crate::session::share::{encode, Source, ViewState};
 use crate::session::Action;
 use crate::vocab::numbers::decimal;
@@ -59,6 +59,7 @@ pub fn Calculator(props: &RunProps) -> Html {
         }
     };
     let (h0, errors, result) = (reading.holder, &reading.errors, &reading.bound);
+    let left_out = uncovered(&sc);
     let field = |i: usize| {
         let (key, label, _) = FIELDS[i];
         let text = form.values[i].clone();
@@ -139,6 +140,9 @@ pub fn Calculator(props: &RunProps) -> Html {
     shell(html! {
         <>
             <p class="hint">{ format!("Client 1 of this scenario ({}), its lease counted from the {}.", h0.flavor.name(), if h0.count_from == crate::model::scenario::CountFrom::Grant { "grant" } else { "request" }) }</p>
+            if !left_out.is_empty() {
+                <p class="hint">{ format!("This run also has {}, which these bounds (pauses, delays, drift) leave out: the figure says nothing about {}.", left_out.join(", "), if left_out.len() > 1 { "them" } else { "it" }) }</p>
+            }
             <div class="calc-fields">
                 { service }
                 { field(0) }{ field(1) }{ field(2) }
