@@ -939,7 +939,7 @@ round trip of 2 × {d} ms: the worst case would need a delay fault per renewal"
         let whose = if h.renew_every_ms.is_some() {
             "its watchdog's".to_string()
         } else {
-            format!("{}'s default keepalive", h.flavor.name())
+            format!("the {} client's default keepalive: its", h.flavor.name())
         };
         if i.path == Path::Job {
             let mut b = plain_bound(sc, h, env)?;
