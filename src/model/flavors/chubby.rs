@@ -30,7 +30,8 @@ pub const LOCK_DELAY_MS: i64 = 60_000;
 
 pub const MODEL: Model = Model {
     name: "chubby",
-    explainer: "Chubby, described by Mike Burrows in \"The Chubby lock service for \
+    explainer: super::not_in_first_load(
+        "Chubby, described by Mike Burrows in \"The Chubby lock service for \
 loosely-coupled distributed systems\" (OSDI 2006). Clients keep a session alive with \
 KeepAlives; if the local lease runs out the client enters jeopardy and waits a 45-second \
 grace period before declaring the session lost, so a master fail-over — during which lease \
@@ -39,6 +40,7 @@ When a holder really fails, its lock is held back for a lock-delay the client ch
 minute (the model uses the full minute), for servers that cannot check anything. Those that can ask for a sequencer: the lock's name, \
 mode and generation number, which increases on every acquisition, so a resource can refuse \
 a request carrying an older one.",
+    ),
     fence: "sequencer (name, mode, lock generation): the generation is the token",
     tokens: Tokens::Counter,
     waiters: None,

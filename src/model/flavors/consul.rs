@@ -24,7 +24,8 @@ pub const MIN_TTL_MS: i64 = 10_000;
 
 pub const MODEL: Model = Model {
     name: "consul",
-    explainer: "Consul's locks, per its sessions documentation: a lock is a key held by a \
+    explainer: super::not_in_first_load(
+        "Consul's locks, per its sessions documentation: a lock is a key held by a \
 session, and the session ends when its TTL runs out, when it is destroyed, or when the \
 node's health check goes critical. The TTL is only a lower bound; the servers may take up \
 to twice as long to notice (this model picks a random moment between one and two TTLs: a \
@@ -33,6 +34,7 @@ releasing a lock whose holder is still working, so after such an invalidation Co
 to hand the lock out again for the lock-delay (15 seconds by default) in the hope that the \
 old holder notices in time. The real protection is the sequencer: the key, its LockIndex \
 (which grows with every acquisition) and the session, which a resource can check.",
+    ),
     fence: "sequencer (Key, LockIndex, Session): LockIndex is the token",
     tokens: Tokens::Counter,
     waiters: None,

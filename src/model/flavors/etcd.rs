@@ -28,7 +28,8 @@ pub fn keepalive_ms(ttl_ms: i64) -> i64 {
 
 pub const MODEL: Model = Model {
     name: "etcd",
-    explainer: "etcd's lock, as its documentation and client library describe it: the client \
+    explainer: super::not_in_first_load(
+        "etcd's lock, as its documentation and client library describe it: the client \
 takes a lease (at least 2 seconds), keeps it alive every third of its TTL, and puts a key \
 under the lock's prefix attached to that lease. Whoever's key has the lowest create revision \
 owns the lock; the others wait for the key just before theirs to be deleted. When a lease is \
@@ -38,6 +39,7 @@ exclusion. And a new leader's lessor (Promote, in lessor.go) gives every lease i
 again plus the 1-second election timeout (etcd issues #9395 and #9888): a dead holder can \
 block the lock for longer than its TTL. Lease checkpointing, which persists the remaining \
 TTL, limits that; the model runs without it.",
+    ),
     fence: "the lock key's create revision: ordered, survives restarts",
     tokens: Tokens::Revision,
     waiters: Some(Waiters::Queue),

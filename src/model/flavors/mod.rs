@@ -84,6 +84,17 @@ pub enum Failover {
     Extend { extra_ms: i64 },
 }
 
+/// A text only the whole app shows: the first load (the `lite` feature) runs the default
+/// page's generic lock service alone, so it leaves out the other services' explainers
+/// (about 1.8 KB gzip of its wasm).
+pub(crate) const fn not_in_first_load(text: &'static str) -> &'static str {
+    if cfg!(feature = "lite") {
+        ""
+    } else {
+        text
+    }
+}
+
 /// The safety-relevant shape of one lock service, as data.
 #[derive(Clone, Copy, Debug)]
 pub struct Model {

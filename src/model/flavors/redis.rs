@@ -18,7 +18,8 @@ use super::{Failover, Model, OnExpiry, Tokens};
 
 pub const MODEL: Model = Model {
     name: "redis",
-    explainer: "A single Redis server used as a lock, as the Redis distributed-lock docs \
+    explainer: super::not_in_first_load(
+        "A single Redis server used as a lock, as the Redis distributed-lock docs \
 describe: SET with NX and a TTL creates the key only if it is absent, the value is a random \
 id so that only its owner deletes it (compare-and-delete), and the key expires at an \
 absolute time on the server's wall clock, so an operator or NTP stepping that clock forward \
@@ -26,6 +27,7 @@ frees the lock early. Nothing in a grant is ordered, so there is no fencing toke
 cannot tell a late writer from the current one. Replication is asynchronous, so after a \
 failover the promoted replica may never have seen the key, and a second client gets the \
 same lock. The docs themselves say to add fencing for correctness.",
+    ),
     fence: "none: the random value identifies the owner but carries no order",
     tokens: Tokens::None,
     waiters: Some(Waiters::Retry),

@@ -35,7 +35,8 @@ pub fn validity_ms(ttl_ms: i64, elapsed_ms: i64) -> i64 {
 
 pub const MODEL: Model = Model {
     name: "redlock",
-    explainer: "Redlock, the multi-master algorithm of the Redis distributed-lock docs: the \
+    explainer: super::not_in_first_load(
+        "Redlock, the multi-master algorithm of the Redis distributed-lock docs: the \
 client tries to set the same random key on five independent Redis masters, and holds the \
 lock if at least three accepted and there is time left — the TTL minus the time the round \
 took minus a small drift allowance. Martin Kleppmann's 2016 critique shows why this is not \
@@ -43,6 +44,7 @@ enough for correctness: if one master's clock jumps forward its key expires earl
 second client can win a majority; a client paused after the check still writes late; a \
 master restarted without persistence forgets who holds the lock unless it stays down for a \
 TTL. And there is no fencing token at all.",
+    ),
     fence: "none: five random values, no order",
     nodes: MASTERS,
     ..redis::MODEL
