@@ -1154,6 +1154,9 @@ mod tests {
         ]);
         assert_eq!(f["safe"], true);
         assert!(f["worst_overlap_ms"].is_null());
+        // Consul: bounded at its earliest invalidation, which its worst case pins.
+        let c = report(&["bound", "consul-false-positive", "--format", "json"]);
+        assert_eq!(c["worst_case"]["coordinator"]["invalidation"], "earliest");
         // Text: the verdict and the formula with the numbers.
         let (code, out, _) = cli(&["bound", "clean", "--client", "c2", "--max-pause-ms", "0"]);
         assert_eq!(code, 0);
@@ -1166,10 +1169,6 @@ mod tests {
     #[test]
     fn bound_refusals_name_the_option_and_exit_2() {
         for (args, names) in [
-            (
-                &["bound", "consul-false-positive"][..],
-                "--flavor: the consul flavor",
-            ),
             (&["bound", "gc-pause", "--client", "c9"][..], "--client"),
             (
                 &["bound", "gc-pause", "--max-drift-ppm", "600000"][..],

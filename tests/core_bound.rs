@@ -7,8 +7,8 @@ use leaseline::analysis::check::check;
 use leaseline::model::clock::Clock;
 use leaseline::model::flavors::{redlock, Flavor};
 use leaseline::model::scenario::{
-    ClockSpec, CountFrom, Fault, FaultKind, FenceMode, LinkSpec, LossPolicy, NetworkSpec, Scenario,
-    Step,
+    ClockSpec, CountFrom, Fault, FaultKind, FenceMode, Invalidation, LinkSpec, LossPolicy,
+    NetworkSpec, Scenario, Step,
 };
 use leaseline::model::sim::simulate;
 use leaseline::model::trace::Event;
@@ -172,6 +172,7 @@ fn the_bound_is_attained_for_every_built_in_client_it_takes() {
         eprintln!("  refused: {r}");
     }
     assert!(taken >= 150, "{taken}");
+    assert_eq!(bounded, clients, "{refusals:#?}");
 }
 
 /// A client's random policy: where its lease counts from, whether it checks before writing,
@@ -442,9 +443,6 @@ fn redlock_agrees_with_the_redis_docs_validity_formula() {
 
 #[test]
 fn what_the_calculator_cannot_bound_it_refuses_by_name() {
-    let sc = open("consul-false-positive").unwrap();
-    let e = holder_of(&sc, 0).unwrap_err();
-    assert!(e.to_string().contains("--flavor: the consul flavor"), "{e}");
     let mut sc = open("redlock-pause-in-flight").unwrap();
     sc.clients[0].renew_every_ms = Some(1_000);
     let e = holder_of(&sc, 0).unwrap_err();
@@ -528,6 +526,20 @@ fn random_renewing_of(g: &mut Gen, flavors: &[Flavor]) -> (Scenario, Holder, Bou
                 sc.coordinator.grace_ms = g.range(0, 45_000);
             }
             Flavor::Zookeeper => sc.coordinator.stop_on_disconnect = g.range(0, 1) == 0,
+            // Consul's lock-delay (15 s) would hide most overlaps too; and the scenario's
+            // own invalidation setting must not matter: the bound takes the earliest.
+            Flavor::Consul => {
+                sc.coordinator.lock_delay_ms = match g.range(0, 3) {
+                    0 => None,
+                    1 => Some(0),
+                    _ => Some(g.range(1, 5_000)),
+                };
+                sc.coordinator.invalidation = [
+                    Invalidation::Random,
+                    Invalidation::Earliest,
+                    Invalidation::Latest,
+                ][g.range(0, 2) as usize];
+            }
             _ => {}
         }
         sc.storage.fence = [FenceMode::None, FenceMode::Monotone][g.range(0, 1) as usize];
@@ -578,6 +590,74 @@ fn random_zookeeper(g: &mut Gen) -> (Scenario, Holder, Bound) {
 /// lock-delay).
 fn random_chubby(g: &mut Gen) -> (Scenario, Holder, Bound) {
     random_renewing_of(g, &[Flavor::Chubby])
+}
+
+/// A random Consul holder (its client renews every TTL/2; a lock-delay of 15 s, 0 or
+/// 1–5 s).
+fn random_consul(g: &mut Gen) -> (Scenario, Holder, Bound) {
+    random_renewing_of(g, &[Flavor::Consul])
+}
+
+#[test]
+fn a_consul_holder_attains_its_bound_for_a_thousand_random_parameter_sets() {
+    attained_sets("consul", 9_016, random_consul);
+}
+
+/// A random schedule for a Consul holder: as for any renewing holder, with the servers'
+/// invalidation moment as the model draws it by default (at random in `[TTL, 2 × TTL]`
+/// at every grant and renewal), as real Consul leaves it.
+fn random_consul_schedule(g: &mut Gen, b: &Bound) -> Scenario {
+    let mut sc = random_renewing_schedule(g, b);
+    assert_eq!(sc.coordinator.invalidation, Invalidation::Earliest);
+    sc.coordinator.invalidation = Invalidation::Random;
+    sc
+}
+
+#[test]
+fn no_random_schedule_exceeds_a_consul_holders_bound() {
+    sweep("consul ", 10_016, random_consul, random_consul_schedule);
+}
+
+/// The same at the earliest invalidation (the worst case's own), where the bound is tight.
+#[test]
+fn no_random_schedule_exceeds_a_consul_holders_bound_at_the_earliest_invalidation() {
+    sweep(
+        "consul (earliest) ",
+        11_016,
+        random_consul,
+        random_renewing_schedule,
+    );
+}
+
+#[test]
+fn the_consul_lesson_is_bounded_at_the_earliest_invalidation() {
+    let sc = open("consul-false-positive").unwrap();
+    assert_eq!(sc.coordinator.invalidation, Invalidation::Random);
+    let h = holder_of(&sc, 0).expect("consul is in the calculator");
+    assert_eq!(h.renew_period(), Some(h.ttl_ms / 2));
+    let env = Env {
+        max_pause_ms: Some(40_000),
+        max_delay_ms: 50,
+        max_drift_ppm: 1_000,
+    };
+    let b = bound(&sc, &h, &env).unwrap();
+    let w = b.worst_case.as_ref().expect("a run");
+    assert_eq!(w.coordinator.invalidation, Invalidation::Earliest);
+    // The run says so when it is read back, and attains the figure.
+    let back = Scenario::from_json(&w.to_json_pretty()).unwrap();
+    assert_eq!(back.coordinator.invalidation, Invalidation::Earliest);
+    assert!(b.worst_overlap_ms.unwrap() > 0, "{:?}", b.worst_overlap_ms);
+    attained(&b, "consul-false-positive");
+    let lease = b.terms.iter().find(|t| t.name == "lease").unwrap();
+    assert!(
+        lease.why.contains("the bound takes the earliest"),
+        "{}",
+        lease.why
+    );
+    // The same run at Consul's latest invalidation overlaps less.
+    let mut late = w.clone();
+    late.coordinator.invalidation = Invalidation::Latest;
+    assert!(overlap_of(&late) < overlap_of(w));
 }
 
 #[test]

@@ -332,6 +332,58 @@ fn consul_invalidates_between_ttl_and_twice_ttl() {
 }
 
 #[test]
+fn consul_invalidation_can_be_pinned_and_round_trips() {
+    use leaseline::model::scenario::Invalidation;
+    let ttl = 15_000;
+    for (word, inv, want) in [
+        ("earliest", Invalidation::Earliest, ttl),
+        ("latest", Invalidation::Latest, 2 * ttl),
+    ] {
+        let mut sc = flavor_presets::find("consul-false-positive").unwrap();
+        sc.faults.clear();
+        sc.clients[0].renew_every_ms = Some(40_000);
+        sc.clients[0].job[1] = leaseline::model::scenario::Step::Work { ms: 40_000 };
+        sc.coordinator.invalidation = inv;
+        // Pinned: the same moment whatever the seed.
+        for seed in 0..10 {
+            sc.seed = seed;
+            let t = simulate(&sc).unwrap();
+            let granted = first(&t, |e| matches!(e, Event::LeaseGranted { .. })).unwrap();
+            let expired = first(&t, |e| matches!(e, Event::LeaseExpired { .. })).unwrap();
+            assert_eq!(expired.0 .0 - granted.0 .0, want, "{word}, seed {seed}");
+        }
+        // Written out (only when not the default) and read back.
+        let text = sc.to_json_pretty();
+        assert!(text.contains(&format!("\"{word}\"")), "{text}");
+        assert_eq!(Scenario::from_json(&text).unwrap(), sc);
+        let bad = text.replace(&format!("\"{word}\""), "\"soon\"");
+        let err = Scenario::from_json(&bad).unwrap_err().to_string();
+        assert!(err.starts_with("coordinator.invalidation: "), "{err}");
+        assert!(err.contains("random, earliest, latest"), "{err}");
+    }
+    // The default is random and is not written, so every existing scenario encodes as before.
+    let sc = flavor_presets::find("consul-false-positive").unwrap();
+    assert_eq!(sc.coordinator.invalidation, Invalidation::Random);
+    assert!(!sc.to_json_pretty().contains("invalidation"));
+    // Other flavors accept the field and ignore it (switching flavor keeps a scenario valid).
+    for name in [
+        "etcd-leader-change",
+        "chubby-failover",
+        "zookeeper-partition",
+    ] {
+        let sc = flavor_presets::find(name).unwrap();
+        let mut pinned = sc.clone();
+        pinned.coordinator.invalidation = Invalidation::Earliest;
+        pinned.validate().unwrap();
+        assert_eq!(
+            simulate(&pinned).unwrap().entries,
+            simulate(&sc).unwrap().entries,
+            "{name}"
+        );
+    }
+}
+
+#[test]
 fn consul_lock_delay_holds_the_lock_after_a_false_positive() {
     let (t, _) = run("consul-false-positive/lock-delay");
     let (inv, _) = first(&t, |e| {

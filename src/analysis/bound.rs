@@ -23,16 +23,17 @@
 //! calculator bounds a client that renews (module `renewing`): a watchdog on any flavor
 //! but Redlock, and the keepalive etcd's, ZooKeeper's and Chubby's clients send by default,
 //! with each one's rule for what a late tick does (a deadline; Disconnected and LOST;
-//! jeopardy and grace). It refuses, with the reason, what it cannot bound: the renewing
-//! cases its construction does not attain, Redlock with renewal, and Consul, whose
-//! invalidation moment the model draws at random. Clock jumps are outside its bounds
-//! (see the doc).
+//! jeopardy and grace), and Consul's (every TTL/2), whose servers invalidate a session
+//! anywhere in `[TTL, 2 × TTL]`: the bound takes the earliest, and the worst-case run pins
+//! it there (`coordinator.invalidation: earliest`). It refuses, with the reason, what it
+//! cannot bound: the renewing cases its construction does not attain, and Redlock with
+//! renewal. Clock jumps are outside its bounds (see the doc).
 
 use crate::model::clock::Clock;
 use crate::model::flavors::{redlock, Flavor, OnExpiry, Tokens};
 use crate::model::scenario::{
-    ClientSpec, ClockSpec, CountFrom, FailMode, FenceMode, FenceWith, LinkOverride, LinkSpec,
-    LossPolicy, NetworkSpec, RetrySpec, Scenario, Step, LIMITS,
+    ClientSpec, ClockSpec, CountFrom, FailMode, FenceMode, FenceWith, Invalidation, LinkOverride,
+    LinkSpec, LossPolicy, NetworkSpec, RetrySpec, Scenario, Step, LIMITS,
 };
 use crate::model::scenario::{Fault, FaultKind};
 use crate::vocab::ids::NodeId;
@@ -211,18 +212,6 @@ pub fn holder_of(sc: &Scenario, client: usize) -> Result<Holder, Refusal> {
     })?;
     let flavor = sc.coordinator.flavor;
     let model = flavor.model();
-    if model.lazy_expiry {
-        return Err(Refusal {
-            option: "--flavor",
-            reason: format!(
-                "the {} flavor is not in the calculator: its servers end a session anywhere \
-between one and two TTLs after the last renewal (the model draws the moment at random), so \
-no run can be built that is sure to attain the earliest; try --flavor generic, redis, \
-redlock, zookeeper, etcd or chubby",
-                flavor.name()
-            ),
-        });
-    }
     if c.renew_every_ms.is_some() && flavor == Flavor::Redlock {
         return Err(Refusal {
             option: "renew_every_ms",
@@ -434,8 +423,10 @@ length";
         ms: -ttl_part,
         why: format!(
             "the coordinator expires the lease when its clock, fast by {} ppm, has counted \
-the TTL of {} ms; a waiting client is granted at once (delay 0)",
-            env.max_drift_ppm, h.ttl_ms
+the TTL of {} ms; a waiting client is granted at once (delay 0){}",
+            env.max_drift_ppm,
+            h.ttl_ms,
+            earliest_note(h)
         ),
     });
     if h.lock_delay_ms > 0 {
@@ -490,6 +481,18 @@ the TTL of {} ms; a waiting client is granted at once (delay 0)",
         holder_ends_ms: end,
         validity_ms: (h.flavor == Flavor::Redlock).then_some(i.validity_ms),
     })
+}
+
+/// What the lease term adds for a service that may expire later than the TTL (Consul): the
+/// bound takes the earliest moment, and a later one only shortens the overlap.
+fn earliest_note(h: &Holder) -> &'static str {
+    if h.flavor.model().lazy_expiry {
+        ". Consul's servers invalidate a session anywhere from one TTL to two after the \
+last renewal: the bound takes the earliest, and a later invalidation only shortens the \
+overlap"
+    } else {
+        ""
+    }
 }
 
 /// The largest positive term: what the advice says to change first ("lease" if none).
@@ -665,6 +668,11 @@ believe together for the stated worst-case overlap.",
         (h.lock_delay_ms > 0 || h.flavor.model().lock_delay_ms > 0).then_some(h.lock_delay_ms);
     out.coordinator.stop_on_disconnect = h.stop_on_disconnect;
     out.coordinator.grace_ms = h.grace_ms;
+    // Consul: the session ends at the earliest moment its docs allow, one TTL after the
+    // last renewal (the run pins what the model would otherwise draw).
+    if h.flavor.model().lazy_expiry {
+        out.coordinator.invalidation = Invalidation::Earliest;
+    }
     out.storage.clock = ClockSpec::default();
     out.network = NetworkSpec {
         default: LinkSpec {
@@ -741,10 +749,10 @@ pub fn margin_needed(h: &Holder, env: &Env) -> Option<i64> {
 }
 
 /// A client with a renewal watchdog: `renew_every_ms`, or the flavor's default keepalive
-/// (etcd: every TTL/3) — generic, Redis or etcd. The watchdog ticks every R on the
-/// client's clock from the grant; a renewal that lands in time pushes the expiry a TTL
-/// further, so the lease runs out only when no renewal lands for a TTL on the
-/// coordinator's clock. The first gap is the longest (the grant's flight comes before the
+/// (etcd, ZooKeeper, Chubby: every TTL/3; Consul: every TTL/2, its session invalidated at
+/// the earliest moment, the TTL). The watchdog ticks every R on the client's clock from
+/// the grant; a renewal that lands in time pushes the expiry a TTL further, so the lease
+/// runs out only when no renewal lands for a TTL on the coordinator's clock. The first gap is the longest (the grant's flight comes before the
 /// first tick), so the worst case holds the first tick `x0` with the pause:
 ///
 /// ```text
@@ -1006,8 +1014,10 @@ until the lease has run out, the rest holds the refusal"
             ms: -i.t_exp,
             why: format!(
                 "the coordinator expires the lease when its clock, fast by {} ppm, has \
-counted the TTL of {} ms with no renewal; a waiting client is granted at once",
-                env.max_drift_ppm, h.ttl_ms
+counted the TTL of {} ms with no renewal; a waiting client is granted at once{}",
+                env.max_drift_ppm,
+                h.ttl_ms,
+                earliest_note(h)
             ),
         });
         if h.lock_delay_ms > 0 {

@@ -5,7 +5,9 @@
 //!   servers arm their timer at twice the TTL, so invalidation comes anywhere in
 //!   `[TTL, 2 × TTL]` after the last renewal — drawn here from the run's PRNG at each grant
 //!   and renewal, which is a modelling choice: Consul promises only the bounds (its
-//!   servers arm their timer at 2 × TTL); the client renews every TTL/2;
+//!   servers arm their timer at 2 × TTL); a scenario may pin the moment instead
+//!   (`coordinator.invalidation`: `earliest` = TTL, `latest` = 2 × TTL), as the safety
+//!   calculator's worst case does; the client renews every TTL/2;
 //! - a session is also invalidated when its health check goes critical, which gossip can
 //!   get wrong: the `false_positive` fault releases a live holder's lock;
 //! - after an invalidation (not after a release) the lock cannot be re-acquired for the

@@ -308,6 +308,11 @@ const DURABILITY: &[(&str, Durability)] = &[
     ("durable", Durability::Durable),
     ("memory", Durability::Memory),
 ];
+const INVALIDATION: &[(&str, Invalidation)] = &[
+    ("random", Invalidation::Random),
+    ("earliest", Invalidation::Earliest),
+    ("latest", Invalidation::Latest),
+];
 const WAITERS: &[(&str, Waiters)] = &[("queue", Waiters::Queue), ("retry", Waiters::Retry)];
 const COUNT_FROM: &[(&str, CountFrom)] =
     &[("request", CountFrom::Request), ("grant", CountFrom::Grant)];
@@ -553,6 +558,7 @@ pub fn decode(v: &Json) -> R<Scenario> {
                     replica_lag_ms: c.i64_or("replica_lag_ms", cd.replica_lag_ms)?,
                     restart_delay_ms: c.i64_or("restart_delay_ms", 0)?,
                     stop_on_disconnect: c.bool_or("stop_on_disconnect", false)?,
+                    invalidation: c.word("invalidation", INVALIDATION, Some(cd.invalidation))?,
                 };
                 c.finish()?;
                 Ok(s)
@@ -674,6 +680,9 @@ fn flavor_fields(c: &CoordinatorSpec) -> Vec<(&'static str, Json)> {
     }
     if c.stop_on_disconnect {
         kv.push(("stop_on_disconnect", Json::Bool(true)));
+    }
+    if c.invalidation != d.invalidation {
+        kv.push(("invalidation", word_of(INVALIDATION, c.invalidation)));
     }
     kv
 }

@@ -134,6 +134,24 @@ pub struct CoordinatorSpec {
     /// ZooKeeper: the client's connection listener treats Disconnected (Curator's
     /// SUSPENDED) as the loss of the lock, as the Curator docs advise.
     pub stop_on_disconnect: bool,
+    /// Consul: where in `[TTL, 2 × TTL]` after a grant or renewal the servers invalidate
+    /// the session. Other flavors accept it and ignore it, like `grace_ms`, so switching
+    /// a scenario's flavor never makes it invalid.
+    pub invalidation: Invalidation,
+}
+
+/// Consul promises only that a session lives at least its TTL and is invalidated within
+/// twice it; which moment comes is the model's choice, and this says which.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Invalidation {
+    /// Drawn from the run's random generator at every grant and renewal (what a real
+    /// cluster looks like from outside: somewhere between the bounds).
+    #[default]
+    Random,
+    /// Exactly the TTL: the earliest the docs allow, the worst case for a late holder.
+    Earliest,
+    /// Exactly twice the TTL: when the servers' timer fires.
+    Latest,
 }
 
 impl Default for CoordinatorSpec {
@@ -150,6 +168,7 @@ impl Default for CoordinatorSpec {
             replica_lag_ms: 1_000,
             restart_delay_ms: 0,
             stop_on_disconnect: false,
+            invalidation: Invalidation::Random,
         }
     }
 }

@@ -22,7 +22,7 @@ use super::node::{Ctx, TimerKind};
 use super::rng::Rng;
 use crate::model::flavors::{Failover, Model, Tokens, Waiters};
 use crate::model::msg::Msg;
-use crate::model::scenario::{CoordinatorSpec, Durability};
+use crate::model::scenario::{CoordinatorSpec, Durability, Invalidation};
 use crate::model::trace::{Event, Forgot};
 use crate::vocab::ids::NodeId;
 use std::collections::VecDeque;
@@ -104,12 +104,17 @@ impl GenericCoordinator {
         self.model.waiters.unwrap_or(self.spec.waiters)
     }
 
-    /// How long a lease of `ttl_ms` lasts on this server from now.
+    /// How long a lease of `ttl_ms` lasts on this server from now. Consul's moment is
+    /// drawn unless the scenario pins it (`coordinator.invalidation`); a pinned moment
+    /// draws nothing, and the random one draws exactly as before the knob existed.
     fn lease_len(&self, ctx: &mut Ctx, ttl_ms: i64) -> i64 {
-        if self.model.lazy_expiry {
-            consul_invalidation_after(ctx.rng, ttl_ms)
-        } else {
-            ttl_ms
+        if !self.model.lazy_expiry {
+            return ttl_ms;
+        }
+        match self.spec.invalidation {
+            Invalidation::Random => consul_invalidation_after(ctx.rng, ttl_ms),
+            Invalidation::Earliest => ttl_ms,
+            Invalidation::Latest => ttl_ms.saturating_mul(2),
         }
     }
 
