@@ -154,7 +154,12 @@ describe('explore', () => {
       const panel = page.locator('details.panel.explore');
       const ask = async (fix, n) => {
         await page.keyboard.press('End');
-        await page.getByRole('button', { name: `Explore: does the fix hold? (${fix})` }).click();
+        const button = page.getByRole('button', { name: `Explore: does the fix hold? (${fix})` });
+        if (n === 1) {
+          await button.scrollIntoViewIfNeeded();
+          await page.screenshot({ path: join(SHOTS, 'explore-last-beat.png') });
+        }
+        await button.click();
         await page.getByRole('heading', { name: `Fix: ${fix}` }).waitFor();
         return answer(panel, n);
       };
