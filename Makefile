@@ -2,7 +2,9 @@
 #   make serve   install what is missing, then serve the app at http://127.0.0.1:8080/
 #   make test    install what is missing, then run every check, in order, stopping at the
 #                first failure: format, lints, native tests, browser tests, release build,
-#                sub-path build, end-to-end tests, frame benchmark, first-paint benchmark
+#                sub-path build, end-to-end tests, frame benchmark, explore benchmark in the
+#                browser (one worker's schedules/s, every lesson at K = 2, frames meanwhile),
+#                first-paint benchmark
 #                (Slow 4G, beside RaftScope's page), bundle size (fails above
 #                a ceiling on the first load, scripts/size.sh), simulation and explore
 #                benchmarks, the lab's conformance (scripts/lab.sh --check: the five lab
@@ -62,6 +64,7 @@ test: setup
 		trunk build --release --public-url /courses/locks/ --dist target/dist-subpath
 	@$(STEP) "end-to-end (node --test, playwright-core)" node --test tests/e2e/
 	@$(STEP) "frame benchmark" node tests/e2e/bench-frames.mjs
+	@$(STEP) "explore benchmark (worker rate, every lesson, frames meanwhile)" node tests/e2e/bench-explore.mjs
 	@$(STEP) "first-paint benchmark (Slow 4G, beside RaftScope)" node tests/e2e/bench-first-paint.mjs
 	@$(STEP) "bundle size" scripts/size.sh
 	@$(STEP) "benchmark" sh -c 'cargo bench --bench sim --no-default-features && cargo bench --bench explore --no-default-features'

@@ -740,36 +740,36 @@ pub fn explore_text(target: &str, r: &ExploreReport, elapsed_ms: u64) -> String 
     s
 }
 
+/// One class of `leaseline explore --format json`'s report (the explore worker also posts
+/// each class as it is found, in this form).
+pub fn explore_class_json(c: &Class) -> serde_json::Value {
+    let e = &c.example;
+    let scenario: serde_json::Value =
+        serde_json::from_str(&crate::vocab::json::compact(&e.scenario.to_json_value()))
+            .unwrap_or_default();
+    serde_json::json!({
+        "kinds": c.kinds.iter().map(|k| k.name()).collect::<Vec<_>>(),
+        "clients": c.clients,
+        "fault_kinds": c.fault_kinds.iter().map(|k| k.name()).collect::<Vec<_>>(),
+        "faults": e.faults.iter().map(|f| f.describe()).collect::<Vec<_>>(),
+        "added_faults": e.faults.len(),
+        "fault_ms": e.cost,
+        "runs": c.runs,
+        "summary": class_summary(c),
+        // What let a stale write through a fence that is on (null: no such write, or no
+        // fence at all).
+        "let_through": e.through.as_ref().filter(|h| **h != Hole::NoFence).map(Hole::describe),
+        "first_violation": e.first,
+        "digest": e.digest,
+        "link": counterexample_link(e),
+        "scenario": scenario,
+    })
+}
+
 /// The JSON report of `leaseline explore --format json`.
 pub fn explore_json(r: &ExploreReport, elapsed_ms: u64) -> serde_json::Value {
     use serde_json::json;
-    let classes: Vec<serde_json::Value> = r
-        .classes
-        .iter()
-        .map(|c| {
-            let e = &c.example;
-            let scenario: serde_json::Value =
-                serde_json::from_str(&crate::vocab::json::compact(&e.scenario.to_json_value()))
-                    .unwrap_or_default();
-            json!({
-                "kinds": c.kinds.iter().map(|k| k.name()).collect::<Vec<_>>(),
-                "clients": c.clients,
-                "fault_kinds": c.fault_kinds.iter().map(|k| k.name()).collect::<Vec<_>>(),
-                "faults": e.faults.iter().map(|f| f.describe()).collect::<Vec<_>>(),
-                "added_faults": e.faults.len(),
-                "fault_ms": e.cost,
-                "runs": c.runs,
-                "summary": class_summary(c),
-                // What let a stale write through a fence that is on (null: no such write,
-                // or no fence at all).
-                "let_through": e.through.as_ref().filter(|h| **h != Hole::NoFence).map(Hole::describe),
-                "first_violation": e.first,
-                "digest": e.digest,
-                "link": counterexample_link(e),
-                "scenario": scenario,
-            })
-        })
-        .collect();
+    let classes: Vec<serde_json::Value> = r.classes.iter().map(explore_class_json).collect();
     let b = &r.bounds;
     json!({
         "schedules": r.schedules,

@@ -6,7 +6,7 @@ mod common;
 
 use leaseline::analysis::check::{check, ViolationKind};
 use leaseline::analysis::explore::fault::{Added, FaultClass};
-use leaseline::analysis::explore::{explore, Bounds, Ended, Report};
+use leaseline::analysis::explore::{explore, explore_live, Bounds, Ended, Report};
 use leaseline::model::scenario::{FenceMode, Scenario};
 use leaseline::model::sim::{run, simulate};
 use leaseline::teach::course::open;
@@ -211,6 +211,58 @@ fn progress_is_reported_and_the_search_can_be_cancelled() {
     b.budget = 50;
     let r = explore(&sc, &b, 1_000, &mut |_| true);
     assert_eq!((r.ended, r.schedules), (Ended::Budget, 50));
+}
+
+/// Results as they are found (a page lists them while the search runs): the classes are
+/// handed over in the order found, only ever added to, each change counted, and when the
+/// search ends they are the report's classes — the same report `explore` gives.
+#[test]
+fn the_classes_are_handed_over_as_they_are_found() {
+    let sc = open("gc-pause").unwrap();
+    let mut b = Bounds::for_scenario(&sc);
+    b.keep_scripted = false;
+    b.max_faults = 2;
+    b.classes = vec![FaultClass::Pause, FaultClass::Delay, FaultClass::Clock];
+    // (schedules tried, the keys of the classes found so far in order, changes counted)
+    let mut calls: Vec<(u64, Vec<String>, u64)> = Vec::new();
+    let live = explore_live(&sc, &b, 64, &mut |p, classes| {
+        let keys = classes
+            .iter()
+            .map(|c| format!("{:?}", (&c.kinds, &c.clients, &c.fault_kinds)))
+            .collect();
+        calls.push((p.tried, keys, p.found));
+        true
+    });
+    let plain = explore(&sc, &b, 64, &mut |_| true);
+    assert_eq!(format!("{live:?}"), format!("{plain:?}"));
+    assert!(live.classes.len() > 1, "{}", live.classes.len());
+    // Found early: the first class long before the search ends.
+    let first = calls
+        .iter()
+        .find(|c| !c.1.is_empty())
+        .expect("a class found");
+    assert!(
+        first.0 * 4 < live.schedules,
+        "{} of {}",
+        first.0,
+        live.schedules
+    );
+    for w in calls.windows(2) {
+        assert!(
+            w[1].1.starts_with(&w[0].1),
+            "classes are only added, in order"
+        );
+        assert!(w[1].2 >= w[0].2 + (w[1].1.len() - w[0].1.len()) as u64);
+    }
+    let mut last = calls.last().unwrap().1.clone();
+    let mut reported: Vec<String> = live
+        .classes
+        .iter()
+        .map(|c| format!("{:?}", (&c.kinds, &c.clients, &c.fault_kinds)))
+        .collect();
+    last.sort();
+    reported.sort();
+    assert_eq!(last, reported);
 }
 
 #[test]

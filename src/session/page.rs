@@ -172,6 +172,9 @@ pub enum Action {
     /// Search the run on screen for every way it breaks (the Explore panel; a fix
     /// variant's "does this fix hold?").
     ExploreHere,
+    /// Open a lesson's fix and search it at once (the walkthrough's last beat: "does the
+    /// fix hold?").
+    ExploreFix(String),
     /// Zoom or pan the diagram's time axis.
     Zoom(super::zoom::Zoom),
     /// A recording of a real run (its text), with the scenario it ran (JSON) if known, and
@@ -569,6 +572,7 @@ impl Session {
         let action_kind = match &action {
             Action::Navigate(_) => Kind::Navigate,
             Action::Open(_)
+            | Action::ExploreFix(_)
             | Action::Edit(_)
             | Action::ToggleFence
             | Action::Undo
@@ -819,6 +823,14 @@ impl Session {
             Action::DismissError => m.error = None,
             Action::Upgrade(_) => return self,
             Action::ExploreHere => m.explore_asks = m.explore_asks.wrapping_add(1),
+            #[cfg(not(feature = "lite"))]
+            Action::ExploreFix(name) => {
+                m.quiz = None;
+                if m.open(&name) {
+                    m.menu = None;
+                    m.explore_asks = m.explore_asks.wrapping_add(1);
+                }
+            }
             #[cfg(not(feature = "lite"))]
             Action::OpenRecorded {
                 text,

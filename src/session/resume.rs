@@ -66,6 +66,11 @@ impl Session {
                 h.explore = true;
                 h.panel = Some("explore".to_string());
             }
+            Some(Action::ExploreFix(name)) => {
+                h.link = Some(super::link::scenario(name, None));
+                h.explore = true;
+                h.panel = Some("explore".to_string());
+            }
             Some(Action::Select(Some(sel))) => h.selected = Some(*sel),
             Some(Action::Zoom(z)) => {
                 let end = self.run.end_ms() as i64;
@@ -81,7 +86,9 @@ impl Session {
     /// same undo history), cursor, menu and comparison — or the link it names.
     pub fn resumed(h: &Handoff) -> Session {
         if let Some(link) = &h.link {
-            return Session::opened_at(link);
+            let mut m = Session::opened_at(link);
+            m.explore_asks = u32::from(h.explore);
+            return m;
         }
         let mut m = Session::default_page();
         if let Some(base) = &h.base {
@@ -154,6 +161,7 @@ fn needs_whole_app(action: &Action) -> bool {
             | Action::Compare(_)
             | Action::SeekEntryB(_)
             | Action::ExploreHere
+            | Action::ExploreFix(_)
             | Action::OpenRecorded { .. }
             | Action::Zoom(_)
             | Action::Select(Some(_))
@@ -248,5 +256,22 @@ mod tests {
         assert_eq!(resumed.name.as_deref(), Some("gc-pause-fenced"));
         assert_eq!(resumed.run.digest, page.run.digest);
         assert_eq!(resumed.explore_asks, 1);
+    }
+
+    #[test]
+    fn the_last_beats_explore_of_a_fix_opens_it_and_asks_the_search() {
+        let fix = "slow-client-clock/safety-margin";
+        // Handed over from the first load: the whole app opens the fix and searches it.
+        let page = Session::default_page();
+        let h = page.handoff(Some(&Action::ExploreFix(fix.into())), None);
+        assert_eq!(h.panel.as_deref(), Some("explore"));
+        let resumed = Session::resumed(&Handoff::decode(&h.encode()).unwrap());
+        assert_eq!(resumed.name.as_deref(), Some(fix));
+        assert_eq!(resumed.explore_asks, 1);
+        // In the whole app: the same, in one action.
+        let page = Rc::new(Session::default_page()).reduce(Action::ExploreFix(fix.into()));
+        assert_eq!(page.name.as_deref(), Some(fix));
+        assert_eq!(page.explore_asks, 1);
+        assert_eq!(page.run.digest, resumed.run.digest);
     }
 }

@@ -2,9 +2,11 @@
 //! scenario on screen. The search (`analysis::explore`) runs in a Web Worker with its own
 //! wasm (`src/bin/explore_worker.rs`, `static/explore-worker.js`), loaded only when a
 //! reader starts one, so the page never freezes and the first load does not grow. Its
-//! progress shows as it goes; Cancel terminates the worker at once. Each way it breaks is a
-//! run to open (at its first violation), here or in a new tab; none within the bounds is
-//! said as exactly that — safe within these bounds, not safe.
+//! progress shows as it goes, with each way it breaks listed as soon as the worker finds
+//! it (the final report then replaces the list, its examples shrunk and sorted); Cancel
+//! terminates the worker at once. Each way it breaks is a run to open (at its first
+//! violation), here or in a new tab, and opening one keeps the search and the list; none
+//! within the bounds is said as exactly that — safe within these bounds, not safe.
 
 use crate::analysis::explore::fault::FaultClass;
 use crate::analysis::explore::request::Request;
@@ -17,6 +19,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+/// A class of the report (`cli::explore_class_json`), as the worker sent it.
+type Found = Rc<Vec<Rc<serde_json::Value>>>;
+
 #[derive(Clone, PartialEq)]
 enum Status {
     Idle,
@@ -26,6 +31,8 @@ enum Status {
         violating: u64,
         /// Schedules per second so far.
         rate: u64,
+        /// The classes found so far, in the order found.
+        found: Found,
     },
     Cancelled {
         tried: u64,
@@ -101,6 +108,28 @@ pub(super) fn stop(running: &RefCell<Running>) {
     }
 }
 
+/// What one search is asked: K, the kinds of fault, whether to drop the scenario's own
+/// faults, the longest length.
+struct Ask {
+    k: u8,
+    kinds: Vec<FaultClass>,
+    clean: bool,
+    pause_ms: i64,
+}
+
+/// The digests of the runs the panel lists (found so far, or reported): opening one of
+/// them is not a new scenario to search.
+fn listed(status: &Status) -> Vec<String> {
+    let digest = |c: &serde_json::Value| c["digest"].as_str().unwrap_or_default().to_string();
+    match status {
+        Status::Running { found, .. } => found.iter().map(|c| digest(c)).collect(),
+        Status::Done(r) => r["classes"]
+            .as_array()
+            .map_or(Vec::new(), |cs| cs.iter().map(digest).collect()),
+        _ => Vec::new(),
+    }
+}
+
 #[derive(Properties)]
 pub struct ExploreProps {
     pub run: Rc<Run>,
@@ -128,15 +157,25 @@ pub fn Explore(props: &ExploreProps) -> Html {
     let started = use_mut_ref(|| 0.0f64);
     let running =
         use_mut_ref(|| None::<(web_sys::Worker, Closure<dyn FnMut(web_sys::MessageEvent)>)>);
+    // The classes the running search has sent, by their index in the order found.
+    let live = use_mut_ref(Vec::<Rc<serde_json::Value>>::new);
+    // Searches started, for `data-search` (a test waits for its own search's answer).
+    let searches = use_mut_ref(|| 0u32);
     // A new scenario makes the last answer stale, and a search still running answers the
-    // old one: stop it.
+    // old one: stop it — unless the run on screen is one the panel lists (the reader
+    // opened a counterexample, and may open the next).
     {
         let (status, running) = (status.clone(), running.clone());
-        use_effect_with(props.run.digest.clone(), move |_| {
-            stop(&running);
-            status.set(Status::Idle);
-            move || stop(&running)
+        use_effect_with(props.run.digest.clone(), move |digest| {
+            if !listed(&status).contains(digest) {
+                stop(&running);
+                status.set(Status::Idle);
+            }
         });
+    }
+    {
+        let running = running.clone();
+        use_effect_with((), move |_| move || stop(&running));
     }
     let ttl = props
         .run
@@ -151,10 +190,11 @@ pub fn Explore(props: &ExploreProps) -> Html {
 
     let start = {
         let (status, running, run) = (status.clone(), running.clone(), props.run.clone());
-        let (k, clean, started) = (*faults, *clean, started.clone());
-        let kinds = (*kinds).clone();
-        Callback::from(move |(): ()| {
+        let (started, live, searches) = (started.clone(), live.clone(), searches.clone());
+        Callback::from(move |ask: Ask| {
             stop(&running);
+            live.borrow_mut().clear();
+            *searches.borrow_mut() += 1;
             let now = || {
                 web_sys::window()
                     .and_then(|w| w.performance())
@@ -162,16 +202,34 @@ pub fn Explore(props: &ExploreProps) -> Html {
             };
             *started.borrow_mut() = now();
             let (st, rn, t0) = (status.clone(), running.clone(), started.clone());
+            let live = live.clone();
             let on_message = move |m: Message| {
                 let num = |k: &str| m.num(k) as u64;
                 match m.text("kind").as_str() {
                     "progress" => {
+                        // New classes, and better examples of known ones: `[[index, class]…]`.
+                        let found = m.text("found");
+                        if let Ok(serde_json::Value::Array(items)) = serde_json::from_str(&found) {
+                            let mut live = live.borrow_mut();
+                            for item in items {
+                                let (Some(i), Some(c)) = (item[0].as_u64(), item.get(1)) else {
+                                    continue;
+                                };
+                                let (i, c) = (i as usize, Rc::new(c.clone()));
+                                if i < live.len() {
+                                    live[i] = c;
+                                } else if i == live.len() {
+                                    live.push(c);
+                                }
+                            }
+                        }
                         let secs = ((now() - *t0.borrow()) / 1000.0).max(0.001);
                         st.set(Status::Running {
                             tried: num("tried"),
                             total: num("total"),
                             violating: num("violating"),
                             rate: (num("tried") as f64 / secs) as u64,
+                            found: Rc::new(live.borrow().clone()),
                         })
                     }
                     "done" => {
@@ -197,10 +255,10 @@ pub fn Explore(props: &ExploreProps) -> Html {
             };
             let request = Request {
                 scenario: (*run.scenario).clone(),
-                max_faults: k,
-                max_len_ms: pause_ms,
-                clean,
-                classes: kinds.clone(),
+                max_faults: ask.k,
+                max_len_ms: ask.pause_ms,
+                clean: ask.clean,
+                classes: ask.kinds,
             }
             .encode();
             let _ = worker.post_message(&JsValue::from_str(&request));
@@ -209,17 +267,35 @@ pub fn Explore(props: &ExploreProps) -> Html {
                 total: 0,
                 violating: 0,
                 rate: 0,
+                found: Rc::default(),
             });
             *running.borrow_mut() = Some((worker, on_message));
         })
     };
-    // "Does this fix hold?": open the panel and search the run on screen at once.
+    // "Does this fix hold?": open the panel and search the run on screen at once, within
+    // the question's own bounds — two added faults of every kind, lengths up to the
+    // default — shown in the form as if chosen there.
     {
         let start = start.clone();
+        let (faults, kinds, clean, max_pause_s) = (
+            faults.clone(),
+            kinds.clone(),
+            clean.clone(),
+            max_pause_s.clone(),
+        );
         use_effect_with(props.asks, move |&asks| {
             if asks > 0 {
                 super::handover::open_panel("explore");
-                start.emit(());
+                faults.set(2);
+                kinds.set(FaultClass::ALL.to_vec());
+                clean.set(false);
+                max_pause_s.set(None);
+                start.emit(Ask {
+                    k: 2,
+                    kinds: FaultClass::ALL.to_vec(),
+                    clean: false,
+                    pause_ms: default_pause,
+                });
             }
         });
     }
@@ -279,7 +355,9 @@ pub fn Explore(props: &ExploreProps) -> Html {
             </label>
         }
     };
+    let (k, chosen, on_clean_now) = (*faults, (*kinds).clone(), *clean);
     let busy = matches!(*status, Status::Running { .. });
+    let search = *searches.borrow();
     let body = match &*status {
         Status::Idle => html! {},
         Status::Running {
@@ -287,6 +365,7 @@ pub fn Explore(props: &ExploreProps) -> Html {
             total,
             violating,
             rate,
+            found,
         } => {
             // "Total" grows as each depth is found, so what remains is an estimate.
             let left = total
@@ -294,10 +373,18 @@ pub fn Explore(props: &ExploreProps) -> Html {
                 .checked_div(*rate)
                 .map_or(String::new(), |s| format!(", about {s} s left"));
             html! {
-                <div class="explore-progress" role="status">
-                    <progress max={(*total).max(1).to_string()} value={tried.to_string()} aria-label="Schedules tried" />
-                    <span>{ format!("{tried} of {total} schedules tried ({rate}/s{left}), {violating} violating") }</span>
-                </div>
+                <>
+                    <div class="explore-progress" role="status">
+                        <progress max={(*total).max(1).to_string()} value={tried.to_string()} aria-label="Schedules tried" />
+                        <span>{ format!("{tried} of {total} schedules tried ({rate}/s{left}), {violating} violating") }</span>
+                    </div>
+                    if !found.is_empty() {
+                        <p>{ format!("{} way{} it breaks so far; each example may still get smaller before the end:", found.len(), if found.len() == 1 { "" } else { "s" }) }</p>
+                        <ol class="explore-classes" aria-busy="true">
+                            { for found.iter().map(|c| class_item(c, &props.on_action)) }
+                        </ol>
+                    }
+                </>
             }
         }
         Status::Cancelled { tried } => html! {
@@ -306,7 +393,7 @@ pub fn Explore(props: &ExploreProps) -> Html {
         Status::Failed(e) => {
             html! { <p class="error" role="alert">{ format!("Explore stopped: {e}") }</p> }
         }
-        Status::Done(report) => results(report, &props.on_action),
+        Status::Done(report) => results(report, &props.on_action, search),
     };
     html! {
         <details class="panel explore">
@@ -334,7 +421,7 @@ pub fn Explore(props: &ExploreProps) -> Html {
                 if busy {
                     <button type="button" class="control text" onclick={cancel}>{ "Cancel" }</button>
                 } else {
-                    <button type="button" class="control text" onclick={start.reform(|_| ())} disabled={kinds.is_empty()}>{ "Explore" }</button>
+                    <button type="button" class="control text" onclick={start.reform(move |_| Ask { k, kinds: chosen.clone(), clean: on_clean_now, pause_ms })} disabled={kinds.is_empty()}>{ "Explore" }</button>
                 }
             </div>
             { body }
@@ -342,7 +429,26 @@ pub fn Explore(props: &ExploreProps) -> Html {
     }
 }
 
-fn results(r: &serde_json::Value, on_action: &Callback<Action>) -> Html {
+/// One way it breaks: its sentence, and its run to open here or in a new tab.
+fn class_item(c: &serde_json::Value, on_action: &Callback<Action>) -> Html {
+    let link = c["link"].as_str().unwrap_or_default().to_string();
+    let open = {
+        let (cb, link) = (on_action.clone(), link.clone());
+        Callback::from(move |_| cb.emit(Action::Navigate(link.clone())))
+    };
+    let href = format!("{}{link}", super::sharing::base());
+    html! {
+        <li data-digest={c["digest"].as_str().unwrap_or_default().to_string()}>
+            <p>{ c["summary"].as_str().unwrap_or_default() }</p>
+            <button type="button" class="control text" onclick={open}>{ "Open this run" }</button>
+            { " " }
+            <a href={href} target="_blank" rel="noopener">{ "in a new tab" }</a>
+        </li>
+    }
+}
+
+/// The final report (`search`: which search of this panel it answers).
+fn results(r: &serde_json::Value, on_action: &Callback<Action>, search: u32) -> Html {
     let n = |k: &str| r[k].as_u64().unwrap_or(0);
     let b = &r["bounds"];
     let bounds = format!(
@@ -364,7 +470,7 @@ fn results(r: &serde_json::Value, on_action: &Callback<Action>) -> Html {
     if classes.is_empty() {
         let complete = r["ended"].as_str() == Some("complete");
         return html! {
-            <div class="explore-result" role="status">
+            <div class="explore-result" role="status" data-search={search.to_string()}>
                 if complete {
                     <p><strong>{ "Safe within these bounds" }</strong>{ format!(" ({bounds}). {counts}") }</p>
                     <p class="hint">{ "Only within them: a longer pause or one more fault is not covered. A fence holds whatever the pause; a timing fix holds only for the pauses it was sized for." }</p>
@@ -375,7 +481,7 @@ fn results(r: &serde_json::Value, on_action: &Callback<Action>) -> Html {
         };
     }
     html! {
-        <div class="explore-result">
+        <div class="explore-result" data-search={search.to_string()}>
             <p role="status">
                 <strong>{ format!("{} way{} it breaks", classes.len(), if classes.len() == 1 { "" } else { "s" }) }</strong>
                 { format!(" ({bounds}). {counts}") }
@@ -384,22 +490,7 @@ fn results(r: &serde_json::Value, on_action: &Callback<Action>) -> Html {
                 }
             </p>
             <ol class="explore-classes">
-                { for classes.iter().map(|c| {
-                    let link = c["link"].as_str().unwrap_or_default().to_string();
-                    let open = {
-                        let (cb, link) = (on_action.clone(), link.clone());
-                        Callback::from(move |_| cb.emit(Action::Navigate(link.clone())))
-                    };
-                    let href = format!("{}{link}", super::sharing::base());
-                    html! {
-                        <li data-digest={c["digest"].as_str().unwrap_or_default().to_string()}>
-                            <p>{ c["summary"].as_str().unwrap_or_default() }</p>
-                            <button type="button" class="control text" onclick={open}>{ "Open this run" }</button>
-                            { " " }
-                            <a href={href} target="_blank" rel="noopener">{ "in a new tab" }</a>
-                        </li>
-                    }
-                }) }
+                { for classes.iter().map(|c| class_item(c, on_action)) }
             </ol>
         </div>
     }

@@ -35,13 +35,24 @@ pub fn on(cb: &Callback<Action>, action: Action) -> Callback<MouseEvent> {
     Callback::from(move |_| cb.emit(action.clone()))
 }
 
-fn fix_buttons(fixes: &[FixRef], cb: &Callback<Action>) -> Html {
+/// A button per fix; with `explore`, each followed by "does the fix hold?", which opens
+/// the fix and searches it (issue #15: a timing fix breaks under a longer pause, a fence
+/// holds — shown by the search, not asserted).
+fn fix_buttons(fixes: &[FixRef], cb: &Callback<Action>, explore: bool) -> Html {
     html! {
         <div class="guide-actions">
             { for fixes.iter().map(|f| html! {
-                <button type="button" class="action" title={f.summary} onclick={on(cb, Action::Open(f.scenario.clone()))}>
-                    { format!("Fix it: {}", f.title) }
-                </button>
+                <>
+                    <button type="button" class="action" title={f.summary} onclick={on(cb, Action::Open(f.scenario.clone()))}>
+                        { format!("Fix it: {}", f.title) }
+                    </button>
+                    if explore {
+                        // The fix's title in its name: a lesson may offer several.
+                        <button type="button" class="control text" aria-label={format!("Explore: does the fix hold? ({})", f.title)} onclick={on(cb, Action::ExploreFix(f.scenario.clone()))}>
+                            { "Explore: does the fix hold?" }
+                        </button>
+                    }
+                </>
             }) }
         </div>
     }
@@ -116,7 +127,8 @@ fn walkthrough(m: &GuideData, cb: &Callback<Action>) -> Html {
                 }
                 // Only the fixes this run does not already have: no "Fix it: fencing" while
                 // fencing is on.
-                { fix_buttons(&course::fixes_to_offer(course::lesson_of(m.name), &m.run.scenario), cb) }
+                // (Not inside an embed: it has no Explore panel.)
+                { fix_buttons(&course::fixes_to_offer(course::lesson_of(m.name), &m.run.scenario), cb, !m.embed) }
             }
             { sources(m.name) }
         </section>
@@ -242,7 +254,7 @@ fn service_note(m: &GuideData, cb: &Callback<Action>) -> Html {
             <h2>{ format!("Lock service: {}", f.name()) }</h2>
             <p class="beat">{ m.run.scenario.description.clone() }</p>
             <p class="hint">{ format!("Fence it offers: {}.", f.fence_offered()) }</p>
-            { fix_buttons(&course::fixes_to_offer(m.name, &m.run.scenario), cb) }
+            { fix_buttons(&course::fixes_to_offer(m.name, &m.run.scenario), cb, false) }
             { sources(m.name) }
         </section>
     }

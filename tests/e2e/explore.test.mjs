@@ -1,7 +1,9 @@
 // End-to-end: Explore (issue #15) — the search over added faults, in a Web Worker, from
 // the default page: a result appears, its run opens at its violation, its link reproduces
-// it in a new tab; a fenced run is safe within the bounds; Cancel stops the worker at once;
-// no console error.
+// it in a new tab; the ways it breaks are listed while the search runs, each opens at once
+// and the search goes on; a fenced run is safe within the bounds; Cancel stops the worker
+// at once; a lesson's last beat asks whether each fix holds (a timing fix breaks, the fence
+// holds); no console error.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,6 +25,16 @@ const shownDigests = (list) => list.evaluateAll((lis) => lis.map((li) => li.data
 
 const LAPTOP = { viewport: { width: 1280, height: 900 } };
 
+/**
+ * Waits for the answer of the panel's `n`th search (its final report, not the list of
+ * classes found so far) and returns the report's element.
+ */
+async function answer(panel, n) {
+  const done = panel.locator(`.explore-result[data-search="${n}"]`);
+  await done.waitFor({ timeout: 60_000 });
+  return done;
+}
+
 /** Opens the Explore panel (on the default page it brings the whole app) and returns it. */
 async function openExplore(page) {
   if ((await page.locator('details.panel.explore[open]').count()) === 0) {
@@ -42,8 +54,8 @@ describe('explore', () => {
       const panel = await openExplore(page);
       const before = await digestOf(page);
       await panel.getByRole('button', { name: 'Explore', exact: true }).click();
+      await answer(panel, 1);
       const list = panel.locator('ol.explore-classes > li');
-      await list.first().waitFor({ timeout: 60_000 });
       const text = await panel.innerText();
       assert.match(text, /ways? it breaks/);
       assert.match(text, /already breaks with no fault added/, 'gc-pause breaks as given, and says so');
@@ -57,7 +69,8 @@ describe('explore', () => {
       await openExplore(page);
       await panel.getByRole('checkbox', { name: "Without the scenario's own faults" }).check();
       await panel.getByRole('button', { name: 'Explore', exact: true }).click();
-      await until(async () => (await list.count()) > 1, 'several ways it breaks', { timeout: 60_000 });
+      await answer(panel, 2);
+      assert.ok((await list.count()) > 1, 'several ways it breaks');
       await panel.scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(SHOTS, 'explore-clean.png') });
       // Deterministic: the worker's answer is the native tool's, class by class, and the
@@ -65,8 +78,7 @@ describe('explore', () => {
       const shown = await shownDigests(list);
       assert.deepEqual(shown, nativeDigests(['gc-pause', '--clean']));
       await panel.getByRole('button', { name: 'Explore', exact: true }).click();
-      await until(async () => (await list.count()) === 0 || (await panel.locator('.explore-progress').count()) > 0, 'a second search starts');
-      await until(async () => (await list.count()) === shown.length, 'the second answer', { timeout: 60_000 });
+      await answer(panel, 3);
       assert.deepEqual(await shownDigests(list), shown);
       const href = await list.first().getByRole('link', { name: 'in a new tab' }).getAttribute('href');
       await list.first().getByRole('button', { name: 'Open this run' }).click();
@@ -90,7 +102,7 @@ describe('explore', () => {
     try {
       const panel = await openExplore(page);
       await panel.getByRole('button', { name: 'Explore', exact: true }).click();
-      await panel.getByText('Safe within these bounds').waitFor({ timeout: 60_000 });
+      await (await answer(panel, 1)).getByText('Safe within these bounds').waitFor();
       assert.match(await panel.innerText(), /schedules tried/);
 
       // Three faults: a long search. Cancel ends it at once and claims nothing.
@@ -107,17 +119,95 @@ describe('explore', () => {
     }
   });
 
-  test("a fix's guide asks the search: the fenced fix holds within the bounds (from the first load)", async () => {
+  test('the ways it breaks are listed as they are found; each opens at once and the search goes on', async () => {
+    const { context, page, problems } = await openApp(h.browser, `${h.url}#s=gc-pause`, LAPTOP);
+    try {
+      const panel = await openExplore(page);
+      // Three faults, from the run without its own pause: a long search that finds ways
+      // it breaks early.
+      await panel.getByRole('checkbox', { name: "Without the scenario's own faults" }).check();
+      await panel.getByRole('combobox', { name: 'Faults added (K)' }).selectOption('3');
+      await panel.getByRole('button', { name: 'Explore', exact: true }).click();
+      const live = panel.locator('ol.explore-classes[aria-busy="true"] > li');
+      await live.first().waitFor({ timeout: 60_000 });
+      assert.equal(await panel.locator('.explore-result').count(), 0, 'listed before the search ends');
+      await panel.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SHOTS, 'explore-live.png') });
+      const digest = await live.first().getAttribute('data-digest');
+      const tried = async () => Number((await panel.locator('.explore-progress').innerText()).match(/^(\d+)/)[1]);
+      const before = await tried();
+      await live.first().getByRole('button', { name: 'Open this run' }).click();
+      await until(async () => (await digestOf(page)) === digest, 'the listed run opens while the search runs');
+      await until(async () => (await tried()) > before, 'the search goes on after the run opened');
+      assert.ok((await live.count()) >= 1, 'the list stays');
+      await panel.getByRole('button', { name: 'Cancel' }).click();
+      await panel.getByText(/Cancelled after \d+ schedules/).waitFor();
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("a lesson's last beat asks whether each fix holds: the safety margin breaks, the fence holds", async () => {
+    const { context, page, problems } = await openApp(h.browser, `${h.url}#s=slow-client-clock`, LAPTOP);
+    try {
+      const panel = page.locator('details.panel.explore');
+      const ask = async (fix, n) => {
+        await page.keyboard.press('End');
+        const button = page.getByRole('button', { name: `Explore: does the fix hold? (${fix})` });
+        if (n === 1) {
+          await button.scrollIntoViewIfNeeded();
+          await page.screenshot({ path: join(SHOTS, 'explore-last-beat.png') });
+        }
+        await button.click();
+        await page.getByRole('heading', { name: `Fix: ${fix}` }).waitFor();
+        return answer(panel, n);
+      };
+      // The timing fix: a longer pause or a clock further off breaks it.
+      const margin = await ask('Trust the lease 10 s less', 1);
+      assert.match(await margin.innerText(), /ways? it breaks \(up to 2 added faults/);
+      assert.doesNotMatch(await margin.innerText(), /already breaks/, 'the fix holds as written');
+      assert.equal(await panel.getByRole('combobox', { name: 'Faults added (K)' }).inputValue(), '2');
+      await panel.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SHOTS, 'explore-margin-breaks.png') });
+      // Its first way opens at its violation.
+      await margin.locator('ol.explore-classes > li').first().getByRole('button', { name: 'Open this run' }).click();
+      await until(async () => Number(await page.getByRole('slider', { name: 'Time' }).inputValue()) > 0, 'the cursor moves to the violation');
+
+      // The fence: safe within the same bounds.
+      await page.evaluate(() => {
+        location.hash = 's=slow-client-clock';
+      });
+      await page.getByRole('region', { name: 'Walkthrough' }).waitFor();
+      const fenced = await ask('Storage checks the fencing token', 2);
+      await fenced.getByText('Safe within these bounds').waitFor();
+      assert.match(await fenced.innerText(), /up to 2 added faults/);
+      await panel.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SHOTS, 'explore-fence-holds.png') });
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("the default page's last beat asks whether its fix holds (from the first load): the fence holds", async () => {
     const { context, page, problems } = await openApp(h.browser, h.url, LAPTOP);
     try {
-      // The lesson's last beat offers its fix; the fix's panel offers the search.
+      // The lesson's last beat offers its fix, and the search of it.
       await page.keyboard.press('End');
-      await page.getByRole('button', { name: /^Fix it/ }).first().click();
-      await page.getByRole('button', { name: 'Explore: does this fix hold?' }).click();
+      await page.getByRole('button', { name: /^Explore: does the fix hold\?/ }).first().click();
       const panel = page.locator('details.panel.explore[open]');
-      await panel.getByText('Safe within these bounds').waitFor({ timeout: 60_000 });
+      await (await answer(panel, 1)).getByText('Safe within these bounds').waitFor();
+      await page.getByRole('heading', { name: 'Fix: Storage checks the fencing token' }).waitFor();
+      assert.match(await panel.innerText(), /up to 2 added faults/);
       await panel.scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(SHOTS, 'explore-fix-holds.png') });
+      // The fix's own page asks the same, within the same bounds (cancelled: answered above).
+      await panel.getByRole('combobox', { name: 'Faults added (K)' }).selectOption('1');
+      await page.getByRole('button', { name: 'Explore: does this fix hold?' }).click();
+      await panel.locator('.explore-progress').waitFor();
+      assert.equal(await panel.getByRole('combobox', { name: 'Faults added (K)' }).inputValue(), '2');
+      await panel.getByRole('button', { name: 'Cancel' }).click();
       assert.deepEqual(problems, []);
     } finally {
       await context.close();

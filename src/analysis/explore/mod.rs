@@ -29,7 +29,10 @@
 //!
 //! Progress and cancellation: the caller's closure is called every `every` schedules with
 //! the counts so far; returning `false` stops the search (a worker's Cancel). Nothing here
-//! reads the wall clock, so it runs the same in a Web Worker.
+//! reads the wall clock, so it runs the same in a Web Worker. [`explore_live`]'s closure
+//! also sees the classes found so far, in the order they were found (each with its best
+//! example yet), so a page can list them while the search goes on; the report's classes
+//! are the same ones, shrunk and sorted minimal first.
 
 pub mod candidates;
 pub mod fault;
@@ -112,6 +115,9 @@ pub struct Progress {
     pub violating: u64,
     /// The number of added faults being tried now.
     pub depth: u8,
+    /// Bumped each time a class is found or its example improves: a caller that lists the
+    /// classes as they come need look again only when it changed.
+    pub found: u64,
 }
 
 /// How the search ended.
@@ -188,10 +194,17 @@ struct Search<'a> {
     bounds: &'a Bounds,
     runs: BTreeSet<u64>,
     orders: BTreeSet<u64>,
-    classes: BTreeMap<ClassKey, Class>,
+    /// In the order found (what a live list shows); `index` finds a class by its key.
+    classes: Vec<Class>,
+    index: BTreeMap<ClassKey, usize>,
     p: Progress,
     every: u64,
-    progress: &'a mut dyn FnMut(&Progress) -> bool,
+    progress: &'a mut dyn FnMut(&Progress, &[Class]) -> bool,
+}
+
+/// A class's key: what it groups by.
+fn key_of(c: &Class) -> ClassKey {
+    (c.kinds.clone(), c.clients.clone(), c.fault_kinds.clone())
 }
 
 /// Searches `sc` within `bounds`, calling `progress` every `every` schedules (and once at
@@ -202,6 +215,17 @@ pub fn explore(
     every: u64,
     progress: &mut dyn FnMut(&Progress) -> bool,
 ) -> Report {
+    explore_live(sc, bounds, every, &mut |p, _| progress(p))
+}
+
+/// [`explore`], with the classes found so far handed to `progress` too, in the order they
+/// were found, each with its best example yet (not yet shrunk: see the module doc).
+pub fn explore_live(
+    sc: &Scenario,
+    bounds: &Bounds,
+    every: u64,
+    progress: &mut dyn FnMut(&Progress, &[Class]) -> bool,
+) -> Report {
     let mut base = sc.clone();
     if !bounds.keep_scripted {
         base.faults.clear();
@@ -211,18 +235,21 @@ pub fn explore(
         bounds,
         runs: BTreeSet::new(),
         orders: BTreeSet::new(),
-        classes: BTreeMap::new(),
+        classes: Vec::new(),
+        index: BTreeMap::new(),
         p: Progress::default(),
         every: every.max(1),
         progress,
     };
     let ended = s.search();
     s.shrink();
-    (s.progress)(&s.p);
-    let mut classes: Vec<Class> = s.classes.into_values().collect();
-    classes.sort_by(|a, b| {
-        let key = |c: &Class| (c.example.faults.len(), c.example.cost, c.example.first.at);
-        key(a).cmp(&key(b))
+    (s.progress)(&s.p, &s.classes);
+    let mut classes = s.classes;
+    // Minimal first; ties by the class's key, so the order never depends on which class
+    // the search happened to find first.
+    classes.sort_by_cached_key(|c| {
+        let e = &c.example;
+        (e.faults.len(), e.cost, e.first.at, key_of(c))
     });
     Report {
         bounds: bounds.clone(),
@@ -264,7 +291,9 @@ impl Search<'_> {
                     let mut schedule = faults.clone();
                     schedule.push(c);
                     let extend = self.try_schedule(&schedule);
-                    if self.p.tried.is_multiple_of(self.every) && !(self.progress)(&self.p) {
+                    if self.p.tried.is_multiple_of(self.every)
+                        && !(self.progress)(&self.p, &self.classes)
+                    {
                         return Ended::Cancelled;
                     }
                     if let (Some(t), true) = (extend, depth < self.bounds.max_faults) {
@@ -278,23 +307,24 @@ impl Search<'_> {
     }
 
     /// Shrinks each class's example along its last fault's length (see the module doc).
+    /// (Each class's shrinking reads only its own example, so the order does not matter.)
     fn shrink(&mut self) {
-        let keys: Vec<ClassKey> = self.classes.keys().cloned().collect();
-        for key in keys {
+        for i in 0..self.classes.len() {
+            let key = key_of(&self.classes[i]);
             for _ in 0..32 {
-                let Some(better) = self.shorter(&key) else {
+                let Some(better) = self.shorter(i, &key) else {
                     break;
                 };
-                if let Some(c) = self.classes.get_mut(&key) {
-                    c.example = better;
-                }
+                self.classes[i].example = better;
+                self.p.found += 1;
             }
         }
     }
 
-    /// A shorter example of the class `key`, if the violating run's instants offer one.
-    fn shorter(&mut self, key: &ClassKey) -> Option<Counterexample> {
-        let e = &self.classes.get(key)?.example;
+    /// A shorter example of the class `i` (whose key is `key`), if the violating run's
+    /// instants offer one.
+    fn shorter(&mut self, i: usize, key: &ClassKey) -> Option<Counterexample> {
+        let e = &self.classes.get(i)?.example;
         let (last, prefix) = e.faults.split_last()?;
         let shape = last.shape()?;
         let horizon = e.scenario.horizon_ms;
@@ -338,16 +368,23 @@ impl Search<'_> {
         };
         self.p.violating += 1;
         let rank = |e: &Counterexample| (e.faults.len(), e.cost, e.faults.first().map(Added::at));
-        let class = self.classes.entry(key.clone()).or_insert_with(|| Class {
-            kinds: key.0,
-            clients: key.1,
-            fault_kinds: key.2,
-            runs: 0,
-            example: example.clone(),
+        let classes = &mut self.classes;
+        let i = *self.index.entry(key.clone()).or_insert_with(|| {
+            classes.push(Class {
+                kinds: key.0,
+                clients: key.1,
+                fault_kinds: key.2,
+                runs: 0,
+                example: example.clone(),
+            });
+            self.p.found += 1;
+            classes.len() - 1
         });
+        let class = &mut classes[i];
         class.runs += 1;
         if rank(&example) < rank(&class.example) {
             class.example = example;
+            self.p.found += 1;
         }
         None
     }
