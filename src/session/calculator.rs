@@ -194,6 +194,7 @@ mod tests {
             (3, "-1", "must be 0 or more"),
             (4, "", "a number is needed"),
             (2, "1.5", "not a whole number"),
+            (4, "600000", "a drift bound is 0 … 500000 ppm (±50 %)"),
         ] {
             let mut f = good.clone();
             f.values[i] = v.to_string();
