@@ -186,10 +186,9 @@ fn windows(t: &Trace, v: &Verdict) -> Vec<Option<(i64, i64)>> {
     vec![None, around(end / 4), around(end / 16)]
 }
 
-/// The desktop's drawing (as wide as today's) and a phone's: the page draws the same 960
-/// units at 360 px too (the diagram scrolls sideways there), so 360 is the narrowest a
-/// drawing fitted to a phone's screen could be.
-const WIDTHS: [f64; 2] = [layout::DIAGRAM_WIDTH, 360.0];
+/// The desktop's drawing (as wide as today's) and a phone's: the page lays the drawing out
+/// at its box's width below 960 px (`layout::fitted_width`), never narrower than 360.
+const WIDTHS: [f64; 2] = [layout::DIAGRAM_WIDTH, layout::NARROWEST];
 
 #[test]
 fn no_label_overlaps_another_or_a_shape_in_any_builtin_scenario() {
@@ -231,6 +230,31 @@ fn no_label_overlaps_another_or_a_shape_in_any_builtin_scenario() {
         bad.len(),
         bad.join("\n")
     );
+}
+
+/// A window (or a narrower width) is laid out from the run's index, looking only at the
+/// entries from a message's flight before the window to its end: it must draw exactly what
+/// a walk of every entry of the run draws.
+#[test]
+fn a_window_is_drawn_as_a_walk_of_the_whole_run_draws_it() {
+    let mut compared = 0;
+    for (name, sc) in every_scenario() {
+        let (t, v) = run(&sc);
+        let (ix, all) = (layout::Index::new(&t), layout::Index::new(&t).uncut());
+        let end = t.end.0.max(1);
+        let mut ws = windows(&t, &v);
+        // Thin slices across the run too: each starts with messages in flight.
+        ws.extend((1..8).map(|k| Some((end * k / 8, end * k / 8 + end / 40 + 1))));
+        for width in WIDTHS {
+            for &window in &ws {
+                let cut = layout::layout_in(&ix, &t, &v, width, window);
+                let walked = layout::layout_in(&all, &t, &v, width, window);
+                assert!(cut == walked, "{name} at {width} over {window:?}");
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 500, "{compared}");
 }
 
 /// The two runs the issue names: every label the whole run can hold is still drawn, and

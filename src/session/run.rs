@@ -21,6 +21,9 @@ pub struct Run {
     pub trace: Trace,
     pub verdict: Verdict,
     pub projection: Projection,
+    /// What any layout of this run reads from the whole trace, gathered once: a zoom
+    /// window or a narrow screen is laid out from it without walking the trace again.
+    pub index: layout::Index,
     /// Shared, so the diagram of the whole run is drawn from this one layout, never copied.
     pub diagram: Rc<Diagram>,
     pub stage: Vec<StageNode>,
@@ -49,7 +52,14 @@ impl Run {
     pub fn of_trace(scenario: Rc<Scenario>, trace: Trace) -> Run {
         let verdict = check(&trace);
         let projection = Projection::new(&trace);
-        let diagram = Rc::new(layout::diagram(&trace, &verdict));
+        let index = layout::Index::new(&trace);
+        let diagram = Rc::new(layout::layout_in(
+            &index,
+            &trace,
+            &verdict,
+            layout::DIAGRAM_WIDTH,
+            None,
+        ));
         let stage = layout::stage_nodes(&scenario.nodes());
         let notable = narrate::notable_steps(&trace);
         let flights = playback::flights(&trace);
@@ -59,6 +69,7 @@ impl Run {
             trace,
             verdict,
             projection,
+            index,
             diagram,
             stage,
             notable,

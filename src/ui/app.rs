@@ -41,7 +41,15 @@ pub fn App() -> Html {
     let model = use_reducer(super::handover::initial_session);
     let dispatch = {
         let d = model.dispatcher();
-        use_memo((), move |_| Callback::from(move |a: Action| d.dispatch(a)))
+        use_memo((), move |_| {
+            Callback::from(move |a: Action| {
+                #[cfg(not(feature = "lite"))]
+                if matches!(a, Action::Zoom(_)) {
+                    super::hooks::redraw_asked();
+                }
+                d.dispatch(a)
+            })
+        })
     };
     let on_action: Callback<Action> = (*dispatch).clone();
     let on_frame = {
@@ -60,6 +68,7 @@ pub fn App() -> Html {
         model.rev,
         model.from_link,
         model.embed,
+        model.zoom,
     );
     use_embed_host(&model, &on_action);
     use_action_menu(model.selected);
@@ -88,6 +97,17 @@ pub fn App() -> Html {
         })
     };
     use_effect(sample_frame_cost);
+    // The fold of labels the reader last focused or clicked on the diagram, for the
+    // inspector (the first load draws no folds).
+    #[cfg(not(feature = "lite"))]
+    let fold = use_state_eq(|| None::<Rc<crate::view::layout::Fold>>);
+    #[cfg(not(feature = "lite"))]
+    let on_fold = {
+        let f = fold.setter();
+        Some((*use_memo((), move |_| Callback::from(move |x| f.set(x)))).clone())
+    };
+    #[cfg(feature = "lite")]
+    let on_fold: Option<Callback<Option<std::rc::Rc<crate::view::layout::Fold>>>> = None;
 
     let run = model.run.clone();
     // The built-in scenario on screen; "" for one that came from outside.
@@ -124,6 +144,8 @@ pub fn App() -> Html {
         state: model.state.clone(),
         t: model.cursor.t,
         on_action: on_action.clone(),
+        #[cfg(not(feature = "lite"))]
+        fold: (*fold).clone(),
     };
     let stage_props = StageProps {
         run: run.clone(),
@@ -182,7 +204,7 @@ pub fn App() -> Html {
     };
     let diagram = html! {
         <section class="diagram" aria-label="Space-time diagram" tabindex="0" data-digest={run.digest.clone()} data-entries={run.trace.len().to_string()} data-overlap-ms={run.verdict.stats.double_holder_ms.to_string()}>
-            <Timeline run={run.clone()} state={model.state.clone()} cursor_t={model.cursor.t} veil={model.quiz_waiting()} zoom={model.zoom} on_action={on_action.clone()} />
+            <Timeline run={run.clone()} state={model.state.clone()} cursor_t={model.cursor.t} veil={model.quiz_waiting()} zoom={model.zoom} on_action={on_action.clone()} {on_fold} />
             { zoom_bar }
         </section>
     };

@@ -94,7 +94,18 @@ pub fn use_frames(running: bool, on_frame: Callback<f64>) {
     });
 }
 
-/// After a render caused by a frame tick: record how long tick + render took, in
+/// A zoom or a pan asked for a redraw: its cost, from here to after the render, is sampled
+/// as a frame's is (the benchmark zooms and pans a long run).
+#[cfg(not(feature = "lite"))]
+pub fn redraw_asked() {
+    TICK_START.with(|t| {
+        if t.get().is_none() {
+            t.set(Some(now()));
+        }
+    });
+}
+
+/// After a render caused by a frame tick (or a zoom, [`redraw_asked`]): record how long tick + render took, in
 /// `window.leaselineFrames` (read by the end-to-end benchmark).
 pub fn sample_frame_cost() {
     let Some(start) = TICK_START.with(|t| t.take()) else {

@@ -15,14 +15,34 @@ use yew::prelude::*;
 /// from a link. Nothing is written while playing (the fragment follows when playback
 /// stops), and an embed never adds entries (they would land in its host page's history).
 /// `fragment` is the session's (`None` while playing), `rev` and `from_link` say whether
-/// the change is a new history entry, and `embed` that no entry may be added.
+/// the change is a new history entry, `embed` that no entry may be added, and `zoom` is
+/// the diagram's window: a change of it is written once the window has settled.
 #[hook]
-pub fn use_link_writer(fragment: Option<Rc<str>>, rev: u32, from_link: bool, embed: bool) {
+pub fn use_link_writer(
+    fragment: Option<Rc<str>>,
+    rev: u32,
+    from_link: bool,
+    embed: bool,
+    zoom: Option<crate::session::zoom::Window>,
+) {
     let written_rev = use_mut_ref(|| 0u32);
+    #[cfg(not(feature = "lite"))]
+    let (last_zoom, pending) = (
+        use_mut_ref(|| zoom),
+        use_mut_ref(|| None::<gloo_timers::callback::Timeout>),
+    );
+    #[cfg(feature = "lite")]
+    let _ = zoom;
     use_effect_with(
         (fragment, rev, from_link),
         move |(fragment, rev, from_link)| {
             let (rev, from_link) = (*rev, *from_link);
+            #[cfg(not(feature = "lite"))]
+            let zoomed = {
+                // A newer fragment replaces one still waiting to be written.
+                drop(pending.borrow_mut().take());
+                std::mem::replace(&mut *last_zoom.borrow_mut(), zoom) != zoom
+            };
             let Some(fragment) = fragment.as_deref() else {
                 return;
             };
@@ -38,16 +58,32 @@ pub fn use_link_writer(fragment: Option<Rc<str>>, rev: u32, from_link: bool, emb
             }
             let push = rev != *written_rev.borrow() && !from_link && !embed;
             *written_rev.borrow_mut() = rev;
-            if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
-                let url = Some(fragment);
-                let _ = if push {
-                    h.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", url)
-                } else {
-                    h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", url)
-                };
+            // A zoom or a pan rewrites the link at every step of the gesture, and each
+            // rewrite makes the browser save the state of every form field on the page
+            // (the editor's hundreds: ~20 ms a time). The window is written once it has
+            // stood still for a moment instead.
+            #[cfg(not(feature = "lite"))]
+            if zoomed && !push {
+                let url = fragment.to_string();
+                let later = move || write_link(&url, false);
+                *pending.borrow_mut() = Some(gloo_timers::callback::Timeout::new(200, later));
+                return;
             }
+            write_link(fragment, push);
         },
     );
+}
+
+/// Puts `fragment` in the address bar: a new history entry (`push`) or the current one.
+fn write_link(fragment: &str, push: bool) {
+    if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
+        let url = Some(fragment);
+        let _ = if push {
+            h.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", url)
+        } else {
+            h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", url)
+        };
+    }
 }
 
 /// Posts an event to the host page: to each allowed origin, or to any when none is set

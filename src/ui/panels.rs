@@ -16,6 +16,9 @@ pub struct PanelProps {
     pub state: Rc<State>,
     pub t: f64,
     pub on_action: Callback<Action>,
+    /// The fold of labels ("+3") last focused or clicked on the diagram: its list.
+    #[cfg(not(feature = "lite"))]
+    pub fold: Option<Rc<crate::view::layout::Fold>>,
 }
 
 /// A plain function of its props, not a component: it changes on every frame of playback
@@ -52,6 +55,18 @@ pub fn inspector(props: &PanelProps) -> Html {
     let (service, offered) = narrate::service_line(flavor);
     let storage_local = st.local(NodeId::Storage, t);
     let fence_mode = props.run.scenario.storage.fence;
+    // The labels a count on the diagram stands for, listed in full.
+    #[cfg(not(feature = "lite"))]
+    let folded = props.fold.as_ref().map(|f| {
+        html! {
+            <div class="folded">
+                <h3>{ format!("{} labels folded into “{}”", f.items.len(), f.label.text) }</h3>
+                <ul>{ for f.items.iter().map(|i| html! { <li>{ i.clone() }</li> }) }</ul>
+            </div>
+        }
+    });
+    #[cfg(feature = "lite")]
+    let folded: Option<Html> = None;
     html! {
         <section class="panel inspector" aria-label="Inspector">
             <h2>{ narrate::inspector_heading(t) }</h2>
@@ -76,6 +91,7 @@ pub fn inspector(props: &PanelProps) -> Html {
                     </tr>
                 </tbody>
             </table>
+            { for folded }
         </section>
     }
 }

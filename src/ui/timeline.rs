@@ -6,7 +6,7 @@
 use crate::analysis::projection::step_at_time;
 use crate::session::zoom::{Window, Zoom};
 use crate::session::{Action, Run};
-use crate::view::layout::{Diagram, LANE_H, LEFT};
+use crate::view::layout::{Diagram, Fold, LANE_H, LEFT};
 use crate::vocab::numbers::fmt_ms;
 use crate::vocab::time::Time;
 use std::rc::Rc;
@@ -50,12 +50,14 @@ fn DiagramBody(props: &BodyProps) -> Html {
     )))
 }
 
-/// The trace entry of the band or mark under a click (they carry `data-entry`).
-fn clicked_entry(e: &MouseEvent) -> Option<usize> {
+/// The number an event's target (or the nearest element around it) carries in `attr`,
+/// found by `selector` (`[attr]`): the trace entry of a band or mark under a click
+/// (`data-entry`), or which fold of labels it is (`data-fold`).
+fn data_of(e: &web_sys::Event, selector: &str, attr: &str) -> Option<usize> {
     let el: web_sys::Element = wasm_bindgen::JsCast::dyn_into(e.target()?).ok()?;
-    el.closest("[data-entry]")
+    el.closest(selector)
         .ok()??
-        .get_attribute("data-entry")?
+        .get_attribute(attr)?
         .parse()
         .ok()
 }
@@ -71,6 +73,10 @@ pub struct TimelineProps {
     /// The window of true time in view (`None`: the whole run); see `session::zoom`.
     pub zoom: Option<Window>,
     pub on_action: Callback<Action>,
+    /// Told the fold of labels ("+3") the reader focused or clicked, for the inspector to
+    /// list; `None` when the drawing changes (its folds are gone). The whole app's.
+    #[prop_or_default]
+    pub on_fold: Option<Callback<Option<Rc<Fold>>>>,
 }
 
 impl PartialEq for TimelineProps {
@@ -82,25 +88,28 @@ impl PartialEq for TimelineProps {
             && self.veil == o.veil
             && self.zoom == o.zoom
             && self.on_action == o.on_action
+            && self.on_fold == o.on_fold
     }
 }
 
-/// The drawing for the window in view: the run's own when it is shown whole; laid out
-/// again for a zoom window (only what the window shows, its labels placed for it).
-fn drawing(run: &Run, zoom: Option<Window>) -> Rc<Diagram> {
-    match zoom {
-        None => run.diagram.clone(),
-        // The first load never zooms: a zoom hands over to the whole app.
-        #[cfg(feature = "lite")]
-        Some(_) => run.diagram.clone(),
-        #[cfg(not(feature = "lite"))]
-        Some(w) => Rc::new(crate::view::layout::layout(
-            &run.trace,
-            &run.verdict,
-            crate::view::layout::DIAGRAM_WIDTH,
-            Some((w.from, w.to)),
-        )),
+/// The drawing for the window in view, `width` units across: the run's own when it is
+/// shown whole at the usual width; else laid out again from the run's index (only what the
+/// window shows, its labels placed for it and the width).
+fn drawing(run: &Run, zoom: Option<Window>, width: f64) -> Rc<Diagram> {
+    // The first load never zooms: a zoom hands over to the whole app.
+    let window = zoom
+        .filter(|_| !cfg!(feature = "lite"))
+        .map(|w| (w.from, w.to));
+    if window.is_none() && width == run.diagram.width {
+        return run.diagram.clone();
     }
+    Rc::new(crate::view::layout::layout_in(
+        &run.index,
+        &run.trace,
+        &run.verdict,
+        width,
+        window,
+    ))
 }
 
 /// The first load draws the whole run only (a zoom hands over to the whole app), and
@@ -229,27 +238,90 @@ fn svg_x(e: &MouseEvent, width: f64) -> Option<f64> {
 #[component]
 pub fn Timeline(props: &TimelineProps) -> Html {
     let hover = use_state(|| None::<f64>);
-    // The run's own drawing when it is shown whole; laid out again for a zoom window (only
-    // what the window shows, its labels placed for it), once per window.
+    let svg = use_node_ref();
+    // The width the drawing is laid out at: its box's, as `layout::fitted_width` turns it
+    // into the drawing's (so it never scrolls sideways and its text stays 11 px), measured
+    // once mounted and again whenever the window is resized. (An `Option<f64>` state, as
+    // the hover's is: one instantiation of it for both.)
+    let fit = use_state(|| None::<f64>);
+    {
+        let (fit, svg) = (fit.clone(), svg.clone());
+        use_effect_with((), move |_| {
+            let measure = move || {
+                let scroller = svg
+                    .cast::<web_sys::Element>()
+                    .and_then(|e| e.closest(".diagram").ok().flatten());
+                if let Some(b) = scroller {
+                    let px = f64::from(b.client_width());
+                    fit.set(Some(crate::view::layout::fitted_width(px)));
+                }
+            };
+            measure();
+            let listener = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(measure);
+            super::hooks::listen(web_sys::window().map(Into::into), "resize", listener)
+        });
+    }
+    let fit = fit.unwrap_or(crate::view::layout::DIAGRAM_WIDTH);
+    // The run's own drawing when it is shown whole at the usual width; laid out again for
+    // a zoom window or a narrow box (only what the window shows, its labels placed for it),
+    // once per window and width.
     let drawn = {
         let run = props.run.clone();
-        use_memo((RunKey(props.run.clone()), props.zoom), move |(_, zoom)| {
-            drawing(&run, *zoom)
-        })
+        use_memo(
+            (RunKey(props.run.clone()), props.zoom, fit as i64),
+            move |(_, zoom, _)| drawing(&run, *zoom, fit),
+        )
     };
     let d: &Diagram = &drawn;
     let s = d.scale;
     let cx = s.x(props.cursor_t).clamp(s.x0, s.x1);
     let width = d.width;
-    let svg = use_node_ref();
+    // A fold of labels focused, clicked or pressed (Enter, Space) shows its list in the
+    // inspector; a new drawing (run, window, width) has new folds, so the list goes.
+    #[cfg(not(feature = "lite"))]
+    let show_fold = {
+        let (cb, drawn) = (props.on_fold.clone(), drawn.clone());
+        move |e: &web_sys::Event| -> bool {
+            let Some(k) = data_of(e, "[data-fold]", "data-fold") else {
+                return false;
+            };
+            if let Some(cb) = &cb {
+                cb.emit(drawn.folds.get(k).cloned().map(Rc::new));
+            }
+            true
+        }
+    };
+    #[cfg(not(feature = "lite"))]
     {
-        // On a narrow screen the drawing scrolls in its box: keep the cursor in sight.
-        // Checking reads layout, so it runs when the cursor crosses a 16-unit step of the
-        // drawing (every dozen frames or so of playback), not on every frame; the follow
-        // margin is wider than a step.
-        let svg = svg.clone();
-        use_effect_with((cx / 16.0) as i64, move |_| follow_cursor(&svg, cx, width));
+        let cb = props.on_fold.clone();
+        use_effect_with(
+            (RunKey(props.run.clone()), props.zoom, fit as i64),
+            move |_| {
+                if let Some(cb) = cb {
+                    cb.emit(None);
+                }
+            },
+        );
     }
+    #[cfg(not(feature = "lite"))]
+    let (onfocusin, onkeydown) = {
+        let show = show_fold.clone();
+        let onfocusin = Callback::from(move |e: FocusEvent| {
+            show(&e);
+        });
+        let show = show_fold.clone();
+        let onkeydown = Callback::from(move |e: KeyboardEvent| {
+            if matches!(e.key().as_str(), "Enter" | " ") && show(&e) {
+                e.prevent_default();
+            }
+        });
+        (Some(onfocusin), Some(onkeydown))
+    };
+    #[cfg(feature = "lite")]
+    let (onfocusin, onkeydown) = (
+        None::<Callback<FocusEvent>>,
+        None::<Callback<KeyboardEvent>>,
+    );
     let gesture = use_mut_ref(Gesture::default);
     use_wheel_zoom(svg.clone(), s, width, props.on_action.clone());
     // Drag to pan, pinch to zoom, double-click to fit: the whole app's (the first load
@@ -304,7 +376,11 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             if std::mem::take(&mut gesture.borrow_mut().dragged) {
                 return;
             }
-            if let Some(entry) = clicked_entry(&e) {
+            #[cfg(not(feature = "lite"))]
+            if show_fold(&e) {
+                return;
+            }
+            if let Some(entry) = data_of(&e, "[data-entry]", "data-entry") {
                 // A band or a mark: jump to its event.
                 cb.emit(Action::SeekEntry(entry));
             } else if let Some(x) = svg_x(&e, width) {
@@ -364,8 +440,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         Time(props.cursor_t as i64)
     );
     // The lanes' names and their clocks at the cursor sit in a narrow strip of their own
-    // over the drawing's left margin. Where the drawing scrolls sideways (a phone) the strip
-    // stays put, like a spreadsheet's frozen first column, so every lane keeps its name.
+    // over the drawing's left margin (sticky, like a spreadsheet's frozen first column,
+    // should the box ever scroll sideways: the drawing is laid out to fit it).
     let names = html! {
         <svg class="lane-names" aria-hidden="true" viewBox={format!("0 0 {} {}", n(LEFT), n(d.height))}
              width={format!("{}%", n(LEFT * 100.0 / d.width))}>
@@ -385,7 +461,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         <div class="timeline-frame">
         { names }
         <svg ref={svg} class="timeline" viewBox={format!("0 0 {} {}", n(d.width), n(d.height))} role="img" aria-label={label}
-             {onclick} {onmousemove} {onmouseleave} {ondblclick} {onpointerdown} {onpointermove}
+             {onclick} {onmousemove} {onmouseleave} {ondblclick} {onpointerdown} {onpointermove} {onfocusin} {onkeydown}
              onpointerup={onpointerup.clone()} onpointercancel={onpointerup}>
             <defs>
                 <clipPath id="reveal"><rect x="0" y="0" width={n(edge)} height={n(d.height)} /></clipPath>
@@ -420,33 +496,5 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             }
         </svg>
         </div>
-    }
-}
-
-/// Scrolls the box around the drawing (`.diagram`) so the cursor at drawing-x `cx` stays in
-/// view; where to is the core's decision ([`crate::view::layout::follow_scroll`]). Runs after a
-/// render that moved the cursor, never on a timer.
-fn follow_cursor(svg: &NodeRef, cx: f64, width: f64) {
-    let Some(svg) = svg.cast::<web_sys::Element>() else {
-        return;
-    };
-    let Some(scroller) = svg.closest(".diagram").ok().flatten() else {
-        return;
-    };
-    if width <= 0.0 {
-        return;
-    }
-    let drawn = svg.get_bounding_client_rect().width();
-    // The strip of lane names stays pinned over the box's left edge: what is in view is
-    // the box less that strip, so the cursor is placed a third of the way into the rest.
-    let strip = LEFT * drawn / width;
-    let to = crate::view::layout::follow_scroll(
-        cx * drawn / width - strip,
-        f64::from(scroller.scroll_left()),
-        f64::from(scroller.client_width()) - strip,
-        f64::from(scroller.scroll_width()) - strip,
-    );
-    if let Some(x) = to {
-        scroller.set_scroll_left(x as i32);
     }
 }

@@ -41,6 +41,39 @@ fn strip_t(e: &PointerEvent, d: &Diagram) -> Option<f64> {
     })
 }
 
+#[derive(Properties)]
+struct StripProps {
+    run: Rc<Run>,
+}
+
+impl PartialEq for StripProps {
+    fn eq(&self, o: &Self) -> bool {
+        Rc::ptr_eq(&self.run, &o.run)
+    }
+}
+
+/// The strip's picture of the whole run: its own component, drawn once per run, so a zoom
+/// or a pan (which moves only the marked window) does not compare a long run's thousands
+/// of bars again.
+#[component]
+fn StripBars(props: &StripProps) -> Html {
+    let d = &props.run.diagram;
+    let row = |y: f64| {
+        // The lane of a diagram y, as a row of the strip.
+        d.lanes
+            .iter()
+            .position(|l| (l.y - y).abs() < crate::view::layout::LANE_H / 2.0)
+            .map_or(0.0, |i| 2.0 + ROW * i as f64)
+    };
+    html! {
+        <g>
+            { for d.bars.iter().map(|b| html! {
+                <rect class={classes!("ov", b.tone.class())} x={n(b.x0)} y={n(row(b.y))} width={n((b.x1 - b.x0).max(1.0))} height={n(ROW - 2.0)} />
+            }) }
+        </g>
+    }
+}
+
 #[component]
 pub fn ZoomBar(props: &ZoomProps) -> Html {
     let d = &props.run.diagram;
@@ -100,13 +133,6 @@ pub fn ZoomBar(props: &ZoomProps) -> Html {
         Callback::from(move |_: PointerEvent| drag.borrow().set(None))
     };
     let height = ROW * d.lanes.len() as f64 + 4.0;
-    let row = |y: f64| {
-        // The lane of a diagram y, as a row of the strip.
-        d.lanes
-            .iter()
-            .position(|l| (l.y - y).abs() < crate::view::layout::LANE_H / 2.0)
-            .map_or(0.0, |i| 2.0 + ROW * i as f64)
-    };
     let (x0, x1) = (d.scale.x(w.from as f64), d.scale.x(w.to as f64));
     let whole = props.zoom.is_none();
     html! {
@@ -124,9 +150,7 @@ pub fn ZoomBar(props: &ZoomProps) -> Html {
                  // window follows the cursor as the arrows step through the run.
                  aria-hidden="true"
                  {onpointerdown} {onpointermove} onpointerup={onpointerup.clone()} onpointercancel={onpointerup}>
-                { for d.bars.iter().map(|b| html! {
-                    <rect class={classes!("ov", b.tone.class())} x={n(b.x0)} y={n(row(b.y))} width={n((b.x1 - b.x0).max(1.0))} height={n(ROW - 2.0)} />
-                }) }
+                <StripBars run={props.run.clone()} />
                 <rect class="ov-window" x={n(x0)} y="0" width={n((x1 - x0).max(2.0))} height={n(height)} />
             </svg>
         </div>

@@ -23,6 +23,22 @@ use crate::view::labels::{text_width, Placer, Want};
 pub use crate::view::labels::{Fold, Label, Rect};
 
 pub const DIAGRAM_WIDTH: f64 = 960.0;
+/// The narrowest drawing laid out (a phone's screen, as the label tests check it); a
+/// narrower box shows it scaled down a little.
+pub const NARROWEST: f64 = 360.0;
+
+/// The width to lay the diagram out at for a box `px` CSS pixels wide: the box's own where
+/// it is narrower than [`DIAGRAM_WIDTH`] (a phone, a laptop's column), so one unit is one
+/// pixel and the drawing's 11-unit text is 11 px — never shrunk below legibility, never
+/// scrolled sideways; [`DIAGRAM_WIDTH`] in a wider box (or before the box is measured),
+/// which the drawing is scaled up to fill.
+pub fn fitted_width(px: f64) -> f64 {
+    if (1.0..DIAGRAM_WIDTH).contains(&px) {
+        px.floor().max(NARROWEST)
+    } else {
+        DIAGRAM_WIDTH
+    }
+}
 pub const LANE_H: f64 = 58.0;
 pub const LEFT: f64 = 112.0;
 pub const RIGHT: f64 = 24.0;
@@ -373,6 +389,58 @@ pub fn arrowhead_box(x0: f64, y0: f64, x1: f64, y1: f64) -> Rect {
     r
 }
 
+/// What a layout reads from the whole run whatever its window and width: gathered once
+/// per run (`session::Run` keeps it), so that a zoom, a pan or a narrower screen lays out
+/// only what its window shows — a window of a 100,000-entry run costs what its own entries
+/// cost, not a walk of the whole trace.
+pub struct Index {
+    /// The projection's intervals, in the order they end ([`crate::analysis::projection::intervals`]).
+    spans: Vec<Interval>,
+    /// When each message dropped on arrival was dropped, by id.
+    dropped: VecMap<u32, Time>,
+    /// The longest flight of any message (ms): a message sent more than this before a
+    /// window cannot reach into it, so nothing earlier is looked at.
+    longest_flight: i64,
+    /// Believed vs actual, in true time (see [`gap_spans`]).
+    #[cfg(not(feature = "lite"))]
+    gaps: Vec<GapSpan>,
+    /// Look only at the window's entries (always, but in the test that a window is drawn
+    /// exactly as a walk of every entry would draw it: [`Index::uncut`]).
+    cut: bool,
+}
+
+impl Index {
+    pub fn new(trace: &Trace) -> Index {
+        let mut dropped = VecMap::new();
+        let mut longest_flight = 0;
+        for e in &trace.entries {
+            match e.event {
+                Event::Dropped { id, .. } => {
+                    dropped.insert(id, e.t);
+                }
+                Event::Sent {
+                    arrives: Some(a), ..
+                } => longest_flight = longest_flight.max(a.0 - e.t.0),
+                _ => {}
+            }
+        }
+        Index {
+            spans: crate::analysis::projection::intervals(trace),
+            dropped,
+            longest_flight,
+            #[cfg(not(feature = "lite"))]
+            gaps: gap_spans(trace),
+            cut: true,
+        }
+    }
+
+    /// The same index, but a layout with it walks every entry of the run: what a window's
+    /// layout must come to (tests/core_labels.rs).
+    pub fn uncut(self) -> Index {
+        Index { cut: false, ..self }
+    }
+}
+
 /// Lays out the diagram of `trace` over its whole time span, [`DIAGRAM_WIDTH`] across.
 pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
     layout(trace, verdict, DIAGRAM_WIDTH, None)
@@ -383,6 +451,19 @@ pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
 /// (a bar is cut at its edges), and the labels are placed for it: a closer window has
 /// room for more of them.
 pub fn layout(trace: &Trace, verdict: &Verdict, width: f64, window: Option<(i64, i64)>) -> Diagram {
+    layout_in(&Index::new(trace), trace, verdict, width, window)
+}
+
+/// [`layout`], reading the run's [`Index`] (built from this `trace`) instead of walking
+/// the whole trace again: only the entries from a flight before the window to its end
+/// are looked at.
+pub fn layout_in(
+    ix: &Index,
+    trace: &Trace,
+    verdict: &Verdict,
+    width: f64,
+    window: Option<(i64, i64)>,
+) -> Diagram {
     let lanes: Vec<Lane> = trace
         .nodes
         .iter()
@@ -417,14 +498,7 @@ pub fn layout(trace: &Trace, verdict: &Verdict, width: f64, window: Option<(i64,
     for v in &verdict.violations {
         violation_at.get_or_insert_with(v.entry as usize, || v.kind);
     }
-    let dropped_on_arrival: VecMap<u32, Time> = trace
-        .entries
-        .iter()
-        .filter_map(|e| match e.event {
-            Event::Dropped { id, .. } => Some((id, e.t)),
-            _ => None,
-        })
-        .collect();
+    let dropped_on_arrival = &ix.dropped;
 
     let client_lanes: Vec<f64> = lanes
         .iter()
@@ -478,8 +552,19 @@ pub fn layout(trace: &Trace, verdict: &Verdict, width: f64, window: Option<(i64,
 
     // The intervals (beliefs, pauses, down times, leases) are the projection's; each bar
     // is drawn when its interval ends, so the bars are in the order of the run.
-    let spans = crate::analysis::projection::intervals(trace);
-    let mut spans = spans.iter().peekable();
+    // The first entry that can show: nothing sent before it arrives in the window.
+    let first = match window {
+        Some(_) if ix.cut => trace
+            .entries
+            .partition_point(|e| e.t.0 < t0.saturating_sub(ix.longest_flight)),
+        _ => 0,
+    };
+    let mut spans = ix.spans.iter().peekable();
+    // An interval that ended before `first` ended before the window.
+    while spans
+        .next_if(|iv| iv.ended_by.is_some_and(|j| j < first))
+        .is_some()
+    {}
     let add_bar = |bars: &mut Vec<Bar>, wants: &mut Wants, iv: &Interval, ended| {
         if iv.to.0 < t0 || iv.from.0 > t1 {
             return;
@@ -496,7 +581,11 @@ pub fn layout(trace: &Trace, verdict: &Verdict, width: f64, window: Option<(i64,
     // its first message was sent.
     type Key = (NodeId, NodeId, &'static str, bool);
     let mut open: Vec<(Key, usize, Time)> = Vec::new();
-    for (i, e) in trace.entries.iter().enumerate() {
+    for (i, e) in trace.entries.iter().enumerate().skip(first) {
+        if ix.cut && e.t.0 > t1 {
+            // Past the window: nothing more shows but the intervals still going.
+            break;
+        }
         let n = e.node;
         while let Some(iv) = spans.next_if(|iv| iv.ended_by == Some(i)) {
             add_bar(&mut bars, &mut wants, iv, Some(&e.event));
@@ -664,9 +753,11 @@ pub fn layout(trace: &Trace, verdict: &Verdict, width: f64, window: Option<(i64,
             });
         }
     }
-    // Whatever is still open runs to the end of the run.
+    // Whatever is still open at the window's end runs on past it (to the end of the run,
+    // or to the entry that ends it).
     for iv in spans {
-        add_bar(&mut bars, &mut wants, iv, None);
+        let ended = iv.ended_by.and_then(|j| trace.entries.get(j));
+        add_bar(&mut bars, &mut wants, iv, ended.map(|e| &e.event));
     }
     // A bundle of three or more arriving at a client says how many messages it stands
     // for, beside the client's bar ("8 renew"); its requests' bundle, the other way, has
@@ -683,7 +774,7 @@ pub fn layout(trace: &Trace, verdict: &Verdict, width: f64, window: Option<(i64,
     }
 
     #[cfg(not(feature = "lite"))]
-    let gaps = gaps(trace, &scale, &ly);
+    let gaps = gaps(&ix.gaps, &scale, &ly);
 
     // The shapes take their cells first, then the labels theirs, the most important first.
     let mut placer = Placer::new(width, height);
@@ -757,24 +848,41 @@ pub fn layout(trace: &Trace, verdict: &Verdict, width: f64, window: Option<(i64,
 /// How far a gap's ticks reach above and below its lane.
 pub const GAP_H: f64 = 16.0;
 
+/// One lease's believed vs actual, in true time: the client's latest deadline for the
+/// token, the lock service's expiry, and where the client stopped believing.
+#[cfg(not(feature = "lite"))]
+struct GapSpan {
+    client: NodeId,
+    believed: Time,
+    expired: Time,
+    stopped: Time,
+    title: String,
+    entry: usize,
+}
+
 /// Believed vs actual for every lease a client believed in and the lock service expired
 /// (only where both exist): the client's latest deadline for the token, mapped from its own
 /// timer reading to true time with its clock as it stood (a later jump moves a deadline not
 /// yet reached), against the expiry's true time; and, when the client went on believing
-/// past both (paused, it never looked at its clock), where it stopped. Cut to the window.
+/// past both (paused, it never looked at its clock), where it stopped. One walk of the
+/// trace per run ([`Index`]); [`gaps`] cuts them to a window.
 #[cfg(not(feature = "lite"))]
-fn gaps(trace: &Trace, scale: &Scale, ly: &dyn Fn(NodeId) -> f64) -> Vec<Gap> {
+fn gap_spans(trace: &Trace) -> Vec<GapSpan> {
     use crate::analysis::projection::deadline_in_true_time;
     let mut clocks = trace.nodes.clone();
     // Every (client, token) believed in: its deadline on the client's clock, that deadline
     // in true time, and when the belief ended (`None`: it still holds).
     let mut beliefs: Vec<(NodeId, u64, i64, Time, Option<Time>)> = Vec::new();
+    // The belief each client holds now (an index into `beliefs`), and the latest belief
+    // in each (client, token): lookups that stay short however long the run.
+    let mut holding: VecMap<NodeId, usize> = VecMap::new();
+    let mut latest: VecMap<(NodeId, u64), usize> = VecMap::new();
     // The expiries of believed leases: client, token, when, entry.
     let mut expiries: Vec<(NodeId, u64, Time, usize)> = Vec::new();
     for (i, e) in trace.entries.iter().enumerate() {
         let n = e.node;
         // The belief client `n` holds now, if any.
-        let held = beliefs.iter().rposition(|b| b.0 == n && b.4.is_none());
+        let held = holding.get(&n).copied();
         // A deadline to (re)map: a new or extended one, or one not yet reached when the
         // clock jumped (it moves with a wall-clock jump).
         let deadline = match &e.event {
@@ -798,6 +906,7 @@ fn gaps(trace: &Trace, scale: &Scale, ly: &dyn Fn(NodeId) -> f64) -> Vec<Gap> {
             Event::BeliefEnded { .. } => {
                 if let Some(k) = held {
                     beliefs[k].4 = Some(e.t);
+                    holding.remove(&n);
                 }
                 None
             }
@@ -821,27 +930,20 @@ fn gaps(trace: &Trace, scale: &Scale, ly: &dyn Fn(NodeId) -> f64) -> Vec<Gap> {
                     if let Some(k) = held {
                         beliefs[k].4 = Some(e.t);
                     }
+                    holding.insert(n, beliefs.len());
+                    latest.insert((n, token), beliefs.len());
                     beliefs.push((n, token, local, end, None));
                 }
             }
         }
     }
-    let x = |t: Time| scale.x(t.0 as f64).clamp(scale.x0, scale.x1);
     let mut out = Vec::new();
     for (client, token, at, entry) in expiries {
-        let Some(b) = beliefs.iter().rev().find(|b| b.0 == client && b.1 == token) else {
+        let Some(b) = latest.get(&(client, token)).map(|&k| beliefs[k]) else {
             continue;
         };
         let believed = b.3;
         let stopped = b.4.unwrap_or(trace.end);
-        // How long it went on believing after the expiry, by its clock or for want of
-        // looking at it.
-        let last = believed.max(stopped);
-        let (from, to) = (believed.min(at), last.max(at));
-        if to.0 < scale.t0 as i64 || from.0 > scale.t1 as i64 {
-            continue;
-        }
-        let danger = last > at;
         let who = client.name();
         let tok = token_words(token);
         let mut title = if believed > at {
@@ -858,14 +960,39 @@ fn gaps(trace: &Trace, scale: &Scale, ly: &dyn Fn(NodeId) -> f64) -> Vec<Gap> {
         if stopped > believed.max(at) {
             title += &format!("; it went on believing until {stopped}, past both");
         }
-        out.push(Gap {
-            believed: x(believed),
-            expired: x(at),
-            until: x(stopped.max(believed.max(at))),
-            y: ly(client),
-            danger,
+        out.push(GapSpan {
+            client,
+            believed,
+            expired: at,
+            stopped,
             title,
             entry,
+        });
+    }
+    out
+}
+
+/// The gaps of [`gap_spans`] that reach into the scale's window, in its units.
+#[cfg(not(feature = "lite"))]
+fn gaps(spans: &[GapSpan], scale: &Scale, ly: &dyn Fn(NodeId) -> f64) -> Vec<Gap> {
+    let x = |t: Time| scale.x(t.0 as f64).clamp(scale.x0, scale.x1);
+    let mut out = Vec::new();
+    for g in spans {
+        // How long it went on believing after the expiry, by its clock or for want of
+        // looking at it.
+        let last = g.believed.max(g.stopped);
+        let (from, to) = (g.believed.min(g.expired), last.max(g.expired));
+        if to.0 < scale.t0 as i64 || from.0 > scale.t1 as i64 {
+            continue;
+        }
+        out.push(Gap {
+            believed: x(g.believed),
+            expired: x(g.expired),
+            until: x(g.stopped.max(g.believed.max(g.expired))),
+            y: ly(g.client),
+            danger: last > g.expired,
+            title: g.title.clone(),
+            entry: g.entry,
         });
     }
     out
@@ -968,26 +1095,6 @@ fn interval_bar(
             (bar(-7.0, 14.0, Tone::Lease, title), want)
         }
     }
-}
-
-// ---------------------------------------------------------------- following the cursor
-
-/// On a narrow screen the diagram scrolls sideways in its own box, and playback would carry
-/// the cursor out of sight just before the interesting part (the overlap, the stale write).
-/// Given the cursor's x and the box's scroll position, view width and content width (CSS
-/// pixels), this says where to scroll: `None` while the cursor is in view with a margin to
-/// spare, else an offset that puts it a third of the way in — so the learner sees what is
-/// coming, not only what has been.
-pub fn follow_scroll(cursor_x: f64, scroll_left: f64, view_w: f64, content_w: f64) -> Option<f64> {
-    if view_w <= 0.0 || content_w <= view_w + 1.0 {
-        return None;
-    }
-    let margin = (view_w / 10.0).min(40.0);
-    if cursor_x >= scroll_left + margin && cursor_x <= scroll_left + view_w - margin {
-        return None;
-    }
-    let target = (cursor_x - view_w / 3.0).clamp(0.0, content_w - view_w);
-    ((target - scroll_left).abs() >= 1.0).then_some(target)
 }
 
 // ---------------------------------------------------------------- a popover beside a shape
@@ -1570,36 +1677,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn the_diagram_box_scrolls_only_when_the_cursor_leaves_it() {
-        // A 320 px box over a 900 px drawing, scrolled to the start.
-        assert_eq!(follow_scroll(100.0, 0.0, 320.0, 900.0), None, "in view");
-        assert_eq!(
-            follow_scroll(300.0, 0.0, 320.0, 900.0),
-            Some(300.0 - 320.0 / 3.0),
-            "near the right edge"
-        );
-        assert_eq!(
-            follow_scroll(880.0, 0.0, 320.0, 900.0),
-            Some(580.0),
-            "past the end: clamped"
-        );
-        assert_eq!(
-            follow_scroll(10.0, 500.0, 320.0, 900.0),
-            Some(0.0),
-            "stepped back: clamped"
-        );
-        assert_eq!(
-            follow_scroll(500.0, 0.0, 1000.0, 900.0),
-            None,
-            "nothing to scroll"
-        );
-        assert_eq!(follow_scroll(500.0, 0.0, 0.0, 900.0), None, "a hidden box");
-        // Where it scrolls to, the cursor is in view.
-        let to = follow_scroll(700.0, 0.0, 320.0, 900.0).unwrap();
-        assert_eq!(follow_scroll(700.0, to, 320.0, 900.0), None);
     }
 
     #[test]

@@ -136,9 +136,24 @@ fn compact_json(sc: &Scenario) -> String {
     json::compact(&sc.to_json_value())
 }
 
+thread_local! {
+    /// The last scenario packed and its value: the page writes its link after every
+    /// action (each step of a zoom or a pan), and a long scenario is worth compressing once.
+    static PACKED: std::cell::RefCell<Option<(Scenario, String)>> = const { std::cell::RefCell::new(None) };
+}
+
 /// The `sc=` value for a scenario: compact JSON, compressed, base64url.
 pub fn pack(sc: &Scenario) -> String {
-    base64url::encode(&lz::compress(compact_json(sc).as_bytes()))
+    let hit = PACKED.with(|p| {
+        p.borrow()
+            .as_ref()
+            .and_then(|(s, v)| (s == sc).then(|| v.clone()))
+    });
+    hit.unwrap_or_else(|| {
+        let v = base64url::encode(&lz::compress(compact_json(sc).as_bytes()));
+        PACKED.with(|p| *p.borrow_mut() = Some((sc.clone(), v.clone())));
+        v
+    })
 }
 
 /// Reads an `sc=` value back into a validated scenario.

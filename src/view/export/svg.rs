@@ -216,9 +216,24 @@ pub fn diagram_body(d: &Diagram) -> String {
                 label(o, "mark-label", m.label.as_ref());
             });
         }
-        for f in d.folds.iter().filter(|_| !cfg!(feature = "lite")) {
-            el(o, "g", &[("class", "fold")], &|o| {
-                let list = format!("{} more here: {}", f.items.len(), f.items.join("; "));
+        // A count is a button (focus or click shows its list in the inspector, ui::panels),
+        // named by its own text and the labels it stands for.
+        for (k, f) in d
+            .folds
+            .iter()
+            .enumerate()
+            .filter(|_| !cfg!(feature = "lite"))
+        {
+            let list = format!("{} more here: {}", f.items.len(), f.items.join("; "));
+            let name = format!("{}: {list}", f.label.text);
+            let attrs = [
+                ("class", "fold"),
+                ("data-fold", &k.to_string()),
+                ("tabindex", "0"),
+                ("role", "button"),
+                ("aria-label", &name),
+            ];
+            el(o, "g", &attrs, &|o| {
                 title(&list)(o);
                 label(o, "fold-label", Some(&f.label));
             });

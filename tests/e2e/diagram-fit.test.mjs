@@ -1,0 +1,138 @@
+// End-to-end: issue #17, the diagram on a phone and its folded labels. At 360×740 the
+// diagram is drawn at its box's width (one unit a CSS pixel): nothing scrolls sideways, its
+// text is at least 11 px, and it is on the first screen with the Play button — on the
+// default page (the first load) and in the whole app, zoomed too. A count of folded labels
+// ("+3") is a keyboard-focusable button named by its text and its list, and focusing or
+// clicking it lists those labels in the inspector. Screenshots go to target/e2e/.
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { SHOTS, harness, openApp, until } from './lib.mjs';
+
+const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
+const LAPTOP = { viewport: { width: 1280, height: 800 } };
+
+/** What the phone's first screen shows of the diagram and the Play button. */
+function fit(page) {
+  return page.evaluate(() => {
+    const box = document.querySelector('section.diagram:not(.versus)');
+    const svg = box.querySelector('svg.timeline');
+    const r = svg.getBoundingClientRect();
+    const units = Number(svg.getAttribute('viewBox').split(/\s+/)[2]);
+    // A text's size on screen: its font size in the drawing's units, scaled to its box.
+    const small = [];
+    for (const s of box.querySelectorAll('svg')) {
+      const vb = Number(s.getAttribute('viewBox').split(/\s+/)[2]);
+      const scale = s.getBoundingClientRect().width / vb;
+      for (const t of s.querySelectorAll('text')) {
+        // A marker's glyph (✓, ✕) is a symbol inside its circle, not text to read.
+        if (t.classList.contains('glyph') || !t.textContent.trim()) continue;
+        const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+        if (px < 10.95) small.push(`${t.textContent} ${px.toFixed(2)} px`);
+      }
+    }
+    const play = document.querySelector('[role=toolbar][aria-label=Playback] button[aria-label=Play]').getBoundingClientRect();
+    return {
+      scrollWidth: box.scrollWidth,
+      clientWidth: box.clientWidth,
+      pageScrollWidth: document.documentElement.scrollWidth,
+      units,
+      top: r.top,
+      bottom: r.bottom,
+      playBottom: play.bottom,
+      small,
+    };
+  });
+}
+
+function assertFits(f, what) {
+  assert.ok(f.scrollWidth <= f.clientWidth, `${what}: the diagram scrolls sideways (${f.scrollWidth} > ${f.clientWidth})`);
+  assert.ok(f.pageScrollWidth <= 360, `${what}: the page scrolls sideways (${f.pageScrollWidth})`);
+  assert.ok(f.units <= 360, `${what}: drawn ${f.units} units across, not at its box's width`);
+  assert.ok(f.top >= 0 && f.bottom <= 740, `${what}: the diagram is not on the first screen (${f.top}–${f.bottom})`);
+  assert.ok(f.playBottom <= 740, `${what}: Play is below the first screen (${f.playBottom})`);
+  assert.deepEqual(f.small, [], `${what}: text under 11 px`);
+}
+
+describe('the diagram on a phone, and its folds', () => {
+  const h = harness();
+
+  test('at 360×740 the default page draws the diagram at the screen width', async () => {
+    const { context, page, problems } = await openApp(h.browser, h.url, PHONE);
+    try {
+      await page.locator('#first-paint').waitFor({ state: 'detached', timeout: 15_000 });
+      const f = await until(async () => {
+        const v = await fit(page);
+        return v.units <= 360 && v;
+      }, 'the drawing laid out for the phone');
+      assertFits(f, 'the default page');
+      await page.screenshot({ path: join(SHOTS, 'phone-diagram.png') });
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('at 360×740 the whole app draws it at the screen width, zoomed too', async () => {
+    for (const hash of ['#s=gc-pause&t=30000', '#s=gc-pause&z=20000-40000']) {
+      const { context, page, problems } = await openApp(h.browser, `${h.url}${hash}`, PHONE);
+      try {
+        const f = await until(async () => {
+          const v = await fit(page);
+          return v.units <= 360 && v;
+        }, `${hash}: the drawing laid out for the phone`);
+        assertFits(f, hash);
+        if (hash.includes('z=')) await page.screenshot({ path: join(SHOTS, 'phone-diagram-zoomed.png') });
+        assert.deepEqual(problems, []);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
+  test('a fold of labels is a named button whose list shows in the inspector', async () => {
+    const { context, page, problems } = await openApp(h.browser, `${h.url}#s=eight-clients`, LAPTOP);
+    try {
+      await page.locator('body').focus();
+      await page.keyboard.press('End');
+      const folds = page.locator('section.diagram:not(.versus) svg.timeline g.fold');
+      await until(async () => (await folds.count()) > 0, 'a fold on the diagram');
+      const fold = folds.first();
+      const text = (await fold.locator('text').textContent()).trim();
+      const n = Number(text.replace('+', ''));
+      assert.match(text, /^\+\d+$/);
+      // A button, in the tab order, whose name begins with what it shows.
+      assert.equal(await fold.getAttribute('role'), 'button');
+      assert.equal(await fold.getAttribute('tabindex'), '0');
+      const name = await fold.getAttribute('aria-label');
+      assert.ok(name.startsWith(`${text}: ${n} more here: `), name);
+      const listed = name.slice(`${text}: ${n} more here: `.length).split('; ');
+      assert.equal(listed.length, n);
+      // Focus (as Tab would) lists the labels in the inspector.
+      await fold.focus();
+      const inspector = page.getByRole('region', { name: 'Inspector' });
+      const items = inspector.locator('.folded li');
+      await until(async () => (await items.count()) === n, 'the fold listed in the inspector');
+      assert.deepEqual(await items.allTextContents(), listed);
+      await inspector.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SHOTS, 'fold-inspector.png') });
+      // Enter on it keeps it listed; a click on another fold lists that one instead.
+      await page.keyboard.press('Enter');
+      assert.equal(await items.count(), n);
+      if ((await folds.count()) > 1) {
+        const other = folds.nth(1);
+        const m = Number((await other.locator('text').textContent()).trim().replace('+', ''));
+        await other.dispatchEvent('click');
+        await until(async () => (await items.count()) === m, 'the other fold listed');
+      }
+      // A new drawing (a zoom) has new folds: the list goes.
+      await page.locator('body').focus();
+      await page.keyboard.press('+');
+      await until(async () => (await items.count()) === 0, 'the list gone with the drawing');
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+});
