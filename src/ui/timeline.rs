@@ -251,7 +251,12 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 let scroller = svg
                     .cast::<web_sys::Element>()
                     .and_then(|e| e.closest(".diagram").ok().flatten());
-                if let Some(b) = scroller {
+                // An embed keeps the usual width in its own scrolling box: a course page's
+                // small frame has no height to give a drawing laid out narrow and tall.
+                let embedded = scroller
+                    .as_ref()
+                    .is_some_and(|b| b.closest(".embed").ok().flatten().is_some());
+                if let (Some(b), false) = (scroller, embedded) {
                     let px = f64::from(b.client_width());
                     fit.set(Some(crate::view::layout::fitted_width(px)));
                 }

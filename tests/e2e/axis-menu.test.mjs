@@ -40,7 +40,8 @@ function cutTexts(page) {
     const svg = document.querySelector(sel);
     const vb = svg.viewBox.baseVal;
     const pieces = new Map();
-    for (const t of svg.querySelectorAll('text')) {
+    // A mark's ✓ or ✕ is part of its shape, swept by the reveal with its circle: not a word.
+    for (const t of svg.querySelectorAll('text:not(.glyph)')) {
       if (!t.textContent.trim() || t.getClientRects().length === 0) continue;
       const b = t.getBBox();
       if (b.width === 0) continue;
