@@ -141,6 +141,10 @@ export async function openApp(browser, url, contextOptions, prepare, { ready } =
     // elsewhere while it loads cancels its requests: nothing failed.
     const error = req.failure()?.errorText;
     if (error === 'net::ERR_ABORTED' && inChildFrame(page, req)) return;
+    // A recording's preview (a blob: URL in the page's own memory) that the page drops while
+    // the image is still being read — the run changed, the panel closed — is cancelled, not
+    // failed: nothing went over the network.
+    if (error === 'net::ERR_ABORTED' && req.url().startsWith('blob:')) return;
     problems.push(`request failed: ${req.url()} (${error})`);
   });
   page.on('response', (res) => {
