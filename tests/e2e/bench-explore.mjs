@@ -20,29 +20,13 @@
 
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  ROOT,
-  launchBrowser,
-  openApp,
-  requireDist,
-  serveDist,
-  stopServer,
-  until,
-  urlOf,
-} from './lib.mjs';
+import { ROOT, launchBrowser, openApp, quantile, requireDist, serveDist, stopServer, until, urlOf } from './lib.mjs';
 
 const TARGET_RATE = 20_000;
 const TARGET_S = 3;
 const TARGET_FRAME_MS = 16;
 /** A lesson's search still running after this long is stopped (and counted as over). */
 const CAP_S = 10;
-
-/** The q-quantile of sorted numbers (nearest rank). */
-function quantile(sorted, q) {
-  if (sorted.length === 0) return NaN;
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
-  return sorted[i];
-}
 
 /** The built-in lessons' scenarios: the default page's, then the library's, by file name. */
 async function lessons() {

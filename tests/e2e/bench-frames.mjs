@@ -22,24 +22,9 @@
 // reports an error (console error, page error, failed request) or cannot be driven.
 // Not picked up by `node --test tests/e2e/` (its name matches no test-file pattern).
 
-import {
-  launchBrowser,
-  openApp,
-  requireDist,
-  serveDist,
-  stopServer,
-  until,
-  urlOf,
-} from './lib.mjs';
+import { launchBrowser, openApp, quantile, requireDist, serveDist, stopServer, until, urlOf } from './lib.mjs';
 
 const PLAY_MS = 8_000;
-
-/** The q-quantile of sorted numbers (nearest rank). */
-function quantile(sorted, q) {
-  if (sorted.length === 0) return NaN;
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
-  return sorted[i];
-}
 
 /** "N samples, p50 X ms, p95 Y ms" of the frame costs in `frames`. */
 function summary(frames) {

@@ -92,6 +92,13 @@ export async function serveDist({ dir = DIST, prefix = '/', headers = {}, gzip =
   return server;
 }
 
+/** The q-quantile of sorted numbers (nearest rank): the benchmarks' p50 and p95. */
+export function quantile(sorted, q) {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[i];
+}
+
 /** The server's base URL. */
 export function urlOf(server) {
   return `http://127.0.0.1:${server.address().port}/`;
