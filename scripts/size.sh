@@ -21,9 +21,11 @@ cd "$(dirname "$0")/.."
 # the first load carries the default page's player only, and the whole app loads when a
 # reader asks for more (217,533 bytes first, the whole app on demand); then the default
 # scenario built in code and the fence switch as the first load's only edit took the JSON
-# parser, the scenario codec and validation out of it (196,332). The ceiling is now the
-# hard cap; lower it with every cut, towards 160000.
-FIRST_LOAD_MAX=200000
+# parser, the scenario codec and validation out of it (196,332). On 2026-12-01 `f64::clamp`
+# went (its panic message formats floats with Debug: -8,876 for the first load's wasm, -24.6
+# KB for the bundle; clippy.toml now refuses it) and the first load gained the believed-vs-
+# actual marks (+2,468): 190,446. Lower the ceiling with every cut, towards 160000.
+FIRST_LOAD_MAX=193000
 
 gz() { gzip -9 -c "$1" | wc -c; }
 

@@ -17,6 +17,7 @@ use crate::teach::course::{self, clamp_to_hold, Progress, Quiz};
 use crate::teach::narrate;
 use crate::teach::presets::PRESETS;
 use crate::view::playback::{self, Cursor, DEFAULT_SPEED, DISCRETE_STEP_REAL_MS, SPEEDS};
+use crate::vocab::numbers::within;
 use std::rc::Rc;
 
 /// The page a visitor lands on: the scenario an empty link opens.
@@ -603,7 +604,7 @@ impl Session {
             }
             Action::Pause => m.playing = false,
             Action::Tick(now) => {
-                let dt = m.last_frame.map_or(0.0, |l| (now - l).clamp(0.0, 100.0));
+                let dt = m.last_frame.map_or(0.0, |l| within(now - l, 0.0, 100.0));
                 m.last_frame = Some(now);
                 if m.reduced_motion {
                     // Discrete steps: one notable event at a time, no in-between frames.

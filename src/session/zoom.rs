@@ -9,6 +9,8 @@
 //! factor and a pointer time, and a drag into a shift, and this module keeps the result
 //! inside the run and no narrower than [`MIN_SPAN_MS`].
 
+use crate::vocab::numbers::within;
+
 /// The narrowest window: a few milliseconds still separates events that share a tick.
 pub const MIN_SPAN_MS: i64 = 10;
 
@@ -99,7 +101,7 @@ pub fn apply(current: Option<Window>, z: Zoom, cursor: f64, end: i64) -> Option<
             if !(factor.is_finite() && factor > 0.0) {
                 return current;
             }
-            let around = around.unwrap_or(cursor).clamp(w.from as f64, w.to as f64);
+            let around = within(around.unwrap_or(cursor), w.from as f64, w.to as f64);
             let span = ((w.span() as f64) * factor).round() as i64;
             let span = span.clamp(MIN_SPAN_MS, end);
             // The point under the pointer keeps its place: the same share of the window

@@ -8,6 +8,7 @@ use crate::session::zoom::{Window, Zoom};
 use crate::session::{Action, Run};
 use crate::view::layout::{Diagram, Fold, LANE_H, LEFT};
 use crate::vocab::numbers::fmt_ms;
+use crate::vocab::numbers::within;
 use crate::vocab::time::Time;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -141,7 +142,7 @@ fn use_wheel_zoom(svg: NodeRef, s: crate::view::layout::Scale, width: f64, cb: C
                 let (dx, dy) = (e.delta_x(), e.delta_y());
                 let zoom = if e.ctrl_key() || e.meta_key() {
                     Zoom::By {
-                        factor: (dy * 0.002).exp().clamp(0.5, 2.0),
+                        factor: within((dy * 0.002).exp(), 0.5, 2.0),
                         around: Some(s.t(x.max(LEFT))),
                     }
                 } else if e.shift_key() || dx.abs() > dy.abs() {
@@ -218,7 +219,7 @@ impl Gesture {
                 }
                 self.dragged = true;
                 Some(Zoom::By {
-                    factor: (before / after).clamp(0.5, 2.0),
+                    factor: within(before / after, 0.5, 2.0),
                     around: Some(s.t((x + other) / 2.0)),
                 })
             }
@@ -279,7 +280,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     };
     let d: &Diagram = &drawn;
     let s = d.scale;
-    let cx = s.x(props.cursor_t).clamp(s.x0, s.x1);
+    let cx = within(s.x(props.cursor_t), s.x0, s.x1);
     let width = d.width;
     // A fold of labels focused, clicked or pressed (Enter, Space) shows its list in the
     // inspector; a new drawing (run, window, width) has new folds, so the list goes.

@@ -7,6 +7,7 @@ use crate::session::zoom::{Window, Zoom, STEP_FACTOR};
 use crate::session::{Action, Run};
 use crate::view::layout::{Diagram, LEFT};
 use crate::vocab::numbers::tenths;
+use crate::vocab::numbers::within;
 use std::cell::Cell;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -37,7 +38,7 @@ fn strip_t(e: &PointerEvent, d: &Diagram) -> Option<f64> {
     let r = el.get_bounding_client_rect();
     (r.width() > 0.0).then(|| {
         let x = (f64::from(e.client_x()) - r.left()) * d.width / r.width();
-        d.scale.t(x.clamp(d.scale.x0, d.scale.x1))
+        d.scale.t(within(x, d.scale.x0, d.scale.x1))
     })
 }
 

@@ -14,6 +14,8 @@
 //! join it: "+3", whose hover text lists them. Testing a box costs one word per 64 cells of each of its rows, so a run of
 //! 100,000 entries is laid out in well under a second.
 
+use crate::vocab::numbers::within;
+
 /// The diagram's text size, in drawing units.
 pub const FONT: f64 = 11.0;
 /// Above and below the baseline, what a line of text covers (the font's ascent and descent
@@ -219,8 +221,8 @@ impl Placer {
                     let leader = (
                         want.ax,
                         want.ay,
-                        want.ax.clamp(b.0, b.2),
-                        want.ay.clamp(b.1, b.3),
+                        within(want.ax, b.0, b.2),
+                        within(want.ay, b.1, b.3),
                     );
                     if let Some(l) = self.take(x, y, w, text, Some(leader)) {
                         return Some(l);

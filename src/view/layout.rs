@@ -11,6 +11,7 @@
 use crate::analysis::check::{Verdict, ViolationKind};
 use crate::vocab::names::token_words;
 use crate::vocab::numbers::decimal;
+use crate::vocab::numbers::within;
 
 use crate::analysis::projection::{Interval, Span, State};
 use crate::model::trace::{Event, Trace};
@@ -200,8 +201,6 @@ pub struct Diagram {
     pub arrows: Vec<Arrow>,
     pub marks: Vec<Mark>,
     /// Believed vs actual, per lease a client believed in and the lock service expired.
-    /// (Not on the first load, which keeps its drawing and its size.)
-    #[cfg(not(feature = "lite"))]
     pub gaps: Vec<Gap>,
     /// Counts standing for labels that found no room.
     pub folds: Vec<Fold>,
@@ -402,7 +401,6 @@ pub struct Index {
     /// window cannot reach into it, so nothing earlier is looked at.
     longest_flight: i64,
     /// Believed vs actual, in true time (see [`gap_spans`]).
-    #[cfg(not(feature = "lite"))]
     gaps: Vec<GapSpan>,
     /// Look only at the window's entries (always, but in the test that a window is drawn
     /// exactly as a walk of every entry would draw it: [`Index::uncut`]).
@@ -428,7 +426,6 @@ impl Index {
             spans: crate::analysis::projection::intervals(trace),
             dropped,
             longest_flight,
-            #[cfg(not(feature = "lite"))]
             gaps: gap_spans(trace),
             cut: true,
         }
@@ -488,7 +485,7 @@ pub fn layout_in(
     let y_of: VecMap<NodeId, f64> = lanes.iter().map(|l| (l.node, l.y)).collect();
     let ly = |n: NodeId| y_of.get(&n).copied().unwrap_or(0.0);
     let x = |t: Time| scale.x(t.0 as f64);
-    let xc = |t: Time| x(t).clamp(scale.x0, scale.x1);
+    let xc = |t: Time| within(x(t), scale.x0, scale.x1);
     let mut wants = Wants::default();
     let mut bars = Vec::new();
     let mut arrows: Vec<Arrow> = Vec::new();
@@ -773,7 +770,6 @@ pub fn layout_in(
         }
     }
 
-    #[cfg(not(feature = "lite"))]
     let gaps = gaps(&ix.gaps, &scale, &ly);
 
     // The shapes take their cells first, then the labels theirs, the most important first.
@@ -805,7 +801,6 @@ pub fn layout_in(
         }
     }
     // A gap's two ticks keep labels off them; its tint may lie under a label.
-    #[cfg(not(feature = "lite"))]
     for g in &gaps {
         for gx in [g.believed, g.expired] {
             placer.fill((gx - 1.0, g.y - GAP_H, gx + 1.0, g.y + GAP_H));
@@ -838,7 +833,6 @@ pub fn layout_in(
         bars,
         arrows,
         marks,
-        #[cfg(not(feature = "lite"))]
         gaps,
         folds,
         ticks,
@@ -850,7 +844,6 @@ pub const GAP_H: f64 = 16.0;
 
 /// One lease's believed vs actual, in true time: the client's latest deadline for the
 /// token, the lock service's expiry, and where the client stopped believing.
-#[cfg(not(feature = "lite"))]
 struct GapSpan {
     client: NodeId,
     believed: Time,
@@ -866,7 +859,6 @@ struct GapSpan {
 /// yet reached), against the expiry's true time; and, when the client went on believing
 /// past both (paused, it never looked at its clock), where it stopped. One walk of the
 /// trace per run ([`Index`]); [`gaps`] cuts them to a window.
-#[cfg(not(feature = "lite"))]
 fn gap_spans(trace: &Trace) -> Vec<GapSpan> {
     use crate::analysis::projection::deadline_in_true_time;
     let mut clocks = trace.nodes.clone();
@@ -973,9 +965,8 @@ fn gap_spans(trace: &Trace) -> Vec<GapSpan> {
 }
 
 /// The gaps of [`gap_spans`] that reach into the scale's window, in its units.
-#[cfg(not(feature = "lite"))]
 fn gaps(spans: &[GapSpan], scale: &Scale, ly: &dyn Fn(NodeId) -> f64) -> Vec<Gap> {
-    let x = |t: Time| scale.x(t.0 as f64).clamp(scale.x0, scale.x1);
+    let x = |t: Time| within(scale.x(t.0 as f64), scale.x0, scale.x1);
     let mut out = Vec::new();
     for g in spans {
         // How long it went on believing after the expiry, by its clock or for want of
@@ -1036,8 +1027,8 @@ fn interval_bar(
     ended: Option<&Event>,
 ) -> (Bar, Option<(String, Option<String>)>) {
     let (t0, t1) = (iv.from, iv.to);
-    let x0 = scale.x(t0.0 as f64).clamp(scale.x0, scale.x1);
-    let x1 = scale.x(t1.0 as f64).clamp(scale.x0, scale.x1);
+    let x0 = within(scale.x(t0.0 as f64), scale.x0, scale.x1);
+    let x1 = within(scale.x(t1.0 as f64), scale.x0, scale.x1);
     let bar = |dy: f64, h: f64, tone, title| Bar {
         x0,
         x1,
@@ -1272,7 +1263,7 @@ pub fn packets(nodes: &[StageNode], state: &State, t: f64) -> Vec<Packet> {
             let (x0, y0) = pos(nodes, m.from);
             let (x1, y1) = pos(nodes, m.to);
             let span = (m.arrives.0 - m.sent.0).max(1) as f64;
-            let p = ((t - m.sent.0 as f64) / span).clamp(0.0, 1.0);
+            let p = within((t - m.sent.0 as f64) / span, 0.0, 1.0);
             Packet {
                 x: x0 + (x1 - x0) * p,
                 y: y0 + (y1 - y0) * p,

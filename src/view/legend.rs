@@ -238,7 +238,6 @@ pub fn kinds(d: &Diagram) -> Vec<Kind> {
         .iter()
         .flat_map(|a| std::iter::once(Kind::Arrow(a.class)).chain(a.dropped.then_some(Kind::Lost)));
     let marks = d.marks.iter().map(|m| Kind::Mark(m.tone));
-    #[cfg(not(feature = "lite"))]
     let marks = marks.chain(d.gaps.iter().map(|g| Kind::Gap(g.danger)));
     let mut out: Vec<Kind> = Vec::new();
     for k in bands.into_iter().chain(bars).chain(arrows).chain(marks) {

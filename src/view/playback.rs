@@ -17,6 +17,7 @@
 //! the picture never stands still longer than that while playing.
 
 use crate::model::trace::Trace;
+use crate::vocab::numbers::within;
 use crate::vocab::time::Time;
 
 /// Speeds as simulated ms per real ms.
@@ -62,7 +63,7 @@ impl Cursor {
 
     /// The cursor at true time `t` (scrubbing, playing): every entry at or before `t`.
     pub fn at_time(trace: &Trace, t: f64) -> Cursor {
-        let t = t.clamp(0.0, trace.end.0 as f64);
+        let t = within(t, 0.0, trace.end.0 as f64);
         Cursor {
             t,
             step: crate::analysis::projection::step_at_time(trace, Time(t.floor() as i64)),

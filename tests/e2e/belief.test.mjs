@@ -1,7 +1,8 @@
 // End-to-end: issue #17, part 4 — believed vs actual. In the whole app, gc-pause's client 1
 // lane marks where the client believes its lease ends (a dashed tick), where the lock
 // service let it expire (a solid tick) and the alarm's tint from there to where it stopped
-// believing; the first load's default page keeps today's drawing (no gap, for size).
+// believing. The first load's default page, and the picture drawn at build time that stands
+// in for it, mark the same gaps: a reader who never opens more still sees the danger.
 // Screenshot: target/e2e/belief-gc-pause.png.
 
 import { describe, test } from 'node:test';
@@ -54,15 +55,45 @@ describe('believed vs actual', () => {
     }
   });
 
-  test('the first load draws no gap (its drawing and its size stay as they were)', async () => {
+  test('the first load and its build-time picture mark the same gaps as the whole app', async () => {
+    // The whole app's gaps on the default run, from a link that loads it.
+    const whole = await openApp(h.browser, `${h.url}#s=gc-pause`, LAPTOP);
+    let want;
+    try {
+      want = await until(async () => {
+        const g = await gaps(whole.page);
+        return g.length ? g : null;
+      }, "the whole app's gaps");
+      assert.deepEqual(whole.problems, []);
+    } finally {
+      await whole.context.close();
+    }
+    // The first load: the default page, no link.
     const { context, page, problems } = await openApp(h.browser, h.url, LAPTOP);
     try {
-      const n = await page.locator('svg.timeline .bar').count();
-      assert.ok(n > 0);
-      assert.equal(await page.locator('svg.timeline .gap').count(), 0);
+      const got = await until(async () => {
+        const g = await gaps(page);
+        return g.length ? g : null;
+      }, "the first load's gaps");
+      assert.deepEqual(got, want);
+      // Drawn by the first load itself: the whole app was never fetched.
+      const fetched = await page.evaluate(() => performance.getEntriesByType('resource').map((r) => r.name));
+      assert.ok(fetched.some((n) => /leaseline-lite-[^/]*_bg\.wasm$/.test(n)), fetched.join(' '));
+      assert.ok(!fetched.some((n) => /\/leaseline_bg\.wasm$/.test(n)), fetched.join(' '));
       assert.deepEqual(problems, []);
     } finally {
       await context.close();
+    }
+    // The build-time picture, the wasm never arriving: the same marks, by the same code.
+    const bare = await h.browser.newContext(LAPTOP);
+    try {
+      await bare.route(/\.wasm$/, (route) => route.abort());
+      const page = await bare.newPage();
+      await page.goto(h.url, { waitUntil: 'load' });
+      const pic = await page.evaluate(() => [...document.querySelectorAll('#first-paint svg.timeline .gap')].map((g) => g.getAttribute('class')));
+      assert.deepEqual(pic, want.map((g) => g.cls));
+    } finally {
+      await bare.close();
     }
   });
 });

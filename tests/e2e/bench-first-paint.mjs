@@ -51,7 +51,12 @@ const RAFTSCOPE = findRaftScope();
 /** Records, in the page, when a selector first matches (ms since navigation start). */
 function watch(marks) {
   window.__firstSeen = {};
+  // Nothing is painted before the head's stylesheets have loaded (they block rendering),
+  // though the parser may already have built the elements; an element counts only once
+  // every stylesheet is in (a link's `sheet` is set when it has loaded).
+  const styled = () => [...document.querySelectorAll('link[rel=stylesheet]')].every((l) => l.sheet);
   const check = () => {
+    if (!styled()) return;
     for (const [name, sel] of Object.entries(marks)) {
       if (window.__firstSeen[name] === undefined) {
         // The first one a reader can see: a picture kept hidden (visibility) does not count.
@@ -62,6 +67,8 @@ function watch(marks) {
   };
   new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true });
   document.addEventListener('readystatechange', check);
+  // A stylesheet's load is no DOM mutation: look again when one arrives.
+  document.addEventListener('load', check, true);
 }
 
 /** One throttled load: the first-diagram time, and the Play time when `play` is given. */

@@ -20,6 +20,7 @@ use crate::model::trace::Trace;
 use crate::teach::narrate;
 use crate::view::layout::{Diagram, Label, Tone, DIAGRAM_WIDTH, LEFT};
 use crate::vocab::numbers::fmt_ms;
+use crate::vocab::numbers::within;
 use crate::vocab::time::Time;
 
 /// The colours, as RGB, in palette order; [`Ink`] names each index.
@@ -349,7 +350,7 @@ impl Scene {
             c.line(c.p(LEFT), y, c.p(sc.x1), y, Ink::Border, thick, (0, 0));
         }
         // The reveal: shapes up to the cursor.
-        let cx = sc.x(t as f64).clamp(sc.x0, sc.x1);
+        let cx = within(sc.x(t as f64), sc.x0, sc.x1);
         c.clip = c.p(cx + 0.5) + 1;
         self.body(&mut c, thick);
         c.clip = i64::MAX;

@@ -112,7 +112,6 @@ pub fn diagram_body(d: &Diagram) -> String {
         // believed end is the later), the alarm's tint on to where the client stopped
         // believing if it went on past both, the dashed tick where it believes its lease
         // ends and the solid one where the lease expired.
-        #[cfg(not(feature = "lite"))]
         for g in &d.gaps {
             let kind = if g.danger { "gap danger" } else { "gap margin" };
             let attrs = [("class", kind), ("data-entry", &g.entry.to_string())];
@@ -397,7 +396,6 @@ pub fn swatch(s: Swatch, name: &str) -> String {
         bars: Vec::new(),
         arrows: Vec::new(),
         marks: Vec::new(),
-        #[cfg(not(feature = "lite"))]
         gaps: Vec::new(),
         folds: Vec::new(),
         ticks: Vec::new(),
@@ -442,7 +440,6 @@ pub fn swatch(s: Swatch, name: &str) -> String {
             count: 1,
             last: (4.0, w - 8.0),
         }),
-        #[cfg(not(feature = "lite"))]
         Swatch::Gap { danger } => d.gaps.push(crate::view::layout::Gap {
             believed: if danger { w - 8.0 } else { 8.0 },
             expired: if danger { 8.0 } else { w - 8.0 },
@@ -452,8 +449,6 @@ pub fn swatch(s: Swatch, name: &str) -> String {
             title,
             entry: 0,
         }),
-        #[cfg(feature = "lite")]
-        Swatch::Gap { .. } => {}
         Swatch::Mark(tone, glyph) => d.marks.push(Mark {
             x: w / 2.0,
             y: h / 2.0,
