@@ -41,8 +41,6 @@ impl Preset {
     }
 }
 
-const GC_PAUSE: &str = include_str!("presets/gc-pause.json");
-
 /// A preset file the first-load build leaves out: it opens the default page's run only
 /// (`course::open`), and the whole app the rest.
 #[cfg(not(feature = "lite"))]
@@ -57,6 +55,10 @@ macro_rules! elsewhere {
         ""
     };
 }
+
+/// The default page's scenario file. The first load builds the same scenario in code
+/// ([`gc_pause`]) and never reads it, so it leaves the text out too.
+const GC_PAUSE: &str = elsewhere!("presets/gc-pause.json");
 
 pub const PRESETS: &[Preset] = &[
     Preset {
