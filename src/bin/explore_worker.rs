@@ -106,7 +106,9 @@ mod worker {
         fn merge(&mut self) {
             let Some(x) = self.x.as_mut() else { return };
             let (progress, sent, seen) = (&self.progress, &mut self.sent, &mut self.seen_found);
-            x.merge(EVERY, &mut |p, classes| post(progress, sent, seen, p, classes));
+            x.merge(EVERY, &mut |p, classes| {
+                post(progress, sent, seen, p, classes)
+            });
         }
     }
 

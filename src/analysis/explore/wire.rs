@@ -92,50 +92,23 @@ impl Reader<'_> {
             self.word()?,
             self.word()?,
         ];
-        Ok(match k {
-            0 => Added::Drift {
-                node: node_of(n)?,
-                ppm: a,
-            },
-            1 => Added::Pause {
-                node: node_of(n)?,
-                at: a,
-                ms: b,
-            },
-            2 => Added::Partition {
-                client: node_of(n)?,
-                cut: *CUTS.get(c as usize).ok_or("wire: no such cut")?,
-                at: a,
-                heal: b,
-            },
-            3 => Added::Jump {
-                node: node_of(n)?,
-                at: a,
-                by: b,
-            },
-            4 => Added::Delay {
-                from: node_of(n)?,
-                to: node_of(c)?,
-                at: a,
-                extra: b,
-            },
-            5 => Added::Restart {
-                node: node_of(n)?,
-                at: a,
-                down: b,
-            },
-            6 => Added::Failover {
-                node: node_of(n)?,
-                at: a,
-                down: b,
-            },
-            7 => Added::FalsePositive {
-                client: node_of(n)?,
-                at: a,
-            },
+        let node = node_of(n);
+        let cut = CUTS.get(c as usize).copied().ok_or("wire: no such cut");
+        // One line a kind: the table [`fault`] writes, read back.
+        #[rustfmt::skip]
+        let f = match k {
+            0 => Added::Drift { node: node?, ppm: a },
+            1 => Added::Pause { node: node?, at: a, ms: b },
+            2 => Added::Partition { client: node?, cut: cut?, at: a, heal: b },
+            3 => Added::Jump { node: node?, at: a, by: b },
+            4 => Added::Delay { from: node?, to: node_of(c)?, at: a, extra: b },
+            5 => Added::Restart { node: node?, at: a, down: b },
+            6 => Added::Failover { node: node?, at: a, down: b },
+            7 => Added::FalsePositive { client: node?, at: a },
             8 => Added::FailRenewals { at: a, ms: b },
             _ => return Err(format!("wire: no fault kind {k}")),
-        })
+        };
+        Ok(f)
     }
 
     fn faults(&mut self) -> Result<Vec<Added>, String> {
