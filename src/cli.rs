@@ -9,7 +9,8 @@ use crate::analysis::check::{check, Verdict};
 use crate::analysis::explore::fault::FaultClass;
 use crate::analysis::explore::hole::Hole;
 use crate::analysis::explore::{
-    explore, Bounds, Class, Counterexample, Ended, Report as ExploreReport, MAX_FAULTS,
+    explore_on, Bounds, Class, Counterexample, Ended, Report as ExploreReport, MAX_FAULTS,
+    MAX_WORKERS,
 };
 use crate::model::recorded;
 use crate::model::scenario::{FenceWord, Flavor, Scenario};
@@ -34,7 +35,8 @@ USAGE:
     leaseline check-trace <file.ndjson | -> [--format text|json]
     leaseline explore <preset | lesson[/fix] | file.json>
                   [--faults KINDS] [--max-faults K] [--max-pause-ms MS] [--clean]
-                  [--budget N] [--fence MODE] [--flavor FLAVOR] [--format text|json]
+                  [--budget N] [--workers N] [--fence MODE] [--flavor FLAVOR]
+                  [--format text|json]
     leaseline bound <preset | lesson[/fix] | file.json> [--client cN]
                   [--max-pause-ms P|unbounded] [--max-delay-ms D] [--max-drift-ppm R]
                   [--fence MODE] [--flavor FLAVOR] [--format text|json]
@@ -60,6 +62,8 @@ critical and reports each distinct way the scenario breaks, minimal first, or
                     longest lease); --max-pause is the same
     --clean         start from the scenario without its own faults
     --budget        stop after N schedules (default 1000000)
+    --workers       threads to search on, 1..64 (default: the machine's cores); the
+                    report is the same whatever the number
 
 bound computes the worst-case overlap of two believers for a client (default c1) from
 the longest pause P, one-way delay D and clock drift R (defaults: the scenario's own
@@ -374,6 +378,7 @@ fn explore_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             "--max-pause-ms",
             "--max-pause",
             "--budget",
+            "--workers",
         ],
         &["--clean"],
     )?;
@@ -425,9 +430,19 @@ fn explore_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             .filter(|n: &u64| *n >= 1)
             .ok_or(format!("--budget: `{v}` is not a whole number ≥ 1"))?;
     }
+    let workers = match o.get("--workers") {
+        Some(v) => v
+            .parse()
+            .ok()
+            .filter(|n| (1..=MAX_WORKERS).contains(n))
+            .ok_or(format!(
+                "--workers: `{v}` is not a number of threads from 1 to {MAX_WORKERS}"
+            ))?,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_WORKERS)),
+    };
     bounds.check()?;
     let t0 = std::time::Instant::now();
-    let report = explore(&sc, &bounds, 4096, &mut |_| true);
+    let report = explore_on(&sc, &bounds, workers, 4096, &mut |_, _| true);
     let elapsed_ms = t0.elapsed().as_millis() as u64;
     let io = |e: std::io::Error| e.to_string();
     if json {

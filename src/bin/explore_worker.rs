@@ -1,63 +1,177 @@
-//! The explore search in a Web Worker (issue #15): the page never freezes while it runs.
+//! The explore search in Web Workers (issue #15): the page never freezes while it runs, and
+//! a machine with several cores searches on several.
 //!
-//! `static/explore-worker.js` loads this module in a worker and calls [`explore`] with the
-//! request the Explore panel sent; the search reports its progress through the callback
-//! and returns the same JSON report as `leaseline explore --format json` (built by the
-//! same function, so the browser and the command line cannot disagree). With each progress
-//! call it also hands over the classes found since the last one — a new class, or a better
-//! example of a known one — so the page lists them as they are found. Cancel is the page
-//! terminating the worker: the search needs no way to be interrupted from inside.
+//! `static/explore-worker.js` loads this module in the worker the page starts (the
+//! *lead*), which may start helper workers of its own running the same module. The lead
+//! holds the search ([`Lead`], the core's `analysis::explore::engine::Explorer`): it hands
+//! chunks of schedules to the helpers ([`Helper`] evaluates them), evaluates chunks
+//! itself between their answers, and merges every evaluation in job order — so the report
+//! is the one `leaseline explore --format json` gives (built by the same function), for
+//! any number of helpers, none included. The search reports its progress through the
+//! lead's callback, and with each progress call hands over the classes found since the
+//! last one — a new class, or a better example of a known one — so the page lists them
+//! as they are found. Cancel is the page terminating the lead: its helpers go with it.
 
 #[cfg(target_arch = "wasm32")]
 mod worker {
-    use leaseline::analysis::explore::explore_live as search;
+    use leaseline::analysis::explore::engine::Explorer;
     use leaseline::analysis::explore::request::Request;
+    use leaseline::analysis::explore::{wire, Class, Evaluator, Progress};
+    use std::collections::BTreeSet;
     use wasm_bindgen::prelude::*;
 
-    /// `request`: a `Request`'s text (`analysis::explore::request`, written by the page's
-    /// Explore panel). `progress` is called with (tried, total, violating, found) every few
-    /// hundred schedules, `found` being `undefined` or the JSON text of `[[index, class]…]`:
-    /// the classes new or improved since the last call, by their index in the order found,
-    /// each as the report writes it. Returns the report's JSON, or `{"error": "…"}` naming
-    /// the field at fault.
+    /// Progress every this many schedules.
+    const EVERY: u64 = 256;
+
+    /// The search, in the lead worker. `request`: a `Request`'s text
+    /// (`analysis::explore::request`, written by the page's Explore panel). `progress` is
+    /// called with (tried, total, violating, found) every few hundred schedules, `found`
+    /// being `undefined` or the JSON text of `[[index, class]…]`: the classes new or
+    /// improved since the last call, by their index in the order found, each as the report
+    /// writes it.
     #[wasm_bindgen]
-    pub fn explore(request: &str, progress: &js_sys::Function) -> String {
-        match run(request, progress) {
-            Ok(report) => report,
-            Err(e) => serde_json::json!({ "error": e }).to_string(),
+    pub struct Lead {
+        x: Option<Explorer>,
+        progress: js_sys::Function,
+        /// The digest of each class's example as last sent, and the search's count of
+        /// changes then (nothing to compare while it stands still).
+        sent: Vec<String>,
+        seen_found: u64,
+        /// The orderings the lead saw in the chunks it evaluated itself.
+        seen: BTreeSet<u64>,
+    }
+
+    #[wasm_bindgen]
+    impl Lead {
+        /// Reads the request; an error is the text of `{"error": "…"}` naming the field.
+        #[wasm_bindgen(constructor)]
+        pub fn new(request: &str, progress: js_sys::Function) -> Result<Lead, String> {
+            let r = Request::decode(request).map_err(error)?;
+            let bounds = r.bounds().map_err(error)?;
+            Ok(Lead {
+                x: Some(Explorer::new(&r.scenario, &bounds)),
+                progress,
+                sent: Vec::new(),
+                seen_found: 0,
+                seen: BTreeSet::new(),
+            })
+        }
+
+        /// Up to `n` jobs for a helper, as words (`analysis::explore::wire`); `undefined`
+        /// when none can be handed out now.
+        pub fn take(&mut self, n: usize) -> Option<Vec<i64>> {
+            let c = self.x.as_mut()?.take(n)?;
+            Some(wire::chunk(&c))
+        }
+
+        /// A helper's evaluations, as words: merged as soon as they are next in order.
+        pub fn give(&mut self, words: &[i64]) -> Result<(), String> {
+            let (first, evals) = wire::read_evals(words)?;
+            if let Some(x) = self.x.as_mut() {
+                x.give(first, evals);
+            }
+            self.merge();
+            Ok(())
+        }
+
+        /// Evaluates up to `n` jobs here and merges them; `false` when there were none.
+        pub fn own(&mut self, n: usize) -> bool {
+            let Some(x) = self.x.as_mut() else {
+                return false;
+            };
+            let Some(c) = x.take(n) else {
+                return false;
+            };
+            let evals = x.eval_here(&c, &mut self.seen);
+            x.give(c.first, evals);
+            self.merge();
+            true
+        }
+
+        /// Whether the search has ended (every job merged, or the budget spent).
+        pub fn ended(&self) -> bool {
+            self.x.as_ref().is_none_or(|x| x.ended().is_some())
+        }
+
+        /// The report's JSON (once: it ends the search).
+        pub fn report(&mut self) -> String {
+            let Some(x) = self.x.take() else {
+                return error("the report was already taken".into());
+            };
+            let (progress, sent, seen) = (&self.progress, &mut self.sent, &mut self.seen_found);
+            let report = x.finish(&mut |p, classes| post(progress, sent, seen, p, classes));
+            leaseline::cli::explore_json(&report, 0).to_string()
+        }
+
+        fn merge(&mut self) {
+            let Some(x) = self.x.as_mut() else { return };
+            let (progress, sent, seen) = (&self.progress, &mut self.sent, &mut self.seen_found);
+            x.merge(EVERY, &mut |p, classes| {
+                post(progress, sent, seen, p, classes)
+            });
         }
     }
 
-    fn run(request: &str, progress: &js_sys::Function) -> Result<String, String> {
-        let r = Request::decode(request)?;
-        let bounds = r.bounds()?;
-        let sc = r.scenario;
-        // The digest of each class's example as last sent, and the search's count of
-        // changes then (nothing to compare while it stands still).
-        let (mut sent, mut seen) = (Vec::<String>::new(), 0);
-        let report = search(&sc, &bounds, 256, &mut |p, classes| {
-            let mut found = JsValue::UNDEFINED;
-            if p.found != seen {
-                seen = p.found;
-                let fresh: Vec<serde_json::Value> = classes
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, c)| sent.get(*i) != Some(&c.example.digest))
-                    .map(|(i, c)| serde_json::json!([i, leaseline::cli::explore_class_json(c)]))
-                    .collect();
-                sent = classes.iter().map(|c| c.example.digest.clone()).collect();
-                found = JsValue::from_str(&serde_json::Value::Array(fresh).to_string());
-            }
-            let _ = progress.call4(
-                &JsValue::NULL,
-                &JsValue::from_f64(p.tried as f64),
-                &JsValue::from_f64(p.total as f64),
-                &JsValue::from_f64(p.violating as f64),
-                &found,
-            );
-            true
-        });
-        Ok(leaseline::cli::explore_json(&report, 0).to_string())
+    fn error(e: String) -> String {
+        serde_json::json!({ "error": e }).to_string()
+    }
+
+    /// One progress call to the page (see [`Lead`]).
+    fn post(
+        progress: &js_sys::Function,
+        sent: &mut Vec<String>,
+        seen: &mut u64,
+        p: &Progress,
+        classes: &[Class],
+    ) -> bool {
+        let mut found = JsValue::UNDEFINED;
+        if p.found != *seen {
+            *seen = p.found;
+            let fresh: Vec<serde_json::Value> = classes
+                .iter()
+                .enumerate()
+                .filter(|(i, c)| sent.get(*i) != Some(&c.example.digest))
+                .map(|(i, c)| serde_json::json!([i, leaseline::cli::explore_class_json(c)]))
+                .collect();
+            *sent = classes.iter().map(|c| c.example.digest.clone()).collect();
+            found = JsValue::from_str(&serde_json::Value::Array(fresh).to_string());
+        }
+        let _ = progress.call4(
+            &JsValue::NULL,
+            &JsValue::from_f64(p.tried as f64),
+            &JsValue::from_f64(p.total as f64),
+            &JsValue::from_f64(p.violating as f64),
+            &found,
+        );
+        true
+    }
+
+    /// A helper worker's evaluator: the same request as the lead's.
+    #[wasm_bindgen]
+    pub struct Helper {
+        ev: Evaluator,
+        /// The orderings this helper saw: its chunks come in job order (see the engine).
+        seen: BTreeSet<u64>,
+    }
+
+    #[wasm_bindgen]
+    impl Helper {
+        #[wasm_bindgen(constructor)]
+        pub fn new(request: &str) -> Result<Helper, String> {
+            let r = Request::decode(request)?;
+            let bounds = r.bounds()?;
+            Ok(Helper {
+                ev: Evaluator::new(&r.scenario, &bounds),
+                seen: BTreeSet::new(),
+            })
+        }
+
+        /// Evaluates a chunk (the lead's words); its evaluations as words.
+        pub fn evaluate(&mut self, words: &[i64]) -> Result<Vec<i64>, String> {
+            let c = wire::read_chunk(words)?;
+            let evals = self.ev.eval_all(&c.jobs, &|_| false, &mut self.seen);
+            Ok(wire::evals(c.first, &evals))
+        }
     }
 }
 

@@ -2,13 +2,16 @@
 // Web Worker (dist/explore-worker.js and its wasm) in headless Chromium, three figures of
 // issue #15's Performance section:
 //
-//   bench explore worker: gc-pause (2 clients, K = 2, all kinds): N schedules in X s = R/s (target ≥ 20,000/s)
-//   bench explore lessons: L lessons, K = 2, all kinds: worst A s (name), B s (name), C s (name); E over 3 s; N schedules in T s
+//   bench explore worker: gc-pause (2 clients, K = 2, pauses and delays) on W workers (C cores): N schedules in X s = R/s (target ≥ 20,000/s)
+//   bench explore lessons: L lessons, K = 2, all kinds, on W workers (C cores): E over 3 s; worst A s (name), B s (name), C s (name); N schedules in T s
 //   bench explore frames: N frames while a search ran for X s: p50 Y ms, p95 Z ms (target ≤ 16 ms)
 //
-// The first two time one worker the page starts itself (as the Explore panel does), warmed
+// The first two time the worker the page starts itself (as the Explore panel does), warmed
 // by a first small search, from posting a request to its report: the search alone, not the
-// wasm's download. Each lesson is the lesson's own scenario (src/teach/library/*.json and
+// wasm's download. That worker (the lead) searches on as many workers as the browser has
+// cores, up to four (itself and its helpers), as for the panel; BENCH_EXPLORE_WORKERS=N
+// makes it use N instead (1: the lead alone, the search before it used several). Each
+// figure names the number used. Each lesson is the lesson's own scenario (src/teach/library/*.json and
 // the default page's gc-pause), searched as given with two added faults of every kind and
 // the default lengths. The third plays the default page's run while the Explore panel
 // searches it (the whole app, K = 2, without its own pause) and reads the page's per-frame
@@ -56,9 +59,9 @@ const ALL = ['pause', 'partition', 'clock', 'delay', 'restart', 'failover', 'fal
  * report's counts — or, for a search still running after `capMs`, `{ ms: capMs, cut: true }`
  * (the worker is then replaced by a fresh, warmed one), so the benchmark's time is bounded.
  */
-function inWorker(page, warm, requests, capMs) {
+function inWorker(page, warm, requests, capMs, workers) {
   return page.evaluate(
-    async ({ warm, requests, capMs }) => {
+    async ({ warm, requests, capMs, workers }) => {
       let worker;
       const run = (req, cap) =>
         new Promise((ok, fail) => {
@@ -69,7 +72,7 @@ function inWorker(page, warm, requests, capMs) {
             ok(JSON.parse(e.data.report));
           };
           worker.onerror = (e) => fail(new Error(`the worker failed: ${e.message}`));
-          worker.postMessage(req);
+          worker.postMessage(workers ? { request: req, workers } : req);
         });
       const fresh = async () => {
         worker?.terminate();
@@ -98,8 +101,18 @@ function inWorker(page, warm, requests, capMs) {
         worker?.terminate();
       }
     },
-    { warm, requests, capMs },
+    { warm, requests, capMs, workers },
   );
+}
+
+/**
+ * The number of workers a search uses (see the header) and the browser's core count.
+ */
+async function workerCount(page) {
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency || 1);
+  const forced = Number(process.env.BENCH_EXPLORE_WORKERS);
+  const workers = Number.isInteger(forced) && forced >= 1 ? forced : Math.min(Math.max(cores, 1), 4);
+  return { workers, cores, forced: Number.isInteger(forced) && forced >= 1 };
 }
 
 async function main() {
@@ -122,8 +135,11 @@ async function main() {
       const clean = JSON.parse(gc.json);
       clean.faults = [];
       const rateReq = request(JSON.stringify(clean), 2, ['pause', 'delay']);
-      const { startMs, out: [rate] } = await inWorker(page, warm, [rateReq], 120_000);
-      const { out: each } = await inWorker(page, warm, all.map((l) => request(l.json, 2, ALL)), CAP_S * 1000);
+      const { workers, cores, forced } = await workerCount(page);
+      const n = forced ? workers : undefined;
+      const { startMs, out: [rate] } = await inWorker(page, warm, [rateReq], 120_000, n);
+      const { out: each } = await inWorker(page, warm, all.map((l) => request(l.json, 2, ALL)), CAP_S * 1000, n);
+      const on = `on ${workers} worker${workers === 1 ? '' : 's'} (${cores} cores${forced ? ', BENCH_EXPLORE_WORKERS' : ''})`;
       await context.close();
       if (problems.length) {
         console.error(`bench explore: the page reported problems:\n  ${problems.join('\n  ')}`);
@@ -136,9 +152,9 @@ async function main() {
       }
       const perS = Math.round(rate.schedules / (rate.ms / 1000));
       console.log(
-        `bench explore worker: gc-pause without its own pause (2 clients, K = 2, pauses and delays): ` +
+        `bench explore worker: gc-pause without its own pause (2 clients, K = 2, pauses and delays) ${on}: ` +
           `${rate.schedules} schedules in ${(rate.ms / 1000).toFixed(2)} s = ${perS}/s ` +
-          `(target ≥ ${TARGET_RATE}/s; the worker's start and a first small search: ${(startMs / 1000).toFixed(2)} s)`,
+          `(target ≥ ${TARGET_RATE}/s in one worker; the worker's start and a first small search: ${(startMs / 1000).toFixed(2)} s)`,
       );
       const timed = all.map((l, i) => ({ name: l.name, ...each[i] })).sort((a, b) => b.ms - a.ms);
       const over = timed.filter((t) => t.ms > TARGET_S * 1000).length;
@@ -148,7 +164,7 @@ async function main() {
       const schedules = done.reduce((s, t) => s + t.schedules, 0);
       const one = (t) => (t.cut ? `> ${CAP_S} s (${t.name}, stopped)` : `${(t.ms / 1000).toFixed(2)} s (${t.name}, ${t.schedules} schedules)`);
       console.log(
-        `bench explore lessons: ${timed.length} lessons as given, K = 2, all kinds: ${over} over ${TARGET_S} s ` +
+        `bench explore lessons: ${timed.length} lessons as given, K = 2, all kinds, ${on}: ${over} over ${TARGET_S} s ` +
           `(target 0), ${cut} stopped at ${CAP_S} s; worst ${timed.slice(0, 3).map(one).join(', ')}; ` +
           `the ${done.length} that ended: ${schedules} schedules in ${(total / 1000).toFixed(1)} s`,
       );

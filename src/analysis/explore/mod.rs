@@ -35,21 +35,22 @@
 //! are the same ones, shrunk and sorted minimal first.
 
 pub mod candidates;
+pub mod engine;
 pub mod fault;
 pub mod hole;
 pub mod instants;
 pub mod key;
 pub mod request;
+pub mod wire;
 
-use crate::analysis::check::{check, Violation, ViolationKind};
+use crate::analysis::check::{Violation, ViolationKind};
 use crate::model::scenario::Scenario;
-use crate::model::sim::run;
 use crate::model::trace::{json, Trace};
 use crate::vocab::ids::NodeId;
-use candidates::candidates;
 use fault::{Added, FaultClass};
-use std::collections::{BTreeMap, BTreeSet};
 use std::hash::{Hash, Hasher};
+
+pub use engine::{explore_on, Eval, Evaluator, Explorer, MAX_WORKERS};
 
 /// Fewest and most faults the search may add (issue #15: K = 1..3).
 pub const MAX_FAULTS: u8 = 3;
@@ -187,20 +188,8 @@ impl Report {
     }
 }
 
-type ClassKey = (Vec<ViolationKind>, Vec<NodeId>, Vec<FaultClass>);
-
-struct Search<'a> {
-    base: Scenario,
-    bounds: &'a Bounds,
-    runs: BTreeSet<u64>,
-    orders: BTreeSet<u64>,
-    /// In the order found (what a live list shows); `index` finds a class by its key.
-    classes: Vec<Class>,
-    index: BTreeMap<ClassKey, usize>,
-    p: Progress,
-    every: u64,
-    progress: &'a mut dyn FnMut(&Progress, &[Class]) -> bool,
-}
+/// What a class groups by: violation kinds × clients × kinds of added fault.
+pub type ClassKey = (Vec<ViolationKind>, Vec<NodeId>, Vec<FaultClass>);
 
 /// A class's key: what it groups by.
 fn key_of(c: &Class) -> ClassKey {
@@ -226,214 +215,7 @@ pub fn explore_live(
     every: u64,
     progress: &mut dyn FnMut(&Progress, &[Class]) -> bool,
 ) -> Report {
-    let mut base = sc.clone();
-    if !bounds.keep_scripted {
-        base.faults.clear();
-    }
-    let mut s = Search {
-        base,
-        bounds,
-        runs: BTreeSet::new(),
-        orders: BTreeSet::new(),
-        classes: Vec::new(),
-        index: BTreeMap::new(),
-        p: Progress::default(),
-        every: every.max(1),
-        progress,
-    };
-    let ended = s.search();
-    s.shrink();
-    (s.progress)(&s.p, &s.classes);
-    let mut classes = s.classes;
-    // Minimal first; ties by the class's key, so the order never depends on which class
-    // the search happened to find first.
-    classes.sort_by_cached_key(|c| {
-        let e = &c.example;
-        (e.faults.len(), e.cost, e.first.at, key_of(c))
-    });
-    Report {
-        bounds: bounds.clone(),
-        schedules: s.p.tried,
-        distinct_runs: s.p.distinct_runs,
-        orderings: s.orders.len() as u64,
-        violating: s.p.violating,
-        breaks_as_given: classes.iter().any(|c| c.example.faults.is_empty()),
-        classes,
-        ended,
-    }
-}
-
-impl Search<'_> {
-    fn search(&mut self) -> Ended {
-        let mut frontier: Vec<(Vec<Added>, Trace)> = Vec::new();
-        self.p.total = 1;
-        if let Some(t) = self.try_schedule(&[]) {
-            frontier.push((Vec::new(), t));
-        }
-        for depth in 1..=self.bounds.max_faults {
-            self.p.depth = depth;
-            let mut next = Vec::new();
-            for (faults, trace) in std::mem::take(&mut frontier) {
-                let mut sc = self.base.clone();
-                faults.iter().for_each(|f| f.apply(&mut sc));
-                let last = faults.last().map(|f| (f.at(), f.clone()));
-                let cands: Vec<Added> =
-                    candidates(&sc, &trace, &self.bounds.classes, self.bounds.max_len_ms)
-                        .into_iter()
-                        // In time order, each set once (ties broken by the fault itself).
-                        .filter(|c| last.as_ref().is_none_or(|l| (c.at(), c.clone()) > *l))
-                        .collect();
-                self.p.total += cands.len() as u64;
-                for c in cands {
-                    if self.p.tried >= self.bounds.budget {
-                        return Ended::Budget;
-                    }
-                    let mut schedule = faults.clone();
-                    schedule.push(c);
-                    let extend = self.try_schedule(&schedule);
-                    if self.p.tried.is_multiple_of(self.every)
-                        && !(self.progress)(&self.p, &self.classes)
-                    {
-                        return Ended::Cancelled;
-                    }
-                    if let (Some(t), true) = (extend, depth < self.bounds.max_faults) {
-                        next.push((schedule, t));
-                    }
-                }
-            }
-            frontier = next;
-        }
-        Ended::Complete
-    }
-
-    /// Shrinks each class's example along its last fault's length (see the module doc).
-    /// (Each class's shrinking reads only its own example, so the order does not matter.)
-    fn shrink(&mut self) {
-        for i in 0..self.classes.len() {
-            let key = key_of(&self.classes[i]);
-            for _ in 0..32 {
-                let Some(better) = self.shorter(i, &key) else {
-                    break;
-                };
-                self.classes[i].example = better;
-                self.p.found += 1;
-            }
-        }
-    }
-
-    /// A shorter example of the class `i` (whose key is `key`), if the violating run's
-    /// instants offer one.
-    fn shorter(&mut self, i: usize, key: &ClassKey) -> Option<Counterexample> {
-        let e = &self.classes.get(i)?.example;
-        let (last, prefix) = e.faults.split_last()?;
-        let shape = last.shape()?;
-        let horizon = e.scenario.horizon_ms;
-        let mut sc = self.base.clone();
-        prefix.iter().for_each(|f| f.apply(&mut sc));
-        let trace = run(&e.scenario);
-        let mut shorter: Vec<Added> =
-            candidates(&sc, &trace, &[last.class()], self.bounds.max_len_ms)
-                .into_iter()
-                .filter(|c| {
-                    c.shape().as_ref() == Some(&shape) && c.cost(horizon) < last.cost(horizon)
-                })
-                .collect();
-        shorter.sort_by_key(|c| c.cost(horizon));
-        let prefix = prefix.to_vec();
-        for c in shorter {
-            let mut faults = prefix.clone();
-            faults.push(c);
-            let (found, _) = self.evaluate(&faults);
-            self.p.tried += 1;
-            if let Some((k, example)) = found {
-                if k == *key {
-                    return Some(example);
-                }
-            }
-        }
-        None
-    }
-
-    /// Runs one schedule; returns its trace when it is safe, new, and of an ordering not
-    /// seen before (the runs worth extending).
-    fn try_schedule(&mut self, faults: &[Added]) -> Option<Trace> {
-        self.p.tried += 1;
-        let (found, trace) = self.evaluate(faults);
-        if !self.runs.insert(key::run_key(&trace)) {
-            return None;
-        }
-        self.p.distinct_runs += 1;
-        let Some((key, example)) = found else {
-            return self.orders.insert(ordering(&trace)).then_some(trace);
-        };
-        self.p.violating += 1;
-        let rank = |e: &Counterexample| (e.faults.len(), e.cost, e.faults.first().map(Added::at));
-        let classes = &mut self.classes;
-        let i = *self.index.entry(key.clone()).or_insert_with(|| {
-            classes.push(Class {
-                kinds: key.0,
-                clients: key.1,
-                fault_kinds: key.2,
-                runs: 0,
-                example: example.clone(),
-            });
-            self.p.found += 1;
-            classes.len() - 1
-        });
-        let class = &mut classes[i];
-        class.runs += 1;
-        if rank(&example) < rank(&class.example) {
-            class.example = example;
-            self.p.found += 1;
-        }
-        None
-    }
-
-    /// Runs one schedule: its trace, and its class and example when it violates safety.
-    fn evaluate(&self, faults: &[Added]) -> (Option<(ClassKey, Counterexample)>, Trace) {
-        let mut sc = self.base.clone();
-        faults.iter().for_each(|f| f.apply(&mut sc));
-        let trace = run(&sc);
-        let verdict = check(&trace);
-        if verdict.safe {
-            return (None, trace);
-        }
-        let mut kinds: Vec<ViolationKind> = verdict.violations.iter().map(|v| v.kind).collect();
-        kinds.sort();
-        kinds.dedup();
-        let mut clients: Vec<NodeId> = verdict
-            .violations
-            .iter()
-            .flat_map(|v| v.nodes.iter().copied())
-            .filter(|n| n.is_client())
-            .collect();
-        clients.sort();
-        clients.dedup();
-        let mut fault_kinds: Vec<FaultClass> = faults.iter().map(Added::class).collect();
-        fault_kinds.sort();
-        fault_kinds.dedup();
-        let horizon = sc.horizon_ms;
-        let through = verdict
-            .violations
-            .iter()
-            .find(|v| {
-                matches!(
-                    v.kind,
-                    ViolationKind::StaleWrite | ViolationKind::TokenRegression
-                )
-            })
-            .and_then(|v| hole::let_through(&sc, &trace, v));
-        let example = Counterexample {
-            through,
-            faults: faults.to_vec(),
-            first: verdict.violations[0].clone(),
-            scenario: sc,
-            kinds: kinds.clone(),
-            cost: faults.iter().map(|f| f.cost(horizon)).sum(),
-            digest: trace.digest_hex(),
-        };
-        (Some(((kinds, clients, fault_kinds), example)), trace)
-    }
+    engine::explore_on(sc, bounds, 1, every, progress)
 }
 
 /// A key of the run's order of events without their times: who did what, about whom.
