@@ -115,6 +115,10 @@ pub struct Bar {
     pub tone: Tone,
     pub label: Option<Label>,
     pub title: String,
+    /// How many bars it stands for: more than one where a long run's window merges bars
+    /// of one kind on one lane that lie less than a unit apart (it covers exactly their
+    /// union and the gaps between them).
+    pub count: usize,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -146,6 +150,10 @@ pub struct Mark {
     pub title: String,
     /// The trace entry it marks (a click jumps there).
     pub entry: usize,
+    /// How many events it stands for: more than one where a long run's window folds the
+    /// events of a lane closer than a label's width into one marker and a count ("+n").
+    /// Never a violation: those are drawn one by one.
+    pub count: usize,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -407,6 +415,13 @@ pub struct Index {
     /// Look only at the window's entries (always, but in the test that a window is drawn
     /// exactly as a walk of every entry would draw it: [`Index::uncut`]).
     cut: bool,
+    /// The run's items sorted for windows drawn at a level of detail, made by the first
+    /// such window (a short run never needs them).
+    #[cfg(not(feature = "lite"))]
+    lod: std::cell::OnceCell<lod::Lod>,
+    /// A window of more entries than this is drawn at a level of detail.
+    #[cfg(not(feature = "lite"))]
+    lod_above: usize,
 }
 
 impl Index {
@@ -431,13 +446,29 @@ impl Index {
             #[cfg(not(feature = "lite"))]
             gaps: gap_spans(trace),
             cut: true,
+            #[cfg(not(feature = "lite"))]
+            lod: std::cell::OnceCell::new(),
+            #[cfg(not(feature = "lite"))]
+            lod_above: LOD_ENTRIES,
         }
     }
 
-    /// The same index, but a layout with it walks every entry of the run: what a window's
-    /// layout must come to (tests/core_labels.rs).
+    /// The same index, but a layout with it walks every entry of the run and draws every
+    /// shape (no level of detail): what a window's layout must come to
+    /// (tests/core_labels.rs), and what a level of detail must stay true to
+    /// (tests/core_layout_lod.rs).
     pub fn uncut(self) -> Index {
         Index { cut: false, ..self }
+    }
+
+    /// The same index, but drawing at a level of detail any window of more than `n`
+    /// entries (the tests draw short runs so, to check what merging keeps).
+    #[cfg(not(feature = "lite"))]
+    pub fn lod_above(self, n: usize) -> Index {
+        Index {
+            lod_above: n,
+            ..self
+        }
     }
 }
 
@@ -559,7 +590,43 @@ pub fn layout_in(
             .partition_point(|e| e.t.0 < t0.saturating_sub(ix.longest_flight)),
         _ => 0,
     };
+    // A window of more entries than its drawing can show is drawn at a level of detail
+    // (`unit`: ms per drawing unit); else shape for shape, walking its entries.
+    #[cfg(not(feature = "lite"))]
+    let unit = {
+        let lo = trace
+            .entries
+            .partition_point(|e| e.t.0 < t0.saturating_sub(ix.longest_flight));
+        let hi = trace.entries.partition_point(|e| e.t.0 <= t1);
+        (ix.cut && hi - lo > ix.lod_above)
+            .then(|| (t1 - t0) as f64 / (scale.x1 - scale.x0).max(1.0))
+    };
+    #[cfg(feature = "lite")]
+    let unit: Option<f64> = None;
+    #[cfg(not(feature = "lite"))]
+    if let Some(u) = unit {
+        let lod = ix
+            .lod
+            .get_or_init(|| lod::Lod::new(trace, &violation_at, &ix.spans, &ix.dropped));
+        lod::body(
+            lod,
+            ix,
+            trace,
+            &violation_at,
+            &scale,
+            u,
+            &ly,
+            &mut bars,
+            &mut arrows,
+            &mut marks,
+            &mut wants,
+        );
+    }
     let mut spans = ix.spans.iter().peekable();
+    if unit.is_some() {
+        // (Drawn above: nothing is left to walk.)
+        while spans.next().is_some() {}
+    }
     // An interval that ended before `first` ended before the window.
     while spans
         .next_if(|iv| iv.ended_by.is_some_and(|j| j < first))
@@ -581,7 +648,12 @@ pub fn layout_in(
     // its first message was sent.
     type Key = (NodeId, NodeId, &'static str, bool);
     let mut open: Vec<(Key, usize, Time)> = Vec::new();
-    for (i, e) in trace.entries.iter().enumerate().skip(first) {
+    let walk = if unit.is_some() {
+        0
+    } else {
+        trace.entries.len()
+    };
+    for (i, e) in trace.entries.iter().enumerate().take(walk).skip(first) {
         if ix.cut && e.t.0 > t1 {
             // Past the window: nothing more shows but the intervals still going.
             break;
@@ -663,81 +735,7 @@ pub fn layout_in(
         // A marker on the lane, with its label below it (a fault's above; rank: the alarm
         // first).
         let (mx, my) = (x(e.t), ly(n));
-        // One place builds a marker and its wanted label, whatever the event (a copy per
-        // kind of event would cost the first load).
-        let made = match &e.event {
-            Event::LeaseExpired { token, client, .. } => Some((
-                Tone::Expire,
-                "◔",
-                2,
-                format!("expired {token}"),
-                Some(format!("exp {token}")),
-                format!(
-                    "{}: {}'s lease {token} expired on the lock service's clock",
-                    e.t,
-                    client.name()
-                ),
-            )),
-            Event::WriteAccepted {
-                client,
-                token,
-                key,
-                value,
-                mark: high,
-                ..
-            } => {
-                let tok = token.map_or("no token".to_string(), |t| t.to_string());
-                let (tone, glyph, rank, text) = match violation_at.get(&i) {
-                    Some(ViolationKind::StaleWrite | ViolationKind::LostUpdate) => {
-                        (Tone::Stale, "⚠", 1, format!("STALE {tok} accepted"))
-                    }
-                    _ => (
-                        Tone::Accept,
-                        "✓",
-                        2,
-                        match high {
-                            Some(m) => format!("{tok} ✓ · mark {m}"),
-                            None => format!("{tok} ✓"),
-                        },
-                    ),
-                };
-                let short = match tone {
-                    Tone::Stale => format!("STALE {tok}"),
-                    _ => format!("{tok} ✓"),
-                };
-                let m = high.map_or(String::new(), |m| format!("; high-water mark {m}"));
-                let title = format!(
-                    "{}: accepted {}'s write {key} = \"{value}\" with {}{m}",
-                    e.t,
-                    client.name(),
-                    token.map_or("no token".to_string(), token_words)
-                );
-                Some((tone, glyph, rank, text, Some(short), title))
-            }
-            Event::WriteRejected { client, reason, .. } => Some((
-                Tone::Reject,
-                "✕",
-                1,
-                format!("✕ {reason}"),
-                Some("✕".into()),
-                format!("{}: rejected {}'s write: {reason}", e.t, client.name()),
-            )),
-            Event::EffectPerformed { client, name } => {
-                let dup = violation_at.get(&i) == Some(&ViolationKind::DuplicateEffect);
-                let (tone, rank, text) = if dup {
-                    (Tone::Duplicate, 1, format!("⚠ {name} again"))
-                } else {
-                    (Tone::Effect, 2, name.clone())
-                };
-                let title = format!("{}: performed \"{name}\" for {}", e.t, client.name());
-                Some((tone, "✉", rank, text, None, title))
-            }
-            // Faults and failure reactions, labelled above their lane.
-            ev => fault_glyph(ev).map(|(glyph, text, short)| {
-                let title = format!("{}: {} — {text}", e.t, n.name());
-                (Tone::Fault, glyph, 1, text, short, title)
-            }),
-        };
+        let made = marker(i, e, &violation_at);
         if let Some((tone, glyph, rank, text, short, title)) = made {
             let who = Who::Mark(marks.len());
             let dy = if tone == Tone::Fault { -16.0 } else { 20.0 };
@@ -750,6 +748,7 @@ pub fn layout_in(
                 label: None,
                 title,
                 entry: i,
+                count: 1,
             });
         }
     }
@@ -774,7 +773,7 @@ pub fn layout_in(
     }
 
     #[cfg(not(feature = "lite"))]
-    let gaps = gaps(&ix.gaps, &scale, &ly);
+    let gaps = gaps(&ix.gaps, &scale, &ly, unit.unwrap_or(0.0));
 
     // The shapes take their cells first, then the labels theirs, the most important first.
     let mut placer = Placer::new(width, height);
@@ -842,6 +841,481 @@ pub fn layout_in(
         gaps,
         folds,
         ticks,
+    }
+}
+
+/// A marker's look and wanted label for entry `i` (`e`), if it draws one: tone, glyph, rank,
+/// text, short text, hover title. One place for every kind of event (a copy per kind would
+/// cost the first load).
+#[allow(clippy::type_complexity)]
+fn marker(
+    i: usize,
+    e: &crate::model::trace::Entry,
+    violation_at: &VecMap<usize, ViolationKind>,
+) -> Option<(Tone, &'static str, u8, String, Option<String>, String)> {
+    let n = e.node;
+    // One place builds a marker and its wanted label, whatever the event (a copy per
+    // kind of event would cost the first load).
+    match &e.event {
+        Event::LeaseExpired { token, client, .. } => Some((
+            Tone::Expire,
+            "◔",
+            2,
+            format!("expired {token}"),
+            Some(format!("exp {token}")),
+            format!(
+                "{}: {}'s lease {token} expired on the lock service's clock",
+                e.t,
+                client.name()
+            ),
+        )),
+        Event::WriteAccepted {
+            client,
+            token,
+            key,
+            value,
+            mark: high,
+            ..
+        } => {
+            let tok = token.map_or("no token".to_string(), |t| t.to_string());
+            let (tone, glyph, rank, text) = match violation_at.get(&i) {
+                Some(ViolationKind::StaleWrite | ViolationKind::LostUpdate) => {
+                    (Tone::Stale, "⚠", 1, format!("STALE {tok} accepted"))
+                }
+                _ => (
+                    Tone::Accept,
+                    "✓",
+                    2,
+                    match high {
+                        Some(m) => format!("{tok} ✓ · mark {m}"),
+                        None => format!("{tok} ✓"),
+                    },
+                ),
+            };
+            let short = match tone {
+                Tone::Stale => format!("STALE {tok}"),
+                _ => format!("{tok} ✓"),
+            };
+            let m = high.map_or(String::new(), |m| format!("; high-water mark {m}"));
+            let title = format!(
+                "{}: accepted {}'s write {key} = \"{value}\" with {}{m}",
+                e.t,
+                client.name(),
+                token.map_or("no token".to_string(), token_words)
+            );
+            Some((tone, glyph, rank, text, Some(short), title))
+        }
+        Event::WriteRejected { client, reason, .. } => Some((
+            Tone::Reject,
+            "✕",
+            1,
+            format!("✕ {reason}"),
+            Some("✕".into()),
+            format!("{}: rejected {}'s write: {reason}", e.t, client.name()),
+        )),
+        Event::EffectPerformed { client, name } => {
+            let dup = violation_at.get(&i) == Some(&ViolationKind::DuplicateEffect);
+            let (tone, rank, text) = if dup {
+                (Tone::Duplicate, 1, format!("⚠ {name} again"))
+            } else {
+                (Tone::Effect, 2, name.clone())
+            };
+            let title = format!("{}: performed \"{name}\" for {}", e.t, client.name());
+            Some((tone, "✉", rank, text, None, title))
+        }
+        // Faults and failure reactions, labelled above their lane.
+        ev => fault_glyph(ev).map(|(glyph, text, short)| {
+            let title = format!("{}: {} — {text}", e.t, n.name());
+            (Tone::Fault, glyph, 1, text, short, title)
+        }),
+    }
+}
+
+/// A window holding more entries than this is drawn at a level of detail: its shapes
+/// merged to what its units can show (see [`lod`]). Every built-in scenario's windows
+/// hold fewer (the busiest, eight clients for 100 s, has about 1,700 entries in all), so
+/// they are drawn shape for shape.
+#[cfg(not(feature = "lite"))]
+pub const LOD_ENTRIES: usize = 2_000;
+
+/// At most this many arrows (single messages or bundles) in a window drawn at a level of
+/// detail: its bundles widen until they fit, so a window's drawing stays a few thousand
+/// SVG elements however long the run.
+#[cfg(not(feature = "lite"))]
+pub const LOD_ARROWS: usize = 240;
+
+/// Level of detail: a window of a long run drawn in time proportional to what it shows,
+/// not to the entries it spans. Once per run (on the first such window) the marks, the
+/// messages and the bars are sorted into lists by lane (or by sender, receiver and kind)
+/// and time, with running counts; a window then finds its items by binary search and
+/// merges what its units cannot tell apart:
+/// - bars of one kind on one lane less than a unit apart become one bar over exactly their
+///   union (and the sub-unit gaps between them), which says how many it stands for;
+/// - messages of one kind between the same two nodes within a bucket (8 units wide, wider
+///   until the window holds at most [`LOD_ARROWS`] arrows) become one bundle, its first and
+///   last message and the band between them, with its count;
+/// - the events of a lane closer than a label's width become one marker with a count
+///   ("+n"), its hover text counting them by kind.
+///
+/// A violation (a stale write or a duplicate effect accepted, a rejection) is never merged:
+/// each keeps its own marker and label, and the two-believers bands are drawn as ever.
+#[cfg(not(feature = "lite"))]
+mod lod {
+    use super::*;
+
+    /// The kinds of events a merged marker counts, in the words of its hover text.
+    const KINDS: [&str; 4] = ["leases expired", "writes accepted", "effects", "faults"];
+
+    /// What the message lists are keyed by: sender, receiver, kind, lost on the way.
+    type Key = (NodeId, NodeId, &'static str, bool);
+
+    /// A lane's plain (not alarming) markers in time order: their times, their entries,
+    /// and the running count of each kind of [`KINDS`] before each (one more at the end).
+    #[derive(Default)]
+    struct Marks {
+        t: Vec<i64>,
+        entry: Vec<usize>,
+        before: Vec<[u32; 4]>,
+    }
+
+    pub(super) struct Lod {
+        marks: VecMap<NodeId, Marks>,
+        /// The alarming markers' times and entries, never merged, in time order.
+        alarms: Vec<(i64, usize)>,
+        /// Per kind of message between two nodes, its messages in the order sent: when
+        /// sent, when it arrives (`None`: lost), its entry.
+        msgs: VecMap<Key, Vec<(i64, Option<i64>, usize)>>,
+        /// Per lane and kind of bar, the projection's intervals (indices into the index's
+        /// spans) in the order they start.
+        bars: VecMap<(NodeId, u8), Vec<usize>>,
+    }
+
+    fn span_kind(s: &Span) -> u8 {
+        match s {
+            Span::Belief { .. } => 0,
+            Span::Paused => 1,
+            Span::Down => 2,
+            Span::Lease { .. } => 3,
+        }
+    }
+
+    impl Lod {
+        pub(super) fn new(
+            trace: &Trace,
+            violation_at: &VecMap<usize, ViolationKind>,
+            spans: &[Interval],
+            dropped: &VecMap<u32, Time>,
+        ) -> Lod {
+            let mut marks: VecMap<NodeId, Marks> = VecMap::new();
+            let mut alarms = Vec::new();
+            let mut msgs: VecMap<Key, Vec<(i64, Option<i64>, usize)>> = VecMap::new();
+            for (i, e) in trace.entries.iter().enumerate() {
+                if let Event::Sent {
+                    id,
+                    to,
+                    msg,
+                    arrives,
+                } = &e.event
+                {
+                    // Lost, or dropped on arrival: drawn as such, so never bundled with
+                    // those delivered.
+                    let lost = arrives.is_none() || dropped.get(id).is_some();
+                    let key = (e.node, *to, msg.class(), lost);
+                    msgs.get_or_insert_with(key, Vec::new)
+                        .push((e.t.0, arrives.map(|a| a.0), i));
+                    continue;
+                }
+                let Some((tone, ..)) = marker(i, e, violation_at) else {
+                    continue;
+                };
+                let kind = match tone {
+                    Tone::Stale | Tone::Duplicate | Tone::Reject => {
+                        alarms.push((e.t.0, i));
+                        continue;
+                    }
+                    Tone::Expire => 0,
+                    Tone::Accept => 1,
+                    Tone::Effect => 2,
+                    _ => 3,
+                };
+                let m = marks.get_or_insert_with(e.node, Marks::default);
+                let mut next = m.before.last().copied().unwrap_or_default();
+                if m.before.is_empty() {
+                    m.before.push(next);
+                }
+                next[kind] += 1;
+                m.t.push(e.t.0);
+                m.entry.push(i);
+                m.before.push(next);
+            }
+            let mut bars: VecMap<(NodeId, u8), Vec<usize>> = VecMap::new();
+            for (k, iv) in spans.iter().enumerate() {
+                bars.get_or_insert_with((iv.node, span_kind(&iv.span)), Vec::new)
+                    .push(k);
+            }
+            for (_, v) in bars.iter_mut() {
+                v.sort_by_key(|&k| (spans[k].from, k));
+            }
+            Lod {
+                marks,
+                alarms,
+                msgs,
+                bars,
+            }
+        }
+    }
+
+    /// Runs of `items` (sorted by `at`) from `lo` to `hi`, each of those within `width` of
+    /// its first — and, if `chain`, on while the next is within `width` of the last, as a
+    /// burst of messages is bundled. Found by binary search, a step of `width` at a time,
+    /// so the cost is the window's width in steps, not its items.
+    fn runs<T>(
+        items: &[T],
+        lo: usize,
+        hi: usize,
+        width: f64,
+        chain: bool,
+        at: impl Fn(&T) -> i64,
+    ) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut i = lo;
+        while i < hi {
+            let mut j = i;
+            loop {
+                let end = at(&items[j]) as f64 + width;
+                j += 1 + items[j + 1..hi].partition_point(|x| (at(x) as f64) < end);
+                if !chain || j >= hi || (at(&items[j]) - at(&items[j - 1])) as f64 >= width {
+                    break;
+                }
+            }
+            out.push((i, j));
+            i = j;
+        }
+        out
+    }
+
+    /// The window's bars, arrows and markers (and the labels they want) at the level of
+    /// detail of `unit` ms per drawing unit.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn body(
+        lod: &Lod,
+        ix: &Index,
+        trace: &Trace,
+        violation_at: &VecMap<usize, ViolationKind>,
+        scale: &Scale,
+        unit: f64,
+        ly: &dyn Fn(NodeId) -> f64,
+        bars: &mut Vec<Bar>,
+        arrows: &mut Vec<Arrow>,
+        marks: &mut Vec<Mark>,
+        wants: &mut Wants,
+    ) {
+        let (t0, t1) = (scale.t0 as i64, scale.t1 as i64);
+        let x = |t: i64| scale.x(t as f64);
+        let xc = |t: i64| x(t).clamp(scale.x0, scale.x1);
+        let ended = |iv: &Interval| iv.ended_by.and_then(|j| trace.entries.get(j));
+        // Bars: those of one kind on one lane that lie less than a unit apart are one.
+        for ((node, _), list) in lod.bars.iter() {
+            let mut k = 0;
+            while k < list.len() {
+                let iv = &ix.spans[list[k]];
+                if iv.to.0 < t0 || iv.from.0 > t1 {
+                    k += 1;
+                    continue;
+                }
+                let (from, mut to, mut n) = (iv.from.0, iv.to.0, 1);
+                while let Some(&next) = list.get(k + n) {
+                    let nx = &ix.spans[next];
+                    if nx.from.0 > t1 || (nx.from.0 - to) as f64 >= unit {
+                        break;
+                    }
+                    to = to.max(nx.to.0);
+                    n += 1;
+                }
+                let (mut bar, want) =
+                    interval_bar(scale, ly(*node), iv, ended(iv).map(|e| &e.event));
+                if n == 1 {
+                    if let Some((text, short)) = want {
+                        let at = (bar.x0, ly(*node));
+                        wants.add(
+                            Who::Bar(bars.len()),
+                            3,
+                            at,
+                            (4.0, -12.0),
+                            text,
+                            short,
+                            Some(bar.x1),
+                        );
+                    }
+                } else {
+                    let what = match bar.tone {
+                        Tone::Belief => "beliefs",
+                        Tone::Paused => "pauses",
+                        Tone::Down => "down times",
+                        _ => "leases",
+                    };
+                    bar.x1 = xc(to);
+                    bar.title = format!(
+                        "{n} {what} of {} from {} to {}, drawn as one (each less than a unit of this zoom from the next)",
+                        node.name(),
+                        Time(from),
+                        Time(to)
+                    );
+                    bar.count = n;
+                }
+                bars.push(bar);
+                k += n;
+            }
+        }
+        // Messages: bundles of one kind between two nodes, as wide as the window allows.
+        let mut width = super::BURST * unit;
+        let picked = loop {
+            let mut picked = Vec::new();
+            for (key, list) in lod.msgs.iter() {
+                let lo = list.partition_point(|m| m.0 < t0.saturating_sub(ix.longest_flight));
+                let hi = list.partition_point(|m| m.0 <= t1);
+                // Skip what arrived before the window (sent within a flight before it).
+                let lo = lo
+                    + list[lo..hi]
+                        .iter()
+                        .take_while(|m| m.1.unwrap_or(m.0) < t0)
+                        .count();
+                for r in runs(list, lo, hi, width, true, |m| m.0) {
+                    picked.push((*key, r));
+                }
+            }
+            if picked.len() <= LOD_ARROWS || width > (t1 - t0) as f64 {
+                break picked;
+            }
+            width *= 2.0;
+        };
+        for ((from, to, class, lost), (i, j)) in picked {
+            let list = lod
+                .msgs
+                .get(&(from, to, class, lost))
+                .map_or(&[][..], |v| &v[..]);
+            let ends = |m: &(i64, Option<i64>, usize)| {
+                let (x0, y0) = (x(m.0), ly(from));
+                match m.1 {
+                    Some(a) => (x0, x(a), ly(to)),
+                    None => (x0, x0 + 4.0, y0 + (ly(to) - y0) * 0.35),
+                }
+            };
+            let (first, last) = (&list[i], &list[j - 1]);
+            let (x0, x1, y1) = ends(first);
+            let (l0, l1, _) = ends(last);
+            let n = j - i;
+            let title = if n == 1 {
+                let Event::Sent { msg, .. } = &trace.entries[first.2].event else {
+                    continue;
+                };
+                let when = match first.1 {
+                    Some(a) => format!("sent {}, arrives {}", Time(first.0), Time(a)),
+                    None => format!("sent {}, lost", Time(first.0)),
+                };
+                let important = matches!(class, "grant" | "write" | "reject")
+                    && !matches!(msg, crate::model::msg::Msg::Queued { .. });
+                let seen = first.1.is_some_and(|a| t0 <= a && a <= t1);
+                if important && !lost && seen {
+                    let dy = if y1 > ly(from) { -14.0 } else { 18.0 };
+                    wants.add(
+                        Who::Arrow(arrows.len()),
+                        2,
+                        (x1, y1),
+                        (5.0, dy),
+                        msg.label(),
+                        None,
+                        None,
+                    );
+                }
+                format!("{} → {}: {} ({when})", from.name(), to.name(), msg.label())
+            } else {
+                format!(
+                    "{} → {}: {n} {class} messages, sent {} to {}",
+                    from.name(),
+                    to.name(),
+                    Time(first.0),
+                    Time(last.0)
+                )
+            };
+            arrows.push(Arrow {
+                x0,
+                y0: ly(from),
+                x1,
+                y1,
+                class,
+                dropped: lost,
+                label: None,
+                title,
+                count: n,
+                last: (l0, l1),
+            });
+        }
+        // Markers: the alarms one by one; the rest, a lane's within a label's width of
+        // each other, one marker with a count.
+        let lo = lod.alarms.partition_point(|a| a.0 < t0);
+        let hi = lod.alarms.partition_point(|a| a.0 <= t1);
+        let put = |marks: &mut Vec<Mark>,
+                   i: usize,
+                   n: usize,
+                   title: Option<String>,
+                   wants: &mut Wants| {
+            let e = &trace.entries[i];
+            let Some((tone, glyph, rank, text, short, t)) = marker(i, e, violation_at) else {
+                return;
+            };
+            let (mx, my) = (x(e.t.0), ly(e.node));
+            let dy = if tone == Tone::Fault { -16.0 } else { 20.0 };
+            let who = Who::Mark(marks.len());
+            match &title {
+                None => wants.add(who, rank, (mx, my), (7.0, dy), text, short, None),
+                Some(_) => wants.add(
+                    who,
+                    3,
+                    (mx, my),
+                    (7.0, dy),
+                    format!("+{}", n - 1),
+                    None,
+                    None,
+                ),
+            }
+            marks.push(Mark {
+                x: mx,
+                y: my,
+                tone,
+                glyph,
+                label: None,
+                title: title.unwrap_or(t),
+                entry: i,
+                count: n,
+            });
+        };
+        for &(_, i) in &lod.alarms[lo..hi] {
+            put(marks, i, 1, None, wants);
+        }
+        let wide = 48.0 * unit;
+        for (node, m) in lod.marks.iter() {
+            let lo = m.t.partition_point(|&t| t < t0);
+            let hi = m.t.partition_point(|&t| t <= t1);
+            for (i, j) in runs(&m.t, lo, hi, wide, false, |&t| t) {
+                let title = (j - i > 1).then(|| {
+                    let (a, b) = (m.before[i], m.before[j]);
+                    let kinds: Vec<String> = (0..4)
+                        .filter(|&k| b[k] > a[k])
+                        .map(|k| format!("{} {}", b[k] - a[k], KINDS[k]))
+                        .collect();
+                    format!(
+                        "{} events on {} from {} to {}: {}",
+                        j - i,
+                        node.name(),
+                        Time(m.t[i]),
+                        Time(m.t[j - 1]),
+                        kinds.join(", ")
+                    )
+                });
+                put(marks, m.entry[i], j - i, title, wants);
+            }
+        }
     }
 }
 
@@ -974,9 +1448,13 @@ fn gap_spans(trace: &Trace) -> Vec<GapSpan> {
 
 /// The gaps of [`gap_spans`] that reach into the scale's window, in its units.
 #[cfg(not(feature = "lite"))]
-fn gaps(spans: &[GapSpan], scale: &Scale, ly: &dyn Fn(NodeId) -> f64) -> Vec<Gap> {
+fn gaps(spans: &[GapSpan], scale: &Scale, ly: &dyn Fn(NodeId) -> f64, merge: f64) -> Vec<Gap> {
     let x = |t: Time| scale.x(t.0 as f64).clamp(scale.x0, scale.x1);
-    let mut out = Vec::new();
+    let mut out: Vec<Gap> = Vec::new();
+    // At a level of detail, a client's safe margins less than `merge` ms apart are drawn
+    // as one: per client, its last margin drawn (index into `out`), where it ends (ms) and
+    // how many it stands for.
+    let mut open: VecMap<NodeId, (usize, i64, usize)> = VecMap::new();
     for g in spans {
         // How long it went on believing after the expiry, by its clock or for want of
         // looking at it.
@@ -985,12 +1463,32 @@ fn gaps(spans: &[GapSpan], scale: &Scale, ly: &dyn Fn(NodeId) -> f64) -> Vec<Gap
         if to.0 < scale.t0 as i64 || from.0 > scale.t1 as i64 {
             continue;
         }
+        let danger = last > g.expired;
+        if merge > 0.0 && !danger {
+            let until = g.stopped.max(g.believed.max(g.expired));
+            if let Some((k, end, n)) = open.get(&g.client).copied() {
+                if ((from.0 - end) as f64) < merge {
+                    let m = &mut out[k];
+                    m.believed = m.believed.min(x(g.believed));
+                    m.expired = m.expired.max(x(g.expired));
+                    m.until = m.until.max(x(until));
+                    m.title = format!(
+                        "{} leases of {}, each a safe margin: the client's clock ends them before the lock service lets them expire",
+                        n + 1,
+                        g.client.name()
+                    );
+                    open.insert(g.client, (k, end.max(until.0), n + 1));
+                    continue;
+                }
+            }
+            open.insert(g.client, (out.len(), until.0, 1));
+        }
         out.push(Gap {
             believed: x(g.believed),
             expired: x(g.expired),
             until: x(g.stopped.max(g.believed.max(g.expired))),
             y: ly(g.client),
-            danger: last > g.expired,
+            danger,
             title: g.title.clone(),
             entry: g.entry,
         });
@@ -1046,6 +1544,7 @@ fn interval_bar(
         tone,
         label: None,
         title,
+        count: 1,
     };
     match iv.span {
         Span::Belief { token } => {

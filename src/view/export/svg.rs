@@ -428,6 +428,7 @@ pub fn swatch(s: Swatch, name: &str) -> String {
                 tone,
                 label: None,
                 title,
+                count: 1,
             });
         }
         Swatch::Arrow { class, dropped } => d.arrows.push(Arrow {
@@ -462,6 +463,7 @@ pub fn swatch(s: Swatch, name: &str) -> String {
             label: None,
             title,
             entry: 0,
+            count: 1,
         }),
     }
     diagram_body(&d)
