@@ -472,6 +472,29 @@ impl Index {
     }
 }
 
+/// The scale of a drawing `width` units across over `window` (ms, from and to; `None`:
+/// the whole run, `0..=end`).
+pub fn scale_of(end: i64, width: f64, window: Option<(i64, i64)>) -> Scale {
+    let (t0, t1) = window.unwrap_or((0, end));
+    Scale {
+        t0: t0 as f64,
+        t1: t1.max(t0 + 1) as f64,
+        x0: LEFT,
+        x1: width - RIGHT,
+    }
+}
+
+/// The time axis's ticks for `scale`'s window ([`axis_ticks_in`]), placed on it.
+pub fn ticks(scale: &Scale) -> Vec<Tick> {
+    axis_ticks_in(scale.t0 as i64, scale.t1 as i64)
+        .into_iter()
+        .map(|(t, label)| Tick {
+            x: scale.x(t as f64),
+            label,
+        })
+        .collect()
+}
+
 /// Lays out the diagram of `trace` over its whole time span, [`DIAGRAM_WIDTH`] across.
 pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
     layout(trace, verdict, DIAGRAM_WIDTH, None)
@@ -507,14 +530,8 @@ pub fn layout_in(
         })
         .collect();
     let height = TOP + LANE_H * lanes.len() as f64 + 10.0;
-    let (t0, t1) = window.unwrap_or((0, trace.end.0));
-    let t1 = t1.max(t0 + 1);
-    let scale = Scale {
-        t0: t0 as f64,
-        t1: t1 as f64,
-        x0: LEFT,
-        x1: width - RIGHT,
-    };
+    let scale = scale_of(trace.end.0, width, window);
+    let (t0, t1) = (scale.t0 as i64, scale.t1 as i64);
     let seen = |t: Time| t0 <= t.0 && t.0 <= t1;
     let y_of: VecMap<NodeId, f64> = lanes.iter().map(|l| (l.node, l.y)).collect();
     let ly = |n: NodeId| y_of.get(&n).copied().unwrap_or(0.0);
@@ -677,8 +694,7 @@ pub fn layout_in(
                 Some(a) => (x(*a), ly(*to), dropped_on_arrival.get(id).is_some()),
                 None => (x0 + 4.0, y0 + (ly(*to) - y0) * 0.35, true),
             };
-            let important = matches!(msg.class(), "grant" | "write" | "reject")
-                && !matches!(msg, crate::model::msg::Msg::Queued { .. });
+            let important = labelled(msg);
             let key = (n, *to, msg.class(), dropped);
             if important && !dropped && seen(arrives.unwrap_or(e.t)) {
                 let who = Who::Arrow(arrows.len());
@@ -820,13 +836,7 @@ pub fn layout_in(
         }
     }
 
-    let ticks = axis_ticks_in(t0, t1)
-        .into_iter()
-        .map(|(t, label)| Tick {
-            x: scale.x(t as f64),
-            label,
-        })
-        .collect();
+    let ticks = ticks(&scale);
 
     Diagram {
         width,
@@ -1213,10 +1223,8 @@ mod lod {
                     Some(a) => format!("sent {}, arrives {}", Time(first.0), Time(a)),
                     None => format!("sent {}, lost", Time(first.0)),
                 };
-                let important = matches!(class, "grant" | "write" | "reject")
-                    && !matches!(msg, crate::model::msg::Msg::Queued { .. });
                 let seen = first.1.is_some_and(|a| t0 <= a && a <= t1);
-                if important && !lost && seen {
+                if labelled(msg) && !lost && seen {
                     let dy = if y1 > ly(from) { -14.0 } else { 18.0 };
                     wants.add(
                         Who::Arrow(arrows.len()),
@@ -1317,6 +1325,13 @@ mod lod {
             }
         }
     }
+}
+
+/// Whether a delivered message is labelled on its arrow: a grant, a write, a rejection
+/// (not a queued reply, which says only "wait").
+fn labelled(msg: &crate::model::msg::Msg) -> bool {
+    matches!(msg.class(), "grant" | "write" | "reject")
+        && !matches!(msg, crate::model::msg::Msg::Queued { .. })
 }
 
 /// How far a gap's ticks reach above and below its lane.
