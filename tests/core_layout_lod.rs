@@ -36,7 +36,18 @@ fn profile_windows_of_the_big_run() {
         let start = std::time::Instant::now();
         let d = layout::layout_in(&ix, &t, &v, layout::DIAGRAM_WIDTH, w);
         let el = start.elapsed();
-        let svg = leaseline::view::export::svg::diagram_body(&d);
+        let svg = diagram_body(&d);
+        let count = |tag: &str| svg.matches(&format!("<{tag}")).count();
+        println!(
+            "  g {} title {} text {} rect {} line {} polygon {} circle {}",
+            count("g "),
+            count("title"),
+            count("text"),
+            count("rect"),
+            count("line"),
+            count("polygon"),
+            count("circle")
+        );
         println!(
             "1/{k}: {:?}; {} bars, {} arrows, {} marks, {} folds, {} gaps; {} shapes, {} KB svg",
             el,

@@ -163,14 +163,7 @@ fn use_wheel_zoom(svg: NodeRef, s: crate::view::layout::Scale, width: f64, cb: C
 const SETTLE_MS: u32 = 150;
 
 /// The zoom window to draw: `zoom` once it has held still for [`SETTLE_MS`], or at once for
-/// a new run. The first load draws the whole run only: the zoom it is given.
-#[cfg(feature = "lite")]
-#[hook]
-fn use_settled(run: &Rc<Run>, zoom: Option<Window>) -> Option<Window> {
-    let _ = run;
-    zoom
-}
-
+/// a new run. (The whole app's: the first load draws the whole run only.)
 #[cfg(not(feature = "lite"))]
 #[hook]
 fn use_settled(run: &Rc<Run>, zoom: Option<Window>) -> Option<Window> {
@@ -179,12 +172,16 @@ fn use_settled(run: &Rc<Run>, zoom: Option<Window>) -> Option<Window> {
         let settled = settled.clone();
         use_effect_with((RunKey(run.clone()), zoom), move |(run, zoom)| {
             let (run, zoom) = (run.clone(), *zoom);
-            let timer = (settled.0 == run && settled.1 != zoom).then(|| {
-                gloo_timers::callback::Timeout::new(SETTLE_MS, move || {
+            let mut timer = None;
+            if settled.0 != run {
+                // A new run, drawn at once at its window: it is the settled one.
+                settled.set((run, zoom));
+            } else if settled.1 != zoom {
+                timer = Some(gloo_timers::callback::Timeout::new(SETTLE_MS, move || {
                     SETTLING.with(|s| s.set(Some(now())));
                     settled.set((run, zoom));
-                })
-            });
+                }));
+            }
             move || drop(timer)
         });
     }
@@ -206,13 +203,6 @@ fn now() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
         .map_or(0.0, |p| p.now())
-}
-
-/// The first load draws no folds.
-#[cfg(feature = "lite")]
-#[hook]
-fn use_folds_revealed(svg: &NodeRef, drawn: &Rc<Diagram>, edge: f64) {
-    let _ = (svg, drawn, edge);
 }
 
 /// Puts the folds of labels ("+3") the cursor has revealed (left of `edge`, in the
@@ -373,7 +363,10 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     // onto the new window by one transform, so a wheel turn, a drag or a key held down
     // costs a frame no new shapes (a wide window of a long run is a few thousand).
     // A new run is drawn at once.
+    #[cfg(not(feature = "lite"))]
     let shown = use_settled(&props.run, props.zoom);
+    #[cfg(feature = "lite")]
+    let shown = props.zoom;
     // The run's own drawing when it is shown whole at the usual width; laid out again for
     // a zoom window or a narrow box (only what the window shows, its labels placed for it),
     // once per window and width.
@@ -389,7 +382,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     // drawing is of another, the transform that carries it there.
     // (The first load draws the whole run only: no stand-in.)
     #[cfg(feature = "lite")]
-    let (s, stretch) = (d.scale, None::<String>);
+    let s = d.scale;
     #[cfg(not(feature = "lite"))]
     let (s, stretch) = if shown == props.zoom {
         (d.scale, None)
@@ -585,7 +578,13 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     };
     #[cfg(feature = "lite")]
     let ticks = &d.ticks;
-    use_folds_revealed(&svg, &drawn, d.scale.x(s.t(edge)));
+    #[cfg(not(feature = "lite"))]
+    {
+        use_folds_revealed(&svg, &drawn, d.scale.x(s.t(edge)));
+    }
+    let body = html! { <DiagramBody diagram={(*drawn).clone()} /> };
+    #[cfg(not(feature = "lite"))]
+    let body = html! { <g transform={stretch}>{ body }</g> };
     let label = format!(
         "Space-time diagram of {} nodes; cursor at {}",
         d.lanes.len(),
@@ -639,9 +638,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 </g>
             }) }
             <g clip-path="url(#reveal)">
-                <g transform={stretch}>
-                    <DiagramBody diagram={(*drawn).clone()} />
-                </g>
+                { body }
             </g>
             { across }
             <line class="cursor" x1={n(cx)} y1="18" x2={n(cx)} y2={n(d.height - 8.0)} />

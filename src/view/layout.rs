@@ -117,7 +117,8 @@ pub struct Bar {
     pub title: String,
     /// How many bars it stands for: more than one where a long run's window merges bars
     /// of one kind on one lane that lie less than a unit apart (it covers exactly their
-    /// union and the gaps between them).
+    /// union and the gaps between them). (Not on the first load.)
+    #[cfg(not(feature = "lite"))]
     pub count: usize,
 }
 
@@ -152,7 +153,9 @@ pub struct Mark {
     pub entry: usize,
     /// How many events it stands for: more than one where a long run's window folds the
     /// events of a lane closer than a label's width into one marker and a count ("+n").
-    /// Never a violation: those are drawn one by one.
+    /// Never a violation: those are drawn one by one. (Not on the first load, which
+    /// draws two short runs.)
+    #[cfg(not(feature = "lite"))]
     pub count: usize,
 }
 
@@ -764,6 +767,7 @@ pub fn layout_in(
                 label: None,
                 title,
                 entry: i,
+                #[cfg(not(feature = "lite"))]
                 count: 1,
             });
         }
@@ -1559,6 +1563,7 @@ fn interval_bar(
         tone,
         label: None,
         title,
+        #[cfg(not(feature = "lite"))]
         count: 1,
     };
     match iv.span {

@@ -430,6 +430,7 @@ pub fn swatch(s: Swatch, name: &str) -> String {
                 tone,
                 label: None,
                 title,
+                #[cfg(not(feature = "lite"))]
                 count: 1,
             });
         }
@@ -465,6 +466,7 @@ pub fn swatch(s: Swatch, name: &str) -> String {
             label: None,
             title,
             entry: 0,
+            #[cfg(not(feature = "lite"))]
             count: 1,
         }),
     }
