@@ -682,23 +682,17 @@ pub fn layout_in(
         while let Some(iv) = spans.next_if(|iv| iv.ended_by == Some(i)) {
             add_bar(&mut bars, &mut wants, iv, Some(&e.event));
         }
-        if let Event::Sent {
-            id,
-            to,
-            msg,
-            arrives,
-        } = &e.event
-        {
+        if let Some((to, msg, arrives, dropped)) = sent(e, dropped_on_arrival) {
             if e.t.0 > t1 || arrives.unwrap_or(e.t).0 < t0 {
                 continue;
             }
             let (x0, y0) = (x(e.t), ly(n));
-            let (x1, y1, dropped) = match arrives {
-                Some(a) => (x(*a), ly(*to), dropped_on_arrival.get(id).is_some()),
-                None => (x0 + 4.0, y0 + (ly(*to) - y0) * 0.35, true),
+            let (x1, y1) = match arrives {
+                Some(a) => (x(a), ly(to)),
+                None => (x0 + 4.0, y0 + (ly(to) - y0) * 0.35),
             };
             let important = labelled(msg);
-            let key = (n, *to, msg.class(), dropped);
+            let key = (n, to, msg.class(), dropped);
             if important && !dropped && seen(arrives.unwrap_or(e.t)) {
                 let who = Who::Arrow(arrows.len());
                 let dy = if y1 > y0 { -14.0 } else { 18.0 };
@@ -753,24 +747,8 @@ pub fn layout_in(
         }
         // A marker on the lane, with its label below it (a fault's above; rank: the alarm
         // first).
-        let (mx, my) = (x(e.t), ly(n));
-        let made = marker(i, e, &violation_at);
-        if let Some((tone, glyph, rank, text, short, title)) = made {
-            let who = Who::Mark(marks.len());
-            let dy = if tone == Tone::Fault { -16.0 } else { 20.0 };
-            wants.add(who, rank, (mx, my), (7.0, dy), text, short, None);
-            marks.push(Mark {
-                x: mx,
-                y: my,
-                tone,
-                glyph,
-                label: None,
-                title,
-                entry: i,
-                #[cfg(not(feature = "lite"))]
-                count: 1,
-            });
-        }
+        let at = (x(e.t), ly(n));
+        put_marker(&mut marks, &mut wants, i, e, at, &violation_at, None);
     }
     // Whatever is still open at the window's end runs on past it (to the end of the run,
     // or to the entry that ends it).
@@ -1024,17 +1002,9 @@ mod lod {
             let mut alarms = Vec::new();
             let mut msgs: VecMap<Key, Vec<(i64, Option<i64>, usize)>> = VecMap::new();
             for (i, e) in trace.entries.iter().enumerate() {
-                if let Event::Sent {
-                    id,
-                    to,
-                    msg,
-                    arrives,
-                } = &e.event
-                {
-                    // Lost, or dropped on arrival: drawn as such, so never bundled with
-                    // those delivered.
-                    let lost = arrives.is_none() || dropped.get(id).is_some();
-                    let key = (e.node, *to, msg.class(), lost);
+                if let Some((to, msg, arrives, lost)) = sent(e, dropped) {
+                    // (A lost one is drawn as such, so never bundled with those delivered.)
+                    let key = (e.node, to, msg.class(), lost);
                     msgs.get_or_insert_with(key, Vec::new)
                         .push((e.t.0, arrives.map(|a| a.0), i));
                     continue;
@@ -1267,43 +1237,10 @@ mod lod {
         // each other, one marker with a count.
         let lo = lod.alarms.partition_point(|a| a.0 < t0);
         let hi = lod.alarms.partition_point(|a| a.0 <= t1);
-        let put = |marks: &mut Vec<Mark>,
-                   i: usize,
-                   n: usize,
-                   title: Option<String>,
-                   wants: &mut Wants| {
-            let e = &trace.entries[i];
-            let Some((tone, glyph, rank, text, short, t)) = marker(i, e, violation_at) else {
-                return;
-            };
-            let (mx, my) = (x(e.t.0), ly(e.node));
-            let dy = if tone == Tone::Fault { -16.0 } else { 20.0 };
-            let who = Who::Mark(marks.len());
-            match &title {
-                None => wants.add(who, rank, (mx, my), (7.0, dy), text, short, None),
-                Some(_) => wants.add(
-                    who,
-                    3,
-                    (mx, my),
-                    (7.0, dy),
-                    format!("+{}", n - 1),
-                    None,
-                    None,
-                ),
-            }
-            marks.push(Mark {
-                x: mx,
-                y: my,
-                tone,
-                glyph,
-                label: None,
-                title: title.unwrap_or(t),
-                entry: i,
-                count: n,
-            });
-        };
+        let at = |e: &crate::model::trace::Entry| (x(e.t.0), ly(e.node));
         for &(_, i) in &lod.alarms[lo..hi] {
-            put(marks, i, 1, None, wants);
+            let e = &trace.entries[i];
+            put_marker(marks, wants, i, e, at(e), violation_at, None);
         }
         let wide = 48.0 * unit;
         for (node, m) in lod.marks.iter() {
@@ -1325,9 +1262,70 @@ mod lod {
                         kinds.join(", ")
                     )
                 });
-                put(marks, m.entry[i], j - i, title, wants);
+                let (k, e) = (m.entry[i], &trace.entries[m.entry[i]]);
+                let folded = title.map(|t| (j - i, t));
+                put_marker(marks, wants, k, e, at(e), violation_at, folded);
             }
         }
+    }
+}
+
+/// Adds entry `i`'s marker at `at` and the label it wants: its own; or, where it stands
+/// for `n` events of its lane (a level of detail's `folded`: `n` and their hover text),
+/// "+n-1" for the others, after every label of its own (they are ranked first).
+#[allow(clippy::too_many_arguments)]
+fn put_marker(
+    marks: &mut Vec<Mark>,
+    wants: &mut Wants,
+    i: usize,
+    e: &crate::model::trace::Entry,
+    at: (f64, f64),
+    violation_at: &VecMap<usize, ViolationKind>,
+    folded: Option<(usize, String)>,
+) {
+    let Some((tone, glyph, rank, text, short, title)) = marker(i, e, violation_at) else {
+        return;
+    };
+    let who = Who::Mark(marks.len());
+    let dy = if tone == Tone::Fault { -16.0 } else { 20.0 };
+    let (n, rank, text, short, title) = match folded {
+        None => (1, rank, text, short, title),
+        Some((n, t)) => (n, 3, format!("+{}", n - 1), None, t),
+    };
+    wants.add(who, rank, at, (7.0, dy), text, short, None);
+    marks.push(Mark {
+        x: at.0,
+        y: at.1,
+        tone,
+        glyph,
+        label: None,
+        title,
+        entry: i,
+        #[cfg(not(feature = "lite"))]
+        count: n,
+    });
+    let _ = n; // (The first load keeps no count.)
+}
+
+/// A message sent at `e`: to whom, what, when it arrives (`None`: lost on the way), and
+/// whether it is drawn as lost (on the way, or dropped on arrival: `dropped`, by id).
+fn sent<'a>(
+    e: &'a crate::model::trace::Entry,
+    dropped: &VecMap<u32, Time>,
+) -> Option<(NodeId, &'a crate::model::msg::Msg, Option<Time>, bool)> {
+    match &e.event {
+        Event::Sent {
+            id,
+            to,
+            msg,
+            arrives,
+        } => Some((
+            *to,
+            msg,
+            *arrives,
+            arrives.is_none() || dropped.get(id).is_some(),
+        )),
+        _ => None,
     }
 }
 
