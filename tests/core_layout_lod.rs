@@ -204,3 +204,32 @@ fn no_violation_is_merged_away_at_any_zoom() {
     }
     assert!(seen > 100, "{seen}");
 }
+
+/// The level of detail reads a lane's bars of one kind in the order they end as the order
+/// they start: they never overlap (one belief, one pause, one lease at a time).
+#[test]
+fn a_lanes_spans_of_one_kind_never_overlap() {
+    use leaseline::analysis::projection::{intervals, Span};
+    let kind = |s: &Span| match s {
+        Span::Belief { .. } => 0,
+        Span::Paused => 1,
+        Span::Down => 2,
+        Span::Lease { .. } => 3,
+    };
+    let mut runs: Vec<(String, Trace)> = every_scenario()
+        .into_iter()
+        .map(|(name, sc)| (name, simulate(&sc).unwrap()))
+        .collect();
+    runs.push(("the long run".into(), big(30_000, "none").0));
+    for (name, t) in runs {
+        let spans = intervals(&t);
+        for (i, a) in spans.iter().enumerate() {
+            let next = spans[i + 1..]
+                .iter()
+                .find(|b| b.node == a.node && kind(&b.span) == kind(&a.span));
+            if let Some(b) = next {
+                assert!(b.from >= a.to, "{name}: {a:?} then {b:?}");
+            }
+        }
+    }
+}

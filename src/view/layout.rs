@@ -978,7 +978,7 @@ mod lod {
         /// sent, when it arrives (`None`: lost), its entry.
         msgs: VecMap<Key, Vec<(i64, Option<i64>, usize)>>,
         /// Per lane and kind of bar, the projection's intervals (indices into the index's
-        /// spans) in the order they start.
+        /// spans) in the order they start (and end).
         bars: VecMap<(NodeId, u8), Vec<usize>>,
     }
 
@@ -1032,13 +1032,12 @@ mod lod {
                 m.entry.push(i);
                 m.before.push(next);
             }
+            // A lane's spans of one kind follow one another (a node holds one belief, one
+            // pause, one lease at a time), so in the order they end they also start.
             let mut bars: VecMap<(NodeId, u8), Vec<usize>> = VecMap::new();
             for (k, iv) in spans.iter().enumerate() {
                 bars.get_or_insert_with((iv.node, span_kind(&iv.span)), Vec::new)
                     .push(k);
-            }
-            for (_, v) in bars.iter_mut() {
-                v.sort_by_key(|&k| (spans[k].from, k));
             }
             Lod {
                 marks,
