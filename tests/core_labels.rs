@@ -8,6 +8,8 @@
 //! page's font stack falls back to; the e2e test `labels.test.mjs` measures the real ones
 //! in Chromium), its height from the font's ascent and descent at the diagram's 11 px.
 
+#[path = "core_layout_big.rs"]
+mod big_run;
 mod common;
 use common::every_scenario;
 use leaseline::analysis::check::{check, Verdict};
@@ -312,4 +314,47 @@ fn believed_vs_actual_marks_the_runs_where_a_client_outlives_its_lease() {
     margin.dedup();
     println!("danger in {danger:?}; safe margin in {margin:?}");
     assert!(danger.iter().any(|n| n == "gc-pause"), "{danger:?}");
+}
+
+/// A long run (the benchmark's, 100,000 entries) is drawn at a level of detail: its merged
+/// shapes and counts keep the labels' rule too, at both widths and every zoom.
+#[test]
+fn a_long_runs_level_of_detail_overlaps_nothing() {
+    let (t, v) = big_run::big(100_000, "monotone");
+    let ix = layout::Index::new(&t);
+    let end = t.end.0;
+    for width in WIDTHS {
+        for k in [1, 2, 4, 16, 64, 1000] {
+            let from = end / 2 - end / (2 * k);
+            let w = (k > 1).then_some((from, from + end / k));
+            let d = layout::layout_in(&ix, &t, &v, width, w);
+            let o = overlaps(&d);
+            assert!(
+                o.is_empty(),
+                "1/{k} at {width}: {} overlaps, first: {}",
+                o.len(),
+                o[0]
+            );
+        }
+    }
+}
+
+/// The merging of a level of detail is the same for a short run: every built-in scenario
+/// drawn so, at both widths and the three windows, overlaps nothing either.
+#[test]
+fn every_builtin_scenario_at_a_level_of_detail_overlaps_nothing() {
+    let mut bad = Vec::new();
+    for (name, sc) in every_scenario() {
+        let (t, v) = run(&sc);
+        let ix = layout::Index::new(&t).lod_above(0);
+        for width in WIDTHS {
+            for window in windows(&t, &v) {
+                let o = overlaps(&layout::layout_in(&ix, &t, &v, width, window));
+                if let Some(first) = o.first() {
+                    bad.push(format!("{name} at {width} over {window:?}: {first}"));
+                }
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}:\n{}", bad.len(), bad.join("\n"));
 }

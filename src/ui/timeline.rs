@@ -159,6 +159,97 @@ fn use_wheel_zoom(svg: NodeRef, s: crate::view::layout::Scale, width: f64, cb: C
     });
 }
 
+/// How long a zoom window must hold still before it is laid out anew (see [`Timeline`]).
+#[cfg(not(feature = "lite"))]
+const SETTLE_MS: u32 = 150;
+
+/// The zoom window to draw: `zoom` once it has held still for [`SETTLE_MS`], or at once for
+/// a new run. (The whole app's: the first load draws the whole run only.)
+#[cfg(not(feature = "lite"))]
+#[hook]
+fn use_settled(run: &Rc<Run>, zoom: Option<Window>) -> Option<Window> {
+    let settled = use_state_eq(|| (RunKey(run.clone()), zoom));
+    {
+        let settled = settled.clone();
+        use_effect_with((RunKey(run.clone()), zoom), move |(run, zoom)| {
+            let (run, zoom) = (run.clone(), *zoom);
+            let mut timer = None;
+            if settled.0 != run {
+                // A new run, drawn at once at its window: it is the settled one.
+                settled.set((run, zoom));
+            } else if settled.1 != zoom {
+                timer = Some(gloo_timers::callback::Timeout::new(SETTLE_MS, move || {
+                    SETTLING.with(|s| s.set(Some(now())));
+                    settled.set((run, zoom));
+                }));
+            }
+            move || drop(timer)
+        });
+    }
+    if settled.0 == RunKey(run.clone()) {
+        settled.1
+    } else {
+        zoom
+    }
+}
+
+#[cfg(not(feature = "lite"))]
+thread_local! {
+    /// When a settled window began to be laid out (see [`use_folds_revealed`]).
+    static SETTLING: std::cell::Cell<Option<f64>> = const { std::cell::Cell::new(None) };
+}
+
+#[cfg(not(feature = "lite"))]
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Puts the folds of labels ("+3") the cursor has revealed (left of `edge`, in the
+/// drawing's units) in the tab order and before a screen reader, and keeps the rest out:
+/// a keyboard must not read what the run has not yet shown. Also records how long a
+/// settled zoom window took to lay out and draw, in `window.leaselineSettles` (read by the
+/// frame benchmark beside the frames).
+#[cfg(not(feature = "lite"))]
+#[hook]
+fn use_folds_revealed(svg: &NodeRef, drawn: &Rc<Diagram>, edge: f64) {
+    let revealed = drawn.folds.iter().filter(|f| f.label.x <= edge).count();
+    let (svg, drawn) = (svg.clone(), drawn.clone());
+    use_effect_with((Rc::as_ptr(&drawn) as usize, revealed), move |_| {
+        if let Some(start) = SETTLING.with(|s| s.take()) {
+            let w = web_sys::window().map(wasm_bindgen::JsValue::from);
+            let key = wasm_bindgen::JsValue::from_str("leaselineSettles");
+            if let Some(w) = w {
+                let list = js_sys::Reflect::get(&w, &key)
+                    .ok()
+                    .and_then(|v| wasm_bindgen::JsCast::dyn_into::<js_sys::Array>(v).ok())
+                    .unwrap_or_else(|| {
+                        let a = js_sys::Array::new();
+                        let _ = js_sys::Reflect::set(&w, &key, &a);
+                        a
+                    });
+                list.push(&wasm_bindgen::JsValue::from_f64(now() - start));
+            }
+        }
+        let Some(root) = svg.cast::<web_sys::Element>() else {
+            return;
+        };
+        for (k, f) in drawn.folds.iter().enumerate() {
+            let Ok(Some(el)) = root.query_selector(&format!("[data-fold=\"{k}\"]")) else {
+                continue;
+            };
+            if f.label.x <= edge {
+                let _ = el.set_attribute("tabindex", "0");
+                let _ = el.remove_attribute("aria-hidden");
+            } else {
+                let _ = el.remove_attribute("tabindex");
+                let _ = el.set_attribute("aria-hidden", "true");
+            }
+        }
+    });
+}
+
 /// A run as a memo key: by identity, never deep-compared.
 #[derive(Clone)]
 struct RunKey(Rc<Run>);
@@ -268,18 +359,48 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         });
     }
     let fit = fit.unwrap_or(crate::view::layout::DIAGRAM_WIDTH);
+    // The window drawn: the one asked for, once it has held still for [`SETTLE_MS`]
+    // (the whole app's zoom); until then the last drawing stands in, moved and stretched
+    // onto the new window by one transform, so a wheel turn, a drag or a key held down
+    // costs a frame no new shapes (a wide window of a long run is a few thousand).
+    // A new run is drawn at once.
+    #[cfg(not(feature = "lite"))]
+    let shown = use_settled(&props.run, props.zoom);
+    #[cfg(feature = "lite")]
+    let shown = props.zoom;
     // The run's own drawing when it is shown whole at the usual width; laid out again for
     // a zoom window or a narrow box (only what the window shows, its labels placed for it),
     // once per window and width.
     let drawn = {
         let run = props.run.clone();
         use_memo(
-            (RunKey(props.run.clone()), props.zoom, fit as i64),
+            (RunKey(props.run.clone()), shown, fit as i64),
             move |(_, zoom, _)| drawing(&run, *zoom, fit),
         )
     };
     let d: &Diagram = &drawn;
+    // The window in view (which the axis, the cursor and the pointer read) and, while the
+    // drawing is of another, the transform that carries it there.
+    // (The first load draws the whole run only: no stand-in.)
+    #[cfg(feature = "lite")]
     let s = d.scale;
+    #[cfg(not(feature = "lite"))]
+    let (s, stretch) = if shown == props.zoom {
+        (d.scale, None)
+    } else {
+        let w = props.zoom.map(|w| (w.from, w.to));
+        let s = crate::view::layout::scale_of(props.run.trace.end.0, d.width, w);
+        // x in view = a · x drawn + b.
+        let per_unit = (d.scale.t1 - d.scale.t0) / (d.scale.x1 - d.scale.x0).max(1.0);
+        let a = per_unit * (s.x1 - s.x0) / (s.t1 - s.t0).max(1.0);
+        let b = s.x(d.scale.t(0.0));
+        // (Integer formatting: no float formatter in the wasm for this.)
+        let fixed = |v: f64| crate::vocab::numbers::decimal((v * 1e6).round() as i64, 6);
+        (
+            s,
+            Some(format!("matrix({} 0 0 1 {} 0)", fixed(a), fixed(b))),
+        )
+    };
     let cx = within(s.x(props.cursor_t), s.x0, s.x1);
     let width = d.width;
     // A fold of labels focused, clicked or pressed (Enter, Space) shows its list in the
@@ -300,14 +421,11 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     #[cfg(not(feature = "lite"))]
     {
         let cb = props.on_fold.clone();
-        use_effect_with(
-            (RunKey(props.run.clone()), props.zoom, fit as i64),
-            move |_| {
-                if let Some(cb) = cb {
-                    cb.emit(None);
-                }
-            },
-        );
+        use_effect_with((RunKey(props.run.clone()), shown, fit as i64), move |_| {
+            if let Some(cb) = cb {
+                cb.emit(None);
+            }
+        });
     }
     #[cfg(not(feature = "lite"))]
     let (onfocusin, onkeydown) = {
@@ -433,13 +551,41 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     // is drawn once more, beyond the edge only, so it reads whole ("two believers", not
     // "two believ") and nothing is drawn twice.
     let edge = if props.veil { cx - 9.0 } else { cx + 0.5 };
+    // (None while a stand-in drawing is stretched: its labels are where it puts them.)
+    #[cfg(feature = "lite")]
+    let crossed = d.labels_across(edge);
+    #[cfg(not(feature = "lite"))]
+    let crossed = if stretch.is_none() {
+        d.labels_across(edge)
+    } else {
+        Vec::new()
+    };
     let across = html! {
         <g class="across" clip-path="url(#across)">
-            { for d.labels_across(edge).iter().map(|c| html! {
+            { for crossed.iter().map(|c| html! {
                 <text class={classes!(c.alarm.then_some("alarm"))} x={n(c.label.x)} y={n(c.label.y)}>{ c.label.text.clone() }</text>
             }) }
         </g>
     };
+    // The axis of the window in view (the stand-in drawing's own is of its window).
+    #[cfg(not(feature = "lite"))]
+    let own;
+    #[cfg(not(feature = "lite"))]
+    let ticks: &[crate::view::layout::Tick] = if stretch.is_none() {
+        &d.ticks
+    } else {
+        own = crate::view::layout::ticks(&s);
+        &own
+    };
+    #[cfg(feature = "lite")]
+    let ticks = &d.ticks;
+    #[cfg(not(feature = "lite"))]
+    {
+        use_folds_revealed(&svg, &drawn, d.scale.x(s.t(edge)));
+    }
+    let body = html! { <DiagramBody diagram={(*drawn).clone()} /> };
+    #[cfg(not(feature = "lite"))]
+    let body = html! { <g transform={stretch}>{ body }</g> };
     let label = format!(
         "Space-time diagram of {} nodes; cursor at {}",
         d.lanes.len(),
@@ -480,7 +626,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 </marker>
             </defs>
             <g class="axis">
-                { for d.ticks.iter().map(|t| html! {
+                { for ticks.iter().map(|t| html! {
                     <g>
                         <line x1={n(t.x)} y1="20" x2={n(t.x)} y2={n(d.height - 8.0)} />
                         <text x={n(t.x)} y="14">{ t.label.clone() }</text>
@@ -493,7 +639,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 </g>
             }) }
             <g clip-path="url(#reveal)">
-                <DiagramBody diagram={(*drawn).clone()} />
+                { body }
             </g>
             { across }
             <line class="cursor" x1={n(cx)} y1="18" x2={n(cx)} y2={n(d.height - 8.0)} />

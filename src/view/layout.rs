@@ -116,6 +116,11 @@ pub struct Bar {
     pub tone: Tone,
     pub label: Option<Label>,
     pub title: String,
+    /// How many bars it stands for: more than one where a long run's window merges bars
+    /// of one kind on one lane that lie less than a unit apart (it covers exactly their
+    /// union and the gaps between them). (Not on the first load.)
+    #[cfg(not(feature = "lite"))]
+    pub count: usize,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -147,6 +152,12 @@ pub struct Mark {
     pub title: String,
     /// The trace entry it marks (a click jumps there).
     pub entry: usize,
+    /// How many events it stands for: more than one where a long run's window folds the
+    /// events of a lane closer than a label's width into one marker and a count ("+n").
+    /// Never a violation: those are drawn one by one. (Not on the first load, which
+    /// draws two short runs.)
+    #[cfg(not(feature = "lite"))]
+    pub count: usize,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -405,6 +416,13 @@ pub struct Index {
     /// Look only at the window's entries (always, but in the test that a window is drawn
     /// exactly as a walk of every entry would draw it: [`Index::uncut`]).
     cut: bool,
+    /// The run's items sorted for windows drawn at a level of detail, made by the first
+    /// such window (a short run never needs them).
+    #[cfg(not(feature = "lite"))]
+    lod: std::cell::OnceCell<lod::Lod>,
+    /// A window of more entries than this is drawn at a level of detail.
+    #[cfg(not(feature = "lite"))]
+    lod_above: usize,
 }
 
 impl Index {
@@ -428,14 +446,53 @@ impl Index {
             longest_flight,
             gaps: gap_spans(trace),
             cut: true,
+            #[cfg(not(feature = "lite"))]
+            lod: std::cell::OnceCell::new(),
+            #[cfg(not(feature = "lite"))]
+            lod_above: LOD_ENTRIES,
         }
     }
 
-    /// The same index, but a layout with it walks every entry of the run: what a window's
-    /// layout must come to (tests/core_labels.rs).
+    /// The same index, but a layout with it walks every entry of the run and draws every
+    /// shape (no level of detail): what a window's layout must come to
+    /// (tests/core_labels.rs), and what a level of detail must stay true to
+    /// (tests/core_layout_lod.rs).
     pub fn uncut(self) -> Index {
         Index { cut: false, ..self }
     }
+
+    /// The same index, but drawing at a level of detail any window of more than `n`
+    /// entries (the tests draw short runs so, to check what merging keeps).
+    #[cfg(not(feature = "lite"))]
+    pub fn lod_above(self, n: usize) -> Index {
+        Index {
+            lod_above: n,
+            ..self
+        }
+    }
+}
+
+/// The scale of a drawing `width` units across over `window` (ms, from and to; `None`:
+/// the whole run, `0..=end`).
+pub fn scale_of(end: i64, width: f64, window: Option<(i64, i64)>) -> Scale {
+    let (t0, t1) = window.unwrap_or((0, end));
+    Scale {
+        t0: t0 as f64,
+        t1: t1.max(t0 + 1) as f64,
+        x0: LEFT,
+        x1: width - RIGHT,
+    }
+}
+
+/// The time axis's ticks for `scale`'s window ([`axis_ticks_in`]), placed on it.
+pub fn ticks(scale: &Scale) -> Vec<Tick> {
+    axis_ticks_in(scale.t0 as i64, scale.t1 as i64)
+        .into_iter()
+        .map(|(t, label)| Tick {
+            x: scale.x(t as f64),
+            label,
+        })
+        .collect()
 }
 
 /// Lays out the diagram of `trace` over its whole time span, [`DIAGRAM_WIDTH`] across.
@@ -473,14 +530,8 @@ pub fn layout_in(
         })
         .collect();
     let height = TOP + LANE_H * lanes.len() as f64 + 10.0;
-    let (t0, t1) = window.unwrap_or((0, trace.end.0));
-    let t1 = t1.max(t0 + 1);
-    let scale = Scale {
-        t0: t0 as f64,
-        t1: t1 as f64,
-        x0: LEFT,
-        x1: width - RIGHT,
-    };
+    let scale = scale_of(trace.end.0, width, window);
+    let (t0, t1) = (scale.t0 as i64, scale.t1 as i64);
     let seen = |t: Time| t0 <= t.0 && t.0 <= t1;
     let y_of: VecMap<NodeId, f64> = lanes.iter().map(|l| (l.node, l.y)).collect();
     let ly = |n: NodeId| y_of.get(&n).copied().unwrap_or(0.0);
@@ -556,7 +607,43 @@ pub fn layout_in(
             .partition_point(|e| e.t.0 < t0.saturating_sub(ix.longest_flight)),
         _ => 0,
     };
+    // A window of more entries than its drawing can show is drawn at a level of detail
+    // (`unit`: ms per drawing unit); else shape for shape, walking its entries.
+    #[cfg(not(feature = "lite"))]
+    let unit = {
+        let lo = trace
+            .entries
+            .partition_point(|e| e.t.0 < t0.saturating_sub(ix.longest_flight));
+        let hi = trace.entries.partition_point(|e| e.t.0 <= t1);
+        (ix.cut && hi - lo > ix.lod_above)
+            .then(|| (t1 - t0) as f64 / (scale.x1 - scale.x0).max(1.0))
+    };
+    #[cfg(feature = "lite")]
+    let unit: Option<f64> = None;
+    #[cfg(not(feature = "lite"))]
+    if let Some(u) = unit {
+        let lod = ix
+            .lod
+            .get_or_init(|| lod::Lod::new(trace, &violation_at, &ix.spans, &ix.dropped));
+        lod::body(
+            lod,
+            ix,
+            trace,
+            &violation_at,
+            &scale,
+            u,
+            &ly,
+            &mut bars,
+            &mut arrows,
+            &mut marks,
+            &mut wants,
+        );
+    }
     let mut spans = ix.spans.iter().peekable();
+    if unit.is_some() {
+        // (Drawn above: nothing is left to walk.)
+        while spans.next().is_some() {}
+    }
     // An interval that ended before `first` ended before the window.
     while spans
         .next_if(|iv| iv.ended_by.is_some_and(|j| j < first))
@@ -578,7 +665,12 @@ pub fn layout_in(
     // its first message was sent.
     type Key = (NodeId, NodeId, &'static str, bool);
     let mut open: Vec<(Key, usize, Time)> = Vec::new();
-    for (i, e) in trace.entries.iter().enumerate().skip(first) {
+    let walk = if unit.is_some() {
+        0
+    } else {
+        trace.entries.len()
+    };
+    for (i, e) in trace.entries.iter().enumerate().take(walk).skip(first) {
         if ix.cut && e.t.0 > t1 {
             // Past the window: nothing more shows but the intervals still going.
             break;
@@ -587,24 +679,17 @@ pub fn layout_in(
         while let Some(iv) = spans.next_if(|iv| iv.ended_by == Some(i)) {
             add_bar(&mut bars, &mut wants, iv, Some(&e.event));
         }
-        if let Event::Sent {
-            id,
-            to,
-            msg,
-            arrives,
-        } = &e.event
-        {
+        if let Some((to, msg, arrives, dropped)) = sent(e, dropped_on_arrival) {
             if e.t.0 > t1 || arrives.unwrap_or(e.t).0 < t0 {
                 continue;
             }
             let (x0, y0) = (x(e.t), ly(n));
-            let (x1, y1, dropped) = match arrives {
-                Some(a) => (x(*a), ly(*to), dropped_on_arrival.get(id).is_some()),
-                None => (x0 + 4.0, y0 + (ly(*to) - y0) * 0.35, true),
+            let (x1, y1) = match arrives {
+                Some(a) => (x(a), ly(to)),
+                None => (x0 + 4.0, y0 + (ly(to) - y0) * 0.35),
             };
-            let important = matches!(msg.class(), "grant" | "write" | "reject")
-                && !matches!(msg, crate::model::msg::Msg::Queued { .. });
-            let key = (n, *to, msg.class(), dropped);
+            let important = labelled(msg);
+            let key = (n, to, msg.class(), dropped);
             if important && !dropped && seen(arrives.unwrap_or(e.t)) {
                 let who = Who::Arrow(arrows.len());
                 let dy = if y1 > y0 { -14.0 } else { 18.0 };
@@ -659,96 +744,8 @@ pub fn layout_in(
         }
         // A marker on the lane, with its label below it (a fault's above; rank: the alarm
         // first).
-        let (mx, my) = (x(e.t), ly(n));
-        // One place builds a marker and its wanted label, whatever the event (a copy per
-        // kind of event would cost the first load).
-        let made = match &e.event {
-            Event::LeaseExpired { token, client, .. } => Some((
-                Tone::Expire,
-                "◔",
-                2,
-                format!("expired {token}"),
-                Some(format!("exp {token}")),
-                format!(
-                    "{}: {}'s lease {token} expired on the lock service's clock",
-                    e.t,
-                    client.name()
-                ),
-            )),
-            Event::WriteAccepted {
-                client,
-                token,
-                key,
-                value,
-                mark: high,
-                ..
-            } => {
-                let tok = token.map_or("no token".to_string(), |t| t.to_string());
-                let (tone, glyph, rank, text) = match violation_at.get(&i) {
-                    Some(ViolationKind::StaleWrite | ViolationKind::LostUpdate) => {
-                        (Tone::Stale, "⚠", 1, format!("STALE {tok} accepted"))
-                    }
-                    _ => (
-                        Tone::Accept,
-                        "✓",
-                        2,
-                        match high {
-                            Some(m) => format!("{tok} ✓ · mark {m}"),
-                            None => format!("{tok} ✓"),
-                        },
-                    ),
-                };
-                let short = match tone {
-                    Tone::Stale => format!("STALE {tok}"),
-                    _ => format!("{tok} ✓"),
-                };
-                let m = high.map_or(String::new(), |m| format!("; high-water mark {m}"));
-                let title = format!(
-                    "{}: accepted {}'s write {key} = \"{value}\" with {}{m}",
-                    e.t,
-                    client.name(),
-                    token.map_or("no token".to_string(), token_words)
-                );
-                Some((tone, glyph, rank, text, Some(short), title))
-            }
-            Event::WriteRejected { client, reason, .. } => Some((
-                Tone::Reject,
-                "✕",
-                1,
-                format!("✕ {reason}"),
-                Some("✕".into()),
-                format!("{}: rejected {}'s write: {reason}", e.t, client.name()),
-            )),
-            Event::EffectPerformed { client, name } => {
-                let dup = violation_at.get(&i) == Some(&ViolationKind::DuplicateEffect);
-                let (tone, rank, text) = if dup {
-                    (Tone::Duplicate, 1, format!("⚠ {name} again"))
-                } else {
-                    (Tone::Effect, 2, name.clone())
-                };
-                let title = format!("{}: performed \"{name}\" for {}", e.t, client.name());
-                Some((tone, "✉", rank, text, None, title))
-            }
-            // Faults and failure reactions, labelled above their lane.
-            ev => fault_glyph(ev).map(|(glyph, text, short)| {
-                let title = format!("{}: {} — {text}", e.t, n.name());
-                (Tone::Fault, glyph, 1, text, short, title)
-            }),
-        };
-        if let Some((tone, glyph, rank, text, short, title)) = made {
-            let who = Who::Mark(marks.len());
-            let dy = if tone == Tone::Fault { -16.0 } else { 20.0 };
-            wants.add(who, rank, (mx, my), (7.0, dy), text, short, None);
-            marks.push(Mark {
-                x: mx,
-                y: my,
-                tone,
-                glyph,
-                label: None,
-                title,
-                entry: i,
-            });
-        }
+        let at = (x(e.t), ly(n));
+        put_marker(&mut marks, &mut wants, i, e, at, &violation_at, None);
     }
     // Whatever is still open at the window's end runs on past it (to the end of the run,
     // or to the entry that ends it).
@@ -770,7 +767,8 @@ pub fn layout_in(
         }
     }
 
-    let gaps = gaps(&ix.gaps, &scale, &ly);
+    // (A margin of one client is merged with the next only at a level of detail.)
+    let gaps = gaps(&ix.gaps, &scale, &ly, unit.map_or(0.0, |u| u));
 
     // The shapes take their cells first, then the labels theirs, the most important first.
     let mut placer = Placer::new(width, height);
@@ -816,13 +814,7 @@ pub fn layout_in(
         }
     }
 
-    let ticks = axis_ticks_in(t0, t1)
-        .into_iter()
-        .map(|(t, label)| Tick {
-            x: scale.x(t as f64),
-            label,
-        })
-        .collect();
+    let ticks = ticks(&scale);
 
     Diagram {
         width,
@@ -837,6 +829,505 @@ pub fn layout_in(
         folds,
         ticks,
     }
+}
+
+/// A marker's look and wanted label for entry `i` (`e`), if it draws one: tone, glyph, rank,
+/// text, short text, hover title. One place for every kind of event (a copy per kind would
+/// cost the first load).
+#[allow(clippy::type_complexity)]
+fn marker(
+    i: usize,
+    e: &crate::model::trace::Entry,
+    violation_at: &VecMap<usize, ViolationKind>,
+) -> Option<(Tone, &'static str, u8, String, Option<String>, String)> {
+    let n = e.node;
+    // One place builds a marker and its wanted label, whatever the event (a copy per
+    // kind of event would cost the first load).
+    match &e.event {
+        Event::LeaseExpired { token, client, .. } => Some((
+            Tone::Expire,
+            "◔",
+            2,
+            format!("expired {token}"),
+            Some(format!("exp {token}")),
+            format!(
+                "{}: {}'s lease {token} expired on the lock service's clock",
+                e.t,
+                client.name()
+            ),
+        )),
+        Event::WriteAccepted {
+            client,
+            token,
+            key,
+            value,
+            mark: high,
+            ..
+        } => {
+            let tok = token.map_or("no token".to_string(), |t| t.to_string());
+            let (tone, glyph, rank, text) = match violation_at.get(&i) {
+                Some(ViolationKind::StaleWrite | ViolationKind::LostUpdate) => {
+                    (Tone::Stale, "⚠", 1, format!("STALE {tok} accepted"))
+                }
+                _ => (
+                    Tone::Accept,
+                    "✓",
+                    2,
+                    match high {
+                        Some(m) => format!("{tok} ✓ · mark {m}"),
+                        None => format!("{tok} ✓"),
+                    },
+                ),
+            };
+            let short = match tone {
+                Tone::Stale => format!("STALE {tok}"),
+                _ => format!("{tok} ✓"),
+            };
+            let m = high.map_or(String::new(), |m| format!("; high-water mark {m}"));
+            let title = format!(
+                "{}: accepted {}'s write {key} = \"{value}\" with {}{m}",
+                e.t,
+                client.name(),
+                token.map_or("no token".to_string(), token_words)
+            );
+            Some((tone, glyph, rank, text, Some(short), title))
+        }
+        Event::WriteRejected { client, reason, .. } => Some((
+            Tone::Reject,
+            "✕",
+            1,
+            format!("✕ {reason}"),
+            Some("✕".into()),
+            format!("{}: rejected {}'s write: {reason}", e.t, client.name()),
+        )),
+        Event::EffectPerformed { client, name } => {
+            let dup = violation_at.get(&i) == Some(&ViolationKind::DuplicateEffect);
+            let (tone, rank, text) = if dup {
+                (Tone::Duplicate, 1, format!("⚠ {name} again"))
+            } else {
+                (Tone::Effect, 2, name.clone())
+            };
+            let title = format!("{}: performed \"{name}\" for {}", e.t, client.name());
+            Some((tone, "✉", rank, text, None, title))
+        }
+        // Faults and failure reactions, labelled above their lane.
+        ev => fault_glyph(ev).map(|(glyph, text, short)| {
+            let title = format!("{}: {} — {text}", e.t, n.name());
+            (Tone::Fault, glyph, 1, text, short, title)
+        }),
+    }
+}
+
+/// A window holding more entries than this is drawn at a level of detail: its shapes
+/// merged to what its units can show (see [`lod`]). Every built-in scenario's windows
+/// hold fewer (the busiest, eight clients for 100 s, has about 1,700 entries in all), so
+/// they are drawn shape for shape.
+#[cfg(not(feature = "lite"))]
+pub const LOD_ENTRIES: usize = 2_000;
+
+/// At most this many arrows (single messages or bundles) in a window drawn at a level of
+/// detail: its bundles widen until they fit, so a window's drawing stays a few thousand
+/// SVG elements however long the run.
+#[cfg(not(feature = "lite"))]
+pub const LOD_ARROWS: usize = 240;
+
+/// Level of detail: a window of a long run drawn in time proportional to what it shows,
+/// not to the entries it spans. Once per run (on the first such window) the marks, the
+/// messages and the bars are sorted into lists by lane (or by sender, receiver and kind)
+/// and time, with running counts; a window then finds its items by binary search and
+/// merges what its units cannot tell apart:
+/// - bars of one kind on one lane less than a unit apart become one bar over exactly their
+///   union (and the sub-unit gaps between them), which says how many it stands for;
+/// - messages of one kind between the same two nodes within a bucket (8 units wide, wider
+///   until the window holds at most [`LOD_ARROWS`] arrows) become one bundle, its first and
+///   last message and the band between them, with its count;
+/// - the events of a lane closer than a label's width become one marker with a count
+///   ("+n"), its hover text counting them by kind.
+///
+/// A violation (a stale write or a duplicate effect accepted, a rejection) is never merged:
+/// each keeps its own marker and label, and the two-believers bands are drawn as ever.
+#[cfg(not(feature = "lite"))]
+mod lod {
+    use super::*;
+
+    /// The kinds of events a merged marker counts, in the words of its hover text.
+    const KINDS: [&str; 4] = ["leases expired", "writes accepted", "effects", "faults"];
+
+    /// What the message lists are keyed by: sender, receiver, kind, lost on the way.
+    type Key = (NodeId, NodeId, &'static str, bool);
+
+    /// A lane's plain (not alarming) markers in time order: their times, their entries,
+    /// and the running count of each kind of [`KINDS`] before each (one more at the end).
+    #[derive(Default)]
+    struct Marks {
+        t: Vec<i64>,
+        entry: Vec<usize>,
+        before: Vec<[u32; 4]>,
+    }
+
+    pub(super) struct Lod {
+        marks: VecMap<NodeId, Marks>,
+        /// The alarming markers' times and entries, never merged, in time order.
+        alarms: Vec<(i64, usize)>,
+        /// Per kind of message between two nodes, its messages in the order sent: when
+        /// sent, when it arrives (`None`: lost), its entry.
+        msgs: VecMap<Key, Vec<(i64, Option<i64>, usize)>>,
+        /// Per lane and kind of bar, the projection's intervals (indices into the index's
+        /// spans) in the order they start (and end).
+        bars: VecMap<(NodeId, u8), Vec<usize>>,
+    }
+
+    fn span_kind(s: &Span) -> u8 {
+        match s {
+            Span::Belief { .. } => 0,
+            Span::Paused => 1,
+            Span::Down => 2,
+            Span::Lease { .. } => 3,
+        }
+    }
+
+    impl Lod {
+        pub(super) fn new(
+            trace: &Trace,
+            violation_at: &VecMap<usize, ViolationKind>,
+            spans: &[Interval],
+            dropped: &VecMap<u32, Time>,
+        ) -> Lod {
+            let mut marks: VecMap<NodeId, Marks> = VecMap::new();
+            let mut alarms = Vec::new();
+            let mut msgs: VecMap<Key, Vec<(i64, Option<i64>, usize)>> = VecMap::new();
+            for (i, e) in trace.entries.iter().enumerate() {
+                if let Some((to, msg, arrives, lost)) = sent(e, dropped) {
+                    // (A lost one is drawn as such, so never bundled with those delivered.)
+                    let key = (e.node, to, msg.class(), lost);
+                    msgs.get_or_insert_with(key, Vec::new)
+                        .push((e.t.0, arrives.map(|a| a.0), i));
+                    continue;
+                }
+                let Some((tone, ..)) = marker(i, e, violation_at) else {
+                    continue;
+                };
+                let kind = match tone {
+                    Tone::Stale | Tone::Duplicate | Tone::Reject => {
+                        alarms.push((e.t.0, i));
+                        continue;
+                    }
+                    Tone::Expire => 0,
+                    Tone::Accept => 1,
+                    Tone::Effect => 2,
+                    _ => 3,
+                };
+                let m = marks.get_or_insert_with(e.node, Marks::default);
+                let mut next = m.before.last().copied().unwrap_or_default();
+                if m.before.is_empty() {
+                    m.before.push(next);
+                }
+                next[kind] += 1;
+                m.t.push(e.t.0);
+                m.entry.push(i);
+                m.before.push(next);
+            }
+            // A lane's spans of one kind follow one another (a node holds one belief, one
+            // pause, one lease at a time), so in the order they end they also start.
+            let mut bars: VecMap<(NodeId, u8), Vec<usize>> = VecMap::new();
+            for (k, iv) in spans.iter().enumerate() {
+                bars.get_or_insert_with((iv.node, span_kind(&iv.span)), Vec::new)
+                    .push(k);
+            }
+            Lod {
+                marks,
+                alarms,
+                msgs,
+                bars,
+            }
+        }
+    }
+
+    /// Runs of `items` (sorted by `at`) from `lo` to `hi`, each of those within `width` of
+    /// its first — and, if `chain`, on while the next is within `width` of the last, as a
+    /// burst of messages is bundled. Found by binary search, a step of `width` at a time,
+    /// so the cost is the window's width in steps, not its items.
+    fn runs<T>(
+        items: &[T],
+        lo: usize,
+        hi: usize,
+        width: f64,
+        chain: bool,
+        at: impl Fn(&T) -> i64,
+    ) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut i = lo;
+        while i < hi {
+            let mut j = i;
+            loop {
+                let end = at(&items[j]) as f64 + width;
+                j += 1 + items[j + 1..hi].partition_point(|x| (at(x) as f64) < end);
+                if !chain || j >= hi || (at(&items[j]) - at(&items[j - 1])) as f64 >= width {
+                    break;
+                }
+            }
+            out.push((i, j));
+            i = j;
+        }
+        out
+    }
+
+    /// The window's bars, arrows and markers (and the labels they want) at the level of
+    /// detail of `unit` ms per drawing unit.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn body(
+        lod: &Lod,
+        ix: &Index,
+        trace: &Trace,
+        violation_at: &VecMap<usize, ViolationKind>,
+        scale: &Scale,
+        unit: f64,
+        ly: &dyn Fn(NodeId) -> f64,
+        bars: &mut Vec<Bar>,
+        arrows: &mut Vec<Arrow>,
+        marks: &mut Vec<Mark>,
+        wants: &mut Wants,
+    ) {
+        let (t0, t1) = (scale.t0 as i64, scale.t1 as i64);
+        let x = |t: i64| scale.x(t as f64);
+        let xc = |t: i64| within(x(t), scale.x0, scale.x1);
+        let ended = |iv: &Interval| iv.ended_by.and_then(|j| trace.entries.get(j));
+        // Bars: those of one kind on one lane that lie less than a unit apart are one.
+        for ((node, _), list) in lod.bars.iter() {
+            let mut k = 0;
+            while k < list.len() {
+                let iv = &ix.spans[list[k]];
+                if iv.to.0 < t0 || iv.from.0 > t1 {
+                    k += 1;
+                    continue;
+                }
+                let (from, mut to, mut n) = (iv.from.0, iv.to.0, 1);
+                while let Some(&next) = list.get(k + n) {
+                    let nx = &ix.spans[next];
+                    if nx.from.0 > t1 || (nx.from.0 - to) as f64 >= unit {
+                        break;
+                    }
+                    to = to.max(nx.to.0);
+                    n += 1;
+                }
+                let (mut bar, want) =
+                    interval_bar(scale, ly(*node), iv, ended(iv).map(|e| &e.event));
+                if n == 1 {
+                    if let Some((text, short)) = want {
+                        let at = (bar.x0, ly(*node));
+                        wants.add(
+                            Who::Bar(bars.len()),
+                            3,
+                            at,
+                            (4.0, -12.0),
+                            text,
+                            short,
+                            Some(bar.x1),
+                        );
+                    }
+                } else {
+                    let what = match bar.tone {
+                        Tone::Belief => "beliefs",
+                        Tone::Paused => "pauses",
+                        Tone::Down => "down times",
+                        _ => "leases",
+                    };
+                    bar.x1 = xc(to);
+                    bar.title = format!(
+                        "{n} {what} of {} from {} to {}, drawn as one (each less than a unit of this zoom from the next)",
+                        node.name(),
+                        Time(from),
+                        Time(to)
+                    );
+                    bar.count = n;
+                }
+                bars.push(bar);
+                k += n;
+            }
+        }
+        // Messages: bundles of one kind between two nodes, as wide as the window allows.
+        let mut width = super::BURST * unit;
+        let picked = loop {
+            let mut picked = Vec::new();
+            for (key, list) in lod.msgs.iter() {
+                let lo = list.partition_point(|m| m.0 < t0.saturating_sub(ix.longest_flight));
+                let hi = list.partition_point(|m| m.0 <= t1);
+                // Skip what arrived before the window (sent within a flight before it).
+                let lo = lo
+                    + list[lo..hi]
+                        .iter()
+                        .take_while(|m| m.1.unwrap_or(m.0) < t0)
+                        .count();
+                for r in runs(list, lo, hi, width, true, |m| m.0) {
+                    picked.push((*key, r));
+                }
+            }
+            if picked.len() <= LOD_ARROWS || width > (t1 - t0) as f64 {
+                break picked;
+            }
+            width *= 2.0;
+        };
+        for ((from, to, class, lost), (i, j)) in picked {
+            let list = lod
+                .msgs
+                .get(&(from, to, class, lost))
+                .map_or(&[][..], |v| &v[..]);
+            let ends = |m: &(i64, Option<i64>, usize)| {
+                let (x0, y0) = (x(m.0), ly(from));
+                match m.1 {
+                    Some(a) => (x0, x(a), ly(to)),
+                    None => (x0, x0 + 4.0, y0 + (ly(to) - y0) * 0.35),
+                }
+            };
+            let (first, last) = (&list[i], &list[j - 1]);
+            let (x0, x1, y1) = ends(first);
+            let (l0, l1, _) = ends(last);
+            let n = j - i;
+            let title = if n == 1 {
+                let Event::Sent { msg, .. } = &trace.entries[first.2].event else {
+                    continue;
+                };
+                let when = match first.1 {
+                    Some(a) => format!("sent {}, arrives {}", Time(first.0), Time(a)),
+                    None => format!("sent {}, lost", Time(first.0)),
+                };
+                let seen = first.1.is_some_and(|a| t0 <= a && a <= t1);
+                if labelled(msg) && !lost && seen {
+                    let dy = if y1 > ly(from) { -14.0 } else { 18.0 };
+                    wants.add(
+                        Who::Arrow(arrows.len()),
+                        2,
+                        (x1, y1),
+                        (5.0, dy),
+                        msg.label(),
+                        None,
+                        None,
+                    );
+                }
+                format!("{} → {}: {} ({when})", from.name(), to.name(), msg.label())
+            } else {
+                format!(
+                    "{} → {}: {n} {class} messages, sent {} to {}",
+                    from.name(),
+                    to.name(),
+                    Time(first.0),
+                    Time(last.0)
+                )
+            };
+            arrows.push(Arrow {
+                x0,
+                y0: ly(from),
+                x1,
+                y1,
+                class,
+                dropped: lost,
+                label: None,
+                title,
+                count: n,
+                last: (l0, l1),
+            });
+        }
+        // Markers: the alarms one by one; the rest, a lane's within a label's width of
+        // each other, one marker with a count.
+        let lo = lod.alarms.partition_point(|a| a.0 < t0);
+        let hi = lod.alarms.partition_point(|a| a.0 <= t1);
+        let at = |e: &crate::model::trace::Entry| (x(e.t.0), ly(e.node));
+        for &(_, i) in &lod.alarms[lo..hi] {
+            let e = &trace.entries[i];
+            put_marker(marks, wants, i, e, at(e), violation_at, None);
+        }
+        let wide = 48.0 * unit;
+        for (node, m) in lod.marks.iter() {
+            let lo = m.t.partition_point(|&t| t < t0);
+            let hi = m.t.partition_point(|&t| t <= t1);
+            for (i, j) in runs(&m.t, lo, hi, wide, false, |&t| t) {
+                let title = (j - i > 1).then(|| {
+                    let (a, b) = (m.before[i], m.before[j]);
+                    let kinds: Vec<String> = (0..4)
+                        .filter(|&k| b[k] > a[k])
+                        .map(|k| format!("{} {}", b[k] - a[k], KINDS[k]))
+                        .collect();
+                    format!(
+                        "{} events on {} from {} to {}: {}",
+                        j - i,
+                        node.name(),
+                        Time(m.t[i]),
+                        Time(m.t[j - 1]),
+                        kinds.join(", ")
+                    )
+                });
+                let (k, e) = (m.entry[i], &trace.entries[m.entry[i]]);
+                let folded = title.map(|t| (j - i, t));
+                put_marker(marks, wants, k, e, at(e), violation_at, folded);
+            }
+        }
+    }
+}
+
+/// Adds entry `i`'s marker at `at` and the label it wants: its own; or, where it stands
+/// for `n` events of its lane (a level of detail's `folded`: `n` and their hover text),
+/// "+n-1" for the others, after every label of its own (they are ranked first).
+#[allow(clippy::too_many_arguments)]
+fn put_marker(
+    marks: &mut Vec<Mark>,
+    wants: &mut Wants,
+    i: usize,
+    e: &crate::model::trace::Entry,
+    at: (f64, f64),
+    violation_at: &VecMap<usize, ViolationKind>,
+    folded: Option<(usize, String)>,
+) {
+    let Some((tone, glyph, rank, text, short, title)) = marker(i, e, violation_at) else {
+        return;
+    };
+    let who = Who::Mark(marks.len());
+    let dy = if tone == Tone::Fault { -16.0 } else { 20.0 };
+    let (n, rank, text, short, title) = match folded {
+        None => (1, rank, text, short, title),
+        Some((n, t)) => (n, 3, format!("+{}", n - 1), None, t),
+    };
+    wants.add(who, rank, at, (7.0, dy), text, short, None);
+    marks.push(Mark {
+        x: at.0,
+        y: at.1,
+        tone,
+        glyph,
+        label: None,
+        title,
+        entry: i,
+        #[cfg(not(feature = "lite"))]
+        count: n,
+    });
+    let _ = n; // (The first load keeps no count.)
+}
+
+/// A message sent at `e`: to whom, what, when it arrives (`None`: lost on the way), and
+/// whether it is drawn as lost (on the way, or dropped on arrival: `dropped`, by id).
+fn sent<'a>(
+    e: &'a crate::model::trace::Entry,
+    dropped: &VecMap<u32, Time>,
+) -> Option<(NodeId, &'a crate::model::msg::Msg, Option<Time>, bool)> {
+    match &e.event {
+        Event::Sent {
+            id,
+            to,
+            msg,
+            arrives,
+        } => Some((
+            *to,
+            msg,
+            *arrives,
+            arrives.is_none() || dropped.get(id).is_some(),
+        )),
+        _ => None,
+    }
+}
+
+/// Whether a delivered message is labelled on its arrow: a grant, a write, a rejection
+/// (not a queued reply, which says only "wait").
+fn labelled(msg: &crate::model::msg::Msg) -> bool {
+    matches!(msg.class(), "grant" | "write" | "reject")
+        && !matches!(msg, crate::model::msg::Msg::Queued { .. })
 }
 
 /// How far a gap's ticks reach above and below its lane.
@@ -965,9 +1456,13 @@ fn gap_spans(trace: &Trace) -> Vec<GapSpan> {
 }
 
 /// The gaps of [`gap_spans`] that reach into the scale's window, in its units.
-fn gaps(spans: &[GapSpan], scale: &Scale, ly: &dyn Fn(NodeId) -> f64) -> Vec<Gap> {
+fn gaps(spans: &[GapSpan], scale: &Scale, ly: &dyn Fn(NodeId) -> f64, merge: f64) -> Vec<Gap> {
     let x = |t: Time| within(scale.x(t.0 as f64), scale.x0, scale.x1);
-    let mut out = Vec::new();
+    let mut out: Vec<Gap> = Vec::new();
+    // At a level of detail, a client's safe margins less than `merge` ms apart are drawn
+    // as one: per client, its last margin drawn (index into `out`), where it ends (ms) and
+    // how many it stands for.
+    let mut open: VecMap<NodeId, (usize, i64, usize)> = VecMap::new();
     for g in spans {
         // How long it went on believing after the expiry, by its clock or for want of
         // looking at it.
@@ -976,12 +1471,32 @@ fn gaps(spans: &[GapSpan], scale: &Scale, ly: &dyn Fn(NodeId) -> f64) -> Vec<Gap
         if to.0 < scale.t0 as i64 || from.0 > scale.t1 as i64 {
             continue;
         }
+        let danger = last > g.expired;
+        if merge > 0.0 && !danger {
+            let until = g.stopped.max(g.believed.max(g.expired));
+            if let Some((k, end, n)) = open.get(&g.client).copied() {
+                if ((from.0 - end) as f64) < merge {
+                    let m = &mut out[k];
+                    m.believed = m.believed.min(x(g.believed));
+                    m.expired = m.expired.max(x(g.expired));
+                    m.until = m.until.max(x(until));
+                    m.title = format!(
+                        "{} leases of {}, each a safe margin: the client's clock ends them before the lock service lets them expire",
+                        n + 1,
+                        g.client.name()
+                    );
+                    open.insert(g.client, (k, end.max(until.0), n + 1));
+                    continue;
+                }
+            }
+            open.insert(g.client, (out.len(), until.0, 1));
+        }
         out.push(Gap {
             believed: x(g.believed),
             expired: x(g.expired),
             until: x(g.stopped.max(g.believed.max(g.expired))),
             y: ly(g.client),
-            danger: last > g.expired,
+            danger,
             title: g.title.clone(),
             entry: g.entry,
         });
@@ -1037,6 +1552,8 @@ fn interval_bar(
         tone,
         label: None,
         title,
+        #[cfg(not(feature = "lite"))]
+        count: 1,
     };
     match iv.span {
         Span::Belief { token } => {

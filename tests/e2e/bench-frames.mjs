@@ -12,7 +12,13 @@
 //       the same kind of run at 100,000 entries, zoomed in from the whole run to a
 //       thousandth of it and out again with + and -, and with Ctrl+wheel (the first
 //       figure, all frames; then the zooms alone), and panned there by dragging and by
-//       Shift+wheel (the last figure).
+//       Shift+wheel (the last figure);
+//   bench frames (zoom and pan, settling): …
+//       the same run's settling: a frame of a zoom or a pan moves and stretches the
+//       drawing it has (ui::timeline), and the window it stops at is laid out and drawn
+//       anew once it has held still for 150 ms. This is what that costs, from the timer to
+//       after the render (window.leaselineSettles), for every window of a zoom from the
+//       whole run in to a thousandth of it and out again, one + or - every 400 ms.
 //
 // The generated runs travel in the link (`#sc=`, the format of session::share: compact
 // JSON, compressed by share::lz — here literals only, which that format allows — then
@@ -220,11 +226,21 @@ async function bigZoom(browser, server) {
       }
       await take(zooming);
     }
+    // Each window laid out: in and out again, holding still after each step.
+    await page.evaluate(() => {
+      window.leaselineSettles = [];
+    });
+    for (const key of [...Array(10).fill('+'), ...Array(10).fill('-')]) {
+      await page.keyboard.press(key);
+      await page.waitForTimeout(400);
+    }
+    const settles = await page.evaluate(() => window.leaselineSettles ?? []);
     checked(problems, 'the 100,000-entry run');
     console.log(
       `bench frames (zoom and pan, ${entries} entries): ${summary([...zooming, ...panning])}; ` +
         `zooming ${summary(zooming)}; panning a close window ${summary(panning)}`,
     );
+    console.log(`bench frames (zoom and pan, settling): ${summary(settles)}`);
   } finally {
     await context.close();
   }

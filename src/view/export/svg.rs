@@ -216,7 +216,9 @@ pub fn diagram_body(d: &Diagram) -> String {
             });
         }
         // A count is a button (focus or click shows its list in the inspector, ui::panels),
-        // named by its own text and the labels it stands for.
+        // named by its own text and the labels it stands for. Out of the tab order and
+        // hidden from a screen reader until the cursor reveals it: the page's timeline puts
+        // the revealed ones in (so Tab never reads what the run has not yet shown).
         for (k, f) in d
             .folds
             .iter()
@@ -228,7 +230,7 @@ pub fn diagram_body(d: &Diagram) -> String {
             let attrs = [
                 ("class", "fold"),
                 ("data-fold", &k.to_string()),
-                ("tabindex", "0"),
+                ("aria-hidden", "true"),
                 ("role", "button"),
                 ("aria-label", &name),
             ];
@@ -426,6 +428,8 @@ pub fn swatch(s: Swatch, name: &str) -> String {
                 tone,
                 label: None,
                 title,
+                #[cfg(not(feature = "lite"))]
+                count: 1,
             });
         }
         Swatch::Arrow { class, dropped } => d.arrows.push(Arrow {
@@ -457,6 +461,8 @@ pub fn swatch(s: Swatch, name: &str) -> String {
             label: None,
             title,
             entry: 0,
+            #[cfg(not(feature = "lite"))]
+            count: 1,
         }),
     }
     diagram_body(&d)
