@@ -113,20 +113,13 @@ fn drawing(run: &Run, zoom: Option<Window>, width: f64) -> Rc<Diagram> {
     ))
 }
 
-/// The first load draws the whole run only (a zoom hands over to the whole app), and
-/// leaves the wheel to the page.
-#[cfg(feature = "lite")]
-#[hook]
-fn use_wheel_zoom(svg: NodeRef, s: crate::view::layout::Scale, width: f64, cb: Callback<Action>) {
-    let _ = (svg, s, width, cb);
-}
-
-#[cfg(not(feature = "lite"))]
 #[hook]
 fn use_wheel_zoom(svg: NodeRef, s: crate::view::layout::Scale, width: f64, cb: Callback<Action>) {
     // Ctrl + wheel (a trackpad's pinch sends the same) zooms around the pointer;
     // Shift + wheel, or a sideways swipe, pans. A native listener, as the page must
-    // not scroll or zoom itself meanwhile (Yew's own wheel listener is passive).
+    // not scroll or zoom itself meanwhile (Yew's own wheel listener is passive). The first
+    // load draws the whole run: a zoom in there hands over to the whole app (which zooms
+    // where the pointer was), and a pan, which has nowhere to go, is left to the page.
     let span = (s.t1 - s.t0).max(1.0);
     use_effect_with((s.t0 as i64, s.t1 as i64, width as i64), move |_| {
         let el = svg.cast::<web_sys::Element>();
@@ -145,7 +138,7 @@ fn use_wheel_zoom(svg: NodeRef, s: crate::view::layout::Scale, width: f64, cb: C
                         factor: within((dy * 0.002).exp(), 0.5, 2.0),
                         around: Some(s.t(x.max(LEFT))),
                     }
-                } else if e.shift_key() || dx.abs() > dy.abs() {
+                } else if !cfg!(feature = "lite") && (e.shift_key() || dx.abs() > dy.abs()) {
                     let by = if dx.abs() > dy.abs() { dx } else { dy };
                     Zoom::Pan((by * span / r.width()).round() as i64)
                 } else {

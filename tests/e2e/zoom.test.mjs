@@ -126,4 +126,25 @@ describe('zoom and pan', () => {
       await context.close();
     }
   });
+
+  test('on the default page, Ctrl+wheel brings the whole app zoomed around the pointer', async () => {
+    const { context, page, problems } = await openApp(h.browser, h.url, LAPTOP);
+    try {
+      await page.locator('#first-paint').waitFor({ state: 'detached', timeout: 15_000 });
+      const box = await page.locator('section.diagram svg.timeline').boundingBox();
+      // The pointer three quarters of the way along: the window must lie late in the run.
+      await page.mouse.move(box.x + box.width * 0.75, box.y + box.height / 2);
+      await page.keyboard.down('Control');
+      await page.mouse.wheel(0, -300);
+      await page.keyboard.up('Control');
+      const w = await until(async () => windowOf(page), 'the whole app opened zoomed', { timeout: 20_000 });
+      assert.ok(w[1] - w[0] < 60_000 && w[0] > 10_000, `${w}`);
+      // The page itself was not zoomed by the browser.
+      assert.equal(await page.evaluate(() => window.visualViewport.scale), 1);
+      await page.getByRole('button', { name: 'Fit the whole run' }).waitFor();
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
 });
