@@ -8,7 +8,7 @@
 //! for a 64-bit collision — the same risk the public digest takes.
 //!
 //! The hasher is ours and fixed (no random seed, no `std` hasher whose algorithm may
-//! change), and it reads every integer as 64 bits little-endian, so a key is the same on a
+//! change), and it reads every integer as one 64-bit word, so a key is the same on a
 //! 64-bit native build and in 32-bit wasm: the search answers the same everywhere.
 
 use crate::model::trace::Trace;
@@ -23,21 +23,30 @@ pub fn run_key(trace: &Trace) -> u64 {
     h.finish()
 }
 
-/// A word-at-a-time hasher: each 64-bit word is folded into the state through the
-/// SplitMix64 finaliser (a bijection that spreads every input bit over the whole word).
+/// A word-at-a-time hasher: each 64-bit word is folded into the state by one multiply
+/// and one shift. The key is only compared for equality within one search (never shown,
+/// never ordered by), so it needs no finaliser; it does need that two traces differing in
+/// one field never collide, which holds because each step is a bijection of the word:
+/// `x ↦ h ^ x`, times an odd constant, then `z ↦ z ^ (z >> 32)` are each invertible. The
+/// shift also carries the high bits down, so differences in the high bits of two fields
+/// do not cancel out as they would with multiplications alone. (It was the SplitMix64
+/// finaliser per word, three times the work: a fifth of the search's time.)
 #[derive(Default)]
 pub struct Mix(u64);
 
+/// An odd constant with well-spread bits (the golden ratio's, as in SplitMix64).
+const K: u64 = 0x9e37_79b9_7f4a_7c15;
+
 impl Mix {
+    #[inline(always)]
     fn word(&mut self, x: u64) {
-        let mut z = (self.0 ^ x).wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        self.0 = z ^ (z >> 31);
+        let z = (self.0 ^ x).wrapping_mul(K);
+        self.0 = z ^ (z >> 32);
     }
 }
 
 impl Hasher for Mix {
+    #[inline]
     fn finish(&self) -> u64 {
         self.0
     }
@@ -54,40 +63,52 @@ impl Hasher for Mix {
         // The length tells "ab" from "ab\0".
         self.word(u64::from_le_bytes(w) ^ ((bytes.len() as u64) << 56));
     }
+    #[inline]
     fn write_u8(&mut self, i: u8) {
         self.word(u64::from(i));
     }
+    #[inline]
     fn write_u16(&mut self, i: u16) {
         self.word(u64::from(i));
     }
+    #[inline]
     fn write_u32(&mut self, i: u32) {
         self.word(u64::from(i));
     }
+    #[inline]
     fn write_u64(&mut self, i: u64) {
         self.word(i);
     }
+    #[inline]
     fn write_u128(&mut self, i: u128) {
         self.word(i as u64);
         self.word((i >> 64) as u64);
     }
+    #[inline]
     fn write_usize(&mut self, i: usize) {
         self.word(i as u64);
     }
+    #[inline]
     fn write_i8(&mut self, i: i8) {
         self.word(i as u64);
     }
+    #[inline]
     fn write_i16(&mut self, i: i16) {
         self.word(i as u64);
     }
+    #[inline]
     fn write_i32(&mut self, i: i32) {
         self.word(i as u64);
     }
+    #[inline]
     fn write_i64(&mut self, i: i64) {
         self.word(i as u64);
     }
+    #[inline]
     fn write_i128(&mut self, i: i128) {
         self.write_u128(i as u128);
     }
+    #[inline]
     fn write_isize(&mut self, i: isize) {
         self.word(i as u64);
     }
@@ -112,6 +133,6 @@ mod tests {
         let mut h = Mix::default();
         "ab".hash(&mut h);
         7u32.hash(&mut h);
-        assert_eq!(h.finish(), 16_584_483_688_994_807_709);
+        assert_eq!(h.finish(), 11_133_724_815_131_776_711);
     }
 }
