@@ -33,7 +33,7 @@
 use super::candidates::candidates;
 use super::fault::Added;
 use super::{hole, Report};
-use super::{key, key_of, ordering, Bounds, Class, ClassKey, Counterexample, Ended, Progress};
+use super::{key, key_of, Bounds, Class, ClassKey, Counterexample, Ended, Progress};
 use crate::analysis::check::{check, Verdict, ViolationKind};
 use crate::model::scenario::Scenario;
 use crate::model::sim::{run, Prefix};
@@ -104,21 +104,23 @@ impl Evaluator {
     ) -> Eval {
         let sc = self.scenario(faults);
         let trace = run(&sc);
-        self.judge(faults, &sc, &trace, known, seen)
+        let keys = key::Keys::default().of(&trace);
+        self.judge(faults, Some(&sc), &trace, keys, known, seen)
     }
 
     /// Evaluates one schedule whose run is `trace` (the run of `sc`, the base with
-    /// `faults`).
+    /// `faults`, rebuilt only if needed when not given) and whose (run, ordering) keys
+    /// are `keys`.
     fn judge(
         &self,
         faults: &[Added],
-        sc: &Scenario,
+        sc: Option<&Scenario>,
         trace: &Trace,
+        (run, order): (u64, u64),
         known: &dyn Fn(u64) -> bool,
         seen: &mut BTreeSet<u64>,
     ) -> Eval {
         let verdict = check(trace);
-        let run = key::run_key(trace);
         if !verdict.safe {
             return Eval {
                 run,
@@ -127,10 +129,12 @@ impl Evaluator {
                 next: None,
             };
         }
-        let order = ordering(trace);
         let fresh = !known(order) && seen.insert(order);
         let next = (fresh && faults.len() < usize::from(self.bounds.max_faults))
-            .then(|| self.next_faults(sc, trace, faults));
+            .then(|| match sc {
+                Some(sc) => self.next_faults(sc, trace, faults),
+                None => self.next_faults(&self.scenario(faults), trace, faults),
+            });
         Eval {
             run,
             order,
@@ -168,30 +172,7 @@ impl Evaluator {
                 .take_while(|f| f.split_last().is_some_and(|(_, p)| p == parent))
                 .count();
             let (group, more) = rest.split_at(n);
-            let base = self.scenario(parent);
-            let scs: Vec<Scenario> = group.iter().map(|f| self.scenario(f)).collect();
-            // When each job's added fault starts (none for a drift: it is run whole).
-            let from: Vec<Option<i64>> = scs
-                .iter()
-                .map(|sc| sc.faults[base.faults.len()..].iter().map(|f| f.at_ms).min())
-                .collect();
-            // The candidates come kind by kind, each kind in time order: simulate in time
-            // order, then judge in job order (the `seen` hints depend on it).
-            let mut by_time: Vec<usize> = (0..n).collect();
-            by_time.sort_by_key(|&i| from[i]);
-            let mut prefix = Prefix::new(&base);
-            let mut traces: Vec<Option<Trace>> = vec![None; n];
-            for i in by_time {
-                let resumed = from[i].and_then(|t| {
-                    prefix.advance(Time(t));
-                    prefix.finish(&scs[i])
-                });
-                traces[i] = Some(resumed.unwrap_or_else(|| run(&scs[i])));
-            }
-            for ((faults, sc), trace) in group.iter().zip(&scs).zip(traces) {
-                let trace = trace.unwrap_or_else(|| run(sc));
-                out.push(self.judge(faults, sc, &trace, known, seen));
-            }
+            self.eval_group(parent, group, known, seen, &mut out);
             rest = more;
         }
         out
@@ -206,6 +187,61 @@ impl Evaluator {
             .into_iter()
             .filter(|c| last.as_ref().is_none_or(|l| (c.at(), c.clone()) > *l))
             .collect()
+    }
+
+    /// Evaluates `group`, jobs that each add one fault to `parent` (see
+    /// [`Evaluator::eval_all`]), into `out`.
+    fn eval_group(
+        &self,
+        parent: &[Added],
+        group: &[Vec<Added>],
+        known: &dyn Fn(u64) -> bool,
+        seen: &mut BTreeSet<u64>,
+        out: &mut Vec<Eval>,
+    ) {
+        let base = self.scenario(parent);
+        let own = base.faults.len();
+        // The candidates come kind by kind, each kind in time order: simulate in time
+        // order, then judge in job order (the `seen` hints depend on it). A drift is run
+        // whole: it changes a clock from the start.
+        let mut by_time: Vec<usize> = (0..group.len()).collect();
+        by_time.sort_by_key(|&i| resumable(&group[i]).map(Added::at));
+        let mut prefix = Prefix::new(&base);
+        // The keys of the stopped run's entries, the first entries of every run finished
+        // from it.
+        let mut shared = key::Keys::default();
+        // One scenario for every job: the parent's, with the job's fault written in
+        // (every kind but a drift only appends faults).
+        let mut child = base.clone();
+        let mut runs: Vec<Option<(Trace, (u64, u64))>> = vec![None; group.len()];
+        for i in by_time {
+            let resumed = resumable(&group[i]).and_then(|f| {
+                child.faults.truncate(own);
+                f.apply(&mut child);
+                let t = child.faults[own..].iter().map(|f| f.at_ms).min()?;
+                prefix.advance(Time(t));
+                prefix.finish(&child)
+            });
+            runs[i] = Some(match resumed {
+                Some(trace) => {
+                    shared.feed(&prefix.entries()[shared.fed()..]);
+                    let keys = shared.clone().of(&trace);
+                    (trace, keys)
+                }
+                None => self.run_whole(&group[i]),
+            });
+        }
+        for (faults, r) in group.iter().zip(runs) {
+            let (trace, keys) = r.unwrap_or_else(|| self.run_whole(faults));
+            out.push(self.judge(faults, None, &trace, keys, known, seen));
+        }
+    }
+
+    /// The run of the base with `faults`, simulated from the start, and its keys.
+    fn run_whole(&self, faults: &[Added]) -> (Trace, (u64, u64)) {
+        let trace = run(&self.scenario(faults));
+        let keys = key::Keys::default().of(&trace);
+        (trace, keys)
     }
 
     /// Runs one schedule: its trace, and its class and example when it violates safety.
@@ -261,6 +297,36 @@ fn class_of(verdict: &Verdict, faults: &[Added]) -> ClassKey {
     (kinds, clients, fault_kinds)
 }
 
+/// A set of run or ordering keys. Only ever asked whether it holds a key and how many it
+/// holds — never listed — so a hash set answers the same as an ordered one, on every
+/// target, and in constant time (a search keeps up to a million keys).
+type KeySet = std::collections::HashSet<u64, std::hash::BuildHasherDefault<KeyHasher>>;
+
+/// The hasher of [`KeySet`]: the keys are hashes already; one multiplication spreads them
+/// over the table. Fixed, no random seed.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0 ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+/// A job's added fault, when its run can be finished from its parent's (see
+/// [`Evaluator::eval_all`]): every kind but a drift, which changes a clock from the start.
+fn resumable(faults: &[Added]) -> Option<&Added> {
+    faults.last().filter(|a| !matches!(a, Added::Drift { .. }))
+}
+
 /// An extended run and its candidate faults: its jobs are the run's faults plus each
 /// candidate in turn. The root (the scenario as given) is one job, with no faults.
 struct Group {
@@ -308,8 +374,8 @@ pub struct Explorer {
     hand: (usize, usize),
     /// Evaluations that arrived before the ones they follow, by their first job.
     pending: BTreeMap<u64, Vec<Eval>>,
-    runs: BTreeSet<u64>,
-    orders: BTreeSet<u64>,
+    runs: KeySet,
+    orders: KeySet,
     /// In the order found (what a live list shows); `index` finds a class by its key.
     classes: Vec<Class>,
     index: BTreeMap<ClassKey, usize>,
@@ -333,8 +399,8 @@ impl Explorer {
             handed: 0,
             hand: (0, 0),
             pending: BTreeMap::new(),
-            runs: BTreeSet::new(),
-            orders: BTreeSet::new(),
+            runs: KeySet::default(),
+            orders: KeySet::default(),
             classes: Vec::new(),
             index: BTreeMap::new(),
             p: Progress {

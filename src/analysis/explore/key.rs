@@ -11,16 +11,62 @@
 //! change), and it reads every integer as one 64-bit word, so a key is the same on a
 //! 64-bit native build and in 32-bit wasm: the search answers the same everywhere.
 
-use crate::model::trace::Trace;
+use crate::model::trace::{json, Entry, Trace};
 use std::hash::{Hash, Hasher};
 
 /// Deduplication key of a run (see the module doc). Not the public digest.
 pub fn run_key(trace: &Trace) -> u64 {
-    let mut h = Mix::default();
-    trace.entries.hash(&mut h);
-    trace.outcome.hash(&mut h);
-    trace.end.hash(&mut h);
-    h.finish()
+    Keys::default().of(trace).0
+}
+
+/// A key of the run's order of events without their times: who did what, about whom.
+pub fn ordering(trace: &Trace) -> u64 {
+    Keys::default().of(trace).1
+}
+
+/// Both keys of a run, fed its entries in order. The runs that extend one run share their
+/// first entries (a fault changes nothing before it), so the keys of those entries are fed
+/// once and the copy of the state carried on for each run: the keys are the same as fed
+/// from the start, since they read the entries one by one, front to back, and the count
+/// of entries only at the end.
+#[derive(Clone, Default)]
+pub struct Keys {
+    run: Mix,
+    order: Mix,
+    fed: usize,
+}
+
+impl Keys {
+    /// Feeds the next entries.
+    pub fn feed(&mut self, entries: &[Entry]) {
+        for e in entries {
+            e.hash(&mut self.run);
+            e.node.hash(&mut self.order);
+            // The event's variant, not its fields: `Sent` to the lock service is one step
+            // whatever the message's id or arrival time.
+            std::mem::discriminant(&e.event).hash(&mut self.order);
+            json::about(&e.event).hash(&mut self.order);
+        }
+        self.fed += entries.len();
+    }
+
+    /// How many entries were fed.
+    pub fn fed(&self) -> usize {
+        self.fed
+    }
+
+    /// The (run, ordering) keys of `trace`, whose first [`Keys::fed`] entries are the ones
+    /// fed.
+    pub fn of(mut self, trace: &Trace) -> (u64, u64) {
+        self.feed(trace.entries.get(self.fed..).unwrap_or_default());
+        let mut run = self.run;
+        trace.entries.len().hash(&mut run);
+        trace.outcome.hash(&mut run);
+        trace.end.hash(&mut run);
+        let mut order = self.order;
+        trace.entries.len().hash(&mut order);
+        (run.finish(), order.finish())
+    }
 }
 
 /// A word-at-a-time hasher: each 64-bit word is folded into the state by one multiply
@@ -31,7 +77,7 @@ pub fn run_key(trace: &Trace) -> u64 {
 /// shift also carries the high bits down, so differences in the high bits of two fields
 /// do not cancel out as they would with multiplications alone. (It was the SplitMix64
 /// finaliser per word, three times the work: a fifth of the search's time.)
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Mix(u64);
 
 /// An odd constant with well-spread bits (the golden ratio's, as in SplitMix64).
@@ -129,6 +175,11 @@ mod tests {
         let mut c = a.clone();
         c.entries[3].local += 1;
         assert_ne!(run_key(&a), run_key(&c));
+        // Fed in two parts, the keys are the same.
+        let mut k = Keys::default();
+        k.feed(&a.entries[..5]);
+        assert_eq!(k.of(&a), Keys::default().of(&a));
+        assert_eq!(ordering(&a), ordering(&c));
         // Fixed forever and the same on every target: a change here is a change of hasher.
         let mut h = Mix::default();
         "ab".hash(&mut h);
