@@ -202,10 +202,14 @@ impl Evaluator {
         let base = self.scenario(parent);
         let own = base.faults.len();
         // The candidates come kind by kind, each kind in time order: simulate in time
-        // order, then judge in job order (the `seen` hints depend on it). A drift is run
-        // whole: it changes a clock from the start.
+        // order. A drift is run whole: it changes a clock from the start.
         let mut by_time: Vec<usize> = (0..group.len()).collect();
         by_time.sort_by_key(|&i| resumable(&group[i]).map(Added::at));
+        // At the last depth a job's evaluation depends on nothing but its run (its `seen`
+        // hint decides only whether to derive candidates, which the last depth never
+        // does), so each is judged as soon as it is run, one trace alive at a time; below
+        // it the runs are kept and judged in job order.
+        let last = parent.len() + 1 >= usize::from(self.bounds.max_faults);
         let mut prefix = Prefix::new(&base);
         // The keys of the stopped run's entries, the first entries of every run finished
         // from it.
@@ -214,6 +218,7 @@ impl Evaluator {
         // (every kind but a drift only appends faults).
         let mut child = base.clone();
         let mut runs: Vec<Option<(Trace, (u64, u64))>> = vec![None; group.len()];
+        let mut evals: Vec<Option<Eval>> = vec![None; group.len()];
         for i in by_time {
             let resumed = resumable(&group[i]).and_then(|f| {
                 child.faults.truncate(own);
@@ -222,18 +227,25 @@ impl Evaluator {
                 prefix.advance(Time(t));
                 prefix.finish(&child)
             });
-            runs[i] = Some(match resumed {
+            let (trace, keys) = match resumed {
                 Some(trace) => {
                     shared.feed(&prefix.entries()[shared.fed()..]);
                     let keys = shared.clone().of(&trace);
                     (trace, keys)
                 }
                 None => self.run_whole(&group[i]),
-            });
+            };
+            if last {
+                evals[i] = Some(self.judge(&group[i], None, &trace, keys, known, seen));
+            } else {
+                runs[i] = Some((trace, keys));
+            }
         }
-        for (faults, r) in group.iter().zip(runs) {
-            let (trace, keys) = r.unwrap_or_else(|| self.run_whole(faults));
-            out.push(self.judge(faults, None, &trace, keys, known, seen));
+        for ((faults, r), e) in group.iter().zip(runs).zip(evals) {
+            out.push(e.unwrap_or_else(|| {
+                let (trace, keys) = r.unwrap_or_else(|| self.run_whole(faults));
+                self.judge(faults, None, &trace, keys, known, seen)
+            }));
         }
     }
 
