@@ -130,8 +130,8 @@ impl Evaluator {
             };
         }
         let fresh = !known(order) && seen.insert(order);
-        let next = (fresh && faults.len() < usize::from(self.bounds.max_faults))
-            .then(|| match sc {
+        let next =
+            (fresh && faults.len() < usize::from(self.bounds.max_faults)).then(|| match sc {
                 Some(sc) => self.next_faults(sc, trace, faults),
                 None => self.next_faults(&self.scenario(faults), trace, faults),
             });
