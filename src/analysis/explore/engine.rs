@@ -18,7 +18,9 @@
 //! lot from run to run, so handing out runs would leave workers idle behind a big one;
 //! chunks of schedules keep every worker equally busy and progress smooth. The parent's
 //! trace is not kept: the worker that evaluated the parent also derived its candidates,
-//! which the merge files as the next depth's jobs — so no run is simulated twice.
+//! which the merge files as the next depth's jobs. A worker handed a chunk of a parent's
+//! jobs simulates that parent once more, only up to its jobs' fault instants, and
+//! finishes each job's run from there rather than from the start ([`Evaluator::eval_all`]).
 //!
 //! Deriving candidates for a run that is never extended is wasted work, so a worker skips
 //! it when the run's ordering is already known — merged before ([`Explorer::known`]), or
