@@ -45,8 +45,9 @@ pub trait LockService {
     /// Renewals are dropped while `failing` (the "make renewals fail" fault).
     fn set_renewals_failing(&mut self, failing: bool);
     /// A copy of the service's whole state (a run resumed from a snapshot: see
-    /// [`super::Prefix`]).
-    fn boxed_clone(&self) -> Box<dyn LockService>;
+    /// [`super::Prefix`]); `None` in the first-load build, which never resumes a run (it
+    /// does not search) and so leaves the copying code out of its wasm.
+    fn boxed_clone(&self) -> Option<Box<dyn LockService>>;
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -408,8 +409,8 @@ impl LockService for GenericCoordinator {
         self.renewals_failing = failing;
     }
 
-    fn boxed_clone(&self) -> Box<dyn LockService> {
-        Box::new(self.clone())
+    fn boxed_clone(&self) -> Option<Box<dyn LockService>> {
+        (!cfg!(feature = "lite")).then(|| Box::new(self.clone()) as Box<dyn LockService>)
     }
 }
 

@@ -177,19 +177,21 @@ impl<'s> Sim<'s> {
         sim
     }
 
-    /// A copy of the run so far, going on with `sc` (see [`Prefix`]).
-    fn fork<'c>(&self, sc: &'c Scenario) -> Sim<'c> {
+    /// A copy of the run so far, going on with `sc` (see [`Prefix`]); `None` when the
+    /// lock service cannot be copied (the first-load build).
+    fn fork<'c>(&self, sc: &'c Scenario) -> Option<Sim<'c>> {
+        let coord = self.coord.boxed_clone()?;
         // Room for the rest of the run, so that finishing it does not copy the trace again.
         let mut trace = Vec::with_capacity(self.trace.capacity());
         trace.extend_from_slice(&self.trace);
-        Sim {
+        Some(Sim {
             sc,
             now: self.now,
             rng: self.rng.clone(),
             queue: self.queue.clone(),
             rt: self.rt.clone(),
             clients: self.clients.clone(),
-            coord: self.coord.boxed_clone(),
+            coord,
             storage: self.storage.clone(),
             cut: self.cut.clone(),
             held: self.held.clone(),
@@ -199,7 +201,7 @@ impl<'s> Sim<'s> {
             cmd_buf: Vec::new(),
             initial_clocks: self.initial_clocks.clone(),
             coords: self.coords,
-        }
+        })
     }
 
     fn idx(&self, node: NodeId) -> usize {
@@ -629,7 +631,7 @@ impl<'s> Prefix<'s> {
 
     /// The trace of `child` — this run's scenario with faults appended, all at or after
     /// [`Prefix::before`] — finished from here; `None` when `child` is not such a
-    /// scenario (then run it whole).
+    /// scenario, or in the first-load build, which never resumes (then run it whole).
     pub fn finish(&self, child: &Scenario) -> Option<Trace> {
         let n = self.sim.sc.faults.len();
         if !extends(self.sim.sc, child) {
@@ -639,7 +641,7 @@ impl<'s> Prefix<'s> {
         if added.iter().any(|f| Time(f.at_ms) < self.before) {
             return None;
         }
-        let mut sim = self.sim.fork(child);
+        let mut sim = self.sim.fork(child)?;
         let faults = added
             .iter()
             .enumerate()

@@ -69,7 +69,7 @@ impl LockService for Redlock {
         }
     }
 
-    fn boxed_clone(&self) -> Box<dyn LockService> {
-        Box::new(self.clone())
+    fn boxed_clone(&self) -> Option<Box<dyn LockService>> {
+        (!cfg!(feature = "lite")).then(|| Box::new(self.clone()) as Box<dyn LockService>)
     }
 }
