@@ -18,7 +18,9 @@
 //! lot from run to run, so handing out runs would leave workers idle behind a big one;
 //! chunks of schedules keep every worker equally busy and progress smooth. The parent's
 //! trace is not kept: the worker that evaluated the parent also derived its candidates,
-//! which the merge files as the next depth's jobs — so no run is simulated twice.
+//! which the merge files as the next depth's jobs. A worker handed a chunk of a parent's
+//! jobs simulates that parent once more, only up to its jobs' fault instants, and
+//! finishes each job's run from there rather than from the start ([`Evaluator::eval_all`]).
 //!
 //! Deriving candidates for a run that is never extended is wasted work, so a worker skips
 //! it when the run's ordering is already known — merged before ([`Explorer::known`]), or
@@ -33,12 +35,13 @@
 use super::candidates::candidates;
 use super::fault::Added;
 use super::{hole, Report};
-use super::{key, key_of, ordering, Bounds, Class, ClassKey, Counterexample, Ended, Progress};
+use super::{key, key_of, Bounds, Class, ClassKey, Counterexample, Ended, Progress};
 use crate::analysis::check::{check, Verdict, ViolationKind};
 use crate::model::scenario::Scenario;
-use crate::model::sim::run;
+use crate::model::sim::{run, Prefix};
 use crate::model::trace::Trace;
 use crate::vocab::ids::NodeId;
+use crate::vocab::time::Time;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// The most threads (or Web Workers) one search uses.
@@ -103,8 +106,23 @@ impl Evaluator {
     ) -> Eval {
         let sc = self.scenario(faults);
         let trace = run(&sc);
-        let verdict = check(&trace);
-        let run = key::run_key(&trace);
+        let keys = key::Keys::default().of(&trace);
+        self.judge(faults, Some(&sc), &trace, keys, known, seen)
+    }
+
+    /// Evaluates one schedule whose run is `trace` (the run of `sc`, the base with
+    /// `faults`, rebuilt only if needed when not given) and whose (run, ordering) keys
+    /// are `keys`.
+    fn judge(
+        &self,
+        faults: &[Added],
+        sc: Option<&Scenario>,
+        trace: &Trace,
+        (run, order): (u64, u64),
+        known: &dyn Fn(u64) -> bool,
+        seen: &mut BTreeSet<u64>,
+    ) -> Eval {
+        let verdict = check(trace);
         if !verdict.safe {
             return Eval {
                 run,
@@ -113,10 +131,12 @@ impl Evaluator {
                 next: None,
             };
         }
-        let order = ordering(&trace);
         let fresh = !known(order) && seen.insert(order);
-        let next = (fresh && faults.len() < usize::from(self.bounds.max_faults))
-            .then(|| self.next_faults(&sc, &trace, faults));
+        let next =
+            (fresh && faults.len() < usize::from(self.bounds.max_faults)).then(|| match sc {
+                Some(sc) => self.next_faults(sc, trace, faults),
+                None => self.next_faults(&self.scenario(faults), trace, faults),
+            });
         Eval {
             run,
             order,
@@ -125,14 +145,39 @@ impl Evaluator {
         }
     }
 
-    /// Evaluates a chunk of schedules in order.
+    /// Evaluates a chunk of schedules in order, as [`Evaluator::eval`] would one by one.
+    ///
+    /// The jobs that extend one run come in a row, their last faults in time order (a
+    /// group's candidates). Their runs all begin as the run they extend, up to the added
+    /// fault, so that run is simulated once, moving forward from one job's fault instant
+    /// to the next, and each job's run is finished from a copy of it ([`Prefix`]) rather
+    /// than simulated from the start: the same trace (see [`Prefix`]), for a fraction of
+    /// the work when the fault is late. A job it cannot finish that way (a drift changes
+    /// a clock from the start) is simulated whole.
     pub fn eval_all(
         &self,
         jobs: &[Vec<Added>],
         known: &dyn Fn(u64) -> bool,
         seen: &mut BTreeSet<u64>,
     ) -> Vec<Eval> {
-        jobs.iter().map(|f| self.eval(f, known, seen)).collect()
+        let mut out = Vec::with_capacity(jobs.len());
+        let mut rest = jobs;
+        while let Some((first, _)) = rest.split_first() {
+            let Some((_, parent)) = first.split_last() else {
+                // The scenario as given: nothing to resume from.
+                out.push(self.eval(first, known, seen));
+                rest = &rest[1..];
+                continue;
+            };
+            let n = rest
+                .iter()
+                .take_while(|f| f.split_last().is_some_and(|(_, p)| p == parent))
+                .count();
+            let (group, more) = rest.split_at(n);
+            self.eval_group(parent, group, known, seen, &mut out);
+            rest = more;
+        }
+        out
     }
 
     /// The faults that extend `trace` (the run of `sc`, the base with `faults`): its
@@ -144,6 +189,73 @@ impl Evaluator {
             .into_iter()
             .filter(|c| last.as_ref().is_none_or(|l| (c.at(), c.clone()) > *l))
             .collect()
+    }
+
+    /// Evaluates `group`, jobs that each add one fault to `parent` (see
+    /// [`Evaluator::eval_all`]), into `out`.
+    fn eval_group(
+        &self,
+        parent: &[Added],
+        group: &[Vec<Added>],
+        known: &dyn Fn(u64) -> bool,
+        seen: &mut BTreeSet<u64>,
+        out: &mut Vec<Eval>,
+    ) {
+        let base = self.scenario(parent);
+        let own = base.faults.len();
+        // The candidates come kind by kind, each kind in time order: simulate in time
+        // order. A drift is run whole: it changes a clock from the start.
+        let mut by_time: Vec<usize> = (0..group.len()).collect();
+        by_time.sort_by_key(|&i| resumable(&group[i]).map(Added::at));
+        // At the last depth a job's evaluation depends on nothing but its run (its `seen`
+        // hint decides only whether to derive candidates, which the last depth never
+        // does), so each is judged as soon as it is run, one trace alive at a time; below
+        // it the runs are kept and judged in job order.
+        let last = parent.len() + 1 >= usize::from(self.bounds.max_faults);
+        let mut prefix = Prefix::new(&base);
+        // The keys of the stopped run's entries, the first entries of every run finished
+        // from it.
+        let mut shared = key::Keys::default();
+        // One scenario for every job: the parent's, with the job's fault written in
+        // (every kind but a drift only appends faults).
+        let mut child = base.clone();
+        let mut runs: Vec<Option<(Trace, (u64, u64))>> = vec![None; group.len()];
+        let mut evals: Vec<Option<Eval>> = vec![None; group.len()];
+        for i in by_time {
+            let resumed = resumable(&group[i]).and_then(|f| {
+                child.faults.truncate(own);
+                f.apply(&mut child);
+                let t = child.faults[own..].iter().map(|f| f.at_ms).min()?;
+                prefix.advance(Time(t));
+                prefix.finish(&child)
+            });
+            let (trace, keys) = match resumed {
+                Some(trace) => {
+                    shared.feed(&prefix.entries()[shared.fed()..]);
+                    let keys = shared.clone().of(&trace);
+                    (trace, keys)
+                }
+                None => self.run_whole(&group[i]),
+            };
+            if last {
+                evals[i] = Some(self.judge(&group[i], None, &trace, keys, known, seen));
+            } else {
+                runs[i] = Some((trace, keys));
+            }
+        }
+        for ((faults, r), e) in group.iter().zip(runs).zip(evals) {
+            out.push(e.unwrap_or_else(|| {
+                let (trace, keys) = r.unwrap_or_else(|| self.run_whole(faults));
+                self.judge(faults, None, &trace, keys, known, seen)
+            }));
+        }
+    }
+
+    /// The run of the base with `faults`, simulated from the start, and its keys.
+    fn run_whole(&self, faults: &[Added]) -> (Trace, (u64, u64)) {
+        let trace = run(&self.scenario(faults));
+        let keys = key::Keys::default().of(&trace);
+        (trace, keys)
     }
 
     /// Runs one schedule: its trace, and its class and example when it violates safety.
@@ -199,6 +311,36 @@ fn class_of(verdict: &Verdict, faults: &[Added]) -> ClassKey {
     (kinds, clients, fault_kinds)
 }
 
+/// A set of run or ordering keys. Only ever asked whether it holds a key and how many it
+/// holds — never listed — so a hash set answers the same as an ordered one, on every
+/// target, and in constant time (a search keeps up to a million keys).
+type KeySet = std::collections::HashSet<u64, std::hash::BuildHasherDefault<KeyHasher>>;
+
+/// The hasher of [`KeySet`]: the keys are hashes already; one multiplication spreads them
+/// over the table. Fixed, no random seed.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0 ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+/// A job's added fault, when its run can be finished from its parent's (see
+/// [`Evaluator::eval_all`]): every kind but a drift, which changes a clock from the start.
+fn resumable(faults: &[Added]) -> Option<&Added> {
+    faults.last().filter(|a| !matches!(a, Added::Drift { .. }))
+}
+
 /// An extended run and its candidate faults: its jobs are the run's faults plus each
 /// candidate in turn. The root (the scenario as given) is one job, with no faults.
 struct Group {
@@ -246,8 +388,8 @@ pub struct Explorer {
     hand: (usize, usize),
     /// Evaluations that arrived before the ones they follow, by their first job.
     pending: BTreeMap<u64, Vec<Eval>>,
-    runs: BTreeSet<u64>,
-    orders: BTreeSet<u64>,
+    runs: KeySet,
+    orders: KeySet,
     /// In the order found (what a live list shows); `index` finds a class by its key.
     classes: Vec<Class>,
     index: BTreeMap<ClassKey, usize>,
@@ -271,8 +413,8 @@ impl Explorer {
             handed: 0,
             hand: (0, 0),
             pending: BTreeMap::new(),
-            runs: BTreeSet::new(),
-            orders: BTreeSet::new(),
+            runs: KeySet::default(),
+            orders: KeySet::default(),
             classes: Vec::new(),
             index: BTreeMap::new(),
             p: Progress {

@@ -45,10 +45,8 @@ pub mod wire;
 
 use crate::analysis::check::{Violation, ViolationKind};
 use crate::model::scenario::Scenario;
-use crate::model::trace::{json, Trace};
 use crate::vocab::ids::NodeId;
 use fault::{Added, FaultClass};
-use std::hash::{Hash, Hasher};
 
 pub use engine::{explore_on, Eval, Evaluator, Explorer, MAX_WORKERS};
 
@@ -216,17 +214,4 @@ pub fn explore_live(
     progress: &mut dyn FnMut(&Progress, &[Class]) -> bool,
 ) -> Report {
     engine::explore_on(sc, bounds, 1, every, progress)
-}
-
-/// A key of the run's order of events without their times: who did what, about whom.
-fn ordering(trace: &Trace) -> u64 {
-    let mut h = key::Mix::default();
-    for e in &trace.entries {
-        e.node.hash(&mut h);
-        // The event's variant, not its fields: `Sent` to the lock service is one step
-        // whatever the message's id or arrival time.
-        std::mem::discriminant(&e.event).hash(&mut h);
-        json::about(&e.event).hash(&mut h);
-    }
-    h.finish()
 }

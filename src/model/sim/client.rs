@@ -70,6 +70,7 @@ enum Flow {
     Jumped,
 }
 
+#[derive(Clone)]
 pub struct Client {
     me: NodeId,
     pc: usize,

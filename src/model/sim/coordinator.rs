@@ -44,6 +44,10 @@ pub trait LockService {
     fn current_token(&self) -> Option<u64>;
     /// Renewals are dropped while `failing` (the "make renewals fail" fault).
     fn set_renewals_failing(&mut self, failing: bool);
+    /// A copy of the service's whole state (a run resumed from a snapshot: see
+    /// [`super::Prefix`]); `None` in the first-load build, which never resumes a run (it
+    /// does not search) and so leaves the copying code out of its wasm.
+    fn boxed_clone(&self) -> Option<Box<dyn LockService>>;
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,6 +72,7 @@ struct Waiter {
     token: Option<u64>,
 }
 
+#[derive(Clone)]
 pub struct GenericCoordinator {
     spec: CoordinatorSpec,
     model: &'static Model,
@@ -402,6 +407,10 @@ impl LockService for GenericCoordinator {
 
     fn set_renewals_failing(&mut self, failing: bool) {
         self.renewals_failing = failing;
+    }
+
+    fn boxed_clone(&self) -> Option<Box<dyn LockService>> {
+        (!cfg!(feature = "lite")).then(|| Box::new(self.clone()) as Box<dyn LockService>)
     }
 }
 

@@ -8,6 +8,11 @@
 //! Faults are scheduled from the scenario before anything else, so a fault at time `t`
 //! cannot change what happened before `t`: the trace before it is a prefix of the run
 //! without it (a property the tests check).
+//!
+//! A search that tries many faults on one run uses that property to skip the common
+//! start: a [`Prefix`] is the run stopped before an instant, and finishing a copy of it
+//! with faults added at or after that instant gives exactly the trace [`run`] gives for
+//! the scenario with those faults (tests/core_sim_resume.rs checks it entry by entry).
 
 pub mod client;
 pub mod coordinator;
@@ -73,6 +78,7 @@ enum Ev {
 }
 
 /// What the run loop keeps for each node, besides the node's own state.
+#[derive(Clone)]
 struct NodeRt {
     clock: Clock,
     paused_until: Option<Time>,
@@ -169,6 +175,33 @@ impl<'s> Sim<'s> {
             sim.queue.push(Time(c.start_ms), Ev::Start(i as u8));
         }
         sim
+    }
+
+    /// A copy of the run so far, going on with `sc` (see [`Prefix`]); `None` when the
+    /// lock service cannot be copied (the first-load build).
+    fn fork<'c>(&self, sc: &'c Scenario) -> Option<Sim<'c>> {
+        let coord = self.coord.boxed_clone()?;
+        // Room for the rest of the run, so that finishing it does not copy the trace again.
+        let mut trace = Vec::with_capacity(self.trace.capacity());
+        trace.extend_from_slice(&self.trace);
+        Some(Sim {
+            sc,
+            now: self.now,
+            rng: self.rng.clone(),
+            queue: self.queue.clone(),
+            rt: self.rt.clone(),
+            clients: self.clients.clone(),
+            coord,
+            storage: self.storage.clone(),
+            cut: self.cut.clone(),
+            held: self.held.clone(),
+            trace,
+            next_msg: self.next_msg,
+            next_timer: self.next_timer,
+            cmd_buf: Vec::new(),
+            initial_clocks: self.initial_clocks.clone(),
+            coords: self.coords,
+        })
     }
 
     fn idx(&self, node: NodeId) -> usize {
@@ -536,6 +569,117 @@ impl<'s> Sim<'s> {
         rt.paused_until = None;
         rt
     }
+}
+
+/// A run of a scenario stopped before an instant `t`: every event due before `t` handled,
+/// none due at or after it. [`Prefix::finish`] completes a copy of it for the scenario
+/// with more faults appended, all at or after `t`, giving the trace [`run`] gives for that
+/// scenario, byte for byte, without simulating the start again.
+///
+/// Why that is exact: [`run`] queues the scenario's faults first, in order, so the faults
+/// appended to it are queued right after the scenario's own ones, before the clients'
+/// starts and everything the run queues later. Nothing they do happens before `t`, so up
+/// to `t` the run with them is this run, but for the queue's tie-breaking numbers, which
+/// are all larger by the number of added faults from that point on. Finishing inserts the
+/// added faults at exactly that point of the queue's numbering
+/// ([`EventQueue::insert_before`]), so every later tie between events due at one instant
+/// is broken as in the full run; the generator's draws, the nodes and the trace so far
+/// are copied as they are. A scenario that differs in anything else (a clock's drift, a
+/// client, the seed) cannot be finished from here: `finish` says so.
+pub struct Prefix<'s> {
+    sim: Sim<'s>,
+    before: Time,
+}
+
+impl<'s> Prefix<'s> {
+    /// The run of `sc`, before anything happened.
+    pub fn new(sc: &'s Scenario) -> Prefix<'s> {
+        Prefix {
+            sim: Sim::new(sc),
+            before: Time(i64::MIN),
+        }
+    }
+
+    /// The instant the run is stopped before.
+    pub fn before(&self) -> Time {
+        self.before
+    }
+
+    /// The trace's entries so far: the first entries of every run finished from here.
+    pub fn entries(&self) -> &[Entry] {
+        &self.sim.trace
+    }
+
+    /// Handles the events due before `t` (an earlier `t` than the current one does
+    /// nothing). It stops as [`run`]'s loop would at the horizon or the event limit,
+    /// leaving the rest to `finish`.
+    pub fn advance(&mut self, t: Time) {
+        let horizon = Time(self.sim.sc.horizon_ms);
+        let limit = self.sim.sc.max_events as usize;
+        while let Some(p) = self.sim.queue.peek_time() {
+            if p >= t || p > horizon || self.sim.trace.len() >= limit {
+                break;
+            }
+            let Some((p, ev)) = self.sim.queue.pop() else {
+                break;
+            };
+            self.sim.now = p;
+            self.sim.dispatch(ev, false);
+        }
+        self.before = self.before.max(t);
+    }
+
+    /// The trace of `child` — this run's scenario with faults appended, all at or after
+    /// [`Prefix::before`] — finished from here; `None` when `child` is not such a
+    /// scenario, or in the first-load build, which never resumes (then run it whole).
+    pub fn finish(&self, child: &Scenario) -> Option<Trace> {
+        let n = self.sim.sc.faults.len();
+        if !extends(self.sim.sc, child) {
+            return None;
+        }
+        let added = &child.faults[n..];
+        if added.iter().any(|f| Time(f.at_ms) < self.before) {
+            return None;
+        }
+        let mut sim = self.sim.fork(child)?;
+        let faults = added
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (Time(f.at_ms), Ev::Fault((n + i) as u32)))
+            .collect();
+        sim.queue.insert_before(n as u64, faults);
+        Some(sim.run())
+    }
+}
+
+/// Whether `b` is `a` with faults appended and nothing else changed. Every field is named,
+/// so a field added to [`Scenario`] must be considered here.
+fn extends(a: &Scenario, b: &Scenario) -> bool {
+    let Scenario {
+        version,
+        name,
+        description,
+        seed,
+        horizon_ms,
+        max_events,
+        coordinator,
+        storage,
+        network,
+        clients,
+        faults,
+    } = a;
+    b.faults.len() >= faults.len()
+        && b.faults[..faults.len()] == faults[..]
+        && *version == b.version
+        && *seed == b.seed
+        && *horizon_ms == b.horizon_ms
+        && *max_events == b.max_events
+        && *coordinator == b.coordinator
+        && *storage == b.storage
+        && *network == b.network
+        && *clients == b.clients
+        && *name == b.name
+        && *description == b.description
 }
 
 #[cfg(test)]

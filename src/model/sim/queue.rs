@@ -8,6 +8,7 @@ use crate::vocab::time::Time;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
+#[derive(Clone)]
 struct Entry<E> {
     at: Time,
     seq: u64,
@@ -33,6 +34,7 @@ impl<E> Ord for Entry<E> {
 }
 
 /// Pending events of a run.
+#[derive(Clone)]
 pub struct EventQueue<E> {
     heap: BinaryHeap<Entry<E>>,
     next_seq: u64,
@@ -52,6 +54,30 @@ impl<E> EventQueue<E> {
         let seq = self.next_seq;
         self.next_seq += 1;
         self.heap.push(Entry { at, seq, event });
+    }
+
+    /// Queues `events` as if they had been pushed just before the entry numbered `seq`:
+    /// they take the numbers `seq..`, and every entry numbered `seq` or later moves up by
+    /// as many. The order of the entries already queued does not change (they all move
+    /// up alike, or not at all), so the queue pops exactly what it would have popped had
+    /// the events been pushed at that point.
+    pub fn insert_before(&mut self, seq: u64, events: Vec<(Time, E)>) {
+        let k = events.len() as u64;
+        let mut all = std::mem::take(&mut self.heap).into_vec();
+        for e in &mut all {
+            if e.seq >= seq {
+                e.seq += k;
+            }
+        }
+        for (i, (at, event)) in events.into_iter().enumerate() {
+            all.push(Entry {
+                at,
+                seq: seq + i as u64,
+                event,
+            });
+        }
+        self.next_seq += k;
+        self.heap = BinaryHeap::from(all);
     }
 
     pub fn pop(&mut self) -> Option<(Time, E)> {
@@ -84,6 +110,30 @@ mod tests {
         q.push(Time(5), "d");
         let order: Vec<_> = std::iter::from_fn(|| q.pop()).map(|(_, e)| e).collect();
         assert_eq!(order, ["a", "b", "c", "d"]);
+    }
+
+    #[test]
+    fn inserted_before_pops_as_if_pushed_then() {
+        let pushes = [(5, "f0"), (5, "f1"), (1, "s0"), (5, "s1"), (7, "x")];
+        // All pushed in order, the two inserted ones (g0, g1) right after f1.
+        let mut whole = EventQueue::default();
+        for (i, (t, e)) in pushes.iter().enumerate() {
+            whole.push(Time(*t), *e);
+            if i == 1 {
+                whole.push(Time(5), "g0");
+                whole.push(Time(4), "g1");
+            }
+        }
+        let mut late = EventQueue::default();
+        for (t, e) in pushes {
+            late.push(Time(t), e);
+        }
+        late.insert_before(2, vec![(Time(5), "g0"), (Time(4), "g1")]);
+        late.push(Time(5), "y");
+        whole.push(Time(5), "y");
+        let a: Vec<_> = std::iter::from_fn(|| whole.pop()).collect();
+        let b: Vec<_> = std::iter::from_fn(|| late.pop()).collect();
+        assert_eq!(a, b);
     }
 
     #[test]

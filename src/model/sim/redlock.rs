@@ -16,6 +16,7 @@ use crate::vocab::ids::NodeId;
 /// routes to the right one and shares the grant counter, so that epochs (simulator
 /// bookkeeping that orders grants for the checker) stay unique and increasing across
 /// masters.
+#[derive(Clone)]
 pub struct Redlock {
     masters: Vec<GenericCoordinator>,
     grants: u32,
@@ -66,5 +67,9 @@ impl LockService for Redlock {
         for m in &mut self.masters {
             m.set_renewals_failing(failing);
         }
+    }
+
+    fn boxed_clone(&self) -> Option<Box<dyn LockService>> {
+        (!cfg!(feature = "lite")).then(|| Box::new(self.clone()) as Box<dyn LockService>)
     }
 }

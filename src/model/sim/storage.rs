@@ -48,6 +48,7 @@ struct Pending {
     epoch: Option<u32>,
 }
 
+#[derive(Clone)]
 pub struct Storage {
     spec: StorageSpec,
     cells: VecMap<String, Cell>,
