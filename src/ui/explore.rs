@@ -195,11 +195,7 @@ pub fn Explore(props: &ExploreProps) -> Html {
             stop(&running);
             live.borrow_mut().clear();
             *searches.borrow_mut() += 1;
-            let now = || {
-                web_sys::window()
-                    .and_then(|w| w.performance())
-                    .map_or(0.0, |p| p.now())
-            };
+            let now = super::hooks::now;
             *started.borrow_mut() = now();
             let (st, rn, t0) = (status.clone(), running.clone(), started.clone());
             let live = live.clone();

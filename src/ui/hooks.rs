@@ -30,7 +30,8 @@ thread_local! {
     static TICK_START: Cell<Option<f64>> = const { Cell::new(None) };
 }
 
-fn now() -> f64 {
+/// The page's clock (`performance.now()`, ms), or 0 where there is none.
+pub(super) fn now() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
         .map_or(0.0, |p| p.now())
