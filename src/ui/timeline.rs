@@ -172,7 +172,7 @@ fn use_settled(run: &Rc<Run>, zoom: Option<Window>) -> Option<Window> {
                 settled.set((run, zoom));
             } else if settled.1 != zoom {
                 timer = Some(gloo_timers::callback::Timeout::new(SETTLE_MS, move || {
-                    SETTLING.with(|s| s.set(Some(now())));
+                    SETTLING.with(|s| s.set(Some(super::hooks::now())));
                     settled.set((run, zoom));
                 }));
             }
@@ -190,13 +190,6 @@ fn use_settled(run: &Rc<Run>, zoom: Option<Window>) -> Option<Window> {
 thread_local! {
     /// When a settled window began to be laid out (see [`use_folds_revealed`]).
     static SETTLING: std::cell::Cell<Option<f64>> = const { std::cell::Cell::new(None) };
-}
-
-#[cfg(not(feature = "lite"))]
-fn now() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
 }
 
 /// Puts the folds of labels ("+3") the cursor has revealed (left of `edge`, in the
@@ -222,7 +215,9 @@ fn use_folds_revealed(svg: &NodeRef, drawn: &Rc<Diagram>, edge: f64) {
                         let _ = js_sys::Reflect::set(&w, &key, &a);
                         a
                     });
-                list.push(&wasm_bindgen::JsValue::from_f64(now() - start));
+                list.push(&wasm_bindgen::JsValue::from_f64(
+                    super::hooks::now() - start,
+                ));
             }
         }
         let Some(root) = svg.cast::<web_sys::Element>() else {
@@ -383,10 +378,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     } else {
         let w = props.zoom.map(|w| (w.from, w.to));
         let s = crate::view::layout::scale_of(props.run.trace.end.0, d.width, w);
-        // x in view = a · x drawn + b.
-        let per_unit = (d.scale.t1 - d.scale.t0) / (d.scale.x1 - d.scale.x0).max(1.0);
-        let a = per_unit * (s.x1 - s.x0) / (s.t1 - s.t0).max(1.0);
-        let b = s.x(d.scale.t(0.0));
+        let (a, b) = d.scale.onto(&s);
         // (Integer formatting: no float formatter in the wasm for this.)
         let fixed = |v: f64| crate::vocab::numbers::decimal((v * 1e6).round() as i64, 6);
         (

@@ -61,6 +61,14 @@ impl Scale {
     pub fn t(&self, x: f64) -> f64 {
         self.t0 + (x - self.x0) * (self.t1 - self.t0) / (self.x1 - self.x0).max(1.0)
     }
+    /// The horizontal stretch `(a, b)` that carries a drawing made at this scale onto
+    /// `view`: a point drawn at `x` belongs at `a · x + b` (the zoom's stand-in drawing,
+    /// moved while a gesture goes on).
+    pub fn onto(&self, view: &Scale) -> (f64, f64) {
+        let a = (self.t1 - self.t0) / (self.x1 - self.x0).max(1.0) * (view.x1 - view.x0)
+            / (view.t1 - view.t0).max(1.0);
+        (a, view.x(self.t(0.0)))
+    }
 }
 
 /// How a shape is styled; the view turns it into a CSS class.
@@ -2219,6 +2227,18 @@ mod tests {
             popover((80.0, 30.0, 120.0, 70.0), 260.0, 130.0, tiny, false),
             (8.0, 8.0)
         );
+    }
+
+    #[test]
+    fn a_drawing_stretched_onto_another_window_puts_each_time_where_that_window_does() {
+        let drawn = scale_of(60_000, DIAGRAM_WIDTH, None);
+        let view = scale_of(60_000, DIAGRAM_WIDTH, Some((20_000, 35_000)));
+        let (a, b) = drawn.onto(&view);
+        for t in [0.0, 20_000.0, 27_500.0, 35_000.0, 60_000.0] {
+            assert!((a * drawn.x(t) + b - view.x(t)).abs() < 1e-9, "{t}");
+        }
+        let (a, b) = drawn.onto(&drawn);
+        assert!((a - 1.0).abs() < 1e-12 && b.abs() < 1e-9, "{a} {b}");
     }
 
     #[test]
