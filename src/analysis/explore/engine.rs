@@ -314,26 +314,9 @@ fn class_of(verdict: &Verdict, faults: &[Added]) -> ClassKey {
 /// A set of run or ordering keys. Only ever asked whether it holds a key and how many it
 /// holds — never listed — so a hash set answers the same as an ordered one, on every
 /// target, and in constant time (a search keeps up to a million keys).
-type KeySet = std::collections::HashSet<u64, std::hash::BuildHasherDefault<KeyHasher>>;
-
-/// The hasher of [`KeySet`]: the keys are hashes already; one multiplication spreads them
-/// over the table. Fixed, no random seed.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0 ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-}
+// The keys are hashes already; the keys' own word mixer ([`super::key::Mix`]) spreads
+// them over the table. Fixed, no random seed.
+type KeySet = std::collections::HashSet<u64, std::hash::BuildHasherDefault<super::key::Mix>>;
 
 /// A job's added fault, when its run can be finished from its parent's (see
 /// [`Evaluator::eval_all`]): every kind but a drift, which changes a clock from the start.
