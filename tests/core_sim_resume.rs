@@ -5,9 +5,15 @@
 //! the runs it tries; this checks it for every built-in lesson and their fixes, for a
 //! spread of the faults the search itself would add (every kind, one and two deep), with
 //! one stopped run moved forward from fault to fault as the search does.
+//!
+//! The search also reads only the rest of each resumed run ([`Prefix::finish_tail`]):
+//! its keys and its safety verdict ([`Safety`]) carried on from the stopped run's, which
+//! must be those of the whole run — the same keys, and `check`'s violations.
 
+use leaseline::analysis::check::{check, violations, Safety};
 use leaseline::analysis::explore::candidates::candidates;
 use leaseline::analysis::explore::fault::{Added, FaultClass};
+use leaseline::analysis::explore::key::Keys;
 use leaseline::analysis::explore::Bounds;
 use leaseline::model::scenario::Scenario;
 use leaseline::model::sim::{run, Prefix};
@@ -65,11 +71,22 @@ fn same(what: &str, resumed: &Trace, whole: &Trace) {
     assert_eq!(resumed.digest_hex(), whole.digest_hex(), "{what}: digest");
 }
 
+/// What one comparison counted: runs finished from a stopped run, runs that could not be,
+/// and resumed runs the checker found unsafe.
+#[derive(Default)]
+struct Counted {
+    resumed: usize,
+    whole: usize,
+    unsafe_runs: usize,
+}
+
 /// Finishes `parent`'s run for each of `added` (in time order) from one stopped run moved
-/// forward, and compares with the whole run. Returns (finished, simulated whole).
-fn check_from(name: &str, parent: &Scenario, added: &[Added]) -> (usize, usize) {
+/// forward, and compares with the whole run: the trace, the rest of it, its keys and its
+/// safety verdict carried on from the stopped run's.
+fn check_from(name: &str, parent: &Scenario, added: &[Added], n: &mut Counted) {
     let mut prefix = Prefix::new(parent);
-    let (mut resumed, mut whole) = (0, 0);
+    let mut keys = Keys::default();
+    let mut judged = Safety::new(&prefix.nodes());
     for f in added {
         let child = with(parent, &[f]);
         let from = child.faults[parent.faults.len()..]
@@ -81,7 +98,8 @@ fn check_from(name: &str, parent: &Scenario, added: &[Added]) -> (usize, usize) 
         let Some(t) = from else {
             // A drift adds no fault entry: it changes a clock from the start.
             assert!(prefix.finish(&child).is_none(), "{what}: not resumable");
-            whole += 1;
+            assert!(prefix.finish_tail(&child).is_none(), "{what}: no tail");
+            n.whole += 1;
             continue;
         };
         prefix.advance(Time(t));
@@ -95,33 +113,64 @@ fn check_from(name: &str, parent: &Scenario, added: &[Added]) -> (usize, usize) 
         same(&what, &got, &expect);
         // Finishing leaves the stopped run as it was: finishing again gives the same.
         same(&what, &prefix.finish(&child).expect("again"), &expect);
-        resumed += 1;
+        // The rest alone: the whole run's, after the stopped run's entries.
+        let tail = prefix.finish_tail(&child).expect("tail");
+        let skipped = prefix.entries().len();
+        assert_eq!(tail.skipped, skipped, "{what}: skipped");
+        assert_eq!(tail.entries, expect.entries[skipped..], "{what}: tail");
+        assert_eq!(
+            (tail.outcome, tail.end),
+            (expect.outcome, expect.end),
+            "{what}"
+        );
+        // Keys and verdict carried on from the stopped run's, as the search does.
+        keys.feed(&prefix.entries()[keys.fed()..]);
+        judged.feed(&prefix.entries()[judged.fed()..]);
+        let whole_keys = Keys::default().of(&expect);
+        assert_eq!(keys.clone().of_tail(&tail), whole_keys, "{what}: keys");
+        assert_eq!(keys.clone().of(&got), whole_keys, "{what}: keys");
+        let broken = check(&expect).violations;
+        assert_eq!(violations(&expect), broken, "{what}: violations");
+        assert_eq!(judged.clone().of_tail(&tail), broken, "{what}: verdict");
+        assert_eq!(judged.clone().of(&got), broken, "{what}: verdict");
+        n.unsafe_runs += usize::from(!broken.is_empty());
+        n.resumed += 1;
     }
-    (resumed, whole)
 }
 
 #[test]
 fn a_resumed_run_is_the_whole_run() {
-    let (mut resumed, mut whole, mut scenarios) = (0, 0, 0);
+    let (mut n, mut scenarios) = (Counted::default(), 0);
     for (name, sc) in every_scenario() {
         scenarios += 1;
         let trace = run(&sc);
         let first = sample(&sc, &trace, i64::MIN, 60);
-        let (r, w) = check_from(&name, &sc, &first);
-        resumed += r;
-        whole += w;
+        check_from(&name, &sc, &first, &mut n);
         // Two deep: a few of the first faults, each extended by a spread of second ones at
         // or after it, as the search extends a run.
         for f in first.iter().filter(|f| f.at() > 0).step_by(12) {
             let parent = with(&sc, &[f]);
             let second = sample(&parent, &run(&parent), f.at(), 15);
-            let (r, w) = check_from(&format!("{name} + {}", f.describe()), &parent, &second);
-            resumed += r;
-            whole += w;
+            check_from(
+                &format!("{name} + {}", f.describe()),
+                &parent,
+                &second,
+                &mut n,
+            );
         }
     }
-    println!("{scenarios} scenarios: {resumed} runs resumed and equal, {whole} not resumable");
+    let Counted {
+        resumed,
+        whole,
+        unsafe_runs,
+    } = n;
+    println!(
+        "{scenarios} scenarios: {resumed} runs resumed and equal ({unsafe_runs} unsafe), \
+         {whole} not resumable"
+    );
     assert!(scenarios >= 25 && resumed >= 2_000, "{scenarios} {resumed}");
+    // The verdicts compared are not all "safe".
+    assert!(unsafe_runs >= 500, "{unsafe_runs}");
 }
 
 #[test]

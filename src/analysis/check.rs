@@ -30,6 +30,7 @@
 use crate::analysis::liveness::{progress, JobEnd, Progress};
 use crate::analysis::projection::{walk, write_epoch, State};
 use crate::model::msg::RejectReason;
+use crate::model::sim::Tail;
 use crate::model::trace::{Entry, Event, Trace};
 use crate::vocab::ids::NodeId;
 use crate::vocab::numbers::fmt_ms;
@@ -140,7 +141,10 @@ pub struct Step<'a> {
     pub index: u32,
     pub entry: &'a Entry,
     pub before: &'a State,
-    pub after: &'a State,
+    /// `None` when only the safety properties are judged ([`Safety`]): those read the
+    /// state *before* the step — what storage had accepted when a write arrived — so that
+    /// a search can judge a run with one state, not two.
+    pub after: Option<&'a State>,
 }
 
 /// What a property expects (after stateright's `Expectation`).
@@ -208,9 +212,10 @@ pub const INVARIANTS: &[Invariant] = &[
 
 /// Two or more clients believe they hold the lock after this step.
 fn two_believers(s: &Step) -> Option<Breach> {
-    s.after.believers().nth(1)?;
+    let after = s.after?;
+    after.believers().nth(1)?;
     Some(Breach {
-        who: s.after.believers().map(|(n, t)| (n, Some(t))).collect(),
+        who: after.believers().map(|(n, t)| (n, Some(t))).collect(),
         cause: "two or more clients believe they hold the lock".into(),
     })
 }
@@ -340,23 +345,14 @@ pub fn check(trace: &Trace) -> Verdict {
             index: i as u32,
             entry,
             before,
-            after,
+            after: Some(after),
         };
+        judge_safety(&step, &mut violations);
         for inv in INVARIANTS {
-            let breach = (inv.check)(&step);
             match inv.expectation {
-                Expectation::Always(kind) => {
-                    if let Some(b) = breach {
-                        violations.push(Violation {
-                            kind,
-                            at: entry.t,
-                            entry: step.index,
-                            nodes: b.who.iter().map(|(n, _)| *n).collect(),
-                            cause: b.cause,
-                        });
-                    }
-                }
+                Expectation::Always(_) => {}
                 Expectation::Hazard => {
+                    let breach = (inv.check)(&step);
                     let now = breach.map(|b| b.who);
                     if open.as_ref().map(|o| &o.2) == now.as_ref() {
                         continue;
@@ -369,6 +365,7 @@ pub fn check(trace: &Trace) -> Verdict {
                     open = now.map(|who| (entry.t, step.index, who));
                 }
                 Expectation::Sometimes => {
+                    let breach = (inv.check)(&step);
                     if let (Some(b), Event::WriteRejected { reason, .. }) = (breach, &entry.event) {
                         let (client, token) = b.who[0];
                         rejections.push(Rejection {
@@ -421,6 +418,91 @@ pub fn check(trace: &Trace) -> Verdict {
         stats,
         progress,
     }
+}
+
+/// Judges the safety properties ([`Expectation::Always`]) at one step, in report order,
+/// adding each breach to `out`.
+fn judge_safety(step: &Step, out: &mut Vec<Violation>) {
+    for inv in INVARIANTS {
+        let Expectation::Always(kind) = inv.expectation else {
+            continue;
+        };
+        if let Some(b) = (inv.check)(step) {
+            out.push(Violation {
+                kind,
+                at: step.entry.t,
+                entry: step.index,
+                nodes: b.who.iter().map(|(n, _)| *n).collect(),
+                cause: b.cause,
+            });
+        }
+    }
+}
+
+/// The safety properties alone, judged entry by entry: what a search asks of each of the
+/// hundreds of thousands of runs it tries — is it safe, and if not, what broke, for whom.
+/// [`check`]'s violations, without its hazards, fence refusals, statistics and progress,
+/// from one projected state instead of two (see [`Step::after`]).
+///
+/// It reads the entries one by one, front to back, so the runs that extend one run —
+/// which share their first entries, since a fault changes nothing before it — can be
+/// judged that far once, and a copy carried on for each ([`Safety::feed`], then
+/// [`Safety::of`] on each run): the verdict is the same as judged from the start.
+#[derive(Clone)]
+pub struct Safety {
+    state: State,
+    violations: Vec<Violation>,
+}
+
+impl Safety {
+    /// Before the first entry of a run of `nodes` (each with its clock at the start).
+    pub fn new(nodes: &[(NodeId, crate::model::clock::Clock)]) -> Safety {
+        Safety {
+            state: State::start(nodes),
+            violations: Vec::new(),
+        }
+    }
+
+    /// How many entries were judged.
+    pub fn fed(&self) -> usize {
+        self.state.step
+    }
+
+    /// Judges the next entries.
+    pub fn feed(&mut self, entries: &[Entry]) {
+        for entry in entries {
+            let step = Step {
+                index: self.state.step as u32,
+                entry,
+                before: &self.state,
+                after: None,
+            };
+            judge_safety(&step, &mut self.violations);
+            self.state.apply_entry(entry);
+        }
+    }
+
+    /// The violations of `trace`, whose first [`Safety::fed`] entries are the ones judged,
+    /// in [`check`]'s order.
+    pub fn of(mut self, trace: &Trace) -> Vec<Violation> {
+        self.feed(trace.entries.get(self.fed()..).unwrap_or_default());
+        self.violations.sort_by_key(|x| (x.entry, x.kind));
+        self.violations
+    }
+
+    /// The violations of the run finished as `tail`, whose skipped entries are the ones
+    /// judged.
+    pub fn of_tail(mut self, tail: &Tail) -> Vec<Violation> {
+        debug_assert_eq!(self.fed(), tail.skipped, "judged the tail's prefix");
+        self.feed(&tail.entries);
+        self.violations.sort_by_key(|x| (x.entry, x.kind));
+        self.violations
+    }
+}
+
+/// The safety violations of `trace`: `check(trace).violations`, for less work.
+pub fn violations(trace: &Trace) -> Vec<Violation> {
+    Safety::new(&trace.nodes).of(trace)
 }
 
 /// A hazard interval in progress: since when, from which entry, who.
@@ -565,7 +647,7 @@ mod tests {
                 index: i as u32,
                 entry: &t.entries[i],
                 before,
-                after,
+                after: Some(after),
             };
             if (inv.check)(&step).is_some() {
                 at.push(step.index);

@@ -12,7 +12,7 @@
 
 use crate::model::clock::Clock;
 use crate::model::sim::pair;
-use crate::model::trace::{Event, Forgot, Trace};
+use crate::model::trace::{Entry, Event, Forgot, Trace};
 use crate::vocab::ids::NodeId;
 use crate::vocab::time::Time;
 use crate::vocab::vecmap::{VecMap, VecSet};
@@ -57,11 +57,24 @@ pub struct CellView {
 pub struct InFlight {
     pub from: NodeId,
     pub to: NodeId,
-    pub label: String,
+    /// The index of the entry that sent it: its label is read from there when drawn
+    /// ([`InFlight::label`]) — not written out at every send, which the checker's fold
+    /// (and so every run a search tries) would pay for.
+    pub entry: u32,
     /// The message family (see `Msg::class`), for styling.
     pub class: &'static str,
     pub sent: Time,
     pub arrives: Time,
+}
+
+impl InFlight {
+    /// The message's label, read from `trace` (the trace it was projected from).
+    pub fn label(&self, trace: &Trace) -> String {
+        match trace.entries.get(self.entry as usize).map(|e| &e.event) {
+            Some(Event::Sent { msg, .. }) => msg.label(),
+            _ => String::new(),
+        }
+    }
 }
 
 /// Everything a view shows at one step.
@@ -122,7 +135,13 @@ pub fn write_epoch(epoch: Option<u32>) -> u32 {
 impl State {
     /// The state before the first entry.
     pub fn initial(trace: &Trace) -> State {
-        let n = trace.nodes.iter().filter(|(n, _)| n.is_client()).count();
+        State::start(&trace.nodes)
+    }
+
+    /// The state before the first entry of a run of `nodes`, each with its clock at the
+    /// start (a trace's `nodes`).
+    pub fn start(nodes: &[(NodeId, Clock)]) -> State {
+        let n = nodes.iter().filter(|(n, _)| n.is_client()).count();
         State {
             step: 0,
             t: Time::ZERO,
@@ -148,7 +167,7 @@ impl State {
             marks: VecMap::new(),
             cut: VecSet::new(),
             in_flight: VecMap::new(),
-            clocks: trace.nodes.clone(),
+            clocks: nodes.to_vec(),
             epochs: VecMap::new(),
             max_token: None,
             accepted_epochs: VecMap::new(),
@@ -242,8 +261,13 @@ impl State {
 
     /// Applies entry `i` (the next one: `self.step` must be `i`).
     pub fn apply(&mut self, trace: &Trace, i: usize) {
-        let e = &trace.entries[i];
-        self.step = i + 1;
+        debug_assert_eq!(self.step, i, "entries are applied in order");
+        self.apply_entry(&trace.entries[i]);
+    }
+
+    /// Applies the next entry, `e`.
+    pub fn apply_entry(&mut self, e: &Entry) {
+        self.step += 1;
         self.t = e.t;
         let n = e.node;
         match &e.event {
@@ -278,7 +302,7 @@ impl State {
                     InFlight {
                         from: n,
                         to: *to,
-                        label: msg.label(),
+                        entry: (self.step - 1) as u32,
                         class: msg.class(),
                         sent: e.t,
                         arrives: *a,

@@ -48,7 +48,7 @@ pub fn stage(props: &StageProps) -> Html {
     let st = &props.state;
     let nodes = &props.run.stage;
     let links = layout::stage_links(nodes, st);
-    let packets = layout::packets(nodes, st, props.t);
+    let packets = layout::packets(nodes, &props.run.trace, st, props.t);
     let height = layout::stage_height(nodes);
     // The first load has no action menu: a click on the stage hands over to the whole app,
     // which opens the menu there (`session::handoff`'s `selected`).

@@ -1779,8 +1779,9 @@ pub fn stage_links(nodes: &[StageNode], state: &State) -> Vec<StageLink> {
     v
 }
 
-/// Messages in the air at true time `t` (ms), placed along their links.
-pub fn packets(nodes: &[StageNode], state: &State, t: f64) -> Vec<Packet> {
+/// Messages in the air at true time `t` (ms), placed along their links (`state` is a
+/// state of `trace`).
+pub fn packets(nodes: &[StageNode], trace: &Trace, state: &State, t: f64) -> Vec<Packet> {
     state
         .in_flight
         .values()
@@ -1793,7 +1794,7 @@ pub fn packets(nodes: &[StageNode], state: &State, t: f64) -> Vec<Packet> {
                 x: x0 + (x1 - x0) * p,
                 y: y0 + (y1 - y0) * p,
                 class: m.class,
-                label: m.label.clone(),
+                label: m.label(trace),
             }
         })
         .collect()
@@ -2261,7 +2262,7 @@ mod tests {
         let nodes = stage_nodes(&t.nodes.iter().map(|n| n.0).collect::<Vec<_>>());
         // At 31.012 s client 2's write (31.010 → 31.015) is 40 % of the way to storage.
         let s = p.state_at(&t, step_at_time(&t, Time(31_012)));
-        let pk = packets(&nodes, &s, 31_012.0);
+        let pk = packets(&nodes, &t, &s, 31_012.0);
         assert_eq!(pk.len(), 1);
         assert_eq!(pk[0].label, "write 34");
         let (c2, st) = (pos(&nodes, NodeId::Client(1)), pos(&nodes, NodeId::Storage));

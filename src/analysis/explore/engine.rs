@@ -36,7 +36,7 @@ use super::candidates::candidates;
 use super::fault::Added;
 use super::{hole, Report};
 use super::{key, key_of, Bounds, Class, ClassKey, Counterexample, Ended, Progress};
-use crate::analysis::check::{check, Verdict, ViolationKind};
+use crate::analysis::check::{check, violations, Safety, Violation, ViolationKind};
 use crate::model::scenario::Scenario;
 use crate::model::sim::{run, Prefix};
 use crate::model::trace::Trace;
@@ -107,36 +107,52 @@ impl Evaluator {
         let sc = self.scenario(faults);
         let trace = run(&sc);
         let keys = key::Keys::default().of(&trace);
-        self.judge(faults, Some(&sc), &trace, keys, known, seen)
+        let broken = violations(&trace);
+        self.judge(faults, Some(&sc), Some(&trace), keys, &broken, known, seen)
     }
 
-    /// Evaluates one schedule whose run is `trace` (the run of `sc`, the base with
-    /// `faults`, rebuilt only if needed when not given) and whose (run, ordering) keys
-    /// are `keys`.
+    /// Evaluates one schedule whose (run, ordering) keys are `keys` and whose safety
+    /// violations are `broken`; `sc` (the base with `faults`) and `trace` (its run) are
+    /// given if at hand, and rebuilt only if the candidates must be derived.
+    #[allow(clippy::too_many_arguments)]
     fn judge(
         &self,
         faults: &[Added],
         sc: Option<&Scenario>,
-        trace: &Trace,
+        trace: Option<&Trace>,
         (run, order): (u64, u64),
+        broken: &[Violation],
         known: &dyn Fn(u64) -> bool,
         seen: &mut BTreeSet<u64>,
     ) -> Eval {
-        let verdict = check(trace);
-        if !verdict.safe {
+        if !broken.is_empty() {
             return Eval {
                 run,
                 order: 0,
-                class: Some(class_of(&verdict, faults)),
+                class: Some(class_of(broken, faults)),
                 next: None,
             };
         }
-        let fresh = !known(order) && seen.insert(order);
-        let next =
-            (fresh && faults.len() < usize::from(self.bounds.max_faults)).then(|| match sc {
-                Some(sc) => self.next_faults(sc, trace, faults),
-                None => self.next_faults(&self.scenario(faults), trace, faults),
-            });
+        // At the last depth nothing is extended: no need to remember the ordering.
+        let below = faults.len() < usize::from(self.bounds.max_faults);
+        let next = (below && !known(order) && seen.insert(order)).then(|| {
+            let (built, ran);
+            let sc = match sc {
+                Some(sc) => sc,
+                None => {
+                    built = self.scenario(faults);
+                    &built
+                }
+            };
+            let trace = match trace {
+                Some(trace) => trace,
+                None => {
+                    ran = crate::model::sim::run(sc);
+                    &ran
+                }
+            };
+            self.next_faults(sc, trace, faults)
+        });
         Eval {
             run,
             order,
@@ -216,46 +232,67 @@ impl Evaluator {
         // The keys of the stopped run's entries, the first entries of every run finished
         // from it.
         let mut shared = key::Keys::default();
+        // The same for the safety properties: the judgement of those entries.
+        let mut judged = Safety::new(&prefix.nodes());
         // One scenario for every job: the parent's, with the job's fault written in
         // (every kind but a drift only appends faults).
         let mut child = base.clone();
-        let mut runs: Vec<Option<(Trace, (u64, u64))>> = vec![None; group.len()];
+        let mut runs: Vec<Option<Judged>> = vec![None; group.len()];
         let mut evals: Vec<Option<Eval>> = vec![None; group.len()];
         for i in by_time {
-            let resumed = resumable(&group[i]).and_then(|f| {
+            let faults = &group[i];
+            // Stop the run before the job's fault and read what it did so far, once.
+            let resumes = resumable(faults).is_some_and(|f| {
                 child.faults.truncate(own);
                 f.apply(&mut child);
-                let t = child.faults[own..].iter().map(|f| f.at_ms).min()?;
+                let Some(t) = child.faults[own..].iter().map(|f| f.at_ms).min() else {
+                    return false;
+                };
                 prefix.advance(Time(t));
-                prefix.finish(&child)
+                let entries = prefix.entries();
+                shared.feed(&entries[shared.fed()..]);
+                judged.feed(&entries[judged.fed()..]);
+                true
             });
-            let (trace, keys) = match resumed {
-                Some(trace) => {
-                    shared.feed(&prefix.entries()[shared.fed()..]);
-                    let keys = shared.clone().of(&trace);
-                    (trace, keys)
-                }
-                None => self.run_whole(&group[i]),
-            };
             if last {
-                evals[i] = Some(self.judge(&group[i], None, &trace, keys, known, seen));
-            } else {
-                runs[i] = Some((trace, keys));
+                // Only the keys and the verdict are asked of it: the rest of the run will
+                // do, without a copy of its start.
+                let tail = resumes.then(|| prefix.finish_tail(&child)).flatten();
+                let (keys, broken) = match tail {
+                    Some(tail) => (shared.clone().of_tail(&tail), judged.clone().of_tail(&tail)),
+                    None => {
+                        let (_, keys, broken) = self.run_whole(faults);
+                        (keys, broken)
+                    }
+                };
+                evals[i] = Some(self.judge(faults, None, None, keys, &broken, known, seen));
+                continue;
             }
+            let trace = resumes.then(|| prefix.finish(&child)).flatten();
+            runs[i] = Some(match trace {
+                Some(trace) => {
+                    let keys = shared.clone().of(&trace);
+                    let broken = judged.clone().of(&trace);
+                    (trace, keys, broken)
+                }
+                None => self.run_whole(faults),
+            });
         }
         for ((faults, r), e) in group.iter().zip(runs).zip(evals) {
             out.push(e.unwrap_or_else(|| {
-                let (trace, keys) = r.unwrap_or_else(|| self.run_whole(faults));
-                self.judge(faults, None, &trace, keys, known, seen)
+                let (trace, keys, broken) = r.unwrap_or_else(|| self.run_whole(faults));
+                self.judge(faults, None, Some(&trace), keys, &broken, known, seen)
             }));
         }
     }
 
-    /// The run of the base with `faults`, simulated from the start, and its keys.
-    fn run_whole(&self, faults: &[Added]) -> (Trace, (u64, u64)) {
+    /// The run of the base with `faults`, simulated from the start, its keys and its
+    /// safety violations.
+    fn run_whole(&self, faults: &[Added]) -> Judged {
         let trace = run(&self.scenario(faults));
         let keys = key::Keys::default().of(&trace);
-        (trace, keys)
+        let broken = violations(&trace);
+        (trace, keys, broken)
     }
 
     /// Runs one schedule: its trace, and its class and example when it violates safety.
@@ -266,7 +303,7 @@ impl Evaluator {
         if verdict.safe {
             return (None, trace);
         }
-        let key = class_of(&verdict, faults);
+        let key = class_of(&verdict.violations, faults);
         let horizon = sc.horizon_ms;
         let through = verdict
             .violations
@@ -291,14 +328,16 @@ impl Evaluator {
     }
 }
 
+/// A run, its (run, ordering) keys and its safety violations.
+type Judged = (Trace, (u64, u64), Vec<Violation>);
+
 /// A violating run's class: its violation kinds, the clients they name, the kinds of the
 /// faults added.
-fn class_of(verdict: &Verdict, faults: &[Added]) -> ClassKey {
-    let mut kinds: Vec<ViolationKind> = verdict.violations.iter().map(|v| v.kind).collect();
+fn class_of(violations: &[Violation], faults: &[Added]) -> ClassKey {
+    let mut kinds: Vec<ViolationKind> = violations.iter().map(|v| v.kind).collect();
     kinds.sort();
     kinds.dedup();
-    let mut clients: Vec<NodeId> = verdict
-        .violations
+    let mut clients: Vec<NodeId> = violations
         .iter()
         .flat_map(|v| v.nodes.iter().copied())
         .filter(|n| n.is_client())

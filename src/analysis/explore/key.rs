@@ -11,7 +11,9 @@
 //! change), and it reads every integer as one 64-bit word, so a key is the same on a
 //! 64-bit native build and in 32-bit wasm: the search answers the same everywhere.
 
-use crate::model::trace::{json, Entry, Trace};
+use crate::model::sim::Tail;
+use crate::model::trace::{json, Entry, Outcome, Trace};
+use crate::vocab::time::Time;
 use std::hash::{Hash, Hasher};
 
 /// Deduplication key of a run (see the module doc). Not the public digest.
@@ -57,14 +59,30 @@ impl Keys {
 
     /// The (run, ordering) keys of `trace`, whose first [`Keys::fed`] entries are the ones
     /// fed.
-    pub fn of(mut self, trace: &Trace) -> (u64, u64) {
-        self.feed(trace.entries.get(self.fed..).unwrap_or_default());
+    pub fn of(self, trace: &Trace) -> (u64, u64) {
+        let rest = trace.entries.get(self.fed..).unwrap_or_default();
+        self.end(rest, trace.entries.len(), trace.outcome, trace.end)
+    }
+
+    /// The keys of the run finished as `tail`, whose skipped entries are the ones fed.
+    pub fn of_tail(self, tail: &Tail) -> (u64, u64) {
+        debug_assert_eq!(
+            self.fed, tail.skipped,
+            "the keys were fed the tail's prefix"
+        );
+        let len = tail.skipped + tail.entries.len();
+        self.end(&tail.entries, len, tail.outcome, tail.end)
+    }
+
+    /// Feeds `rest`, the last entries, then the run's length, outcome and end.
+    fn end(mut self, rest: &[Entry], len: usize, outcome: Outcome, end: Time) -> (u64, u64) {
+        self.feed(rest);
         let mut run = self.run;
-        trace.entries.len().hash(&mut run);
-        trace.outcome.hash(&mut run);
-        trace.end.hash(&mut run);
+        len.hash(&mut run);
+        outcome.hash(&mut run);
+        end.hash(&mut run);
         let mut order = self.order;
-        trace.entries.len().hash(&mut order);
+        len.hash(&mut order);
         (run.finish(), order.finish())
     }
 }

@@ -104,6 +104,9 @@ struct Sim<'s> {
     cut: VecSet<(NodeId, NodeId)>,
     held: VecMap<(NodeId, NodeId), i64>,
     trace: Vec<Entry>,
+    /// Entries of the run before `trace`'s first: those of the prefix a [`Tail`] was
+    /// finished from, which it does not copy.
+    skipped: usize,
     next_msg: u32,
     next_timer: u64,
     cmd_buf: Vec<Cmd>,
@@ -162,6 +165,7 @@ impl<'s> Sim<'s> {
             cut: VecSet::new(),
             held: VecMap::new(),
             trace: Vec::new(),
+            skipped: 0,
             next_msg: 0,
             next_timer: 0,
             cmd_buf: Vec::new(),
@@ -177,13 +181,17 @@ impl<'s> Sim<'s> {
         sim
     }
 
-    /// A copy of the run so far, going on with `sc` (see [`Prefix`]); `None` when the
-    /// lock service cannot be copied (the first-load build).
-    fn fork<'c>(&self, sc: &'c Scenario) -> Option<Sim<'c>> {
+    /// A copy of the run so far, going on with `sc` (see [`Prefix`]), with the trace so
+    /// far (`whole`) or without it (for a [`Tail`]); `None` when the lock service cannot
+    /// be copied (the first-load build).
+    fn fork<'c>(&self, sc: &'c Scenario, whole: bool) -> Option<Sim<'c>> {
         let coord = self.coord.boxed_clone()?;
-        // Room for the rest of the run, so that finishing it does not copy the trace again.
-        let mut trace = Vec::with_capacity(self.trace.capacity());
-        trace.extend_from_slice(&self.trace);
+        let mut trace = Vec::new();
+        if whole {
+            // Room for the rest of the run, so that finishing it does not copy it again.
+            trace.reserve(self.trace.capacity());
+            trace.extend_from_slice(&self.trace);
+        }
         Some(Sim {
             sc,
             now: self.now,
@@ -195,6 +203,7 @@ impl<'s> Sim<'s> {
             storage: self.storage.clone(),
             cut: self.cut.clone(),
             held: self.held.clone(),
+            skipped: self.skipped + if whole { 0 } else { self.trace.len() },
             trace,
             next_msg: self.next_msg,
             next_timer: self.next_timer,
@@ -224,25 +233,7 @@ impl<'s> Sim<'s> {
     }
 
     fn run(mut self) -> Trace {
-        let horizon = Time(self.sc.horizon_ms);
-        let limit = self.sc.max_events as usize;
-        let outcome = loop {
-            let Some(t) = self.queue.peek_time() else {
-                break Outcome::Quiescent;
-            };
-            if t > horizon {
-                self.now = horizon;
-                break Outcome::HorizonReached;
-            }
-            if self.trace.len() >= limit {
-                break Outcome::EventLimitReached;
-            }
-            let Some((t, ev)) = self.queue.pop() else {
-                break Outcome::Quiescent;
-            };
-            self.now = t;
-            self.dispatch(ev, false);
-        };
+        let outcome = self.go();
         let nodes = self
             .sc
             .nodes()
@@ -254,6 +245,29 @@ impl<'s> Sim<'s> {
             entries: self.trace,
             outcome,
             end: self.now,
+        }
+    }
+
+    /// Runs to the end: the horizon, the event limit, or an empty queue.
+    fn go(&mut self) -> Outcome {
+        let horizon = Time(self.sc.horizon_ms);
+        let limit = self.sc.max_events as usize;
+        loop {
+            let Some(t) = self.queue.peek_time() else {
+                break Outcome::Quiescent;
+            };
+            if t > horizon {
+                self.now = horizon;
+                break Outcome::HorizonReached;
+            }
+            if self.skipped + self.trace.len() >= limit {
+                break Outcome::EventLimitReached;
+            }
+            let Some((t, ev)) = self.queue.pop() else {
+                break Outcome::Quiescent;
+            };
+            self.now = t;
+            self.dispatch(ev, false);
         }
     }
 
@@ -605,6 +619,12 @@ impl<'s> Prefix<'s> {
         self.before
     }
 
+    /// The run's nodes in lane order, each with its clock at the start (a trace's `nodes`).
+    pub fn nodes(&self) -> Vec<(NodeId, Clock)> {
+        let clocks = self.sim.initial_clocks.iter().copied();
+        self.sim.sc.nodes().into_iter().zip(clocks).collect()
+    }
+
     /// The trace's entries so far: the first entries of every run finished from here.
     pub fn entries(&self) -> &[Entry] {
         &self.sim.trace
@@ -633,6 +653,25 @@ impl<'s> Prefix<'s> {
     /// [`Prefix::before`] — finished from here; `None` when `child` is not such a
     /// scenario, or in the first-load build, which never resumes (then run it whole).
     pub fn finish(&self, child: &Scenario) -> Option<Trace> {
+        Some(self.resume(child, true)?.run())
+    }
+
+    /// As [`Prefix::finish`], but without a copy of the entries so far: the rest of the
+    /// run ([`Tail`]), for a reader that has read those entries already (a search judging
+    /// the many runs that extend one, see `analysis::explore`).
+    pub fn finish_tail(&self, child: &Scenario) -> Option<Tail> {
+        let mut sim = self.resume(child, false)?;
+        let outcome = sim.go();
+        Some(Tail {
+            skipped: sim.skipped,
+            entries: sim.trace,
+            outcome,
+            end: sim.now,
+        })
+    }
+
+    /// The copy of this run going on with `child`'s added faults (see [`Prefix::finish`]).
+    fn resume<'c>(&self, child: &'c Scenario, whole: bool) -> Option<Sim<'c>> {
         let n = self.sim.sc.faults.len();
         if !extends(self.sim.sc, child) {
             return None;
@@ -641,15 +680,26 @@ impl<'s> Prefix<'s> {
         if added.iter().any(|f| Time(f.at_ms) < self.before) {
             return None;
         }
-        let mut sim = self.sim.fork(child)?;
+        let mut sim = self.sim.fork(child, whole)?;
         let faults = added
             .iter()
             .enumerate()
             .map(|(i, f)| (Time(f.at_ms), Ev::Fault((n + i) as u32)))
             .collect();
         sim.queue.insert_before(n as u64, faults);
-        Some(sim.run())
+        Some(sim)
     }
+}
+
+/// The rest of a run finished from a [`Prefix`] ([`Prefix::finish_tail`]): the trace
+/// [`Prefix::finish`] gives, but for its first `skipped` entries — the prefix's, not
+/// copied — and its nodes (the prefix's run's).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tail {
+    pub skipped: usize,
+    pub entries: Vec<Entry>,
+    pub outcome: Outcome,
+    pub end: Time,
 }
 
 /// Whether `b` is `a` with faults appended and nothing else changed. Every field is named,
