@@ -381,7 +381,9 @@ impl Group {
     }
 
     fn job(&self, i: usize) -> Vec<Added> {
-        let mut f = self.parent.clone();
+        // Sized once: a clone grown by one would be copied again (twice per job).
+        let mut f = Vec::with_capacity(self.parent.len() + 1);
+        f.extend_from_slice(&self.parent);
         f.extend(self.cands.get(i).cloned());
         f
     }

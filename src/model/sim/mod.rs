@@ -184,13 +184,15 @@ impl<'s> Sim<'s> {
     /// A copy of the run so far, going on with `sc` (see [`Prefix`]), with the trace so
     /// far (`whole`) or without it (for a [`Tail`]); `None` when the lock service cannot
     /// be copied (the first-load build).
-    fn fork<'c>(&self, sc: &'c Scenario, whole: bool) -> Option<Sim<'c>> {
+    /// Room is reserved for a trace of `room` entries in all.
+    fn fork<'c>(&self, sc: &'c Scenario, whole: bool, room: usize) -> Option<Sim<'c>> {
         let coord = self.coord.boxed_clone()?;
         let mut trace = Vec::new();
         if whole {
-            // Room for the rest of the run, so that finishing it does not copy it again.
-            trace.reserve(self.trace.capacity());
+            trace.reserve(room.max(self.trace.capacity()));
             trace.extend_from_slice(&self.trace);
+        } else {
+            trace.reserve(room.saturating_sub(self.trace.len()));
         }
         Some(Sim {
             sc,
@@ -603,6 +605,9 @@ impl<'s> Sim<'s> {
 pub struct Prefix<'s> {
     sim: Sim<'s>,
     before: Time,
+    /// The longest run finished from here so far: room to reserve for the next, so that
+    /// its trace is not grown (and copied) step by step.
+    longest: std::cell::Cell<usize>,
 }
 
 impl<'s> Prefix<'s> {
@@ -611,6 +616,7 @@ impl<'s> Prefix<'s> {
         Prefix {
             sim: Sim::new(sc),
             before: Time(i64::MIN),
+            longest: std::cell::Cell::new(0),
         }
     }
 
@@ -653,7 +659,10 @@ impl<'s> Prefix<'s> {
     /// [`Prefix::before`] — finished from here; `None` when `child` is not such a
     /// scenario, or in the first-load build, which never resumes (then run it whole).
     pub fn finish(&self, child: &Scenario) -> Option<Trace> {
-        Some(self.resume(child, true)?.run())
+        let trace = self.resume(child, true)?.run();
+        self.longest
+            .set(self.longest.get().max(trace.entries.len()));
+        Some(trace)
     }
 
     /// As [`Prefix::finish`], but without a copy of the entries so far: the rest of the
@@ -662,6 +671,8 @@ impl<'s> Prefix<'s> {
     pub fn finish_tail(&self, child: &Scenario) -> Option<Tail> {
         let mut sim = self.resume(child, false)?;
         let outcome = sim.go();
+        let len = sim.skipped + sim.trace.len();
+        self.longest.set(self.longest.get().max(len));
         Some(Tail {
             skipped: sim.skipped,
             entries: sim.trace,
@@ -680,7 +691,8 @@ impl<'s> Prefix<'s> {
         if added.iter().any(|f| Time(f.at_ms) < self.before) {
             return None;
         }
-        let mut sim = self.sim.fork(child, whole)?;
+        let room = self.longest.get().max(self.sim.trace.len());
+        let mut sim = self.sim.fork(child, whole, room)?;
         let faults = added
             .iter()
             .enumerate()
