@@ -45,7 +45,7 @@ fn exercise(input: &str) -> String {
     out += &format!(
         "{} {}",
         layout::stage_links(&stage, &state).len(),
-        layout::packets(&stage, &state, step as f64).len()
+        layout::packets(&stage, &trace, &state, step as f64).len()
     );
     out += &share::encode(&view);
     out += &sc.to_json_pretty();
