@@ -1,0 +1,50 @@
+// End-to-end: the stage draws the messages in the air at the cursor, each with its label
+// (`layout::packets`, which reads a message's label from the trace: the projection keeps
+// only the index of the entry that sent it). In the whole app at a linked instant, and in
+// the first load while it plays.
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { harness, openApp, until } from './lib.mjs';
+
+const LAPTOP = { viewport: { width: 1280, height: 800 } };
+
+/** The labels of the messages drawn on the stage. */
+const packets = (page) =>
+  page.evaluate(() => [...document.querySelectorAll('svg.stage .packet text')].map((t) => t.textContent));
+
+describe('messages on the stage', () => {
+  const h = harness();
+
+  test("gc-pause at 31.012 s: client 2's write with token 34 is on its way to storage", async () => {
+    const { context, page, problems } = await openApp(h.browser, `${h.url}#s=gc-pause&t=31012`, LAPTOP);
+    try {
+      const got = await until(async () => {
+        const p = await packets(page);
+        return p.length ? p : null;
+      }, 'a message on the stage');
+      assert.deepEqual(got, ['write 34']);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('the first load, playing, labels every message it draws', async () => {
+    const { context, page, problems } = await openApp(h.browser, h.url, LAPTOP);
+    try {
+      await page.getByRole('button', { name: 'Play' }).click();
+      const got = await until(async () => {
+        const p = await packets(page);
+        return p.length ? p : null;
+      }, 'a message on the stage while playing', { every: 20 });
+      assert.ok(got.every((l) => /^(acquire|grant \d+|renew(ed)? \d+|write \d+|ack|release|released|OK|reject: .+)$/.test(l)), got.join(' | '));
+      // Drawn by the first load itself: the whole app was never fetched.
+      const fetched = await page.evaluate(() => performance.getEntriesByType('resource').map((r) => r.name));
+      assert.ok(!fetched.some((n) => /\/leaseline_bg\.wasm$/.test(n)), fetched.join(' '));
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+});
