@@ -29,9 +29,9 @@
 
 use crate::analysis::liveness::{progress, JobEnd, Progress};
 use crate::analysis::projection::{walk, write_epoch, State};
+use crate::model::clock::Clock;
 use crate::model::msg::RejectReason;
-use crate::model::sim::Tail;
-use crate::model::trace::{Entry, Event, Trace};
+use crate::model::trace::{Entry, Event, Tail, Trace};
 use crate::vocab::ids::NodeId;
 use crate::vocab::numbers::fmt_ms;
 use crate::vocab::time::Time;
@@ -456,7 +456,7 @@ pub struct Safety {
 
 impl Safety {
     /// Before the first entry of a run of `nodes` (each with its clock at the start).
-    pub fn new(nodes: &[(NodeId, crate::model::clock::Clock)]) -> Safety {
+    pub fn new(nodes: &[(NodeId, Clock)]) -> Safety {
         Safety {
             state: State::start(nodes),
             violations: Vec::new(),
@@ -486,8 +486,7 @@ impl Safety {
     /// in [`check`]'s order.
     pub fn of(mut self, trace: &Trace) -> Vec<Violation> {
         self.feed(trace.entries.get(self.fed()..).unwrap_or_default());
-        self.violations.sort_by_key(|x| (x.entry, x.kind));
-        self.violations
+        self.end()
     }
 
     /// The violations of the run finished as `tail`, whose skipped entries are the ones
@@ -495,6 +494,11 @@ impl Safety {
     pub fn of_tail(mut self, tail: &Tail) -> Vec<Violation> {
         debug_assert_eq!(self.fed(), tail.skipped, "judged the tail's prefix");
         self.feed(&tail.entries);
+        self.end()
+    }
+
+    /// The violations found, in [`check`]'s order.
+    fn end(mut self) -> Vec<Violation> {
         self.violations.sort_by_key(|x| (x.entry, x.kind));
         self.violations
     }

@@ -11,8 +11,7 @@
 //! change), and it reads every integer as one 64-bit word, so a key is the same on a
 //! 64-bit native build and in 32-bit wasm: the search answers the same everywhere.
 
-use crate::model::sim::Tail;
-use crate::model::trace::{json, Entry, Outcome, Trace};
+use crate::model::trace::{json, Entry, Outcome, Tail, Trace};
 use crate::vocab::time::Time;
 use std::hash::{Hash, Hasher};
 

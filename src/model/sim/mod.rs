@@ -26,7 +26,7 @@ use crate::model::clock::Clock;
 use crate::model::flavors::Flavor;
 use crate::model::msg::Msg;
 use crate::model::scenario::{FaultKind, Scenario, ScenarioError};
-use crate::model::trace::{DropWhy, Entry, Event, Outcome, Trace};
+use crate::model::trace::{DropWhy, Entry, Event, Outcome, Tail, Trace};
 use crate::vocab::ids::NodeId;
 use crate::vocab::time::Time;
 use crate::vocab::vecmap::{VecMap, VecSet};
@@ -701,17 +701,6 @@ impl<'s> Prefix<'s> {
         sim.queue.insert_before(n as u64, faults);
         Some(sim)
     }
-}
-
-/// The rest of a run finished from a [`Prefix`] ([`Prefix::finish_tail`]): the trace
-/// [`Prefix::finish`] gives, but for its first `skipped` entries — the prefix's, not
-/// copied — and its nodes (the prefix's run's).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Tail {
-    pub skipped: usize,
-    pub entries: Vec<Entry>,
-    pub outcome: Outcome,
-    pub end: Time,
 }
 
 /// Whether `b` is `a` with faults appended and nothing else changed. Every field is named,

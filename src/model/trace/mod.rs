@@ -316,6 +316,17 @@ pub struct Trace {
     pub end: Time,
 }
 
+/// The rest of a run's trace: all but its first `skipped` entries, which the reader has
+/// read already, with how the run ended — what a run finished from a stopped one gives a
+/// search (`model::sim::Prefix::finish_tail`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tail {
+    pub skipped: usize,
+    pub entries: Vec<Entry>,
+    pub outcome: Outcome,
+    pub end: Time,
+}
+
 impl Trace {
     /// FNV-1a 64 over the canonical text form: one compact JSON line per entry (see
     /// `trace_json`), then the outcome.
