@@ -3,10 +3,14 @@
 // link to anything else (another scenario, an embed, a beat) must not show that run, even
 // for a moment: it keeps the space and hides the picture until the app draws the right one.
 //
-// It also starts the download of the build the page will run, before boot.js (a module,
-// run after parsing) asks for it: the first load for the default page, the whole app for
-// any other link (see static/boot.js). Trunk's own preload links are turned off
-// (`pattern_preload` in Trunk.toml), since they would fetch the first load for every link.
+// It also sees that the build the page will run is downloading before boot.js (a module,
+// run after parsing) asks for it (see static/boot.js). The head already preloads the first
+// load's wasm (scripts/first-paint.mjs puts the link there, so the download starts as the
+// head is parsed, a round trip before this file arrives): the default page adds its glue.
+// A link to anything else runs the whole app instead: it removes that preload, which
+// cancels the download (the first load's bytes would only slow the whole app's), and
+// preloads the whole app. Trunk's own preload links are turned off (`pattern_preload` in
+// Trunk.toml), since they would fetch the first load for every link.
 (function () {
   var h = location.hash;
   var deep = h && h !== '#';
@@ -16,10 +20,10 @@
   var tag = document.querySelector('script[data-wasm]');
   if (!tag) return;
   var js = tag.getAttribute('data-js');
-  var wasm = tag.getAttribute('data-wasm');
   if (deep) {
+    var first = document.getElementById('first-load-wasm');
+    if (first) first.remove();
     js = new URL('leaseline.js', new URL(js, location.href)).href;
-    wasm = new URL('leaseline_bg.wasm', new URL(js, location.href)).href;
   }
   var preload = function (rel, href, as) {
     var l = document.createElement('link');
@@ -33,9 +37,9 @@
     document.head.appendChild(l);
   };
   preload('modulepreload', js);
-  preload('preload', wasm, 'fetch');
-  // The whole app's stylesheet (static/boot.js adds it before the app starts).
   if (deep) {
+    preload('preload', new URL('leaseline_bg.wasm', js).href, 'fetch');
+    // The whole app's stylesheet (static/boot.js adds it before the app starts).
     var css = document.createElement('link');
     css.rel = 'preload';
     css.as = 'style';

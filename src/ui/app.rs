@@ -97,6 +97,11 @@ pub fn App() -> Html {
         })
     };
     use_effect(sample_frame_cost);
+    // The diagram's box: in the page before the timeline's first render, which lays the
+    // drawing out at its width from the start (`TimelineProps::frame`). A new one each
+    // render, not a hook's: the timeline reads it at its first render only, and a second
+    // `use_node_ref` caller costs the first load's wasm more than this does.
+    let frame = NodeRef::default();
     // The fold of labels the reader last focused or clicked on the diagram, for the
     // inspector (the first load draws no folds).
     #[cfg(not(feature = "lite"))]
@@ -203,8 +208,8 @@ pub fn App() -> Html {
         }
     };
     let diagram = html! {
-        <section class="diagram" aria-label="Space-time diagram" tabindex="0" data-digest={run.digest.clone()} data-entries={run.trace.len().to_string()} data-overlap-ms={run.verdict.stats.double_holder_ms.to_string()}>
-            <Timeline run={run.clone()} state={model.state.clone()} cursor_t={model.cursor.t} veil={model.quiz_waiting()} zoom={model.zoom} on_action={on_action.clone()} {on_fold} />
+        <section ref={frame.clone()} class="diagram" aria-label="Space-time diagram" tabindex="0" data-digest={run.digest.clone()} data-entries={run.trace.len().to_string()} data-overlap-ms={run.verdict.stats.double_holder_ms.to_string()}>
+            <Timeline run={run.clone()} state={model.state.clone()} cursor_t={model.cursor.t} veil={model.quiz_waiting()} zoom={model.zoom} on_action={on_action.clone()} {on_fold} {frame} />
             { zoom_bar }
         </section>
     };

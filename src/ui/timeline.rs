@@ -78,11 +78,19 @@ pub struct TimelineProps {
     /// list; `None` when the drawing changes (its folds are gone). The whole app's.
     #[prop_or_default]
     pub on_fold: Option<Callback<Option<Rc<Fold>>>>,
+    /// The `.diagram` box around the timeline, when its parent has it in the page before the
+    /// timeline's first render (the page's own diagram): measured then, the first drawing
+    /// is laid out at the box's width, where it would otherwise be drawn at the usual width
+    /// and drawn again once measured (a second render, and a frame at the wrong width).
+    #[prop_or_default]
+    pub frame: NodeRef,
 }
 
 impl PartialEq for TimelineProps {
     fn eq(&self, o: &Self) -> bool {
         // The projected state is replaced, never mutated: compare it by pointer too.
+        // (`frame` is left out: it is read at the first render only, and the page hands a
+        // new one with each of its renders.)
         Rc::ptr_eq(&self.run, &o.run)
             && Rc::ptr_eq(&self.state, &o.state)
             && self.cursor_t == o.cursor_t
@@ -315,15 +323,35 @@ fn svg_x(e: &MouseEvent, width: f64) -> Option<f64> {
     (r.width() > 0.0).then(|| (f64::from(e.client_x()) - r.left()) * width / r.width())
 }
 
+/// The width to lay a drawing out at in the `.diagram` box `b`: the box's, as
+/// `layout::fitted_width` turns it into the drawing's (so it never scrolls sideways and its
+/// text stays 11 px); `None` (the usual width) in an embed, which keeps the usual width in
+/// its own scrolling box: a course page's small frame has no height to give a drawing laid
+/// out narrow and tall. (The first load is never an embed: a link to one runs the whole app.)
+fn fit_in(b: &web_sys::Element) -> Option<f64> {
+    if !cfg!(feature = "lite") && b.closest(".embed").ok().flatten().is_some() {
+        return None;
+    }
+    Some(crate::view::layout::fitted_width(f64::from(
+        b.client_width(),
+    )))
+}
+
 #[component]
 pub fn Timeline(props: &TimelineProps) -> Html {
-    let hover = use_state(|| None::<f64>);
+    // (`use_state_eq`: setting the value it holds renders nothing.)
+    let hover = use_state_eq(|| None::<f64>);
     let svg = use_node_ref();
-    // The width the drawing is laid out at: its box's, as `layout::fitted_width` turns it
-    // into the drawing's (so it never scrolls sideways and its text stays 11 px), measured
-    // once mounted and again whenever the window is resized. (An `Option<f64>` state, as
-    // the hover's is: one instantiation of it for both.)
-    let fit = use_state(|| None::<f64>);
+    // The width the drawing is laid out at (see [`fit_in`]): measured before the first
+    // render when the parent's box is already in the page ([`TimelineProps::frame`]), so
+    // the first drawing is the right one; measured again once mounted (a box read before
+    // the rest of the page was drawn may have changed since: a scrollbar came) and
+    // whenever the window is resized, and drawn again only if it changed. (An
+    // `Option<f64>` state, as the hover's is: one instantiation of it for both.)
+    let fit = {
+        let frame = props.frame.clone();
+        use_state_eq(move || frame.cast::<web_sys::Element>().and_then(|b| fit_in(&b)))
+    };
     {
         let (fit, svg) = (fit.clone(), svg.clone());
         use_effect_with((), move |_| {
@@ -331,14 +359,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 let scroller = svg
                     .cast::<web_sys::Element>()
                     .and_then(|e| e.closest(".diagram").ok().flatten());
-                // An embed keeps the usual width in its own scrolling box: a course page's
-                // small frame has no height to give a drawing laid out narrow and tall.
-                let embedded = scroller
-                    .as_ref()
-                    .is_some_and(|b| b.closest(".embed").ok().flatten().is_some());
-                if let (Some(b), false) = (scroller, embedded) {
-                    let px = f64::from(b.client_width());
-                    fit.set(Some(crate::view::layout::fitted_width(px)));
+                if let Some(w) = scroller.and_then(|b| fit_in(&b)) {
+                    fit.set(Some(w));
                 }
             };
             measure();

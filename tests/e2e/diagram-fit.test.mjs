@@ -91,6 +91,41 @@ describe('the diagram on a phone, and its folds', () => {
     }
   });
 
+  test('the diagram is drawn at its box width from its first frame, never at the usual width first', async () => {
+    // Every width the page's timeline is drawn at, as each drawing reaches the page (a
+    // mutation observer's callback runs before the frame is painted).
+    const record = (context) =>
+      context.addInitScript(() => {
+        window.__widths = [];
+        new MutationObserver(() => {
+          const svg = document.querySelector('section.diagram:not(.versus) svg.timeline');
+          const w = svg?.getAttribute('viewBox').split(/\s+/)[2];
+          if (w && window.__widths.at(-1) !== w) window.__widths.push(w);
+        }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['viewBox'] });
+      });
+    const cases = [
+      ['the default page at 1280×800', '', LAPTOP],
+      ['the default page at 360×740', '', PHONE],
+      ['the whole app at 1280×800', '#s=gc-pause&t=30000', LAPTOP],
+    ];
+    for (const [what, hash, options] of cases) {
+      const { context, page, problems } = await openApp(h.browser, `${h.url}${hash}`, options, record);
+      try {
+        await page.locator('section.diagram svg.timeline').waitFor();
+        await page.waitForTimeout(300);
+        const [widths, box] = await page.evaluate(() => [
+          window.__widths,
+          document.querySelector('section.diagram:not(.versus)').clientWidth,
+        ]);
+        // Its box's width (below the usual 960 units): the one drawing, from the first.
+        assert.deepEqual(widths, [`${Math.min(box, 960)}.0`], `${what}: drawn at ${widths.join(', then ')} in a ${box} px box`);
+        assert.deepEqual(problems, []);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
   test('a fold of labels is a named button whose list shows in the inspector', async () => {
     const { context, page, problems } = await openApp(h.browser, `${h.url}#s=eight-clients`, LAPTOP);
     try {

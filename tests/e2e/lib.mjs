@@ -120,6 +120,16 @@ export function launchBrowser() {
   });
 }
 
+/**
+ * Whether a failed request is the first load's wasm download cancelled by the page itself:
+ * index.html preloads it from the head, and static/first-paint.js removes that preload
+ * (which cancels it) when the page was opened at a link to anything but the default page,
+ * which runs the whole app instead. Nothing failed.
+ */
+export function cancelledFirstLoad(url, error) {
+  return error === 'net::ERR_ABORTED' && /\/leaseline-lite-[0-9a-f]+_bg\.wasm$/.test(new URL(url).pathname);
+}
+
 /** Whether a request was made by a frame other than the page's own document. */
 function inChildFrame(page, req) {
   try {
@@ -152,6 +162,7 @@ export async function openApp(browser, url, contextOptions, prepare, { ready } =
     // the image is still being read — the run changed, the panel closed — is cancelled, not
     // failed: nothing went over the network.
     if (error === 'net::ERR_ABORTED' && req.url().startsWith('blob:')) return;
+    if (cancelledFirstLoad(req.url(), error)) return;
     problems.push(`request failed: ${req.url()} (${error})`);
   });
   page.on('response', (res) => {

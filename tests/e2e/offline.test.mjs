@@ -16,7 +16,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
-import { SHOTS, launchBrowser, playback, requireDist, serveDist, stopServer, until, urlOf } from './lib.mjs';
+import { SHOTS, cancelledFirstLoad, launchBrowser, playback, requireDist, serveDist, stopServer, until, urlOf } from './lib.mjs';
 
 const LAPTOP = { viewport: { width: 1280, height: 800 } };
 
@@ -26,7 +26,10 @@ async function visit(context, url) {
   const problems = [];
   page.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));
+  page.on('requestfailed', (r) => {
+    const error = r.failure()?.errorText;
+    if (!cancelledFirstLoad(r.url(), error)) problems.push(`request failed: ${r.url()} (${error})`);
+  });
   await page.goto(url, { waitUntil: 'load' });
   await page.getByRole('banner').waitFor({ state: 'visible', timeout: 15_000 });
   return { page, problems };
