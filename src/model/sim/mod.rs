@@ -182,9 +182,8 @@ impl<'s> Sim<'s> {
     }
 
     /// A copy of the run so far, going on with `sc` (see [`Prefix`]), with the trace so
-    /// far (`whole`) or without it (for a [`Tail`]); `None` when the lock service cannot
-    /// be copied (the first-load build).
-    /// Room is reserved for a trace of `room` entries in all.
+    /// far (`whole`) or without it (for a [`Tail`]), and room for `room` entries in all;
+    /// `None` when the lock service cannot be copied (the first-load build).
     fn fork<'c>(&self, sc: &'c Scenario, whole: bool, room: usize) -> Option<Sim<'c>> {
         let coord = self.coord.boxed_clone()?;
         let mut trace = Vec::new();
