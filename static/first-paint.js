@@ -8,9 +8,13 @@
 // load's wasm (scripts/first-paint.mjs puts the link there, so the download starts as the
 // head is parsed, a round trip before this file arrives): the default page adds its glue.
 // A link to anything else runs the whole app instead: it removes that preload, which
-// cancels the download (the first load's bytes would only slow the whole app's), and
-// preloads the whole app. Trunk's own preload links are turned off (`pattern_preload` in
-// Trunk.toml), since they would fetch the first load for every link.
+// cancels the download in Chromium (the first load's bytes would only slow the whole
+// app's), and preloads the whole app. The HTML standard leaves open whether removing a
+// preload aborts it (whatwg/html issue 2931): a browser that lets it finish spends the
+// first load's bytes for nothing on such a link — the price of the head's head start,
+// which no markup can make depend on the fragment. Trunk's own preload links are turned
+// off (`pattern_preload` in Trunk.toml), since they would fetch the first load for every
+// link.
 (function () {
   var h = location.hash;
   var deep = h && h !== '#';
