@@ -27,18 +27,23 @@ pub struct Clock {
     pub monotonic: bool,
 }
 
+/// ⌊a × b / d⌋ (`d` > 0), in 64 bits when the product fits — as it does for any run's
+/// times — and in 128 otherwise: a 128-bit division is a library call, which a search
+/// reading clocks millions of times notices.
+fn mul_div_floor(a: i64, b: i64, d: i64) -> i64 {
+    match a.checked_mul(b) {
+        Some(x) => x.div_euclid(d),
+        None => (i128::from(a) * i128::from(b)).div_euclid(i128::from(d)) as i64,
+    }
+}
+
 impl Clock {
     fn drifted(&self, t: Time) -> i64 {
-        // Most clocks do not drift, and most products fit in 64 bits: a 128-bit division
-        // is a library call, which a search reading clocks millions of times notices.
+        // Most clocks do not drift.
         if self.drift_ppm == 0 {
             return t.0;
         }
-        let d = match t.0.checked_mul(self.drift_ppm) {
-            Some(d) => d.div_euclid(1_000_000),
-            None => (i128::from(t.0) * i128::from(self.drift_ppm)).div_euclid(1_000_000) as i64,
-        };
-        t.0 + d
+        t.0 + mul_div_floor(t.0, self.drift_ppm, 1_000_000)
     }
 
     /// What the node's wall clock shows at true time `t` (what the views display).
@@ -65,10 +70,7 @@ impl Clock {
         let target = local - base;
         // drifted(t) ≈ t × (1e6 + ppm) / 1e6: invert, then correct the rounding.
         let rate = 1_000_000 + self.drift_ppm;
-        let mut t = match target.checked_mul(1_000_000) {
-            Some(x) => x.div_euclid(rate),
-            None => (i128::from(target) * 1_000_000).div_euclid(i128::from(rate)) as i64,
-        };
+        let mut t = mul_div_floor(target, 1_000_000, rate);
         t = t.max(now.0);
         while self.timer_reading(Time(t)) < local {
             t += 1;

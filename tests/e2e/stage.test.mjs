@@ -9,9 +9,16 @@ import { harness, openApp, until } from './lib.mjs';
 
 const LAPTOP = { viewport: { width: 1280, height: 800 } };
 
-/** The labels of the messages drawn on the stage. */
-const packets = (page) =>
-  page.evaluate(() => [...document.querySelectorAll('svg.stage .packet text')].map((t) => t.textContent));
+/** The labels of the messages drawn on the stage, once there is one (polled every `every` ms). */
+const packets = (page, what, every) =>
+  until(
+    async () => {
+      const p = await page.evaluate(() => [...document.querySelectorAll('svg.stage .packet text')].map((t) => t.textContent));
+      return p.length ? p : null;
+    },
+    what,
+    { every },
+  );
 
 describe('messages on the stage', () => {
   const h = harness();
@@ -19,10 +26,7 @@ describe('messages on the stage', () => {
   test("gc-pause at 31.012 s: client 2's write with token 34 is on its way to storage", async () => {
     const { context, page, problems } = await openApp(h.browser, `${h.url}#s=gc-pause&t=31012`, LAPTOP);
     try {
-      const got = await until(async () => {
-        const p = await packets(page);
-        return p.length ? p : null;
-      }, 'a message on the stage');
+      const got = await packets(page, 'a message on the stage');
       assert.deepEqual(got, ['write 34']);
       assert.deepEqual(problems, []);
     } finally {
@@ -34,10 +38,7 @@ describe('messages on the stage', () => {
     const { context, page, problems } = await openApp(h.browser, h.url, LAPTOP);
     try {
       await page.getByRole('button', { name: 'Play' }).click();
-      const got = await until(async () => {
-        const p = await packets(page);
-        return p.length ? p : null;
-      }, 'a message on the stage while playing', { every: 20 });
+      const got = await packets(page, 'a message on the stage while playing', 20);
       assert.ok(got.every((l) => /^(acquire|grant \d+|renew(ed)? \d+|write \d+|ack|release|released|OK|reject: .+)$/.test(l)), got.join(' | '));
       // Drawn by the first load itself: the whole app was never fetched.
       const fetched = await page.evaluate(() => performance.getEntriesByType('resource').map((r) => r.name));

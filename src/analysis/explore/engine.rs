@@ -108,17 +108,15 @@ impl Evaluator {
         let trace = run(&sc);
         let keys = key::Keys::default().of(&trace);
         let broken = violations(&trace);
-        self.judge(faults, Some(&sc), Some(&trace), keys, &broken, known, seen)
+        self.judge(faults, Some(&trace), keys, &broken, known, seen)
     }
 
     /// Evaluates one schedule whose (run, ordering) keys are `keys` and whose safety
-    /// violations are `broken`; `sc` (the base with `faults`) and `trace` (its run) are
-    /// given if at hand, and rebuilt only if the candidates must be derived.
-    #[allow(clippy::too_many_arguments)]
+    /// violations are `broken`; `trace`, its run, is given if at hand (below the last
+    /// depth), and simulated again only if the candidates must be derived without it.
     fn judge(
         &self,
         faults: &[Added],
-        sc: Option<&Scenario>,
         trace: Option<&Trace>,
         (run, order): (u64, u64),
         broken: &[Violation],
@@ -136,22 +134,11 @@ impl Evaluator {
         // At the last depth nothing is extended: no need to remember the ordering.
         let below = faults.len() < usize::from(self.bounds.max_faults);
         let next = (below && !known(order) && seen.insert(order)).then(|| {
-            let (built, ran);
-            let sc = match sc {
-                Some(sc) => sc,
-                None => {
-                    built = self.scenario(faults);
-                    &built
-                }
-            };
-            let trace = match trace {
-                Some(trace) => trace,
-                None => {
-                    ran = crate::model::sim::run(sc);
-                    &ran
-                }
-            };
-            self.next_faults(sc, trace, faults)
+            let sc = self.scenario(faults);
+            match trace {
+                Some(trace) => self.next_faults(&sc, trace, faults),
+                None => self.next_faults(&sc, &crate::model::sim::run(&sc), faults),
+            }
         });
         Eval {
             run,
@@ -265,7 +252,7 @@ impl Evaluator {
                         (keys, broken)
                     }
                 };
-                evals[i] = Some(self.judge(faults, None, None, keys, &broken, known, seen));
+                evals[i] = Some(self.judge(faults, None, keys, &broken, known, seen));
                 continue;
             }
             let trace = resumes.then(|| prefix.finish(&child)).flatten();
@@ -281,7 +268,7 @@ impl Evaluator {
         for ((faults, r), e) in group.iter().zip(runs).zip(evals) {
             out.push(e.unwrap_or_else(|| {
                 let (trace, keys, broken) = r.unwrap_or_else(|| self.run_whole(faults));
-                self.judge(faults, None, Some(&trace), keys, &broken, known, seen)
+                self.judge(faults, Some(&trace), keys, &broken, known, seen)
             }));
         }
     }

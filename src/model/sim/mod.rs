@@ -235,18 +235,18 @@ impl<'s> Sim<'s> {
 
     fn run(mut self) -> Trace {
         let outcome = self.go();
-        let nodes = self
-            .sc
-            .nodes()
-            .into_iter()
-            .zip(self.initial_clocks)
-            .collect();
         Trace {
-            nodes,
+            nodes: self.nodes(),
             entries: self.trace,
             outcome,
             end: self.now,
         }
+    }
+
+    /// The run's nodes in lane order, each with its clock at the start (a trace's `nodes`).
+    fn nodes(&self) -> Vec<(NodeId, Clock)> {
+        let clocks = self.initial_clocks.iter().copied();
+        self.sc.nodes().into_iter().zip(clocks).collect()
     }
 
     /// Runs to the end: the horizon, the event limit, or an empty queue.
@@ -626,8 +626,7 @@ impl<'s> Prefix<'s> {
 
     /// The run's nodes in lane order, each with its clock at the start (a trace's `nodes`).
     pub fn nodes(&self) -> Vec<(NodeId, Clock)> {
-        let clocks = self.sim.initial_clocks.iter().copied();
-        self.sim.sc.nodes().into_iter().zip(clocks).collect()
+        self.sim.nodes()
     }
 
     /// The trace's entries so far: the first entries of every run finished from here.
