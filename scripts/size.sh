@@ -3,11 +3,14 @@
 # .css file in dist/, both builds), the first load (index.html and the files it names: what
 # a reader downloads before anything is asked for), and the rest of dist/, fetched on
 # demand (the whole app's build, the docs); then the ten largest functions of each build's
-# wasm by twiggy; then the floor: Yew plus the web-free core with no views at all
-# (tools/size-floor), built the way Trunk builds the app (wasm-bindgen, then wasm-opt
-# -Oz), so the budget can be argued with a measured number.
+# wasm by twiggy; then the floors, built the way Trunk builds the app (wasm-bindgen, then
+# wasm-opt -Oz) from tools/size-floor, so the budget can be argued with measured numbers:
+# Yew plus the web-free core with no views at all, and the first load's floor — its share
+# of the core with no views, with Yew and without it.
 # Fails when the first load is over FIRST_LOAD_MAX (after printing everything).
 set -euo pipefail
+# A failing build inside $(floor_of) fails the tier too.
+shopt -s inherit_errexit
 cd "$(dirname "$0")/.."
 [[ -d dist ]] || { echo "size: dist/ is missing; run trunk build --release first" >&2; exit 1; }
 
@@ -79,18 +82,33 @@ if command -v twiggy >/dev/null; then
   done
 fi
 
-# The floor. Its own target dir keeps its Yew build apart from the app's.
+# The floors. Their own target dir keeps their Yew build apart from the app's.
 floor_target=target/size-floor
-out=$floor_target/out
-CARGO_TARGET_DIR=$floor_target cargo build --quiet --release --target wasm32-unknown-unknown \
-  --manifest-path tools/size-floor/Cargo.toml
-rm -rf "$out"
-wasm-bindgen --target web --out-dir "$out" "$floor_target/wasm32-unknown-unknown/release/size_floor.wasm"
-wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-  --enable-mutable-globals --enable-reference-types --enable-multivalue \
-  "$out/size_floor_bg.wasm" -o "$out/opt.wasm"
-floor=$(( $(gz "$out/opt.wasm") + $(gz "$out/size_floor.js") ))
+# floor_of ARGS...: the gzip bytes (wasm + glue) of tools/size-floor built with ARGS.
+floor_of() {
+  local out=$floor_target/out
+  CARGO_TARGET_DIR=$floor_target cargo build --quiet --release --target wasm32-unknown-unknown \
+    --manifest-path tools/size-floor/Cargo.toml "$@"
+  rm -rf "$out"
+  wasm-bindgen --target web --out-dir "$out" "$floor_target/wasm32-unknown-unknown/release/size_floor.wasm"
+  wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+    --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    "$out/size_floor_bg.wasm" -o "$out/opt.wasm"
+  echo $(( $(gz "$out/opt.wasm") + $(gz "$out/size_floor.js") ))
+}
+floor=$(floor_of)
 echo "floor (Yew + the core, no views, no CSS): $floor bytes gzip"
+# The first load's floor (issue #14): what its wasm and glue weigh with no views at all,
+# with Yew and without it, beside the first load's files that are not its build (index.html,
+# the CSS, boot.js, first-paint.js, the icon). No first load made with Yew can be lighter
+# than the first figure plus those files.
+lite_wasm=$(find dist -maxdepth 1 -name 'leaseline-lite-*_bg.wasm' | head -1)
+lite_js=${lite_wasm%_bg.wasm}.js
+rest=$((first - $(gz "$lite_wasm") - $(gz "$lite_js")))
+with_yew=$(floor_of --features first-load)
+without=$(floor_of --no-default-features --features first-load)
+echo "first-load floor (its core, no views): with Yew $with_yew bytes gzip, $((with_yew + rest)) with" \
+  "the first load's other files ($rest); without Yew $without, $((without + rest)) with them"
 
 if ((first > FIRST_LOAD_MAX)); then
   echo "size: the first load ($first bytes gzip) is over the ceiling of $FIRST_LOAD_MAX bytes" \
