@@ -187,7 +187,11 @@ fn exercise(input: &str) -> String {
     out += &s.caption;
     // The walkthrough: the beat at the cursor, its facts filled in.
     if let Some(w) = course::walkthrough(input) {
-        out += &format!("{:?}", w.locate(&run.trace));
+        let facts = run.facts();
+        for (b, at) in w.locate(&run.trace).into_iter().enumerate() {
+            out += &at.and_then(|at| w.text(b, at, &facts)).unwrap_or_default();
+        }
+        out += &w.try_it_text(&facts).unwrap_or_default();
     }
     if let Some(q) = walkthrough::QUESTIONS.get(n) {
         out += q.asks;
