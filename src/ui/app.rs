@@ -4,7 +4,7 @@
 #[cfg(not(feature = "lite"))]
 use super::editor::Editor;
 use super::footer::footer;
-use super::guide::{guide, on, GuideData};
+use super::guide::{guide, GuideData};
 use super::header::header;
 use super::hooks::{
     sample_frame_cost, use_deep_links, use_frames, use_page_signals, use_progress_store,
@@ -16,6 +16,7 @@ use super::host::use_link_writer;
 use super::io::Io;
 #[cfg(not(feature = "lite"))]
 use super::lessons::Menus;
+use super::on;
 use super::panels::{inspector, verdict_panel, PanelProps};
 use super::playbar::{playbar, PlaybarProps};
 #[cfg(not(feature = "lite"))]
@@ -194,7 +195,6 @@ pub fn App() -> Html {
     // zoom bar (with the overview strip) takes the place of this button.
     #[cfg(feature = "lite")]
     let zoom_bar = {
-        let cb = on_action.clone();
         let zoom_in = crate::session::zoom::Zoom::By {
             factor: crate::session::zoom::STEP_FACTOR,
             around: None,
@@ -202,7 +202,7 @@ pub fn App() -> Html {
         html! {
             <div class="zoom-bar" role="group" aria-label="Zoom">
                 <button type="button" class="control zoom" aria-label="Zoom in" title="Zoom in (+)"
-                        onclick={Callback::from(move |_| cb.emit(Action::Zoom(zoom_in)))}>{ "+" }</button>
+                        onclick={on(&on_action, Action::Zoom(zoom_in))}>{ "+" }</button>
                 <span class="zoom-window">{ "Whole run" }</span>
             </div>
         }
@@ -341,7 +341,7 @@ pub fn App() -> Html {
                 if let Some(err) = &model.error {
                     <div class="error" role="alert">
                         <span>{ format!("Not applied — {err}") }</span>
-                        <button type="button" class="quiet" aria-label="Dismiss" onclick={{ let cb = on_action.clone(); Callback::from(move |_| cb.emit(Action::DismissError)) }}>{ "✕" }</button>
+                        <button type="button" class="quiet" aria-label="Dismiss" onclick={on(&on_action, Action::DismissError)}>{ "✕" }</button>
                     </div>
                 }
                 { handover }

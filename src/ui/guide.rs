@@ -6,6 +6,7 @@
 //! (`Walkthrough::text`), the right answer from what the model did (`Stop::answer`), never
 //! from a stored script.
 
+use super::on;
 use crate::session::link;
 use crate::session::{Action, Run};
 use crate::teach::course::Quiz;
@@ -27,12 +28,6 @@ pub struct GuideData<'a> {
     pub edited: bool,
     pub playing: bool,
     pub run: &'a Run,
-}
-
-/// A click that emits `action`. One closure type for every such button keeps the wasm small.
-pub fn on(cb: &Callback<Action>, action: Action) -> Callback<MouseEvent> {
-    let cb = cb.clone();
-    Callback::from(move |_| cb.emit(action.clone()))
 }
 
 /// A button per fix; with `explore`, each followed by "does the fix hold?", which opens

@@ -148,11 +148,10 @@ mod lite {
                 <p class="handover" role="status">{ "Loading the lessons, the editor and the other tools…" }</p>
             },
             Load::Failed => {
-                let cb = on_action.clone();
                 html! {
                     <div class="error" role="alert">
                         <span>{ "The rest of Leaseline (the lessons, the editor and the other tools) did not load: the network may be down. The run on screen still plays." }</span>
-                        <button type="button" class="control text" onclick={Callback::from(move |_| cb.emit(Action::Upgrade(None)))}>{ "Retry" }</button>
+                        <button type="button" class="control text" onclick={crate::ui::on(on_action, Action::Upgrade(None))}>{ "Retry" }</button>
                     </div>
                 }
             }
@@ -178,8 +177,7 @@ mod lite {
     fn asks(on_action: &Callback<Action>, panel: &'static str) -> Callback<MouseEvent> {
         // The whole app opens only the panels a handoff may name.
         debug_assert!(PANELS.contains(&panel), "{panel}");
-        let cb = on_action.clone();
-        Callback::from(move |_| cb.emit(Action::Upgrade(Some(panel.to_string()))))
+        crate::ui::on(on_action, Action::Upgrade(Some(panel.to_string())))
     }
 
     /// The whole app's side panels, in its order, each with its summary's words: the

@@ -5,7 +5,7 @@
 //! chapter, lesson and question has a deep link and the browser's Back and Forward work.
 //! The menus are one component with comparable props: during playback they do not render.
 
-use super::guide::on;
+use super::on;
 use crate::session::link;
 use crate::session::recorded::BUILT_IN;
 use crate::session::{Action, Menu};

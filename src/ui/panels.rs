@@ -2,6 +2,7 @@
 //! wrong so far, each with a jump). Both read the projected state and the checker's
 //! verdict; neither decides anything.
 
+use super::on;
 use crate::analysis::projection::State;
 use crate::session::{Action, Run};
 use crate::teach::narrate::{self};
@@ -104,10 +105,7 @@ pub fn verdict_panel(props: &PanelProps) -> Html {
     let (safe, head, items) = narrate::verdict_so_far(&props.run.verdict, step, at_end);
     // Safe, but some client's work never got done: not the all-clear colour.
     let stalled = safe && at_end && !props.run.verdict.progress.live();
-    let jump = |entry: u32| {
-        let cb = props.on_action.clone();
-        Callback::from(move |_| cb.emit(Action::SeekEntry(entry as usize)))
-    };
+    let jump = |entry: u32| on(&props.on_action, Action::SeekEntry(entry as usize));
     html! {
         <section class={classes!("panel", "verdict", if safe { "safe" } else { "unsafe" }, stalled.then_some("stalled"))} aria-label="Verdict">
             <h2>{ head }</h2>

@@ -2,6 +2,7 @@
 //! violation, a time slider, speed, the fencing switch, undo and redo. Every control has an
 //! accessible name and a keyboard shortcut (listed in its title).
 
+use super::on;
 use crate::session::Action;
 use crate::vocab::numbers::secs;
 use wasm_bindgen::JsCast;
@@ -50,20 +51,18 @@ fn button(
     action: Action,
     cb: &Callback<Action>,
 ) -> Html {
-    let cb = cb.clone();
     html! {
         <button type="button" class="control" aria-label={label.to_string()} title={format!("{label} ({key})")} {disabled}
-                onclick={Callback::from(move |_| cb.emit(action.clone()))}>
+                onclick={on(cb, action)}>
             { icon(icon_name) }
         </button>
     }
 }
 
 fn text_button(label: &str, key: &str, text: &str, action: Action, cb: &Callback<Action>) -> Html {
-    let cb = cb.clone();
     html! {
         <button type="button" class="control" aria-label={label.to_string()} title={format!("{label} ({key})")}
-                onclick={Callback::from(move |_| cb.emit(action.clone()))}>{ text.to_string() }</button>
+                onclick={on(cb, action)}>{ text.to_string() }</button>
     }
 }
 
@@ -88,14 +87,8 @@ pub fn playbar(p: &PlaybarProps) -> Html {
         })
     };
     let play_label = if p.playing { "Pause" } else { "Play" };
-    let toggle = {
-        let cb = cb.clone();
-        Callback::from(move |_| cb.emit(Action::TogglePlay))
-    };
-    let fence = {
-        let cb = cb.clone();
-        Callback::from(move |_| cb.emit(Action::ToggleFence))
-    };
+    let toggle = on(cb, Action::TogglePlay);
+    let fence = on(cb, Action::ToggleFence);
     html! {
         <div class="controls" role="toolbar" aria-label="Playback">
             <div class="group">
@@ -138,11 +131,11 @@ pub fn playbar(p: &PlaybarProps) -> Html {
                     <p class="primer-text" role="note">{ crate::teach::narrate::FENCING_PRIMER }</p>
                 </details>
                 <button type="button" class="control text" disabled={!p.has_violation} title="Jump to the next violation (V)"
-                        onclick={{ let cb = cb.clone(); Callback::from(move |_| cb.emit(Action::NextViolation)) }}>{ "Next violation" }</button>
+                        onclick={on(cb, Action::NextViolation)}>{ "Next violation" }</button>
                 <button type="button" class="control text" disabled={!p.can_undo} title="Undo (Ctrl+Z)"
-                        onclick={{ let cb = cb.clone(); Callback::from(move |_| cb.emit(Action::Undo)) }}>{ "Undo" }</button>
+                        onclick={on(cb, Action::Undo)}>{ "Undo" }</button>
                 <button type="button" class="control text" disabled={!p.can_redo} title="Redo (Ctrl+Shift+Z)"
-                        onclick={{ let cb = cb.clone(); Callback::from(move |_| cb.emit(Action::Redo)) }}>{ "Redo" }</button>
+                        onclick={on(cb, Action::Redo)}>{ "Redo" }</button>
             </div>
         </div>
     }

@@ -3,7 +3,7 @@
 //! [`EmbedOptions`] (size, Play on load, Diagram and caption only), with a live preview of
 //! the frame it makes and a `title` so screen readers can name the frame.
 
-use super::guide::on;
+use super::on;
 use crate::session::share::snippet::{HEIGHTS, WIDTHS};
 use crate::session::share::{iframe_snippet, EmbedOptions, Size, SIZES};
 use crate::session::{Action, Menu};

@@ -3,6 +3,7 @@
 //! cut. Every node and link is a button (click, tap, Enter or Space) that opens its actions;
 //! nothing needs a right-click.
 
+use super::on;
 use crate::session::edit::{actions_for, Actions};
 use crate::session::{Action, Run, Selection};
 use crate::view::layout::{self, STAGE_W};
@@ -28,10 +29,9 @@ fn activate(
     cb: &Callback<Action>,
     sel: Selection,
 ) -> (Callback<MouseEvent>, Callback<KeyboardEvent>) {
-    let c1 = cb.clone();
     let c2 = cb.clone();
     (
-        Callback::from(move |_| c1.emit(Action::Select(Some(sel)))),
+        on(cb, Action::Select(Some(sel))),
         Callback::from(move |e: KeyboardEvent| {
             if e.key() == "Enter" || e.key() == " " {
                 e.prevent_default();
@@ -139,18 +139,14 @@ fn action_menu(props: &StageProps) -> Html {
     };
     let at_ms = props.t.floor() as i64;
     let Actions { title, items } = actions_for(sel, &props.state, at_ms);
-    let close = {
-        let cb = props.on_action.clone();
-        Callback::from(move |_| cb.emit(Action::Select(None)))
-    };
+    let close = on(&props.on_action, Action::Select(None));
     html! {
         <>
         { hint }
         <div class="action-menu" role="group" aria-label={format!("Actions for {title}")}>
             <span class="action-title">{ format!("{} at {}:", title, crate::vocab::numbers::secs(at_ms)) }</span>
             { for items.into_iter().map(|(label, edit)| {
-                let cb = props.on_action.clone();
-                html! { <button type="button" onclick={Callback::from(move |_| cb.emit(Action::Edit(edit.clone())))}>{ label }</button> }
+                html! { <button type="button" onclick={on(&props.on_action, Action::Edit(edit))}>{ label }</button> }
             }) }
             <button type="button" class="quiet" aria-label="Close actions" onclick={close}>{ "✕" }</button>
         </div>

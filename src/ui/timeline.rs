@@ -481,10 +481,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             let gesture = gesture.clone();
             Callback::from(move |e: PointerEvent| gesture.borrow_mut().up(e.pointer_id()))
         };
-        let ondblclick = {
-            let cb = props.on_action.clone();
-            Callback::from(move |_: MouseEvent| cb.emit(Action::Zoom(Zoom::Fit)))
-        };
+        let ondblclick = super::on(&props.on_action, Action::Zoom(Zoom::Fit));
         (
             Some(onpointerdown),
             Some(onpointermove),

@@ -4,6 +4,7 @@
 //! The lines come from the core ([`crate::teach::narrate::transcript`]); this only lists them.
 
 use super::adapter::RunProps;
+use super::on;
 use crate::session::Action;
 use crate::teach::narrate::{ending, transcript};
 use crate::vocab::numbers::secs;
@@ -18,11 +19,9 @@ pub fn Transcript(props: &RunProps) -> Html {
             <summary>{ format!("Transcript: {} events", lines.len()) }</summary>
             <ol>
                 { for lines.into_iter().map(|l| {
-                    let cb = props.on_action.clone();
-                    let step = l.step;
                     html! {
                         <li>
-                            <button type="button" class="link" onclick={Callback::from(move |_| cb.emit(Action::SeekEntry(step)))}>
+                            <button type="button" class="link" onclick={on(&props.on_action, Action::SeekEntry(l.step))}>
                                 { format!("t = {}", secs(l.at.0)) }
                             </button>
                             { " " }{ l.text }

@@ -3,7 +3,7 @@
 //! first event where the two runs part and each side's verdict; both diagrams are the
 //! same `Timeline` component, each fed its own run and its own projected state.
 
-use super::guide::on;
+use super::on;
 use super::timeline::Timeline;
 use crate::session::{Action, Run, Versus, BEFORE_LAST_EDIT};
 use crate::teach::course::{variant_label, variants};
