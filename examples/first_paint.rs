@@ -1,17 +1,58 @@
 //! Writes the default page's first paint (see `leaseline::view::export::first_paint`) to
-//! stdout: the whole run of the default scenario, as an HTML fragment for `index.html`.
-//! `scripts/first-paint.mjs` runs it after every Trunk build:
+//! stdout: the whole run of the default scenario, in the page the app draws around it at
+//! its start, as an HTML fragment for `index.html`. `scripts/first-paint.mjs` runs it after
+//! every Trunk build:
 //!
 //!     cargo run -q --no-default-features --example first_paint
 
-use leaseline::analysis::check::check;
-use leaseline::model::sim::simulate;
-use leaseline::session::DEFAULT;
-use leaseline::view::{export::first_paint, layout};
+use leaseline::session::Session;
+use leaseline::teach::course;
+use leaseline::view::export::first_paint::{self, Around};
+use leaseline::view::layout;
+use leaseline::vocab::numbers::secs;
+
+/// The diagram's box on a wide screen, in CSS pixels: the page's width (style.css,
+/// `--max-width`) less its padding, the walkthrough's column and the gap between them.
+/// The app lays its drawing out at its box's width, so the first paint is laid out at this
+/// one and fills the box exactly as the app's drawing will; a narrower screen scales it.
+/// `first-paint.test.mjs` fails if the app's box is not this wide at 1280×800.
+const WIDE_BOX: f64 = 802.0;
 
 fn main() {
-    let sc = leaseline::teach::course::open(DEFAULT).expect("the default scenario is built in");
-    let trace = simulate(&sc).expect("the default scenario runs");
-    let d = layout::diagram(&trace, &check(&trace));
-    print!("{}", first_paint::html(&d, &sc.name, &trace.digest_hex()));
+    // The words around the diagram, read from the default page's session as the app reads
+    // them at its start.
+    let page = Session::default_page();
+    let run = &page.run;
+    let name = page.name.as_deref().unwrap_or_default();
+    let picker = page.picker();
+    let options: Vec<(&str, bool)> = picker.options.iter().map(|o| (o.1, o.2)).collect();
+    let description = page.description();
+    let time = format!("{} / {}", secs(0), secs(run.end_ms() as i64));
+    let speed = page.speed_label();
+    let fence = if run.fenced() {
+        "Fencing: on"
+    } else {
+        "Fencing: off"
+    };
+    let beats = format!("{} beats", page.beats.iter().flatten().count());
+    let sources = course::sources(name);
+    let sources = if sources.is_empty() {
+        String::new()
+    } else {
+        format!("Sources: {}.", sources.join("; "))
+    };
+    let d = layout::layout(&run.trace, &run.verdict, WIDE_BOX, None);
+    let around = Around {
+        options: &options,
+        description: &description,
+        time: &time,
+        speed: &speed,
+        fence,
+        beats: &beats,
+        sources: &sources,
+    };
+    print!(
+        "{}",
+        first_paint::html(&d, &run.scenario.name, &run.digest, &around)
+    );
 }

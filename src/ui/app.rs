@@ -180,9 +180,9 @@ pub fn App() -> Html {
     );
     let controls = playbar(&bar);
     let hint = if model.embed {
-        "Press Play to run the scenario."
+        crate::teach::narrate::PLAY_HINT_EMBED
     } else {
-        "Press Play (Space) to run the scenario."
+        crate::teach::narrate::PLAY_HINT
     };
     let caption = html! {
         <p class={classes!("caption", verdict_class)} aria-live="polite" aria-atomic="true">

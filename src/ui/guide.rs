@@ -92,7 +92,7 @@ fn walkthrough(m: &GuideData, cb: &Callback<Action>) -> Html {
     let facts = m.run.facts();
     let text = beat
         .and_then(|b| w.text(b, m.beats[b]?, &facts))
-        .unwrap_or_else(|| "Follow the story one beat at a time with Next, or press Play and the beats follow the run.".to_string());
+        .unwrap_or_else(|| crate::teach::walkthrough::INTRO.to_string());
     let try_it = at_end.then(|| w.try_it_text(&facts)).flatten();
     html! {
         <section class="guide panel" aria-label="Walkthrough" tabindex="0" {onkeydown}>

@@ -2,9 +2,7 @@
 
 use yew::prelude::*;
 
-/// What Leaseline shows, in one sentence.
-pub const PROMISE: &str =
-    "See why \u{201c}acquire a lock and proceed\u{201d} is unsafe \u{2014} and what fencing tokens do about it.";
+use crate::teach::narrate::PROMISE;
 
 /// A plain function, not a component: it has no state, and each component costs wasm size.
 pub fn header() -> Html {

@@ -3,7 +3,9 @@
 // here, with the wasm never arriving at all. A link to anything else (an embed of another
 // scenario) keeps that picture hidden from the first paint on, so the default run is never
 // shown in its place; once the app mounts, the picture is gone and the app's diagram is
-// the only one.
+// the only one. The picture stands in the page the app draws around it (the header, the
+// bars, the caption, the walkthrough, their controls inert until then), so the app taking
+// over moves nothing: the diagram stays where the reader found it.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -30,6 +32,13 @@ const picture = (page) =>
     };
   });
 
+/** Where the diagram is on screen: the first paint's picture, or the app's timeline. */
+const box = (page, selector) =>
+  page.locator(selector).evaluate((e) => {
+    const r = e.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height };
+  });
+
 describe('the first paint', () => {
   const h = harness();
 
@@ -43,6 +52,44 @@ describe('the first paint', () => {
       await page.screenshot({ path: join(SHOTS, 'first-paint.png') });
     } finally {
       await context.close();
+    }
+  });
+
+  test('the diagram does not move when the app takes the page over', async () => {
+    // A wide screen and a phone. On the wide one the picture is laid out at the app's box
+    // width (examples/first_paint.rs), so it fills the same box; on the phone it is wider
+    // than the screen (it scrolls sideways), so only its place and height must match.
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 360, height: 740 }]) {
+      const context = await h.browser.newContext({ viewport });
+      try {
+        // The wasm waits until the picture has been measured.
+        let release;
+        const held = new Promise((ok) => (release = ok));
+        await context.route(/\.wasm$/, async (route) => {
+          await held;
+          await route.continue();
+        });
+        const page = await context.newPage();
+        await page.goto(h.url, { waitUntil: 'domcontentloaded' });
+        const before = await box(page, '#first-paint svg.timeline');
+        // Its copies of the controls do nothing, and nothing takes them for the app's.
+        const plays = await page.getByRole('button', { name: 'Play' }).count();
+        const inert = await page.locator('#first-paint [inert]').count();
+        release();
+        await page.locator('section.diagram svg.timeline').waitFor();
+        const after = await box(page, 'section.diagram svg.timeline');
+        const at = `${viewport.width}×${viewport.height}`;
+        assert.equal(await page.locator('#first-paint').count(), 0, `${at}: the picture is gone`);
+        const near = (a, b, what) => assert.ok(Math.abs(a - b) <= 1, `${at}: ${what} ${a.toFixed(1)} then ${b.toFixed(1)}`);
+        near(before.x, after.x, 'left');
+        near(before.y, after.y, 'top');
+        near(before.height, after.height, 'height');
+        if (viewport.width > 1000) near(before.width, after.width, 'width');
+        assert.equal(plays, 0, `${at}: no Play button before the app's`);
+        assert.equal(inert, 5, `${at}: the copies of the scenario bar, the playback bar, the legend, the zoom bar and the walkthrough are inert`);
+      } finally {
+        await context.close();
+      }
     }
   });
 
