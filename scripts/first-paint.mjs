@@ -1,9 +1,10 @@
 // Trunk post-build hook (before slim-js.mjs): puts the default page's first paint into
 // index.html — the whole run of the default scenario, drawn by the core at build time
-// (examples/first_paint.rs; see src/view/export/first_paint.rs) — as the body's first
-// element, and a blocking `first-paint.js` in the head that hides it before the first
-// paint when the page was opened at a link to anything else. The app removes it as it
-// mounts. Both are plain markup and an external script: nothing inline for the CSP.
+// (examples/first_paint.rs; see src/view/export/first_paint.rs) in the page around it —
+// at the top of the body (after its <noscript> note), and a blocking `first-paint.js` in
+// the head that hides it before the first paint when the page was opened at a link to
+// anything else. The app removes it as it mounts. Both are plain markup and an external
+// script: nothing inline for the CSP.
 //
 // It also puts a preload of the first load's wasm into the head, so its download starts
 // as the head is parsed, not a round trip later when first-paint.js has arrived and run
@@ -52,7 +53,10 @@ if (html.includes('id="first-paint"')) {
   const sheets = html.match(/<link\b[^>]*\brel="?stylesheet"?[^>]*>/g) ?? [];
   for (const sheet of sheets) html = html.replace(sheet, '');
   html = html.replace(guard, `${guard}${sheets.join('')}`);
-  html = html.replace(/<body>/, `<body>${fragment}`);
+  // After the page's <noscript> note, if it has one: a reader without JavaScript reads
+  // that first, above a picture whose controls will never wake.
+  const body = html.match(/<body>(\s*<noscript>[\s\S]*?<\/noscript>)?/);
+  if (body) html = html.replace(body[0], `${body[0]}${fragment}`);
   if (!html.includes(fragment) || !html.includes(guard) || !html.includes(preload)) {
     throw new Error('first-paint: index.html has no <body> or </head> to write into');
   }
