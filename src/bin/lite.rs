@@ -8,15 +8,15 @@
 //! On 2026-12-01:
 //!
 //! - the page's files other than this build (index.html with the first paint, the CSS,
-//!   boot.js, first-paint.js, the icon): 9,669 bytes;
-//! - this build's share of the core, mounted by Yew with no views: 162,656 (172,325 with
+//!   boot.js, first-paint.js, the icon): 9,668 bytes;
+//! - this build's share of the core, mounted by Yew with no views: 161,773 (171,441 with
 //!   those files — already over 160,000 before a single view is drawn);
-//! - the same core with no Yew at all: 120,704 (130,373 with those files);
-//! - this build as shipped: 182,767 (192,436 in all); its views cost about 20 KB.
+//! - the same core with no Yew at all: 120,545 (130,213 with those files);
+//! - this build as shipped: 182,374 (192,042 in all); its views cost about 20 KB.
 //!
 //! Cutting views cannot reach the target: with the stage, the verdict, the inspector, the
-//! transcript and the walkthrough all taken out (12,976 bytes), the first load would still
-//! weigh 180,311 — the player alone (bar, caption, diagram) on Yew. Only a first load
+//! transcript and the walkthrough all taken out (13,079 bytes), the first load would still
+//! weigh about 178,900 — the player alone (bar, caption, diagram) on Yew. Only a first load
 //! without Yew could: the same regions written as HTML by the core (as the first paint
 //! already is, `view::export::first_paint`), patched in place as the session changes, with
 //! one delegated listener per event kind — about 30 KB of room above the no-Yew floor. The
