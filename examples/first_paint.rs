@@ -15,7 +15,8 @@ use leaseline::vocab::numbers::secs;
 /// `--max-width`) less its padding, the walkthrough's column and the gap between them.
 /// The app lays its drawing out at its box's width, so the first paint is laid out at this
 /// one and fills the box exactly as the app's drawing will; a narrower screen scales it.
-/// `first-paint.test.mjs` fails if the app's box is not this wide at 1280×800.
+/// Laid out at any other width, it would be scaled to the box and come out taller or
+/// shorter than the app's drawing, which `first-paint.test.mjs` checks at 1280×800.
 const WIDE_BOX: f64 = 802.0;
 
 fn main() {

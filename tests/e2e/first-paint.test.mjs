@@ -71,6 +71,8 @@ describe('the first paint', () => {
         });
         const page = await context.newPage();
         await page.goto(h.url, { waitUntil: 'domcontentloaded' });
+        // Measured as a reader sees it: once the stylesheets are in.
+        await page.waitForFunction(() => [...document.querySelectorAll('link[rel=stylesheet]')].every((l) => l.sheet));
         const before = await box(page, '#first-paint svg.timeline');
         // Its copies of the controls do nothing, and nothing takes them for the app's.
         const plays = await page.getByRole('button', { name: 'Play' }).count();
