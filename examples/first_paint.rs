@@ -6,10 +6,10 @@
 //!     cargo run -q --no-default-features --example first_paint
 
 use leaseline::session::Session;
-use leaseline::teach::course;
+use leaseline::teach::{course, narrate};
 use leaseline::view::export::first_paint::{self, Around};
 use leaseline::view::layout;
-use leaseline::vocab::numbers::secs;
+use leaseline::vocab::numbers::clock;
 
 /// The diagram's box on a wide screen, in CSS pixels: the page's width (style.css,
 /// `--max-width`) less its padding, the walkthrough's column and the gap between them.
@@ -28,20 +28,11 @@ fn main() {
     let picker = page.picker();
     let options: Vec<(&str, bool)> = picker.options.iter().map(|o| (o.1, o.2)).collect();
     let description = page.description();
-    let time = format!("{} / {}", secs(0), secs(run.end_ms() as i64));
+    let time = clock(0, run.end_ms() as i64);
     let speed = page.speed_label();
-    let fence = if run.fenced() {
-        "Fencing: on"
-    } else {
-        "Fencing: off"
-    };
+    let fence = narrate::fence_switch(run.fenced());
     let beats = format!("{} beats", page.beats.iter().flatten().count());
-    let sources = course::sources(name);
-    let sources = if sources.is_empty() {
-        String::new()
-    } else {
-        format!("Sources: {}.", sources.join("; "))
-    };
+    let sources = course::sources_line(name);
     let d = layout::layout(&run.trace, &run.verdict, WIDE_BOX, None);
     let around = Around {
         options: &options,

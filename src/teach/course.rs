@@ -180,6 +180,16 @@ pub fn sources(name: &str) -> &'static [&'static str] {
         .unwrap_or_default()
 }
 
+/// The line under a walkthrough that credits its sources ("Sources: A; B."); "" for none.
+pub fn sources_line(name: &str) -> String {
+    let s = sources(name);
+    if s.is_empty() {
+        String::new()
+    } else {
+        format!("Sources: {}.", s.join("; "))
+    }
+}
+
 /// The chapter menu: every lesson under its chapter, titled by its scenario's name.
 pub fn menu() -> Vec<Chapter> {
     let lesson = |id: &'static str| LessonRef {

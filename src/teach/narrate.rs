@@ -639,6 +639,15 @@ pub const PROMISE: &str =
 pub const PLAY_HINT: &str = "Press Play (Space) to run the scenario.";
 pub const PLAY_HINT_EMBED: &str = "Press Play to run the scenario.";
 
+/// The fence switch's words for the fence it shows.
+pub fn fence_switch(fenced: bool) -> &'static str {
+    if fenced {
+        "Fencing: on"
+    } else {
+        "Fencing: off"
+    }
+}
+
 pub const FENCING_PRIMER: &str = "A fencing token is a number the lock service hands out with each grant, one higher every time. The client sends it with every write, and storage refuses a number lower than one it has already accepted, so a client that lost its lock without noticing (paused, or cut off) cannot overwrite the newer holder's work. The idea is from Martin Kleppmann's post on distributed locking (Kleppmann 2016).";
 
 /// What "ppm" means, said where clock drift is set.

@@ -55,11 +55,11 @@ fn fix_buttons(fixes: &[FixRef], cb: &Callback<Action>, explore: bool) -> Html {
 
 /// Where the lesson's argument comes from, credited where the learner reads it.
 fn sources(name: &str) -> Html {
-    let s = course::sources(name);
-    if s.is_empty() {
+    let line = course::sources_line(name);
+    if line.is_empty() {
         return html! {};
     }
-    html! { <p class="sources">{ format!("Sources: {}.", s.join("; ")) }</p> }
+    html! { <p class="sources">{ line }</p> }
 }
 
 fn walkthrough(m: &GuideData, cb: &Callback<Action>) -> Html {

@@ -4,7 +4,7 @@
 
 use super::on;
 use crate::session::Action;
-use crate::vocab::numbers::secs;
+use crate::vocab::numbers::clock;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -93,7 +93,7 @@ pub fn playbar(p: &PlaybarProps) -> Html {
                 <span class="sr-only">{ "Time" }</span>
                 <input type="range" class="scrubber" aria-label="Time" min="0" max={(p.end as i64).to_string()} step="1"
                        value={(p.t as i64).to_string()} aria-valuetext={format!("t = {}, event {} of {}", crate::vocab::numbers::fmt_ms(p.t as i64), p.step, p.steps)} oninput={scrub} />
-                <output class="time" aria-hidden="true">{ format!("{} / {}", secs(p.t as i64), secs(p.end as i64)) }</output>
+                <output class="time" aria-hidden="true">{ clock(p.t as i64, p.end as i64) }</output>
             </label>
             <div class="group">
                 { text_button("Slower", "[", "−", Action::Slower, cb) }
@@ -106,7 +106,7 @@ pub fn playbar(p: &PlaybarProps) -> Html {
                 } else {
                     <button type="button" class={classes!("control", "fence", p.fenced.then_some("on"))} aria-pressed={p.fenced.to_string()}
                             title="Fencing: storage rejects writes with an older token (F)" onclick={fence}>
-                        { if p.fenced { "Fencing: on" } else { "Fencing: off" } }
+                        { crate::teach::narrate::fence_switch(p.fenced) }
                     </button>
                 }
                 // What a fencing token is, one click (or Enter) beside the switch.

@@ -24,6 +24,11 @@ pub fn secs(ms: i64) -> String {
     )
 }
 
+/// The playback clock: the cursor's time of the run's end ("12.3 s / 60.0 s").
+pub fn clock(t_ms: i64, end_ms: i64) -> String {
+    format!("{} / {}", secs(t_ms), secs(end_ms))
+}
+
 /// `v` kept within `lo..=hi`: `f64::clamp` without its panic. The standard one checks
 /// `lo <= hi` and, when not, formats both bounds with `Debug`; that message alone pulls
 /// about 13 KB of float formatting into the wasm (5 KB gzip, measured on the first load),

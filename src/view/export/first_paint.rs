@@ -58,11 +58,10 @@ pub struct Around<'a> {
 pub fn html(d: &Diagram, title: &str, digest: &str, around: &Around) -> String {
     const IDLE: &str = r#" inert aria-hidden="true""#;
     let mut out = String::with_capacity(24 * 1024);
-    let text = |out: &mut String, s: &str| escape_into(out, s);
     out.push_str(r#"<div id=""#);
     out.push_str(ID);
     out.push_str(r#"" class="shell first-paint"><div class="masthead"><p class="masthead-name">Leaseline</p><p class="masthead-promise">"#);
-    text(&mut out, PROMISE);
+    escape_into(&mut out, PROMISE);
     out.push_str(r#"</p></div><div class="workspace"><div class="scenario-bar""#);
     out.push_str(IDLE);
     out.push_str("><label><span>Scenario</span><select>");
@@ -72,7 +71,7 @@ pub fn html(d: &Diagram, title: &str, digest: &str, around: &Around) -> String {
         } else {
             "<option>"
         });
-        text(&mut out, summary);
+        escape_into(&mut out, summary);
         out.push_str("</option>");
     }
     out.push_str("</select></label>");
@@ -82,7 +81,7 @@ pub fn html(d: &Diagram, title: &str, digest: &str, around: &Around) -> String {
         out.push_str("</button>");
     }
     out.push_str(r#"</div><p class="scenario-description">"#);
-    text(&mut out, around.description);
+    escape_into(&mut out, around.description);
     out.push_str(r#"</p><div class="controls""#);
     out.push_str(IDLE);
     out.push_str(r#"><div class="group">"#);
@@ -111,13 +110,13 @@ pub fn html(d: &Diagram, title: &str, digest: &str, around: &Around) -> String {
         out.push_str("</button>");
     }
     out.push_str(r#"</div><label class="scrub"><input type="range" class="scrubber" value="0"><output class="time">"#);
-    text(&mut out, around.time);
+    escape_into(&mut out, around.time);
     out.push_str(r#"</output></label><div class="group"><button class="control">−</button><span class="speed">"#);
-    text(&mut out, around.speed);
+    escape_into(&mut out, around.speed);
     out.push_str(r#"</span><button class="control">+</button></div><div class="group"><button class="control fence">"#);
-    text(&mut out, around.fence);
+    escape_into(&mut out, around.fence);
     out.push_str(r#"</button><details class="primer"><summary class="control"><span class="primer-i">i</span></summary></details><button class="control text">Next violation</button><button class="control text" disabled>Undo</button><button class="control text" disabled>Redo</button></div></div><p class="caption safe">"#);
-    text(&mut out, PLAY_HINT);
+    escape_into(&mut out, PLAY_HINT);
     out.push_str(r#"</p><details class="legend""#);
     out.push_str(IDLE);
     out.push_str(r#"><summary class="control text">Legend</summary></details><div class="view"><div class="diagram" data-digest=""#);
@@ -125,7 +124,7 @@ pub fn html(d: &Diagram, title: &str, digest: &str, around: &Around) -> String {
     out.push_str(r#""><div class="timeline-frame"><svg class="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 "#);
     out.push_str(&format!("{} {}", d.width as i64, d.height as i64));
     out.push_str(r#"" role="img" aria-label=""#);
-    text(&mut out, title);
+    escape_into(&mut out, title);
     out.push_str(r#" — the whole run, drawn before the player has loaded">"#);
     out.push_str(DEFS);
     drawing(&mut out, d);
@@ -134,13 +133,13 @@ pub fn html(d: &Diagram, title: &str, digest: &str, around: &Around) -> String {
     out.push_str(r#"><button class="control zoom">+</button><span class="zoom-window">Whole run</span></div></div><div class="guide panel""#);
     out.push_str(IDLE);
     out.push_str(r#"><div class="guide-head"><h2>Walkthrough</h2><span class="beat-count">"#);
-    text(&mut out, around.beats);
+    escape_into(&mut out, around.beats);
     out.push_str(r#"</span></div><p class="beat">"#);
-    text(&mut out, INTRO);
+    escape_into(&mut out, INTRO);
     out.push_str(r#"</p><div class="guide-actions"><button class="control text" disabled>Back</button><button class="control text">Next</button></div>"#);
     if !around.sources.is_empty() {
         out.push_str(r#"<p class="sources">"#);
-        text(&mut out, around.sources);
+        escape_into(&mut out, around.sources);
         out.push_str("</p>");
     }
     out.push_str("</div></div></div></div>");
