@@ -42,6 +42,28 @@ const box = (page, selector) =>
 describe('the first paint', () => {
   const h = harness();
 
+  // The words a reader sees in each copied region, space-normalised; `scope` picks the
+  // copies ('#first-paint ') or the app's own (''). Not counted: words for screen readers only
+  // (the copies name no controls) and the inside of a closed disclosure (the copies never
+  // open). The select's other options count: they are what it offers.
+  const REGIONS = ['.masthead', '.scenario-bar', '.scenario-description', '.controls', '.caption', '.legend summary', '.zoom-bar', '.guide.panel'];
+  async function words(page, scope) {
+    return page.evaluate(({ regions, scope }) => {
+      const seen = (node) => {
+        if (node.nodeType === Node.TEXT_NODE) return node.data;
+        if (node.nodeType !== Node.ELEMENT_NODE || node.classList.contains('sr-only')) return '';
+        const closed = node.tagName === 'DETAILS' && !node.open;
+        return [...node.childNodes].filter((c) => !closed || c.tagName === 'SUMMARY').map(seen).join(' ');
+      };
+      const out = {};
+      for (const r of regions) {
+        const node = document.querySelector(scope + r);
+        out[r] = node ? seen(node).replace(/\s+/g, ' ').trim() : '(missing)';
+      }
+      return out;
+    }, { regions: REGIONS, scope });
+  }
+
   test('the default page shows the whole default run before (and without) the wasm', async () => {
     const { context, page } = await withoutWasm(h, '');
     try {
@@ -77,9 +99,11 @@ describe('the first paint', () => {
         // Its copies of the controls do nothing, and nothing takes them for the app's.
         const plays = await page.getByRole('button', { name: 'Play' }).count();
         const inert = await page.locator('#first-paint [inert]').count();
+        const wordsBefore = await words(page, '#first-paint ');
         release();
         await page.locator('section.diagram svg.timeline').waitFor();
         const after = await box(page, 'section.diagram svg.timeline');
+        const wordsAfter = await words(page, '');
         const at = `${viewport.width}×${viewport.height}`;
         assert.equal(await page.locator('#first-paint').count(), 0, `${at}: the picture is gone`);
         const near = (a, b, what) => assert.ok(Math.abs(a - b) <= 1, `${at}: ${what} ${a.toFixed(1)} then ${b.toFixed(1)}`);
@@ -89,6 +113,11 @@ describe('the first paint', () => {
         if (viewport.width > 1000) near(before.width, after.width, 'width');
         assert.equal(plays, 0, `${at}: no Play button before the app's`);
         assert.equal(inert, 5, `${at}: the copies of the scenario bar, the playback bar, the legend, the zoom bar and the walkthrough are inert`);
+        // The copies are markup written a second time (src/view/export/first_paint.rs): a word
+        // changed in the app's views and not in the copy would show at takeover.
+        for (const [region, text] of Object.entries(wordsBefore)) {
+          assert.equal(text, wordsAfter[region], `${at}: the copy of ${region} says what the app's says`);
+        }
       } finally {
         await context.close();
       }
