@@ -233,7 +233,7 @@ fn stale<'a>(s: &Step<'a>) -> Option<(&'a Event, u32, u64, NodeId)> {
     let newer = s
         .before
         .accepted_epochs
-        .get(key.as_str())
+        .get(&**key)
         .copied()
         .filter(|p| *p > mine)?;
     let (token, holder) = s.before.epochs.get(&newer).copied().unwrap_or((0, *client));
@@ -304,7 +304,7 @@ fn duplicate_effect(s: &Step) -> Option<Breach> {
     let Event::EffectPerformed { client, name } = &s.entry.event else {
         return None;
     };
-    let first = *s.before.effects.get(name.as_str())?;
+    let first = *s.before.effects.get(&**name)?;
     Some(Breach {
         who: vec![(*client, None), (first, None)],
         cause: format!(
@@ -448,10 +448,24 @@ fn judge_safety(step: &Step, out: &mut Vec<Violation>) {
 /// which share their first entries, since a fault changes nothing before it — can be
 /// judged that far once, and a copy carried on for each ([`Safety::feed`], then
 /// [`Safety::of`] on each run): the verdict is the same as judged from the start.
-#[derive(Clone)]
 pub struct Safety {
     state: State,
     violations: Vec<Violation>,
+}
+
+impl Clone for Safety {
+    fn clone(&self) -> Safety {
+        Safety {
+            state: self.state.clone(),
+            violations: self.violations.clone(),
+        }
+    }
+
+    /// Into the room this judge already has (see [`Safety::judge_tail`]).
+    fn clone_from(&mut self, source: &Safety) {
+        self.state.clone_from(&source.state);
+        self.violations.clone_from(&source.violations);
+    }
 }
 
 impl Safety {
@@ -495,6 +509,17 @@ impl Safety {
         debug_assert_eq!(self.fed(), tail.skipped, "judged the tail's prefix");
         self.feed(&tail.entries);
         self.end()
+    }
+
+    /// As [`Safety::of_tail`], but judging in place: a search judging many tails from one
+    /// judge copies it into the same scratch judge each time ([`Clone::clone_from`]),
+    /// reusing its room, rather than making a new copy per run.
+    pub fn judge_tail(&mut self, tail: &Tail) -> Vec<Violation> {
+        debug_assert_eq!(self.fed(), tail.skipped, "judged the tail's prefix");
+        self.feed(&tail.entries);
+        let mut found = std::mem::take(&mut self.violations);
+        found.sort_by_key(|x| (x.entry, x.kind));
+        found
     }
 
     /// The violations found, in [`check`]'s order.
@@ -637,7 +662,7 @@ mod tests {
     }
 
     fn effect(client: NodeId, name: &str) -> (NodeId, Event) {
-        let name = name.to_string();
+        let name = name.into();
         (NodeId::Storage, Event::EffectPerformed { client, name })
     }
 

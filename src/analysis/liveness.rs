@@ -222,7 +222,7 @@ pub fn progress(trace: &Trace) -> Progress {
                 msg: Msg::Write { value, .. },
                 ..
             } => {
-                sent.push((*id, value.as_str()));
+                sent.push((*id, &**value));
             }
             Event::Received { id, .. } if e.node == NodeId::Storage => storage_took = Some(*id),
             Event::WriteAccepted {
@@ -230,7 +230,7 @@ pub fn progress(trace: &Trace) -> Progress {
             } => {
                 if let Some(c) = slot(*client) {
                     clients[c].writes_accepted += 1;
-                    let w = (c, key.as_str(), value.as_str());
+                    let w = (c, &**key, &**value);
                     refused.retain(|r| *r != w);
                     landed.push(w);
                 }
@@ -249,7 +249,7 @@ pub fn progress(trace: &Trace) -> Progress {
                         row.reasons.push(reason);
                     }
                     let value = sent.iter().rev().find(|(id, _)| Some(*id) == storage_took);
-                    let w = (c, key.as_str(), value.map_or("", |(_, v)| *v));
+                    let w = (c, &**key, value.map_or("", |(_, v)| *v));
                     if !landed.contains(&w) {
                         refused.push(w);
                     }

@@ -11,6 +11,7 @@
 //! disagree with the run, or with each other.
 
 use crate::model::clock::Clock;
+use crate::model::msg::Text;
 use crate::model::sim::pair;
 use crate::model::trace::{Entry, Event, Forgot, Trace};
 use crate::vocab::ids::NodeId;
@@ -48,7 +49,7 @@ pub struct LeaseView {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CellView {
-    pub value: String,
+    pub value: Text,
     pub token: Option<u64>,
     pub writer: NodeId,
 }
@@ -78,7 +79,7 @@ impl InFlight {
 }
 
 /// Everything a view shows at one step.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct State {
     /// Entries applied.
     pub step: usize,
@@ -97,8 +98,8 @@ pub struct State {
     pub leases: VecMap<NodeId, LeaseView>,
     pub storage_down: bool,
     pub storage_paused: bool,
-    pub cells: VecMap<String, CellView>,
-    pub marks: VecMap<String, u64>,
+    pub cells: VecMap<Text, CellView>,
+    pub marks: VecMap<Text, u64>,
     pub cut: VecSet<(NodeId, NodeId)>,
     pub in_flight: VecMap<u32, InFlight>,
     /// Each node's clock (offset including jumps so far), in lane order.
@@ -111,10 +112,115 @@ pub struct State {
     pub max_token: Option<u64>,
     /// Per key, the newest epoch storage has accepted a write from (see [`write_epoch`]).
     /// The run's memory, not storage's: unlike `marks`, a storage restart keeps it.
-    pub accepted_epochs: VecMap<String, u32>,
+    pub accepted_epochs: VecMap<Text, u32>,
     /// Each effect performed so far, with the client that performed it first.
-    pub effects: VecMap<String, NodeId>,
+    pub effects: VecMap<Text, NodeId>,
     pub counts: Counts,
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        let State {
+            step,
+            t,
+            clients,
+            lease,
+            last_token,
+            coord_down,
+            coord_paused,
+            coords_down,
+            coords_paused,
+            leases,
+            storage_down,
+            storage_paused,
+            cells,
+            marks,
+            cut,
+            in_flight,
+            clocks,
+            epochs,
+            max_token,
+            accepted_epochs,
+            effects,
+            counts,
+        } = self;
+        State {
+            step: *step,
+            t: *t,
+            clients: clients.clone(),
+            lease: lease.clone(),
+            last_token: *last_token,
+            coord_down: *coord_down,
+            coord_paused: *coord_paused,
+            coords_down: coords_down.clone(),
+            coords_paused: coords_paused.clone(),
+            leases: leases.clone(),
+            storage_down: *storage_down,
+            storage_paused: *storage_paused,
+            cells: cells.clone(),
+            marks: marks.clone(),
+            cut: cut.clone(),
+            in_flight: in_flight.clone(),
+            clocks: clocks.clone(),
+            epochs: epochs.clone(),
+            max_token: *max_token,
+            accepted_epochs: accepted_epochs.clone(),
+            effects: effects.clone(),
+            counts: *counts,
+        }
+    }
+
+    /// Into the room the state already has: the explore search copies its judge's
+    /// state once per run it tries, into the same state (every field is named, so a
+    /// field added to [`State`] must be copied here).
+    fn clone_from(&mut self, source: &State) {
+        let State {
+            step,
+            t,
+            clients,
+            lease,
+            last_token,
+            coord_down,
+            coord_paused,
+            coords_down,
+            coords_paused,
+            leases,
+            storage_down,
+            storage_paused,
+            cells,
+            marks,
+            cut,
+            in_flight,
+            clocks,
+            epochs,
+            max_token,
+            accepted_epochs,
+            effects,
+            counts,
+        } = source;
+        self.step = *step;
+        self.t = *t;
+        self.clients.clone_from(clients);
+        self.lease = lease.clone();
+        self.last_token = *last_token;
+        self.coord_down = *coord_down;
+        self.coord_paused = *coord_paused;
+        self.coords_down.clone_from(coords_down);
+        self.coords_paused.clone_from(coords_paused);
+        self.leases.clone_from(leases);
+        self.storage_down = *storage_down;
+        self.storage_paused = *storage_paused;
+        self.cells.clone_from(cells);
+        self.marks.clone_from(marks);
+        self.cut.clone_from(cut);
+        self.in_flight.clone_from(in_flight);
+        self.clocks.clone_from(clocks);
+        self.epochs.clone_from(epochs);
+        self.max_token = *max_token;
+        self.accepted_epochs.clone_from(accepted_epochs);
+        self.effects.clone_from(effects);
+        self.counts = *counts;
+    }
 }
 
 /// Running totals of the run so far.
@@ -406,7 +512,7 @@ impl State {
             Event::WriteRejected { .. } => self.counts.writes_rejected += 1,
             Event::EffectPerformed { client, name } => {
                 self.counts.effects_performed += 1;
-                if !self.effects.contains_key(name.as_str()) {
+                if !self.effects.contains_key(&**name) {
                     self.effects.insert(name.clone(), *client);
                 }
             }

@@ -41,6 +41,13 @@ impl fmt::Display for RejectReason {
     }
 }
 
+/// A name or value a message or a trace carries (a key, a value, an effect's name): shared,
+/// not copied. The simulator copies each message into the trace and into the queue, and
+/// storage's answers and the checker's state repeat the key and value; as `String`s,
+/// the explore search allocated and freed them for every message of every run it tried.
+/// Reads as a `&str`. (An `Arc`, not an `Rc`: traces and scenarios cross threads.)
+pub type Text = std::sync::Arc<str>;
+
 /// A message between nodes. `epoch` fields are simulator bookkeeping (which grant a token
 /// came from, unique even when an in-memory counter repeats tokens); no handler bases a
 /// decision on them — only the checker and the views read them.
@@ -86,8 +93,8 @@ pub enum Msg {
     },
     Write {
         req: u32,
-        key: String,
-        value: String,
+        key: Text,
+        value: Text,
         token: Option<u64>,
         epoch: Option<u32>,
     },
@@ -100,8 +107,8 @@ pub enum Msg {
     },
     Effect {
         req: u32,
-        name: String,
-        idempotency_key: Option<String>,
+        name: Text,
+        idempotency_key: Option<Text>,
         token: Option<u64>,
     },
     EffectDone {

@@ -913,7 +913,7 @@ fn marker(
             let (tone, rank, text) = if dup {
                 (Tone::Duplicate, 1, format!("⚠ {name} again"))
             } else {
-                (Tone::Effect, 2, name.clone())
+                (Tone::Effect, 2, name.to_string())
             };
             let title = format!("{}: performed \"{name}\" for {}", e.t, client.name());
             Some((tone, "✉", rank, text, None, title))

@@ -8,9 +8,23 @@
 
 use std::borrow::Borrow;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct VecMap<K, V> {
     items: Vec<(K, V)>,
+}
+
+impl<K: Clone, V: Clone> Clone for VecMap<K, V> {
+    fn clone(&self) -> Self {
+        VecMap {
+            items: self.items.clone(),
+        }
+    }
+
+    /// Into the room this map already has (a search copies its judge's state into the
+    /// same map once per run).
+    fn clone_from(&mut self, source: &Self) {
+        self.items.clone_from(&source.items);
+    }
 }
 
 impl<K, V> Default for VecMap<K, V> {
@@ -126,9 +140,21 @@ impl<K: Ord, V> FromIterator<(K, V)> for VecMap<K, V> {
 }
 
 /// An ordered set on a sorted `Vec`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct VecSet<K> {
     map: VecMap<K, ()>,
+}
+
+impl<K: Clone> Clone for VecSet<K> {
+    fn clone(&self) -> Self {
+        VecSet {
+            map: self.map.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.map.clone_from(&source.map);
+    }
 }
 
 impl<K> Default for VecSet<K> {

@@ -221,6 +221,8 @@ impl Evaluator {
         let mut shared = key::Keys::default();
         // The same for the safety properties: the judgement of those entries.
         let mut judged = Safety::new(&prefix.nodes());
+        // The copy of `judged` each tail is judged with, kept for its room.
+        let mut scratch = judged.clone();
         // One scenario for every job: the parent's, with the job's fault written in
         // (every kind but a drift only appends faults).
         let mut child = base.clone();
@@ -246,7 +248,12 @@ impl Evaluator {
                 // do, without a copy of its start.
                 let tail = resumes.then(|| prefix.finish_tail(&child)).flatten();
                 let (keys, broken) = match tail {
-                    Some(tail) => (shared.clone().of_tail(&tail), judged.clone().of_tail(&tail)),
+                    Some(tail) => {
+                        scratch.clone_from(&judged);
+                        let read = (shared.clone().of_tail(&tail), scratch.judge_tail(&tail));
+                        prefix.recycle(tail);
+                        read
+                    }
                     None => {
                         let (_, keys, broken) = self.run_whole(faults);
                         (keys, broken)
@@ -537,20 +544,20 @@ impl Explorer {
             return false;
         };
         let (i, root) = (self.merged_in_front, group.root);
-        let faults = group.job(i);
+        let depth = group.parent.len() + usize::from(!root);
         if !root {
             if self.stops_at_budget() {
                 return false;
             }
-            self.p.depth = faults.len() as u8;
+            self.p.depth = depth as u8;
         }
         self.p.tried += 1;
-        let next = self.file(&faults, e);
+        let next = self.file(i, depth, e);
         if !root && self.p.tried.is_multiple_of(every) && !progress(&self.p, &self.classes) {
             self.ended = Some(Ended::Cancelled);
             return false;
         }
-        if let Some(cands) = next {
+        if let Some((faults, cands)) = next {
             self.groups.push_back(Group {
                 parent: faults,
                 cands,
@@ -575,6 +582,11 @@ impl Explorer {
         true
     }
 
+    /// The faults of job `i` of the front group.
+    fn front_job(&self, i: usize) -> Vec<Added> {
+        self.groups.front().map(|g| g.job(i)).unwrap_or_default()
+    }
+
     fn budget(&self) -> u64 {
         self.ev.bounds.budget.max(1)
     }
@@ -594,24 +606,31 @@ impl Explorer {
         self.ended.is_some()
     }
 
-    /// Files one evaluation: counts it, keeps a violating run in its class, and returns
-    /// the candidates of a safe run to extend (new, of an ordering not seen before, below
-    /// the bound).
-    fn file(&mut self, faults: &[Added], e: Eval) -> Option<Vec<Added>> {
+    /// Files the evaluation of job `i` of the front group (`depth` faults): counts it,
+    /// keeps a violating run in its class, and returns a safe run to extend (new, of an
+    /// ordering not seen before, below the bound): its faults and their candidates.
+    ///
+    /// The job's faults are listed only when needed: most runs are duplicates, or safe
+    /// and not extended, and a list per schedule merged was a copy for nothing.
+    fn file(&mut self, i: usize, depth: usize, e: Eval) -> Option<(Vec<Added>, Vec<Added>)> {
         if !self.runs.insert(e.run) {
             return None;
         }
         self.p.distinct_runs += 1;
         let Some(key) = e.class else {
-            let extend = self.orders.insert(e.order)
-                && faults.len() < usize::from(self.ev.bounds.max_faults);
+            let extend =
+                self.orders.insert(e.order) && depth < usize::from(self.ev.bounds.max_faults);
             return extend.then(|| {
-                e.next.unwrap_or_else(|| {
-                    let sc = self.ev.scenario(faults);
-                    self.ev.next_faults(&sc, &run(&sc), faults)
-                })
+                let faults = self.front_job(i);
+                let cands = e.next.unwrap_or_else(|| {
+                    let sc = self.ev.scenario(&faults);
+                    self.ev.next_faults(&sc, &run(&sc), &faults)
+                });
+                (faults, cands)
             });
         };
+        let job = self.front_job(i);
+        let faults = job.as_slice();
         self.p.violating += 1;
         let horizon = self.ev.base.horizon_ms;
         let rank = |faults: &[Added]| {

@@ -76,8 +76,10 @@ pub fn let_through(sc: &Scenario, trace: &Trace, v: &Violation) -> Option<Hole> 
     if sc.storage.fence == FenceMode::None {
         return Some(Hole::NoFence);
     }
-    if sc.storage.unfenced_keys.iter().any(|k| k == key) {
-        return Some(Hole::UnguardedPath { key: key.clone() });
+    if sc.storage.unfenced_keys.iter().any(|k| **k == **key) {
+        return Some(Hole::UnguardedPath {
+            key: key.to_string(),
+        });
     }
     let spec = match client {
         NodeId::Client(i) => sc.clients.get(usize::from(*i)),

@@ -190,8 +190,8 @@ pub fn to_trace(r: &Recording) -> Trace {
                         NodeId::Storage,
                         Msg::Write {
                             req: id,
-                            key: key.clone(),
-                            value: value.clone(),
+                            key: key.as_str().into(),
+                            value: value.as_str().into(),
                             token: *token,
                             epoch: epoch_of[l.node],
                         },
@@ -336,8 +336,8 @@ pub fn to_trace(r: &Recording) -> Trace {
                     me,
                     Event::WriteAccepted {
                         client: ids[*client],
-                        key: key.clone(),
-                        value: value.clone(),
+                        key: key.as_str().into(),
+                        value: value.as_str().into(),
                         token: *token,
                         epoch,
                         replaced_epoch,
@@ -365,7 +365,7 @@ pub fn to_trace(r: &Recording) -> Trace {
                     me,
                     Event::WriteRejected {
                         client: ids[*client],
-                        key: key.clone(),
+                        key: key.as_str().into(),
                         token: *token,
                         reason: reason.clone(),
                     },
@@ -375,7 +375,7 @@ pub fn to_trace(r: &Recording) -> Trace {
                 me,
                 Event::EffectPerformed {
                     client: ids[*client],
-                    name: what.clone(),
+                    name: what.as_str().into(),
                 },
             ),
         }

@@ -28,7 +28,7 @@
 
 use super::node::{Ctx, TimerKind};
 use crate::model::flavors::{generic, redlock, Model, OnExpiry, Tokens};
-use crate::model::msg::Msg;
+use crate::model::msg::{Msg, Text};
 use crate::model::scenario::{
     ClientSpec, CoordinatorSpec, CountFrom, FailMode, FenceWith, LossPolicy, Step,
 };
@@ -274,8 +274,10 @@ impl Client {
             NodeId::Storage,
             Msg::Write {
                 req,
-                key: key.clone(),
-                value: value.clone(),
+                // Shared from here on: the trace, the queue and storage copy only the
+                // pointer.
+                key: key.as_str().into(),
+                value: value.as_str().into(),
                 token,
                 epoch,
             },
@@ -295,8 +297,8 @@ impl Client {
         self.phase = Phase::Effecting { req };
         let msg = Msg::Effect {
             req,
-            name: name.clone(),
-            idempotency_key: idempotency_key.clone(),
+            name: name.as_str().into(),
+            idempotency_key: idempotency_key.as_deref().map(Text::from),
             token: self.creds.and_then(|c| self.fence_value(spec, c)),
         };
         ctx.send(NodeId::Storage, msg);

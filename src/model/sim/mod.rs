@@ -184,9 +184,17 @@ impl<'s> Sim<'s> {
     /// A copy of the run so far, going on with `sc` (see [`Prefix`]), with the trace so
     /// far (`whole`) or without it (for a [`Tail`]), and room for `room` entries in all;
     /// `None` when the lock service cannot be copied (the first-load build).
-    fn fork<'c>(&self, sc: &'c Scenario, whole: bool, room: usize) -> Option<Sim<'c>> {
+    /// `spare` is an emptied buffer to write the trace into (its room is kept).
+    fn fork<'c>(
+        &self,
+        sc: &'c Scenario,
+        whole: bool,
+        room: usize,
+        spare: Vec<Entry>,
+    ) -> Option<Sim<'c>> {
         let coord = self.coord.boxed_clone()?;
-        let mut trace = Vec::new();
+        let mut trace = spare;
+        trace.clear();
         if whole {
             trace.reserve(room.max(self.trace.capacity()));
             trace.extend_from_slice(&self.trace);
@@ -315,12 +323,14 @@ impl<'s> Sim<'s> {
                     );
                     return;
                 }
-                if self.defer_if_paused(to, &ev) {
+                if self.rt[r].paused_until.is_some() {
+                    // Moved, not copied: the event is this call's own.
+                    self.rt[r].deferred.push(ev);
                     return;
                 }
                 self.note(to, Event::Received { id, from });
-                let msg = msg.clone();
-                self.handle(to, |sim, ctx| sim.on_message(ctx, to, from, &msg));
+                // `msg` is borrowed from `ev`, this call's own: no copy needed.
+                self.handle(to, |sim, ctx| sim.on_message(ctx, to, from, msg));
             }
             Ev::Timer { node, id, version } => {
                 let r = self.idx(node);
@@ -607,6 +617,10 @@ pub struct Prefix<'s> {
     /// The longest run finished from here so far: room to reserve for the next, so that
     /// its trace is not grown (and copied) step by step.
     longest: std::cell::Cell<usize>,
+    /// A finished tail's buffer handed back ([`Prefix::recycle`]), for the next tail to
+    /// write into: a search finishes hundreds of thousands of tails from a few prefixes,
+    /// and a new buffer for each was a large allocation (and a free) per run.
+    spare: std::cell::Cell<Vec<Entry>>,
 }
 
 impl<'s> Prefix<'s> {
@@ -616,6 +630,7 @@ impl<'s> Prefix<'s> {
             sim: Sim::new(sc),
             before: Time(i64::MIN),
             longest: std::cell::Cell::new(0),
+            spare: std::cell::Cell::new(Vec::new()),
         }
     }
 
@@ -679,6 +694,14 @@ impl<'s> Prefix<'s> {
         })
     }
 
+    /// Hands back a tail read to the end: its buffer is reused by the next
+    /// [`Prefix::finish_tail`] (the entries are dropped).
+    pub fn recycle(&self, tail: Tail) {
+        let mut entries = tail.entries;
+        entries.clear();
+        self.spare.set(entries);
+    }
+
     /// The copy of this run going on with `child`'s added faults (see [`Prefix::finish`]).
     fn resume<'c>(&self, child: &'c Scenario, whole: bool) -> Option<Sim<'c>> {
         let n = self.sim.sc.faults.len();
@@ -690,7 +713,9 @@ impl<'s> Prefix<'s> {
             return None;
         }
         let room = self.longest.get().max(self.sim.trace.len());
-        let mut sim = self.sim.fork(child, whole, room)?;
+        // A whole trace is kept by the caller: only a tail's buffer comes back.
+        let spare = if whole { Vec::new() } else { self.spare.take() };
+        let mut sim = self.sim.fork(child, whole, room, spare)?;
         let faults = added
             .iter()
             .enumerate()

@@ -23,7 +23,7 @@
 //! idempotency key runs at most once per key.
 
 use super::node::{Ctx, TimerKind};
-use crate::model::msg::{Msg, RejectReason};
+use crate::model::msg::{Msg, RejectReason, Text};
 use crate::model::scenario::{Durability, FenceMode, StorageSpec};
 use crate::model::trace::{Event, Forgot};
 use crate::vocab::ids::NodeId;
@@ -32,7 +32,7 @@ use crate::vocab::vecmap::{VecMap, VecSet};
 /// What a key holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cell {
-    pub value: String,
+    pub value: Text,
     pub token: Option<u64>,
     pub epoch: Option<u32>,
     pub writer: NodeId,
@@ -42,8 +42,8 @@ pub struct Cell {
 struct Pending {
     from: NodeId,
     req: u32,
-    key: String,
-    value: String,
+    key: Text,
+    value: Text,
     token: Option<u64>,
     epoch: Option<u32>,
 }
@@ -51,11 +51,11 @@ struct Pending {
 #[derive(Clone)]
 pub struct Storage {
     spec: StorageSpec,
-    cells: VecMap<String, Cell>,
-    marks: VecMap<String, u64>,
+    cells: VecMap<Text, Cell>,
+    marks: VecMap<Text, u64>,
     pending: VecMap<u32, Pending>,
     next_pending: u32,
-    used_keys: VecSet<String>,
+    used_keys: VecSet<Text>,
 }
 
 impl Storage {
@@ -86,7 +86,7 @@ impl Storage {
             } => {
                 let mark = self.marks.get(key).copied();
                 // A key written through a path that ignores the token is not checked.
-                let checked = !self.spec.unfenced_keys.iter().any(|k| k == key);
+                let checked = !self.spec.unfenced_keys.iter().any(|k| **k == **key);
                 let verdict = if checked {
                     self.check(*token, mark, current)
                 } else {
@@ -270,7 +270,7 @@ mod tests {
         Msg::Write {
             req,
             key: "x".into(),
-            value: format!("v{token}"),
+            value: format!("v{token}").into(),
             token: Some(token),
             epoch: Some(token as u32),
         }
@@ -345,7 +345,7 @@ mod tests {
             _ => None,
         });
         assert_eq!(reason.as_deref(), Some("token 33 < 34"));
-        assert_eq!(s.cell("x").map(|c| c.value.as_str()), Some("v34"));
+        assert_eq!(s.cell("x").map(|c| &*c.value), Some("v34"));
     }
 
     #[test]
@@ -369,7 +369,7 @@ mod tests {
         s.on_message(&mut ctx, C2, &write(34, 2), None);
         s.on_timer(&mut ctx, &TimerKind::ApplyWrite { id: 1 });
         s.on_timer(&mut ctx, &TimerKind::ApplyWrite { id: 0 });
-        assert_eq!(s.cell("x").map(|c| c.value.as_str()), Some("v33"));
+        assert_eq!(s.cell("x").map(|c| &*c.value), Some("v33"));
     }
 
     #[test]

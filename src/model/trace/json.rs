@@ -126,7 +126,7 @@ pub fn msg(m: &Msg) -> Json {
                 "idempotency_key",
                 idempotency_key
                     .as_ref()
-                    .map_or(Json::Null, |k| Json::Str(k.clone())),
+                    .map_or(Json::Null, |k| Json::Str(k.to_string())),
             )
             .opt("token", *token),
         Msg::EffectDone { req, duplicate } => Obj::tag("msg", "effect_done")

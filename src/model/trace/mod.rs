@@ -11,7 +11,7 @@
 pub mod json;
 
 use crate::model::clock::Clock;
-use crate::model::msg::{Msg, RejectReason};
+use crate::model::msg::{Msg, RejectReason, Text};
 use crate::vocab::ids::NodeId;
 use crate::vocab::numbers::fmt_ms;
 use crate::vocab::time::Time;
@@ -156,8 +156,8 @@ pub enum Event {
     // --- storage
     WriteAccepted {
         client: NodeId,
-        key: String,
-        value: String,
+        key: Text,
+        value: Text,
         token: Option<u64>,
         epoch: Option<u32>,
         /// The epoch of the value this write replaced (`None`: the key was empty or
@@ -167,24 +167,24 @@ pub enum Event {
     },
     WriteRejected {
         client: NodeId,
-        key: String,
+        key: Text,
         token: Option<u64>,
         reason: RejectReason,
     },
     /// Non-atomic fence: the mark was read and the check passed; the write lands later.
     FenceChecked {
         client: NodeId,
-        key: String,
+        key: Text,
         token: Option<u64>,
         mark: Option<u64>,
     },
     EffectPerformed {
         client: NodeId,
-        name: String,
+        name: Text,
     },
     EffectDeduplicated {
         client: NodeId,
-        name: String,
+        name: Text,
     },
     // --- faults
     Paused {
