@@ -5,14 +5,13 @@
 //! first run. That one rule is what makes a seed reproduce a run exactly.
 //!
 //! A run has only a few dozen events pending at once, so the order is kept as a sorted
-//! list of small keys (time, number, slot), the earliest last: popping takes the last, and
-//! a push finds its place by binary search and shifts the keys before it (a few dozen
-//! words: a `VecDeque` shifted fewer, but cost the first load's wasm 1 KB for no measured
-//! gain). The events themselves (a
-//! message in flight is a hundred bytes) wait in a slab of slots, moved once in and once
-//! out. (A binary heap of whole events, sifted at every pop, was 8% of the explore
-//! search's time.) Which slot an event sits in never matters to the order: the key alone
-//! decides.
+//! list of small keys (time, number, slot), latest first: popping takes the last key, and
+//! a push finds its place by binary search and moves the earlier keys along by one (a few
+//! dozen words; a `VecDeque`, earliest first, moved fewer, but cost the first load's wasm
+//! 531 bytes for no measured gain). The events themselves (a message in flight is a
+//! hundred bytes) wait in a slab of slots, moved once in and once out. (A binary heap of
+//! whole events, sifted at every pop, was 8% of the explore search's time.) Which slot an
+//! event sits in never matters to the order: the key alone decides.
 
 use crate::vocab::time::Time;
 
