@@ -630,7 +630,6 @@ pub fn divergence(a: &Trace, b: &Trace, at: Option<usize>) -> (String, String) {
     )
 }
 
-/// What a fencing token is, in three sentences, one click from the Fencing switch.
 /// What Leaseline shows, in one sentence: the page's header, and its first paint.
 pub const PROMISE: &str =
     "See why \u{201c}acquire a lock and proceed\u{201d} is unsafe \u{2014} and what fencing tokens do about it.";
@@ -648,6 +647,7 @@ pub fn fence_switch(fenced: bool) -> &'static str {
     }
 }
 
+/// What a fencing token is, in three sentences, one click from the Fencing switch.
 pub const FENCING_PRIMER: &str = "A fencing token is a number the lock service hands out with each grant, one higher every time. The client sends it with every write, and storage refuses a number lower than one it has already accepted, so a client that lost its lock without noticing (paused, or cut off) cannot overwrite the newer holder's work. The idea is from Martin Kleppmann's post on distributed locking (Kleppmann 2016).";
 
 /// What "ppm" means, said where clock drift is set.

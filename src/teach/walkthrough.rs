@@ -1314,11 +1314,11 @@ impl Stop {
     }
 }
 
-/// One of seed 004's interview questions, as a guided sequence of stops.
 /// The walkthrough's text before its first beat.
 pub const INTRO: &str =
     "Follow the story one beat at a time with Next, or press Play and the beats follow the run.";
 
+/// One of seed 004's interview questions, as a guided sequence of stops.
 pub struct Question {
     pub asks: &'static str,
     /// The preset or lesson variant it plays.

@@ -24,7 +24,7 @@ pub fn secs(ms: i64) -> String {
     )
 }
 
-/// The playback clock: the cursor's time of the run's end ("12.3 s / 60.0 s").
+/// The playback clock: the cursor's time and the run's end ("12.3 s / 60.0 s").
 pub fn clock(t_ms: i64, end_ms: i64) -> String {
     format!("{} / {}", secs(t_ms), secs(end_ms))
 }
