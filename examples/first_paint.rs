@@ -31,7 +31,7 @@ fn main() {
     let time = clock(0, run.end_ms() as i64);
     let speed = page.speed_label();
     let fence = narrate::fence_switch(run.fenced());
-    let beats = format!("{} beats", page.beats.iter().flatten().count());
+    let beats = course::beat_count(&page.beats, page.cursor.step);
     let sources = course::sources_line(name);
     let d = layout::layout(&run.trace, &run.verdict, WIDE_BOX, None);
     let around = Around {

@@ -232,6 +232,18 @@ pub fn beat_at(located: &[Option<usize>], step: usize) -> Option<usize> {
         .rposition(|e| matches!(e, Some(i) if *i < step))
 }
 
+/// The walkthrough's count as its header shows it: "beat 3 of 7" once the cursor has
+/// passed a beat, "7 beats" before. Only the beats this run has count: after an edit some
+/// beats' events may no longer happen.
+pub fn beat_count(located: &[Option<usize>], step: usize) -> String {
+    let total = located.iter().flatten().count();
+    if beat_at(located, step).is_none() {
+        return format!("{total} beats");
+    }
+    let shown = located.iter().flatten().filter(|&&i| i < step).count();
+    format!("beat {shown} of {total}")
+}
+
 /// Where "Next" moves the cursor: just after the first beat's event not yet passed.
 pub fn next_beat_step(located: &[Option<usize>], step: usize) -> Option<usize> {
     located.iter().flatten().map(|i| i + 1).find(|&s| s > step)
@@ -461,6 +473,15 @@ pub fn variants(name: &str) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::model::sim::simulate;
+
+    #[test]
+    fn the_beat_count_counts_the_beats_this_run_has() {
+        // Beat 1's event is gone after an edit; beats 0 and 2 happen at entries 4 and 9.
+        let located = [Some(4), None, Some(9)];
+        assert_eq!(beat_count(&located, 0), "2 beats");
+        assert_eq!(beat_count(&located, 5), "beat 1 of 2");
+        assert_eq!(beat_count(&located, 10), "beat 2 of 2");
+    }
 
     fn trace(name: &str) -> Trace {
         simulate(&open(name).unwrap()).unwrap()

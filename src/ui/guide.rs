@@ -67,10 +67,6 @@ fn walkthrough(m: &GuideData, cb: &Callback<Action>) -> Html {
         return html! {};
     };
     let beat = course::beat_at(m.beats, m.step);
-    // After an edit some beats' events may no longer happen: count and step through only
-    // the beats this run has.
-    let total = m.beats.iter().flatten().count();
-    let shown = m.beats.iter().flatten().filter(|&&i| i < m.step).count();
     let at_end = beat.is_some() && course::next_beat_step(m.beats, m.step).is_none();
     let onkeydown = {
         let cb = cb.clone();
@@ -98,7 +94,7 @@ fn walkthrough(m: &GuideData, cb: &Callback<Action>) -> Html {
         <section class="guide panel" aria-label="Walkthrough" tabindex="0" {onkeydown}>
             <header class="guide-head">
                 <h2>{ "Walkthrough" }</h2>
-                <span class="beat-count">{ if beat.is_some() { format!("beat {shown} of {total}") } else { format!("{total} beats") } }</span>
+                <span class="beat-count">{ course::beat_count(m.beats, m.step) }</span>
                 // (Not inside an embed: following it would leave the host's page state.)
                 if let (Some(b), false) = (beat, m.embed) {
                     <a class="beat-link" href={link::scenario(m.name, Some(b))} title="A link to this beat">{ "Link" }</a>
