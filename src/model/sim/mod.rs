@@ -286,7 +286,8 @@ impl<'s> Sim<'s> {
         match ev {
             Ev::Start(i) => {
                 let node = NodeId::Client(i);
-                if self.defer_if_paused(node, &ev) {
+                if self.paused(node) {
+                    self.defer(node, ev);
                     return;
                 }
                 self.handle(node, |sim, ctx| {
@@ -323,9 +324,8 @@ impl<'s> Sim<'s> {
                     );
                     return;
                 }
-                if self.rt[r].paused_until.is_some() {
-                    // Moved, not copied: the event is this call's own.
-                    self.rt[r].deferred.push(ev);
+                if self.paused(to) {
+                    self.defer(to, ev);
                     return;
                 }
                 self.note(to, Event::Received { id, from });
@@ -338,7 +338,8 @@ impl<'s> Sim<'s> {
                     Some((_, _, v)) if *v == version => {}
                     _ => return,
                 }
-                if self.defer_if_paused(node, &ev) {
+                if self.paused(node) {
+                    self.defer(node, ev);
                     return;
                 }
                 let Some((_, kind, _)) = self.rt[r].timers.remove(&id) else {
@@ -385,14 +386,15 @@ impl<'s> Sim<'s> {
         }
     }
 
-    fn defer_if_paused(&mut self, node: NodeId, ev: &Ev) -> bool {
+    fn paused(&self, node: NodeId) -> bool {
+        self.rt[self.idx(node)].paused_until.is_some()
+    }
+
+    /// Keeps `ev` for when the paused `node` wakes (moved, not copied: a message in flight
+    /// is a hundred bytes, and a search defers many).
+    fn defer(&mut self, node: NodeId, ev: Ev) {
         let r = self.idx(node);
-        if self.rt[r].paused_until.is_some() {
-            self.rt[r].deferred.push(ev.clone());
-            true
-        } else {
-            false
-        }
+        self.rt[r].deferred.push(ev);
     }
 
     fn on_message(&mut self, ctx: &mut Ctx, to: NodeId, from: NodeId, msg: &Msg) {
