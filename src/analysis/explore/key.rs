@@ -32,8 +32,8 @@ pub fn ordering(trace: &Trace) -> u64 {
 /// of entries only at the end.
 #[derive(Clone, Default)]
 pub struct Keys {
-    run: Lanes,
-    order: Lanes,
+    run: Words<Lanes>,
+    order: Words<Lanes>,
     fed: usize,
 }
 
@@ -89,80 +89,106 @@ impl Keys {
     }
 }
 
-/// The methods of a [`Hasher`] but `finish`, for a type whose `word` folds in one 64-bit
-/// word: every integer is one word (a `usize` too, so 32-bit wasm hashes as 64-bit
-/// native does), bytes eight at a time, then the rest with the length.
-macro_rules! words_by_word {
-    () => {
-        fn write(&mut self, bytes: &[u8]) {
-            let mut chunks = bytes.chunks_exact(8);
-            for c in &mut chunks {
-                let mut w = [0u8; 8];
-                w.copy_from_slice(c);
-                self.word(u64::from_le_bytes(w));
+/// A way to fold 64-bit words into a hash: one chain ([`Chain`]) or four interleaved
+/// ones ([`Lanes`]).
+pub trait Fold: Clone + Default {
+    fn word(&mut self, x: u64);
+    fn finish(&self) -> u64;
+}
+
+/// A [`Hasher`] that reads everything as 64-bit words folded by `F`: every integer is one
+/// word (a `usize` too, so 32-bit wasm hashes as 64-bit native does), bytes eight at a
+/// time, then the rest with the length.
+#[derive(Clone, Default)]
+pub struct Words<F>(F);
+
+/// The search's word-at-a-time hasher, one chain: the set of run keys hashes with it.
+pub type Mix = Words<Chain>;
+
+/// The integers of at most 64 bits but `u64` (written as is), one word each.
+macro_rules! one_word_each {
+    ($($write:ident: $int:ty),+) => {
+        $(
+            #[inline]
+            fn $write(&mut self, i: $int) {
+                self.0.word(i as u64);
             }
-            let rest = chunks.remainder();
-            let mut w = [0u8; 8];
-            w[..rest.len()].copy_from_slice(rest);
-            // The length tells "ab" from "ab\0".
-            self.word(u64::from_le_bytes(w) ^ ((bytes.len() as u64) << 56));
-        }
-        #[inline]
-        fn write_u8(&mut self, i: u8) {
-            self.word(u64::from(i));
-        }
-        #[inline]
-        fn write_u16(&mut self, i: u16) {
-            self.word(u64::from(i));
-        }
-        #[inline]
-        fn write_u32(&mut self, i: u32) {
-            self.word(u64::from(i));
-        }
-        #[inline]
-        fn write_u64(&mut self, i: u64) {
-            self.word(i);
-        }
-        #[inline]
-        fn write_u128(&mut self, i: u128) {
-            self.word(i as u64);
-            self.word((i >> 64) as u64);
-        }
-        #[inline]
-        fn write_usize(&mut self, i: usize) {
-            self.word(i as u64);
-        }
-        #[inline]
-        fn write_i8(&mut self, i: i8) {
-            self.word(i as u64);
-        }
-        #[inline]
-        fn write_i16(&mut self, i: i16) {
-            self.word(i as u64);
-        }
-        #[inline]
-        fn write_i32(&mut self, i: i32) {
-            self.word(i as u64);
-        }
-        #[inline]
-        fn write_i64(&mut self, i: i64) {
-            self.word(i as u64);
-        }
-        #[inline]
-        fn write_i128(&mut self, i: i128) {
-            self.write_u128(i as u128);
-        }
-        #[inline]
-        fn write_isize(&mut self, i: isize) {
-            self.word(i as u64);
-        }
+        )+
     };
 }
 
-/// The keys' hasher: [`Mix`]'s step on four lanes in turn, the words dealt round-robin,
-/// then the four folded into one. With one lane each word waits for the one before it
-/// (a multiply's latency: the keys were 12% of the search's time); four lanes overlap. It
-/// keeps [`Mix`]'s guarantee: a word that differs changes its lane (each step is a
+impl<F: Fold> Hasher for Words<F> {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0.finish()
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.0.word(u64::from_le_bytes(w));
+        }
+        let rest = chunks.remainder();
+        let mut w = [0u8; 8];
+        w[..rest.len()].copy_from_slice(rest);
+        // The length tells "ab" from "ab\0".
+        self.0
+            .word(u64::from_le_bytes(w) ^ ((bytes.len() as u64) << 56));
+    }
+
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.0.word(i);
+    }
+
+    one_word_each!(write_u8: u8, write_u16: u16, write_u32: u32, write_usize: usize,
+        write_i8: i8, write_i16: i16, write_i32: i32, write_i64: i64, write_isize: isize);
+
+    #[inline]
+    fn write_u128(&mut self, i: u128) {
+        self.0.word(i as u64);
+        self.0.word((i >> 64) as u64);
+    }
+
+    #[inline]
+    fn write_i128(&mut self, i: i128) {
+        self.write_u128(i as u128);
+    }
+}
+
+/// One chain: each 64-bit word is folded into the state by one multiply and one shift.
+/// The key is only compared for equality within one search (never shown, never ordered
+/// by), so it needs no finaliser; it does need that two traces differing in one field never
+/// collide, which holds because each step is a bijection of the word: `x ↦ h ^ x`, times an
+/// odd constant, then `z ↦ z ^ (z >> 32)` are each invertible. The shift also carries the
+/// high bits down, so differences in the high bits of two fields do not cancel out as they
+/// would with multiplications alone. (It was the SplitMix64 finaliser per word, three
+/// times the work: a fifth of the search's time.)
+#[derive(Clone, Default)]
+pub struct Chain(u64);
+
+/// An odd constant with well-spread bits (the golden ratio's, as in SplitMix64).
+const K: u64 = 0x9e37_79b9_7f4a_7c15;
+
+impl Fold for Chain {
+    #[inline(always)]
+    fn word(&mut self, x: u64) {
+        let z = (self.0 ^ x).wrapping_mul(K);
+        self.0 = z ^ (z >> 32);
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// The keys' fold: [`Chain`]'s step on four lanes in turn, the words dealt round-robin,
+/// then the four folded into one chain. With one chain each word waits for the one before
+/// it (a multiply's latency: the keys were 12% of the search's time); four lanes overlap.
+/// It keeps [`Chain`]'s guarantee: a word that differs changes its lane (each step is a
 /// bijection of the lane), the other lanes are fed the same words, and folding them in
 /// is a bijection of each lane in turn, so the keys differ too.
 #[derive(Clone, Default)]
@@ -174,55 +200,22 @@ pub struct Lanes {
     d: u64,
 }
 
-impl Lanes {
+impl Fold for Lanes {
     #[inline(always)]
     fn word(&mut self, x: u64) {
         let z = (self.a ^ x).wrapping_mul(K);
         // Rotate: the lane just fed goes last, so the next word goes to the next lane.
         (self.a, self.b, self.c, self.d) = (self.b, self.c, self.d, z ^ (z >> 32));
     }
-}
 
-impl Hasher for Lanes {
     #[inline]
     fn finish(&self) -> u64 {
-        let mut m = Mix::default();
+        let mut one = Chain::default();
         for lane in [self.a, self.b, self.c, self.d] {
-            m.word(lane);
+            one.word(lane);
         }
-        m.0
+        one.0
     }
-    words_by_word!();
-}
-
-/// A word-at-a-time hasher: each 64-bit word is folded into the state by one multiply
-/// and one shift. The key is only compared for equality within one search (never shown,
-/// never ordered by), so it needs no finaliser; it does need that two traces differing in
-/// one field never collide, which holds because each step is a bijection of the word:
-/// `x ↦ h ^ x`, times an odd constant, then `z ↦ z ^ (z >> 32)` are each invertible. The
-/// shift also carries the high bits down, so differences in the high bits of two fields
-/// do not cancel out as they would with multiplications alone. (It was the SplitMix64
-/// finaliser per word, three times the work: a fifth of the search's time.)
-#[derive(Clone, Default)]
-pub struct Mix(u64);
-
-/// An odd constant with well-spread bits (the golden ratio's, as in SplitMix64).
-const K: u64 = 0x9e37_79b9_7f4a_7c15;
-
-impl Mix {
-    #[inline(always)]
-    fn word(&mut self, x: u64) {
-        let z = (self.0 ^ x).wrapping_mul(K);
-        self.0 = z ^ (z >> 32);
-    }
-}
-
-impl Hasher for Mix {
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    words_by_word!();
 }
 
 #[cfg(test)]
