@@ -384,7 +384,7 @@ pub fn check(trace: &Trace) -> Verdict {
     if let Some((from, first, who)) = open {
         overlaps.push(overlap(from, trace.end.max(from), first, who));
     }
-    violations.sort_by_key(|x| (x.entry, x.kind));
+    in_order(&mut violations);
     let count = |k| violations.iter().filter(|x| x.kind == k).count() as u32;
     let refused = |w| rejections.iter().filter(|r| r.why == w).count() as u32;
     let stats = Stats {
@@ -453,20 +453,8 @@ pub struct Safety {
     violations: Vec<Violation>,
 }
 
-impl Clone for Safety {
-    fn clone(&self) -> Safety {
-        Safety {
-            state: self.state.clone(),
-            violations: self.violations.clone(),
-        }
-    }
-
-    /// Into the room this judge already has (see [`Safety::judge_tail`]).
-    fn clone_from(&mut self, source: &Safety) {
-        self.state.clone_from(&source.state);
-        self.violations.clone_from(&source.violations);
-    }
-}
+// Copied into the room a scratch judge already has (see [`Safety::judge_tail`]).
+crate::vocab::clone_fields!(Safety { state, violations });
 
 impl Safety {
     /// Before the first entry of a run of `nodes` (each with its clock at the start).
@@ -506,9 +494,7 @@ impl Safety {
     /// The violations of the run finished as `tail`, whose skipped entries are the ones
     /// judged.
     pub fn of_tail(mut self, tail: &Tail) -> Vec<Violation> {
-        debug_assert_eq!(self.fed(), tail.skipped, "judged the tail's prefix");
-        self.feed(&tail.entries);
-        self.end()
+        self.judge_tail(tail)
     }
 
     /// As [`Safety::of_tail`], but judging in place: a search judging many tails from one
@@ -517,16 +503,24 @@ impl Safety {
     pub fn judge_tail(&mut self, tail: &Tail) -> Vec<Violation> {
         debug_assert_eq!(self.fed(), tail.skipped, "judged the tail's prefix");
         self.feed(&tail.entries);
-        let mut found = std::mem::take(&mut self.violations);
-        found.sort_by_key(|x| (x.entry, x.kind));
-        found
+        self.take_found()
     }
 
     /// The violations found, in [`check`]'s order.
     fn end(mut self) -> Vec<Violation> {
-        self.violations.sort_by_key(|x| (x.entry, x.kind));
-        self.violations
+        self.take_found()
     }
+
+    fn take_found(&mut self) -> Vec<Violation> {
+        let mut found = std::mem::take(&mut self.violations);
+        in_order(&mut found);
+        found
+    }
+}
+
+/// [`check`]'s order of violations: by entry, then by kind.
+fn in_order(violations: &mut [Violation]) {
+    violations.sort_by_key(|x| (x.entry, x.kind));
 }
 
 /// The safety violations of `trace`: `check(trace).violations`, for less work.

@@ -118,110 +118,32 @@ pub struct State {
     pub counts: Counts,
 }
 
-impl Clone for State {
-    fn clone(&self) -> State {
-        let State {
-            step,
-            t,
-            clients,
-            lease,
-            last_token,
-            coord_down,
-            coord_paused,
-            coords_down,
-            coords_paused,
-            leases,
-            storage_down,
-            storage_paused,
-            cells,
-            marks,
-            cut,
-            in_flight,
-            clocks,
-            epochs,
-            max_token,
-            accepted_epochs,
-            effects,
-            counts,
-        } = self;
-        State {
-            step: *step,
-            t: *t,
-            clients: clients.clone(),
-            lease: lease.clone(),
-            last_token: *last_token,
-            coord_down: *coord_down,
-            coord_paused: *coord_paused,
-            coords_down: coords_down.clone(),
-            coords_paused: coords_paused.clone(),
-            leases: leases.clone(),
-            storage_down: *storage_down,
-            storage_paused: *storage_paused,
-            cells: cells.clone(),
-            marks: marks.clone(),
-            cut: cut.clone(),
-            in_flight: in_flight.clone(),
-            clocks: clocks.clone(),
-            epochs: epochs.clone(),
-            max_token: *max_token,
-            accepted_epochs: accepted_epochs.clone(),
-            effects: effects.clone(),
-            counts: *counts,
-        }
-    }
-
-    /// Into the room the state already has: the explore search copies its judge's
-    /// state once per run it tries, into the same state (every field is named, so a
-    /// field added to [`State`] must be copied here).
-    fn clone_from(&mut self, source: &State) {
-        let State {
-            step,
-            t,
-            clients,
-            lease,
-            last_token,
-            coord_down,
-            coord_paused,
-            coords_down,
-            coords_paused,
-            leases,
-            storage_down,
-            storage_paused,
-            cells,
-            marks,
-            cut,
-            in_flight,
-            clocks,
-            epochs,
-            max_token,
-            accepted_epochs,
-            effects,
-            counts,
-        } = source;
-        self.step = *step;
-        self.t = *t;
-        self.clients.clone_from(clients);
-        self.lease = lease.clone();
-        self.last_token = *last_token;
-        self.coord_down = *coord_down;
-        self.coord_paused = *coord_paused;
-        self.coords_down.clone_from(coords_down);
-        self.coords_paused.clone_from(coords_paused);
-        self.leases.clone_from(leases);
-        self.storage_down = *storage_down;
-        self.storage_paused = *storage_paused;
-        self.cells.clone_from(cells);
-        self.marks.clone_from(marks);
-        self.cut.clone_from(cut);
-        self.in_flight.clone_from(in_flight);
-        self.clocks.clone_from(clocks);
-        self.epochs.clone_from(epochs);
-        self.max_token = *max_token;
-        self.accepted_epochs.clone_from(accepted_epochs);
-        self.effects.clone_from(effects);
-        self.counts = *counts;
-    }
-}
+// The explore search copies its judge's state into the same state once per run it tries
+// (`Safety::judge_tail`): field by field, into the room each already has.
+crate::vocab::clone_fields!(State {
+    step,
+    t,
+    clients,
+    lease,
+    last_token,
+    coord_down,
+    coord_paused,
+    coords_down,
+    coords_paused,
+    leases,
+    storage_down,
+    storage_paused,
+    cells,
+    marks,
+    cut,
+    in_flight,
+    clocks,
+    epochs,
+    max_token,
+    accepted_epochs,
+    effects,
+    counts,
+});
 
 /// Running totals of the run so far.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
