@@ -44,7 +44,7 @@ setup:
 
 serve: setup
 	@echo "Leaseline: http://127.0.0.1:8080/"
-	@trunk serve
+	@scripts/cuts.sh trunk serve
 
 test: setup
 	@rm -f target/.tiers-passed target/.tiers-failed
@@ -59,9 +59,9 @@ test: setup
 	@$(STEP) "native tests (core only)" cargo test --no-default-features
 	@$(STEP) "browser tests (wasm32, headless Chromium)" \
 		cargo test --target wasm32-unknown-unknown --test wasm
-	@$(STEP) "release build (trunk)" trunk build --release
+	@$(STEP) "release build (trunk)" scripts/cuts.sh trunk build --release
 	@$(STEP) "sub-path build (trunk --public-url)" \
-		trunk build --release --public-url /courses/locks/ --dist target/dist-subpath
+		scripts/cuts.sh trunk build --release --public-url /courses/locks/ --dist target/dist-subpath
 	@$(STEP) "end-to-end (node --test, playwright-core)" node --test tests/e2e/
 	@$(STEP) "frame benchmark" node tests/e2e/bench-frames.mjs
 	@$(STEP) "explore benchmark (worker rate, every lesson, frames meanwhile)" node tests/e2e/bench-explore.mjs

@@ -5,6 +5,7 @@
 # through their ordinary clients; nothing is fetched from anywhere else.
 #
 #   wasm32-unknown-unknown target   rustup
+#   rust-src component              rustup (the page's size cuts rebuild std: scripts/cuts.sh)
 #   wasm-bindgen-cli 0.2.130        cargo install (gives wasm-bindgen-test-runner too)
 #   trunk 0.21.14                   cargo install (0.22 needs a newer rustc)
 #   twiggy 0.8.0                    cargo install (the size tier's top code contributors)
@@ -47,6 +48,12 @@ fi
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown
+fi
+# The standard library's source, which the page's size cuts rebuild with the app
+# (scripts/cuts.sh); it comes from the same place as the target.
+if ! rustup component list --installed | grep -q '^rust-src'; then
+  say "adding the rust-src component"
+  rustup component add rust-src
 fi
 
 version_of() { "$1" --version 2>/dev/null | awk '{print $2}' || true; }

@@ -5,30 +5,31 @@
 //! What it weighs, and why it is not lighter (issue #14 asks for 160,000 bytes gzip, all
 //! first-load files together). `scripts/size.sh` measures the floors with
 //! `tools/size-floor`, which drives the same core the way this page does but draws nothing.
-//! On 2026-12-01:
+//! On 2026-12-01, built with the page's size cuts (`scripts/cuts.sh`: std rebuilt with the
+//! app, panics that trap at once, std's small variants — 23,772 bytes off this build):
 //!
 //! - the page's files other than this build (index.html with the first paint, the CSS,
-//!   boot.js, first-paint.js, the icon): 9,668 bytes;
-//! - this build's share of the core, mounted by Yew with no views: 161,773 (171,441 with
-//!   those files — already over 160,000 before a single view is drawn);
-//! - the same core with no Yew at all: 120,545 (130,213 with those files);
-//! - this build as shipped: 182,374 (192,042 in all); its views cost about 20 KB.
+//!   boot.js, first-paint.js, the icon): 9,669 bytes;
+//! - this build's share of the core, mounted by Yew with no views: 142,176 (151,845 with
+//!   those files: 8 KB under 160,000 before a single view is drawn);
+//! - the same core with no Yew at all: 107,169 (116,838 with those files);
+//! - this build as shipped: about 158,500 (168,200 in all); its views cost about 16 KB.
 //!
-//! Cutting views cannot reach the target: with the stage, the verdict, the inspector, the
-//! transcript and the walkthrough all taken out (13,079 bytes), the first load would still
-//! weigh about 178,900 — the player alone (bar, caption, diagram) on Yew. Only a first load
-//! without Yew could: the same regions written as HTML by the core (as the first paint
-//! already is, `view::export::first_paint`), patched in place as the session changes, with
-//! one delegated listener per event kind — about 30 KB of room above the no-Yew floor. The
-//! price is a second renderer of the first view beside the whole app's Yew views, kept
-//! equal by a test that renders both for the same session.
+//! Before the cuts the floor with Yew alone was 171,441, over the target; now the target
+//! is within reach of a Yew first load only if its views weigh half what they do. Cutting
+//! whole views is not the way (with the stage, the verdict, the inspector, the transcript
+//! and the walkthrough all taken out, 13,079 bytes before the cuts, the page stops being
+//! the default page's player). A first load without Yew would reach it with room to spare:
+//! the same regions written as HTML by the core (as the first paint already is,
+//! `view::export::first_paint`), patched in place as the session changes, with one
+//! delegated listener per event kind. The price is a second renderer of the first view
+//! beside the whole app's Yew views, kept equal by a test that renders both for the same
+//! session.
 //!
-//! A measure of that room, taken once: `first_paint::html`, which already writes eight of
-//! the page's regions as strings (masthead, scenario bar, description, playback bar,
-//! caption, legend, diagram, walkthrough), added 2,146 bytes to the no-Yew floor (120,553
-//! to 122,699). With the views' states, the stage and the side panels as strings and the
-//! patching (12–16 KB more, an estimate) and the 9,668 bytes of other files, a Yew-free
-//! first load would come to about 144–148 KB in all.
+//! A measure of that room, taken once before the cuts: `first_paint::html`, which already
+//! writes eight of the page's regions as strings (masthead, scenario bar, description,
+//! playback bar, caption, legend, diagram, walkthrough), added 2,146 bytes to the no-Yew
+//! floor (120,553 to 122,699).
 
 #[cfg(target_arch = "wasm32")]
 fn main() {

@@ -29,6 +29,7 @@ use super::timeline::Timeline;
 use super::transcript::Transcript;
 #[cfg(not(feature = "lite"))]
 use super::versus::{compare_bar, second_diagram};
+use super::{css, when};
 use crate::session::{Action, Menu};
 #[cfg(not(feature = "lite"))]
 use std::rc::Rc;
@@ -185,7 +186,7 @@ pub fn App() -> Html {
         crate::teach::narrate::PLAY_HINT
     };
     let caption = html! {
-        <p class={classes!("caption", verdict_class)} aria-live="polite" aria-atomic="true">
+        <p class={css(&["caption", verdict_class])} aria-live="polite" aria-atomic="true">
             { if model.caption.is_empty() { hint.to_string() } else { model.caption.clone() } }
         </p>
     };
@@ -336,7 +337,7 @@ pub fn App() -> Html {
                 } else if hides {
                     <p class="scenario-description">{ "The scenario's description is hidden until you answer: it gives the answer away." }</p>
                 } else {
-                    <p class={classes!("scenario-description", model.history.edited().then_some("original"))}>{ model.description() }</p>
+                    <p class={css(&["scenario-description", when(model.history.edited(), "original")])}>{ model.description() }</p>
                 }
                 if let Some(err) = &model.error {
                     <div class="error" role="alert">

@@ -8,6 +8,7 @@
 //! ask the same question of another one.
 
 use super::adapter::RunProps;
+use super::css;
 use crate::model::flavors::Flavor;
 use crate::session::calculator::{uncovered, Form, FIELDS, PAUSE};
 use crate::session::share::{encode, Source, ViewState};
@@ -117,7 +118,7 @@ pub fn Calculator(props: &RunProps) -> Html {
             });
             html! {
                 <div class="calc-result" role="status" aria-live="polite">
-                    <p class={classes!("calc-verdict", if b.safe { "safe" } else { "unsafe" })}
+                    <p class={css(&["calc-verdict", if b.safe { "safe" } else { "unsafe" }])}
                        data-overlap-ms={b.worst_overlap_ms.map(|v| v.to_string())}>
                         <strong>{ verdict }</strong>
                     </p>

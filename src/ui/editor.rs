@@ -10,6 +10,7 @@
 //! imposed. "Run this scenario" runs it as an edit of the run on screen (undo goes back).
 
 use super::adapter::RunProps;
+use super::{css, when};
 use crate::session::draft::{Draft, Kind};
 use crate::session::form::{self, Problem};
 use crate::session::Action;
@@ -159,7 +160,7 @@ impl Form<'_> {
             _ => "text",
         };
         html! {
-            <label class={classes!("field", bad.then_some("invalid"))} title={path.clone()}>
+            <label class={css(&["field", when(bad, "invalid")])} title={path.clone()}>
                 <span>{ form::label(&path) }</span>
                 <input type="text" inputmode={mode} value={self.draft.shown(&path)} {oninput}
                        aria-invalid={bad.to_string()}
@@ -204,7 +205,7 @@ impl Form<'_> {
         });
         let bad = self.draft.pending(&path).is_some();
         html! {
-            <label class={classes!("field", "wide", bad.then_some("invalid"))} title={path.clone()}>
+            <label class={css(&["field wide", when(bad, "invalid")])} title={path.clone()}>
                 <span>{ label.to_string() }</span>
                 <textarea rows="5" spellcheck="false" value={self.draft.shown(&path)} {oninput}
                           aria-invalid={bad.to_string()}
@@ -225,7 +226,7 @@ impl Form<'_> {
         });
         let bad = self.why(&path).is_some();
         html! {
-            <label class={classes!("field", "pick", bad.then_some("invalid"))} title={path.clone()}>
+            <label class={css(&["field pick", when(bad, "invalid")])} title={path.clone()}>
                 <span>{ form::label(&path) }</span>
                 // Named by the label's words alone (a wrapping label would add every option).
                 <select {onchange} aria-label={form::label(&path)} aria-invalid={bad.to_string()}
@@ -497,7 +498,7 @@ pub fn Editor(props: &RunProps) -> Html {
                     <button type="button" class="link" onclick={restore}>{ "Restore it" }</button>
                 </p>
             }
-            <p class={classes!("status", if status.0 { "ok" } else { "bad" })} role="status" aria-live="polite">{ status.1.clone() }</p>
+            <p class={css(&["status", if status.0 { "ok" } else { "bad" }])} role="status" aria-live="polite">{ status.1.clone() }</p>
             <div class="guide-actions">
                 <button type="button" class="action" disabled={!status.0} onclick={run_it}>{ "Run this scenario" }</button>
                 <button type="button" class="control text" onclick={from_run}>{ "Start from the run on screen" }</button>

@@ -6,6 +6,7 @@
 //! (`Walkthrough::text`), the right answer from what the model did (`Stop::answer`), never
 //! from a stored script.
 
+use super::css;
 use super::on;
 use crate::session::link;
 use crate::session::{Action, Run};
@@ -195,7 +196,7 @@ fn quiz(m: &GuideData, cb: &Callback<Action>) -> Html {
             let happened = stop.answer(trace).map_or("", |i| stop.choices[i].text);
             html! {
                 <>
-                    <p class={classes!("verdict-line", if right == Some(true) { "right" } else { "wrong" })} role="status">
+                    <p class={css(&["verdict-line", if right == Some(true) { "right" } else { "wrong" }])} role="status">
                         { match right { Some(true) => "Right.", Some(false) => "Not quite.", None => "" } }
                         { format!(" What this run did: {happened}.") }
                     </p>

@@ -194,7 +194,7 @@ mod lite {
     pub fn closed_tools(on_action: &Callback<Action>) -> Html {
         html! {
             { for TOOLS.iter().map(|&(panel, title)| html! {
-                <details class={classes!("panel", panel)}>
+                <details class={crate::ui::css(&["panel", panel])}>
                     <summary onclick={asks(on_action, panel)}>{ title }</summary>
                     <p>{ "Loading…" }</p>
                 </details>

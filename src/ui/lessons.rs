@@ -6,6 +6,7 @@
 //! The menus are one component with comparable props: during playback they do not render.
 
 use super::on;
+use super::{css, when};
 use crate::session::link;
 use crate::session::recorded::BUILT_IN;
 use crate::session::{Action, Menu};
@@ -77,7 +78,7 @@ pub fn Menus(props: &MenusProps) -> Html {
                         { reset }
                     </header>
                     { for chapters.iter().enumerate().map(|(i, c)| html! {
-                        <section id={format!("chapter-{}", i + 1)} class={classes!("chapter", (chapter == Some(i)).then_some("target"))}>
+                        <section id={format!("chapter-{}", i + 1)} class={css(&["chapter", when(chapter == Some(i), "target")])}>
                             <h3>{ nav_link(link::chapter(i), html! { { format!("{}. {}", i + 1, c.title) } }, false, cb) }</h3>
                             <ol>
                                 { for c.lessons.iter().map(|l| {

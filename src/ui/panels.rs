@@ -3,6 +3,7 @@
 //! verdict; neither decides anything.
 
 use super::on;
+use super::{css, when};
 use crate::analysis::projection::State;
 use crate::session::{Action, Run};
 use crate::teach::narrate::{self};
@@ -35,7 +36,7 @@ pub fn inspector(props: &PanelProps) -> Html {
                 <th scope="row">{ node.name() }</th>
                 <td class="num">{ fmt_ms(local) }</td>
                 <td>{ narrate::client_status(c) }</td>
-                <td class={classes!(c.believes.is_some().then_some("believes"))}>{ narrate::client_belief(c, local) }</td>
+                <td class={when(c.believes.is_some(), "believes")}>{ narrate::client_belief(c, local) }</td>
             </tr>
         }
     });
@@ -107,7 +108,7 @@ pub fn verdict_panel(props: &PanelProps) -> Html {
     let stalled = safe && at_end && !props.run.verdict.progress.live();
     let jump = |entry: u32| on(&props.on_action, Action::SeekEntry(entry as usize));
     html! {
-        <section class={classes!("panel", "verdict", if safe { "safe" } else { "unsafe" }, stalled.then_some("stalled"))} aria-label="Verdict">
+        <section class={css(&["panel verdict", if safe { "safe" } else { "unsafe" }, when(stalled, "stalled")])} aria-label="Verdict">
             <h2>{ head }</h2>
             <ul>
                 { for items.into_iter().map(|x| html! {

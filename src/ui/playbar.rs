@@ -3,6 +3,7 @@
 //! accessible name and a keyboard shortcut (listed in its title).
 
 use super::on;
+use super::{css, when};
 use crate::session::Action;
 use crate::vocab::numbers::clock;
 use wasm_bindgen::JsCast;
@@ -104,7 +105,7 @@ pub fn playbar(p: &PlaybarProps) -> Html {
                 if p.hide_fence {
                     <button type="button" class="control fence" disabled=true title="Hidden until you answer the question">{ "Fencing: ?" }</button>
                 } else {
-                    <button type="button" class={classes!("control", "fence", p.fenced.then_some("on"))} aria-pressed={p.fenced.to_string()}
+                    <button type="button" class={css(&["control fence", when(p.fenced, "on")])} aria-pressed={p.fenced.to_string()}
                             title="Fencing: storage rejects writes with an older token (F)" onclick={fence}>
                         { crate::teach::narrate::fence_switch(p.fenced) }
                     </button>

@@ -7,6 +7,7 @@ use crate::session::edit::{self, Edit};
 use crate::session::form::{self, Problem};
 use crate::session::{Action, Run};
 
+use super::{css, when};
 use crate::model::scenario::{FenceMode, Flavor};
 use crate::vocab::ids::NodeId;
 use std::rc::Rc;
@@ -98,7 +99,7 @@ fn number_field(
     let why = out.why(path);
     let id = form::error_id(path);
     html! {
-        <label class={classes!("field", why.is_some().then_some("invalid"))} title={path}>
+        <label class={css(&["field", when(why.is_some(), "invalid")])} title={path}>
             <span>{ form::label(path) }</span>
             <input type="number" step="any" value={crate::vocab::numbers::decimal(value, if secs { 3 } else { 0 })} {onchange}
                    aria-invalid={why.is_some().to_string()} aria-describedby={why.is_some().then(|| id.clone())} />

@@ -4,6 +4,7 @@
 //! the frame it makes and a `title` so screen readers can name the frame.
 
 use super::on;
+use super::{css, when};
 use crate::session::share::snippet::{HEIGHTS, WIDTHS};
 use crate::session::share::{iframe_snippet, EmbedOptions, Size, SIZES};
 use crate::session::{Action, Menu};
@@ -154,7 +155,7 @@ fn dimension(
 ) -> Html {
     let err_id = format!("{id}-error");
     html! {
-        <label class={classes!("field", error.is_some().then_some("invalid"))}>
+        <label class={css(&["field", when(error.is_some(), "invalid")])}>
             <span>{ label }</span>
             <input type="number" {id} name={id} min={range.start().to_string()} max={range.end().to_string()} step="1" inputmode="numeric"
                    value={text.to_string()} aria-invalid={error.is_some().to_string()}

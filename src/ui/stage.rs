@@ -8,6 +8,7 @@ use crate::session::edit::{actions_for, Actions};
 use crate::session::{Action, Run, Selection};
 use crate::view::layout::{self, STAGE_W};
 
+use super::{css, when};
 use crate::analysis::projection::State;
 use crate::vocab::ids::NodeId;
 use std::rc::Rc;
@@ -64,7 +65,7 @@ pub fn stage(props: &StageProps) -> Html {
                     let (onclick, onkeydown) = activate(&props.on_action, sel);
                     let name = format!("link {}–{}{}", l.a.name(), l.b.name(), if l.cut { " (partitioned)" } else { "" });
                     html! {
-                        <g class={classes!("link", l.cut.then_some("cut"), (props.selected == Some(sel)).then_some("selected"))}
+                        <g class={css(&["link", when(l.cut, "cut"), when(props.selected == Some(sel), "selected")])}
                            role="button" tabindex="0" aria-label={name} {onclick} {onkeydown}>
                             <line class="hit" x1={n(l.x0)} y1={n(l.y0)} x2={n(l.x1)} y2={n(l.y1)} />
                             <line class="wire" x1={n(l.x0)} y1={n(l.y0)} x2={n(l.x1)} y2={n(l.y1)} />
@@ -75,7 +76,7 @@ pub fn stage(props: &StageProps) -> Html {
                     }
                 }) }
                 { for packets.iter().map(|p| html! {
-                    <g class={classes!("packet", p.class)}>
+                    <g class={css(&["packet", p.class])}>
                         <circle cx={n(p.x)} cy={n(p.y)} r="6" />
                         <text x={n(p.x + 8.0)} y={n(p.y - 6.0)}>{ p.label.clone() }</text>
                     </g>
@@ -94,8 +95,8 @@ pub fn stage(props: &StageProps) -> Html {
                     let name = format!("{}: {badge}{status}{}, clock {clock}; actions", s.name, believes.map_or(String::new(), |t| format!(", believes it holds the lock ({})", crate::vocab::names::token_words(t))));
                     html! {
                         <>
-                        <g class={classes!("node", paused.then_some("paused"), down.then_some("down"), believes.is_some().then_some("holder"),
-                                           (props.selected == Some(sel)).then_some("selected"))}
+                        <g class={css(&["node", when(paused, "paused"), when(down, "down"), when(believes.is_some(), "holder"),
+                                           when(props.selected == Some(sel), "selected")])}
                            role="button" tabindex="0" aria-label={name} {onclick} {onkeydown}>
                             <circle cx={n(s.x)} cy={n(s.y)} r="22" />
                             <text class="node-name" x={n(s.x)} y={n(s.y + 4.0)}>{ s.node.badge() }</text>

@@ -3,6 +3,7 @@
 //! it renders once per run; playback only moves the reveal clip, the cursor line and the
 //! clock readings, and redraws the few labels the cursor is crossing (so none is cut).
 
+use super::{css, when};
 use crate::analysis::projection::step_at_time;
 use crate::session::zoom::{Window, Zoom};
 use crate::session::{Action, Run};
@@ -567,7 +568,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let across = html! {
         <g class="across" clip-path="url(#across)">
             { for crossed.iter().map(|c| html! {
-                <text class={classes!(c.alarm.then_some("alarm"))} x={n(c.label.x)} y={n(c.label.y)}>{ c.label.text.clone() }</text>
+                <text class={when(c.alarm, "alarm")} x={n(c.label.x)} y={n(c.label.y)}>{ c.label.text.clone() }</text>
             }) }
         </g>
     };
@@ -638,7 +639,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 }) }
             </g>
             { for d.lanes.iter().map(|l| html! {
-                <g class={classes!("lane", l.node.is_client().then_some("client"))}>
+                <g class={css(&["lane", when(l.node.is_client(), "client")])}>
                     <line x1={n(LEFT)} y1={n(l.y)} x2={n(s.x1)} y2={n(l.y)} />
                 </g>
             }) }

@@ -3,6 +3,7 @@
 //! a drag moves and a click centres. What a zoom does to the window is the session's
 //! (`session::zoom`); the drawing for a window is the core's (`view::layout::layout`).
 
+use super::css;
 use crate::session::zoom::{Window, Zoom, STEP_FACTOR};
 use crate::session::{Action, Run};
 use crate::view::layout::{Diagram, LEFT};
@@ -69,7 +70,7 @@ fn StripBars(props: &StripProps) -> Html {
     html! {
         <g>
             { for d.bars.iter().map(|b| html! {
-                <rect class={classes!("ov", b.tone.class())} x={n(b.x0)} y={n(row(b.y))} width={n((b.x1 - b.x0).max(1.0))} height={n(ROW - 2.0)} />
+                <rect class={css(&["ov", b.tone.class()])} x={n(b.x0)} y={n(row(b.y))} width={n((b.x1 - b.x0).max(1.0))} height={n(ROW - 2.0)} />
             }) }
         </g>
     }
