@@ -237,11 +237,11 @@ pub fn beat_at(located: &[Option<usize>], step: usize) -> Option<usize> {
 /// beats' events may no longer happen.
 pub fn beat_count(located: &[Option<usize>], step: usize) -> String {
     let total = located.iter().flatten().count();
-    if beat_at(located, step).is_none() {
-        return format!("{total} beats");
+    // The beats passed; none passed is exactly when `beat_at` has no beat.
+    match located.iter().flatten().filter(|&&i| i < step).count() {
+        0 => format!("{total} beats"),
+        shown => format!("beat {shown} of {total}"),
     }
-    let shown = located.iter().flatten().filter(|&&i| i < step).count();
-    format!("beat {shown} of {total}")
 }
 
 /// Where "Next" moves the cursor: just after the first beat's event not yet passed.
