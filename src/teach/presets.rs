@@ -177,4 +177,12 @@ mod tests {
         let file = crate::model::scenario::Scenario::from_json(super::GC_PAUSE).unwrap();
         assert_eq!(super::gc_pause(), file);
     }
+
+    /// The first load simulates this scenario alone, with the generic service's model
+    /// whatever a scenario names (`model::flavors::simulated`): it must name that service.
+    #[test]
+    fn the_default_page_runs_on_the_generic_service() {
+        let flavor = super::gc_pause().coordinator.flavor;
+        assert_eq!(flavor, crate::model::flavors::Flavor::Generic);
+    }
 }

@@ -27,7 +27,7 @@
 //! these is inert.
 
 use super::node::{Ctx, TimerKind};
-use crate::model::flavors::{generic, redlock, Model, OnExpiry, Tokens};
+use crate::model::flavors::{self, generic, redlock, Model, OnExpiry, Tokens};
 use crate::model::msg::{Msg, Text};
 use crate::model::scenario::{
     ClientSpec, CoordinatorSpec, CountFrom, FailMode, FenceWith, LossPolicy, Step,
@@ -137,6 +137,12 @@ impl Client {
         }
     }
 
+    /// The service's model, as the simulation runs it (`flavors::simulated`: the generic
+    /// one in the first load).
+    fn model(&self) -> &'static Model {
+        flavors::simulated(self.model)
+    }
+
     /// A client of the lock service `coord` describes.
     pub fn for_flavor(me: NodeId, coord: &CoordinatorSpec) -> Client {
         Client {
@@ -149,7 +155,7 @@ impl Client {
 
     /// Sends `msg` to every coordinator node (one, or Redlock's five masters).
     fn to_coords(&self, ctx: &mut Ctx, msg: Msg) {
-        for i in 0..self.model.nodes {
+        for i in 0..self.model().nodes {
             ctx.send(NodeId::Coord(i), msg.clone());
         }
     }
@@ -157,7 +163,8 @@ impl Client {
     /// The watchdog's period: the scenario's, else the flavor's default keepalive.
     fn renew_every(&self, spec: &ClientSpec) -> Option<i64> {
         spec.renew_every_ms.or_else(|| {
-            (self.model.keepalive_div > 0).then(|| (spec.ttl_ms / self.model.keepalive_div).max(1))
+            (self.model().keepalive_div > 0)
+                .then(|| (spec.ttl_ms / self.model().keepalive_div).max(1))
         })
     }
 
@@ -309,7 +316,7 @@ impl Client {
     /// kept within 2^53 like every token. Nothing when the service issues no token.
     fn fence_value(&self, spec: &ClientSpec, c: Creds) -> Option<u64> {
         match spec.fence_with {
-            FenceWith::Token if self.model.tokens == Tokens::None => None,
+            FenceWith::Token if self.model().tokens == Tokens::None => None,
             FenceWith::Token => Some(c.token),
             FenceWith::OwnerId => Some(c.owner & ((1 << 53) - 1)),
         }
@@ -454,7 +461,7 @@ impl Client {
     }
 
     pub fn on_message(&mut self, ctx: &mut Ctx, spec: &ClientSpec, msg: &Msg) {
-        if self.model.nodes > 1 {
+        if self.model().nodes > 1 {
             // Redlock: grants and refusals are votes of the current round, or stale.
             let (granted, req, epoch) = match *msg {
                 Msg::Granted { req, epoch, .. } => (true, req, epoch),
@@ -468,7 +475,7 @@ impl Client {
                         self.votes += 1;
                         self.vote_epoch = self.vote_epoch.max(epoch);
                     }
-                    if self.answers >= u32::from(self.model.nodes) {
+                    if self.answers >= u32::from(self.model().nodes) {
                         self.decide_round(ctx, spec);
                     }
                 }
@@ -547,7 +554,7 @@ impl Client {
             (_, Msg::RenewRefused { token, .. })
                 if self.belief.is_some_and(|b| b.token == *token) =>
             {
-                let how = match self.model.on_expiry {
+                let how = match self.model().on_expiry {
                     OnExpiry::Disconnect => LossHow::SessionExpired,
                     _ => LossHow::RenewRefused,
                 };
@@ -595,7 +602,7 @@ impl Client {
     fn on_timeout(&mut self, ctx: &mut Ctx, spec: &ClientSpec) {
         match self.phase.clone() {
             Phase::Acquiring { queued: true, .. } => {}
-            Phase::Acquiring { queued: false, .. } if self.model.nodes > 1 => {
+            Phase::Acquiring { queued: false, .. } if self.model().nodes > 1 => {
                 self.decide_round(ctx, spec)
             }
             Phase::Acquiring { queued: false, .. } => {
@@ -647,7 +654,7 @@ impl Client {
         else {
             return;
         };
-        match self.model.on_expiry {
+        match self.model().on_expiry {
             // ZooKeeper's client: silence for two thirds of the session timeout makes it
             // Disconnected (Curator's SUSPENDED); it has no lease of its own to expire.
             OnExpiry::Disconnect

@@ -20,7 +20,7 @@
 
 use super::node::{Ctx, TimerKind};
 use super::rng::Rng;
-use crate::model::flavors::{Failover, Model, Tokens, Waiters};
+use crate::model::flavors::{self, Failover, Model, Tokens, Waiters};
 use crate::model::msg::Msg;
 use crate::model::scenario::{CoordinatorSpec, Durability, Invalidation};
 use crate::model::trace::{Event, Forgot};
@@ -101,19 +101,25 @@ impl GenericCoordinator {
         }
     }
 
+    /// The service's model, as the simulation runs it (`flavors::simulated`: the generic
+    /// one in the first load).
+    fn model(&self) -> &'static Model {
+        flavors::simulated(self.model)
+    }
+
     pub fn lease(&self) -> Option<&Lease> {
         self.lease.as_ref()
     }
 
     fn waiters(&self) -> Waiters {
-        self.model.waiters.unwrap_or(self.spec.waiters)
+        self.model().waiters.unwrap_or(self.spec.waiters)
     }
 
     /// How long a lease of `ttl_ms` lasts on this server from now. Consul's moment is
     /// drawn unless the scenario pins it (`coordinator.invalidation`); a pinned moment
     /// draws nothing, and the random one draws exactly as before the knob existed.
     fn lease_len(&self, ctx: &mut Ctx, ttl_ms: i64) -> i64 {
-        if !self.model.lazy_expiry {
+        if !self.model().lazy_expiry {
             return ttl_ms;
         }
         match self.spec.invalidation {
@@ -125,7 +131,7 @@ impl GenericCoordinator {
 
     /// A create or delete in a revisioned store takes the next revision.
     fn bump_revision(&mut self) -> Option<u64> {
-        (self.model.tokens == Tokens::Revision).then(|| {
+        (self.model().tokens == Tokens::Revision).then(|| {
             self.counter += 1;
             self.counter
         })
@@ -138,7 +144,7 @@ impl GenericCoordinator {
             self.counter
         });
         // Redis and Redlock: the grant carries nothing ordered.
-        let token = if self.model.tokens == Tokens::None {
+        let token = if self.model().tokens == Tokens::None {
             0
         } else {
             token
@@ -192,7 +198,10 @@ impl GenericCoordinator {
     fn holder_failed(&mut self, ctx: &mut Ctx) {
         self.lease = None;
         self.bump_revision();
-        let delay = self.spec.lock_delay_ms.unwrap_or(self.model.lock_delay_ms);
+        let delay = self
+            .spec
+            .lock_delay_ms
+            .unwrap_or(self.model().lock_delay_ms);
         if delay > 0 {
             let until = ctx.now.saturating_add(delay);
             self.delay_until = Some(until);
@@ -336,7 +345,7 @@ impl LockService for GenericCoordinator {
         self.delay_until = None;
         let forgot = match self.spec.counter {
             // A revisioned store (ZooKeeper, etcd) persists its revision.
-            Durability::Memory if self.model.tokens != Tokens::Revision => {
+            Durability::Memory if self.model().tokens != Tokens::Revision => {
                 self.counter = self.spec.first_token - 1;
                 Forgot::LeasesAndCounter
             }
@@ -351,7 +360,8 @@ impl LockService for GenericCoordinator {
             ctx.timer_at(until, TimerKind::LockDelayOver);
         }
         let lag = self.spec.replica_lag_ms;
-        let extend = match self.model.failover {
+        let failover = self.model().failover;
+        let extend = match failover {
             Failover::Extend { extra_ms } => Some(extra_ms),
             _ => None,
         };
@@ -364,8 +374,7 @@ impl LockService for GenericCoordinator {
             self.grant_next(ctx);
             return;
         };
-        let lost = self.model.failover == Failover::LoseRecent
-            && ctx.now - down_ms - l.written_local < lag;
+        let lost = failover == Failover::LoseRecent && ctx.now - down_ms - l.written_local < lag;
         ctx.note(Event::FailedOver {
             lost: lost.then_some(l.client),
         });
@@ -399,7 +408,7 @@ impl LockService for GenericCoordinator {
     }
 
     fn current_token(&self) -> Option<u64> {
-        if self.model.tokens == Tokens::None {
+        if self.model().tokens == Tokens::None {
             return None;
         }
         self.lease.as_ref().map(|l| l.token)

@@ -23,7 +23,7 @@ pub mod rng;
 pub mod storage;
 
 use crate::model::clock::Clock;
-use crate::model::flavors::Flavor;
+use crate::model::flavors::{self, Flavor};
 use crate::model::msg::Msg;
 use crate::model::scenario::{FaultKind, Scenario, ScenarioError};
 use crate::model::trace::{DropWhy, Entry, Event, Outcome, Tail, Trace};
@@ -132,8 +132,8 @@ impl<'s> Sim<'s> {
             .map(|node| {
                 let c = sc.clock_of(node);
                 // Redis expires keys on the wall clock, whatever the scenario asks for.
-                let wall =
-                    matches!(node, NodeId::Coord(_)) && sc.coordinator.flavor.model().wall_expiry;
+                let wall = matches!(node, NodeId::Coord(_))
+                    && flavors::simulated(sc.coordinator.flavor.model()).wall_expiry;
                 NodeRt {
                     clock: Clock {
                         offset_ms: c.offset_ms,
@@ -158,7 +158,10 @@ impl<'s> Sim<'s> {
                 .map(|i| Client::for_flavor(NodeId::Client(i), &sc.coordinator))
                 .collect(),
             coord: match sc.coordinator.flavor {
-                Flavor::Redlock => Box::new(Redlock::new(&sc.coordinator)),
+                // Not in the first load, which runs the generic service alone.
+                Flavor::Redlock if !cfg!(feature = "lite") => {
+                    Box::new(Redlock::new(&sc.coordinator))
+                }
                 _ => Box::new(GenericCoordinator::new(&sc.coordinator)),
             },
             storage: Storage::new(&sc.storage),

@@ -20,6 +20,17 @@
 
 use wasm_bindgen::prelude::*;
 
+/// The first load's allocator (`src/bin/lite/size_classes.rs`), so its floor is built
+/// the way it is.
+#[cfg(all(feature = "first-load", target_arch = "wasm32"))]
+#[path = "../../../src/bin/lite/size_classes.rs"]
+mod size_classes;
+
+#[cfg(all(feature = "first-load", target_arch = "wasm32"))]
+#[global_allocator]
+static ALLOCATOR: size_classes::SizeClasses<size_classes::MemoryGrow> =
+    size_classes::SizeClasses::new(size_classes::MemoryGrow);
+
 #[cfg(not(feature = "first-load"))]
 mod whole {
     use leaseline::analysis::{check, compare, projection};
