@@ -178,11 +178,22 @@ mod tests {
         assert_eq!(super::gc_pause(), file);
     }
 
-    /// The first load simulates this scenario alone, with the generic service's model
-    /// whatever a scenario names (`model::flavors::simulated`): it must name that service.
+    /// The first load simulates this scenario alone, and leaves out of its simulation what
+    /// the scenario does not use: every service but the generic one
+    /// (`model::flavors::simulated`) and every fault but a pause (`model::sim`'s `fault`).
+    /// A default page that used more would run wrongly there, so it fails here first.
     #[test]
-    fn the_default_page_runs_on_the_generic_service() {
-        let flavor = super::gc_pause().coordinator.flavor;
-        assert_eq!(flavor, crate::model::flavors::Flavor::Generic);
+    fn the_first_load_simulates_all_the_default_page_uses() {
+        let sc = super::gc_pause();
+        assert_eq!(
+            sc.coordinator.flavor,
+            crate::model::flavors::Flavor::Generic
+        );
+        for f in &sc.faults {
+            assert!(
+                matches!(f.kind, crate::model::scenario::FaultKind::Pause { .. }),
+                "{f:?}"
+            );
+        }
     }
 }
