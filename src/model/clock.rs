@@ -27,13 +27,20 @@ pub struct Clock {
     pub monotonic: bool,
 }
 
-/// ⌊a × b / d⌋ (`d` > 0), in 64 bits when the product fits — as it does for any run's
-/// times — and in 128 otherwise: a 128-bit division is a library call, which a search
-/// reading clocks millions of times notices.
+/// ⌊a × b / d⌋ (`d` > 0), in 64 bits. When the product does not fit, `a` is split as
+/// q × d + r (0 ≤ r < d), and ⌊a × b / d⌋ = q × b + ⌊r × b / d⌋ exactly. Both callers pass
+/// `b` and `d` within a few million (drifts are validated to ±500,000 ppm), so r × b fits;
+/// out of range the sums saturate rather than panic. No 128-bit arithmetic: its division is
+/// a library call a search reading clocks millions of times notices, and 1.5 KB of the
+/// first load's wasm.
 fn mul_div_floor(a: i64, b: i64, d: i64) -> i64 {
     match a.checked_mul(b) {
         Some(x) => x.div_euclid(d),
-        None => (i128::from(a) * i128::from(b)).div_euclid(i128::from(d)) as i64,
+        None => {
+            let (q, r) = (a.div_euclid(d), a.rem_euclid(d));
+            q.saturating_mul(b)
+                .saturating_add(r.saturating_mul(b).div_euclid(d))
+        }
     }
 }
 
@@ -91,6 +98,37 @@ impl Clock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mul_div_floor_is_exact_where_the_product_overflows() {
+        let mut x = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for i in 0..20_000 {
+            // Times anywhere in i64; b and d as the callers pass them (a drift, or 10^6; 10^6,
+            // or 10^6 plus a drift), drifts within the validated ±500,000 ppm.
+            let a = next() as i64 >> (next() % 40);
+            let drift = (next() % 1_000_001) as i64 - 500_000;
+            let (b, d) = if i % 2 == 0 {
+                (drift, 1_000_000)
+            } else {
+                (1_000_000, 1_000_000 + drift)
+            };
+            let exact = (i128::from(a) * i128::from(b)).div_euclid(i128::from(d));
+            if let Ok(exact) = i64::try_from(exact) {
+                assert_eq!(mul_div_floor(a, b, d), exact, "{a} × {b} / {d}");
+            }
+        }
+        assert_eq!(mul_div_floor(i64::MAX, 3, 4), (i64::MAX / 4) * 3 + 2);
+        assert_eq!(
+            mul_div_floor(i64::MIN, 1_000_000, 1_500_000),
+            -6_148_914_691_236_517_206
+        );
+    }
 
     #[test]
     fn perfect_clock_reads_true_time() {
