@@ -178,10 +178,11 @@ mod tests {
         assert_eq!(super::gc_pause(), file);
     }
 
-    /// The first load simulates this scenario alone, and leaves out of its simulation what
-    /// the scenario does not use: every service but the generic one
-    /// (`model::flavors::simulated`) and every fault but a pause (`model::sim`'s `fault`).
-    /// A default page that used more would run wrongly there, so it fails here first.
+    /// The first load simulates this scenario alone, fenced or not, and leaves out of its
+    /// simulation what the scenario does not use: every service but the generic one
+    /// (`model::flavors::simulated`), every fault but a pause (`model::sim`'s `fault`), and
+    /// the telling of the events only those make (`model::trace::left_out_events`). A
+    /// default page that used more would run wrongly there, so it fails here first.
     #[test]
     fn the_first_load_simulates_all_the_default_page_uses() {
         let sc = super::gc_pause();
@@ -194,6 +195,17 @@ mod tests {
                 matches!(f.kind, crate::model::scenario::FaultKind::Pause { .. }),
                 "{f:?}"
             );
+        }
+        for fenced in [false, true] {
+            let mut sc = super::gc_pause();
+            if fenced {
+                sc.storage.fence = sc.storage.fence.flipped();
+            }
+            let trace = crate::model::sim::run(&sc);
+            assert!(trace.entries.len() > 10);
+            for e in &trace.entries {
+                assert!(!e.event.of_left_out_code(), "{e:?}");
+            }
         }
     }
 }

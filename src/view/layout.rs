@@ -1514,8 +1514,13 @@ fn gaps(spans: &[GapSpan], scale: &Scale, ly: &dyn Fn(NodeId) -> f64, merge: f64
 
 /// Faults and failure reactions get a glyph and a short label on their lane, and a shorter
 /// one for a tight spot.
+// The first load's arm makes the later arms of its events unreachable there.
+#[cfg_attr(feature = "lite", allow(unreachable_patterns))]
 fn fault_glyph(ev: &Event) -> Option<(&'static str, String, Option<String>)> {
     Some(match ev {
+        // Events the first load never sees (`model::trace::left_out_events`).
+        #[cfg(feature = "lite")]
+        crate::left_out_events!() => return None,
         Event::Paused { for_ms } => (
             "❄",
             format!("paused {}", fmt_ms(*for_ms)),

@@ -368,6 +368,8 @@ impl<'s> Sim<'s> {
                     }
                 }
             }
+            // Queued only by the faults the first load leaves out (see `fault`).
+            Ev::Recover(_) | Ev::Elected(..) | Ev::RenewalsRestored if cfg!(feature = "lite") => {}
             Ev::Recover(node) => {
                 let r = self.idx(node);
                 if self.rt[r].down {
