@@ -2,34 +2,29 @@
 //! loaded on demand (`leaseline::ui::upgrade`). Built only for wasm with the `lite`
 //! feature (index.html); natively it says where the real tool is.
 //!
-//! What it weighs, and why it is not lighter (issue #14 asks for 160,000 bytes gzip, all
-//! first-load files together). `scripts/size.sh` measures the floors with
-//! `tools/size-floor`, which drives the same core the way this page does but draws nothing.
-//! On 2026-12-01, built with the page's size cuts (`scripts/cuts.sh`: std rebuilt with the
-//! app, panics that trap at once, std's small variants — 23,772 bytes off this build):
+//! What it weighs (issue #14 asks for at most 160,000 bytes gzip, all first-load files
+//! together; `scripts/size.sh` holds it there). On 2026-12-01: 159,311 in all, of which
+//! this build's wasm and glue are 150,272. How it got there:
 //!
-//! - the page's files other than this build (index.html with the first paint, the CSS,
-//!   boot.js, first-paint.js, the icon): 9,669 bytes;
-//! - this build's share of the core, mounted by Yew with no views: 142,176 (151,845 with
-//!   those files: 8 KB under 160,000 before a single view is drawn);
-//! - the same core with no Yew at all: 107,169 (116,838 with those files);
-//! - this build as shipped: about 158,500 (168,200 in all); its views cost about 16 KB.
+//! - built with the page's size cuts (`scripts/cuts.sh`: std rebuilt with the app, panics
+//!   that trap at once, std's small variants): -23,772;
+//! - its own allocator (`lite/size_classes.rs`, below), and wasm-opt -Os run until it
+//!   stops shrinking (index.html): -2,901;
+//! - a simulation that leaves out what the default page never runs — every service but
+//!   the generic one (`model::flavors::simulated`), every fault but a pause
+//!   (`model::sim`), and the telling of the events only those make
+//!   (`model::trace::left_out_events`): -4,838. A test in `teach::presets` holds the
+//!   default page to that scope;
+//! - integers and clocks without 128-bit arithmetic (`vocab::json`, `model::clock`):
+//!   -1,236.
 //!
-//! Before the cuts the floor with Yew alone was 171,441, over the target; now the target
-//! is within reach of a Yew first load only if its views weigh half what they do. Cutting
-//! whole views is not the way (with the stage, the verdict, the inspector, the transcript
-//! and the walkthrough all taken out, 13,079 bytes before the cuts, the page stops being
-//! the default page's player). A first load without Yew would reach it with room to spare:
-//! the same regions written as HTML by the core (as the first paint already is,
-//! `view::export::first_paint`), patched in place as the session changes, with one
-//! delegated listener per event kind. The price is a second renderer of the first view
-//! beside the whole app's Yew views, kept equal by a test that renders both for the same
-//! session.
-//!
-//! A measure of that room, taken once before the cuts: `first_paint::html`, which already
-//! writes eight of the page's regions as strings (masthead, scenario bar, description,
-//! playback bar, caption, legend, diagram, walkthrough), added 2,146 bytes to the no-Yew
-//! floor (120,553 to 122,699).
+//! Its floor, measured by `tools/size-floor` (the same core driven the way this page
+//! drives it, drawing nothing): 134,567 with Yew (143,606 with the page's other files,
+//! 9,039: index.html with the first paint, the CSS, boot.js, first-paint.js, the icon);
+//! 99,354 with no Yew at all (108,393). The views cost about 15.7 KB. A first load without
+//! Yew (the same regions written as HTML by the core, as the first paint already is,
+//! patched in place, with delegated listeners) would have room for more; it would also be
+//! a second renderer of the first view beside the whole app's Yew views.
 
 // A crate root's modules sit beside it; this one sits in `lite/` so Cargo does not take it
 // for a binary of its own.

@@ -92,14 +92,17 @@ impl<P: Pages> SizeClasses<P> {
         let bytes = 1usize << k;
         let align = bytes.min(PAGE);
         loop {
-            let start = (s.next + align - 1) & !(align - 1);
+            let Some(start) = s.next.checked_add(align - 1).map(|a| a & !(align - 1)) else {
+                return ptr::null_mut();
+            };
             if let Some(stop) = start.checked_add(bytes).filter(|&stop| stop <= s.end) {
                 s.next = stop;
                 return start as *mut u8;
             }
-            // Grow by what the block lacks. If something else grew the memory meanwhile,
-            // the new pages do not follow ours: start again at them (the rest is left).
-            let lacking = (start - s.end.min(start)).saturating_add(bytes);
+            // Grow by what the block lacks past the end. If something else grew the memory
+            // meanwhile, the new pages do not follow ours: start again at them (the rest
+            // is left).
+            let lacking = start.saturating_add(bytes) - s.end;
             let n = lacking.div_ceil(PAGE);
             let Some(first) = self.pages.grow(n) else {
                 return ptr::null_mut();
