@@ -3,25 +3,25 @@
 //! feature (index.html); natively it says where the real tool is.
 //!
 //! What it weighs (issue #14 asks for at most 160,000 bytes gzip, all first-load files
-//! together; `scripts/size.sh` holds it there). On 2026-12-01: 159,311 in all, of which
-//! this build's wasm and glue are 150,272. How it got there:
+//! together; `scripts/size.sh` holds it there). On 2026-12-01: 158,845 in all, of which
+//! this build's wasm and glue are 149,804. How it got there:
 //!
 //! - built with the page's size cuts (`scripts/cuts.sh`: std rebuilt with the app, panics
 //!   that trap at once, std's small variants): -23,772;
 //! - its own allocator (`lite/size_classes.rs`, below), and wasm-opt -Os run until it
 //!   stops shrinking (index.html): -2,901;
 //! - a simulation that leaves out what the default page never runs — every service but
-//!   the generic one (`model::flavors::simulated`), every fault but a pause
-//!   (`model::sim`), and the telling of the events only those make
-//!   (`model::trace::left_out_events`): -4,838. A test in `teach::presets` holds the
+//!   the generic one (`model::flavors::simulated`, `model::sim`'s `Service`), every fault
+//!   but a pause (`model::sim`), and the telling of the events only those make
+//!   (`model::trace::left_out_events`): -5,370. A test in `teach::presets` holds the
 //!   default page to that scope;
 //! - integers and clocks without 128-bit arithmetic (`vocab::json`, `model::clock`):
 //!   -1,236.
 //!
 //! Its floor, measured by `tools/size-floor` (the same core driven the way this page
-//! drives it, drawing nothing): 134,567 with Yew (143,606 with the page's other files,
-//! 9,039: index.html with the first paint, the CSS, boot.js, first-paint.js, the icon);
-//! 99,354 with no Yew at all (108,393). The views cost about 15.7 KB. A first load without
+//! drives it, drawing nothing): 134,272 with Yew (143,313 with the page's other files,
+//! 9,041: index.html with the first paint, the CSS, boot.js, first-paint.js, the icon);
+//! 98,805 with no Yew at all (107,846). The views cost about 15.5 KB. A first load without
 //! Yew (the same regions written as HTML by the core, as the first paint already is,
 //! patched in place, with delegated listeners) would have room for more; it would also be
 //! a second renderer of the first view beside the whole app's Yew views.
