@@ -415,7 +415,7 @@ impl Event {
 }
 
 impl fmt::Display for Event {
-    // The first load's arm above makes the later arms of its events unreachable there.
+    // The first load's first arm makes the later arms of its events unreachable there.
     #[cfg_attr(feature = "lite", allow(unreachable_patterns))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use Event::*;
