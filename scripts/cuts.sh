@@ -3,8 +3,8 @@
 # page is built with:
 #   scripts/cuts.sh trunk build --release
 #
-# The cuts (issue #14), measured on the first load's build (leaseline-lite, wasm + glue,
-# gzip -9, after wasm-opt -Oz) on 2026-12-01:
+# The cuts, as measured on the first load's build (leaseline-lite, wasm + glue, gzip -9,
+# after wasm-opt -Oz) when they were chosen; `make test`'s size tier prints today's figures:
 #
 #   as before                                             182,443 bytes
 #   + the standard library rebuilt with the app (LTO
@@ -20,14 +20,16 @@
 # message. `cargo test` (native and wasm32) builds without the cuts, so a failing test
 # still says why.
 #
-# These are unstable flags, and the machine has only a stable toolchain (1.95, pinned in
-# Cargo.toml's rust-version); RUSTC_BOOTSTRAP=1 lets that toolchain accept them. They are
-# scoped to this script: `make serve`, the release builds of `make test` and the size
+# These are unstable flags on a stable toolchain: RUSTC_BOOTSTRAP=1 lets it accept them, and
+# scripts/toolchain.sh refuses any compiler but the one rust-toolchain.toml names (1.95.0),
+# the one they were measured on. std's own crates come from the crate cache, which
+# scripts/setup.sh fills (Trunk builds offline). They are scoped to this script: `make serve`, the release builds of `make test` and the size
 # tier's floors go through it; a plain `trunk build` still works, only heavier. Needs the
 # rust-src component (scripts/setup.sh adds it). The results do not depend on the cuts:
 # std's small variants change how it sorts, not what (the core sorts only with stable sorts
 # or on whole values), and the e2e tests run on the build made with them.
 set -euo pipefail
+source "$(dirname "$0")/toolchain.sh"
 export RUSTC_BOOTSTRAP=1
 export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
 export CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size

@@ -7,9 +7,10 @@
 # caught it and which test binary failed first. Ends with `caught N / planted M` and the
 # time taken. The logs: target/mutants/unmutated.log, and last.log for the last bug.
 #
-# Each bug is an exact text substitution (file, old text, new text). The old text must
-# occur exactly once in its file, or the script stops before building anything: when the
-# code moves, the list is fixed rather than silently testing nothing.
+# Each bug is an exact text substitution (file, old text, new text), listed in
+# scripts/mutants.txt. The old text must occur exactly once in its file, or the script stops
+# before building anything; tests/core_docs.rs checks the same on every `cargo test`, so
+# when the code moves, the list is fixed in the same change rather than found broken here.
 #
 # The scratch copy is target/mutants-tree (a fixed path, so the build in target/mutants
 # keeps its dependencies between runs); it is removed on exit. An unmutated run goes
@@ -25,72 +26,41 @@ tree=$repo/target/mutants-tree
 export CARGO_TARGET_DIR=$repo/target/mutants
 timeout_s=${MUTANTS_TIMEOUT:-600}
 
-# --- the bugs: name | file | old text | new text ----------------------------------------
+# --- the bugs: read from scripts/mutants.txt (its head says the format) -----------------
 names=() files=() olds=() news=()
-mutant() { names+=("$1") files+=("$2") olds+=("$3") news+=("$4"); }
-
-mutant "checker: a write with no lease counts as newer than every epoch" \
-  src/analysis/projection.rs \
-  'epoch.unwrap_or(0)' \
-  'epoch.unwrap_or(u32::MAX)'
-
-mutant "projection: a resumed client never un-pauses" \
-  src/analysis/projection.rs \
-  'Event::Resumed => self.set_paused(n, false),' \
-  'Event::Resumed => {
-                if !n.is_client() {
-                    self.set_paused(n, false)
-                }
-            }'
-
-mutant "VecMap::remove returns the value but keeps the entry" \
-  src/vocab/vecmap.rs \
-  '        K: Borrow<Q>,
-    {
-        self.find(k).ok().map(|i| self.items.remove(i).1)' \
-  '        K: Borrow<Q>,
-        V: Clone,
-    {
-        self.find(k).ok().map(|i| self.items[i].1.clone())'
-
-mutant "storage: the monotone fence rejects the current token too (< becomes <=)" \
-  src/model/sim/storage.rs \
-  '(FenceMode::Monotone | FenceMode::NonAtomic, Some(m)) if token < m =>' \
-  '(FenceMode::Monotone | FenceMode::NonAtomic, Some(m)) if token <= m =>'
-
-mutant "coordinator: the token counter does not advance on a grant" \
-  src/model/sim/coordinator.rs \
-  'let token = w.token.unwrap_or_else(|| {
-            self.counter += 1;' \
-  'let token = w.token.unwrap_or_else(|| {
-            self.counter += 0;'
-
-mutant "clock: drift runs the wrong way" \
-  src/model/clock.rs \
-  't.0 + d.div_euclid(1_000_000) as i64' \
-  't.0 - d.div_euclid(1_000_000) as i64'
-
-mutant "client: the safety margin is added to the granted deadline" \
-  src/model/sim/client.rs \
-  'let deadline = base.saturating_add(ttl_ms - spec.margin_ms);
-                self.believe(ctx, spec, *token, *epoch, deadline);' \
-  'let deadline = base.saturating_add(ttl_ms + spec.margin_ms);
-                self.believe(ctx, spec, *token, *epoch, deadline);'
-
-mutant "coordinator: a renewal is ignored at expiry (the first expiry timer ends a renewed lease)" \
-  src/model/sim/coordinator.rs \
-  'Some(l) if l.epoch == epoch && ctx.now >= l.expires_local);' \
-  'Some(l) if l.epoch == epoch);'
-
-mutant "checker: a lost update is never reported" \
-  src/analysis/check.rs \
-  'replaced_epoch.filter(|r| *r > mine)?;' \
-  'replaced_epoch.filter(|_| false)?;'
-
-mutant "checker: a write from the newest epoch counts as stale (< becomes <=)" \
-  src/analysis/check.rs \
-  '.filter(|p| *p > mine)?;' \
-  '.filter(|p| *p >= mine)?;'
+list=scripts/mutants.txt
+section="" body=""
+# Ends the section being read: its text (its lines joined by newlines, the blank lines at
+# its end dropped) goes where it belongs.
+flush() {
+  while [[ $body == *$'\n' ]]; do body=${body%$'\n'}; done
+  case $section in
+    old) olds+=("$body") ;;
+    new) news+=("$body") ;;
+  esac
+  section="" body=""
+}
+while IFS= read -r line || [[ -n $line ]]; do
+  case $line in
+    '## bug: '*) flush; names+=("${line#'## bug: '}") ;;
+    '## file: '*) flush; files+=("${line#'## file: '}") ;;
+    '## old:') flush; section=old ;;
+    '## new:') flush; section=new ;;
+    *)
+      if [[ -z $section ]]; then
+        [[ -z $line || $line == '# '* || $line == '#' ]] && continue
+        printf 'mutants: %s: a line outside any bug text: %s\n' "$list" "$line" >&2
+        exit 1
+      fi
+      body+=$line$'\n'
+      ;;
+  esac
+done <"$list"
+flush
+if ((${#names[@]} != ${#files[@]} || ${#names[@]} != ${#olds[@]} || ${#names[@]} != ${#news[@]})); then
+  printf 'mutants: %s: every bug needs a name, a file, an old and a new text\n' "$list" >&2
+  exit 1
+fi
 
 say() { printf 'mutants: %s\n' "$*"; }
 
@@ -225,6 +195,8 @@ extra=""
 ((timeouts)) && extra+=", $timeouts by timeout"
 ((unviable)) && extra+=", $unviable did not compile"
 ((${#survivors[@]})) && extra+="; survived: ${survivors[*]}"
-say "caught $caught / planted $planted$extra"
+score=0
+((planted)) && score=$((100 * caught / planted))
+say "caught $caught / planted $planted (score ${score}%)$extra"
 say "done in $((elapsed / 60))m $((elapsed % 60))s"
 ((unviable == 0))

@@ -92,3 +92,72 @@ fn the_recorded_trace_doc_says_what_the_reader_does() {
         .expect("the refusals block");
     assert_eq!(refusals.lines().collect::<Vec<_>>(), shown);
 }
+
+/// One planted bug of `make mutants`: its name, its file, and the text it replaces.
+#[derive(Default)]
+struct Planted {
+    name: String,
+    file: String,
+    old: String,
+    new: String,
+}
+
+/// The planted bugs in scripts/mutants.txt, read by the same rules as scripts/mutants.sh:
+/// `## bug:`, `## file:`, then the lines under `## old:` and `## new:`, each text without
+/// the blank lines at its end.
+fn planted_bugs() -> Vec<Planted> {
+    let mut bugs: Vec<Planted> = Vec::new();
+    let mut section: Option<bool> = None; // Some(true): old, Some(false): new
+    for line in include_str!("../scripts/mutants.txt").lines() {
+        if let Some(name) = line.strip_prefix("## bug: ") {
+            bugs.push(Planted {
+                name: name.to_string(),
+                ..Planted::default()
+            });
+            section = None;
+        } else if let Some(file) = line.strip_prefix("## file: ") {
+            bugs.last_mut().expect("a bug before its file").file = file.to_string();
+            section = None;
+        } else if line == "## old:" || line == "## new:" {
+            section = Some(line == "## old:");
+        } else if let (Some(old), Some(bug)) = (section, bugs.last_mut()) {
+            let text = if old { &mut bug.old } else { &mut bug.new };
+            text.push_str(line);
+            text.push('\n');
+        } else {
+            assert!(
+                line.is_empty() || line == "#" || line.starts_with("# "),
+                "scripts/mutants.txt: a line outside any bug text: {line}"
+            );
+        }
+    }
+    for bug in &mut bugs {
+        for text in [&mut bug.old, &mut bug.new] {
+            text.truncate(text.trim_end_matches('\n').len());
+        }
+    }
+    bugs
+}
+
+#[test]
+fn every_planted_bug_still_matches_the_code_exactly_once() {
+    let bugs = planted_bugs();
+    assert!(bugs.len() >= 10, "{} planted bugs", bugs.len());
+    for (i, Planted { name, file, old, new }) in bugs.iter().enumerate() {
+        let n = i + 1;
+        assert!(
+            !name.is_empty() && !file.is_empty() && !old.is_empty(),
+            "bug {n}: a name, a file and an old text"
+        );
+        assert_ne!(old, new, "bug {n} ({name}) changes nothing");
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+        let code = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("bug {n} ({name}): {file}: {e}"));
+        let found = code.matches(old.as_str()).count();
+        assert_eq!(
+            found, 1,
+            "bug {n} ({name}): its old text occurs {found} times in {file}, not once: \
+             move it with the code in scripts/mutants.txt\n{old}"
+        );
+    }
+}

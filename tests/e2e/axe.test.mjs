@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, SHOTS, harness, openApp, playback, until } from './lib.mjs';
+import { ROOT, SHOTS, harness, openApp, playback, until, WAIT } from './lib.mjs';
 
 const AXE = join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
 const LAPTOP = { viewport: { width: 1280, height: 800 } };
@@ -32,7 +32,7 @@ async function audit(page, source) {
 
 /** Waits for the app itself: the build-time picture (#first-paint) is gone once it mounts. */
 async function mounted(page) {
-  await page.locator('#first-paint').waitFor({ state: 'detached', timeout: 15_000 });
+  await page.locator('#first-paint').waitFor({ state: 'detached', timeout: WAIT });
   await page.locator('section.diagram').first().waitFor();
 }
 

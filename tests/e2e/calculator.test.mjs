@@ -7,7 +7,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { SHOTS, harness, openApp, until } from './lib.mjs';
+import { SHOTS, harness, openApp, until, WAIT } from './lib.mjs';
 
 const LAPTOP = { viewport: { width: 1280, height: 900 } };
 
@@ -20,7 +20,7 @@ describe('the safety calculator', () => {
       await page.locator('details.panel.calculator > summary').click();
       const panel = page.locator('details.panel.calculator[open]');
       const verdict = panel.locator('p.calc-verdict');
-      await verdict.waitFor({ timeout: 20_000 });
+      await verdict.waitFor({ timeout: WAIT });
       assert.match(await verdict.innerText(), /^Unsafe by [\d.]+ s/);
       const stated = Number(await verdict.getAttribute('data-overlap-ms'));
       assert.ok(stated > 0, `a positive overlap: ${stated}`);

@@ -8,7 +8,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { SHOTS, harness, openApp, until } from './lib.mjs';
+import { SHOTS, harness, openApp, until, WAIT } from './lib.mjs';
 
 const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
 const LAPTOP = { viewport: { width: 1280, height: 800 } };
@@ -61,7 +61,7 @@ describe('the diagram on a phone, and its folds', () => {
   test('at 360×740 the default page draws the diagram at the screen width', async () => {
     const { context, page, problems } = await openApp(h.browser, h.url, PHONE);
     try {
-      await page.locator('#first-paint').waitFor({ state: 'detached', timeout: 15_000 });
+      await page.locator('#first-paint').waitFor({ state: 'detached', timeout: WAIT });
       const f = await until(async () => {
         const v = await fit(page);
         return v.units <= 360 && v;

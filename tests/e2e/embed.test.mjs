@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { ROOT, SHOTS, digestOf, harness, openApp, playback, stopServer, until, urlOf } from './lib.mjs';
+import { ROOT, SHOTS, digestOf, harness, openApp, playback, stopServer, until, urlOf, WAIT } from './lib.mjs';
 
 const LAPTOP = { viewport: { width: 1280, height: 900 } };
 
@@ -116,7 +116,7 @@ describe('share and embed', () => {
         const violation = await until(
           () => page.evaluate(() => window.received.find((e) => e.type === 'violation')),
           'the violation event',
-          { timeout: 60_000 },
+          { timeout: WAIT },
         );
         assert.equal(violation.kind, 'stale_write');
         assert.equal(violation.t_ms, 50_005, 'the stale write lands at t = 50.005 s');

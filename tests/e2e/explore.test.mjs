@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT, SHOTS, digestOf, harness, openApp, until } from './lib.mjs';
+import { ROOT, SHOTS, digestOf, harness, openApp, until, WAIT } from './lib.mjs';
 
 /** The native tool's report for the same search (make test builds it in its native tiers). */
 function nativeDigests(args) {
@@ -31,7 +31,7 @@ const LAPTOP = { viewport: { width: 1280, height: 900 } };
  */
 async function answer(panel, n) {
   const done = panel.locator(`.explore-result[data-search="${n}"]`);
-  await done.waitFor({ timeout: 60_000 });
+  await done.waitFor({ timeout: WAIT });
   return done;
 }
 
@@ -41,7 +41,7 @@ async function openExplore(page) {
     await page.locator('details.panel.explore > summary').click();
   }
   const panel = page.locator('details.panel.explore[open]');
-  await panel.getByRole('button', { name: 'Explore', exact: true }).waitFor({ timeout: 20_000 });
+  await panel.getByRole('button', { name: 'Explore', exact: true }).waitFor({ timeout: WAIT });
   return panel;
 }
 
@@ -129,7 +129,7 @@ describe('explore', () => {
       await panel.getByRole('combobox', { name: 'Faults added (K)' }).selectOption('3');
       await panel.getByRole('button', { name: 'Explore', exact: true }).click();
       const live = panel.locator('ol.explore-classes[aria-busy="true"] > li');
-      await live.first().waitFor({ timeout: 60_000 });
+      await live.first().waitFor({ timeout: WAIT });
       assert.equal(await panel.locator('.explore-result').count(), 0, 'listed before the search ends');
       await panel.scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(SHOTS, 'explore-live.png') });

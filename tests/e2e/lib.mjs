@@ -44,6 +44,15 @@ const TYPES = {
   '.md': 'text/markdown; charset=utf-8',
 };
 
+/**
+ * How long a test waits for a state it needs (an attribute, a frame counter, the address)
+ * before it fails. Every wait polls for its state and goes on the moment it holds, so this is
+ * no delay: it only bounds how long a broken page can hang a test. It is generous because a
+ * machine busy with other builds runs a page several times slower (the end-to-end tier
+ * passes with a CPU hog on both cores); `LEASELINE_E2E_WAIT_MS` changes it.
+ */
+export const WAIT = Number(process.env.LEASELINE_E2E_WAIT_MS) || 60_000;
+
 /** Fails with a clear message when the release build is missing. */
 export async function requireDist() {
   await readFile(join(DIST, 'index.html')).catch(() => {
@@ -111,13 +120,32 @@ export async function stopServer(server) {
   await new Promise((ok) => server.close(ok));
 }
 
-/** Headless /usr/bin/chromium with the project's arguments. */
-export function launchBrowser() {
-  return chromium.launch({
+/**
+ * Headless /usr/bin/chromium with the project's arguments. Every context it opens (and so
+ * every page) bounds Playwright's own waits — a click on an element still rendering, a
+ * locator's waitFor — by WAIT, as ours are.
+ */
+export async function launchBrowser() {
+  const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
     args: CHROMIUM_ARGS,
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...options) => {
+    const context = await newContext(...options);
+    context.setDefaultTimeout(WAIT);
+    context.setDefaultNavigationTimeout(WAIT);
+    return context;
+  };
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (...options) => {
+    const page = await newPage(...options);
+    page.setDefaultTimeout(WAIT);
+    page.setDefaultNavigationTimeout(WAIT);
+    return page;
+  };
+  return browser;
 }
 
 /**
@@ -171,7 +199,7 @@ export async function openApp(browser, url, contextOptions, prepare, { ready } =
   await page.goto(url, { waitUntil: 'load' });
   // The wasm app renders after load; the header is its first landmark.
   const first = ready ? page.locator(ready) : page.getByRole('banner');
-  await first.waitFor({ state: 'visible', timeout: 15_000 });
+  await first.waitFor({ state: 'visible', timeout: WAIT });
   return { context, page, problems };
 }
 
@@ -189,8 +217,8 @@ export function playback(page) {
 export const digestOf = (page) =>
   page.locator('section.diagram:not(.versus)').getAttribute('data-digest');
 
-/** Polls `probe()` until it returns a truthy value; throws with `what` after `timeout` ms. */
-export async function until(probe, what, { timeout = 10_000, every = 100 } = {}) {
+/** Polls `probe()` until it returns a truthy value; throws with `what` after `timeout` ms (WAIT). */
+export async function until(probe, what, { timeout = WAIT, every = 100 } = {}) {
   const deadline = Date.now() + timeout;
   let last;
   for (;;) {

@@ -5,7 +5,7 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { harness, openApp, playback } from './lib.mjs';
+import { harness, openApp, playback, WAIT } from './lib.mjs';
 
 /** Keeps every wasm instance's memory where the test can read its size. */
 function keepMemories() {
@@ -40,8 +40,8 @@ describe("the first load's memory", () => {
       const playThrough = async () => {
         await page.keyboard.press('Home');
         await button('Play').click();
-        await button('Pause').waitFor({ timeout: 5_000 });
-        await button('Play').waitFor({ timeout: 60_000 });
+        await button('Pause').waitFor({ timeout: WAIT });
+        await button('Play').waitFor({ timeout: WAIT });
       };
       await playThrough();
       const first = await sizes();

@@ -13,7 +13,12 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { digestOf, harness, openApp } from './lib.mjs';
+import { digestOf, harness, openApp, WAIT } from './lib.mjs';
+
+// How long one press may take before it counts as failed (when its control is still there):
+// a quarter of WAIT, since a busy machine slows a click's checks too, but 300 of them must
+// still end in reasonable time when a few find their control gone.
+const PRESS = WAIT / 4;
 
 /** mulberry32: a tiny seeded PRNG, so every run presses the same things in the same order. */
 function prng(seed) {
@@ -108,9 +113,9 @@ async function act(page, rnd) {
   lastMark = i;
   if (tag === 'button' && AWAY.test(label)) return `skip ${what}`;
   if (tag === 'select') {
-    const values = await el.evaluate((e) => [...e.options].filter((o) => !o.disabled).map((o) => o.value), null, { timeout: 2000 });
+    const values = await el.evaluate((e) => [...e.options].filter((o) => !o.disabled).map((o) => o.value), null, { timeout: PRESS });
     const v = pick(values);
-    await el.selectOption(v, { timeout: 2000 });
+    await el.selectOption(v, { timeout: PRESS });
     return `select ${what} = ${v}`;
   }
   if (tag === 'input' && type === 'file') return `skip ${what}`;
@@ -125,10 +130,10 @@ async function act(page, rnd) {
       e.value = range ? String(lo + ((hi - lo) * Number(v)) / 100) : v;
       e.dispatchEvent(new Event('input', { bubbles: true }));
       e.dispatchEvent(new Event('change', { bubbles: true }));
-    }, { v, range: type === 'range' }, { timeout: 2000 });
+    }, { v, range: type === 'range' }, { timeout: PRESS });
     return `type ${what} = ${JSON.stringify(v)}`;
   }
-  await el.click({ timeout: 2000 });
+  await el.click({ timeout: PRESS });
   return `click ${what}`;
 }
 
@@ -175,7 +180,7 @@ describe('monkey', () => {
         // Every action pressed something, skipped an export on purpose, or found its control
         // gone; "gone" is the page moving on mid-action, rare since only pressable controls
         // are picked. (On the default page the first press of a whole-app control replaces
-        // the first load's DOM once, issue #14: a phone run went from ≤ 15 to 16.)
+        // the first load's DOM once: a phone run went from ≤ 15 to 16.)
         assert.ok(gone <= 20, `${gone} of 300 controls went away before they were pressed:\n${log.join('\n')}`);
         assert.ok(pressed > 250, `only ${pressed} of 300 actions landed:\n${log.join('\n')}`);
       } finally {

@@ -16,7 +16,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
-import { SHOTS, cancelledFirstLoad, launchBrowser, playback, requireDist, serveDist, stopServer, until, urlOf } from './lib.mjs';
+import { SHOTS, cancelledFirstLoad, launchBrowser, playback, requireDist, serveDist, stopServer, until, urlOf, WAIT } from './lib.mjs';
 
 const LAPTOP = { viewport: { width: 1280, height: 800 } };
 
@@ -31,7 +31,7 @@ async function visit(context, url) {
     if (!cancelledFirstLoad(r.url(), error)) problems.push(`request failed: ${r.url()} (${error})`);
   });
   await page.goto(url, { waitUntil: 'load' });
-  await page.getByRole('banner').waitFor({ state: 'visible', timeout: 15_000 });
+  await page.getByRole('banner').waitFor({ state: 'visible', timeout: WAIT });
   return { page, problems };
 }
 

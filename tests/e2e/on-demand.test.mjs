@@ -8,7 +8,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { SHOTS, harness, openApp, playback, until } from './lib.mjs';
+import { SHOTS, harness, openApp, playback, until, WAIT } from './lib.mjs';
 
 const LAPTOP = { viewport: { width: 1280, height: 800 } };
 const WHOLE = /\/leaseline_bg\.wasm$/;
@@ -140,7 +140,7 @@ describe('the first load and the whole app', () => {
         if (first.has(e.requestId)) first.get(e.requestId).finished = true;
       });
       await page.goto(`${h.url}#s=check-then-write`, { waitUntil: 'load' });
-      await page.locator('section.diagram').waitFor({ timeout: 60_000 });
+      await page.locator('section.diagram').waitFor({ timeout: WAIT });
       const downloads = [...first.values()];
       assert.equal(downloads.length, 1, "the head's preload asked for the first load");
       const [d] = downloads;

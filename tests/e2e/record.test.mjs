@@ -7,7 +7,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { SHOTS, harness, openApp, until } from './lib.mjs';
+import { SHOTS, harness, openApp, until, WAIT } from './lib.mjs';
 
 const LAPTOP = { viewport: { width: 1280, height: 900 }, acceptDownloads: true };
 
@@ -17,7 +17,7 @@ async function openExport(page) {
     await page.locator('details.panel.io > summary').click();
   }
   const panel = page.locator('details.panel.io[open]');
-  await panel.getByRole('button', { name: 'Record GIF' }).waitFor({ timeout: 20_000 });
+  await panel.getByRole('button', { name: 'Record GIF' }).waitFor({ timeout: WAIT });
   return panel;
 }
 
@@ -75,7 +75,7 @@ async function record(page, panel, button) {
   await panel.getByRole('button', { name: button }).click();
   const link = panel.locator('.record-result a[download]');
   await until(async () => (await link.count()) > 0 && (await link.getAttribute('href')) !== before, `the ${button} result`, {
-    timeout: 60_000,
+    timeout: WAIT,
   });
   const wall = Date.now() - t0;
   const url = await link.getAttribute('href');

@@ -7,7 +7,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { SHOTS, harness, openApp, until } from './lib.mjs';
+import { SHOTS, harness, openApp, until, WAIT } from './lib.mjs';
 
 const LAPTOP = { viewport: { width: 1280, height: 900 } };
 
@@ -44,7 +44,7 @@ describe('share options', () => {
       const box = await dialog.locator('.share-preview-box').boundingBox();
       assert.ok(box.width <= 482 && box.width >= 470, `preview ${box.width}px wide`);
       const inside = page.frameLocator('iframe[title^="Preview"]');
-      await inside.locator('section.diagram').waitFor({ timeout: 15_000 });
+      await inside.locator('section.diagram').waitFor({ timeout: WAIT });
       await inside.getByRole('toolbar', { name: 'Playback' }).waitFor();
       assert.equal(await inside.getByRole('region', { name: 'Walkthrough' }).count(), 0, 'no walkthrough in the preview');
       assert.equal(await inside.locator('.verdict').count(), 0, 'no verdict in the preview');
@@ -57,7 +57,7 @@ describe('share options', () => {
       assert.equal(await dialog.getByRole('status').innerText(), 'The embed code is copied.');
       assert.equal(await page.evaluate(() => navigator.clipboard.readText()), snippet);
       await page.screenshot({ path: join(SHOTS, 'share.png') });
-      await until(async () => (await dialog.getByRole('button', { name: 'Copy embed code' }).count()) === 1, 'the label back after 2 s', { timeout: 4_000 });
+      await until(async () => (await dialog.getByRole('button', { name: 'Copy embed code' }).count()) === 1, 'the label back after 2 s');
 
       // A custom size starts from the size on screen and is checked at its field.
       await dialog.getByRole('radio', { name: 'Custom' }).check();

@@ -9,7 +9,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { SHOTS, digestOf, harness, openApp, playback, until } from './lib.mjs';
+import { SHOTS, digestOf, harness, openApp, playback, until, WAIT } from './lib.mjs';
 
 const LAPTOP = { viewport: { width: 1280, height: 900 } };
 
@@ -45,7 +45,7 @@ describe('the interview student', () => {
       // The reveal plays on through the duplicate payment and pauses past it (120.025 s),
       // where the verdict so far names it.
       const next = quiz.getByRole('button', { name: 'Next stop' });
-      await next.waitFor({ timeout: 60_000 });
+      await next.waitFor({ timeout: WAIT });
       assert.ok(Number(await slider.inputValue()) > 120_025, 'past the second payment');
       assert.match(await page.getByRole('region', { name: 'Verdict' }).innerText(), /second time/);
       assert.ok(await button('Play').isVisible(), 'paused after the reveal');
@@ -60,7 +60,7 @@ describe('the interview student', () => {
         assert.doesNotMatch(await quiz.innerText(), /Press Play/, 'no "Press Play" while playing');
         assert.match(await quiz.innerText(), /Playing on to the question/);
       }
-      await choices.waitFor({ timeout: 60_000 });
+      await choices.waitFor({ timeout: WAIT });
       assert.match(await quiz.innerText(), /what should client 1 do\?/);
       assert.match(page.url(), /quiz=3/);
       await choices.getByRole('button', { name: 'Stop issuing work and abort' }).click();

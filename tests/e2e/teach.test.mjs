@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { SHOTS, digestOf, harness, openApp, playback, until } from './lib.mjs';
+import { SHOTS, digestOf, harness, openApp, playback, until, WAIT } from './lib.mjs';
 
 const LAPTOP = { viewport: { width: 1280, height: 900 } };
 
@@ -184,22 +184,22 @@ describe('teach it', () => {
 
       // Stop 1: the run halts before the lock service's next decision (here, the grant to client 2) and asks.
       const choices = quiz.getByRole('group', { name: 'Your prediction' });
-      await choices.waitFor({ timeout: 60_000 });
+      await choices.waitFor({ timeout: WAIT });
       assert.match(await quiz.innerText(), /What does the lock service do next/);
       assert.ok(await toolbar.getByRole('button', { name: 'Play', exact: true }).isVisible(), 'paused at the stop');
       await choices.getByRole('button', { name: /Grants client 2 the lock once/ }).click();
       await page.screenshot({ path: join(SHOTS, 'quiz-stop.png'), fullPage: true });
       await quiz.getByRole('button', { name: 'Play on' }).click();
-      await until(async () => /Right\./.test(await quiz.innerText()), 'the reveal', { timeout: 30_000 });
+      await until(async () => /Right\./.test(await quiz.innerText()), 'the reveal', { timeout: WAIT });
       assert.match(await quiz.innerText(), /What this run did: Grants client 2 the lock once/);
 
       // Stop 2: storage decides; predict the fence (wrong: this run has none).
       await quiz.getByRole('button', { name: 'Next stop' }).click();
-      await choices.waitFor({ timeout: 60_000 });
+      await choices.waitFor({ timeout: WAIT });
       assert.match(await quiz.innerText(), /What does storage do/);
       await choices.getByRole('button', { name: /Rejects it/ }).click();
       await quiz.getByRole('button', { name: 'Play on' }).click();
-      await until(async () => /Not quite\./.test(await quiz.innerText()), 'the second reveal', { timeout: 30_000 });
+      await until(async () => /Not quite\./.test(await quiz.innerText()), 'the second reveal', { timeout: WAIT });
       assert.match(await quiz.innerText(), /What this run did: Accepts it and overwrites/);
       await quiz.getByRole('button', { name: 'Show the model answer' }).click();
       assert.match(await quiz.innerText(), /A model answer/);

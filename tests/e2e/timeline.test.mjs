@@ -9,7 +9,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { SHOTS, harness, openApp, playback, until } from './lib.mjs';
+import { SHOTS, harness, openApp, playback, until, WAIT } from './lib.mjs';
 
 /** The gc-pause run's end, in ms of true time. */
 const END_MS = 60_005;
@@ -360,13 +360,13 @@ describe('the space-time diagram and playback', () => {
         // Playing, the loop runs: frames requested, ticks rendered (the page's own count of
         // them, window.leaselineFrames), the model's clock moved — however long a loaded
         // machine takes to get there.
-        await until(async () => (await counts(page)).raf > 10, 'ten animation frames while playing', { timeout: 30_000 });
+        await until(async () => (await counts(page)).raf > 10, 'ten animation frames while playing', { timeout: WAIT });
         await until(
           () => page.evaluate(() => (window.leaselineFrames?.length ?? 0) > 10),
           'ten frames ticked and rendered',
-          { timeout: 30_000 },
+          { timeout: WAIT },
         );
-        await until(async () => (await position(page)).ms > 0, 'playback to move the cursor', { timeout: 30_000 });
+        await until(async () => (await position(page)).ms > 0, 'playback to move the cursor', { timeout: WAIT });
 
         // Paused or finished, nothing is scheduled: over a second (and more on a loaded
         // machine, where the waits only grow), the counters and the cursor stand still. A
@@ -477,7 +477,7 @@ describe('the space-time diagram and playback', () => {
       await until(
         () => page.evaluate(() => window.__positions.length >= 4),
         'four jumps of reduced-motion playback',
-        { timeout: 30_000 },
+        { timeout: WAIT },
       );
       await page.keyboard.press('Space');
       await button('Play').waitFor();

@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { SHOTS, harness, openApp, playback, until } from './lib.mjs';
+import { SHOTS, harness, openApp, playback, until, WAIT } from './lib.mjs';
 
 const LAPTOP = { viewport: { width: 1280, height: 800 } };
 const windowOf = (page) => {
@@ -114,10 +114,10 @@ describe('zoom and pan', () => {
   test('on the default page, + brings the whole app at the zoomed window', async () => {
     const { context, page, problems } = await openApp(h.browser, h.url, LAPTOP);
     try {
-      await page.locator('#first-paint').waitFor({ state: 'detached', timeout: 15_000 });
+      await page.locator('#first-paint').waitFor({ state: 'detached', timeout: WAIT });
       await page.locator('body').focus();
       await page.keyboard.press('+');
-      const w = await until(async () => windowOf(page), 'the whole app opened zoomed', { timeout: 20_000 });
+      const w = await until(async () => windowOf(page), 'the whole app opened zoomed');
       // Half the run (it ends a few ms after 60 s).
       assert.ok(Math.abs(w[1] - w[0] - 30_000) <= 5, `${w}`);
       await page.getByRole('button', { name: 'Fit the whole run' }).waitFor();
@@ -130,14 +130,14 @@ describe('zoom and pan', () => {
   test('on the default page, Ctrl+wheel brings the whole app zoomed around the pointer', async () => {
     const { context, page, problems } = await openApp(h.browser, h.url, LAPTOP);
     try {
-      await page.locator('#first-paint').waitFor({ state: 'detached', timeout: 15_000 });
+      await page.locator('#first-paint').waitFor({ state: 'detached', timeout: WAIT });
       const box = await page.locator('section.diagram svg.timeline').boundingBox();
       // The pointer three quarters of the way along: the window must lie late in the run.
       await page.mouse.move(box.x + box.width * 0.75, box.y + box.height / 2);
       await page.keyboard.down('Control');
       await page.mouse.wheel(0, -300);
       await page.keyboard.up('Control');
-      const w = await until(async () => windowOf(page), 'the whole app opened zoomed', { timeout: 20_000 });
+      const w = await until(async () => windowOf(page), 'the whole app opened zoomed');
       assert.ok(w[1] - w[0] < 60_000 && w[0] > 10_000, `${w}`);
       // The page itself was not zoomed by the browser.
       assert.equal(await page.evaluate(() => window.visualViewport.scale), 1);
