@@ -4,8 +4,11 @@
 # this takes about a second. Everything comes from package registries (crates, Debian, npm)
 # through their ordinary clients; nothing is fetched from anywhere else.
 #
+#   Rust 1.95.0                     checked, not installed: rust-toolchain.toml names it
 #   wasm32-unknown-unknown target   rustup
 #   rust-src component              rustup (the page's size cuts rebuild std: scripts/cuts.sh)
+#   every crate the builds need     cargo fetch: the project's, tools/lab's, tools/size-floor's
+#                                   and the standard library's own (for -Zbuild-std)
 #   wasm-bindgen-cli 0.2.130        cargo install (gives wasm-bindgen-test-runner too)
 #   trunk 0.21.14                   cargo install (0.22 needs a newer rustc)
 #   twiggy 0.8.0                    cargo install (the size tier's top code contributors)
@@ -25,6 +28,7 @@ if ! command -v cargo >/dev/null || ! command -v rustup >/dev/null; then
   say "cargo and rustup are required (a Rust toolchain from rustup)" >&2
   exit 1
 fi
+source scripts/toolchain.sh
 
 # --- apt, started first because it is network-bound and runs well beside cargo ----------
 apt_pid=""
@@ -55,6 +59,25 @@ if ! rustup component list --installed | grep -q '^rust-src'; then
   say "adding the rust-src component"
   rustup component add rust-src
 fi
+
+# --- crates ------------------------------------------------------------------------------
+# Trunk builds offline (Trunk.toml), and the size cuts rebuild the standard library, whose
+# own dependencies (hashbrown, adler2, moto-rt, ...) are in the crate cache only on a
+# machine that once fetched them. So every crate any build here needs is fetched now, from
+# the lockfiles, for every platform (host and wasm32 both). When all are present the
+# offline try succeeds without touching the network.
+fetch() {
+  cargo fetch --locked --offline --quiet "$@" 2>/dev/null || {
+    say "fetching crates for ${*: -1}"
+    cargo fetch --locked --quiet "$@"
+  }
+}
+for manifest in Cargo.toml tools/lab/Cargo.toml tools/size-floor/Cargo.toml; do
+  fetch --manifest-path "$manifest"
+done
+# std's workspace manifest uses a cargo feature of its own (profile-rustflags), which only
+# a bootstrapping cargo accepts, as -Zbuild-std's does.
+RUSTC_BOOTSTRAP=1 fetch --manifest-path "$(rustc --print sysroot)/lib/rustlib/src/rust/library/Cargo.toml"
 
 version_of() { "$1" --version 2>/dev/null | awk '{print $2}' || true; }
 
