@@ -1000,7 +1000,8 @@ mod tests {
     #[test]
     fn help_and_presets() {
         assert!(cli(&["--help"]).1.contains("USAGE"));
-        // The usage lists the fence words the parser reads (and the old `non-atomic` still works).
+        // The usage lists the fence words the parser reads (and the other spelling,
+        // `non-atomic`, still works).
         assert!(USAGE.contains(&FenceMode::names().replace(", ", " | ")));
         let mut sc = preset("gc-pause").unwrap().scenario();
         apply_fence(&mut sc, "non-atomic").unwrap();
@@ -1008,7 +1009,7 @@ mod tests {
         let (code, out, _) = cli(&["presets"]);
         assert_eq!(code, 0);
         assert!(out.contains("gc-pause"));
-        // Issue #13: the new lessons are listed, each entry with its sources under it.
+        // Every lesson is listed, each entry with its sources under it.
         for id in [
             "permanent-lock",
             "idempotent-job",
@@ -1066,7 +1067,7 @@ mod tests {
             "client 2's work never completed (1 write refused)"
         );
         // Both refusals are for carrying no token — client 2's is the current holder's —
-        // so neither is counted stale (issue #13 point 2).
+        // so neither is counted stale: only a token below the mark is.
         assert_eq!(v["stats"]["stale_writes_rejected"], 0);
         assert_eq!(v["stats"]["tokenless_writes_rejected"], 2);
         assert_eq!(v["stats"]["writes_rejected"], 2);

@@ -143,7 +143,16 @@ fn planted_bugs() -> Vec<Planted> {
 fn every_planted_bug_still_matches_the_code_exactly_once() {
     let bugs = planted_bugs();
     assert!(bugs.len() >= 10, "{} planted bugs", bugs.len());
-    for (i, Planted { name, file, old, new }) in bugs.iter().enumerate() {
+    for (
+        i,
+        Planted {
+            name,
+            file,
+            old,
+            new,
+        },
+    ) in bugs.iter().enumerate()
+    {
         let n = i + 1;
         assert!(
             !name.is_empty() && !file.is_empty() && !old.is_empty(),
@@ -160,4 +169,262 @@ fn every_planted_bug_still_matches_the_code_exactly_once() {
              move it with the code in scripts/mutants.txt\n{old}"
         );
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// README.md, docs/testing.md and docs/lab.md: what they state is checked against the code.
+
+fn repo_file(path: &str) -> String {
+    let full = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The command-line tool's output and exit code for `args`, as `cargo run -q --` prints it.
+fn cli(args: &[&str]) -> (i32, String) {
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = leaseline::cli::run(&args, &mut out, &mut err);
+    let text = String::from_utf8(out).unwrap() + &String::from_utf8(err).unwrap();
+    (code, text)
+}
+
+/// The README's command-line examples run, and print what their comments and the
+/// paragraph under them say; its picture's story (tokens 33 and 34) is the run's.
+#[test]
+fn the_readme_cli_examples_print_what_the_readme_says() {
+    let readme = include_str!("../README.md");
+    let block = readme
+        .split("```sh\ncargo run -q -- run gc-pause ")
+        .nth(1)
+        .map(|rest| {
+            format!(
+                "cargo run -q -- run gc-pause {}",
+                &rest[..rest.find("```").unwrap()]
+            )
+        })
+        .expect("the README's block of command-line examples");
+    let commands: Vec<&str> = block
+        .lines()
+        .map(|l| {
+            let cmd = l.split(" #").next().unwrap().trim();
+            cmd.strip_prefix("cargo run -q -- ")
+                .unwrap_or_else(|| panic!("not a `cargo run -q --` line: {l}"))
+        })
+        .collect();
+    // What each shows, as the README says it: the verdict, and the words it prints.
+    let shows: [(&str, &[&str]); 3] = [
+        (
+            "run gc-pause",
+            &["UNSAFE", "two believers", "StaleWrite", "LostUpdate"],
+        ),
+        (
+            "run gc-pause --fence monotone",
+            &["SAFE:", "rejects c1's write to account:42: token 33 < 34"],
+        ),
+        (
+            "explore gc-pause --clean",
+            &["1. stale_write", "1 added fault", "open: #sc="],
+        ),
+    ];
+    assert_eq!(
+        commands,
+        shows.map(|(c, _)| c),
+        "the README's examples changed: update this test"
+    );
+    for (cmd, words) in shows {
+        let (code, out) = cli(&cmd.split_whitespace().collect::<Vec<_>>());
+        assert_eq!(code, 0, "{cmd}: {out}");
+        for w in words {
+            assert!(out.contains(w), "`{cmd}` does not print {w:?}:\n{out}");
+        }
+    }
+    // The caption's tokens are the run's: client 1 is granted 33, then client 2 34.
+    let run = simulate(&leaseline::teach::course::open("gc-pause").unwrap()).unwrap();
+    let grants: Vec<(String, u64)> = run
+        .entries
+        .iter()
+        .filter_map(|e| match &e.event {
+            leaseline::model::trace::Event::LeaseGranted { client, token, .. } => {
+                Some((client.to_string(), *token))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(grants, [("c1".to_string(), 33), ("c2".to_string(), 34)]);
+    assert!(readme.contains("Client 1 takes the lock with token 33"));
+    assert!(readme.contains("client 2 takes the lock with token 34"));
+    assert!(readme.contains("`token 33 < 34`"));
+}
+
+/// The README's picture is the recorder's GIF of the run it names, and stays small.
+#[test]
+fn the_readme_gif_is_a_small_recording_of_gc_pause() {
+    let readme = include_str!("../README.md");
+    assert!(readme.contains("](docs/leaseline.gif)"));
+    assert!(readme.contains("`cargo run -q -- record gc-pause --gif docs/leaseline.gif"));
+    let gif = include_bytes!("../docs/leaseline.gif");
+    assert!(gif.starts_with(b"GIF89a"), "not a GIF");
+    assert!(
+        gif.len() < 500_000,
+        "docs/leaseline.gif is {} bytes",
+        gif.len()
+    );
+    // The recorder writes the run's link into the file (docs/recording.md).
+    assert!(
+        gif.windows(11).any(|w| w == b"#s=gc-pause"),
+        "no #s=gc-pause link in it"
+    );
+}
+
+/// GitHub's anchor for a Markdown heading: lower case, spaces to `-`, other punctuation
+/// dropped.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every relative link in the README and in docs/testing.md and docs/lab.md names a file or
+/// folder that exists, and every `#anchor` a heading in it.
+#[test]
+fn every_relative_link_in_the_readme_and_the_new_docs_exists() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for doc in ["README.md", "docs/testing.md", "docs/lab.md"] {
+        let text = repo_file(doc);
+        let dir = std::path::Path::new(doc).parent().unwrap();
+        let mut links = 0;
+        for rest in text.split("](").skip(1) {
+            let target = &rest[..rest.find(')').expect("a closing parenthesis")];
+            if target.starts_with("http://") || target.starts_with("https://") {
+                continue;
+            }
+            links += 1;
+            let (path, hash) = target.split_once('#').unwrap_or((target, ""));
+            let file = if path.is_empty() {
+                root.join(doc)
+            } else {
+                root.join(dir).join(path)
+            };
+            assert!(file.exists(), "{doc}: link to {target}: no such file");
+            if !hash.is_empty() {
+                let linked = std::fs::read_to_string(&file).unwrap();
+                assert!(
+                    linked
+                        .lines()
+                        .filter_map(|l| l.strip_prefix('#'))
+                        .map(|h| anchor(h.trim_start_matches('#')))
+                        .any(|a| a == hash),
+                    "{doc}: link to {target}: no such heading"
+                );
+            }
+        }
+        assert!(links > 0, "{doc} has no relative links");
+    }
+}
+
+/// The tier names `make test` runs, in order: the Makefile's `$(STEP) "NAME"` lines under
+/// `test:`.
+fn makefile_tiers() -> Vec<String> {
+    let makefile = include_str!("../Makefile");
+    let target = makefile
+        .split("\ntest: ")
+        .nth(1)
+        .expect("the Makefile's test target");
+    target
+        .split("\n\n")
+        .next()
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.split("$(STEP) \"").nth(1))
+        .map(|rest| rest[..rest.find('"').unwrap()].to_string())
+        .collect()
+}
+
+/// docs/testing.md lists every tier of `make test` by the name it prints, in the Makefile's
+/// order, and the figures it gives are the Makefile's and rust-toolchain.toml's.
+#[test]
+fn the_testing_doc_lists_the_makefiles_tiers_in_order() {
+    let doc = include_str!("../docs/testing.md");
+    let tiers = makefile_tiers();
+    assert!(tiers.len() > 10, "{tiers:?}");
+    let listed: Vec<(usize, String)> = doc
+        .lines()
+        .filter_map(|l| {
+            let (n, rest) = l.split_once(". **")?;
+            let n: usize = n.parse().ok()?;
+            Some((n, rest[..rest.find("**")?].to_string()))
+        })
+        .collect();
+    assert_eq!(
+        listed.iter().map(|(_, t)| t.clone()).collect::<Vec<_>>(),
+        tiers,
+        "docs/testing.md's tiers against the Makefile's"
+    );
+    assert!(listed.iter().enumerate().all(|(i, (n, _))| *n == i + 1));
+    // Its example of a failed run counts the tiers before the one named.
+    let bundle = tiers.iter().position(|t| t == "bundle size").unwrap();
+    assert!(doc.contains(&format!("`tiers: {bundle} passed, 1 failed (bundle size)`")));
+    // `make fuzz`'s size, and the toolchain.
+    assert!(doc.contains("raises `LEASELINE_FUZZ_N`\nto a million inputs per parser"));
+    assert!(include_str!("../Makefile").contains("LEASELINE_FUZZ_N=$${LEASELINE_FUZZ_N:-1000000}"));
+    let channel = include_str!("../rust-toolchain.toml")
+        .lines()
+        .find_map(|l| l.strip_prefix("channel = \""))
+        .and_then(|v| v.strip_suffix('"'))
+        .expect("rust-toolchain.toml's channel");
+    assert!(doc.contains(&format!("(Rust {channel})")), "Rust {channel}");
+}
+
+/// docs/lab.md's table lists every lab scenario with the model's verdict, and the timings it
+/// gives are the lab's own constants.
+#[test]
+fn the_lab_doc_lists_every_lab_scenario_with_its_verdict() {
+    let doc = include_str!("../docs/lab.md");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/lab/scenarios");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter_map(|f| f.strip_suffix(".json").map(str::to_string))
+        .collect();
+    files.sort();
+    let mut rows: Vec<(String, bool)> = doc
+        .lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("| `")?;
+            let name = &rest[..rest.find('`')?];
+            let verdict = l.trim_end_matches('|').rsplit('|').next()?.trim();
+            Some((name.to_string(), verdict.starts_with("safe")))
+        })
+        .collect();
+    rows.sort();
+    assert_eq!(
+        rows.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>(),
+        files,
+        "docs/lab.md's table against tools/lab/scenarios/"
+    );
+    for (name, safe) in &rows {
+        let sc = Scenario::from_json(&repo_file(&format!("tools/lab/scenarios/{name}.json")))
+            .unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        assert!(
+            sc.clients.iter().all(|c| c.ttl_ms == 2000),
+            "{name}: a 2 s TTL"
+        );
+        assert_eq!(
+            check(&simulate(&sc).unwrap()).safe,
+            *safe,
+            "{name}'s verdict"
+        );
+    }
+    let main = repo_file("tools/lab/src/main.rs");
+    assert!(main.contains("const ETCD_SCAN_MS: i64 = 500;") && doc.contains("every 500 ms"));
+    assert!(main.contains("const TARGET_MS: i64 = 50;") && doc.contains("±50 ms"));
+    assert!(repo_file("tools/lab/src/etcd.rs").contains("pub const POLL_MS: u64 = 20;"));
+    assert!(doc.contains("polls the\nkey every 20 ms"));
 }

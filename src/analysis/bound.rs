@@ -1,8 +1,8 @@
-//! The safety calculator (issue #16): from a client's lease settings and the bounds of its
-//! environment — the longest client pause `P`, the longest one-way delay `D`, the largest
-//! clock drift `ρ` — to the **worst-case overlap**: how long a superseded holder can still
-//! believe it holds the lock after its successor has been granted it, by the model's own
-//! rules, and the run that attains it.
+//! The safety calculator: from a client's lease settings and the bounds of its environment
+//! — the longest client pause `P`, the longest one-way delay `D`, the largest clock drift
+//! `ρ` — to the **worst-case overlap**: how long a superseded holder can still believe it
+//! holds the lock after its successor has been granted it, by the model's own rules, and
+//! the run that attains it.
 //!
 //! The derivation is in `docs/safety-bound.md`; in short, the model ends a belief only
 //! when the client *learns* (a check on its clock, a refused renewal, its watchdog, a

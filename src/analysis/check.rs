@@ -906,7 +906,7 @@ mod tests {
             (v.rejections[0].client, v.rejections[0].token),
             (C1, Some(1))
         );
-        // Counted by reason: only a token below the mark is stale (issue #13 point 2).
+        // Counted by reason: only a token below the mark is stale.
         let why: Vec<Refusal> = v.rejections.iter().map(|r| r.why).collect();
         assert_eq!(why, [Refusal::Stale, Refusal::NoToken, Refusal::NotNewer]);
         assert_eq!(v.stats.stale_writes_rejected, 1);

@@ -1,5 +1,5 @@
-//! The explore search in Web Workers (issue #15): the page never freezes while it runs, and
-//! a machine with several cores searches on several.
+//! The explore search in Web Workers, so that the page never freezes while it runs, and a
+//! machine with several cores searches on several.
 //!
 //! `static/explore-worker.js` loads this module in the worker the page starts (the
 //! *lead*), which may start helper workers of its own running the same module. The lead

@@ -1,6 +1,6 @@
-//! The recorder in a Web Worker (issue #17): renders a time range of a run frame by frame
-//! and writes the GIF, off the page's thread, with its own small wasm loaded only when a
-//! reader records.
+//! The recorder in a Web Worker: renders a time range of a run frame by frame and writes
+//! the GIF, off the page's thread, with its own small wasm loaded only when a reader
+//! records.
 //!
 //! `static/record-worker.js` loads this module, makes a [`Recording`] from the request the
 //! Export panel sent (`view::export::record::Request`, one codec for both sides), and

@@ -31,8 +31,8 @@ pub struct Clock {
 /// q × d + r (0 ≤ r < d), and ⌊a × b / d⌋ = q × b + ⌊r × b / d⌋ exactly. Both callers pass
 /// `b` and `d` within a few million (drifts are validated to ±500,000 ppm), so r × b fits;
 /// out of range the sums saturate rather than panic. No 128-bit arithmetic: its division is
-/// a library call a search reading clocks millions of times notices, and 1.5 KB of the
-/// first load's wasm.
+/// a library call a search reading clocks millions of times notices, and over a kilobyte
+/// of the first load's wasm.
 fn mul_div_floor(a: i64, b: i64, d: i64) -> i64 {
     match a.checked_mul(b) {
         Some(x) => x.div_euclid(d),

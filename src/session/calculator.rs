@@ -1,10 +1,10 @@
-//! The safety calculator's form (issue #16): the five numbers a reader types, read into a
-//! bound or into a message at the field at fault. The bound is `analysis::bound`'s; this is
-//! only what the page's panel would otherwise decide in a component — the starting values
-//! (client 1 and the scenario's own bounds), the rules a value must keep, and which field a
-//! refusal of the bound belongs to — so it is tested here, with no browser. The reader may
-//! also ask about another lock service than the scenario's: the scenario is then switched
-//! to it the way the editor switches it (`edit::set_flavor`), and the bound read from that.
+//! The safety calculator's form: the five numbers a reader types, read into a bound or into
+//! a message at the field at fault. The bound is `analysis::bound`'s; this is only what the
+//! page's panel would otherwise decide in a component — the starting values (client 1 and
+//! the scenario's own bounds), the rules a value must keep, and which field a refusal of
+//! the bound belongs to — so it is tested here, with no browser. The reader may also ask
+//! about another lock service than the scenario's: the scenario is then switched to it the
+//! way the editor switches it (`edit::set_flavor`), and the bound read from that.
 
 use crate::analysis::bound::{bound, holder_of, Bound, Env, Holder, Refusal};
 use crate::model::flavors::Flavor;

@@ -562,8 +562,8 @@ mod tests {
         assert_eq!(d.check().unwrap().storage.clock.drift_ppm, 200);
     }
 
-    /// Issue #12: every fence the editor offers makes a draft the codec reads, and a
-    /// scenario's own fence is the one shown selected.
+    /// Every fence the editor offers makes a draft the codec reads, and a scenario's own
+    /// fence is the one shown selected.
     #[test]
     fn every_fence_choice_is_one_the_codec_reads_and_shows_selected() {
         let path = "storage.fence";
@@ -611,8 +611,8 @@ mod tests {
         assert!(Draft::from_text("{oops").is_none());
     }
 
-    /// Issue #20: a pause fault typed character by character, in a box that is invalid
-    /// JSON for almost every keystroke, is kept as typed and runs once it reads.
+    /// A pause fault typed character by character, in a box that is invalid JSON for
+    /// almost every keystroke, is kept as typed and runs once it reads.
     #[test]
     fn typing_keeps_every_keystroke_and_applies_when_it_reads() {
         let sc = open("gc-pause").unwrap();
@@ -672,8 +672,8 @@ mod tests {
         assert!(!d.is_of(&open("clean").unwrap()));
     }
 
-    /// Issue #20, point 16: a TTL of 0 is refused at the TTL box, in seconds and plain
-    /// words, and the draft does not run.
+    /// A TTL of 0 is refused at the TTL box, in seconds and plain words, and the draft
+    /// does not run.
     #[test]
     fn errors_are_said_at_their_field_in_its_unit() {
         let mut d = Draft::from_scenario(&open("gc-pause").unwrap());
@@ -695,7 +695,8 @@ mod tests {
         assert_eq!(d.check().unwrap().clients[0].ttl_ms, 45_000);
     }
 
-    /// Issue #20, point 17: what decides safety is a field of the form.
+    /// Every setting that decides safety is a field of the form (a choice, a switch or a
+    /// box), not something only the JSON can set.
     #[test]
     fn safety_fields_are_choices_and_switches() {
         let mut d = Draft::from_scenario(&open("gc-pause").unwrap());
@@ -756,8 +757,8 @@ mod tests {
         assert!(d.check().unwrap().network.links.is_empty());
     }
 
-    /// Issue #20, point 14: faults come from a picker with their own fields, each kind the
-    /// format's; a row's kind can change and keeps what fits.
+    /// Faults come from a picker with their own fields, each kind the format's; a row's
+    /// kind can change and keeps what fits.
     #[test]
     fn every_fault_kind_can_be_added_and_runs() {
         let sc = open("gc-pause").unwrap();

@@ -511,8 +511,8 @@ mod tests {
         assert_eq!(skewed.clock_of(NodeId::Coord(1)).offset_ms, 0);
     }
 
-    /// Issue #20, point 18: after an edit the description is marked as the original's;
-    /// undoing back to the opened scenario unmarks it.
+    /// After an edit the description is marked as the original's, so it is not read as
+    /// describing the run on screen; undoing back to the opened scenario unmarks it.
     #[test]
     fn an_edited_run_marks_its_description_as_the_originals() {
         let sc = preset("gc-pause").unwrap().scenario();

@@ -320,9 +320,9 @@ mod tests {
                 }
             }
         }
-        // The mangling is seeded, so the split is exact: a parser that starts reading
-        // (or refusing) more or less than it did changes it. (So does a change of the
-        // gc-pause scenario's text, the third seed: issue #20 renamed its node.)
+        // The mangling is seeded, so the split is exact: a parser that starts reading (or
+        // refusing) more or less than it did changes it. (So does a change of the gc-pause
+        // scenario's text, the third seed, such as a node's name in it.)
         assert_eq!((ok, refused), (634, 19_366));
     }
 

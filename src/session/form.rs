@@ -506,8 +506,7 @@ pub fn error_id(path: &str) -> String {
 mod tests {
     use super::*;
 
-    /// Issue #20, point 16: the validator's internal message becomes plain words in the
-    /// field's own unit.
+    /// The validator's internal message becomes plain words in the field's own unit.
     #[test]
     fn a_range_error_reads_in_the_fields_unit() {
         let e = ScenarioError::new("clients[0].ttl_ms", "0 is outside 1..=86400000");

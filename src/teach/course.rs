@@ -519,7 +519,7 @@ mod tests {
         }
     }
 
-    /// Issue #13: every lesson and preset credits its sources, and a fix its lesson's.
+    /// Every lesson and preset credits its sources, and a fix its lesson's.
     #[test]
     fn every_lesson_and_preset_names_its_sources() {
         for p in crate::teach::presets::PRESETS {
@@ -537,7 +537,7 @@ mod tests {
         assert_eq!(sources("gc-pause-fenced")[0], library::KLEPPMANN);
     }
 
-    /// Issue #20: a fix is shown by a title in plain words, never by its slug.
+    /// A fix is shown by a title in plain words, never by its slug.
     #[test]
     fn every_fix_has_a_plain_title_not_a_slug() {
         for l in menu().iter().flat_map(|c| c.lessons.iter()) {

@@ -83,7 +83,7 @@ impl<'a> Facts<'a> {
             let mut chars = value.chars();
             if let (true, Some(first)) = (opens, chars.next()) {
                 // ASCII only, on purpose: the values are ASCII words, and Unicode case tables
-                // would add about 10 KB gzip to the wasm.
+                // would add about ten kilobytes to the wasm, even compressed.
                 out.push(first.to_ascii_uppercase());
                 out.push_str(chars.as_str());
             } else {

@@ -813,10 +813,10 @@ mod tests {
         assert!(!ending(&v).contains("never completed"));
     }
 
-    /// Issue #13 point 2: a write is called stale only when its token is below the mark.
-    /// Behind a fence, Redis and Redlock runs refuse client 2's write too — the current
-    /// holder's, refused for carrying no token — and the ending, the verdict list and the
-    /// counts say so by reason; the fenced GC pause's one refusal is stale.
+    /// A write is called stale only when its token is below the mark. Behind a fence, Redis
+    /// and Redlock runs refuse client 2's write too — the current holder's, refused for
+    /// carrying no token — and the ending, the verdict list and the counts say so by
+    /// reason; the fenced GC pause's one refusal is stale.
     #[test]
     fn refusals_are_told_and_counted_by_their_reason() {
         for name in ["redis-failover/fenced", "redlock-clock-jump/fenced"] {
@@ -871,10 +871,10 @@ mod tests {
         );
     }
 
-    /// Issue #13 points 4 and 21. An effect is done by the service that sends it, never
-    /// by storage; and the unreachable-lock-service lesson says what a fence would do, read
-    /// from the run: it refuses both token-less writes, and it cannot stop the report (a
-    /// client that carries on after the refusal still sends it twice).
+    /// An effect is done by the service that sends it, never by storage; and the
+    /// unreachable-lock-service lesson says what a fence would do, read from the run: it
+    /// refuses both token-less writes, and it cannot stop the report (a client that carries
+    /// on after the refusal still sends it twice).
     #[test]
     fn effects_are_the_services_and_a_fence_cannot_stop_them() {
         use crate::model::scenario::LossPolicy;
@@ -934,8 +934,8 @@ mod tests {
             .any(|x| x.kind == ViolationKind::DuplicateEffect));
     }
 
-    /// Issue #13 point 14: Redis and Redlock issue no token, and every sentence says so in
-    /// one wording — never "token 0".
+    /// Redis and Redlock issue no token, and every sentence says so in one wording —
+    /// never "token 0".
     #[test]
     fn a_service_without_tokens_is_never_said_to_hold_token_0() {
         for name in ["redis-failover", "redlock-clock-jump", "redis-clock-jump"] {
@@ -1027,8 +1027,8 @@ mod tests {
         assert!(explainer_summary(Flavor::default()).ends_with("works, and what it guarantees"));
     }
 
-    /// Issue #20: the primer beside the Fencing switch is short, says what the token does,
-    /// and names its source; "ppm" is explained with a worked number.
+    /// The primer beside the Fencing switch is short, says what the token does, and names
+    /// its source; "ppm" is explained with a worked number.
     #[test]
     fn the_fencing_primer_is_short_and_cites_its_source() {
         let sentences = FENCING_PRIMER.matches(". ").count() + 1;

@@ -518,7 +518,8 @@ mod fill_tests {
         course::open(name).unwrap()
     }
 
-    /// The texts as they were written before their numbers were read from the run.
+    /// The texts as the stock runs tell them, written out in full: what the beats'
+    /// placeholders must fill in to on each lesson's own scenario.
     const TODAY: &[(&str, &[&str], &str)] = &[
     (
         "gc-pause",
@@ -623,8 +624,8 @@ mod fill_tests {
             "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
             "The lock service restarts. Its token counter lived in memory, so it starts again from 33.",
             "Client 2 is granted token 33 — the same number client 1 holds.",
-            // Today's text said "token 34" here, which was false on this very run: the
-            // restarted counter gave client 2 token 33. Filled from the run, it is right.
+            // Token 33, not 34: on this very run the restarted counter gives client 2 token
+            // 33, and the beat, filled from the run, says so.
             "Client 2 writes with token 33, as it should.",
             "Client 1 wakes and writes with 33. The fence rejects only lower tokens, and 33 is not lower than 33.",
         ],
@@ -902,11 +903,11 @@ mod fill_tests {
         );
     }
 
-    /// Issue #13 points 1 and 6. What fell due during the pause is handled in order when
-    /// client 1 wakes: the watchdog's tick before the job's next step, so the watchdog
-    /// learns of the loss first and the "continue" policy writes anyway — as the lesson's
-    /// description says. And the pause has to be shorter than what was left of the lease
-    /// (about 7 s), not than the TTL: a 6.5 s pause is renewed in time; 8.5 s is not.
+    /// What fell due during the pause is handled in order when client 1 wakes: the
+    /// watchdog's tick before the job's next step, so the watchdog learns of the loss first
+    /// and the "continue" policy writes anyway — as the lesson's description says. And the
+    /// pause has to be shorter than what was left of the lease (about 7 s), not than the
+    /// TTL: a 6.5 s pause is renewed in time; 8.5 s is not.
     #[test]
     fn starved_renewal_tells_the_order_the_run_has() {
         use crate::model::trace::{Event, LossHow};
@@ -973,8 +974,8 @@ mod fill_tests {
         );
     }
 
-    /// Issue #13 point 19: the delayed write's beat lands where the write leaves (5 s),
-    /// not on the fault that arms the delay (4 s), and quotes the flight the run gives it.
+    /// The delayed write's beat lands where the write leaves (5 s), not on the fault that
+    /// arms the delay (4 s), and quotes the flight the run gives it.
     #[test]
     fn the_delayed_write_beat_lands_on_the_send() {
         use crate::model::msg::Msg;
@@ -1008,9 +1009,9 @@ mod fill_tests {
         assert_eq!(texts[1].as_deref(), Some("At 5 s client 1 sends its write, while its lease is perfectly valid — but the network holds the packet: it will arrive 40 s later."));
     }
 
-    /// Issue #13 point 22: with fencing switched on by hand (the page keeps its name), the
-    /// walkthrough neither says "turn fencing on" nor offers "Fix it" for fencing; and no
-    /// fix is offered over a run that already has it.
+    /// With fencing switched on by hand (the page keeps its name), the walkthrough neither
+    /// says "turn fencing on" nor offers "Fix it" for fencing; and no fix is offered over a
+    /// run that already has it.
     #[test]
     fn a_fix_already_on_is_not_offered_again() {
         use crate::model::scenario::FenceMode;
@@ -1052,8 +1053,8 @@ mod fill_tests {
         }
     }
 
-    /// Issue #13 point 13: the fix note does not claim a fix changes "one thing" (the
-    /// watchdog fix renews and keys the swap).
+    /// The fix note does not claim a fix changes "one thing" (the watchdog fix renews and
+    /// keys the swap).
     #[test]
     fn the_fix_note_claims_no_count() {
         let f = course::fix_of("ttl-shorter-than-work/watchdog").unwrap();
@@ -1512,10 +1513,9 @@ mod quiz_tests {
         }
     }
 
-    /// Issue #13 point 15: the first stop is not answered by construction. Over the GC
-    /// pause the lease runs out and client 2 is granted the lock; with a pause shorter than
-    /// the lease, client 1 wakes in time and the lock service's next decision is the
-    /// release.
+    /// The first stop is not answered by construction. Over the GC pause the lease runs out
+    /// and client 2 is granted the lock; with a pause shorter than the lease, client 1
+    /// wakes in time and the lock service's next decision is the release.
     #[test]
     fn the_first_stop_is_decided_by_the_run() {
         use crate::model::scenario::FaultKind;

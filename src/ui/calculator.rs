@@ -1,11 +1,11 @@
-//! The safety calculator panel (issue #16): with this TTL and margin, and these bounds on
-//! pauses, delays and drift, how long can two clients both believe they hold the lock? The
-//! bound, its terms and advice are the core's (`analysis::bound`, `teach::advice`, so the
-//! page and `leaseline bound` say the same), and so is reading the form
-//! (`session::calculator`: starting values, each field's rules, where a refusal belongs);
-//! this panel only draws it and opens the run that attains the bound. Each number has a
-//! slider beside its field (the two move together), and the lock service can be switched to
-//! ask the same question of another one.
+//! The safety calculator panel: with this TTL and margin, and these bounds on pauses,
+//! delays and drift, how long can two clients both believe they hold the lock? The bound,
+//! its terms and advice are the core's (`analysis::bound`, `teach::advice`, so the page and
+//! `leaseline bound` say the same), and so is reading the form (`session::calculator`:
+//! starting values, each field's rules, where a refusal belongs); this panel only draws it
+//! and opens the run that attains the bound. Each number has a slider beside its field (the
+//! two move together), and the lock service can be switched to ask the same question of
+//! another one.
 
 use super::adapter::RunProps;
 use super::css;

@@ -1,12 +1,12 @@
-//! The Explore panel (issue #15): "does this hold, and if not, how does it break?" for the
-//! scenario on screen. The search (`analysis::explore`) runs in a Web Worker with its own
-//! wasm (`src/bin/explore_worker.rs`, `static/explore-worker.js`), loaded only when a
-//! reader starts one, so the page never freezes and the first load does not grow. Its
-//! progress shows as it goes, with each way it breaks listed as soon as the worker finds
-//! it (the final report then replaces the list, its examples shrunk and sorted); Cancel
-//! terminates the worker at once. Each way it breaks is a run to open (at its first
-//! violation), here or in a new tab, and opening one keeps the search and the list; none
-//! within the bounds is said as exactly that — safe within these bounds, not safe.
+//! The Explore panel: "does this hold, and if not, how does it break?" for the scenario on
+//! screen. The search (`analysis::explore`) runs in a Web Worker with its own wasm
+//! (`src/bin/explore_worker.rs`, `static/explore-worker.js`), loaded only when a reader
+//! starts one, so the page never freezes and the first load does not grow. Its progress
+//! shows as it goes, with each way it breaks listed as soon as the worker finds it (the
+//! final report then replaces the list, its examples shrunk and sorted); Cancel terminates
+//! the worker at once. Each way it breaks is a run to open (at its first violation), here
+//! or in a new tab, and opening one keeps the search and the list; none within the bounds
+//! is said as exactly that — safe within these bounds, not safe.
 
 use crate::analysis::explore::fault::FaultClass;
 use crate::analysis::explore::request::Request;

@@ -31,9 +31,9 @@ pub struct GuideData<'a> {
     pub run: &'a Run,
 }
 
-/// A button per fix; with `explore`, each followed by "does the fix hold?", which opens
-/// the fix and searches it (issue #15: a timing fix breaks under a longer pause, a fence
-/// holds — shown by the search, not asserted).
+/// A button per fix; with `explore`, each followed by "does the fix hold?", which opens the
+/// fix and searches it (a timing fix breaks under a longer pause, a fence holds: the search
+/// shows which, rather than the page asserting it).
 fn fix_buttons(fixes: &[FixRef], cb: &Callback<Action>, explore: bool) -> Html {
     html! {
         <div class="guide-actions">

@@ -2,7 +2,8 @@
 //! visibility and the reduced-motion preference, and frame-cost sampling.
 //!
 //! The frame loop requests an animation frame only while playing: paused, finished or in a
-//! hidden tab, nothing is scheduled, so an idle page costs no CPU (RaftScope's issue #2).
+//! hidden tab, nothing is scheduled, so an idle page costs no CPU (CPU use is a known
+//! complaint against RaftScope).
 
 use crate::session::zoom::{Zoom, STEP_FACTOR};
 use crate::session::Action;

@@ -1,9 +1,9 @@
-//! "Record a time range" in the Export panel (issue #17): a range of the run on screen as
-//! an animated GIF or a video. The frames are the core's (`view::export::raster`), drawn
-//! in a Web Worker with its own wasm (`src/bin/record_worker.rs`,
-//! `static/record-worker.js`) loaded only when a reader records, so the page never freezes
-//! and the first load does not grow. Progress shows frame by frame; Cancel terminates the
-//! worker at once. The result is offered as a download with its size, and previewed.
+//! "Record a time range" in the Export panel: a range of the run on screen as an animated
+//! GIF or a video. The frames are the core's (`view::export::raster`), drawn in a Web
+//! Worker with its own wasm (`src/bin/record_worker.rs`, `static/record-worker.js`) loaded
+//! only when a reader records, so the page never freezes and the first load does not grow.
+//! Progress shows frame by frame; Cancel terminates the worker at once. The result is
+//! offered as a download with its size, and previewed.
 
 use super::explore::{spawn, stop, Message};
 use crate::session::Run;

@@ -7,10 +7,11 @@
 //! ([`NodeId::lane`]: "Client 1", "Lock service", "Storage") and the stage's badge
 //! ([`NodeId::badge`]: "C1", "Lock service", "Storage").
 //!
-//! One name per node (issue #20): the lock service was once also "Coordinator", "Lock"
-//! and "the coordinator", storage also "DB". A badge may shorten a client to "C1", but
-//! the lock service and storage are called by the same words in every place; the test
-//! `no_retired_node_name_is_shown` in `teach::narrate` keeps the old names out.
+//! One name per node, so a learner never wonders whether two names are two things: the lock
+//! service is never "Coordinator", "Lock" or "the coordinator", nor storage "DB". A badge
+//! may shorten a client to "C1", but the lock service and storage are called by the same
+//! words in every place; the test `no_retired_node_name_is_shown` in `teach::narrate` keeps
+//! the other names out.
 
 use serde::{Serialize, Serializer};
 use std::fmt;

@@ -288,8 +288,8 @@ fn indent(s: &mut String, depth: Option<usize>) {
 }
 
 /// Writes `n` in decimal with 64-bit arithmetic only. Core's formatting of an `i128`, and
-/// the 128-bit division under it, weigh about 2.4 KB of the first load's wasm, which
-/// writes JSON (its hand-over to the whole app) but no number wider than 64 bits.
+/// the 128-bit division under it, weigh a couple of kilobytes of the first load's wasm,
+/// which writes JSON (its hand-over to the whole app) but no number wider than 64 bits.
 fn write_int(s: &mut String, n: i128) {
     if n < 0 {
         s.push('-');

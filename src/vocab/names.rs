@@ -26,8 +26,8 @@ pub enum FenceMode {
 /// Every fence mode with its word and its label: the one table that the scenario JSON,
 /// the link's `fence=`, the CLI's `--fence`, and the settings' and the editor's selects read.
 ///
-/// The label is plain words (issue #20: "monotone" meant nothing to a learner); the word
-/// stays in the select's tooltip ([`FenceMode::title`]), as links and files use it.
+/// The label is plain words, since a word like "monotone" means nothing to a learner; the
+/// word stays in the select's tooltip ([`FenceMode::title`]), as links and files use it.
 const FENCE_MODES: [(FenceMode, &str, &str); 5] = [
     (FenceMode::None, "none", "Off — storage trusts the lock"),
     (FenceMode::Monotone, "monotone", "Reject lower tokens"),
@@ -40,8 +40,8 @@ const FENCE_MODES: [(FenceMode, &str, &str); 5] = [
     ),
 ];
 
-/// Older spellings still read: links, the CLI and the editor wrote `non-atomic` before
-/// issue #12 made `non_atomic` (the JSON's word) the only one written.
+/// Other spellings still read, so that links and files written with them keep working:
+/// `non-atomic` is read, but only `non_atomic` (the JSON's word) is ever written.
 const FENCE_ALIASES: [(&str, FenceMode); 1] = [("non-atomic", FenceMode::NonAtomic)];
 
 impl FenceMode {

@@ -31,9 +31,9 @@ pub fn clock(t_ms: i64, end_ms: i64) -> String {
 
 /// `v` kept within `lo..=hi`: `f64::clamp` without its panic. The standard one checks
 /// `lo <= hi` and, when not, formats both bounds with `Debug`; that message alone pulls
-/// about 13 KB of float formatting into the wasm (5 KB gzip, measured on the first load),
-/// so `clippy.toml` refuses `f64::clamp` and every float is kept in range here. With
-/// `lo > hi` it gives `hi`; a NaN `v` gives `lo`.
+/// float formatting into the wasm, several kilobytes even compressed, so `clippy.toml`
+/// refuses `f64::clamp` and every float is kept in range here. With `lo > hi` it gives
+/// `hi`; a NaN `v` gives `lo`.
 pub fn within(v: f64, lo: f64, hi: f64) -> f64 {
     v.max(lo).min(hi)
 }

@@ -611,7 +611,7 @@ impl Explorer {
     /// ordering not seen before, below the bound): its faults and their candidates.
     ///
     /// The job's faults are listed only when needed: most runs are duplicates, or safe
-    /// and not extended, and a list per schedule merged was a copy for nothing.
+    /// and not extended, and a list per schedule merged would be a copy for nothing.
     fn file(&mut self, i: usize, depth: usize, e: Eval) -> Option<(Vec<Added>, Vec<Added>)> {
         if !self.runs.insert(e.run) {
             return None;

@@ -3,10 +3,11 @@
 //! A fence that is switched on and still lets a stale write land is broken somewhere else:
 //! a write path that never looks at the token, a client that sends its random owner id
 //! instead of the token, a high-water mark kept in memory and forgotten in a restart, or a
-//! token counter that starts again after one (issue #15 asks the search to say which).
-//! The answer is read off the scenario and the run before the write: the first of these
-//! that applies to that write is named. A token handed out twice breaks the fence before
-//! any write reaches it, so a token regression after a counter reset is named too.
+//! token counter that starts again after one. The search says which, so a reader learns
+//! what to repair, not only that the fence failed. The answer is read off the scenario and
+//! the run before the write: the first of these that applies to that write is named. A
+//! token handed out twice breaks the fence before any write reaches it, so a token
+//! regression after a counter reset is named too.
 
 use crate::analysis::check::{Violation, ViolationKind};
 use crate::model::scenario::{FenceMode, FenceWith, Scenario};

@@ -2,7 +2,7 @@
 //!
 //! The public digest ([`Trace::digest`]) is computed over the trace's canonical JSON text,
 //! so that a link or a saved report names the same run forever; building that text for
-//! every schedule was half the search's time. The search only needs to tell runs apart
+//! every schedule would be half the search's time. The search only needs to tell runs apart
 //! within one search, so it hashes the entries' fields directly. Two traces with the same
 //! entries, outcome and end get the same key; different traces get different keys but
 //! for a 64-bit collision — the same risk the public digest takes.
@@ -164,7 +164,7 @@ impl<F: Fold> Hasher for Words<F> {
 /// collide, which holds because each step is a bijection of the word: `x ↦ h ^ x`, times an
 /// odd constant, then `z ↦ z ^ (z >> 32)` are each invertible. The shift also carries the
 /// high bits down, so differences in the high bits of two fields do not cancel out as they
-/// would with multiplications alone. (It was the SplitMix64 finaliser per word, three
+/// would with multiplications alone. (The SplitMix64 finaliser per word would be three
 /// times the work: a fifth of the search's time.)
 #[derive(Clone, Default)]
 pub struct Chain(u64);

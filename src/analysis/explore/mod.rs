@@ -50,7 +50,7 @@ use fault::{Added, FaultClass};
 
 pub use engine::{explore_on, Eval, Evaluator, Explorer, MAX_WORKERS};
 
-/// Fewest and most faults the search may add (issue #15: K = 1..3).
+/// The most faults the search may add; it adds at least one, so `K` is 1..=3.
 pub const MAX_FAULTS: u8 = 3;
 
 /// What the search may do.

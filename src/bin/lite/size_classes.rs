@@ -1,11 +1,11 @@
 //! The first load's memory allocator: power-of-two size classes, one free list per class,
 //! carved from memory the page grows.
 //!
-//! Why not Rust's default (dlmalloc): the first load has a weight budget (issue #14), and
-//! dlmalloc's splitting, merging and binning are about 4.5 KB of its wasm, while this is a
-//! few hundred bytes. The first load is small and short-lived (the default page's player;
-//! everything else loads the whole app, which keeps dlmalloc), so it can trade memory for
-//! code:
+//! Why not Rust's default (dlmalloc): the first load has a weight budget (`scripts/size.sh`
+//! holds it), and dlmalloc's splitting, merging and binning are several kilobytes of its
+//! wasm, while this is a few hundred bytes. The first load is small and short-lived (the
+//! default page's player; everything else loads the whole app, which keeps dlmalloc), so it
+//! can trade memory for code:
 //!
 //! - every request is rounded up to a power of two (at least 8 bytes), so a block can take
 //!   up to twice what was asked;

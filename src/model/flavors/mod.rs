@@ -85,8 +85,8 @@ pub enum Failover {
 }
 
 /// A text only the whole app shows: the first load (the `lite` feature) runs the default
-/// page's generic lock service alone, so it leaves out the other services' explainers
-/// (about 1.8 KB gzip of its wasm).
+/// page's generic lock service alone, so it leaves out the other services' explainers, a
+/// couple of kilobytes of its wasm.
 pub(crate) const fn not_in_first_load(text: &'static str) -> &'static str {
     if cfg!(feature = "lite") {
         ""
@@ -99,7 +99,7 @@ pub(crate) const fn not_in_first_load(text: &'static str) -> &'static str {
 /// `lite` feature) simulates the default page's scenario alone, which runs on the generic
 /// service (a test in `teach::presets` holds it so): there this is the generic model,
 /// whatever it is given. As a constant, it lets the compiler drop every other service's
-/// branches from the first load's simulation (1.3 KB gzip of its wasm).
+/// branches from the first load's simulation, over a kilobyte of its wasm.
 pub(crate) const fn simulated(model: &'static Model) -> &'static Model {
     if cfg!(feature = "lite") {
         &generic::MODEL

@@ -491,7 +491,7 @@ mod tests {
     fn fence_words_round_trip_and_old_spellings_still_read() {
         for f in FenceMode::ALL {
             assert_eq!(FenceMode::parse(f.name()), Some(f));
-            // The label is plain words (issue #20); the word is in its tooltip.
+            // The label is plain words; the word is in its tooltip.
             assert!(
                 !f.label().contains('_') && !f.label().contains("monotone"),
                 "{f:?}"

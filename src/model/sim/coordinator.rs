@@ -13,10 +13,10 @@
 //! and renewal safe against the wrong client, but it is *not* a fence: it carries
 //! identity, not order (Kleppmann 2016; the Redis distlock docs use it the same way).
 //!
-//! Flavors (`model::flavors`) change this service through data — a [`Model`] — and
-//! Redlock wraps five of them; the run loop talks only to the [`LockService`] trait.
-//! With the generic model every flavor branch below is inert, so the generic coordinator
-//! behaves exactly as before flavors existed (the golden digests check it).
+//! Flavors (`model::flavors`) change this service through data — a [`Model`] — and Redlock
+//! wraps five of them; the run loop talks only to the [`LockService`] trait. With the
+//! generic model every flavor branch below is inert, so the generic coordinator behaves
+//! exactly as a service with no flavors at all would (the golden digests check it).
 
 use super::node::{Ctx, TimerKind};
 use super::rng::Rng;
@@ -117,7 +117,8 @@ impl GenericCoordinator {
 
     /// How long a lease of `ttl_ms` lasts on this server from now. Consul's moment is
     /// drawn unless the scenario pins it (`coordinator.invalidation`); a pinned moment
-    /// draws nothing, and the random one draws exactly as before the knob existed.
+    /// draws nothing, and the random one makes the same draws a service without the
+    /// setting would, so a scenario that does not pin it runs the same.
     fn lease_len(&self, ctx: &mut Ctx, ttl_ms: i64) -> i64 {
         if !self.model().lazy_expiry {
             return ttl_ms;

@@ -36,8 +36,8 @@ use coordinator::{GenericCoordinator, LockService};
 /// The lock service a simulation runs: any service, behind a trait object — except in the
 /// first load (the `lite` feature), which runs the generic service alone
 /// (`flavors::simulated`). There it is that service itself, so what the first load never
-/// asks of it (restarts, failovers, false positives: the faults it leaves out) stays out
-/// of its build (532 bytes gzip).
+/// asks of it (restarts, failovers, false positives: the faults it leaves out) stays out of
+/// its build.
 #[cfg(not(feature = "lite"))]
 type Service = Box<dyn LockService>;
 #[cfg(feature = "lite")]
@@ -62,7 +62,7 @@ use storage::Storage;
 pub fn simulate(scenario: &Scenario) -> Result<Trace, ScenarioError> {
     // The first load (`lite`) runs only the default page's built-in scenario and its fence
     // switch (a test in teach::presets holds that scenario equal to its JSON file, which
-    // the reader validates): it leaves the validator, about 3 KB gzip, to the whole app,
+    // the reader validates): it leaves the validator, a few kilobytes, to the whole app,
     // which runs what readers write.
     #[cfg(not(feature = "lite"))]
     scenario.validate()?;
@@ -649,7 +649,7 @@ pub struct Prefix<'s> {
     longest: std::cell::Cell<usize>,
     /// A finished tail's buffer handed back ([`Prefix::recycle`]), for the next tail to
     /// write into: a search finishes hundreds of thousands of tails from a few prefixes,
-    /// and a new buffer for each was a large allocation (and a free) per run.
+    /// and a new buffer for each would be a large allocation (and a free) per run.
     spare: std::cell::Cell<Vec<Entry>>,
 }
 

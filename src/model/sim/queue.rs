@@ -4,14 +4,14 @@
 //! same millisecond, so the order never depends on the queue's internals: first scheduled,
 //! first run. That one rule is what makes a seed reproduce a run exactly.
 //!
-//! A run has only a few dozen events pending at once, so the order is kept as a sorted
-//! list of small keys (time, number, slot), latest first: popping takes the last key, and
-//! a push finds its place by binary search and moves the earlier keys along by one (a few
-//! dozen words; a `VecDeque`, earliest first, moved fewer, but cost the first load's wasm
-//! 531 bytes for no measured gain). The events themselves (a message in flight is a
-//! hundred bytes) wait in a slab of slots, moved once in and once out. (A binary heap of
-//! whole events, sifted at every pop, was 8% of the explore search's time.) Which slot an
-//! event sits in never matters to the order: the key alone decides.
+//! A run has only a few dozen events pending at once, so the order is kept as a sorted list
+//! of small keys (time, number, slot), latest first: popping takes the last key, and a push
+//! finds its place by binary search and moves the earlier keys along by one (a few dozen
+//! words; a `VecDeque`, earliest first, would move fewer, but costs the first load's wasm
+//! about half a kilobyte for no measured gain). The events themselves (a message in flight
+//! is a hundred bytes) wait in a slab of slots, moved once in and once out. (A binary heap
+//! of whole events would sift them at every pop, a noticeable share of the explore search's
+//! time.) Which slot an event sits in never matters to the order: the key alone decides.
 
 use crate::vocab::time::Time;
 

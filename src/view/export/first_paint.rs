@@ -1,8 +1,8 @@
 //! The first paint: the default page's whole run, drawn at build time and shipped inside
 //! `index.html`, so a reader on a slow network sees the diagram before the wasm arrives —
-//! in the page the app draws around it, so that the app taking over moves nothing. Before,
-//! the picture stood alone at the top, and the app's header, bars and caption pushed it
-//! 316 px down when they arrived (1280×800; 261 px on a phone).
+//! in the page the app draws around it, so that the app taking over moves nothing (a
+//! picture standing alone at the top would be pushed far down the screen as the app's
+//! header, bars and caption arrive).
 //!
 //! It is drawn by the same code that draws the live timeline's shapes
 //! ([`svg::diagram_body`](super::svg::diagram_body), which the timeline embeds as is), with
@@ -13,12 +13,11 @@
 //! first paint (`static/first-paint.js`), so it never shows the wrong run.
 //!
 //! Why the app replaces this picture instead of hydrating it (Yew's `hydration` feature,
-//! with the page rendered by Yew's SSR at build time): measured on 2026-12-01, building
-//! the first load with `yew/hydration` and `Renderer::hydrate` adds 16,723 bytes gzip to
-//! its wasm (183,121 → 199,844) and 183 to its JS — more than the whole room under the
-//! first load's 200,000-byte cap — to save creating one diagram's elements, a few
-//! milliseconds of the first load's start. Replacing also keeps the build step a small
-//! native program with no SSR of the app's hooks.
+//! with the page rendered by Yew's SSR at build time): building the first load with
+//! `yew/hydration` and `Renderer::hydrate` adds about a tenth to its weight, in its wasm
+//! and a little in its JS, to save creating one diagram's elements, a few milliseconds of
+//! the first load's start. Replacing also keeps the build step a small native program with
+//! no SSR of the app's hooks.
 
 use super::svg::{drawing, escape_into, DEFS};
 use crate::teach::narrate::{PLAY_HINT, PROMISE};

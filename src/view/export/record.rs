@@ -1,8 +1,8 @@
-//! Recording a time range of a run as an animated GIF (issue #17): the settings, checked;
-//! the request a page sends its recording worker, one codec for both sides; and the
-//! [`Recorder`] that renders frame after frame ([`super::raster`]) into a GIF
-//! ([`super::gif`]) — the same code for `leaseline record`, the browser's worker and the
-//! tests, so a recording is the same file wherever it is made.
+//! Recording a time range of a run as an animated GIF: the settings, checked; the request a
+//! page sends its recording worker, one codec for both sides; and the [`Recorder`] that
+//! renders frame after frame ([`super::raster`]) into a GIF ([`super::gif`]) — the same
+//! code for `leaseline record`, the browser's worker and the tests, so a recording is the
+//! same file wherever it is made.
 //!
 //! Frame `i` of `n` shows the cursor at `from + (to − from)·i/(n − 1)` (whole ms), so the
 //! first frame is the range's start and the last its end; `n` is frames per second times

@@ -2,11 +2,11 @@
 //!
 //! [`diagram_body`] writes the same elements, classes and hover titles as the timeline's
 //! body component, so the page can inject it as raw markup (one string instead of a
-//! virtual-DOM node per shape) and its stylesheet styles it as before; the shapes a learner
-//! can click carry `data-entry`, the trace entry to seek to, for one delegated handler.
-//! [`standalone`] wraps it with the axis, the lanes, the arrow markers and the light
-//! theme's colours written out: the bare diagram as a document of its own. [`swatch`] draws
-//! one shape alone, through the same writer, as a sample for the legend.
+//! virtual-DOM node per shape) and its stylesheet styles it as it styles the component; the
+//! shapes a learner can click carry `data-entry`, the trace entry to seek to, for one
+//! delegated handler. [`standalone`] wraps it with the axis, the lanes, the arrow markers
+//! and the light theme's colours written out: the bare diagram as a document of its own.
+//! [`swatch`] draws one shape alone, through the same writer, as a sample for the legend.
 //!
 //! Coordinates go through [`tenths`]: integer formatting only, no float formatter in the
 //! WebAssembly bundle.
