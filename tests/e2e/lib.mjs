@@ -131,20 +131,15 @@ export async function launchBrowser() {
     headless: true,
     args: CHROMIUM_ARGS,
   });
-  const newContext = browser.newContext.bind(browser);
-  browser.newContext = async (...options) => {
-    const context = await newContext(...options);
-    context.setDefaultTimeout(WAIT);
-    context.setDefaultNavigationTimeout(WAIT);
-    return context;
+  // A context and a page both take setDefaultTimeout and setDefaultNavigationTimeout.
+  const bounded = (opened) => {
+    opened.setDefaultTimeout(WAIT);
+    opened.setDefaultNavigationTimeout(WAIT);
+    return opened;
   };
-  const newPage = browser.newPage.bind(browser);
-  browser.newPage = async (...options) => {
-    const page = await newPage(...options);
-    page.setDefaultTimeout(WAIT);
-    page.setDefaultNavigationTimeout(WAIT);
-    return page;
-  };
+  const [newContext, newPage] = [browser.newContext.bind(browser), browser.newPage.bind(browser)];
+  browser.newContext = async (...options) => bounded(await newContext(...options));
+  browser.newPage = async (...options) => bounded(await newPage(...options));
   return browser;
 }
 
