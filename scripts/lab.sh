@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The lab (issue 18): the lab scenarios (tools/lab/scenarios/*.json) run against a real Redis
+# The lab: the lab scenarios (tools/lab/scenarios/*.json) run against a real Redis
 # and a real etcd, with real client processes and real faults (SIGSTOP/SIGCONT, a proxy
 # cut), each recorded as a trace (docs/trace-format.md) and compared with the model's run of
 # the same file. Prints one line per scenario: model verdict, real verdict, largest timing

@@ -14,37 +14,11 @@ shopt -s inherit_errexit
 cd "$(dirname "$0")/.."
 [[ -d dist ]] || { echo "size: dist/ is missing; run trunk build --release first" >&2; exit 1; }
 
-# The ceiling on the first load, in bytes gzip: a ratchet against growth, not the budget.
-# The budget (issue #14) is 160,000 bytes, never above 200,000. History: the page was one
-# build of 255,359 bytes when a ceiling was first set (2026-11, aa895bd), 260,643 a session
-# later, and 313,136 after the session of 2026-11-30 added the editor's forms (+16.3 KB),
-# the share dialog (+8.0), ten lessons (+8.0), the exported picture and legend (+7.5), the
-# axis and node menu (+2.6), work left undone (+2.6), #13's sentences (+2.5), node names
-# (+1.7) and the first paint's HTML (+1.8). Then (#14) the page was split in two builds:
-# the first load carries the default page's player only, and the whole app loads when a
-# reader asks for more (217,533 bytes first, the whole app on demand); then the default
-# scenario built in code and the fence switch as the first load's only edit took the JSON
-# parser, the scenario codec and validation out of it (196,332). On 2026-12-01 `f64::clamp`
-# went (its panic message formats floats with Debug: -8,876 for the first load's wasm, -24.6
-# KB for the bundle; clippy.toml now refuses it) and the first load gained the believed-vs-
-# actual marks (+2,468): 190,446. Later that day one click closure for every button (-529)
-# and the footer as one string of markup (-393) came off the wasm, and the first paint
-# gained the page around its diagram, so that nothing moves when the app takes over
-# (+1,056): 192,042. On 2026-12-01 the explore search's speed-up (shared strings in the
-# trace's events, a queue of small keys) cost the first load +421: 192,480. Then the page
-# was built with size cuts (scripts/cuts.sh: std rebuilt with the app, panics that trap with
-# no message, std's small variants; -23,772 on the first load's wasm and glue), Yew's
-# logging compiled out (-274) and class lists written as strings (-163): 168,234. On
-# 2026-12-01 (evening) the first load got its own allocator (power-of-two size classes,
-# src/bin/lite/size_classes.rs, -2,373), wasm-opt -Os --converge (-528), a simulation that
-# leaves out what the default page never runs (other services -1,342 and -532, other
-# faults -1,154, the telling of their events -2,342), integer formatting and clock
-# arithmetic without 128 bits (-512, -724), and the whole app's CSS rules moved to
-# tools.css (-536): 158,938, under the 160,000 target, which is now the ceiling.
-# Lower the ceiling with every cut. The `first-load floor` line measures the least a first
-# load can weigh, with no views at all: with Yew 143,313 on 2026-12-01 (171,441 before the
-# size cuts), so the target leaves a Yew first load 16.7 KB for its views; without Yew
-# 107,846.
+# The ceiling on the first load, in bytes gzip: a ratchet against growth. The target for a
+# first load is 160,000 bytes and the hard cap 200,000; the ceiling stands at the target and
+# comes down with every cut (what each cut saved is in its commit message). The
+# `first-load floor` lines below measure the least a first load built on Yew can weigh, so
+# the room left for its views is the ceiling less that floor.
 FIRST_LOAD_MAX=160000
 
 gz() { gzip -9 -c "$1" | wc -c; }
@@ -122,7 +96,7 @@ floor_of() {
 }
 floor=$(floor_of)
 echo "floor (Yew + the core, no views, no CSS): $floor bytes gzip"
-# The first load's floor (issue #14): what its wasm and glue weigh with no views at all,
+# The first load's floor: what its wasm and glue weigh with no views at all,
 # with Yew and without it, beside the first load's files that are not its build (index.html,
 # the CSS, boot.js, first-paint.js, the icon). No first load made with Yew can be lighter
 # than the first figure plus those files.

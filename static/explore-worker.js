@@ -1,4 +1,4 @@
-// The explore search's Web Workers (issue #15): loads the search's own wasm
+// The explore search's Web Workers: loads the search's own wasm
 // (leaseline-explore.js beside this file). The worker the page starts is the *lead*: it
 // runs one request per message, posting progress as it goes (with the ways it breaks found
 // since the last message, as JSON text) and the report at the end. On a machine with

@@ -1,4 +1,4 @@
-// The recorder's Web Worker (issue #17): loads the recorder's own wasm
+// The recorder's Web Worker: loads the recorder's own wasm
 // (leaseline-record.js beside this file), draws the frames of one recording per message and
 // posts progress as it goes, then the file. A GIF is written by the wasm; a video encodes
 // the same frames with the browser's VideoEncoder (VP8) and is put in a WebM file here.

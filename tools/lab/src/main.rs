@@ -1,4 +1,4 @@
-//! `lab`: Leaseline's lessons run against a real Redis and a real etcd (issue 18, parts 4–5).
+//! `lab`: Leaseline's lessons run against a real Redis and a real etcd.
 //!
 //! `lab all DIR --redis ADDR --etcd ADDR --out DIR` runs every scenario file in DIR and
 //! prints, per scenario, the model's verdict, the real run's, the largest timing difference
@@ -20,7 +20,7 @@ mod verdict;
 
 use std::path::{Path, PathBuf};
 
-/// The issue's timing target at second-scale TTLs, kept in view beside the measured
+/// The lab's timing target (±50 ms) at second-scale TTLs, kept in view beside the measured
 /// tolerance.
 const TARGET_MS: i64 = 50;
 

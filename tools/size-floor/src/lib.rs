@@ -1,6 +1,6 @@
 //! The bundle's floor: what Leaseline would weigh with Yew and the web-free core but no views.
 //!
-//! The app's size budget is argued about in issues #4 and #7. This crate answers "how small
+//! A size budget is best argued with measured numbers. This crate answers "how small
 //! could the page be if every view cost nothing?": one Yew component that mounts, and one
 //! function that drives the core the way the page does — open a lesson, decode a link,
 //! simulate, check, project, lay out, narrate, export, answer the embed protocol, compare,
@@ -10,7 +10,7 @@
 //!
 //! Anything this misses only makes the floor lower, so the figure is a lower bound.
 //!
-//! With the `first-load` feature it measures the first load's floor instead (issue #14):
+//! With the `first-load` feature it measures the first load's floor instead:
 //! the core built as the first load builds it (`leaseline/lite`), driven only the way the
 //! first load's page drives it — the default page's session and its actions, the diagram
 //! laid out at a width, the stage, the caption, the walkthrough, the transcript, the link
