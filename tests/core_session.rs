@@ -133,8 +133,8 @@ fn real_ms_until(mut s: Rc<Session>, until: impl Fn(&Session) -> bool) -> (Rc<Se
 
 #[test]
 fn a_question_about_the_right_behaviour_is_graded_by_a_run_of_it() {
-    // Question 3 asks what the correct behaviour is when the session is lost. Its first
-    // stop asks what the deployed code will do (it carries on); its second plays the fix
+    // Question 3 asks what the deployed code does when the session is lost, and what it
+    // should do. Its first stop asks what the deployed code will do (it carries on); its second plays the fix
     // and grades "stop and abort" as right — the answer a student who knows it picks.
     let s = act(page(), [Action::StartQuiz(2), Action::SkipToStop]);
     assert!(s.quiz_waiting(), "skip goes straight to the question");
@@ -203,13 +203,19 @@ fn playing_on_after_a_pick_reveals_every_stop() {
 }
 
 #[test]
-fn dead_time_is_skipped_on_the_way_to_a_stop() {
-    // Question 2's stop is at 600 s of a 1,501 s run: two real minutes at 5× if every
-    // simulated second were played. Quiet gaps are crossed in at most 1.5 s each.
-    let s = act(page(), [Action::StartQuiz(1), Action::TogglePlay]);
-    let (s, real) = real_ms_until(s, |s| !s.playing);
-    assert!(s.quiz_waiting());
-    assert!(real < 30_000.0, "reached the stop after {real} real ms");
+fn dead_time_is_skipped_in_a_long_run() {
+    // The TTL lesson's lease expires at 600 s of a 1,501 s run: two real minutes at 5× if
+    // every simulated second were played. Quiet gaps are crossed in at most 1.5 s each.
+    let s = act(
+        page(),
+        [
+            Action::Open("ttl-shorter-than-work".into()),
+            Action::TogglePlay,
+        ],
+    );
+    let (s, real) = real_ms_until(s, |s| s.cursor.t >= 600_005.0 || !s.playing);
+    assert!(s.playing, "still playing at the expiry");
+    assert!(real < 30_000.0, "reached the expiry after {real} real ms");
 }
 
 #[test]

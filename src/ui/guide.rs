@@ -147,6 +147,26 @@ fn fix_note(m: &GuideData, cb: &Callback<Action>) -> Html {
     }
 }
 
+/// Brings the interview question into view when the run stops at it: on a phone the guide
+/// sits below the diagram, out of sight, and the run would seem to have stalled with
+/// nothing to answer. `nearest` moves the page no more than it must (not at all on a
+/// desktop, where the question is already in view).
+#[cfg(not(feature = "lite"))]
+#[hook]
+pub fn use_question_in_view(waiting: bool) {
+    use_effect_with(waiting, |&waiting| {
+        if !waiting {
+            return;
+        }
+        let doc = web_sys::window().and_then(|w| w.document());
+        if let Some(el) = doc.and_then(|d| d.query_selector("section.quiz").ok().flatten()) {
+            let options = web_sys::ScrollIntoViewOptions::new();
+            options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+            el.scroll_into_view_with_scroll_into_view_options(&options);
+        }
+    });
+}
+
 fn quiz(m: &GuideData, cb: &Callback<Action>) -> Html {
     let Some(q) = m.quiz else { return html! {} };
     let question = q.question();
@@ -156,6 +176,7 @@ fn quiz(m: &GuideData, cb: &Callback<Action>) -> Html {
             if m.waiting {
                 html! {
                     <>
+                        { for stop.givens(&m.run.scenario).into_iter().map(|g| html! { <p class="stop-given">{ g }</p> }) }
                         <p class="stop-question">{ stop.question }</p>
                         <div class="choices" role="group" aria-label="Your prediction">
                             { for stop.choices.iter().enumerate().map(|(i, c)| html! {

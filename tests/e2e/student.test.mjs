@@ -1,6 +1,6 @@
-// End-to-end: the interview student's path (issue #20, points 1–5). A student opens
-// question 3 ("what is the correct behaviour when the session is lost?"), skips to the
-// stop, predicts what the deployed code does, watches the reveal play on to the duplicate
+// End-to-end: the interview student's path. A student opens question 3 ("what does the
+// deployed code do when the session is lost, and what should it do?"), skips to the stop,
+// predicts what the deployed code does, watches the reveal play on to the duplicate
 // payment, then answers the right practice over a run of the fix and is graded right.
 // Nothing on screen gives an answer away before it is given (the description, the
 // transcript, the fence switch), and the panel never says "Press Play" while the run plays.
