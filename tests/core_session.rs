@@ -6,6 +6,7 @@ use leaseline::model::scenario::FenceMode;
 use leaseline::session::embed::Command;
 use leaseline::session::share;
 use leaseline::session::{Action, Menu, Session, BEFORE_LAST_EDIT};
+use leaseline::teach::narrate;
 use leaseline::view::playback::Cursor;
 use std::rc::Rc;
 
@@ -534,4 +535,31 @@ fn the_zoom_window_is_in_the_link_follows_playback_and_survives_the_handoff() {
     assert_eq!(Session::resumed(&h).zoom, s.zoom);
     // Opening another scenario shows its whole run.
     assert_eq!(act(s, [Action::Open("delayed-write".into())]).zoom, None);
+}
+
+#[test]
+fn a_waiting_question_names_its_run_neutrally_until_it_is_answered() {
+    // Question 1 plays gc-pause, whose summary tells the late write ("token 33 vs 34");
+    // question 2 a lesson, whose title tells the outcome.
+    for question in [0, 1] {
+        let s = act(page(), [Action::StartQuiz(question), Action::SkipToStop]);
+        assert!(s.quiz_waiting());
+        let picker = s.picker();
+        let shown: Vec<String> = picker
+            .options
+            .iter()
+            .filter(|o| o.2)
+            .map(|o| o.1.to_string())
+            .chain(picker.other.clone())
+            .collect();
+        assert_eq!(shown, [narrate::QUESTION_RUN], "question {}", question + 1);
+        assert_eq!(s.title(), narrate::QUESTION_RUN);
+        let s = act(s, [Action::Pick(0), Action::TogglePlay]);
+        let (s, _) = real_ms_until(s, |s| !s.playing);
+        assert!(s.quiz.unwrap().revealed);
+        assert_eq!(s.title(), s.run.scenario.name, "named after the answer");
+        let picker = s.picker();
+        assert!(picker.options.iter().all(|o| o.1 != narrate::QUESTION_RUN));
+        assert_ne!(picker.other.as_deref(), Some(narrate::QUESTION_RUN));
+    }
 }

@@ -490,18 +490,50 @@ impl Session {
     }
 
     /// What the scenario picker lists and which entry it shows.
+    /// The scenario picker. While a question waits for its answer, the run on screen is
+    /// listed under neutral words: its summary or lesson title would give the answer away
+    /// ("…writes late (token 33 vs 34)", "The TTL does not cover the work").
     pub fn picker(&self) -> Picker {
         let name = self.name.as_deref();
+        let hides = self.hides_answer();
         let options: Vec<_> = PRESETS
             .iter()
             .filter(|p| p.in_picker)
-            .map(|p| (p.name, p.summary, Some(p.name) == name))
+            .map(|p| {
+                let selected = Some(p.name) == name;
+                let summary = if selected && hides {
+                    narrate::QUESTION_RUN
+                } else {
+                    p.summary
+                };
+                (p.name, summary, selected)
+            })
             .collect();
         let other = (!options.iter().any(|o| o.2)).then(|| {
+            if hides {
+                return narrate::QUESTION_RUN.to_string();
+            }
             let kind = if name.is_some() { "Lesson" } else { "Custom" };
             format!("{kind}: {}", self.run.scenario.name)
         });
         Picker { options, other }
+    }
+
+    /// Whether a question waits for its answer, so that what would give it away (the
+    /// run's name and description, the verdict, the fence switch, "Next violation") stays
+    /// hidden.
+    pub fn hides_answer(&self) -> bool {
+        self.quiz.is_some_and(|q| q.hides_answer())
+    }
+
+    /// The run's title, as an embed's bar shows it: hidden as the picker's name is while
+    /// a question waits.
+    pub fn title(&self) -> &str {
+        if self.hides_answer() {
+            narrate::QUESTION_RUN
+        } else {
+            &self.run.scenario.name
+        }
     }
 
     pub fn can_undo(&self) -> bool {

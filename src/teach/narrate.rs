@@ -643,6 +643,10 @@ pub const PROMISE: &str =
 pub const PLAY_HINT: &str = "Press Play (Space) to run the scenario.";
 pub const PLAY_HINT_EMBED: &str = "Press Play to run the scenario.";
 
+/// What names the run a question plays until the question is answered (in the scenario
+/// picker, an embed's title): its own name would give the answer away.
+pub const QUESTION_RUN: &str = "This question's run (named once you answer)";
+
 /// The fence switch's words for the fence it shows.
 pub fn fence_switch(fenced: bool) -> &'static str {
     if fenced {

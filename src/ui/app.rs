@@ -133,7 +133,7 @@ pub fn App() -> Html {
     };
     // While a quiz question waits for its answer, what would give it away is hidden: the
     // description, the whole-run transcript, the fence switch and "Next violation".
-    let hides = model.quiz.is_some_and(|q| q.hides_answer());
+    let hides = model.hides_answer();
     let bar = PlaybarProps {
         playing: model.playing,
         t: model.cursor.t,
@@ -249,7 +249,7 @@ pub fn App() -> Html {
         };
         return html! {
             <div class="shell embed">
-                { embed_bar(&run.scenario.name, model.menu == Some(Menu::Share), links.0.clone(), &on_action) }
+                { embed_bar(model.title(), model.menu == Some(Menu::Share), links.0.clone(), &on_action) }
                 <main id="main" class="workspace">
                     { share }
                     if let Some(err) = &model.error {
