@@ -65,7 +65,12 @@ describe('share and embed', () => {
       assert.ok(await page.getByRole('button', { name: 'Fencing: on' }).isVisible());
       await page.goBack();
       await until(async () => (await page.getByRole('button', { name: 'Fencing: off' }).count()) === 1, 'back to unfenced');
+      // One step at a time: each Forward waits for the state it lands on, since the page
+      // answers a popstate by restoring that state, and a second Forward sent before the
+      // first is answered can race it on a loaded machine.
       await page.goForward();
+      await until(async () => /s=check-then-write&fence=monotone/.test(page.url()), 'forward to the fenced lesson');
+      await until(async () => (await page.getByRole('button', { name: 'Fencing: on' }).count()) === 1, 'the fenced lesson drawn');
       await page.goForward();
       await until(async () => (await parts(page).digest()) === seen.digest, 'forward to the edited run');
       assert.deepEqual(problems, []);
