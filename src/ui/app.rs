@@ -74,7 +74,6 @@ pub fn App() -> Html {
     );
     use_embed_host(&model, &on_action);
     use_action_menu(model.selected);
-    #[cfg(not(feature = "lite"))]
     super::guide::use_question_in_view(model.quiz_waiting());
     let handover = super::handover::use_handover(&model, &on_action);
     super::recorded::use_recording_fetch(model.wants_recording.clone(), on_action.clone());

@@ -167,6 +167,12 @@ pub fn use_question_in_view(waiting: bool) {
     });
 }
 
+/// The first load asks no question: nothing to bring into view. (A hook in both builds,
+/// since Yew's component macro cannot take a hook call under `cfg`.)
+#[cfg(feature = "lite")]
+#[hook]
+pub fn use_question_in_view(_waiting: bool) {}
+
 fn quiz(m: &GuideData, cb: &Callback<Action>) -> Html {
     let Some(q) = m.quiz else { return html! {} };
     let question = q.question();
