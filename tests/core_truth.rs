@@ -1097,6 +1097,8 @@ const UNPLACED: &[(&str, &str, &str)] = &[
      "the gap between the two writes' arrivals: the beat fills it from the run ({gap_ms})"),
     ("tail-latency: description", "p99 is about 3 s",
      "the drawn pauses' p99: the last beat fills it from the sweep ({tail_p99_s})"),
+    ("question 1 stop 0 (tail-latency): question", "p99 of about 3 s",
+     "the same p99 as the description's: the lesson's last beat fills it from the sweep ({tail_p99_s}) and its rendered text is checked at 3 s"),
     ("release-lost/shorter-lease: summary", "lock 20 s",
      "the difference of the two TTLs, 30 s and 10 s"),
     ("release-lost/shorter-lease: summary", "expire 20 s",
