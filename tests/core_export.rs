@@ -293,6 +293,7 @@ fn labels_and_titles_are_escaped() {
         w: 60.0,
         text: nasty.into(),
         leader: None,
+        at: 1.0,
     });
     d.bars[0].title = nasty.into();
     let doc = svg::standalone(&d, nasty);

@@ -11,14 +11,13 @@
 #[path = "core_layout_big.rs"]
 mod big_run;
 mod common;
-use common::every_scenario;
+use common::{every_scenario, with_and_without_fence};
 use leaseline::analysis::check::{check, Verdict};
 use leaseline::model::scenario::Scenario;
 use leaseline::model::sim::simulate;
 use leaseline::model::trace::Trace;
 use leaseline::teach::course;
 use leaseline::view::layout::{self, Diagram, Label, Tone};
-use leaseline::vocab::names::FenceMode;
 
 type Rect = (f64, f64, f64, f64);
 
@@ -197,14 +196,7 @@ fn no_label_overlaps_another_or_a_shape_in_any_builtin_scenario() {
     let mut bad = Vec::new();
     let (mut runs, mut placed, mut folded) = (0, 0, 0);
     for (name, sc) in every_scenario() {
-        let fences = if sc.storage.fence == FenceMode::None {
-            vec![FenceMode::None, FenceMode::Monotone]
-        } else {
-            vec![sc.storage.fence]
-        };
-        for fence in fences {
-            let mut sc = sc.clone();
-            sc.storage.fence = fence;
+        for (fence, sc) in with_and_without_fence(&sc) {
             let (t, v) = run(&sc);
             for width in WIDTHS {
                 for window in windows(&t, &v) {

@@ -152,6 +152,7 @@ pub fn App() -> Html {
         state: model.state.clone(),
         t: model.cursor.t,
         on_action: on_action.clone(),
+        hide_fence: hides,
         #[cfg(not(feature = "lite"))]
         fold: (*fold).clone(),
     };
@@ -192,7 +193,7 @@ pub fn App() -> Html {
         </p>
     };
     #[cfg(not(feature = "lite"))]
-    let zoom_bar = html! { <super::zoom::ZoomBar run={run.clone()} zoom={model.zoom} on_action={on_action.clone()} /> };
+    let zoom_bar = html! { <super::zoom::ZoomBar run={run.clone()} zoom={model.zoom} cursor_t={model.cursor.t} on_action={on_action.clone()} /> };
     // The first load draws the whole run: zooming in hands over to the whole app, whose
     // zoom bar (with the overview strip) takes the place of this button.
     #[cfg(feature = "lite")]

@@ -18,6 +18,10 @@ pub struct PanelProps {
     pub state: Rc<State>,
     pub t: f64,
     pub on_action: Callback<Action>,
+    /// A question waits for its answer: the storage's fence, which decides what storage
+    /// does with a late write, is hidden as the playbar's switch is (a stop that turns on
+    /// it states it in its own words).
+    pub hide_fence: bool,
     /// The fold of labels ("+3") last focused or clicked on the diagram: its list.
     #[cfg(not(feature = "lite"))]
     pub fold: Option<Rc<crate::view::layout::Fold>>,
@@ -88,7 +92,11 @@ pub fn inspector(props: &PanelProps) -> Html {
                     <tr>
                         <th scope="row">{ "storage" }</th>
                         <td class="num">{ fmt_ms(storage_local) }</td>
-                        <td title={fence_mode.title()}>{ narrate::fence_words(fence_mode) }</td>
+                        if props.hide_fence {
+                            <td title="Hidden until you answer the question">{ "fence: ?" }</td>
+                        } else {
+                            <td title={fence_mode.title()}>{ narrate::fence_words(fence_mode) }</td>
+                        }
                         <td>{ narrate::storage_holds(st) }</td>
                     </tr>
                 </tbody>

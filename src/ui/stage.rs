@@ -105,7 +105,7 @@ pub fn stage(props: &StageProps) -> Html {
                         // them, and text inside a button must be part of its name.
                         <g class="node-notes" aria-hidden="true">
                             if let Some(t) = believes {
-                                <text class="token" x={n(s.x)} y={n(s.y - 28.0)}>{ format!("token {t}") }</text>
+                                <text class="token" x={n(s.x)} y={n(s.y - 28.0)}>{ crate::vocab::names::token_words(t) }</text>
                             }
                             if paused {
                                 <text class="frozen" x={n(s.x + 18.0)} y={n(s.y - 14.0)}>{ "❄" }</text>

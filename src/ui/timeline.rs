@@ -47,9 +47,9 @@ fn n(v: f64) -> String {
 /// the export cannot disagree. Rendered once per run and zoom window.
 #[component]
 fn DiagramBody(props: &BodyProps) -> Html {
-    Html::from_html_unchecked(AttrValue::from(crate::view::export::svg::diagram_body(
-        &props.diagram,
-    )))
+    Html::from_html_unchecked(AttrValue::from(
+        crate::view::export::svg::diagram_body_in_play(&props.diagram),
+    ))
 }
 
 /// The number an event's target (or the nearest element around it) carries in `attr`,
@@ -201,15 +201,16 @@ thread_local! {
     static SETTLING: std::cell::Cell<Option<f64>> = const { std::cell::Cell::new(None) };
 }
 
-/// Puts the folds of labels ("+3") the cursor has revealed (left of `edge`, in the
-/// drawing's units) in the tab order and before a screen reader, and keeps the rest out:
-/// a keyboard must not read what the run has not yet shown. Also records how long a
+/// Shows the folds of labels ("+3") whose moment the cursor has reached (at or left of
+/// `edge`, in the drawing's units: a count is seen once every label it stands for could
+/// be) and puts them in the tab order and before a screen reader, and hides the rest:
+/// neither eye nor keyboard may read what the run has not yet shown. Also records how long a
 /// settled zoom window took to lay out and draw, in `window.leaselineSettles` (read by the
 /// frame benchmark beside the frames).
 #[cfg(not(feature = "lite"))]
 #[hook]
 fn use_folds_revealed(svg: &NodeRef, drawn: &Rc<Diagram>, edge: f64) {
-    let revealed = drawn.folds.iter().filter(|f| f.label.x <= edge).count();
+    let revealed = drawn.folds.iter().filter(|f| f.label.at <= edge).count();
     let (svg, drawn) = (svg.clone(), drawn.clone());
     use_effect_with((Rc::as_ptr(&drawn) as usize, revealed), move |_| {
         if let Some(start) = SETTLING.with(|s| s.take()) {
@@ -236,12 +237,14 @@ fn use_folds_revealed(svg: &NodeRef, drawn: &Rc<Diagram>, edge: f64) {
             let Ok(Some(el)) = root.query_selector(&format!("[data-fold=\"{k}\"]")) else {
                 continue;
             };
-            if f.label.x <= edge {
+            if f.label.at <= edge {
                 let _ = el.set_attribute("tabindex", "0");
                 let _ = el.remove_attribute("aria-hidden");
+                let _ = el.remove_attribute("visibility");
             } else {
                 let _ = el.remove_attribute("tabindex");
                 let _ = el.set_attribute("aria-hidden", "true");
+                let _ = el.set_attribute("visibility", "hidden");
             }
         }
     });
@@ -554,23 +557,39 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     };
     // The drawing is revealed up to `edge`; a label that starts before it and runs past it
     // is drawn once more, beyond the edge only, so it reads whole ("two believers", not
-    // "two believ") and nothing is drawn twice.
+    // "two believ") and nothing is drawn twice; a label placed left of the moment it tells
+    // of is drawn whole once the edge reaches that moment (`Diagram::labels_at`).
     let edge = if props.veil { cx - 9.0 } else { cx + 0.5 };
     // (None while a stand-in drawing is stretched: its labels are where it puts them.)
     #[cfg(feature = "lite")]
-    let crossed = d.labels_across(edge);
+    let crossed = d.labels_at(edge);
     #[cfg(not(feature = "lite"))]
     let crossed = if stretch.is_none() {
-        d.labels_across(edge)
+        d.labels_at(edge)
     } else {
         Vec::new()
     };
+    let text = |c: &crate::view::layout::LabelAcross| {
+        html! {
+            <text class={when(c.alarm, "alarm")} x={n(c.label.x)} y={n(c.label.y)}>{ c.label.text.clone() }</text>
+        }
+    };
     let across = html! {
-        <g class="across" clip-path="url(#across)">
-            { for crossed.iter().map(|c| html! {
-                <text class={when(c.alarm, "alarm")} x={n(c.label.x)} y={n(c.label.y)}>{ c.label.text.clone() }</text>
-            }) }
-        </g>
+        <>
+            <g class="across" clip-path="url(#across)">
+                { for crossed.iter().filter(|c| !c.whole).map(text) }
+            </g>
+            <g class="across whole">
+                { for crossed.iter().filter(|c| c.whole).map(|c| html! {
+                    <>
+                        if let Some((x0, y0, x1, y1)) = c.label.leader {
+                            <line class="leader" x1={n(x0)} y1={n(y0)} x2={n(x1)} y2={n(y1)} />
+                        }
+                        { text(c) }
+                    </>
+                }) }
+            </g>
+        </>
     };
     // The axis of the window in view (the stand-in drawing's own is of its window).
     #[cfg(not(feature = "lite"))]

@@ -1,6 +1,8 @@
 //! The zoom controls under the diagram: Zoom out, Zoom in, Fit, what window is shown, and
 //! the overview strip — the whole run in miniature with the window in view marked, which
-//! a drag moves and a click centres. What a zoom does to the window is the session's
+//! a drag moves and a click centres. The strip shows what has happened by the cursor, as
+//! the diagram does: its bars are revealed up to the cursor, so it never draws a run's
+//! end before the run reaches it (an interview question's answer among them). What a zoom does to the window is the session's
 //! (`session::zoom`); the drawing for a window is the core's (`view::layout::layout`).
 
 use super::css;
@@ -20,12 +22,17 @@ const ROW: f64 = 6.0;
 pub struct ZoomProps {
     pub run: Rc<Run>,
     pub zoom: Option<Window>,
+    /// The playback cursor (true time, ms): the strip is revealed up to it.
+    pub cursor_t: f64,
     pub on_action: Callback<Action>,
 }
 
 impl PartialEq for ZoomProps {
     fn eq(&self, o: &Self) -> bool {
-        Rc::ptr_eq(&self.run, &o.run) && self.zoom == o.zoom && self.on_action == o.on_action
+        Rc::ptr_eq(&self.run, &o.run)
+            && self.zoom == o.zoom
+            && self.cursor_t == o.cursor_t
+            && self.on_action == o.on_action
     }
 }
 
@@ -137,6 +144,10 @@ pub fn ZoomBar(props: &ZoomProps) -> Html {
     let height = ROW * d.lanes.len() as f64 + 4.0;
     let (x0, x1) = (d.scale.x(w.from as f64), d.scale.x(w.to as f64));
     let whole = props.zoom.is_none();
+    // The reveal's edge, the cursor's x: the bars' picture is clipped there (a bar that
+    // starts at the cursor itself, which a waiting question may be about, shows nothing
+    // yet) and only the window's outline spans the rest.
+    let edge = within(d.scale.x(props.cursor_t), d.scale.x0, d.scale.x1);
     html! {
         <div class="zoom-bar" role="group" aria-label="Zoom">
             { button("Zoom out", "−", "−", Zoom::By { factor: 1.0 / STEP_FACTOR, around: None }, whole) }
@@ -152,7 +163,10 @@ pub fn ZoomBar(props: &ZoomProps) -> Html {
                  // window follows the cursor as the arrows step through the run.
                  aria-hidden="true"
                  {onpointerdown} {onpointermove} onpointerup={onpointerup.clone()} onpointercancel={onpointerup}>
-                <StripBars run={props.run.clone()} />
+                <defs>
+                    <clipPath id="ov-reveal"><rect x="0" y="0" width={n(edge)} height={n(height)} /></clipPath>
+                </defs>
+                <g clip-path="url(#ov-reveal)"><StripBars run={props.run.clone()} /></g>
                 <rect class="ov-window" x={n(x0)} y="0" width={n((x1 - x0).max(2.0))} height={n(height)} />
             </svg>
         </div>

@@ -63,6 +63,20 @@ pub struct Label {
     pub text: String,
     /// A line from what it names to its box, when it had to sit further off: x0, y0, x1, y1.
     pub leader: Option<Rect>,
+    /// The x of the moment it tells of (its mark, its message's arrival, its bar's start;
+    /// for a count, the last of the labels it stands for): it is seen from there on and
+    /// never before, wherever it was placed. A label placed left of it (mirrored, or on a
+    /// leader line) is not revealed by the sweep of the cursor but appears whole at `at`
+    /// ([`crate::view::layout::Diagram::labels_at`]).
+    pub at: f64,
+}
+
+impl Label {
+    /// Placed left of the moment it tells of: a reveal sweeping left to right would show
+    /// it early, so it is drawn on its own once the cursor reaches `at`.
+    pub fn early(&self) -> bool {
+        self.x < self.at
+    }
 }
 
 /// A box as (left, top, right, bottom).
@@ -85,6 +99,8 @@ pub struct Want {
     pub slide: Option<f64>,
     /// Placed in order of rank (0 first, up to [`RANKS`]), then in the order wanted.
     pub rank: u8,
+    /// The x of the moment it tells of ([`Label::at`]); the anchor's, mostly.
+    pub at: f64,
 }
 
 /// A count standing for labels that found no room ([`Placer::fold`]); its hover text lists
@@ -246,6 +262,8 @@ impl Placer {
             w,
             text: text.to_string(),
             leader,
+            // The want's own, set by the caller.
+            at: x,
         })
     }
 
@@ -271,6 +289,9 @@ impl Placer {
             out[i] = self
                 .spot(w, &w.text)
                 .or_else(|| w.short.as_ref().and_then(|s| self.spot(w, s)));
+            if let Some(l) = &mut out[i] {
+                l.at = w.at;
+            }
             if out[i].is_some() {
                 recent.push(i);
                 continue;
@@ -310,16 +331,21 @@ impl Placer {
                     return None;
                 };
                 let mut items = Vec::new();
+                let mut label = label;
+                label.at = w.at;
                 for &j in &gave {
                     out[j] = None;
                     items.push(wants[j].text.clone());
+                    label.at = label.at.max(wants[j].at);
                 }
                 folds.push(Fold { label, items });
                 at.push((w.ax, w.ay));
                 Some(folds.len() - 1)
             });
             if let Some(f) = fold {
+                // A count is seen once every label it stands for could be.
                 folds[f].items.push(w.text.clone());
+                folds[f].label.at = folds[f].label.at.max(w.at);
             }
         }
         for f in &mut folds {
@@ -365,6 +391,7 @@ mod tests {
             short: short.map(Into::into),
             slide: None,
             rank: 1,
+            at: x,
         };
         let wants: Vec<Want> = (0..120)
             .map(|i| want(100.0 + (i / 2) as f64, "a long label here", Some("ab")))

@@ -292,50 +292,86 @@ impl Diagram {
             .map_or(0.0, |l| l.y)
     }
 
-    /// The labels a reveal up to `edge` would cut mid-word: each starts at or before the
-    /// edge (what it names is on screen) and may run on past it. The timeline draws these
-    /// once more beyond the edge, so a label shows whole from the moment it starts — never
-    /// "two believ". The reach past the start is generous (the font's real width varies);
-    /// a label wholly left of the edge only costs a text the clip hides.
-    pub fn labels_across<'a>(&'a self, edge: f64) -> Vec<LabelAcross<'a>> {
+    /// The labels the page draws over the revealed drawing for a reveal up to `edge`, the
+    /// rule being that a label is seen from the moment it tells of ([`Label::at`]) and
+    /// never before:
+    /// - one that starts at or after its moment and that the edge crosses (it starts at or
+    ///   before the edge and may run on past it) is drawn once more beyond the edge, so it
+    ///   shows whole from the moment it starts — never "two believ". The reach past the
+    ///   start is generous (the font's real width varies); a label wholly left of the edge
+    ///   only costs a text the clip hides;
+    /// - one placed left of its moment ([`Label::early`]: mirrored, or on a leader line)
+    ///   is left out of the page's revealed drawing ([`crate::view::export::svg::diagram_body_in_play`])
+    ///   and drawn here whole, with its leader, once its moment is at or before the edge.
+    ///
+    /// A count of folded labels stays in the drawing, and the timeline shows it only from
+    /// its moment on (its list names them all).
+    pub fn labels_at<'a>(&'a self, edge: f64) -> Vec<LabelAcross<'a>> {
         // Plain loops rather than an iterator chain: this runs in the browser, where each
         // chain's adapters would cost wasm bytes.
         let mut v = Vec::new();
-        let mut add = |l: Option<&'a Label>, alarm: bool| {
-            if let Some(label) = l {
+        let mut add = |l: Option<&'a Label>, alarm: bool, fold: bool| {
+            let Some(label) = l else { return };
+            if label.at > edge {
+                return;
+            }
+            if label.early() && !fold {
+                v.push(LabelAcross {
+                    label,
+                    alarm,
+                    whole: true,
+                });
+            } else if label.x <= edge && edge < label.x + label.w * 1.2 + 12.0 {
                 // The width kept for a label is its widest font's: reaching a little past
                 // it covers bold text and any rounding.
-                if label.x <= edge && edge < label.x + label.w * 1.2 + 12.0 {
-                    v.push(LabelAcross { label, alarm });
-                }
+                v.push(LabelAcross {
+                    label,
+                    alarm,
+                    whole: false,
+                });
             }
         };
         for b in &self.bands {
-            add(b.tag.as_ref(), true);
+            add(b.tag.as_ref(), true, false);
         }
         for b in &self.bars {
-            add(b.label.as_ref(), false);
+            add(b.label.as_ref(), false, false);
         }
         for a in &self.arrows {
-            add(a.label.as_ref(), false);
+            add(a.label.as_ref(), false, false);
         }
         for m in &self.marks {
             let alarm = matches!(m.tone, Tone::Stale | Tone::Duplicate | Tone::Reject);
-            add(m.label.as_ref(), alarm);
+            add(m.label.as_ref(), alarm, false);
         }
         for f in &self.folds {
-            add(Some(&f.label), false);
+            add(Some(&f.label), false, true);
         }
+        v
+    }
+
+    /// Every label of the drawing (bands' tags, bars', arrows', marks', and the counts of
+    /// folded labels), for the checks that read them all.
+    pub fn labels(&self) -> Vec<&Label> {
+        let mut v: Vec<&Label> = Vec::new();
+        v.extend(self.bands.iter().filter_map(|b| b.tag.as_ref()));
+        v.extend(self.bars.iter().filter_map(|b| b.label.as_ref()));
+        v.extend(self.arrows.iter().filter_map(|a| a.label.as_ref()));
+        v.extend(self.marks.iter().filter_map(|m| m.label.as_ref()));
+        v.extend(self.folds.iter().map(|f| &f.label));
         v
     }
 }
 
-/// A label that the reveal edge crosses ([`Diagram::labels_across`]); `alarm`: drawn in the
-/// alarm's colour and weight, as the two-believers tag and a stale write's label are.
+/// A label the page draws over the revealed drawing ([`Diagram::labels_at`]); `alarm`:
+/// drawn in the alarm's colour and weight, as the two-believers tag and a stale write's
+/// label are; `whole`: drawn whole (it is not in the revealed drawing), with its leader,
+/// else only the part beyond the edge.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LabelAcross<'a> {
     pub label: &'a Label,
     pub alarm: bool,
+    pub whole: bool,
 }
 
 /// Who a wanted label belongs to, so that its placed label finds its way back.
@@ -378,6 +414,7 @@ impl Wants {
             short,
             slide,
             rank,
+            at: at.0,
         });
         self.who.push(who);
     }
@@ -772,6 +809,10 @@ pub fn layout_in(
             let text = a.count.to_string() + " " + a.class;
             let short = Some(format!("{}×", a.count));
             wants.add(Who::Arrow(j), 4, mid, (5.0, dy), text, short, None);
+            // The count tells of every message in the bundle: seen once the last arrives.
+            if let Some(w) = wants.v.last_mut() {
+                w.at = a.x1.max(a.last.1);
+            }
         }
     }
 
@@ -1526,8 +1567,12 @@ fn fault_glyph(ev: &Event) -> Option<(&'static str, String, Option<String>)> {
             format!("paused {}", fmt_ms(*for_ms)),
             Some(fmt_ms(*for_ms)),
         ),
-        Event::LinkCut { peer } => ("✂", format!("cut from {peer}"), Some(peer.to_string())),
-        Event::LinkHealed { peer } => ("⇄", format!("healed to {peer}"), Some(peer.to_string())),
+        // Nodes by the names the lanes and the text give them ("lock service 4"), never
+        // by their ids in links and JSON ("coord4").
+        Event::LinkCut { peer } => ("✂", format!("cut from {}", peer.name()), Some(peer.name())),
+        Event::LinkHealed { peer } => {
+            ("⇄", format!("healed to {}", peer.name()), Some(peer.name()))
+        }
         Event::ClockJumped { by_ms } => (
             "◷",
             format!(
@@ -1970,7 +2015,7 @@ mod tests {
         let (_, _, d) = gc("gc-pause");
         let tag = d.bands[0].tag.as_ref().unwrap();
         let texts = |edge: f64| -> Vec<(String, bool)> {
-            d.labels_across(edge)
+            d.labels_at(edge)
                 .iter()
                 .map(|c| (c.label.text.clone(), c.alarm))
                 .collect()

@@ -216,3 +216,21 @@ pub fn every_scenario() -> Vec<(String, Scenario)> {
     }
     v
 }
+
+/// `sc` as it is, and, where it has no fence, with one too (a learner flips the switch):
+/// each with its fence mode.
+pub fn with_and_without_fence(sc: &Scenario) -> Vec<(FenceMode, Scenario)> {
+    let fences = if sc.storage.fence == FenceMode::None {
+        vec![FenceMode::None, FenceMode::Monotone]
+    } else {
+        vec![sc.storage.fence]
+    };
+    fences
+        .into_iter()
+        .map(|fence| {
+            let mut sc = sc.clone();
+            sc.storage.fence = fence;
+            (fence, sc)
+        })
+        .collect()
+}

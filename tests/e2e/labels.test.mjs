@@ -21,8 +21,9 @@ async function overlaps(page) {
     const boxes = [];
     for (const t of svg.querySelectorAll('text')) {
       // The hover's clock readings come and go with the pointer; the cursor's copies of the
-      // labels it crosses (`.across`) repeat a label of the body at the same spot.
-      if (t.closest('.hover, .across')) continue;
+      // labels it crosses (clipped to beyond the edge) repeat a label of the body at the
+      // same spot. (The labels drawn whole over the body, `.across.whole`, are in no body.)
+      if (t.closest('.hover, [clip-path="url(#across)"]')) continue;
       if (!t.textContent.trim() || getComputedStyle(t).display === 'none') continue;
       const b = t.getBBox();
       if (b.width === 0 || b.height === 0) continue;

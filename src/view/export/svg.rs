@@ -93,6 +93,24 @@ fn title(s: &str) -> impl Fn(&mut String) + '_ {
 /// the timeline draws. Bands and marks carry `data-entry="N"`, their trace entry; a label
 /// placed away from what it names has a leader line (`class="leader"`).
 pub fn diagram_body(d: &Diagram) -> String {
+    body(d, false)
+}
+
+/// [`diagram_body`] as the timeline reveals it while a run plays: without the labels
+/// placed left of the moment they tell of ([`Label::early`]), which the timeline draws
+/// itself once the cursor reaches that moment (a sweep left to right would show them
+/// early).
+pub fn diagram_body_in_play(d: &Diagram) -> String {
+    body(d, true)
+}
+
+/// The drawing in play leaves out labels placed left of their moment (the timeline draws
+/// them once their moment is revealed); the saved and first-paint drawings, of the whole
+/// run, have them all.
+fn body(d: &Diagram, in_play: bool) -> String {
+    let label = |o: &mut String, class: &str, l: Option<&Label>| {
+        label(o, class, l.filter(|l| !(in_play && l.early())));
+    };
     let mut out = String::with_capacity(256 * (d.bars.len() + d.arrows.len() + d.marks.len()));
     el(&mut out, "g", &[("class", "body")], &|o| {
         for b in &d.bands {
@@ -236,7 +254,8 @@ pub fn diagram_body(d: &Diagram) -> String {
             ];
             el(o, "g", &attrs, &|o| {
                 title(&list)(o);
-                label(o, "fold-label", Some(&f.label));
+                // (Kept in play too: the timeline hides a count until its moment.)
+                self::label(o, "fold-label", Some(&f.label));
             });
         }
     });

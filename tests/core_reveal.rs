@@ -1,0 +1,221 @@
+//! What is drawn for a cursor at t is what has happened by t: no word of the space-time
+//! diagram is seen before the moment it tells of, wherever the label placer put it. Read
+//! for every built-in run (presets, lessons, lock-service presets, their fixes; the fence
+//! on and off), at the desktop's and a phone's width, at twelve cursor times each.
+//!
+//! What the page shows at an edge is read as the page draws it: the drawing in play
+//! (`svg::diagram_body_in_play`) revealed by a clip up to the edge, and the labels the
+//! timeline draws over it (`Diagram::labels_at`). Each seen text is then traced back to
+//! its shape — a mark's trace entry, a message's arrival, a bar's or a band's start — and
+//! that moment must be at or before the cursor. The moment is read from the shape, not from
+//! the label's own `at`, so a label stamped with the wrong moment fails here.
+//!
+//! And labels stand by what they name: within three rows of text of their shape, or, where
+//! the placer had to go further, on a leader line back to it within five.
+
+mod common;
+use common::{every_scenario, with_and_without_fence};
+use leaseline::analysis::check::check;
+use leaseline::model::sim::simulate;
+use leaseline::view::layout::{self, Diagram, Label, Rect};
+
+/// Whose label it is, and the true time (ms) of the moment it tells of, read from the shape.
+fn moments(
+    d: &Diagram,
+    trace: &leaseline::model::trace::Trace,
+) -> Vec<(*const Label, f64, String)> {
+    let s = &d.scale;
+    let mut v = Vec::new();
+    for b in &d.bands {
+        if let Some(l) = &b.tag {
+            v.push((l as *const Label, s.t(b.x0), format!("band {:?}", l.text)));
+        }
+    }
+    for b in &d.bars {
+        if let Some(l) = &b.label {
+            v.push((l as *const Label, s.t(b.x0), format!("bar {:?}", l.text)));
+        }
+    }
+    for a in &d.arrows {
+        if let Some(l) = &a.label {
+            // A bundle's count tells of its last message too.
+            let arrives = if a.count > 1 {
+                a.x1.max(a.last.1)
+            } else {
+                a.x1
+            };
+            v.push((
+                l as *const Label,
+                s.t(arrives),
+                format!("arrow {:?}", l.text),
+            ));
+        }
+    }
+    for m in &d.marks {
+        if let Some(l) = &m.label {
+            let t = trace.entries[m.entry].t.0 as f64;
+            v.push((
+                l as *const Label,
+                t,
+                format!("mark {:?} (entry {})", l.text, m.entry),
+            ));
+        }
+    }
+    v
+}
+
+/// The labels seen with the reveal's edge at `edge`: those of the drawing in play that the
+/// clip shows a part of, and those the timeline draws over it.
+fn seen(d: &Diagram, edge: f64) -> Vec<*const Label> {
+    let mut v: Vec<*const Label> = d
+        .labels()
+        .into_iter()
+        .filter(|l| !l.early() && l.x < edge)
+        .map(|l| l as *const Label)
+        .collect();
+    v.extend(d.labels_at(edge).iter().map(|c| c.label as *const Label));
+    v
+}
+
+#[test]
+fn no_label_is_seen_before_the_moment_it_tells_of() {
+    let (mut runs, mut checked, mut early) = (0, 0, 0);
+    let mut bad = Vec::new();
+    for (name, sc) in every_scenario() {
+        for (fence, sc) in with_and_without_fence(&sc) {
+            let t = simulate(&sc).unwrap();
+            let v = check(&t);
+            for width in [layout::DIAGRAM_WIDTH, layout::NARROWEST] {
+                let d = layout::layout(&t, &v, width, None);
+                runs += 1;
+                early += d.labels().iter().filter(|l| l.early()).count();
+                let owners = moments(&d, &t);
+                let end = t.end.0.max(1) as f64;
+                for k in 0..12 {
+                    // Twelve cursor times across the run, and each mark's own moment just
+                    // before it happens (where a question stops).
+                    let cursor = end * f64::from(k) / 11.0;
+                    let edge = d.scale.x(cursor) + 0.5;
+                    for l in seen(&d, edge) {
+                        checked += 1;
+                        let Some((_, at, what)) = owners.iter().find(|o| o.0 == l) else {
+                            continue;
+                        };
+                        // Half a unit of the edge is a fraction of a millisecond to a few.
+                        let slack = d.scale.t(edge) - cursor;
+                        if *at > cursor + slack + 0.01 {
+                            bad.push(format!(
+                                "{name} ({fence:?}) at {width}: at {cursor:.0} ms, {what} of {at:.0} ms is seen"
+                            ));
+                        }
+                    }
+                }
+                for m in &d.marks {
+                    let at = t.entries[m.entry].t.0 as f64;
+                    let edge = d.scale.x(at) - 9.0;
+                    for l in seen(&d, edge) {
+                        if Some(l) == m.label.as_ref().map(|l| l as *const Label) {
+                            bad.push(format!(
+                                "{name} ({fence:?}) at {width}: mark {:?} seen before it happens",
+                                m.label.as_ref().map(|l| &l.text)
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    println!(
+        "{runs} drawings, {checked} seen labels traced to their moment, {early} placed left of it"
+    );
+    assert!(runs > 150 && checked > 10_000, "{runs} {checked}");
+    assert!(
+        bad.is_empty(),
+        "{} seen early:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
+/// How far a box lies from a rectangle (0 when they touch or meet).
+fn apart(b: Rect, r: Rect) -> f64 {
+    let dx = (r.0 - b.2).max(b.0 - r.2).max(0.0);
+    let dy = (r.1 - b.3).max(b.1 - r.3).max(0.0);
+    dx.hypot(dy)
+}
+
+/// Every label with the shape it names, as a rectangle, and what it is.
+fn owned(d: &Diagram) -> Vec<(&Label, Rect, String)> {
+    let mut v = Vec::new();
+    for b in &d.bands {
+        if let Some(l) = &b.tag {
+            v.push((l, (b.x0, b.y0, b.x1, b.y1), format!("band {:?}", l.text)));
+        }
+    }
+    for b in &d.bars {
+        if let Some(l) = &b.label {
+            v.push((l, (b.x0, b.y, b.x1, b.y + b.h), format!("bar {:?}", l.text)));
+        }
+    }
+    for a in &d.arrows {
+        if let Some(l) = &a.label {
+            let (x0, x1) = if a.count > 1 {
+                (a.x1.min(a.last.1), a.x1.max(a.last.1))
+            } else {
+                (a.x1, a.x1)
+            };
+            v.push((l, (x0, a.y1, x1, a.y1), format!("arrow {:?}", l.text)));
+        }
+    }
+    for m in &d.marks {
+        if let Some(l) = &m.label {
+            v.push((
+                l,
+                (m.x - 7.0, m.y - 7.0, m.x + 7.0, m.y + 7.0),
+                format!("mark {:?}", l.text),
+            ));
+        }
+    }
+    v
+}
+
+/// A label sits within three rows of text of what it names; one the placer had to put
+/// further off is on a leader line back to it, and still within five rows' reach.
+const NEAR: f64 = 3.0 * leaseline::view::labels::ROW;
+const LEADER_REACH: f64 = 5.0 * leaseline::view::labels::ROW;
+
+#[test]
+fn labels_stand_by_what_they_name() {
+    let mut bad = Vec::new();
+    let (mut n, mut led, mut far) = (0, 0, 0.0f64);
+    for (name, sc) in every_scenario() {
+        let t = simulate(&sc).unwrap();
+        let v = check(&t);
+        for width in [layout::DIAGRAM_WIDTH, layout::NARROWEST] {
+            let d = layout::layout(&t, &v, width, None);
+            for (l, r, what) in owned(&d) {
+                n += 1;
+                let b = leaseline::view::labels::text_box(l.x, l.y, l.w);
+                let off = apart(b, r);
+                far = far.max(off);
+                let reach = if l.leader.is_some() {
+                    led += 1;
+                    LEADER_REACH
+                } else {
+                    NEAR
+                };
+                if off > reach {
+                    bad.push(format!("{name} at {width}: {what} is {off:.1} units off"));
+                }
+            }
+        }
+    }
+    println!("{n} labels, {led} on a leader line; the farthest {far:.1} units from what it names");
+    assert!(n > 1_000, "{n}");
+    assert!(
+        bad.is_empty(),
+        "{} labels far from their marks:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
