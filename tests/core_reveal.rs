@@ -53,7 +53,12 @@ fn moments(
     }
     for m in &d.marks {
         if let Some(l) = &m.label {
-            let t = trace.entries[m.entry].t.0 as f64;
+            // A pause's label says how long it lasts: it tells of the pause's end.
+            let e = &trace.entries[m.entry];
+            let t = match e.event {
+                leaseline::model::trace::Event::Paused { for_ms } => (e.t.0 + for_ms) as f64,
+                _ => e.t.0 as f64,
+            };
             v.push((
                 l as *const Label,
                 t,

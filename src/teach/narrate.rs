@@ -198,14 +198,20 @@ fn happened(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Option
                 client.name()
             )
         }
-        Event::Paused { for_ms } => format!(
-            "{who} froze for {} (a GC pause); its clock keeps running",
-            secs(*for_ms)
-        ),
-        Event::Resumed => match still_believes(after, e.node) {
-            Some(_) => format!("{who} woke up, still believing it holds its lock"),
-            None => format!("{who} woke up"),
-        },
+        // How long a pause lasts is said when it ends: at its start nobody knows yet (and
+        // a question may ask whether the lease outlives it).
+        Event::Paused { .. } => format!("{who} froze (a GC pause); its clock keeps running"),
+        Event::Resumed => {
+            let paused = trace.entries[..i]
+                .iter()
+                .rev()
+                .find(|p| p.node == e.node && matches!(p.event, Event::Paused { .. }))
+                .map_or(String::new(), |p| format!(" after {}", secs(e.t.0 - p.t.0)));
+            match still_believes(after, e.node) {
+                Some(_) => format!("{who} woke up{paused}, still believing it holds its lock"),
+                None => format!("{who} woke up{paused}"),
+            }
+        }
         Event::LinkCut { peer } => format!("{who} is cut off from {}", peer.name()),
         Event::LinkHealed { peer } => format!("{who} can reach {} again", peer.name()),
         Event::ClockJumped { by_ms } => format!(
@@ -747,11 +753,11 @@ mod tests {
             told,
             [
                 "t = 0.0 s: the lock service granted the lock to client 1 with token 33",
-                "t = 10.0 s: client 1 froze for 40.0 s (a GC pause); its clock keeps running",
+                "t = 10.0 s: client 1 froze (a GC pause); its clock keeps running",
                 "t = 30.0 s: the lock service expired client 1's lease (token 33); client 1 still believes it holds token 33",
                 "t = 30.0 s: the lock service granted the lock to client 2 with token 34; client 1 still believes it holds token 33",
                 "t = 31.0 s: storage accepted client 2's write with token 34 to account:42",
-                "t = 50.0 s: client 1 woke up, still believing it holds its lock",
+                "t = 50.0 s: client 1 woke up after 40.0 s, still believing it holds its lock",
                 "t = 50.0 s: storage accepted client 1's stale write with token 33 to account:42 — a newer holder's update is lost: data corrupted",
                 "t = 50.0 s: client 1 stopped believing it holds token 33: it released the lock",
                 "t = 51.0 s: client 2 stopped believing it holds token 34: it released the lock",

@@ -790,7 +790,16 @@ pub fn layout_in(
         // A marker on the lane, with its label below it (a fault's above; rank: the alarm
         // first).
         let at = (x(e.t), ly(n));
-        put_marker(&mut marks, &mut wants, i, e, at, &violation_at, None);
+        let until = x(told_until(e));
+        put_marker(
+            &mut marks,
+            &mut wants,
+            i,
+            e,
+            (at, until),
+            &violation_at,
+            None,
+        );
     }
     // Whatever is still open at the window's end runs on past it (to the end of the run,
     // or to the entry that ends it).
@@ -1283,7 +1292,8 @@ mod lod {
         let at = |e: &crate::model::trace::Entry| (x(e.t.0), ly(e.node));
         for &(_, i) in &lod.alarms[lo..hi] {
             let e = &trace.entries[i];
-            put_marker(marks, wants, i, e, at(e), violation_at, None);
+            let until = x(told_until(e).0);
+            put_marker(marks, wants, i, e, (at(e), until), violation_at, None);
         }
         let wide = 48.0 * unit;
         for (node, m) in lod.marks.iter() {
@@ -1307,22 +1317,35 @@ mod lod {
                 });
                 let (k, e) = (m.entry[i], &trace.entries[m.entry[i]]);
                 let folded = title.map(|t| (j - i, t));
-                put_marker(marks, wants, k, e, at(e), violation_at, folded);
+                // A count tells of the last event it stands for.
+                let last = &trace.entries[m.entry[j - 1]];
+                let until = x(told_until(e).0).max(x(told_until(last).0));
+                put_marker(marks, wants, k, e, (at(e), until), violation_at, folded);
             }
         }
     }
 }
 
-/// Adds entry `i`'s marker at `at` and the label it wants: its own; or, where it stands
-/// for `n` events of its lane (a level of detail's `folded`: `n` and their hover text),
-/// "+n-1" for the others, after every label of its own (they are ranked first).
+/// The moment an entry's label tells of: its own, but for a pause, whose label says how
+/// long it lasts ("paused 40 s") and so tells of its end.
+fn told_until(e: &crate::model::trace::Entry) -> Time {
+    match e.event {
+        Event::Paused { for_ms } => Time(e.t.0.saturating_add(for_ms)),
+        _ => e.t,
+    }
+}
+
+/// Adds entry `i`'s marker at `at.0` and the label it wants, seen from the x `at.1` on
+/// (the moment it tells of, [`told_until`]): its own; or, where it stands for `n` events
+/// of its lane (a level of detail's `folded`: `n` and their hover text), "+n-1" for the
+/// others, after every label of its own (they are ranked first).
 #[allow(clippy::too_many_arguments)]
 fn put_marker(
     marks: &mut Vec<Mark>,
     wants: &mut Wants,
     i: usize,
     e: &crate::model::trace::Entry,
-    at: (f64, f64),
+    (at, until): ((f64, f64), f64),
     violation_at: &VecMap<usize, ViolationKind>,
     folded: Option<(usize, String)>,
 ) {
@@ -1336,6 +1359,9 @@ fn put_marker(
         Some((n, t)) => (n, 3, format!("+{}", n - 1), None, t),
     };
     wants.add(who, rank, at, (7.0, dy), text, short, None);
+    if let Some(w) = wants.v.last_mut() {
+        w.at = until.max(at.0);
+    }
     marks.push(Mark {
         x: at.0,
         y: at.1,
