@@ -274,12 +274,26 @@ fn the_crowded_runs_keep_every_label_somewhere() {
 /// The first load (the `lite` build) leaves folding and bundling out, for size: the two
 /// runs it draws — the default page and its fenced fix — must need neither.
 #[test]
-fn the_first_loads_runs_need_no_fold_or_bundle() {
+fn the_first_loads_runs_need_no_fold_bundle_or_stack() {
     for name in ["gc-pause", "gc-pause-fenced"] {
         let (t, v) = run(&course::open(name).unwrap());
         let d = layout::diagram(&t, &v);
         assert!(d.folds.is_empty(), "{name}");
         assert!(d.arrows.iter().all(|a| a.count == 1), "{name}");
+        // Nor marks at one spot (the first load leaves stacking them out), nor an axis
+        // thinned at a phone's width, nor a cut link on the stage (it leaves out placing
+        // their ✂).
+        assert!(d.marks.iter().all(|m| m.stacked == 1), "{name}");
+        for width in [layout::DIAGRAM_WIDTH, layout::NARROWEST] {
+            let s = layout::scale_of(t.end.0, width, None);
+            let all = layout::axis_ticks_in(0, t.end.0);
+            assert_eq!(layout::ticks(&s).len(), all.len(), "{name} at {width}");
+        }
+        let run = leaseline::session::Run::new(std::rc::Rc::new(course::open(name).unwrap()));
+        for step in 0..=run.trace.len() {
+            let links = layout::stage_links(&run.stage, &run.state_at(step));
+            assert!(links.iter().all(|l| !l.cut), "{name} at step {step}");
+        }
     }
 }
 

@@ -11,7 +11,9 @@
 //! the label's own `at`, so a label stamped with the wrong moment fails here.
 //!
 //! And labels stand by what they name: within three rows of text of their shape, or, where
-//! the placer had to go further, on a leader line back to it within five.
+//! the placer had to go further, on a leader line back to it within five; no glyph of the
+//! drawing prints on another (marks at one spot are drawn as one, with a count), nor any
+//! ✂ of the stage on another.
 
 mod common;
 use common::{every_scenario, with_and_without_fence};
@@ -82,50 +84,65 @@ fn seen(d: &Diagram, edge: f64) -> Vec<*const Label> {
     v
 }
 
+/// Every built-in run's drawing, with the fence on and off, at the desktop's and a
+/// phone's width: what it is ("gc-pause (None) at 960"), its trace and its drawing.
+fn drawings() -> Vec<(String, leaseline::model::trace::Trace, Diagram)> {
+    let mut v = Vec::new();
+    for (name, sc) in every_scenario() {
+        for (fence, sc) in with_and_without_fence(&sc) {
+            let t = simulate(&sc).unwrap();
+            let verdict = check(&t);
+            for width in [layout::DIAGRAM_WIDTH, layout::NARROWEST] {
+                let d = layout::layout(&t, &verdict, width, None);
+                v.push((format!("{name} ({fence:?}) at {width}"), t.clone(), d));
+            }
+        }
+    }
+    v
+}
+
+/// Fails with the list of what went wrong, if anything did.
+fn none(bad: &[String], what: &str) {
+    assert!(bad.is_empty(), "{} {what}:\n{}", bad.len(), bad.join("\n"));
+}
+
 #[test]
 fn no_label_is_seen_before_the_moment_it_tells_of() {
     let (mut runs, mut checked, mut early) = (0, 0, 0);
     let mut bad = Vec::new();
-    for (name, sc) in every_scenario() {
-        for (fence, sc) in with_and_without_fence(&sc) {
-            let t = simulate(&sc).unwrap();
-            let v = check(&t);
-            for width in [layout::DIAGRAM_WIDTH, layout::NARROWEST] {
-                let d = layout::layout(&t, &v, width, None);
-                runs += 1;
-                early += d.labels().iter().filter(|l| l.early()).count();
-                let owners = moments(&d, &t);
-                let end = t.end.0.max(1) as f64;
-                for k in 0..12 {
-                    // Twelve cursor times across the run, and each mark's own moment just
-                    // before it happens (where a question stops).
-                    let cursor = end * f64::from(k) / 11.0;
-                    let edge = d.scale.x(cursor) + 0.5;
-                    for l in seen(&d, edge) {
-                        checked += 1;
-                        let Some((_, at, what)) = owners.iter().find(|o| o.0 == l) else {
-                            continue;
-                        };
-                        // Half a unit of the edge is a fraction of a millisecond to a few.
-                        let slack = d.scale.t(edge) - cursor;
-                        if *at > cursor + slack + 0.01 {
-                            bad.push(format!(
-                                "{name} ({fence:?}) at {width}: at {cursor:.0} ms, {what} of {at:.0} ms is seen"
-                            ));
-                        }
-                    }
+    for (name, t, d) in drawings() {
+        runs += 1;
+        early += d.labels().iter().filter(|l| l.early()).count();
+        let owners = moments(&d, &t);
+        let end = t.end.0.max(1) as f64;
+        for k in 0..12 {
+            // Twelve cursor times across the run, and each mark's own moment just
+            // before it happens (where a question stops).
+            let cursor = end * f64::from(k) / 11.0;
+            let edge = d.scale.x(cursor) + 0.5;
+            for l in seen(&d, edge) {
+                checked += 1;
+                let Some((_, at, what)) = owners.iter().find(|o| o.0 == l) else {
+                    continue;
+                };
+                // Half a unit of the edge is a fraction of a millisecond to a few.
+                let slack = d.scale.t(edge) - cursor;
+                if *at > cursor + slack + 0.01 {
+                    bad.push(format!(
+                        "{name}: at {cursor:.0} ms, {what} of {at:.0} ms is seen"
+                    ));
                 }
-                for m in &d.marks {
-                    let at = t.entries[m.entry].t.0 as f64;
-                    let edge = d.scale.x(at) - 9.0;
-                    for l in seen(&d, edge) {
-                        if Some(l) == m.label.as_ref().map(|l| l as *const Label) {
-                            bad.push(format!(
-                                "{name} ({fence:?}) at {width}: mark {:?} seen before it happens",
-                                m.label.as_ref().map(|l| &l.text)
-                            ));
-                        }
-                    }
+            }
+        }
+        for m in &d.marks {
+            let at = t.entries[m.entry].t.0 as f64;
+            let edge = d.scale.x(at) - 9.0;
+            for l in seen(&d, edge) {
+                if Some(l) == m.label.as_ref().map(|l| l as *const Label) {
+                    bad.push(format!(
+                        "{name}: mark {:?} seen before it happens",
+                        m.label.as_ref().map(|l| &l.text)
+                    ));
                 }
             }
         }
@@ -134,12 +151,7 @@ fn no_label_is_seen_before_the_moment_it_tells_of() {
         "{runs} drawings, {checked} seen labels traced to their moment, {early} placed left of it"
     );
     assert!(runs > 150 && checked > 10_000, "{runs} {checked}");
-    assert!(
-        bad.is_empty(),
-        "{} seen early:\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    none(&bad, "seen early");
 }
 
 /// How far a box lies from a rectangle (0 when they touch or meet).
@@ -174,9 +186,11 @@ fn owned(d: &Diagram) -> Vec<(&Label, Rect, String)> {
     }
     for m in &d.marks {
         if let Some(l) = &m.label {
+            // A mark drawn for several stands at the last of them: it covers their spot.
+            let spot = 7.0 + layout::STACK * m.stacked.saturating_sub(1) as f64;
             v.push((
                 l,
-                (m.x - 7.0, m.y - 7.0, m.x + 7.0, m.y + 7.0),
+                (m.x - spot, m.y - 7.0, m.x + 7.0, m.y + 7.0),
                 format!("mark {:?}", l.text),
             ));
         }
@@ -217,10 +231,60 @@ fn labels_stand_by_what_they_name() {
     }
     println!("{n} labels, {led} on a leader line; the farthest {far:.1} units from what it names");
     assert!(n > 1_000, "{n}");
-    assert!(
-        bad.is_empty(),
-        "{} labels far from their marks:\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    none(&bad, "labels far from their marks");
+}
+
+/// No two glyphs print on each other: marks at one spot are drawn as one, with a count.
+#[test]
+fn no_glyph_stands_on_another() {
+    let (mut stacks, mut bad) = (0, Vec::new());
+    for (name, _, d) in drawings() {
+        let drawn: Vec<_> = d.marks.iter().filter(|m| m.stacked > 0).collect();
+        stacks += drawn.iter().filter(|m| m.stacked > 1).count();
+        for (i, a) in drawn.iter().enumerate() {
+            for b in &drawn[i + 1..] {
+                // Two circles of radius 7 on one lane.
+                if a.y == b.y && (a.x - b.x).abs() < 14.0 - 0.01 {
+                    bad.push(format!(
+                        "{name}: {} on {} at x {:.1}",
+                        a.glyph, b.glyph, a.x
+                    ));
+                }
+            }
+        }
+        // Every event keeps its mark's entry in the drawing: one drawn for several
+        // counts them all.
+        let stood: usize = d.marks.iter().map(|m| m.stacked).sum();
+        assert_eq!(stood, d.marks.len(), "{name}");
+    }
+    println!("{stacks} marks drawn for several");
+    assert!(stacks > 20, "{stacks}");
+    none(&bad, "glyphs on glyphs");
+}
+
+/// On the stage, no two ✂ of cut links print on each other, at any moment of any built-in
+/// run (Redlock's client links fan out to five masters).
+#[test]
+fn no_cut_mark_stands_on_another() {
+    let mut cuts = 0;
+    for (name, sc) in every_scenario() {
+        let run = leaseline::session::Run::new(std::rc::Rc::new(sc));
+        for step in 0..=run.trace.len() {
+            let st = run.state_at(step);
+            let marks: Vec<(f64, f64)> = layout::stage_links(&run.stage, &st)
+                .iter()
+                .filter(|l| l.cut)
+                .map(|l| l.cut_at)
+                .collect();
+            cuts += marks.len();
+            for (i, a) in marks.iter().enumerate() {
+                for b in &marks[i + 1..] {
+                    // The ✂ at the stage's 14 px: about 12 units wide, 16 high.
+                    let apart = (a.0 - b.0).abs() >= 12.0 || (a.1 - b.1).abs() >= 16.0;
+                    assert!(apart, "{name} at step {step}: ✂ at {a:?} and {b:?}");
+                }
+            }
+        }
+    }
+    assert!(cuts > 100, "{cuts}");
 }

@@ -70,7 +70,7 @@ pub fn stage(props: &StageProps) -> Html {
                             <line class="hit" x1={n(l.x0)} y1={n(l.y0)} x2={n(l.x1)} y2={n(l.y1)} />
                             <line class="wire" x1={n(l.x0)} y1={n(l.y0)} x2={n(l.x1)} y2={n(l.y1)} />
                             if l.cut {
-                                <text class="cut-mark" x={n((l.x0 + l.x1) / 2.0)} y={n((l.y0 + l.y1) / 2.0 + 5.0)}>{ "✂" }</text>
+                                <text class="cut-mark" x={n(l.cut_at.0)} y={n(l.cut_at.1 + 5.0)}>{ "✂" }</text>
                             }
                         </g>
                     }
@@ -108,7 +108,7 @@ pub fn stage(props: &StageProps) -> Html {
                                 <text class="token" x={n(s.x)} y={n(s.y - 28.0)}>{ crate::vocab::names::token_words(t) }</text>
                             }
                             if paused {
-                                <text class="frozen" x={n(s.x + 18.0)} y={n(s.y - 14.0)}>{ "❄" }</text>
+                                <text class="frozen" x={n(s.x + 20.0)} y={n(s.y - 9.0)}>{ "❄" }</text>
                             }
                             <text class="node-clock" x={n(s.x)} y={n(s.y + 38.0)}>{ clock }</text>
                         </g>

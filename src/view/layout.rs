@@ -166,6 +166,13 @@ pub struct Mark {
     /// draws two short runs.)
     #[cfg(not(feature = "lite"))]
     pub count: usize,
+    /// How many marks of its lane it is drawn as: 1; more where marks stand closer than a
+    /// glyph (events at one spot, which would stack glyph on glyph), drawn as this one
+    /// mark with their count, its glyph the most urgent of theirs, its hover text all of
+    /// theirs; 0 for a mark drawn by another (its label is still its own). See
+    /// [`stack`]. (Not on the first load, whose two runs stack none.)
+    #[cfg(not(feature = "lite"))]
+    pub stacked: usize,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -530,10 +537,24 @@ pub fn scale_of(end: i64, width: f64, window: Option<(i64, i64)>) -> Scale {
 }
 
 /// The time axis's ticks for `scale`'s window ([`axis_ticks_in`]), placed on it.
+/// On a narrow drawing (a phone's), only every second (or fifth…) of them, so that no two
+/// labels of the axis touch: each is centred on its tick and kept a few units apart.
 pub fn ticks(scale: &Scale) -> Vec<Tick> {
-    axis_ticks_in(scale.t0 as i64, scale.t1 as i64)
-        .into_iter()
-        .map(|(t, label)| Tick {
+    let all = axis_ticks_in(scale.t0 as i64, scale.t1 as i64);
+    let widest = all.iter().map(|(_, l)| text_width(l)).fold(0.0, f64::max);
+    let pitch = match all.as_slice() {
+        [(a, _), (b, _), ..] => scale.x(*b as f64) - scale.x(*a as f64),
+        _ => f64::MAX,
+    };
+    let mut stride = 1;
+    // (The first load's two runs need no thinning at any width: it leaves it out.)
+    while !cfg!(feature = "lite") && pitch * (stride as f64) < widest + 6.0 && stride < all.len() {
+        stride += 1;
+    }
+    all.into_iter()
+        .enumerate()
+        .filter(|(i, _)| i % stride == 0)
+        .map(|(_, (t, label))| Tick {
             x: scale.x(t as f64),
             label,
         })
@@ -827,6 +848,8 @@ pub fn layout_in(
 
     // (A margin of one client is merged with the next only at a level of detail.)
     let gaps = gaps(&ix.gaps, &scale, &ly, unit.map_or(0.0, |u| u));
+    #[cfg(not(feature = "lite"))]
+    stack(&mut marks);
 
     // The shapes take their cells first, then the labels theirs, the most important first.
     let mut placer = Placer::new(width, height);
@@ -846,6 +869,17 @@ pub fn layout_in(
             8.0
         };
         placer.fill((m.x - r, m.y - r, m.x + r, m.y + r));
+        // A stacked mark's count, above its glyph.
+        #[cfg(not(feature = "lite"))]
+        if m.stacked > 1 {
+            let w = text_width(&m.stacked.to_string());
+            placer.fill((
+                m.x - w / 2.0 - 1.0,
+                m.y - 21.0,
+                m.x + w / 2.0 + 1.0,
+                m.y - 7.0,
+            ));
+        }
     }
     for a in &arrows {
         for (x0, x1) in [(a.x0, a.x1), a.last] {
@@ -1326,6 +1360,56 @@ mod lod {
     }
 }
 
+/// Marks closer than this on one lane would print glyph on glyph (two circles of radius
+/// 7): they are drawn as one.
+#[cfg(not(feature = "lite"))]
+pub const STACK: f64 = 14.0;
+
+/// Draws the marks of a lane that stand closer than [`STACK`] to the one before them as
+/// one mark ([`Mark::stacked`]): at the last of them, so that nothing is drawn before its
+/// time; with the glyph, tone and entry of the most urgent (a violation, then a fault,
+/// then the latest); its hover text every one's, in order. Each keeps its own label.
+#[cfg(not(feature = "lite"))]
+fn stack(marks: &mut [Mark]) {
+    let urgency = |t: Tone| match t {
+        Tone::Stale | Tone::Duplicate | Tone::Reject => 0,
+        Tone::Fault => 1,
+        _ => 2,
+    };
+    // The marks come in time order; a lane's run of close ones is found by its last.
+    let mut open: Vec<(f64, Vec<usize>)> = Vec::new();
+    let mut runs: Vec<Vec<usize>> = Vec::new();
+    for (i, m) in marks.iter().enumerate() {
+        match open.iter_mut().find(|(y, _)| *y == m.y) {
+            Some((_, run)) if m.x - marks[*run.last().unwrap_or(&i)].x < STACK => run.push(i),
+            Some((_, run)) => runs.push(std::mem::replace(run, vec![i])),
+            None => open.push((m.y, vec![i])),
+        }
+    }
+    runs.extend(open.into_iter().map(|(_, run)| run));
+    for run in runs.into_iter().filter(|r| r.len() > 1) {
+        let last_x = marks[run[run.len() - 1]].x;
+        let mut lead = run[0];
+        for &i in &run {
+            if urgency(marks[i].tone) <= urgency(marks[lead].tone) {
+                lead = i;
+            }
+        }
+        let title = run
+            .iter()
+            .map(|&i| marks[i].title.as_str())
+            .collect::<Vec<_>>()
+            .join("\n");
+        for &i in &run {
+            marks[i].stacked = 0;
+        }
+        let m = &mut marks[lead];
+        m.stacked = run.len();
+        m.x = last_x;
+        m.title = format!("{} events here:\n{title}", run.len());
+    }
+}
+
 /// The moment an entry's label tells of: its own, but for a pause, whose label says how
 /// long it lasts ("paused 40 s") and so tells of its end.
 fn told_until(e: &crate::model::trace::Entry) -> Time {
@@ -1372,6 +1456,8 @@ fn put_marker(
         entry: i,
         #[cfg(not(feature = "lite"))]
         count: n,
+        #[cfg(not(feature = "lite"))]
+        stacked: 1,
     });
     let _ = n; // (The first load keeps no count.)
 }
@@ -1760,6 +1846,9 @@ pub struct StageLink {
     pub x1: f64,
     pub y1: f64,
     pub cut: bool,
+    /// Where a cut link's ✂ stands (its centre): along the link, clear of every other
+    /// link's ✂ ([`stage_links`]).
+    pub cut_at: (f64, f64),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -1806,7 +1895,9 @@ pub fn stage_nodes(nodes: &[NodeId]) -> Vec<StageNode> {
     let m = coords.len();
     v.extend(coords.iter().enumerate().map(|(i, n)| StageNode {
         node: *n,
-        x: if m <= 1 || i % 2 == 1 { 330.0 } else { 270.0 },
+        // (Columns far enough apart that one master's clock reading keeps clear of the
+        // next one's name, which is wider than its circle.)
+        x: if m <= 1 || i % 2 == 1 { 350.0 } else { 250.0 },
         y: if m <= 1 {
             75.0
         } else {
@@ -1849,8 +1940,30 @@ pub fn stage_links(nodes: &[StageNode], state: &State) -> Vec<StageLink> {
                 x1,
                 y1,
                 cut: state.cut.contains(&crate::model::sim::pair(c.node, other)),
+                cut_at: (0.0, 0.0),
             });
         }
+    }
+    // Each ✂ takes the first spot along its link (two fifths of the way from the client,
+    // then nearer either end) whose box is clear of the ones placed before it: links fan
+    // out from a client, so the cuts of two links to Redlock's masters would otherwise
+    // print on each other.
+    // (The first load's two runs cut no link: it leaves the placing out.)
+    let mut taken: Vec<(f64, f64)> = Vec::new();
+    for l in v.iter_mut().filter(|l| l.cut && !cfg!(feature = "lite")) {
+        let at = |f: f64| (l.x0 + (l.x1 - l.x0) * f, l.y0 + (l.y1 - l.y0) * f);
+        let clear = |p: (f64, f64)| {
+            taken
+                .iter()
+                .all(|q| (p.0 - q.0).abs() >= 14.0 || (p.1 - q.1).abs() >= 18.0)
+        };
+        let spot = [0.4, 0.3, 0.5, 0.25, 0.6, 0.2, 0.7]
+            .into_iter()
+            .map(at)
+            .find(|&p| clear(p))
+            .unwrap_or_else(|| at(0.4));
+        l.cut_at = spot;
+        taken.push(spot);
     }
     v
 }

@@ -1,10 +1,11 @@
 // End-to-end: issue #17, part 1 — no two words of the space-time diagram overprint. Every
 // built-in scenario (the presets of the picker, every lesson and lock-service preset of the
 // Lessons menu, and each lesson's fixes) is opened, played to its end, and every visible
-// text of the diagram is measured where Chromium drew it (getBBox, in the drawing's units):
-// no two may overlap. A marker's glyph may sit on another marker's glyph (two events at one
-// spot), never on a label. Screenshots of the two runs the issue names, at a laptop's and a
-// phone's size, go to target/e2e/.
+// text of the diagram and of the stage is measured where Chromium drew it (getBBox, in the
+// drawing's units): no two may overlap — labels, glyphs (marks at one spot are drawn as
+// one, with a count), counts, and the stage's names, tokens and clock readings — at a
+// laptop's size and a phone's. Screenshots of the two crowded runs, at both sizes, go to
+// target/e2e/.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,35 +15,40 @@ import { SHOTS, digestOf, harness, openApp, until } from './lib.mjs';
 const LAPTOP = { viewport: { width: 1280, height: 800 } };
 const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
 
-/** The overlapping pairs of visible texts in the main diagram, described. */
+/** The overlapping pairs of visible texts in the main diagram (labels, glyphs, counts)
+ * and on the stage (names, tokens, clock readings), described. */
 async function overlaps(page) {
   return page.evaluate(() => {
-    const svg = document.querySelector('section.diagram:not(.versus) svg.timeline');
-    const boxes = [];
-    for (const t of svg.querySelectorAll('text')) {
-      // The hover's clock readings come and go with the pointer; the cursor's copies of the
-      // labels it crosses (clipped to beyond the edge) repeat a label of the body at the
-      // same spot. (The labels drawn whole over the body, `.across.whole`, are in no body.)
-      if (t.closest('.hover, [clip-path="url(#across)"]')) continue;
-      if (!t.textContent.trim() || getComputedStyle(t).display === 'none') continue;
-      const b = t.getBBox();
-      if (b.width === 0 || b.height === 0) continue;
-      boxes.push({ x0: b.x, y0: b.y, x1: b.x + b.width, y1: b.y + b.height, text: t.textContent, glyph: t.classList.contains('glyph') });
-    }
     const out = [];
-    // Half a unit of antialiasing is not an overlap.
-    const e = 0.5;
-    for (let i = 0; i < boxes.length; i++) {
-      for (let j = i + 1; j < boxes.length; j++) {
-        const [a, b] = [boxes[i], boxes[j]];
-        if (a.glyph && b.glyph) continue;
-        if (a.x0 < b.x1 - e && b.x0 < a.x1 - e && a.y0 < b.y1 - e && b.y0 < a.y1 - e) {
-          const r = (v) => `${v.text} [${v.x0.toFixed(1)},${v.y0.toFixed(1)} ${v.x1.toFixed(1)},${v.y1.toFixed(1)}]`;
-          out.push(`${r(a)} × ${r(b)}`);
+    let texts = 0;
+    for (const sel of ['section.diagram:not(.versus) svg.timeline', 'svg.stage']) {
+      const svg = document.querySelector(sel);
+      if (!svg) continue;
+      const boxes = [];
+      for (const t of svg.querySelectorAll('text')) {
+        // The hover's clock readings come and go with the pointer; the cursor's copies of the
+        // labels it crosses (clipped to beyond the edge) repeat a label of the body at the
+        // same spot. (The labels drawn whole over the body, `.across.whole`, are in no body.)
+        if (t.closest('.hover, [clip-path="url(#across)"], [visibility="hidden"]')) continue;
+        if (!t.textContent.trim() || getComputedStyle(t).display === 'none') continue;
+        const b = t.getBBox();
+        if (b.width === 0 || b.height === 0) continue;
+        boxes.push({ x0: b.x, y0: b.y, x1: b.x + b.width, y1: b.y + b.height, text: t.textContent });
+      }
+      texts += boxes.length;
+      // Half a unit of antialiasing is not an overlap.
+      const e = 0.5;
+      for (let i = 0; i < boxes.length; i++) {
+        for (let j = i + 1; j < boxes.length; j++) {
+          const [a, b] = [boxes[i], boxes[j]];
+          if (a.x0 < b.x1 - e && b.x0 < a.x1 - e && a.y0 < b.y1 - e && b.y0 < a.y1 - e) {
+            const r = (v) => `${v.text} [${v.x0.toFixed(1)},${v.y0.toFixed(1)} ${v.x1.toFixed(1)},${v.y1.toFixed(1)}]`;
+            out.push(`${sel.includes('stage') ? 'stage: ' : ''}${r(a)} × ${r(b)}`);
+          }
         }
       }
     }
-    return { texts: boxes.length, overlaps: out };
+    return { texts, overlaps: out };
   });
 }
 
@@ -78,8 +84,8 @@ async function open(page, url, hash) {
 describe('diagram labels', () => {
   const h = harness();
 
-  test('no two texts of the diagram overlap at the end of any built-in run', async () => {
-    const { context, page, problems } = await openApp(h.browser, h.url, LAPTOP);
+  for (const [size, options] of [['1280x800', LAPTOP], ['390x844', { ...PHONE, viewport: { width: 390, height: 844 } }]]) test(`no two texts of the diagram or the stage overlap at the end of any built-in run (${size})`, async () => {
+    const { context, page, problems } = await openApp(h.browser, h.url, options);
     try {
       // Every name: the picker's presets, then the Lessons menu's lessons and services.
       const names = await page.locator('select[aria-label="Scenario"] option').evaluateAll((os) => os.map((o) => o.value));
@@ -119,7 +125,7 @@ describe('diagram labels', () => {
           await toEnd(page);
         }
       }
-      console.log(`labels: ${runs} runs, ${texts} texts measured, ${bad.length} with overlaps`);
+      console.log(`labels (${size}): ${runs} runs, ${texts} texts measured, ${bad.length} with overlaps`);
       assert.ok(runs >= 50, `${runs} runs`);
       assert.deepEqual(bad, []);
       assert.deepEqual(problems, []);

@@ -455,6 +455,11 @@ impl Scene {
             }
         }
         for m in &d.marks {
+            // A mark drawn by another at its spot (see `layout::Mark::stacked`).
+            #[cfg(not(feature = "lite"))]
+            if m.stacked == 0 {
+                continue;
+            }
             let (x, y) = (c.p(m.x), c.p(m.y));
             let r = (7.0 * c.s).round().max(3.0) as i64;
             let filled = matches!(m.tone, Tone::Stale | Tone::Duplicate);
@@ -474,12 +479,14 @@ impl Scene {
         }
     }
 
-    /// Every label that starts at or before `edge`, whole (a label the cursor is crossing
-    /// reads in full, as on the page).
+    /// Every label seen with the reveal at `edge`, whole (a label the cursor is crossing
+    /// reads in full, as on the page): one that starts at or before the edge and whose
+    /// moment ([`Label::at`]) the edge has reached — a label placed left of its moment
+    /// appears with it, never before.
     fn labels(&self, c: &mut Canvas, edge: f64) {
         let d = &self.diagram;
         let put = |c: &mut Canvas, l: &Option<Label>, alarm: bool| {
-            if let Some(l) = l.as_ref().filter(|l| l.x <= edge) {
+            if let Some(l) = l.as_ref().filter(|l| l.x <= edge && l.at <= edge) {
                 let ink = if alarm { Ink::Alarm } else { Ink::Text };
                 c.text(c.p(l.x), c.p(l.y), &l.text, ink, alarm, false);
             }

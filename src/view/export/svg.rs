@@ -227,9 +227,23 @@ fn body(d: &Diagram, in_play: bool) -> String {
                 ("data-entry", m.entry.to_string()),
             ];
             el(o, "g", &pairs(&attrs), &|o| {
-                let c = [("cx", n(m.x)), ("cy", n(m.y)), ("r", "7".into())];
-                el(o, "circle", &pairs(&c), &title(&m.title));
-                text(o, "glyph", m.x, m.y + 4.0, m.glyph);
+                // A mark drawn by another at its spot keeps only its label; one drawn for
+                // several says how many beside its glyph.
+                #[cfg(not(feature = "lite"))]
+                let stacked = m.stacked;
+                #[cfg(feature = "lite")]
+                let stacked = 1;
+                if stacked > 0 {
+                    let c = [("cx", n(m.x)), ("cy", n(m.y)), ("r", "7".into())];
+                    el(o, "circle", &pairs(&c), &title(&m.title));
+                    text(o, "glyph", m.x, m.y + 4.0, m.glyph);
+                }
+                // Above the glyph, clear of the marks beside it on the lane.
+                if stacked > 1 {
+                    let count = stacked.to_string();
+                    let x = m.x - crate::view::labels::text_width(&count) / 2.0;
+                    text(o, "mark-count", x, m.y - 10.0, &count);
+                }
                 label(o, "mark-label", m.label.as_ref());
             });
         }
@@ -297,6 +311,7 @@ pub(super) const STYLE: &str = concat!(
     ".x-head{stroke:#dc2626;stroke-width:2;fill:none}",
     ".mark circle{fill:#fff;stroke:#64748b;stroke-width:1.5}",
     ".glyph{font-size:9px;text-anchor:middle}",
+    ".mark-count{font-size:10px;font-weight:700;fill:#57606a}",
     ".mark.accept circle{stroke:#15803d}",
     ".mark.reject circle,.mark.expire circle{stroke:#dc2626}",
     ".mark.effect circle{stroke:#9333ea}",
@@ -482,6 +497,8 @@ pub fn swatch(s: Swatch, name: &str) -> String {
             entry: 0,
             #[cfg(not(feature = "lite"))]
             count: 1,
+            #[cfg(not(feature = "lite"))]
+            stacked: 1,
         }),
     }
     diagram_body(&d)
