@@ -62,7 +62,7 @@ fn retired(text: &str, slugs: &[&str]) -> Option<String> {
     {
         return Some("\"coord…\": the node is \"the lock service\" or \"lock service N\"".into());
     }
-    if has_word(text, "token 0") {
+    if has_word(text, "token 0") || has_word(text, "expired 0") || has_word(text, "exp 0") {
         return Some("\"token 0\": say \"no token\"".into());
     }
     if has_word(text, "DB") {
@@ -306,6 +306,7 @@ fn the_scan_catches_each_retired_name() {
         "fix: abort-on-loss",
         "cut from coord4",
         "c2 holds token 0",
+        "expired 0",
     ] {
         assert!(retired(t, &s).is_some(), "{t}");
     }

@@ -873,12 +873,7 @@ pub fn layout_in(
         #[cfg(not(feature = "lite"))]
         if m.stacked > 1 {
             let w = text_width(&m.stacked.to_string());
-            placer.fill((
-                m.x - w / 2.0 - 1.0,
-                m.y - 21.0,
-                m.x + w / 2.0 + 1.0,
-                m.y - 7.0,
-            ));
+            placer.fill((m.x, m.y - 21.0, m.x + w + 2.0, m.y - 7.0));
         }
     }
     for a in &arrows {
@@ -940,12 +935,22 @@ fn marker(
             Tone::Expire,
             "◔",
             2,
-            format!("expired {token}"),
-            Some(format!("exp {token}")),
+            // (Redlock's leases carry no token: "expired", never "expired 0".)
+            if *token == 0 {
+                "expired".into()
+            } else {
+                format!("expired {token}")
+            },
+            Some(if *token == 0 {
+                "exp".into()
+            } else {
+                format!("exp {token}")
+            }),
             format!(
-                "{}: {}'s lease {token} expired on the lock service's clock",
+                "{}: {}'s lease ({}) expired on the lock service's clock",
                 e.t,
-                client.name()
+                client.name(),
+                token_words(*token)
             ),
         )),
         Event::WriteAccepted {

@@ -40,8 +40,9 @@ function cutTexts(page) {
     const svg = document.querySelector(sel);
     const vb = svg.viewBox.baseVal;
     const pieces = new Map();
-    // A mark's ✓ or ✕ is part of its shape, swept by the reveal with its circle: not a word.
-    for (const t of svg.querySelectorAll('text:not(.glyph)')) {
+    // A mark's ✓ or ✕, and the count of a mark drawn for several, are part of its shape,
+    // swept by the reveal with its circle: not words.
+    for (const t of svg.querySelectorAll('text:not(.glyph):not(.mark-count)')) {
       if (!t.textContent.trim() || t.getClientRects().length === 0) continue;
       const b = t.getBBox();
       if (b.width === 0) continue;
@@ -94,7 +95,7 @@ function cutTexts(page) {
 function labelStarts(page) {
   return page.evaluate((sel) => {
     const svg = document.querySelector(sel);
-    return [...svg.querySelectorAll('.body text:not(.glyph)')].map((t) => t.getBBox().x);
+    return [...svg.querySelectorAll('.body text:not(.glyph):not(.mark-count)')].map((t) => t.getBBox().x);
   }, MAIN);
 }
 

@@ -186,10 +186,16 @@ export async function openApp(browser, url, contextOptions, prepare, { ready } =
     // failed: nothing went over the network.
     if (error === 'net::ERR_ABORTED' && req.url().startsWith('blob:')) return;
     if (cancelledFirstLoad(req.url(), error)) return;
+    // A helper worker still loading its script when Cancel ends the search (its lead, which
+    // spawned it from the same script, is terminated) is cut off, not failed: the script
+    // had loaded, for the lead.
+    if (/-worker\.js$/.test(new URL(req.url()).pathname) && loaded.has(req.url())) return;
     problems.push(`request failed: ${req.url()} (${error})`);
   });
+  const loaded = new Set();
   page.on('response', (res) => {
     if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+    else loaded.add(res.url());
   });
   await page.goto(url, { waitUntil: 'load' });
   // The wasm app renders after load; the header is its first landmark.

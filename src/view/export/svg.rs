@@ -238,11 +238,10 @@ fn body(d: &Diagram, in_play: bool) -> String {
                     el(o, "circle", &pairs(&c), &title(&m.title));
                     text(o, "glyph", m.x, m.y + 4.0, m.glyph);
                 }
-                // Above the glyph, clear of the marks beside it on the lane.
+                // Above the glyph, clear of the marks beside it on the lane, and starting
+                // at the mark's own moment, so the reveal shows none of it earlier.
                 if stacked > 1 {
-                    let count = stacked.to_string();
-                    let x = m.x - crate::view::labels::text_width(&count) / 2.0;
-                    text(o, "mark-count", x, m.y - 10.0, &count);
+                    text(o, "mark-count", m.x + 1.0, m.y - 10.0, &stacked.to_string());
                 }
                 label(o, "mark-label", m.label.as_ref());
             });
