@@ -1945,7 +1945,8 @@ pub fn stage_links(nodes: &[StageNode], state: &State) -> Vec<StageLink> {
                 x1,
                 y1,
                 cut: state.cut.contains(&crate::model::sim::pair(c.node, other)),
-                cut_at: (0.0, 0.0),
+                // Two fifths of the way from the client, until placed below.
+                cut_at: (c.x + (x1 - c.x) * 0.4, c.y + (y1 - c.y) * 0.4),
             });
         }
     }
@@ -1953,7 +1954,8 @@ pub fn stage_links(nodes: &[StageNode], state: &State) -> Vec<StageLink> {
     // then nearer either end) whose box is clear of the ones placed before it: links fan
     // out from a client, so the cuts of two links to Redlock's masters would otherwise
     // print on each other.
-    // (The first load's two runs cut no link: it leaves the placing out.)
+    // (The first load's two runs cut no link: it leaves the placing out, and a ✂ would
+    // stand at the first spot.)
     let mut taken: Vec<(f64, f64)> = Vec::new();
     for l in v.iter_mut().filter(|l| l.cut && !cfg!(feature = "lite")) {
         let at = |f: f64| (l.x0 + (l.x1 - l.x0) * f, l.y0 + (l.y1 - l.y0) * f);
