@@ -2,7 +2,8 @@
 //! the overview strip — the whole run in miniature with the window in view marked, which
 //! a drag moves and a click centres. The strip shows what has happened by the cursor, as
 //! the diagram does: its bars are revealed up to the cursor, so it never draws a run's
-//! end before the run reaches it (an interview question's answer among them). What a zoom does to the window is the session's
+//! end before the run reaches it (an interview question's answer among them). What a
+//! zoom does to the window is the session's
 //! (`session::zoom`); the drawing for a window is the core's (`view::layout::layout`).
 
 use super::css;

@@ -228,7 +228,7 @@ fn body(d: &Diagram, in_play: bool) -> String {
             ];
             el(o, "g", &pairs(&attrs), &|o| {
                 // A mark drawn by another at its spot keeps only its label; one drawn for
-                // several says how many beside its glyph.
+                // several says how many, above its glyph.
                 #[cfg(not(feature = "lite"))]
                 let stacked = m.stacked;
                 #[cfg(feature = "lite")]
