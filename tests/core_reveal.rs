@@ -288,3 +288,165 @@ fn no_cut_mark_stands_on_another() {
     }
     assert!(cuts > 100, "{cuts}");
 }
+
+/// The moments (ms) a hover text names: every "12.345s" in it, but amounts ("clock
+/// +20.000s", "−3.000s").
+fn named_moments(text: &str) -> Vec<f64> {
+    let b = text.as_bytes();
+    let mut v = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let after = |c: u8| c.is_ascii_digit() || matches!(c, b'.' | b'+' | b'-' | 0x92);
+        if b[i].is_ascii_digit() && (i == 0 || !after(b[i - 1])) {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'.') {
+                i += 1;
+            }
+            if b.get(i) == Some(&b's') {
+                if let Ok(secs) = text[start..i].parse::<f64>() {
+                    v.push(secs * 1000.0);
+                }
+            }
+        }
+        i += 1;
+    }
+    v
+}
+
+/// Each shape the reveal shows a part of at `edge`, with the hover text it has then, as
+/// the page gives it: its whole text, or, for one that spans time (numbered in
+/// `Diagram::told`'s order), the text told at the edge.
+fn hover_texts(d: &Diagram, edge: f64) -> Vec<(String, String)> {
+    let told = d.told();
+    let mut k = 0;
+    let mut v = Vec::new();
+    let mut shape = |what: String, start: f64, full: &str, open: &str| {
+        let text = if open.is_empty() {
+            full.to_string()
+        } else {
+            k += 1;
+            told[k - 1].at(edge).to_string()
+        };
+        if start <= edge {
+            v.push((what, text));
+        }
+    };
+    for b in &d.bands {
+        shape("band".into(), b.x0, &b.label, &b.open);
+    }
+    for g in &d.gaps {
+        shape("gap".into(), g.believed.min(g.expired), &g.title, &g.open);
+    }
+    for b in &d.bars {
+        shape("bar".into(), b.x0, &b.title, &b.open);
+    }
+    for a in &d.arrows {
+        shape("arrow".into(), a.x0, &a.title, &a.open);
+    }
+    for m in d.marks.iter().filter(|m| m.stacked > 0) {
+        shape(format!("mark (entry {})", m.entry), m.x, &m.title, &m.open);
+    }
+    assert_eq!(k, told.len(), "every told text is a shape's");
+    v
+}
+
+#[test]
+fn no_hover_text_names_a_later_moment() {
+    let (mut runs, mut read, mut open) = (0, 0, 0);
+    let mut bad = Vec::new();
+    for (name, t, d) in drawings() {
+        runs += 1;
+        // The drawing in play numbers its told texts as `Diagram::told` lists them.
+        let body = leaseline::view::export::svg::diagram_body_in_play(&d);
+        let told = d.told();
+        assert_eq!(
+            body.matches("<title data-told=").count(),
+            told.len(),
+            "{name}"
+        );
+        let end = t.end.0.max(1) as f64;
+        let pauses: Vec<(f64, f64, String)> = t
+            .entries
+            .iter()
+            .filter_map(|e| match e.event {
+                leaseline::model::trace::Event::Paused { for_ms } => Some((
+                    e.t.0 as f64,
+                    (e.t.0 + for_ms) as f64,
+                    format!("paused {}", leaseline::vocab::numbers::fmt_ms(for_ms)),
+                )),
+                _ => None,
+            })
+            .collect();
+        let mut cursors: Vec<f64> = (0..12).map(|k| end * f64::from(k) / 11.0).collect();
+        cursors.extend(pauses.iter().map(|p| p.0 + 1.0));
+        for cursor in cursors {
+            let edge = d.scale.x(cursor) + 0.5;
+            let slack = d.scale.t(edge) - cursor + 0.01;
+            for (what, text) in hover_texts(&d, edge) {
+                read += 1;
+                open += usize::from(told.iter().any(|t| t.open == text));
+                if let Some(m) = named_moments(&text)
+                    .into_iter()
+                    .find(|&m| m > cursor + slack)
+                {
+                    bad.push(format!(
+                        "{name}: at {cursor:.0} ms, the {what} says {m:.0} ms: {text:?}"
+                    ));
+                }
+                for (_, until, words) in &pauses {
+                    if cursor + slack < *until && text.contains(words.as_str()) {
+                        bad.push(format!(
+                            "{name}: at {cursor:.0} ms, the {what} tells the pause's length: {text:?}"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    println!("{runs} drawings, {read} hover texts read, {open} of them told open");
+    assert!(runs > 150 && open > 1_000, "{runs} {open}");
+    none(&bad, "hover texts telling of later moments");
+}
+
+#[test]
+fn a_stacked_mark_lists_its_events_from_its_moment() {
+    let (mut stacks, mut bad) = (0, Vec::new());
+    for (name, t, d) in drawings() {
+        for (k, m) in d.marks.iter().enumerate().filter(|(_, m)| m.stacked > 1) {
+            stacks += 1;
+            let Some(l) = d.stack_listing(k, m.x + 0.5) else {
+                bad.push(format!("{name}: mark {k} stacked without a list"));
+                continue;
+            };
+            let last = d.stack_end(k).map(|e| t.entries[e].t.0 as f64);
+            if l.items.len() != m.stacked
+                || l.heading != format!("{} events at one spot", m.stacked)
+            {
+                bad.push(format!(
+                    "{name}: mark {k}: {} items for {}",
+                    l.items.len(),
+                    m.stacked
+                ));
+            }
+            // Shown once the cursor is at its last event, where a click takes it.
+            if last.is_none_or(|last| l.at > last) {
+                bad.push(format!(
+                    "{name}: mark {k}: listed from {} ms, last event {last:?}",
+                    l.at
+                ));
+            }
+            // (In the drawing's units, as the reveal's edge is: half a unit past the cursor.)
+            for e in &m.events {
+                if d.scale.x(t.entries[e.entry].t.0 as f64) > d.scale.x(l.at) + 0.5 + 1e-6 {
+                    bad.push(format!(
+                        "{name}: mark {k} lists entry {} before it",
+                        e.entry
+                    ));
+                }
+            }
+        }
+    }
+    println!("{stacks} stacked marks listed");
+    assert!(stacks > 50, "{stacks}");
+    none(&bad, "stacked marks listed wrong");
+}

@@ -105,17 +105,18 @@ pub fn App() -> Html {
     // render, not a hook's: the timeline reads it at its first render only, and a second
     // `use_node_ref` caller costs the first load's wasm more than this does.
     let frame = NodeRef::default();
-    // The fold of labels the reader last focused or clicked on the diagram, for the
-    // inspector (the first load draws no folds).
+    // The list of what the reader last focused or clicked on the diagram (a fold of
+    // labels, a mark drawn for several events), for the inspector (the first load draws
+    // neither).
     #[cfg(not(feature = "lite"))]
-    let fold = use_state_eq(|| None::<Rc<crate::view::layout::Fold>>);
+    let list = use_state_eq(|| None::<Rc<crate::view::layout::Listing>>);
     #[cfg(not(feature = "lite"))]
-    let on_fold = {
-        let f = fold.setter();
+    let on_list = {
+        let f = list.setter();
         Some((*use_memo((), move |_| Callback::from(move |x| f.set(x)))).clone())
     };
     #[cfg(feature = "lite")]
-    let on_fold: Option<Callback<Option<std::rc::Rc<crate::view::layout::Fold>>>> = None;
+    let on_list: Option<Callback<Option<std::rc::Rc<crate::view::layout::Listing>>>> = None;
 
     let run = model.run.clone();
     // The built-in scenario on screen; "" for one that came from outside.
@@ -154,7 +155,7 @@ pub fn App() -> Html {
         on_action: on_action.clone(),
         hide_fence: hides,
         #[cfg(not(feature = "lite"))]
-        fold: (*fold).clone(),
+        list: (*list).clone(),
     };
     let stage_props = StageProps {
         run: run.clone(),
@@ -212,7 +213,7 @@ pub fn App() -> Html {
     };
     let diagram = html! {
         <section ref={frame.clone()} class="diagram" aria-label="Space-time diagram" tabindex="0" data-digest={run.digest.clone()} data-entries={run.trace.len().to_string()} data-overlap-ms={run.verdict.stats.double_holder_ms.to_string()}>
-            <Timeline run={run.clone()} state={model.state.clone()} cursor_t={model.cursor.t} veil={model.quiz_waiting()} zoom={model.zoom} on_action={on_action.clone()} {on_fold} {frame} />
+            <Timeline run={run.clone()} state={model.state.clone()} cursor_t={model.cursor.t} veil={model.quiz_waiting()} zoom={model.zoom} on_action={on_action.clone()} {on_list} {frame} />
             { zoom_bar }
         </section>
     };

@@ -22,9 +22,10 @@ pub struct PanelProps {
     /// does with a late write, is hidden as the playbar's switch is (a stop that turns on
     /// it states it in its own words).
     pub hide_fence: bool,
-    /// The fold of labels ("+3") last focused or clicked on the diagram: its list.
+    /// The list of what was last focused or clicked on the diagram (a fold of labels, a
+    /// mark drawn for several events), shown once the cursor has reached all of it.
     #[cfg(not(feature = "lite"))]
-    pub fold: Option<Rc<crate::view::layout::Fold>>,
+    pub list: Option<Rc<crate::view::layout::Listing>>,
 }
 
 /// A plain function of its props, not a component: it changes on every frame of playback
@@ -61,13 +62,14 @@ pub fn inspector(props: &PanelProps) -> Html {
     let (service, offered) = narrate::service_line(flavor);
     let storage_local = st.local(NodeId::Storage, t);
     let fence_mode = props.run.scenario.storage.fence;
-    // The labels a count on the diagram stands for, listed in full.
+    // What a count or a stacked mark on the diagram stands for, listed in full; not
+    // while the cursor is back before it (nothing is told before its time).
     #[cfg(not(feature = "lite"))]
-    let folded = props.fold.as_ref().map(|f| {
+    let folded = props.list.as_ref().filter(|l| props.t >= l.at).map(|l| {
         html! {
             <div class="folded">
-                <h3>{ format!("{} labels folded into “{}”", f.items.len(), f.label.text) }</h3>
-                <ul>{ for f.items.iter().map(|i| html! { <li>{ i.clone() }</li> }) }</ul>
+                <h3>{ l.heading.clone() }</h3>
+                <ul>{ for l.items.iter().map(|i| html! { <li>{ i.clone() }</li> }) }</ul>
             </div>
         }
     });

@@ -7,7 +7,7 @@ use super::{css, when};
 use crate::analysis::projection::step_at_time;
 use crate::session::zoom::{Window, Zoom};
 use crate::session::{Action, Run};
-use crate::view::layout::{Diagram, Fold, LANE_H, LEFT};
+use crate::view::layout::{Diagram, LANE_H, LEFT};
 use crate::vocab::numbers::fmt_ms;
 use crate::vocab::numbers::within;
 use crate::vocab::time::Time;
@@ -75,10 +75,11 @@ pub struct TimelineProps {
     /// The window of true time in view (`None`: the whole run); see `session::zoom`.
     pub zoom: Option<Window>,
     pub on_action: Callback<Action>,
-    /// Told the fold of labels ("+3") the reader focused or clicked, for the inspector to
-    /// list; `None` when the drawing changes (its folds are gone). The whole app's.
+    /// Told the list of what the reader focused or clicked — a fold of labels ("+3"), a
+    /// mark drawn for several events — for the inspector to show; `None` when the drawing
+    /// changes (its folds and stacks are gone). The whole app's.
     #[prop_or_default]
-    pub on_fold: Option<Callback<Option<Rc<Fold>>>>,
+    pub on_list: Option<Callback<Option<Rc<crate::view::layout::Listing>>>>,
     /// The `.diagram` box around the timeline, when its parent has it in the page before the
     /// timeline's first render (the page's own diagram): measured then, the first drawing
     /// is laid out at the box's width, where it would otherwise be drawn at the usual width
@@ -98,7 +99,7 @@ impl PartialEq for TimelineProps {
             && self.veil == o.veil
             && self.zoom == o.zoom
             && self.on_action == o.on_action
-            && self.on_fold == o.on_fold
+            && self.on_list == o.on_list
     }
 }
 
@@ -245,6 +246,42 @@ fn use_folds_revealed(svg: &NodeRef, drawn: &Rc<Diagram>, edge: f64) {
                 let _ = el.remove_attribute("tabindex");
                 let _ = el.set_attribute("aria-hidden", "true");
                 let _ = el.set_attribute("visibility", "hidden");
+            }
+        }
+    });
+}
+
+/// Gives each shape that spans time the hover text true at the edge (in the drawing's
+/// units; see `Diagram::told`): while the cursor is inside a lease, a pause or a message
+/// on its way, its start and never its end. The drawing in play comes with the open texts;
+/// they change only when the edge passes some shape's end, so the number of ended shapes
+/// is the key.
+#[cfg(not(feature = "lite"))]
+#[hook]
+fn use_told(svg: &NodeRef, drawn: &Rc<Diagram>, edge: f64) {
+    let ended = drawn.told().iter().filter(|t| t.until <= edge).count();
+    let (svg, drawn) = (svg.clone(), drawn.clone());
+    use_effect_with((Rc::as_ptr(&drawn) as usize, ended), move |_| {
+        let Some(root) = svg.cast::<web_sys::Element>() else {
+            return;
+        };
+        let Ok(list) = root.query_selector_all("title[data-told]") else {
+            return;
+        };
+        let told = drawn.told();
+        for i in 0..list.length() {
+            let Some(el) = list
+                .item(i)
+                .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
+            else {
+                continue;
+            };
+            let k: Option<usize> = el.get_attribute("data-told").and_then(|v| v.parse().ok());
+            if let Some(t) = k.and_then(|k| told.get(k)) {
+                let text = t.at(edge);
+                if el.text_content().as_deref() != Some(text) {
+                    el.set_text_content(Some(text));
+                }
             }
         }
     });
@@ -415,23 +452,47 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let cx = within(s.x(props.cursor_t), s.x0, s.x1);
     let width = d.width;
     // A fold of labels focused, clicked or pressed (Enter, Space) shows its list in the
-    // inspector; a new drawing (run, window, width) has new folds, so the list goes.
+    // inspector, as a click on a mark drawn for several events does; a new drawing (run,
+    // window, width) has new folds and stacks, so the list goes.
     #[cfg(not(feature = "lite"))]
     let show_fold = {
-        let (cb, drawn) = (props.on_fold.clone(), drawn.clone());
+        let (cb, drawn) = (props.on_list.clone(), drawn.clone());
         move |e: &web_sys::Event| -> bool {
             let Some(k) = data_of(e, "[data-fold]", "data-fold") else {
                 return false;
             };
             if let Some(cb) = &cb {
-                cb.emit(drawn.folds.get(k).cloned().map(Rc::new));
+                cb.emit(drawn.fold_listing(k).map(Rc::new));
             }
+            true
+        }
+    };
+    // A click on a mark drawn for several events lists them and goes to the last of them
+    // (where the mark stands: every event it is drawn for has happened).
+    #[cfg(not(feature = "lite"))]
+    let show_stack = {
+        let (cb, drawn, act) = (
+            props.on_list.clone(),
+            drawn.clone(),
+            props.on_action.clone(),
+        );
+        move |e: &web_sys::Event| -> bool {
+            let Some(k) = data_of(e, "[data-stack]", "data-stack") else {
+                return false;
+            };
+            let (Some(m), Some(last)) = (drawn.marks.get(k), drawn.stack_end(k)) else {
+                return false;
+            };
+            if let Some(cb) = &cb {
+                cb.emit(drawn.stack_listing(k, m.x + 0.5).map(Rc::new));
+            }
+            act.emit(Action::SeekEntry(last));
             true
         }
     };
     #[cfg(not(feature = "lite"))]
     {
-        let cb = props.on_fold.clone();
+        let cb = props.on_list.clone();
         use_effect_with((RunKey(props.run.clone()), shown, fit as i64), move |_| {
             if let Some(cb) = cb {
                 cb.emit(None);
@@ -509,7 +570,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 return;
             }
             #[cfg(not(feature = "lite"))]
-            if show_fold(&e) {
+            if show_fold(&e) || show_stack(&e) {
                 return;
             }
             if let Some(entry) = data_of(&e, "[data-entry]", "data-entry") {
@@ -606,6 +667,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     #[cfg(not(feature = "lite"))]
     {
         use_folds_revealed(&svg, &drawn, d.scale.x(s.t(edge)));
+        use_told(&svg, &drawn, d.scale.x(s.t(edge)));
     }
     let body = html! { <DiagramBody diagram={(*drawn).clone()} /> };
     #[cfg(not(feature = "lite"))]

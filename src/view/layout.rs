@@ -8,6 +8,9 @@
 //! to the cursor with a clip, so a message in flight shows as an arrow cut at the cursor;
 //! nothing is re-laid-out per frame.
 
+// On the first load an `Open` hover text is nothing (`()`): the lets that make one bind it.
+#![cfg_attr(feature = "lite", allow(clippy::let_unit_value))]
+
 use crate::analysis::check::{Verdict, ViolationKind};
 use crate::vocab::names::token_words;
 use crate::vocab::numbers::decimal;
@@ -124,6 +127,8 @@ pub struct Bar {
     pub tone: Tone,
     pub label: Option<Label>,
     pub title: String,
+    /// Its hover text while it runs on past the cursor ([`Diagram::told`]).
+    pub open: Open,
     /// How many bars it stands for: more than one where a long run's window merges bars
     /// of one kind on one lane that lie less than a unit apart (it covers exactly their
     /// union and the gaps between them). (Not on the first load.)
@@ -143,6 +148,8 @@ pub struct Arrow {
     pub dropped: bool,
     pub label: Option<Label>,
     pub title: String,
+    /// Its hover text while it is on its way at the cursor ([`Diagram::told`]).
+    pub open: Open,
     /// How many messages it stands for: more than one is a bundle of one kind of message
     /// between the same two nodes in a short burst, drawn from this arrow to the last one,
     /// whose start and end x are `last` (for one message, this arrow's own).
@@ -158,6 +165,11 @@ pub struct Mark {
     pub glyph: &'static str,
     pub label: Option<Label>,
     pub title: String,
+    /// The x of the last moment its hover text tells of: its own, but a pause's end (its
+    /// text says how long it lasts). Before then it says `open` ([`Diagram::told`]).
+    #[cfg(not(feature = "lite"))]
+    pub until: f64,
+    pub open: Open,
     /// The trace entry it marks (a click jumps there).
     pub entry: usize,
     /// How many events it stands for: more than one where a long run's window folds the
@@ -173,6 +185,32 @@ pub struct Mark {
     /// [`stack`]. (Not on the first load, whose two runs stack none.)
     #[cfg(not(feature = "lite"))]
     pub stacked: usize,
+    /// A stacked mark's events, in time order, for the inspector's list
+    /// ([`Diagram::listing`]); empty for any other mark.
+    #[cfg(not(feature = "lite"))]
+    pub events: Vec<StackedEvent>,
+}
+
+/// One of the events a stacked mark is drawn for ([`Mark::stacked`]).
+#[cfg(not(feature = "lite"))]
+#[derive(Clone, Debug, PartialEq)]
+pub struct StackedEvent {
+    pub entry: usize,
+    /// Its hover text, and what it says until `until` (empty: the same).
+    pub title: String,
+    pub open: Open,
+    pub until: f64,
+}
+
+/// A list the inspector shows for something on the diagram the reader focused or clicked:
+/// a count of folded labels, or a mark drawn for several events.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Listing {
+    pub heading: String,
+    pub items: Vec<String>,
+    /// The true time (ms) by which all of it has happened (the cursor's, for the reveal's
+    /// edge to reach it): before it the list is not shown.
+    pub at: f64,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -184,6 +222,8 @@ pub struct Band {
     /// The short tag drawn inside the band, if there is room for it.
     pub tag: Option<Label>,
     pub label: String,
+    /// Its hover text while it runs on past the cursor ([`Diagram::told`]).
+    pub open: Open,
     pub entry: usize,
 }
 
@@ -205,6 +245,8 @@ pub struct Gap {
     /// for that stretch the lock may be someone else's. Otherwise the gap is a safe margin.
     pub danger: bool,
     pub title: String,
+    /// Its hover text while it runs on past the cursor ([`Diagram::told`]).
+    pub open: Open,
     /// The expiry's trace entry (a click jumps there).
     pub entry: usize,
 }
@@ -368,6 +410,130 @@ impl Diagram {
         v.extend(self.folds.iter().map(|f| &f.label));
         v
     }
+
+    /// The hover texts of the shapes that span time — bands, gaps, bars, arrows, in that
+    /// order (the order the drawing in play numbers them, `data-told`) — each with the x
+    /// from which its whole text is true. Before that x the cursor is inside the shape
+    /// (a lease still held, a message on its way), and the shape tells only what has
+    /// happened: its `open` text, which names its start and never its end. The first load
+    /// leaves these out (its drawing in play has no hover text on them).
+    #[cfg(not(feature = "lite"))]
+    pub fn told<'a>(&'a self) -> Vec<Told<'a>> {
+        let mut v = Vec::new();
+        let mut add = |until: f64, open: &'a str, full: &'a str| {
+            if !open.is_empty() {
+                v.push(Told { until, open, full });
+            }
+        };
+        for b in &self.bands {
+            add(b.x1, &b.open, &b.label);
+        }
+        for g in &self.gaps {
+            add(g.believed.max(g.expired).max(g.until), &g.open, &g.title);
+        }
+        for b in &self.bars {
+            add(b.x1, &b.open, &b.title);
+        }
+        for a in &self.arrows {
+            add(a.x1.max(a.last.1), &a.open, &a.title);
+        }
+        for m in &self.marks {
+            // (A mark drawn by another has no hover text of its own.)
+            #[cfg(not(feature = "lite"))]
+            if m.stacked == 0 {
+                continue;
+            }
+            add(m.until, &m.open, &m.title);
+        }
+        v
+    }
+}
+
+#[cfg(not(feature = "lite"))]
+impl Diagram {
+    /// The inspector's list for a count of folded labels.
+    pub fn fold_listing(&self, k: usize) -> Option<Listing> {
+        let f = self.folds.get(k)?;
+        Some(Listing {
+            heading: format!("{} labels folded into “{}”", f.items.len(), f.label.text),
+            items: f.items.clone(),
+            at: self.scale.t(f.label.at - 0.5),
+        })
+    }
+
+    /// The inspector's list for the mark `k` when it stands for several events, with the
+    /// reveal's edge at `edge`: each event's hover text as it reads then (a pause not yet
+    /// over does not say how long it lasts).
+    pub fn stack_listing(&self, k: usize, edge: f64) -> Option<Listing> {
+        let m = self.marks.get(k).filter(|m| m.stacked > 1)?;
+        let items = m.events.iter().map(|e| {
+            if e.open.is_empty() || edge >= e.until {
+                e.title.clone()
+            } else {
+                e.open.clone()
+            }
+        });
+        Some(Listing {
+            heading: format!("{} events at one spot", m.events.len()),
+            items: items.collect(),
+            at: self.scale.t(m.x - 0.5),
+        })
+    }
+
+    /// The trace entry of a stacked mark's last event: where its moment is (a click goes
+    /// there, so that every event it stands for has happened).
+    pub fn stack_end(&self, k: usize) -> Option<usize> {
+        self.marks.get(k)?.events.last().map(|e| e.entry)
+    }
+}
+
+/// One shape's hover text for the reveal ([`Diagram::told`]).
+#[cfg(not(feature = "lite"))]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Told<'a> {
+    /// From here (drawing units) the whole text is true.
+    pub until: f64,
+    /// What it says before then.
+    pub open: &'a str,
+    pub full: &'a str,
+}
+
+#[cfg(not(feature = "lite"))]
+impl<'a> Told<'a> {
+    /// What it says with the reveal's edge at `edge`.
+    pub fn at(&self, edge: f64) -> &'a str {
+        if edge >= self.until {
+            self.full
+        } else {
+            self.open
+        }
+    }
+}
+
+/// A shape's hover text while it runs on past the cursor ([`Diagram::told`]); empty where
+/// its whole text is true whenever it is seen. Nothing on the first load, whose drawing in
+/// play shows no hover text on shapes that span time.
+#[cfg(not(feature = "lite"))]
+pub type Open = String;
+#[cfg(feature = "lite")]
+pub type Open = ();
+
+/// Makes a shape's whole hover text: on the first load, nothing (it shows no hover text in
+/// play, and its whole run drawn before the wasm arrives is drawn natively).
+fn hover(f: impl FnOnce() -> String) -> String {
+    if cfg!(feature = "lite") {
+        String::new()
+    } else {
+        f()
+    }
+}
+
+/// Makes an [`Open`] text (on the first load, nothing).
+fn open_text(f: impl FnOnce() -> String) -> Open {
+    #[cfg(not(feature = "lite"))]
+    return f();
+    #[cfg(feature = "lite")]
+    let _ = f;
 }
 
 /// A label the page draws over the revealed drawing ([`Diagram::labels_at`]); `alarm`:
@@ -654,12 +820,21 @@ pub fn layout_in(
             y0,
             y1,
             tag: None,
-            label: format!(
-                "{} both believe they hold the lock, {} → {}",
-                who.join(" and "),
-                o.from,
-                o.to
-            ),
+            label: hover(|| {
+                format!(
+                    "{} both believe they hold the lock, {} → {}",
+                    who.join(" and "),
+                    o.from,
+                    o.to
+                )
+            }),
+            open: open_text(|| {
+                format!(
+                    "{} both believe they hold the lock, from {}",
+                    who.join(" and "),
+                    o.from
+                )
+            }),
             entry: o.entry as usize,
         });
     }
@@ -780,6 +955,14 @@ pub fn layout_in(
                         msg.class(),
                         e.t
                     );
+                    a.open = open_text(|| {
+                        format!(
+                            "{} → {}: {} messages, sent from {first}",
+                            n.name(),
+                            to.name(),
+                            msg.class()
+                        )
+                    });
                     continue;
                 }
                 match open.iter_mut().find(|(k, _, _)| *k == key) {
@@ -799,7 +982,16 @@ pub fn layout_in(
                 class: msg.class(),
                 dropped,
                 label: None,
-                title: format!("{} → {}: {} ({when})", n.name(), to.name(), msg.label()),
+                title: hover(|| format!("{} → {}: {} ({when})", n.name(), to.name(), msg.label())),
+                open: open_text(|| {
+                    format!(
+                        "{} → {}: {} (sent {})",
+                        n.name(),
+                        to.name(),
+                        msg.label(),
+                        e.t
+                    )
+                }),
                 count: 1,
                 last: (x0, x1),
             });
@@ -1236,6 +1428,11 @@ mod lod {
                         Time(from),
                         Time(to)
                     );
+                    bar.open = format!(
+                        "{what} of {} from {}, drawn as one (each less than a unit of this zoom from the next)",
+                        node.name(),
+                        Time(from)
+                    );
                     bar.count = n;
                 }
                 bars.push(bar);
@@ -1280,7 +1477,8 @@ mod lod {
             let (x0, x1, y1) = ends(first);
             let (l0, l1, _) = ends(last);
             let n = j - i;
-            let title = if n == 1 {
+            let sent = |what: &str| format!("{} → {}: {what}", from.name(), to.name());
+            let (title, open) = if n == 1 {
                 let Event::Sent { msg, .. } = &trace.entries[first.2].event else {
                     continue;
                 };
@@ -1301,14 +1499,18 @@ mod lod {
                         None,
                     );
                 }
-                format!("{} → {}: {} ({when})", from.name(), to.name(), msg.label())
+                (
+                    sent(&format!("{} ({when})", msg.label())),
+                    sent(&format!("{} (sent {})", msg.label(), Time(first.0))),
+                )
             } else {
-                format!(
-                    "{} → {}: {n} {class} messages, sent {} to {}",
-                    from.name(),
-                    to.name(),
-                    Time(first.0),
-                    Time(last.0)
+                (
+                    sent(&format!(
+                        "{n} {class} messages, sent {} to {}",
+                        Time(first.0),
+                        Time(last.0)
+                    )),
+                    sent(&format!("{class} messages, sent from {}", Time(first.0))),
                 )
             };
             arrows.push(Arrow {
@@ -1320,6 +1522,7 @@ mod lod {
                 dropped: lost,
                 label: None,
                 title,
+                open,
                 count: n,
                 last: (l0, l1),
             });
@@ -1400,18 +1603,32 @@ fn stack(marks: &mut [Mark]) {
                 lead = i;
             }
         }
-        let title = run
-            .iter()
-            .map(|&i| marks[i].title.as_str())
-            .collect::<Vec<_>>()
-            .join("\n");
+        let head = format!("{} events here:", run.len());
+        let (mut title, mut open, mut until) = (head.clone(), head, last_x);
+        let mut opens = false;
+        let mut events = Vec::new();
         for &i in &run {
-            marks[i].stacked = 0;
+            let m = &mut marks[i];
+            events.push(StackedEvent {
+                entry: m.entry,
+                title: m.title.clone(),
+                open: m.open.clone(),
+                until: m.until,
+            });
+            title = format!("{title}\n{}", m.title);
+            let told = if m.open.is_empty() { &m.title } else { &m.open };
+            open = format!("{open}\n{told}");
+            opens |= !m.open.is_empty();
+            until = until.max(m.until);
+            m.stacked = 0;
         }
         let m = &mut marks[lead];
         m.stacked = run.len();
         m.x = last_x;
-        m.title = format!("{} events here:\n{title}", run.len());
+        m.title = title;
+        m.until = until;
+        m.open = if opens { open } else { String::new() };
+        m.events = events;
     }
 }
 
@@ -1443,14 +1660,30 @@ fn put_marker(
     };
     let who = Who::Mark(marks.len());
     let dy = if tone == Tone::Fault { -16.0 } else { 20.0 };
+    #[cfg(not(feature = "lite"))]
+    let many = folded.is_some();
     let (n, rank, text, short, title) = match folded {
         None => (1, rank, text, short, title),
         Some((n, t)) => (n, 3, format!("+{}", n - 1), None, t),
     };
     wants.add(who, rank, at, (7.0, dy), text, short, None);
+    let until = until.max(at.0);
     if let Some(w) = wants.v.last_mut() {
-        w.at = until.max(at.0);
+        w.at = until;
     }
+    // A pause's hover text says how long it lasts, and a count's how many it stands
+    // for: until then, only what has begun.
+    #[cfg(not(feature = "lite"))]
+    let open = if until > at.0 {
+        match many {
+            true => format!("events on {} from {}, drawn as one", e.node.name(), e.t),
+            false => format!("{}: {} — paused", e.t, e.node.name()),
+        }
+    } else {
+        Open::default()
+    };
+    #[cfg(feature = "lite")]
+    let open = ();
     marks.push(Mark {
         x: at.0,
         y: at.1,
@@ -1458,11 +1691,16 @@ fn put_marker(
         glyph,
         label: None,
         title,
+        #[cfg(not(feature = "lite"))]
+        until,
+        open,
         entry: i,
         #[cfg(not(feature = "lite"))]
         count: n,
         #[cfg(not(feature = "lite"))]
         stacked: 1,
+        #[cfg(not(feature = "lite"))]
+        events: Vec::new(),
     });
     let _ = n; // (The first load keeps no count.)
 }
@@ -1595,20 +1833,23 @@ fn gap_spans(trace: &Trace) -> Vec<GapSpan> {
         let stopped = b.4.unwrap_or(trace.end);
         let who = client.name();
         let tok = token_words(token);
-        let mut title = if believed > at {
-            format!(
-                "{who}'s clock puts the end of its lease ({tok}) at {believed}, {} after the lock service let it expire at {at}",
-                Time(believed.0 - at.0)
-            )
-        } else {
-            format!(
-                "{who}'s clock puts the end of its lease ({tok}) at {believed}, {} before the lock service lets it expire at {at}",
-                Time(at.0 - believed.0)
-            )
-        };
-        if stopped > believed.max(at) {
-            title += &format!("; it went on believing until {stopped}, past both");
-        }
+        let title = hover(|| {
+            let mut title = if believed > at {
+                format!(
+                    "{who}'s clock puts the end of its lease ({tok}) at {believed}, {} after the lock service let it expire at {at}",
+                    Time(believed.0 - at.0)
+                )
+            } else {
+                format!(
+                    "{who}'s clock puts the end of its lease ({tok}) at {believed}, {} before the lock service lets it expire at {at}",
+                    Time(at.0 - believed.0)
+                )
+            };
+            if stopped > believed.max(at) {
+                title += &format!("; it went on believing until {stopped}, past both");
+            }
+            title
+        });
         out.push(GapSpan {
             client,
             believed,
@@ -1664,6 +1905,12 @@ fn gaps(spans: &[GapSpan], scale: &Scale, ly: &dyn Fn(NodeId) -> f64, merge: f64
             y: ly(g.client),
             danger,
             title: g.title.clone(),
+            open: open_text(|| {
+                format!(
+                    "{}'s lease: where its clock ends it (dashed) and where the lock service lets it expire (solid)",
+                    g.client.name()
+                )
+            }),
             entry: g.entry,
         });
     }
@@ -1719,7 +1966,7 @@ fn interval_bar(
     let (t0, t1) = (iv.from, iv.to);
     let x0 = within(scale.x(t0.0 as f64), scale.x0, scale.x1);
     let x1 = within(scale.x(t1.0 as f64), scale.x0, scale.x1);
-    let bar = |dy: f64, h: f64, tone, title| Bar {
+    let bar = |dy: f64, h: f64, tone, title, open| Bar {
         x0,
         x1,
         y: y + dy,
@@ -1727,6 +1974,7 @@ fn interval_bar(
         tone,
         label: None,
         title,
+        open,
         #[cfg(not(feature = "lite"))]
         count: 1,
     };
@@ -1737,24 +1985,35 @@ fn interval_bar(
                 Some(_) => "it took another token".to_string(),
                 None => "still believing at the end".to_string(),
             };
-            let title = format!(
-                "believes it holds the lock ({}) from {t0} to {t1} (then {how})",
-                token_words(token)
-            );
+            let title = hover(|| {
+                format!(
+                    "believes it holds the lock ({}) from {t0} to {t1} (then {how})",
+                    token_words(token)
+                )
+            });
+            let open = open_text(|| {
+                format!(
+                    "believes it holds the lock ({}) from {t0}",
+                    token_words(token)
+                )
+            });
             let text = format!("believes {}", token_words(token));
             let want = (x1 - x0 > 50.0).then(|| (text, Some(token_words(token))));
-            (bar(-5.0, 10.0, Tone::Belief, title), want)
+            (bar(-5.0, 10.0, Tone::Belief, title, open), want)
         }
         Span::Paused => {
-            let title = format!("paused from {t0} to {t1}: handlers frozen, clock running");
-            (bar(-14.0, 28.0, Tone::Paused, title), None)
+            let title =
+                hover(|| format!("paused from {t0} to {t1}: handlers frozen, clock running"));
+            let open = open_text(|| format!("paused from {t0}: handlers frozen, clock running"));
+            (bar(-14.0, 28.0, Tone::Paused, title, open), None)
         }
         Span::Down => {
-            let title = match ended {
+            let title = hover(|| match ended {
                 Some(_) => format!("{} down from {t0} to {t1}", iv.node.name()),
                 None => format!("{} down from {t0}", iv.node.name()),
-            };
-            (bar(-12.0, 24.0, Tone::Down, title), None)
+            });
+            let open = open_text(|| format!("{} down from {t0}", iv.node.name()));
+            (bar(-12.0, 24.0, Tone::Down, title, open), None)
         }
         Span::Lease { client, token } => {
             let how = match ended {
@@ -1770,12 +2029,21 @@ fn interval_bar(
             let who = client.name().replace("client ", "c");
             let text = format!("{who} · {}", token_words(token));
             let want = (x1 - x0 > 40.0).then(|| (text, Some(format!("{who} · {token}"))));
-            let title = format!(
-                "lease ({}) held by {} from {t0} to {t1} ({how})",
-                token_words(token),
-                client.name()
-            );
-            (bar(-7.0, 14.0, Tone::Lease, title), want)
+            let title = hover(|| {
+                format!(
+                    "lease ({}) held by {} from {t0} to {t1} ({how})",
+                    token_words(token),
+                    client.name()
+                )
+            });
+            let open = open_text(|| {
+                format!(
+                    "lease ({}) held by {} from {t0}",
+                    token_words(token),
+                    client.name()
+                )
+            });
+            (bar(-7.0, 14.0, Tone::Lease, title, open), want)
         }
     }
 }

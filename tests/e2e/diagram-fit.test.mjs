@@ -170,4 +170,40 @@ describe('the diagram on a phone, and its folds', () => {
       await context.close();
     }
   });
+
+  test('a mark drawn for several events lists them in the inspector, from their moment', async () => {
+    // Lock service 3's clock jumps at the moment client 1's lease expires there: one mark.
+    const { context, page, problems } = await openApp(h.browser, `${h.url}#s=redlock-clock-jump`, LAPTOP);
+    try {
+      await page.locator('body').focus();
+      await page.keyboard.press('End');
+      const stacks = page.locator('section.diagram:not(.versus) svg.timeline g.mark[data-stack]');
+      await until(async () => (await stacks.count()) > 0, 'a stacked mark on the diagram');
+      // (The last: the first ones are cuts at 0 s, listed from the start.)
+      const mark = stacks.last();
+      const n = Number((await mark.locator('text.mark-count').textContent()).trim());
+      assert.ok(n > 1, `its count (${n})`);
+      const title = (await mark.locator('circle title').textContent()).split('\n');
+      assert.equal(title[0], `${n} events here:`);
+      await mark.dispatchEvent('click');
+      const inspector = page.getByRole('region', { name: 'Inspector' });
+      const items = inspector.locator('.folded li');
+      await until(async () => (await items.count()) === n, 'the stacked events listed in the inspector');
+      assert.equal((await inspector.locator('.folded h3').textContent()).trim(), `${n} events at one spot`);
+      assert.deepEqual(await items.allTextContents(), title.slice(1));
+      // The click went to the last of them: the mark is still drawn, its list shown.
+      const edge = Number(await page.locator('svg.timeline #reveal rect').getAttribute('width'));
+      const x = await mark.locator('circle').evaluate((c) => c.getBBox().x);
+      assert.ok(x < edge, `the mark (x ${x}) inside the reveal (edge ${edge})`);
+      await inspector.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SHOTS, 'stack-inspector.png') });
+      // Back to the start: the list is not shown before its moment.
+      await page.locator('body').focus();
+      await page.keyboard.press('Home');
+      await until(async () => (await items.count()) === 0, 'the list hidden before its moment');
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -3,7 +3,8 @@
 // words (read as drawn — a text inside the reveal's clip counts only if some of it lies
 // left of the clip's edge, a count of folded labels only if it is shown), not the page's
 // other text (every visible text node outside the drawings), not the overview strip
-// (clipped at the cursor). Checked on a laptop (1280×800) and a phone (390×844), where the
+// (clipped at the cursor), nor the hover text of any shape the reveal shows a part of (a
+// lease still held names its start, not its end). Checked on a laptop (1280×800) and a phone (390×844), where the
 // question must also be in view when the run stops at it. Screenshots of each stop go to
 // target/e2e/reveal-*.png.
 
@@ -29,6 +30,31 @@ const SIZES = [
   { name: 'laptop', viewport: { width: 1280, height: 800 } },
   { name: 'phone', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
 ];
+
+/** The moments (ms) a hover text names: each "12.345s" in it, but amounts ("+20.000s"). */
+function namedMoments(text) {
+  return [...text.matchAll(/(^|[^\d.+\-−])(\d+\.\d{3})s/g)].map((m) => Number(m[2]) * 1000);
+}
+
+/** The cursor's time (ms) and the hover texts of the shapes the diagram's reveal shows. */
+function hoverTexts() {
+  const timeline = document.querySelector('svg.timeline');
+  if (!timeline) return { cursor: Infinity, unit: 0, titles: [] };
+  const m = /cursor at (\d+\.\d{3})s/.exec(timeline.getAttribute('aria-label'));
+  const rect = timeline.querySelector('#reveal rect');
+  const edge = rect ? Number(rect.getAttribute('width')) : Infinity;
+  const titles = [];
+  for (const t of timeline.querySelectorAll('title')) {
+    const shape = t.parentElement;
+    if (shape.closest('[visibility="hidden"]')) continue;
+    if (shape.closest('[clip-path="url(#reveal)"]') && shape.getBBox().x >= edge) continue;
+    titles.push(t.textContent);
+  }
+  // A unit of the drawing in ms: the run's length over the drawing's width.
+  const end = Number(document.querySelector('input.scrubber')?.max ?? 0);
+  const unit = end / timeline.viewBox.baseVal.width;
+  return { cursor: m ? Number(m[1]) * 1000 : Infinity, unit, titles };
+}
 
 /** Every text a reader can see: the drawings' as drawn, and the rest of the page's. */
 function seenTexts() {
@@ -87,6 +113,11 @@ describe('nothing before its time', () => {
             const leaks = seen.filter((t) => s.outcome.test(t));
             await page.screenshot({ path: join(SHOTS, `reveal-q${quiz}-s${s.stop}-${size.name}.png`), fullPage: true });
             assert.deepEqual(leaks, [], `question ${quiz} stop ${s.stop} (${size.name}) shows its outcome before the answer`);
+            const { cursor, unit, titles } = await page.evaluate(hoverTexts);
+            assert.ok(titles.length > 0, `question ${quiz} stop ${s.stop}: hover texts read`);
+            // (A unit of slack: the reveal's edge is half a unit past the cursor.)
+            const later = titles.filter((t) => namedMoments(t).some((ms) => ms > cursor + unit + 1));
+            assert.deepEqual(later, [], `question ${quiz} stop ${s.stop} (${size.name}): hover texts tell of later moments (cursor ${cursor} ms)`);
             // Any answer, then on to the next stop (or the end).
             await choices.getByRole('button').first().click();
             await panel.getByRole('button', { name: 'Play on' }).click();

@@ -12,6 +12,8 @@
 //! WebAssembly bundle.
 
 use crate::vocab::numbers::tenths as n;
+#[cfg(not(feature = "lite"))]
+use std::cell::Cell;
 
 use crate::view::layout::{Arrow, Band, Bar, Diagram, Label, Mark, Scale, Tone, LEFT};
 use crate::view::legend::Swatch;
@@ -88,6 +90,31 @@ fn title(s: &str) -> impl Fn(&mut String) + '_ {
     move |o: &mut String| el(o, "title", &[], &|o| escape_into(o, s))
 }
 
+/// The hover text of a shape that spans time ([`Diagram::told`]): in the saved drawing, its
+/// whole text; in play, while the cursor is inside the shape, only what has begun — its
+/// `open` text, numbered (`data-told`, in `Diagram::told`'s order) for the timeline to
+/// swap for the whole text once the cursor passes its end. The first load, which makes no
+/// open texts, shows no hover text in play (its whole run, drawn before the wasm arrives,
+/// has them all).
+#[cfg(not(feature = "lite"))]
+fn told(o: &mut String, in_play: bool, k: &Cell<usize>, full: &str, open: &str, _: bool) {
+    if in_play && !open.is_empty() {
+        el(o, "title", &[("data-told", &k.get().to_string())], &|o| {
+            escape_into(o, open)
+        });
+        k.set(k.get() + 1);
+    } else {
+        title(full)(o);
+    }
+}
+
+#[cfg(feature = "lite")]
+fn told(o: &mut String, in_play: bool, _: &(), full: &str, _: &(), _: bool) {
+    if !in_play {
+        title(full)(o);
+    }
+}
+
 /// The diagram's shapes — bands, bars, arrows (a bundle as the band between its first and
 /// last arrow), marks, and the counts of folded labels — as the `<g class="body">` element
 /// the timeline draws. Bands and marks carry `data-entry="N"`, their trace entry; a label
@@ -111,6 +138,13 @@ fn body(d: &Diagram, in_play: bool) -> String {
     let label = |o: &mut String, class: &str, l: Option<&Label>| {
         label(o, class, l.filter(|l| !(in_play && l.early())));
     };
+    #[cfg(not(feature = "lite"))]
+    let k = Cell::new(0);
+    #[cfg(feature = "lite")]
+    let k = ();
+    let told = |o: &mut String, full: &str, open: &crate::view::layout::Open, spans: bool| {
+        told(o, in_play, &k, full, open, spans)
+    };
     let mut out = String::with_capacity(256 * (d.bars.len() + d.arrows.len() + d.marks.len()));
     el(&mut out, "g", &[("class", "body")], &|o| {
         for b in &d.bands {
@@ -122,7 +156,9 @@ fn body(d: &Diagram, in_play: bool) -> String {
                     ("width", n((b.x1 - b.x0).max(1.0))),
                     ("height", n(b.y1 - b.y0)),
                 ];
-                el(o, "rect", &pairs(&attrs), &title(&b.label));
+                el(o, "rect", &pairs(&attrs), &|o| {
+                    told(o, &b.label, &b.open, true)
+                });
                 label(o, "band-label", b.tag.as_ref());
             });
         }
@@ -134,7 +170,7 @@ fn body(d: &Diagram, in_play: bool) -> String {
             let kind = if g.danger { "gap danger" } else { "gap margin" };
             let attrs = [("class", kind), ("data-entry", &g.entry.to_string())];
             el(o, "g", &attrs, &|o| {
-                title(&g.title)(o);
+                told(o, &g.title, &g.open, true);
                 let h = crate::view::layout::GAP_H;
                 let (x0, x1) = (g.believed.min(g.expired), g.believed.max(g.expired));
                 let late = if g.believed > g.expired { "late" } else { "" };
@@ -176,7 +212,9 @@ fn body(d: &Diagram, in_play: bool) -> String {
                         ("height", n(b.h)),
                         ("rx", "3".into()),
                     ];
-                    el(o, "rect", &pairs(&attrs), &title(&b.title));
+                    el(o, "rect", &pairs(&attrs), &|o| {
+                        told(o, &b.title, &b.open, true)
+                    });
                     label(o, "", b.label.as_ref());
                 },
             );
@@ -203,7 +241,7 @@ fn body(d: &Diagram, in_play: bool) -> String {
                 // drawing them.)
                 if a.count > 1 && !cfg!(feature = "lite") {
                     // A bundle: the band its messages sweep, its first and last arrows.
-                    title(&a.title)(o);
+                    told(o, &a.title, &a.open, true);
                     let (l0, l1) = a.last;
                     let mut points = String::new();
                     for (x, y) in [(a.x0, a.y0), (l0, a.y0), (l1, a.y1), (a.x1, a.y1)] {
@@ -216,16 +254,30 @@ fn body(d: &Diagram, in_play: bool) -> String {
                     line(o, a.x0, a.x1, &|_| {});
                     line(o, l0, l1, &|_| {});
                 } else {
-                    line(o, a.x0, a.x1, &title(&a.title));
+                    line(o, a.x0, a.x1, &|o| told(o, &a.title, &a.open, true));
                 }
                 label(o, "", a.label.as_ref());
             });
         }
-        for m in &d.marks {
+        for (k, m) in d.marks.iter().enumerate() {
+            // A mark drawn for several events: a click lists them in the inspector.
+            #[cfg(not(feature = "lite"))]
+            let attrs = {
+                let mut a = vec![
+                    ("class", format!("mark {}", m.tone.class())),
+                    ("data-entry", m.entry.to_string()),
+                ];
+                if m.stacked > 1 {
+                    a.push(("data-stack", k.to_string()));
+                }
+                a
+            };
+            #[cfg(feature = "lite")]
             let attrs = [
                 ("class", format!("mark {}", m.tone.class())),
                 ("data-entry", m.entry.to_string()),
             ];
+            let _ = k;
             el(o, "g", &pairs(&attrs), &|o| {
                 // A mark drawn by another at its spot keeps only its label; one drawn for
                 // several says how many, above its glyph.
@@ -235,7 +287,13 @@ fn body(d: &Diagram, in_play: bool) -> String {
                 let stacked = 1;
                 if stacked > 0 {
                     let c = [("cx", n(m.x)), ("cy", n(m.y)), ("r", "7".into())];
-                    el(o, "circle", &pairs(&c), &title(&m.title));
+                    #[cfg(not(feature = "lite"))]
+                    let spans = m.until > m.x;
+                    #[cfg(feature = "lite")]
+                    let spans = false;
+                    el(o, "circle", &pairs(&c), &|o| {
+                        told(o, &m.title, &m.open, spans)
+                    });
                     text(o, "glyph", m.x, m.y + 4.0, m.glyph);
                 }
                 // Above the glyph, clear of the marks beside it on the lane, and starting
@@ -444,6 +502,7 @@ pub fn swatch(s: Swatch, name: &str) -> String {
             y1: h - 2.0,
             tag: None,
             label: title,
+            open: Default::default(),
             entry: 0,
         }),
         Swatch::Bar(tone) => {
@@ -461,6 +520,7 @@ pub fn swatch(s: Swatch, name: &str) -> String {
                 tone,
                 label: None,
                 title,
+                open: Default::default(),
                 #[cfg(not(feature = "lite"))]
                 count: 1,
             });
@@ -474,6 +534,7 @@ pub fn swatch(s: Swatch, name: &str) -> String {
             dropped,
             label: None,
             title,
+            open: Default::default(),
             count: 1,
             last: (4.0, w - 8.0),
         }),
@@ -484,6 +545,7 @@ pub fn swatch(s: Swatch, name: &str) -> String {
             y: h / 2.0,
             danger,
             title,
+            open: Default::default(),
             entry: 0,
         }),
         Swatch::Mark(tone, glyph) => d.marks.push(Mark {
@@ -493,11 +555,16 @@ pub fn swatch(s: Swatch, name: &str) -> String {
             glyph,
             label: None,
             title,
+            #[cfg(not(feature = "lite"))]
+            until: w / 2.0,
+            open: Default::default(),
             entry: 0,
             #[cfg(not(feature = "lite"))]
             count: 1,
             #[cfg(not(feature = "lite"))]
             stacked: 1,
+            #[cfg(not(feature = "lite"))]
+            events: Vec::new(),
         }),
     }
     diagram_body(&d)
