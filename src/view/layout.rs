@@ -167,7 +167,6 @@ pub struct Mark {
     pub title: String,
     /// The x of the last moment its hover text tells of: its own, but a pause's end (its
     /// text says how long it lasts). Before then it says `open` ([`Diagram::told`]).
-    #[cfg(not(feature = "lite"))]
     pub until: f64,
     pub open: Open,
     /// The trace entry it marks (a click jumps there).
@@ -1691,7 +1690,6 @@ fn put_marker(
         glyph,
         label: None,
         title,
-        #[cfg(not(feature = "lite"))]
         until,
         open,
         entry: i,

@@ -75,7 +75,10 @@ describe('believed vs actual', () => {
         const g = await gaps(page);
         return g.length ? g : null;
       }, "the first load's gaps");
-      assert.deepEqual(got, want);
+      // The same shapes; hover texts aside, which the first load leaves out in play (the
+      // whole app's tell what has begun by the cursor).
+      const shape = ({ title, ...rest }) => rest;
+      assert.deepEqual(got.map(shape), want.map(shape));
       // Drawn by the first load itself: the whole app was never fetched.
       const fetched = await page.evaluate(() => performance.getEntriesByType('resource').map((r) => r.name));
       assert.ok(fetched.some((n) => /leaseline-lite-[^/]*_bg\.wasm$/.test(n)), fetched.join(' '));

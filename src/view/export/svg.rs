@@ -93,9 +93,9 @@ fn title(s: &str) -> impl Fn(&mut String) + '_ {
 /// The hover text of a shape that spans time ([`Diagram::told`]): in the saved drawing, its
 /// whole text; in play, while the cursor is inside the shape, only what has begun — its
 /// `open` text, numbered (`data-told`, in `Diagram::told`'s order) for the timeline to
-/// swap for the whole text once the cursor passes its end. The first load, which makes no
-/// open texts, shows no hover text in play (its whole run, drawn before the wasm arrives,
-/// has them all).
+/// swap for the whole text once the cursor passes its end. The first load makes neither
+/// text for a shape that spans time and shows none in play (its whole run, drawn natively
+/// before the wasm arrives, has them all); a mark's, true once it is seen, it shows.
 #[cfg(not(feature = "lite"))]
 fn told(o: &mut String, in_play: bool, k: &Cell<usize>, full: &str, open: &str, _: bool) {
     if in_play && !open.is_empty() {
@@ -109,8 +109,8 @@ fn told(o: &mut String, in_play: bool, k: &Cell<usize>, full: &str, open: &str, 
 }
 
 #[cfg(feature = "lite")]
-fn told(o: &mut String, in_play: bool, _: &(), full: &str, _: &(), _: bool) {
-    if !in_play {
+fn told(o: &mut String, in_play: bool, _: &(), full: &str, _: &(), spans: bool) {
+    if !(in_play && spans) {
         title(full)(o);
     }
 }
@@ -287,10 +287,7 @@ fn body(d: &Diagram, in_play: bool) -> String {
                 let stacked = 1;
                 if stacked > 0 {
                     let c = [("cx", n(m.x)), ("cy", n(m.y)), ("r", "7".into())];
-                    #[cfg(not(feature = "lite"))]
                     let spans = m.until > m.x;
-                    #[cfg(feature = "lite")]
-                    let spans = false;
                     el(o, "circle", &pairs(&c), &|o| {
                         told(o, &m.title, &m.open, spans)
                     });
@@ -555,7 +552,6 @@ pub fn swatch(s: Swatch, name: &str) -> String {
             glyph,
             label: None,
             title,
-            #[cfg(not(feature = "lite"))]
             until: w / 2.0,
             open: Default::default(),
             entry: 0,
