@@ -185,7 +185,7 @@ pub struct Mark {
     #[cfg(not(feature = "lite"))]
     pub stacked: usize,
     /// A stacked mark's events, in time order, for the inspector's list
-    /// ([`Diagram::listing`]); empty for any other mark.
+    /// ([`Diagram::stack_listing`]); empty for any other mark.
     #[cfg(not(feature = "lite"))]
     pub events: Vec<StackedEvent>,
 }
@@ -466,11 +466,12 @@ impl Diagram {
     pub fn stack_listing(&self, k: usize, edge: f64) -> Option<Listing> {
         let m = self.marks.get(k).filter(|m| m.stacked > 1)?;
         let items = m.events.iter().map(|e| {
-            if e.open.is_empty() || edge >= e.until {
-                e.title.clone()
-            } else {
-                e.open.clone()
-            }
+            let told = Told {
+                until: e.until,
+                open: &e.open,
+                full: &e.title,
+            };
+            told.at(edge).to_string()
         });
         Some(Listing {
             heading: format!("{} events at one spot", m.events.len()),
@@ -499,9 +500,9 @@ pub struct Told<'a> {
 
 #[cfg(not(feature = "lite"))]
 impl<'a> Told<'a> {
-    /// What it says with the reveal's edge at `edge`.
+    /// What it says with the reveal's edge at `edge` (with no open text, its whole text).
     pub fn at(&self, edge: f64) -> &'a str {
-        if edge >= self.until {
+        if edge >= self.until || self.open.is_empty() {
             self.full
         } else {
             self.open
