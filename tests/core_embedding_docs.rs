@@ -13,7 +13,15 @@ use leaseline::vocab::json::{self, Json};
 use std::collections::BTreeSet;
 
 const COMMANDS: [&str; 4] = ["play", "pause", "seek", "load"];
-const EVENTS: [&str; 5] = ["ready", "cursor", "violation", "quiz_answered", "error"];
+const EVENTS: [&str; 7] = [
+    "ready",
+    "cursor",
+    "violation",
+    "quiz_answered",
+    "resize",
+    "statement",
+    "error",
+];
 
 fn read(path: &str) -> String {
     let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -325,6 +333,16 @@ fn every_event_example_is_what_encode_writes_for_the_default_run() {
                     right: matches!(v.get("right"), Some(Json::Bool(true))),
                 }
             }
+            "resize" => {
+                // Ours is the first of the fit-to-content messages, which ask for the same
+                // height in each convention.
+                let height = int_field(&v, "height") as i64;
+                let ours = leaseline::session::fit::messages(height).remove(0);
+                assert_eq!(ours, json::compact(&v), "{text}");
+                seen.insert(kind);
+                continue;
+            }
+            "statement" => statement_example(&v),
             "error" => {
                 let message = str_field(&v, "message");
                 assert!(
@@ -363,6 +381,45 @@ fn every_event_example_is_what_encode_writes_for_the_default_run() {
         embed::parse(bad_ttl).err().as_deref(),
         Some("scenario.clients[0].ttl_ms: expected a whole number, found a string")
     );
+}
+
+/// A statement the doc shows, checked against the question it names: its name is the
+/// question's, its response one of the stop's choices, and its success what the question's
+/// run says of that choice.
+fn statement_example(v: &Json) -> Event {
+    use leaseline::session::embed::Statement;
+    use leaseline::teach::walkthrough::QUESTIONS;
+    let verb = match str_field(v, "verb").as_str() {
+        "answered" => "answered",
+        other => panic!("the doc's statement example is an answer, not {other}"),
+    };
+    let object = v.get("object").expect("an object");
+    let id = str_field(object, "id");
+    let q = id
+        .strip_prefix("quiz=")
+        .and_then(|n| n.parse::<usize>().ok())
+        .and_then(|n| QUESTIONS.get(n - 1))
+        .unwrap_or_else(|| panic!("{id}: not a question"));
+    assert_eq!(str_field(object, "kind"), "question");
+    assert_eq!(str_field(object, "name"), q.asks);
+    let result = v.get("result").expect("a result");
+    let stop = int_field(result, "stop") as usize;
+    let response = str_field(result, "response");
+    let picked = q.stops[stop]
+        .choices
+        .iter()
+        .position(|c| c.text == response)
+        .unwrap_or_else(|| panic!("{response}: not a choice of stop {stop}"));
+    let run = simulate(&leaseline::teach::course::open(q.scenario).unwrap()).unwrap();
+    let success = q.stops[stop].answer(&run) == Some(picked);
+    assert_eq!(result.get("success"), Some(&Json::Bool(success)));
+    Event::Statement(Statement {
+        verb,
+        object: ("question", id, q.asks.to_string()),
+        result: vec![("stop", stop as i64)],
+        success: Some(success),
+        response: Some(response),
+    })
 }
 
 #[test]

@@ -204,14 +204,11 @@ fn no_label_overlaps_another_or_a_shape_in_any_builtin_scenario() {
                     runs += 1;
                     placed += labels(&d).len();
                     folded += d.folds.iter().map(|f| f.items.len()).sum::<usize>();
-                    let o = overlaps(&d);
-                    if !o.is_empty() {
-                        bad.push(format!(
-                            "{name} ({fence:?}) at {width} over {window:?}: {} overlaps, first: {}",
-                            o.len(),
-                            o[0]
-                        ));
-                    }
+                    note_overlaps(
+                        &mut bad,
+                        format!("{name} ({fence:?}) at {width} over {window:?}"),
+                        &d,
+                    );
                 }
             }
         }
@@ -224,6 +221,65 @@ fn no_label_overlaps_another_or_a_shape_in_any_builtin_scenario() {
         bad.len(),
         bad.join("\n")
     );
+}
+
+/// An embed's drawing at its smallest — a 320 px frame's width, lanes at their shortest
+/// (`layout::lane_height_for` in a short frame) — places its labels as carefully: none on
+/// another, on a shape, or off the drawing; and every lane, with its name and clock, inside
+/// the drawing's height.
+#[test]
+fn an_embeds_smallest_drawing_has_no_overlaps_in_any_builtin_scenario() {
+    let mut bad = Vec::new();
+    let mut runs = 0;
+    for (name, sc) in every_scenario() {
+        for (fence, sc) in with_and_without_fence(&sc) {
+            let (t, v) = run(&sc);
+            let ix = layout::Index::new(&t);
+            for lane_h in [layout::LANE_H_MIN, 40.0] {
+                let d = layout::layout_rows(&ix, &t, &v, layout::EMBED_NARROWEST, lane_h, None);
+                runs += 1;
+                assert_eq!(d.lane_h, lane_h);
+                let last = d.lanes.last().map_or(0.0, |l| l.y);
+                assert!(
+                    last + lane_h / 2.0 <= d.height,
+                    "{name}: the last lane is cut"
+                );
+                note_overlaps(
+                    &mut bad,
+                    format!("{name} ({fence:?}) with lanes {lane_h} tall"),
+                    &d,
+                );
+            }
+        }
+    }
+    assert!(runs > 200, "{runs}");
+    assert!(
+        bad.is_empty(),
+        "{} diagrams:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
+/// Adds a line to `bad` for drawing `d` (named by `what`) if any of its labels overlaps.
+fn note_overlaps(bad: &mut Vec<String>, what: String, d: &Diagram) {
+    let o = overlaps(d);
+    if let Some(first) = o.first() {
+        bad.push(format!("{what}: {} overlaps, first: {first}", o.len()));
+    }
+}
+
+#[test]
+fn a_lane_height_fits_the_room_between_its_bounds() {
+    use layout::{lane_height_for, BOTTOM, LANE_H, LANE_H_MIN, TOP};
+    // Room for the usual lanes: the usual lanes, however much more room there is.
+    assert_eq!(lane_height_for(4, TOP + BOTTOM + 4.0 * LANE_H), LANE_H);
+    assert_eq!(lane_height_for(4, 2_000.0), LANE_H);
+    // Less room: shorter lanes, in whole units, filling it.
+    assert_eq!(lane_height_for(4, TOP + BOTTOM + 4.0 * 40.5), 40.0);
+    // Too little: the shortest, and the box scrolls.
+    assert_eq!(lane_height_for(4, 50.0), LANE_H_MIN);
+    assert_eq!(lane_height_for(0, 50.0), LANE_H_MIN);
 }
 
 /// A window (or a narrower width) is laid out from the run's index, looking only at the

@@ -563,3 +563,82 @@ fn a_waiting_question_names_its_run_neutrally_until_it_is_answered() {
         assert_ne!(picker.other.as_deref(), Some(narrate::QUESTION_RUN));
     }
 }
+
+/// The statements a course platform records, in the order a learner makes them true: a
+/// lesson's beats once each and its completion at the last; a question's answers, each
+/// graded by the run it was played on (the grade is the quiz's own), then its score.
+#[test]
+fn progress_statements_arrive_in_order_for_a_lesson_and_a_question() {
+    use leaseline::session::embed::{encode, Event};
+    use leaseline::session::statements::Tracker;
+    let said = |e: &Event| match e {
+        Event::Statement(st) => format!(
+            "{} {} {:?} {:?}",
+            st.verb, st.object.1, st.result, st.success
+        ),
+        _ => unreachable!("only statements"),
+    };
+    // A lesson, beat by beat: each beat told once, however often it is passed.
+    let mut tracker = Tracker::default();
+    let mut s = act(page(), [Action::Open("gc-pause".into())]);
+    let beats = s.beats.iter().flatten().count();
+    assert!(beats >= 3, "{beats}");
+    let mut told = tracker.observe(&s);
+    assert!(told.is_empty(), "nothing before the first beat: {told:?}");
+    for _ in 0..beats {
+        s = act(s, [Action::NextBeat]);
+        told.extend(tracker.observe(&s));
+        // Back and forth again tells nothing new.
+        s = act(s, [Action::PrevBeat, Action::NextBeat]);
+        told.extend(tracker.observe(&s));
+    }
+    let lines: Vec<String> = told.iter().map(said).collect();
+    let mut want: Vec<String> = (1..=beats)
+        .map(|k| format!("progressed gc-pause [(\"beat\", {k}), (\"beats\", {beats})] None"))
+        .collect();
+    want.push(format!("completed gc-pause [(\"beats\", {beats})] None"));
+    assert_eq!(lines, want);
+
+    // A question: each stop answered (the first choice, whatever it is), then the score,
+    // which counts the stops the run says were right.
+    let mut s = act(page(), [Action::StartQuiz(2)]);
+    let stops = s.quiz.unwrap().question().stops.len();
+    let mut told = Vec::new();
+    let mut rights = 0;
+    for _ in 0..stops {
+        s = act(s, [Action::SkipToStop, Action::Pick(0), Action::TogglePlay]);
+        let (t, _) = real_ms_until(s, |s| s.quiz.is_some_and(|q| q.revealed));
+        rights += usize::from(t.quiz.unwrap().right(&t.run.trace) == Some(true));
+        told.extend(tracker.observe(&t));
+        let (t, _) = real_ms_until(t, |s| !s.playing);
+        told.extend(tracker.observe(&t));
+        s = act(t, [Action::QuizNext]);
+        told.extend(tracker.observe(&s));
+    }
+    let verbs: Vec<&str> = told
+        .iter()
+        .map(|e| match e {
+            Event::Statement(st) => st.verb,
+            _ => "",
+        })
+        .collect();
+    let mut want = vec!["answered"; stops];
+    want.push("completed");
+    assert_eq!(verbs, want);
+    let last = said(told.last().unwrap());
+    assert_eq!(
+        last,
+        format!(
+            "completed quiz=3 [(\"score\", {rights}), (\"max\", {stops})] Some({})",
+            rights == stops
+        )
+    );
+    // Question 3's first stop: the deployed code carries on, and the first choice says so.
+    let first = encode(&told[0]);
+    assert!(first.starts_with(r#"{"leaseline":1,"type":"statement","verb":"answered","object":{"kind":"question","id":"quiz=3","#), "{first}");
+    assert!(
+        first.contains(r#""result":{"stop":0,"success":"#),
+        "{first}"
+    );
+    assert!(first.contains(r#""response":""#), "{first}");
+}

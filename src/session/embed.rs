@@ -108,6 +108,22 @@ pub enum Event {
     },
     /// A message was refused; nothing changed.
     Error { message: String },
+    /// Progress a course platform can record (`super::statements`).
+    Statement(Statement),
+}
+
+/// A learner's progress, shaped like an xAPI statement without its actor: `verb` one of
+/// `progressed`, `completed`, `answered`; `object` what it was done to (its kind,
+/// `lesson` or `question`; its id, as a link names it; its name); `result` its figures
+/// (a beat and the count of beats, a stop, a score and its maximum), whether it succeeded
+/// where that applies, and the choice picked for an answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Statement {
+    pub verb: &'static str,
+    pub object: (&'static str, String, String),
+    pub result: Vec<(&'static str, i64)>,
+    pub success: Option<bool>,
+    pub response: Option<String>,
 }
 
 fn int(v: i64) -> Json {
@@ -148,6 +164,33 @@ pub fn encode(e: &Event) -> String {
             ],
         ),
         Event::Error { message } => ("error", vec![("message", s(message))]),
+        Event::Statement(st) => {
+            let (kind, id, name) = &st.object;
+            let mut result: Vec<(String, Json)> = st
+                .result
+                .iter()
+                .map(|(k, v)| (k.to_string(), int(*v)))
+                .collect();
+            if let Some(ok) = st.success {
+                result.push(("success".into(), Json::Bool(ok)));
+            }
+            if let Some(r) = &st.response {
+                result.push(("response".into(), s(r)));
+            }
+            let object = vec![
+                ("kind".to_string(), s(kind)),
+                ("id".to_string(), s(id)),
+                ("name".to_string(), s(name)),
+            ];
+            (
+                "statement",
+                vec![
+                    ("verb", s(st.verb)),
+                    ("object", Json::Obj(object)),
+                    ("result", Json::Obj(result)),
+                ],
+            )
+        }
     };
     fields.insert(0, ("type", s(kind)));
     fields.insert(0, ("leaseline", Json::Int(VERSION)));

@@ -4,7 +4,8 @@
 //! [`Run`] on screen (`run`) and the link both ways (`address`). [`edit`] is the scenario's edits and their undo history; [`draft`] the editor's form as
 //! text fields; [`zoom`] the diagram's window of time; [`share`] the link format both ways (a fragment ⇄ a view), with [`link`]
 //! the deep links of the menus and [`embed`] the protocol a host page speaks to an embedded
-//! run.
+//! run, with [`fit`] the messages that ask the host for the height the embed needs and
+//! [`statements`] the learner's progress told to it.
 //!
 //! May import: every floor below it ([`crate::vocab`], [`crate::model`],
 //! [`crate::analysis`], [`crate::teach::walkthrough`], [`crate::view`]). Nothing here touches a browser:
@@ -15,6 +16,7 @@ pub mod calculator;
 pub mod draft;
 pub mod edit;
 pub mod embed;
+pub mod fit;
 pub mod form;
 pub mod handoff;
 pub mod link;
@@ -23,6 +25,7 @@ pub mod recorded;
 mod resume;
 mod run;
 pub mod share;
+pub mod statements;
 pub mod zoom;
 
 pub use page::{Action, Menu, Picker, Selection, Session, BEFORE_LAST_EDIT, DEFAULT};

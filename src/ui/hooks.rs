@@ -149,6 +149,35 @@ pub(super) fn listen<T: ?Sized>(
     }
 }
 
+/// Calls `f` whenever `el` changes size (and once when it is first observed), until the
+/// returned observer is dropped. A `ResizeObserver`: it hears a box that grows because
+/// something beside it shrank, which the window's `resize` event does not.
+#[cfg(not(feature = "lite"))]
+pub(super) fn on_resize(el: Option<web_sys::Element>, f: impl Fn() + 'static) -> Option<Observed> {
+    let el = el?;
+    let callback = Closure::<dyn Fn()>::new(f);
+    let observer = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
+    observer.observe(&el);
+    Some(Observed {
+        observer,
+        _callback: callback,
+    })
+}
+
+/// A live [`on_resize`]: dropping it stops observing and frees the callback.
+#[cfg(not(feature = "lite"))]
+pub(super) struct Observed {
+    observer: web_sys::ResizeObserver,
+    _callback: Closure<dyn Fn()>,
+}
+
+#[cfg(not(feature = "lite"))]
+impl Drop for Observed {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+    }
+}
+
 fn is_field(target: Option<web_sys::EventTarget>) -> (bool, bool) {
     let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
         return (false, false);

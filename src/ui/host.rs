@@ -89,11 +89,17 @@ fn write_link(fragment: &str, push: bool) {
 /// Posts an event to the host page: to each allowed origin, or to any when none is set
 /// (the events carry nothing private: times, steps, verdict sentences).
 pub fn post_to_host(event: &crate::session::embed::Event, origins: &[String]) {
+    post_text(&crate::session::embed::encode(event), origins);
+}
+
+/// Posts a message, given as JSON text, to the parent page as an object, as
+/// [`post_to_host`] does.
+fn post_text(text: &str, origins: &[String]) {
     let Some(w) = web_sys::window() else { return };
     let Some(parent) = w.parent().ok().flatten() else {
         return;
     };
-    let Ok(value) = js_sys::JSON::parse(&crate::session::embed::encode(event)) else {
+    let Ok(value) = js_sys::JSON::parse(text) else {
         return;
     };
     if origins.is_empty() {
@@ -113,6 +119,7 @@ pub fn use_embed_host(session: &Session, dispatch: &Callback<Action>) {
     {
         use_host_messages(session.embed, session.origins.clone(), dispatch.clone());
         use_host_events(session);
+        use_fit_to_content(session);
     }
     #[cfg(feature = "lite")]
     let _ = (session, dispatch);
@@ -144,6 +151,10 @@ pub fn use_host_messages(embed: bool, origins: Rc<Vec<String>>, dispatch: Callba
                 let text = data
                     .as_string()
                     .or_else(|| js_sys::JSON::stringify(&data).ok().map(String::from));
+                // The H5P resizer's and an LMS's own messages are not commands to us.
+                if text.as_deref().is_some_and(crate::session::fit::foreign) {
+                    return;
+                }
                 match text.map(|t| crate::session::embed::parse(&t)) {
                     Some(Ok(cmd)) => dispatch.emit(Action::Host(cmd)),
                     Some(Err(message)) => {
@@ -157,7 +168,7 @@ pub fn use_host_messages(embed: bool, origins: Rc<Vec<String>>, dispatch: Callba
 }
 
 /// Tells the host page what happens in an embed: ready, the cursor's step, each violation
-/// the cursor passes, each quiz answer.
+/// the cursor passes, each quiz answer, and the learner's progress as statements.
 #[hook]
 pub fn use_host_events(session: &Session) {
     let last = use_mut_ref(|| None::<(usize, String)>);
@@ -189,6 +200,22 @@ pub fn use_host_events(session: &Session) {
         }
         *last = Some((step, run.digest.clone()));
     });
+    // Progress a course platform records: worked out at each render (the tracker keeps
+    // what was told, so each statement is new), posted once the render is committed.
+    let tracker = use_mut_ref(crate::session::statements::Tracker::default);
+    let statements = if embed {
+        tracker.borrow_mut().observe(session)
+    } else {
+        Vec::new()
+    };
+    {
+        let origins = session.origins.clone();
+        use_effect_with(statements, move |statements| {
+            for e in statements {
+                post_to_host(e, &origins);
+            }
+        });
+    }
     let quiz = session.quiz.filter(|q| q.revealed);
     let answer = quiz.and_then(|q| q.right(&session.run.trace));
     let origins = session.origins.clone();
@@ -202,4 +229,86 @@ pub fn use_host_events(session: &Session) {
             post_to_host(&e, &origins);
         }
     });
+}
+
+/// Fit to content: tells the host page the height the embed needs (`session::fit`),
+/// whenever it changes — after a render that may change what is shown (another run, step,
+/// beat or quiz state, a panel, a message) and when the frame's width changes (the text
+/// wraps anew).
+#[cfg(not(feature = "lite"))]
+#[hook]
+fn use_fit_to_content(session: &Session) {
+    let embed = session.embed;
+    let told = use_mut_ref(|| 0i64);
+    let origins = session.origins.clone();
+    let key = (
+        embed,
+        Rc::as_ptr(&session.run) as usize,
+        session.cursor.step,
+        session.quiz,
+        session.menu.is_some(),
+        session.error.is_some(),
+    );
+    {
+        let (told, origins) = (told.clone(), origins.clone());
+        use_effect_with(key, move |k| {
+            if k.0 {
+                tell_height(&told, &origins);
+            }
+        });
+    }
+    use_effect_with(embed, move |&embed| {
+        let listener = Closure::<dyn Fn()>::new(move || tell_height(&told, &origins));
+        let window = web_sys::window().filter(|_| embed).map(Into::into);
+        listen(window, "resize", listener)
+    });
+}
+
+/// Posts the fit-to-content messages when the height the embed needs differs from the
+/// last one told.
+#[cfg(not(feature = "lite"))]
+fn tell_height(told: &std::cell::RefCell<i64>, origins: &[String]) {
+    let Some(h) = needed_height() else { return };
+    if std::mem::replace(&mut *told.borrow_mut(), h) != h {
+        for m in crate::session::fit::messages(h) {
+            post_text(&m, origins);
+        }
+    }
+}
+
+/// The frame's height with nothing scrolled inside it and the drawing's lanes at their
+/// usual height: the frame's own height, plus what each text box below the drawing hides
+/// (its scroll height past its box), plus the drawing's height at the usual lanes
+/// (`data-natural`, in the drawing's units) less the box it has now.
+#[cfg(not(feature = "lite"))]
+fn needed_height() -> Option<i64> {
+    let doc = web_sys::window()?.document()?;
+    let shell = doc.query_selector(".shell.embed").ok()??;
+    let mut need = f64::from(shell.client_height());
+    let boxes = doc
+        .query_selector_all(".embed .guide, .embed .verdict, .embed .share")
+        .ok()?;
+    for i in 0..boxes.length() {
+        if let Some(el) = boxes
+            .item(i)
+            .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
+        {
+            need += f64::from((el.scroll_height() - el.client_height()).max(0));
+        }
+    }
+    if let Some(frame) = doc.query_selector(".embed .timeline-frame").ok().flatten() {
+        let svg = frame.query_selector("svg.timeline[data-natural]").ok()??;
+        let natural: f64 = svg.get_attribute("data-natural")?.parse().ok()?;
+        let units: f64 = svg
+            .get_attribute("viewBox")?
+            .split_whitespace()
+            .nth(2)?
+            .parse()
+            .ok()?;
+        let px = svg.get_bounding_client_rect().width();
+        if units > 0.0 && px > 0.0 {
+            need += natural * px / units - f64::from(frame.client_height());
+        }
+    }
+    Some(need.ceil() as i64)
 }

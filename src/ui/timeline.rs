@@ -7,7 +7,7 @@ use super::{css, when};
 use crate::analysis::projection::step_at_time;
 use crate::session::zoom::{Window, Zoom};
 use crate::session::{Action, Run};
-use crate::view::layout::{Diagram, LANE_H, LEFT};
+use crate::view::layout::{Diagram, LEFT};
 use crate::vocab::numbers::fmt_ms;
 use crate::vocab::numbers::within;
 use crate::vocab::time::Time;
@@ -106,19 +106,32 @@ impl PartialEq for TimelineProps {
 /// The drawing for the window in view, `width` units across: the run's own when it is
 /// shown whole at the usual width; else laid out again from the run's index (only what the
 /// window shows, its labels placed for it and the width).
-fn drawing(run: &Run, zoom: Option<Window>, width: f64) -> Rc<Diagram> {
+fn drawing(run: &Run, zoom: Option<Window>, width: f64, lane_h: f64) -> Rc<Diagram> {
     // The first load never zooms: a zoom hands over to the whole app.
     let window = zoom
         .filter(|_| !cfg!(feature = "lite"))
         .map(|w| (w.from, w.to));
-    if window.is_none() && width == run.diagram.width {
+    if window.is_none() && width == run.diagram.width && lane_h == run.diagram.lane_h {
         return run.diagram.clone();
     }
-    Rc::new(crate::view::layout::layout_in(
+    // (The first load's lanes are always the usual height: it is never an embed.)
+    #[cfg(feature = "lite")]
+    let _ = lane_h;
+    #[cfg(feature = "lite")]
+    return Rc::new(crate::view::layout::layout_in(
         &run.index,
         &run.trace,
         &run.verdict,
         width,
+        window,
+    ));
+    #[cfg(not(feature = "lite"))]
+    Rc::new(crate::view::layout::layout_rows(
+        &run.index,
+        &run.trace,
+        &run.verdict,
+        width,
+        lane_h,
         window,
     ))
 }
@@ -365,17 +378,42 @@ fn svg_x(e: &MouseEvent, width: f64) -> Option<f64> {
 }
 
 /// The width to lay a drawing out at in the `.diagram` box `b`: the box's, as
-/// `layout::fitted_width` turns it into the drawing's (so it never scrolls sideways and its
-/// text stays 11 px); `None` (the usual width) in an embed, which keeps the usual width in
-/// its own scrolling box: a course page's small frame has no height to give a drawing laid
-/// out narrow and tall. (The first load is never an embed: a link to one runs the whole app.)
+/// `layout::fitted_width` turns it into the drawing's (so it never scrolls sideways, the
+/// whole run is in view, and its text stays 11 px).
+/// An embed goes narrower, to [`layout::EMBED_NARROWEST`](crate::view::layout::EMBED_NARROWEST).
 fn fit_in(b: &web_sys::Element) -> Option<f64> {
-    if !cfg!(feature = "lite") && b.closest(".embed").ok().flatten().is_some() {
-        return None;
+    let px = f64::from(b.client_width());
+    #[cfg(not(feature = "lite"))]
+    if (1.0..crate::view::layout::NARROWEST).contains(&px)
+        && b.closest(".embed").ok().flatten().is_some()
+    {
+        return Some(px.floor().max(crate::view::layout::EMBED_NARROWEST));
     }
-    Some(crate::view::layout::fitted_width(f64::from(
-        b.client_width(),
-    )))
+    Some(crate::view::layout::fitted_width(px))
+}
+
+/// An embed's lane height: as tall as its drawing's frame `f` has room for, for `lanes`
+/// lanes laid out `fit` units wide (`layout::lane_height_for`), so that every lane is in
+/// view however short the course page made the frame; `None` outside an embed, whose
+/// page scrolls instead, or before the frame is measured. (The embed's stylesheet gives
+/// the frame its height from the room the page leaves it, not from the drawing's, so
+/// shorter lanes never make the frame shorter in turn.)
+/// Returns the lane height and the frame's least height in CSS pixels: its lanes at their
+/// shortest, below which the frame scrolls rather than be squeezed by the text below it.
+#[cfg(not(feature = "lite"))]
+fn rows_in(f: &web_sys::Element, fit: f64, lanes: usize) -> Option<(i64, i64)> {
+    use crate::view::layout::{lane_height_for, BOTTOM, LANE_H_MIN, TOP};
+    f.closest(".embed").ok().flatten()?;
+    let (w, h) = (f64::from(f.client_width()), f64::from(f.client_height()));
+    let least = (TOP + LANE_H_MIN * lanes as f64 + BOTTOM) * w / fit;
+    // A frame squeezed to nothing by the text around it still gets its least height (and
+    // the shortest lanes), or it would stay at nothing.
+    let lane_h = if h > 0.0 {
+        lane_height_for(lanes, h * fit / w)
+    } else {
+        LANE_H_MIN
+    };
+    (w > 0.0).then(|| (lane_h as i64, least.ceil() as i64))
 }
 
 #[component]
@@ -410,6 +448,40 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         });
     }
     let fit = fit.unwrap_or(crate::view::layout::DIAGRAM_WIDTH);
+    // An embed's lanes, as tall as its frame has room for ([`rows_in`]): measured whenever
+    // the frame changes size — the course page resizing the iframe, or the walkthrough
+    // below the drawing growing or shrinking as its beat changes — and for each run's
+    // number of lanes.
+    let frame = use_node_ref();
+    #[cfg(not(feature = "lite"))]
+    let lane_h = {
+        let rows = use_state_eq(|| None::<(i64, i64)>);
+        let lanes = props.run.trace.nodes.len();
+        {
+            let (rows, frame) = (rows.clone(), frame.clone());
+            use_effect_with((lanes, fit as i64), move |&(lanes, _)| {
+                let measure = {
+                    let frame = frame.clone();
+                    move || {
+                        if let Some(f) = frame.cast::<web_sys::Element>() {
+                            rows.set(rows_in(&f, fit, lanes));
+                        }
+                    }
+                };
+                measure();
+                let observer = super::hooks::on_resize(frame.cast::<web_sys::Element>(), measure);
+                move || drop(observer)
+            });
+        }
+        (
+            rows.map_or(crate::view::layout::LANE_H, |(h, _)| h as f64),
+            rows.map(|(_, least)| format!("min-height:{least}px")),
+        )
+    };
+    #[cfg(not(feature = "lite"))]
+    let (lane_h, least) = lane_h;
+    #[cfg(feature = "lite")]
+    let (lane_h, least) = (crate::view::layout::LANE_H, None::<String>);
     // The window drawn: the one asked for, once it has held still for [`SETTLE_MS`]
     // (the whole app's zoom); until then the last drawing stands in, moved and stretched
     // onto the new window by one transform, so a wheel turn, a drag or a key held down
@@ -425,8 +497,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let drawn = {
         let run = props.run.clone();
         use_memo(
-            (RunKey(props.run.clone()), shown, fit as i64),
-            move |(_, zoom, _)| drawing(&run, *zoom, fit),
+            (RunKey(props.run.clone()), shown, fit as i64, lane_h as i64),
+            move |(_, zoom, _, _)| drawing(&run, *zoom, fit, lane_h),
         )
     };
     let d: &Diagram = &drawn;
@@ -607,7 +679,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 { for d.lanes.iter().map(|l| {
                     let local = at.local(l.node, tt);
                     html! {
-                        <text class="clock-reading" x={n(if anchor_end { x - 5.0 } else { x + 5.0 })} y={n(l.y - LANE_H / 2.0 + 12.0)}
+                        <text class="clock-reading" x={n(if anchor_end { x - 5.0 } else { x + 5.0 })} y={n(l.y - d.lane_h / 2.0 + 12.0)}
                               text-anchor={if anchor_end { "end" } else { "start" }}>
                             { fmt_ms(local) }
                         </text>
@@ -669,6 +741,12 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         use_folds_revealed(&svg, &drawn, d.scale.x(s.t(edge)));
         use_told(&svg, &drawn, d.scale.x(s.t(edge)));
     }
+    #[cfg(not(feature = "lite"))]
+    let natural = Some(n(crate::view::layout::TOP
+        + crate::view::layout::LANE_H * d.lanes.len() as f64
+        + crate::view::layout::BOTTOM));
+    #[cfg(feature = "lite")]
+    let natural = None::<String>;
     let body = html! { <DiagramBody diagram={(*drawn).clone()} /> };
     #[cfg(not(feature = "lite"))]
     let body = html! { <g transform={stretch}>{ body }</g> };
@@ -687,8 +765,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             { for d.lanes.iter().map(|l| html! {
                 <>
                     <text class="lane-name" x="8" y={n(l.y - 2.0)}>{ l.label }</text>
-                    // The node's own clock at the cursor, where no drawing can cover it.
-                    <text class="clock-reading" x="8" y={n(l.y + 13.0)}>
+                    // The node's own clock at the cursor, where no drawing can cover it
+                    // (closer under the name on a short lane, so it stays on its lane).
+                    <text class="clock-reading" x="8" y={n(l.y + if d.lane_h < 34.0 { 10.0 } else { 13.0 })}>
                         { format!("clock {}", fmt_ms(props.state.local(l.node, cursor_t))) }
                     </text>
                 </>
@@ -696,9 +775,12 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         </svg>
     };
     html! {
-        <div class="timeline-frame">
+        <div ref={frame} class="timeline-frame" style={least}>
         { names }
+        // (`data-natural`: the drawing's height with lanes of the usual height, in its own
+        // units, from which an embed tells its host the height it would like: `host.rs`.)
         <svg ref={svg} class="timeline" viewBox={format!("0 0 {} {}", n(d.width), n(d.height))} role="img" aria-label={label}
+             data-natural={natural}
              {onclick} {onmousemove} {onmouseleave} {ondblclick} {onpointerdown} {onpointermove} {onfocusin} {onkeydown}
              onpointerup={onpointerup.clone()} onpointercancel={onpointerup}>
             <defs>

@@ -30,6 +30,9 @@ pub const DIAGRAM_WIDTH: f64 = 960.0;
 /// The narrowest drawing laid out (a phone's screen, as the label tests check it); a
 /// narrower box shows it scaled down a little.
 pub const NARROWEST: f64 = 360.0;
+/// The narrowest drawing an embed lays out: a 320 px frame's box, at one unit a pixel, so
+/// its text stays 11 px (the whole app's floor of [`NARROWEST`] would scale it to 9).
+pub const EMBED_NARROWEST: f64 = 300.0;
 
 /// The width to lay the diagram out at for a box `px` CSS pixels wide: the box's own where
 /// it is narrower than [`DIAGRAM_WIDTH`] (a phone, a laptop's column), so one unit is one
@@ -43,10 +46,28 @@ pub fn fitted_width(px: f64) -> f64 {
         DIAGRAM_WIDTH
     }
 }
+/// A lane's height, where the box has room for it.
 pub const LANE_H: f64 = 58.0;
+/// The shortest lane drawn: a lane's name and its clock reading (two lines of 10–11 px
+/// text) still fit one above the other, and the tallest shape on a lane (a pause, 28
+/// units) reaches into its neighbours by two. An embed in a short frame
+/// shortens its lanes down to this before it cuts any ([`lane_height_for`]).
+pub const LANE_H_MIN: f64 = 24.0;
 pub const LEFT: f64 = 112.0;
 pub const RIGHT: f64 = 24.0;
 pub const TOP: f64 = 30.0;
+
+/// The lane height that fits `lanes` lanes in `room` units of height: the usual
+/// [`LANE_H`] where there is room for it, shorter where there is not, never under
+/// [`LANE_H_MIN`] (below which the box scrolls instead); whole units, so the drawing of a
+/// box a pixel taller or shorter is the same one.
+pub fn lane_height_for(lanes: usize, room: f64) -> f64 {
+    let spare = room - TOP - BOTTOM;
+    within((spare / lanes.max(1) as f64).floor(), LANE_H_MIN, LANE_H)
+}
+
+/// The drawing's height below its last lane (the axis's ticks run into it).
+pub const BOTTOM: f64 = 10.0;
 
 /// Maps true time to x and back.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -261,6 +282,8 @@ pub struct Tick {
 pub struct Diagram {
     pub width: f64,
     pub height: f64,
+    /// The height of each lane ([`LANE_H`] unless the box asked for shorter ones).
+    pub lane_h: f64,
     pub scale: Scale,
     pub lanes: Vec<Lane>,
     pub bands: Vec<Band>,
@@ -750,6 +773,20 @@ pub fn layout_in(
     width: f64,
     window: Option<(i64, i64)>,
 ) -> Diagram {
+    layout_rows(ix, trace, verdict, width, LANE_H, window)
+}
+
+/// [`layout_in`] with lanes `lane_h` units tall (see [`lane_height_for`]): what an embed in
+/// a short frame draws, so that every lane is in view. Shapes keep their sizes; only the
+/// lanes move closer together, and the labels are placed for the room that leaves.
+pub fn layout_rows(
+    ix: &Index,
+    trace: &Trace,
+    verdict: &Verdict,
+    width: f64,
+    lane_h: f64,
+    window: Option<(i64, i64)>,
+) -> Diagram {
     let lanes: Vec<Lane> = trace
         .nodes
         .iter()
@@ -758,10 +795,10 @@ pub fn layout_in(
             node: *n,
             name: n.name(),
             label: n.lane(),
-            y: TOP + LANE_H * (i as f64 + 0.5),
+            y: TOP + lane_h * (i as f64 + 0.5),
         })
         .collect();
-    let height = TOP + LANE_H * lanes.len() as f64 + 10.0;
+    let height = TOP + lane_h * lanes.len() as f64 + BOTTOM;
     let scale = scale_of(trace.end.0, width, window);
     let (t0, t1) = (scale.t0 as i64, scale.t1 as i64);
     let seen = |t: Time| t0 <= t.0 && t.0 <= t1;
@@ -786,8 +823,8 @@ pub fn layout_in(
         .map(|l| l.y)
         .collect();
     let (y0, y1) = (
-        client_lanes.first().copied().unwrap_or(TOP) - LANE_H / 2.0 + 2.0,
-        client_lanes.last().copied().unwrap_or(TOP) + LANE_H / 2.0 - 2.0,
+        client_lanes.first().copied().unwrap_or(TOP) - lane_h / 2.0 + 2.0,
+        client_lanes.last().copied().unwrap_or(TOP) + lane_h / 2.0 - 2.0,
     );
     let mut bands = Vec::new();
     for o in &verdict.overlaps {
@@ -1098,6 +1135,7 @@ pub fn layout_in(
     Diagram {
         width,
         height,
+        lane_h,
         scale,
         lanes,
         bands,

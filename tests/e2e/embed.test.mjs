@@ -8,9 +8,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { ROOT, SHOTS, digestOf, harness, openApp, playback, stopServer, until, urlOf, WAIT } from './lib.mjs';
+import { SHOTS, digestOf, harness, openApp, playback, serveExamples, stopServer, until, urlOf, WAIT } from './lib.mjs';
 
 const LAPTOP = { viewport: { width: 1280, height: 900 } };
 
@@ -26,20 +25,6 @@ function parts(page) {
 async function snapshot(page) {
   const p = parts(page);
   return { t: await p.slider.inputValue(), verdict: await p.verdict(), digest: await p.digest() };
-}
-
-/** Serves examples/ on its own port: a host page on a different origin from the app. */
-async function serveExamples() {
-  const server = createServer(async (req, res) => {
-    try {
-      const body = await readFile(join(ROOT, 'examples', new URL(req.url, 'http://x').pathname.slice(1)));
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-  return server;
 }
 
 describe('share and embed', () => {

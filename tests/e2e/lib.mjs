@@ -101,6 +101,20 @@ export async function serveDist({ dir = DIST, prefix = '/', headers = {}, gzip =
   return server;
 }
 
+/** Serves examples/ on its own port of 127.0.0.1: a host page on a different origin from the app. */
+export async function serveExamples() {
+  const server = createServer(async (req, res) => {
+    try {
+      const body = await readFile(join(ROOT, 'examples', new URL(req.url, 'http://x').pathname.slice(1)));
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  return server;
+}
+
 /** The q-quantile of sorted numbers (nearest rank): the benchmarks' p50 and p95. */
 export function quantile(sorted, q) {
   if (sorted.length === 0) return NaN;

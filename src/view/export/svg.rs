@@ -475,6 +475,7 @@ pub fn swatch(s: Swatch, name: &str) -> String {
     let mut d = Diagram {
         width: w,
         height: h,
+        lane_h: h,
         scale: Scale {
             t0: 0.0,
             t1: 1.0,

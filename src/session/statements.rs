@@ -1,0 +1,135 @@
+//! Progress a course platform can record: what a learner did in an embed, told to the
+//! host page as statements shaped like xAPI's (actor left to the host, which knows who is
+//! signed in; a verb, an object and a result).
+//!
+//! - `progressed` a lesson: the walkthrough reached beat k of n (told once per beat, the
+//!   first time it is reached);
+//! - `completed` a lesson: its last beat was reached;
+//! - `answered` a question: a stop's prediction was revealed against the run (the stop,
+//!   the choice, whether the run did what was picked);
+//! - `completed` a question: its last stop was answered, with the score (right answers of
+//!   the stops answered).
+//!
+//! The [`Tracker`] reads each new [`Session`] and says what is new since the last one; the
+//! grades are the quiz's own (`Quiz::right`, read off the run), never stored answers.
+//! Web-free: the sequence for a lesson and a question is tested natively.
+
+use super::embed::{Event, Statement};
+use super::Session;
+use crate::teach::course::{self, Quiz};
+
+/// What the host has been told so far.
+#[derive(Clone, Debug, Default)]
+pub struct Tracker {
+    /// The lesson being walked (its scenario's name) and the beats told of it.
+    lesson: Option<(String, Vec<usize>)>,
+    /// The question being played and, per stop, whether its answer was right (`None`
+    /// until answered).
+    question: Option<(usize, Vec<Option<bool>>)>,
+}
+
+impl Tracker {
+    /// The statements `s` makes true that have not been told yet, in the order they
+    /// happened.
+    pub fn observe(&mut self, s: &Session) -> Vec<Event> {
+        let mut out = Vec::new();
+        self.lesson_progress(s, &mut out);
+        self.quiz_progress(s, &mut out);
+        out
+    }
+
+    fn lesson_progress(&mut self, s: &Session, out: &mut Vec<Event>) {
+        // A walkthrough is shown for a named lesson outside a quiz.
+        let (Some(name), None) = (s.name.as_deref(), s.quiz) else {
+            return;
+        };
+        let total = s.beats.iter().flatten().count();
+        if total == 0 {
+            return;
+        }
+        if self.lesson.as_ref().is_none_or(|(n, _)| n != name) {
+            self.lesson = Some((name.to_string(), Vec::new()));
+        }
+        let Some((_, told)) = &mut self.lesson else {
+            return;
+        };
+        let Some(b) = course::beat_at(&s.beats, s.cursor.step) else {
+            return;
+        };
+        // Beats are counted as the header counts them: only those this run has.
+        let k = s.beats[..=b].iter().flatten().count();
+        if told.contains(&k) {
+            return;
+        }
+        told.push(k);
+        let object = ("lesson", name.to_string(), s.title().to_string());
+        out.push(Event::Statement(Statement {
+            verb: "progressed",
+            object: object.clone(),
+            result: vec![("beat", k as i64), ("beats", total as i64)],
+            success: None,
+            response: None,
+        }));
+        if k == total {
+            out.push(Event::Statement(Statement {
+                verb: "completed",
+                object,
+                result: vec![("beats", total as i64)],
+                success: None,
+                response: None,
+            }));
+        }
+    }
+
+    fn quiz_progress(&mut self, s: &Session, out: &mut Vec<Event>) {
+        let Some(q) = s.quiz else { return };
+        let stops = q.question().stops.len();
+        if self.question.as_ref().is_none_or(|(n, _)| *n != q.question) {
+            self.question = Some((q.question, vec![None; stops]));
+        }
+        let Some((_, answers)) = &mut self.question else {
+            return;
+        };
+        if !q.revealed || answers.get(q.stop).is_none_or(Option::is_some) {
+            return;
+        }
+        let Some(right) = q.right(&s.run.trace) else {
+            return;
+        };
+        answers[q.stop] = Some(right);
+        let object = question_object(&q);
+        out.push(Event::Statement(Statement {
+            verb: "answered",
+            object: object.clone(),
+            result: vec![("stop", q.stop as i64)],
+            success: Some(right),
+            response: choice(&q),
+        }));
+        if q.stop + 1 == stops {
+            let raw = answers.iter().filter(|a| **a == Some(true)).count();
+            out.push(Event::Statement(Statement {
+                verb: "completed",
+                object,
+                result: vec![("score", raw as i64), ("max", stops as i64)],
+                success: Some(raw == stops),
+                response: None,
+            }));
+        }
+    }
+}
+
+/// A question as a statement's object: its link's id (`quiz=1` is question 1), and what
+/// it asks.
+fn question_object(q: &Quiz) -> (&'static str, String, String) {
+    (
+        "question",
+        format!("quiz={}", q.question + 1),
+        q.question().asks.to_string(),
+    )
+}
+
+/// The choice picked at the stop in play, as its text.
+fn choice(q: &Quiz) -> Option<String> {
+    let stop = q.current()?;
+    Some(stop.choices.get(q.picked?)?.text.to_string())
+}

@@ -1,0 +1,260 @@
+// End-to-end: an embed shows the story whole at every frame size a course page may give
+// it, fits its host frame to its content, and tells the host the learner's progress.
+//
+// - The sweep: frames from 320 to 1280 wide and 240 to 900 tall, each through the states a
+//   reader passes (the load, every beat of the GC-pause lesson, the end, an interview
+//   question's stop and its reveal). At each, read off the rendered page: every lane's name
+//   inside the visible drawing and at least 10 px, the stale write's mark in view at the
+//   end, no two visible text blocks or controls overlapping, no text block squeezed
+//   narrower than about ten characters. A contact sheet of the sweep's screenshots goes to
+//   target/e2e/embed-sweep.png.
+// - Fit to content: examples/course.html resizes its frames from their messages, in each
+//   of the three conventions (ours, Canvas's, H5P's); then nothing in a frame scrolls and
+//   its lanes are the usual height.
+// - Progress: the same page records the statements for a lesson walked to its end and a
+//   question answered to its model answer, in order.
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SHOTS, harness, openApp, serveExamples, stopServer, until, urlOf } from './lib.mjs';
+
+const WIDTHS = [320, 360, 480, 640, 960, 1280];
+const HEIGHTS = [240, 420, 640, 900];
+
+/**
+ * What a reader would find wrong on the page as it is drawn now; `end` also asks for the
+ * stale write's mark in view. Runs in the page.
+ */
+function inspect({ end }) {
+  const bad = [];
+  const view = { l: 0, t: 0, r: innerWidth, b: innerHeight };
+  const cut = (a, b) => ({ l: Math.max(a.l, b.l), t: Math.max(a.t, b.t), r: Math.min(a.r, b.r), b: Math.min(a.b, b.b) });
+  const box = (r) => ({ l: r.left, t: r.top, r: r.right, b: r.bottom });
+  const empty = (b) => b.r - b.l < 1 || b.b - b.t < 1;
+  // The part of an element a reader can see: its box cut by every ancestor that clips.
+  const seen = (el) => {
+    let b = cut(box(el.getBoundingClientRect()), view);
+    for (let a = el.parentElement; a && a !== document.documentElement; a = a.parentElement) {
+      const cs = getComputedStyle(a);
+      if (cs.overflowX !== 'visible' || cs.overflowY !== 'visible') b = cut(b, box(a.getBoundingClientRect()));
+    }
+    return b;
+  };
+  const shown = (el) => el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+  const name = (el) => `${el.tagName.toLowerCase()}${el.className?.baseVal ?? el.className ? '.' + (el.className.baseVal ?? el.className).split(' ')[0] : ''} "${(el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 30)}"`;
+
+  const frame = document.querySelector('.timeline-frame');
+  if (!frame) return ['no drawing'];
+  const drawing = seen(frame);
+  for (const lane of document.querySelectorAll('.lane-names .lane-name')) {
+    const r = box(lane.getBoundingClientRect());
+    if (r.l < drawing.l - 1 || r.r > drawing.r + 1 || r.t < drawing.t - 1 || r.b > drawing.b + 1) {
+      bad.push(`lane ${name(lane)} outside the drawing's visible box`);
+    }
+    const svg = lane.ownerSVGElement;
+    const px = parseFloat(getComputedStyle(lane).fontSize) * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    if (px < 9.95) bad.push(`lane ${name(lane)} drawn at ${px.toFixed(1)} px`);
+  }
+  if (end) {
+    const marks = [...document.querySelectorAll('svg.timeline .stale')].filter(shown);
+    if (marks.length === 0) bad.push('no stale-write mark drawn at the end');
+    for (const m of marks) {
+      const r = box(m.getBoundingClientRect());
+      if (r.l < drawing.l - 1 || r.r > drawing.r + 1 || r.t < drawing.t - 1 || r.b > drawing.b + 1) {
+        bad.push(`the stale write's mark ${name(m)} outside the drawing's visible box`);
+      }
+    }
+  }
+  const blocks = [
+    ...document.querySelectorAll('.shell.embed :is(button, a, input, select, p, h2, h3, li, summary, label, .caption)'),
+  ]
+    .filter((el) => !el.closest('svg') && shown(el))
+    .map((el) => ({ el, b: seen(el) }))
+    .filter(({ b }) => !empty(b));
+  for (let i = 0; i < blocks.length; i++) {
+    const { el, b } = blocks[i];
+    for (let j = i + 1; j < blocks.length; j++) {
+      const o = blocks[j];
+      if (el.contains(o.el) || o.el.contains(el)) continue;
+      const c = cut(b, o.b);
+      if (c.r - c.l > 2 && c.b - c.t > 2) bad.push(`${name(el)} overlaps ${name(o.el)}`);
+    }
+    if (/^(P|H2|H3|LI)$/.test(el.tagName) || el.classList.contains('beat')) {
+      const text = el.textContent.trim();
+      const font = parseFloat(getComputedStyle(el).fontSize);
+      const w = el.getBoundingClientRect().width;
+      if (text.length >= 10 && w < 10 * 0.5 * font) bad.push(`${name(el)} squeezed to ${w.toFixed(0)} px`);
+      if (font < 9.95) bad.push(`${name(el)} at ${font} px`);
+    }
+  }
+  return bad;
+}
+
+describe('embeds at every size', () => {
+  const h = harness();
+
+  test('every frame from 320×240 to 1280×900 shows the story whole through a lesson and a question', async () => {
+    const bad = [];
+    const shots = [];
+    const browser = h.browser;
+    for (const width of WIDTHS) {
+      for (const height of HEIGHTS) {
+        const size = `${width}×${height}`;
+        const { context, page, problems } = await openApp(browser, `${h.url}#s=gc-pause&embed=1`, {
+          viewport: { width, height },
+        });
+        const check = async (state, { end = false, shot = false } = {}) => {
+          // Two frames, so the drawing's lanes (set from the frame's measured height) are in.
+          await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+          for (const b of await page.evaluate(inspect, { end })) bad.push(`${size} ${state}: ${b}`);
+          if (shot) {
+            const path = join(SHOTS, `embed-sweep-${width}x${height}-${state}.png`);
+            await page.screenshot({ path });
+            shots.push({ size, state, path, width, height });
+          }
+        };
+        try {
+          await check('load', { shot: true });
+          const guide = page.getByRole('region', { name: 'Walkthrough' });
+          const next = guide.getByRole('button', { name: 'Next', exact: true });
+          // The beat's text, read even where a short frame hides the heading that counts it.
+          const said = () => guide.locator('.beat').evaluate((el) => el.textContent);
+          for (let beat = 1; !(await next.isDisabled()); beat++) {
+            const before = await said();
+            await next.click();
+            await until(async () => (await said()) !== before, `beat ${beat}`);
+            await check(`beat-${beat}`, { shot: await next.isDisabled() });
+          }
+          await page.locator('body').press('End');
+          // At the end (the link says so: an embed rewrites its own address as it goes).
+          await until(async () => /[#&]t=[1-9]/.test(page.url()), 'the end');
+          await check('end', { end: true, shot: true });
+
+          await page.goto('about:blank');
+          await page.goto(`${h.url}#quiz=1&embed=1`);
+          const quiz = page.getByRole('region', { name: 'Interview question' });
+          await quiz.getByRole('button', { name: 'Skip to the stop' }).first().click();
+          const choices = quiz.getByRole('group', { name: 'Your prediction' });
+          await choices.waitFor();
+          await check('question', { shot: true });
+          await choices.getByRole('button').first().click();
+          await quiz.getByRole('button', { name: 'Play on' }).click();
+          await quiz.getByRole('button', { name: /^(Next stop|Show the model answer)$/ }).waitFor();
+          await check('reveal', { shot: true });
+          assert.deepEqual(problems, [], size);
+        } finally {
+          await context.close();
+        }
+      }
+    }
+
+    // The contact sheet: every screenshot at half size, captioned, in one picture.
+    const sheet = await browser.newPage({ viewport: { width: 1600, height: 900 } });
+    try {
+      const figures = await Promise.all(
+        shots.map(async (s) => {
+          const data = (await readFile(s.path)).toString('base64');
+          return `<figure><img src="data:image/png;base64,${data}" width="${s.width / 2}" height="${s.height / 2}"><figcaption>${s.size} ${s.state}</figcaption></figure>`;
+        }),
+      );
+      await sheet.setContent(
+        `<style>body{margin:8px;font:12px sans-serif;display:flex;flex-wrap:wrap;gap:8px;align-items:flex-start}figure{margin:0}img{display:block;border:1px solid #888}</style>${figures.join('')}`,
+      );
+      await sheet.screenshot({ path: join(SHOTS, 'embed-sweep.png'), fullPage: true });
+    } finally {
+      await sheet.close();
+    }
+    assert.ok(shots.length >= WIDTHS.length * HEIGHTS.length * 5, `${shots.length} screenshots`);
+    assert.deepEqual(bad, []);
+  });
+
+  for (const fit of ['leaseline', 'canvas', 'h5p']) {
+    test(`a course page fits its frames from their ${fit} messages, and nothing scrolls inside them`, async () => {
+      const examples = await serveExamples();
+      try {
+        const host = `${urlOf(examples)}course.html?app=${encodeURIComponent(h.url)}&fit=${fit}`;
+        const { context, page, problems } = await openApp(h.browser, host, { viewport: { width: 1024, height: 800 } }, null, {
+          ready: 'h1',
+        });
+        try {
+          for (const id of ['lesson', 'question']) {
+            const frame = page.frameLocator(`#${id}`);
+            await frame.getByRole('toolbar', { name: 'Playback' }).waitFor();
+            // Fitted: the frame grew from the page's 300 px and the embed is laid out in it
+            // with nothing left over to scroll.
+            const fitted = () =>
+              frame.locator('body').evaluate(() => {
+                const boxes = [...document.querySelectorAll('*')].filter((el) => {
+                  const cs = getComputedStyle(el);
+                  return /auto|scroll/.test(cs.overflowY) && el.scrollHeight > el.clientHeight + 1;
+                });
+                const svg = document.querySelector('svg.timeline');
+                const usual = svg && Number(svg.dataset.natural) === svg.viewBox.baseVal.height;
+                return boxes.length === 0 && document.documentElement.scrollHeight <= innerHeight && usual
+                  ? true
+                  : { scrolls: boxes.map((el) => `${el.className} ${el.scrollHeight}>${el.clientHeight}`), usual };
+              });
+            await until(async () => (await fitted()) === true, `the ${id} frame fitted (${JSON.stringify(await fitted())})`);
+            const px = await page.locator(`#${id}`).evaluate((f) => f.getBoundingClientRect().height);
+            assert.ok(px > 300, `${id}: ${px} px`);
+            await page.locator(`#${id}`).screenshot({ path: join(SHOTS, `embed-fit-${fit}-${id}.png`) });
+          }
+          if (fit === 'leaseline') await progress(page);
+          assert.deepEqual(problems, []);
+        } finally {
+          await context.close();
+        }
+      } finally {
+        await stopServer(examples);
+      }
+    });
+  }
+});
+
+/** Walks the lesson to its end and the question to its model answer; reads the record. */
+async function progress(page) {
+  const lesson = page.frameLocator('#lesson');
+  const next = lesson.getByRole('region', { name: 'Walkthrough' }).getByRole('button', { name: 'Next', exact: true });
+  let beats = 0;
+  while (!(await next.isDisabled())) {
+    await next.click();
+    beats++;
+    await until(() => page.evaluate((n) => window.statements.filter((s) => s.verb === 'progressed').length >= n, beats), `beat ${beats}`);
+  }
+  await until(() => page.evaluate(() => window.statements.some((s) => s.verb === 'completed')), 'the lesson completed');
+  const lessonSaid = await page.evaluate(() => window.statements.map((s) => `${s.verb} ${s.object.kind} ${s.object.id} ${JSON.stringify(s.result)}`));
+  const want = [];
+  for (let k = 1; k <= beats; k++) want.push(`progressed lesson gc-pause {"beat":${k},"beats":${beats}}`);
+  want.push(`completed lesson gc-pause {"beats":${beats}}`);
+  assert.deepEqual(lessonSaid, want);
+
+  const quiz = page.frameLocator('#question').getByRole('region', { name: 'Interview question' });
+  let stops = 0;
+  for (;;) {
+    await quiz.getByRole('button', { name: 'Skip to the stop' }).first().click();
+    await quiz.getByRole('group', { name: 'Your prediction' }).getByRole('button').first().click();
+    await quiz.getByRole('button', { name: 'Play on' }).click();
+    const on = quiz.getByRole('button', { name: /^(Next stop|Show the model answer)$/ });
+    await on.waitFor();
+    stops++;
+    const last = (await on.innerText()) === 'Show the model answer';
+    await on.click();
+    if (last) break;
+  }
+  await until(() => page.evaluate(() => window.statements.some((s) => s.from === 'question' && s.verb === 'completed')), 'the question completed');
+  const asked = await page.evaluate(() => window.statements.filter((s) => s.from === 'question'));
+  assert.deepEqual(
+    asked.map((s) => s.verb),
+    [...Array(stops).fill('answered'), 'completed'],
+  );
+  const rights = asked.filter((s) => s.verb === 'answered' && s.result.success).length;
+  assert.deepEqual(asked.at(-1).result, { score: rights, max: stops, success: rights === stops });
+  for (const [i, s] of asked.slice(0, -1).entries()) {
+    assert.equal(s.object.id, 'quiz=1');
+    assert.equal(s.result.stop, i);
+    assert.equal(typeof s.result.response, 'string');
+    assert.equal(s.actor, 'learner@course.example', 'the host adds the actor');
+  }
+}
