@@ -532,3 +532,25 @@ fn a_bad_link_keeps_only_its_embed_as_the_doc_says() {
     assert!(bad.origins.is_empty(), "origins= is dropped with the rest");
     assert!(!bad.diagram_only, "view= is dropped with the rest");
 }
+
+/// The fit-to-content script the Share dialog's code loads is the one the build ships, and
+/// the doc names it as the code writes it.
+#[test]
+fn the_fit_script_is_shipped_and_named_as_the_snippet_writes_it() {
+    use leaseline::session::share::snippet::FIT_SCRIPT;
+    let script = read(&format!("static/{FIT_SCRIPT}"));
+    assert!(
+        script.contains("d.type !== 'resize'"),
+        "it follows resize events"
+    );
+    assert!(read("index.html").contains(&format!("href=\"static/{FIT_SCRIPT}\"")));
+    let mut o = share::EmbedOptions::from_link("");
+    o.fit = true;
+    let code = share::iframe_snippet(
+        "https://courses.example/locks/leaseline/#s=gc-pause&embed=1",
+        "T",
+        &o,
+    );
+    let line = code.lines().last().expect("a line");
+    assert!(doc().contains(&format!("`{line}`")), "{line}");
+}

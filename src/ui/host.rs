@@ -265,11 +265,15 @@ fn use_fit_to_content(session: &Session) {
 }
 
 /// Posts the fit-to-content messages when the height the embed needs differs from the
-/// last one told.
+/// last one told: any growth, or a shrink of more than two pixels. (Measured in a frame of
+/// whole pixels, boxes of fractional height round differently from one height to the
+/// next, and a frame that followed each pixel would swing between two heights for ever.)
 #[cfg(not(feature = "lite"))]
 fn tell_height(told: &std::cell::RefCell<i64>, origins: &[String]) {
     let Some(h) = needed_height() else { return };
-    if std::mem::replace(&mut *told.borrow_mut(), h) != h {
+    let mut told = told.borrow_mut();
+    if h > *told || h < *told - 2 {
+        *told = h;
         for m in crate::session::fit::messages(h) {
             post_text(&m, origins);
         }

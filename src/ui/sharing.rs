@@ -1,6 +1,7 @@
 //! The share dialog and the embed's own small header. The link is the whole view state
 //! (`share::encode`); the embed code is the same link in embed mode, shaped by the dialog's
-//! [`EmbedOptions`] (size, Play on load, Diagram and caption only), with a live preview of
+//! [`EmbedOptions`] (size, Play on load, Diagram and caption only, the course page's
+//! origins, the fit-to-content script), with a live preview of
 //! the frame it makes and a `title` so screen readers can name the frame.
 
 use super::on;
@@ -127,6 +128,8 @@ impl Reducible for Dialog {
                     "share-width" => o.set_width(&value),
                     "share-height" => o.set_height(&value),
                     "autoplay" => o.autoplay = checked,
+                    "share-origins" => o.origins_text = value,
+                    "fit" => o.fit = checked,
                     _ => o.diagram_only = checked,
                 }
             }
@@ -159,6 +162,24 @@ fn dimension(
             <span>{ label }</span>
             <input type="number" {id} name={id} min={range.start().to_string()} max={range.end().to_string()} step="1" inputmode="numeric"
                    value={text.to_string()} aria-invalid={error.is_some().to_string()}
+                   aria-describedby={error.is_some().then(|| err_id.clone())} />
+            if let Some(e) = error {
+                <span id={err_id} class="field-error">{ e }</span>
+            }
+        </label>
+    }
+}
+
+/// The course page's origins, which the frame will obey alone, with what is wrong with
+/// them said at the field.
+fn origins_field(text: &str, error: Option<String>) -> Html {
+    let id = "share-origins";
+    let err_id = format!("{id}-error");
+    html! {
+        <label class={css(&["field", when(error.is_some(), "invalid")])}>
+            <span>{ "Your course page's origin (e.g. https://courses.example; several with commas)" }</span>
+            <input type="text" {id} name={id} value={text.to_string()} spellcheck="false" autocomplete="off"
+                   aria-invalid={error.is_some().to_string()}
                    aria-describedby={error.is_some().then(|| err_id.clone())} />
             if let Some(e) = error {
                 <span id={err_id} class="field-error">{ e }</span>
@@ -288,6 +309,8 @@ fn ShareDialog(p: &DialogProps) -> Html {
                     </fieldset>
                     { tick("checkbox", "autoplay", "1".into(), opts.autoplay, "Play on load".into()) }
                     { tick("checkbox", "view", "diagram".into(), opts.diagram_only, "Diagram and caption only".into()) }
+                    { tick("checkbox", "fit", "1".into(), opts.fit, "Fit the frame's height to its content (adds a script line)".into()) }
+                    { origins_field(&opts.origins_text, opts.origins_error()) }
                     <label class="field">
                         <span>{ "Embed code" }</span>
                         <textarea ref={code_field.clone()} readonly=true rows="4" value={snippet.clone()} aria-label="Embed code" />

@@ -18,7 +18,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SHOTS, harness, openApp, serveExamples, stopServer, until, urlOf } from './lib.mjs';
+import { SHOTS, harness, openApp, serveExamples, servePages, stopServer, until, urlOf } from './lib.mjs';
 
 const WIDTHS = [320, 360, 480, 640, 960, 1280];
 const HEIGHTS = [240, 420, 640, 900];
@@ -170,6 +170,56 @@ describe('embeds at every size', () => {
     assert.deepEqual(bad, []);
   });
 
+  test("the share dialog's code, with the course's origin and the fit line, pasted into a page fits its frame", async () => {
+    // The course's site: the page is written once the dialog has given its code.
+    const pages = {};
+    const site = await servePages(pages);
+    const course = urlOf(site).replace(/\/$/, '');
+    const { context, page, problems } = await openApp(h.browser, `${h.url}#s=gc-pause`, { viewport: { width: 1280, height: 900 } });
+    try {
+      await page.getByRole('button', { name: 'Share', exact: true }).click();
+      const dialog = page.getByRole('region', { name: 'Share' });
+      const origins = dialog.getByRole('textbox', { name: /course page's origin/ });
+      // A bad origin is flagged at its field, and the code leaves origins= out.
+      await origins.fill('courses.example/path');
+      await until(async () => (await dialog.locator('#share-origins-error').count()) === 1, 'the field error');
+      assert.match(await dialog.locator('#share-origins-error').innerText(), /^origins:/);
+      assert.doesNotMatch(await dialog.getByRole('textbox', { name: 'Embed code' }).inputValue(), /origins=/);
+      await origins.fill(course);
+      await dialog.getByRole('checkbox', { name: /Fit the frame's height/ }).check();
+      const code = await dialog.getByRole('textbox', { name: 'Embed code' }).inputValue();
+      assert.ok(code.includes(`&amp;origins=${course}"`), code);
+      assert.ok(code.endsWith(`\n<script src="${h.url}leaseline-fit.js" async></script>`), code);
+      await page.screenshot({ path: join(SHOTS, 'share-dialog-fit.png') });
+
+      // The course page: the code pasted as it is.
+      const host = await context.newPage();
+      host.on('pageerror', (err) => problems.push(`course page: ${err.message}`));
+      pages['/unit-2.html'] = `<!doctype html><title>Unit 2</title><h1>Unit 2</h1>${code}<p>After the frame.</p>`;
+      await host.goto(`${course}/unit-2.html`);
+      const frame = host.frameLocator('iframe');
+      await frame.getByRole('toolbar', { name: 'Playback' }).waitFor();
+      await until(
+        () =>
+          frame.locator('body').evaluate(() => {
+            const svg = document.querySelector('svg.timeline');
+            const still = [...document.querySelectorAll('*')].some(
+              (el) => /auto|scroll/.test(getComputedStyle(el).overflowY) && el.scrollHeight > el.clientHeight + 1,
+            );
+            return svg && Number(svg.dataset.natural) === svg.viewBox.baseVal.height && !still;
+          }),
+        'the pasted frame fitted to its content',
+      );
+      const px = await host.locator('iframe').evaluate((f) => f.getBoundingClientRect().height);
+      assert.ok(px > 420, `${px} px`);
+      await host.screenshot({ path: join(SHOTS, 'embed-fit-pasted.png'), fullPage: true });
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+      await stopServer(site);
+    }
+  });
+
   for (const fit of ['leaseline', 'canvas', 'h5p']) {
     test(`a course page fits its frames from their ${fit} messages, and nothing scrolls inside them`, async () => {
       const examples = await serveExamples();
@@ -201,7 +251,16 @@ describe('embeds at every size', () => {
             assert.ok(px > 300, `${id}: ${px} px`);
             await page.locator(`#${id}`).screenshot({ path: join(SHOTS, `embed-fit-${fit}-${id}.png`) });
           }
-          if (fit === 'leaseline') await progress(page);
+          // Settled: a frame left alone asks for nothing more (no swing between heights).
+          const asked = await page.evaluate(() => window.heights.length);
+          await page.waitForTimeout(1_500);
+          assert.equal(await page.evaluate(() => window.heights.length), asked, 'the heights settle');
+          if (fit === 'leaseline') {
+            await progress(page);
+            const settled = await page.evaluate(() => window.heights.length);
+            await page.waitForTimeout(1_500);
+            assert.equal(await page.evaluate(() => window.heights.length), settled, 'the heights settle after the reveal');
+          }
           assert.deepEqual(problems, []);
         } finally {
           await context.close();

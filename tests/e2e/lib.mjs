@@ -115,6 +115,22 @@ export async function serveExamples() {
   return server;
 }
 
+/**
+ * A page of our own making served from 127.0.0.1 on a free port, as a course platform
+ * would serve a page an author pasted code into: `pages` maps a path ("/unit-2.html") to
+ * its HTML. (Served for real rather than through a Playwright route: Chromium treats a
+ * routed page as public and refuses its requests to loopback addresses.)
+ */
+export async function servePages(pages) {
+  const server = createServer((req, res) => {
+    const body = pages[new URL(req.url, 'http://x').pathname];
+    if (body === undefined) res.writeHead(404).end();
+    else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  return server;
+}
+
 /** The q-quantile of sorted numbers (nearest rank): the benchmarks' p50 and p95. */
 export function quantile(sorted, q) {
   if (sorted.length === 0) return NaN;

@@ -46,6 +46,11 @@ pub struct EmbedOptions {
     pub autoplay: bool,
     /// Only the diagram, its playback controls and the caption (`view=diagram`).
     pub diagram_only: bool,
+    /// The course page's origins as typed: the only pages the frame will obey
+    /// (`origins=`), when they read.
+    pub origins_text: String,
+    /// Add the fit-to-content script line after the frame (`leaseline-fit.js`).
+    pub fit: bool,
 }
 
 impl Default for EmbedOptions {
@@ -58,6 +63,8 @@ impl Default for EmbedOptions {
             custom: (w, h),
             autoplay: false,
             diagram_only: false,
+            origins_text: String::new(),
+            fit: false,
         }
     }
 }
@@ -70,7 +77,7 @@ fn split(link: &str) -> (&str, impl Iterator<Item = &str>) {
 
 /// The keys the options own in a link: the dialog's checkboxes decide them.
 fn owned(pair: &str) -> bool {
-    pair.starts_with("autoplay=") || pair.starts_with("view=")
+    pair.starts_with("autoplay=") || pair.starts_with("view=") || pair.starts_with("origins=")
 }
 
 /// A typed dimension, checked: the number, or what to say at the field.
@@ -98,16 +105,35 @@ impl EmbedOptions {
     /// The options a link already asks for: a dialog opened inside an autoplaying or
     /// diagram-only embed starts with those boxes ticked.
     pub fn from_link(embed_link: &str) -> EmbedOptions {
-        let (mut autoplay, mut diagram_only) = (false, false);
+        let (mut autoplay, mut diagram_only, mut origins) = (false, false, "");
         for p in split(embed_link).1 {
             autoplay |= p == "autoplay=1";
             diagram_only |= p == "view=diagram";
+            origins = p.strip_prefix("origins=").unwrap_or(origins);
         }
         EmbedOptions {
             autoplay,
             diagram_only,
+            origins_text: origins.to_string(),
             ..EmbedOptions::default()
         }
+    }
+
+    /// The typed origins, checked as a link's `origins=` is: the list (empty when the field
+    /// is), or what to say at the field.
+    fn origins(&self) -> Result<Vec<String>, String> {
+        let text = self.origins_text.trim().replace([' ', '\n'], "");
+        if text.is_empty() {
+            return Ok(Vec::new());
+        }
+        crate::session::share::parse_origins(&text).map_err(|e| {
+            format!("{e}. Until it reads, the code lets a page at any origin drive the frame.")
+        })
+    }
+
+    /// What is wrong with the origins field, if anything.
+    pub fn origins_error(&self) -> Option<String> {
+        self.origins().err()
     }
 
     /// A preset's label, as the dialog shows it: "Medium 640×420".
@@ -189,6 +215,10 @@ impl EmbedOptions {
         for (i, p) in ours.into_iter().flatten().enumerate() {
             pairs.insert(at + i, p);
         }
+        // The typed origins replace the link's own, last, as `share::encode` writes them.
+        let origins = self.origins().unwrap_or_default();
+        let origins = (!origins.is_empty()).then(|| format!("origins={}", origins.join(",")));
+        pairs.extend(origins.as_deref());
         format!("{page}#{}", pairs.join("&"))
     }
 
@@ -216,8 +246,20 @@ pub fn iframe_snippet(embed_link: &str, title: &str, opts: &EmbedOptions) -> Str
     snippet.push_str(&format!(
         "\" width=\"{w}\" height=\"{h}\" style=\"border:0\" loading=\"lazy\"></iframe>"
     ));
+    if opts.fit {
+        // The script sits beside the app's page: the link's address up to its last `/`.
+        let page = embed_link.split('#').next().unwrap_or_default();
+        let folder = &page[..page.rfind('/').map_or(0, |i| i + 1)];
+        snippet.push_str("\n<script src=\"");
+        escape_into(&mut snippet, &format!("{folder}{FIT_SCRIPT}"));
+        snippet.push_str("\" async></script>");
+    }
     snippet
 }
+
+/// The host-side script that fits each Leaseline frame on a page to the height it asks
+/// for (`static/leaseline-fit.js`, served beside the app).
+pub const FIT_SCRIPT: &str = "leaseline-fit.js";
 
 #[cfg(test)]
 mod tests {
@@ -235,6 +277,46 @@ mod tests {
             iframe_snippet("https://x.example/#s=a&embed=1", "<b> & \"c\"", &o),
             "<iframe src=\"https://x.example/#s=a&amp;embed=1\" title=\"Leaseline: &lt;b&gt; &amp; &quot;c&quot;\" width=\"640\" height=\"420\" style=\"border:0\" loading=\"lazy\"></iframe>"
         );
+    }
+
+    #[test]
+    fn origins_and_the_fit_script_go_into_the_code_and_a_bad_origin_names_its_field() {
+        let mut o = EmbedOptions {
+            origins_text: "https://course.example, http://localhost:8000".into(),
+            fit: true,
+            ..EmbedOptions::default()
+        };
+        assert_eq!(o.origins_error(), None);
+        let s = iframe_snippet(
+            "https://x.example/app/index.html#s=gc-pause&embed=1",
+            "T",
+            &o,
+        );
+        assert!(
+            s.contains("#s=gc-pause&amp;embed=1&amp;origins=https://course.example,http://localhost:8000\""),
+            "{s}"
+        );
+        assert!(
+            s.ends_with(
+                "</iframe>\n<script src=\"https://x.example/app/leaseline-fit.js\" async></script>"
+            ),
+            "{s}"
+        );
+        // The link's own origins are replaced by the typed ones, and dropped with them.
+        let link = "https://x.example/#s=a&embed=1&origins=https://old.example";
+        assert!(o
+            .link(link)
+            .ends_with("embed=1&origins=https://course.example,http://localhost:8000"));
+        assert_eq!(
+            EmbedOptions::from_link(link).origins_text,
+            "https://old.example"
+        );
+        o.origins_text = String::new();
+        assert_eq!(o.link(link), "https://x.example/#s=a&embed=1");
+        // A bad origin is said at its field, and the code leaves origins= out meanwhile.
+        o.origins_text = "course.example/path".into();
+        assert!(o.origins_error().unwrap().starts_with("origins:"));
+        assert_eq!(o.link(link), "https://x.example/#s=a&embed=1");
     }
 
     #[test]
@@ -273,9 +355,11 @@ mod tests {
         let plain = format!("{PAGE}{}", encode(&v));
         for (autoplay, diagram_only) in [(false, false), (true, false), (false, true), (true, true)]
         {
+            // A dialog opened on an embed link starts with the link's origins in its field.
             let o = EmbedOptions {
                 autoplay,
                 diagram_only,
+                origins_text: "https://course.example".into(),
                 ..EmbedOptions::default()
             };
             v.autoplay = autoplay;
