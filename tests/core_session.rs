@@ -642,3 +642,122 @@ fn progress_statements_arrive_in_order_for_a_lesson_and_a_question() {
     );
     assert!(first.contains(r#""response":""#), "{first}");
 }
+
+/// A link's span (`from=`, `to=`): the cursor, playback, the jumps, a host's seek, the zoom
+/// and the walkthrough's beats all stay inside it; the link says it back.
+#[test]
+fn a_span_keeps_the_reader_inside_it() {
+    let s = act(
+        page(),
+        [Action::Navigate(
+            "#s=gc-pause&from=25000&to=52000&embed=1".into(),
+        )],
+    );
+    assert_eq!(s.error, None);
+    assert_eq!(s.cursor.t, 25_000.0, "it opens at the span's start");
+    let w = s.span_window().expect("a span");
+    assert_eq!((w.from, w.to), (25_000, 52_000));
+    assert_eq!(s.zoom, Some(w), "the diagram shows the span");
+    assert!(s.at_span_start());
+    // Only the beats whose events fall inside it are told: client 1's grant and pause at
+    // 10 s are not, the expiry at 30 s is.
+    let trace = &s.run.trace;
+    let told: Vec<i64> = s
+        .beats
+        .iter()
+        .flatten()
+        .map(|&i| trace.entries[i].t.0)
+        .collect();
+    assert!(
+        !told.is_empty() && told.iter().all(|t| (25_000..=52_000).contains(t)),
+        "{told:?}"
+    );
+    assert!(
+        s.beats.iter().any(Option::is_none),
+        "the beats before it are left out"
+    );
+    let back = act(
+        s.clone(),
+        [Action::NextBeat, Action::PrevBeat, Action::PrevBeat],
+    );
+    assert_eq!(back.cursor.t, 25_000.0, "Back stops at the span's start");
+
+    // Playing runs to the span's end and stops there.
+    let played = play_frames(act(s.clone(), [Action::TogglePlay]), 200_000, |m| {
+        !m.playing
+    });
+    assert!(!played.playing);
+    assert!(
+        played.cursor.t <= 52_000.0 && played.cursor.t >= 51_000.0,
+        "{}",
+        played.cursor.t
+    );
+    assert!(played.at_span_end());
+    // Play again starts over from the span's start.
+    let again = act(played.clone(), [Action::TogglePlay]);
+    assert!(
+        again.playing && again.cursor.t == 25_000.0,
+        "{}",
+        again.cursor.t
+    );
+
+    // Jumps, a scrub and a host's seek outside it land on its edges.
+    for (a, t) in [
+        (Action::ToEnd, 52_000.0),
+        (Action::ToStart, 25_000.0),
+        (Action::Seek(59_000.0), 52_000.0),
+        (Action::Seek(1_000.0), 25_000.0),
+        (Action::Host(Command::Seek(0)), 25_000.0),
+    ] {
+        let m = act(s.clone(), [a.clone()]);
+        assert!(
+            (m.cursor.t - t).abs() < 1_000.0 && m.cursor.t >= 25_000.0 && m.cursor.t <= 52_000.0,
+            "{a:?}: {}",
+            m.cursor.t
+        );
+    }
+    // Fit is the span; a zoom stays inside it.
+    let fit = act(
+        s.clone(),
+        [Action::Zoom(leaseline::session::zoom::Zoom::Fit)],
+    );
+    assert_eq!(fit.zoom, Some(w));
+    let out = act(
+        s.clone(),
+        [Action::Zoom(leaseline::session::zoom::Zoom::By {
+            factor: 4.0,
+            around: None,
+        })],
+    );
+    assert_eq!(out.zoom, Some(w));
+
+    // The link says the span back, once (not as a zoom too), and restores it.
+    let link = act(s.clone(), [Action::Seek(40_000.0)])
+        .fragment
+        .clone()
+        .unwrap();
+    assert!(
+        link.contains("from=25000&to=52000") && !link.contains("z="),
+        "{link}"
+    );
+    let restored = act(page(), [Action::Navigate(link.to_string())]);
+    assert_eq!(restored.span_window(), Some(w));
+    assert_eq!(restored.cursor.t, 40_000.0);
+}
+
+#[test]
+fn a_bad_span_names_its_key() {
+    for (link, key) in [
+        ("#s=gc-pause&from=abc", "from:"),
+        ("#s=gc-pause&to=99999999", "to:"),
+        ("#s=gc-pause&from=30000&to=20000", "to:"),
+    ] {
+        let t = act(page(), [Action::Navigate(link.into())]);
+        assert!(
+            t.error.as_deref().unwrap_or("").starts_with(key),
+            "{link}: {:?}",
+            t.error
+        );
+        assert_eq!(t.span_window(), None);
+    }
+}

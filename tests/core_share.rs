@@ -43,6 +43,8 @@ fn named_and_custom_round_trip_for_every_preset_and_lesson() {
             t_ms: Some(sc.horizon_ms - i as i64),
             step: Some(i as u32),
             zoom: Some((i as i64, sc.horizon_ms - 10 * i as i64)),
+            span_from: (i % 2 == 1).then_some(i as i64),
+            span_to: Some(sc.horizon_ms - 20 * i as i64),
             recorded: None,
             beat,
             chapter: Some(i % 5),

@@ -68,6 +68,12 @@ impl Session {
             // `volatile` also says where the mark is kept.
             f.apply_to(&mut sc);
         }
+        // The span first: loading places the beats and the cursor inside it.
+        let span = crate::session::span::Span {
+            from: v.span_from,
+            to: v.span_to,
+        };
+        let span_changed = std::mem::replace(&mut self.span, span) != span;
         // A link to what is already on screen (a reload, our own fragment) keeps the run.
         if self.name.as_deref() != name.as_deref()
             || **self.history.current() != sc
@@ -75,6 +81,10 @@ impl Session {
         {
             self.quiz = None;
             self.load(name.as_deref(), sc);
+        } else if span_changed {
+            self.locate_beats();
+            let c = self.cursor;
+            self.move_to(c);
         }
         if let Some(q) = v.quiz {
             self.start_quiz(q);
@@ -97,18 +107,21 @@ impl Session {
             self.move_to(Cursor::at_step(trace, step as usize));
         } else if let Some(t) = v.t_ms {
             self.move_to(Cursor::at_time(trace, t as f64));
+        } else if span_changed {
+            let start = self.span_start();
+            self.move_to(start);
         }
         // The link's window, kept inside the run (a link is checked against the horizon;
         // the run may end before it).
         let end = self.run.end_ms() as i64;
-        self.zoom = v.zoom.and_then(|(a, b)| {
+        self.zoom = self.zoom_inside_span(v.zoom.and_then(|(a, b)| {
             super::zoom::apply(None, super::zoom::Zoom::To(a, b), self.cursor.t, end)
-        });
+        }));
         self.embed = v.embed;
         self.autoplay = v.autoplay;
         self.diagram_only = v.diagram_only;
         self.origins = Rc::new(v.origins);
-        if v.autoplay && !self.playing && !self.cursor.at_end(&self.run.trace) {
+        if v.autoplay && !self.playing && !self.at_span_end() {
             self.playing = true;
             self.last_frame = None;
         }
@@ -154,7 +167,13 @@ impl Session {
             None => Source::Custom((**cur).clone()),
         };
         v.quiz = self.quiz.map(|q| q.question);
-        v.zoom = self.zoom.map(|w| (w.from, w.to));
+        // The span's own window is not a zoom: the link says it once, as `from=`/`to=`.
+        v.zoom = self
+            .zoom
+            .filter(|&w| Some(w) != self.span_window())
+            .map(|w| (w.from, w.to));
+        v.span_from = self.span.from;
+        v.span_to = self.span.to;
         let on_beat = self
             .beats
             .iter()

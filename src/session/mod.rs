@@ -25,6 +25,7 @@ pub mod recorded;
 mod resume;
 mod run;
 pub mod share;
+pub mod span;
 pub mod statements;
 pub mod zoom;
 

@@ -99,6 +99,9 @@ pub struct Session {
     pub wants_recording: Option<Rc<str>>,
     /// The diagram's window of true time (`None`: the whole run); see [`super::zoom`].
     pub zoom: Option<super::zoom::Window>,
+    /// The stretch of the run the reader may play (`from=`, `to=`; default the whole run):
+    /// see [`super::span`].
+    pub span: super::span::Span,
     pub(super) last_frame: Option<f64>,
     pub(super) discrete_wait: f64,
     /// Real ms left to hold on the notable event just reached.
@@ -221,6 +224,7 @@ impl Session {
             upgrade_try: 0,
             explore_asks: 0,
             zoom: None,
+            span: super::span::Span::default(),
             recorded: None,
             wants_recording: None,
             last_frame: None,
@@ -280,10 +284,15 @@ impl Session {
                 }
             }
         }
+        // Nothing outside the span is reached, by playback, a jump or a host's seek.
+        let c = self.inside_span(c);
         self.cursor = c;
+        if self.span_window().is_some() && self.at_span_end() {
+            self.playing = false;
+        }
         // A zoomed diagram keeps the cursor in view (playback, a step, a jump).
         let end = self.run.end_ms() as i64;
-        self.zoom = self.zoom.map(|w| w.following(c.t, end));
+        self.zoom = self.zoom_inside_span(self.zoom.map(|w| w.following(c.t, end)));
         if let Some(b) = course::beat_at(&self.beats, c.step) {
             if b + 1 == self.beats.len() {
                 if let Some(name) = &self.name {
@@ -327,9 +336,9 @@ impl Session {
         self.state = Rc::new(self.run.state_at(0));
         // An edit can shorten the run: the window stays inside it.
         let end = self.run.end_ms() as i64;
-        self.zoom = self
-            .zoom
-            .and_then(|w| super::zoom::apply(Some(w), super::zoom::Zoom::To(w.from, w.to), t, end));
+        self.zoom = self.zoom_inside_span(self.zoom.and_then(|w| {
+            super::zoom::apply(Some(w), super::zoom::Zoom::To(w.from, w.to), t, end)
+        }));
         self.locate_beats();
         if let Some(v) = &self.versus {
             let with = v.with.clone();
@@ -350,6 +359,7 @@ impl Session {
                 .and_then(course::walkthrough)
                 .map_or_else(Vec::new, |w| w.place(&self.run.facts())),
         );
+        self.beats_inside_span();
     }
 
     /// Replaces the scenario with a named one, at the start, paused.
@@ -374,7 +384,8 @@ impl Session {
         self.error = None;
         self.cursor = Cursor::START;
         self.rerun();
-        self.move_to(Cursor::START);
+        let start = self.span_start();
+        self.move_to(start);
     }
 
     /// Builds the second run: a named variant on this run's seed, this scenario with the
@@ -625,8 +636,9 @@ impl Session {
                 if m.playing {
                     m.playing = false;
                 } else {
-                    if m.cursor.at_end(trace) {
-                        m.move_to(Cursor::START);
+                    if m.at_span_end() {
+                        let start = m.span_start();
+                        m.move_to(start);
                     }
                     m.playing = true;
                     m.last_frame = None;
@@ -683,7 +695,8 @@ impl Session {
                 }
             }
             Action::Zoom(z) => {
-                m.zoom = super::zoom::apply(m.zoom, z, m.cursor.t, m.run.end_ms() as i64);
+                let z = super::zoom::apply(m.zoom, z, m.cursor.t, m.run.end_ms() as i64);
+                m.zoom = m.zoom_inside_span(z);
             }
             Action::StepForward => {
                 m.playing = false;
@@ -709,11 +722,13 @@ impl Session {
             }
             Action::ToStart => {
                 m.playing = false;
-                m.move_to(Cursor::START);
+                let start = m.span_start();
+                m.move_to(start);
             }
             Action::ToEnd => {
                 m.playing = false;
-                m.move_to(Cursor::end(trace));
+                let end = m.span_end();
+                m.move_to(end);
             }
             Action::NextViolation => {
                 m.playing = false;

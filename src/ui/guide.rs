@@ -21,6 +21,8 @@ pub struct GuideData<'a> {
     pub name: &'a str,
     pub beats: &'a [Option<usize>],
     pub step: usize,
+    /// The cursor is at the start of what may be played (the run's, or a link's span).
+    pub at_start: bool,
     pub embed: bool,
     pub quiz: Option<Quiz>,
     /// The cursor waits at the quiz stop for the learner's answer.
@@ -108,7 +110,7 @@ fn walkthrough(m: &GuideData, cb: &Callback<Action>) -> Html {
             }
             <p class="beat" aria-live="polite">{ text }</p>
             <div class="guide-actions">
-                <button type="button" class="control text" disabled={m.step == 0} onclick={on(cb, Action::PrevBeat)} title="Previous beat (←)">{ "Back" }</button>
+                <button type="button" class="control text" disabled={m.at_start} onclick={on(cb, Action::PrevBeat)} title="Previous beat (←)">{ "Back" }</button>
                 <button type="button" class="control text" disabled={at_end} onclick={on(cb, Action::NextBeat)} title="Next beat (→)">{ "Next" }</button>
             </div>
             if at_end {

@@ -12,7 +12,12 @@ use yew::prelude::*;
 pub struct PlaybarProps {
     pub playing: bool,
     pub t: f64,
+    /// The slider's ends: the span the reader may play (the whole run by default).
+    pub from: f64,
     pub end: f64,
+    /// The cursor stands at the span's start, or its end.
+    pub at_start: bool,
+    pub at_end: bool,
     pub step: usize,
     pub steps: usize,
     pub speed: String,
@@ -57,8 +62,7 @@ fn text_button(label: &str, key: &str, text: &str, action: Action, cb: &Callback
 /// anyway, so memoizing it would buy nothing, and each component costs wasm size.
 pub fn playbar(p: &PlaybarProps) -> Html {
     let cb = &p.on_action;
-    let at_start = p.step == 0;
-    let at_end = p.step >= p.steps && p.t >= p.end;
+    let (at_start, at_end) = (p.at_start, p.at_end);
     let scrub = {
         let cb = cb.clone();
         Callback::from(move |e: InputEvent| {
@@ -92,7 +96,7 @@ pub fn playbar(p: &PlaybarProps) -> Html {
             </div>
             <label class="scrub">
                 <span class="sr-only">{ "Time" }</span>
-                <input type="range" class="scrubber" aria-label="Time" min="0" max={(p.end as i64).to_string()} step="1"
+                <input type="range" class="scrubber" aria-label="Time" min={(p.from as i64).to_string()} max={(p.end as i64).to_string()} step="1"
                        value={(p.t as i64).to_string()} aria-valuetext={format!("t = {}, event {} of {}", crate::vocab::numbers::fmt_ms(p.t as i64), p.step, p.steps)} oninput={scrub} />
                 <output class="time" aria-hidden="true">{ clock(p.t as i64, p.end as i64) }</output>
             </label>

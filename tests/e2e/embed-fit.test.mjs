@@ -18,7 +18,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SHOTS, harness, openApp, serveExamples, servePages, stopServer, until, urlOf } from './lib.mjs';
+import { SHOTS, harness, openApp, playback, serveExamples, servePages, stopServer, until, urlOf } from './lib.mjs';
 
 const WIDTHS = [320, 360, 480, 640, 960, 1280];
 const HEIGHTS = [240, 420, 640, 900];
@@ -217,6 +217,37 @@ describe('embeds at every size', () => {
     } finally {
       await context.close();
       await stopServer(site);
+    }
+  });
+
+  test('an embed of a span plays only that span: the slider, Play, Home and End stay inside it', async () => {
+    const { context, page, problems } = await openApp(h.browser, `${h.url}#s=gc-pause&embed=1&from=25000&to=52000`, {
+      viewport: { width: 640, height: 420 },
+    });
+    try {
+      const { slider, button } = playback(page);
+      const value = () => slider.evaluate((el) => Number(el.value));
+      assert.deepEqual(await slider.evaluate((el) => [el.min, el.max, el.value]), ['25000', '52000', '25000']);
+      assert.ok(await button('Jump to start').isDisabled(), 'at the start of the span');
+      // The axis starts at the span, not at the run's 0 s.
+      const ticks = await page.locator('svg.timeline .axis text').allTextContents();
+      assert.ok(!ticks.includes('0') && ticks.some((t) => /^(25|30) s$/.test(t)), ticks.join(' '));
+      // The walkthrough tells the beats inside the span only: the lease's expiry first.
+      const guide = page.getByRole('region', { name: 'Walkthrough' });
+      await guide.getByRole('button', { name: 'Next', exact: true }).click();
+      await until(async () => /lease has run out/.test(await guide.locator('.beat').textContent()), 'the first beat inside the span');
+      await page.screenshot({ path: join(SHOTS, 'embed-span-640x420.png') });
+      await button('Jump to start').click();
+      await button('Play').click();
+      await until(async () => (await button('Play').count()) === 1 && (await value()) >= 51_000, 'Play stopped at the span\'s end');
+      assert.ok((await value()) <= 52_000, `${await value()}`);
+      assert.ok(await button('Jump to end').isDisabled());
+      await page.screenshot({ path: join(SHOTS, 'embed-span-end-640x420.png') });
+      await page.locator('body').press('Home');
+      await until(async () => (await value()) === 25_000, 'Home at the span\'s start');
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
     }
   });
 

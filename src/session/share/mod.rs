@@ -16,6 +16,7 @@
 //!          | "seed=" u64 | "fence=" mode | "flavor=" flavor
 //!          | "t=" ms            ; cursor time, 0 ..= the scenario's horizon
 //!          | "z=" ms "-" ms     ; the diagram's zoom window (session::zoom)
+//!          | "from=" ms | "to=" ms   ; the span of the run a reader may play (session::span)
 //!          | "rec=" name        ; a built-in recording of a real run (session::recorded)
 //!          | "step=" n          ; entries taken, when several share t's millisecond
 //!          | "beat=" n | "chapter=" n | "quiz=" n        ; 1-based
@@ -77,6 +78,10 @@ pub struct ViewState {
     pub step: Option<u32>,
     /// The diagram's zoom window, from and to in ms (`None`: the whole run).
     pub zoom: Option<(i64, i64)>,
+    /// The span of the run a reader may play, as the link gives it (`from=`, `to=` in ms;
+    /// `None`: the run's start, its end). See `session::span`.
+    pub span_from: Option<i64>,
+    pub span_to: Option<i64>,
     /// A built-in recording of a real run, by name (`session::recorded::BUILT_IN`).
     pub recorded: Option<String>,
     /// A walkthrough beat of a named scenario.
@@ -107,6 +112,8 @@ impl Default for ViewState {
             t_ms: None,
             step: None,
             zoom: None,
+            span_from: None,
+            span_to: None,
             recorded: None,
             beat: None,
             chapter: None,
@@ -195,6 +202,8 @@ pub fn encode(v: &ViewState) -> String {
     put("t", v.t_ms.map(|t| t.to_string()));
     put("step", v.step.map(|n| n.to_string()));
     put("z", v.zoom.map(|(a, b)| format!("{a}-{b}")));
+    put("from", v.span_from.map(|t| t.to_string()));
+    put("to", v.span_to.map(|t| t.to_string()));
     put("beat", v.beat.map(|b| (b + 1).to_string()));
     put("chapter", v.chapter.map(|c| (c + 1).to_string()));
     put("quiz", v.quiz.map(|q| (q + 1).to_string()));
@@ -209,9 +218,9 @@ pub fn encode(v: &ViewState) -> String {
     format!("#{}", parts.join("&"))
 }
 
-const KEYS: [&str; 17] = [
-    "s", "sc", "seed", "fence", "flavor", "t", "step", "z", "rec", "beat", "chapter", "quiz",
-    "panel", "embed", "autoplay", "view", "origins",
+const KEYS: [&str; 19] = [
+    "s", "sc", "seed", "fence", "flavor", "t", "step", "z", "from", "to", "rec", "beat", "chapter",
+    "quiz", "panel", "embed", "autoplay", "view", "origins",
 ];
 
 /// Plain decimal digits only (no sign, no `+`), so one state has one spelling.
@@ -268,7 +277,7 @@ pub fn decode(fragment: &str) -> Result<ViewState, String> {
             return Err(format!("{key}: given twice"));
         }
     }
-    let [s, sc, seed, fence, flavor, t, step, z, rec, beat, chapter, quiz, panel, embed, autoplay, view, origins] =
+    let [s, sc, seed, fence, flavor, t, step, z, from, to, rec, beat, chapter, quiz, panel, embed, autoplay, view, origins] =
         values;
 
     let mut v = ViewState::default();
@@ -313,17 +322,18 @@ pub fn decode(fragment: &str) -> Result<ViewState, String> {
         check_flavor(clip(x))?;
         v.flavor = Some(x.to_string());
     }
-    if let Some(x) = t {
+    let ms = |key: &str, x: &str| {
         let ms = whole(x)
             .and_then(|n| i64::try_from(n).ok())
-            .ok_or_else(|| format!("t: \"{}\" is not a time in ms", clip(x)))?;
+            .ok_or_else(|| format!("{key}: \"{}\" is not a time in ms", clip(x)))?;
         if ms > horizon {
             return Err(format!(
-                "t: {ms} is past the scenario's horizon ({horizon} ms)"
+                "{key}: {ms} is past the scenario's horizon ({horizon} ms)"
             ));
         }
-        v.t_ms = Some(ms);
-    }
+        Ok(ms)
+    };
+    v.t_ms = t.map(|x| ms("t", x)).transpose()?;
     if let Some(x) = step {
         // A run never has more entries than the event limit, so a larger step is no step.
         let max = LIMITS.max_events;
@@ -343,6 +353,9 @@ pub fn decode(fragment: &str) -> Result<ViewState, String> {
         let w = crate::session::zoom::Window::checked(a, b, horizon)?;
         v.zoom = Some((w.from, w.to));
     }
+    v.span_from = from.map(|x| ms("from", x)).transpose()?;
+    v.span_to = to.map(|x| ms("to", x)).transpose()?;
+    crate::session::span::Span::checked(v.span_from, v.span_to)?;
     if let Some(x) = rec {
         let known = crate::session::run::BUILT_IN
             .iter()

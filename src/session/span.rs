@@ -1,0 +1,176 @@
+//! A span of the run: the stretch of true time a link lets its reader play (`from=` and
+//! `to=`, in ms). A course page that teaches one moment — the grant to client 2, the stale
+//! write — embeds only that stretch: the cursor, the scrubber, Play, the jumps and the
+//! walkthrough's beats all stay inside it, and the diagram's window is the span. The run
+//! itself is still the whole run, simulated from its start: a span cuts what the reader
+//! can reach, never what happened before it (the state at the span's start is the run's).
+
+use super::page::Session;
+use super::zoom::{Window, MIN_SPAN_MS};
+use crate::model::trace::Trace;
+use crate::view::playback::Cursor;
+
+/// The span a link asks for; either end may be left to the run (its start, its end).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Span {
+    pub from: Option<i64>,
+    pub to: Option<i64>,
+}
+
+impl Span {
+    /// Checks the ends a link gives (each already a time within the horizon); the error
+    /// names the key at fault.
+    pub fn checked(from: Option<i64>, to: Option<i64>) -> Result<Span, String> {
+        if let (Some(a), Some(b)) = (from, to) {
+            if b < a + MIN_SPAN_MS {
+                return Err(format!(
+                    "to: the span {a}-{b} must end at least {MIN_SPAN_MS} ms after it starts"
+                ));
+            }
+        }
+        Ok(Span { from, to })
+    }
+
+    /// The span as a window of a run `end` ms long, or `None` where it is the whole run —
+    /// or where the run on screen ends before the span could start (a host loaded a
+    /// shorter run): then the reader gets the whole of it rather than nothing.
+    pub fn within(self, end: i64) -> Option<Window> {
+        if self.from.is_none() && self.to.is_none() {
+            return None;
+        }
+        let from = self.from.unwrap_or(0);
+        let to = self.to.unwrap_or(end).min(end);
+        (to >= from + MIN_SPAN_MS).then_some(Window { from, to })
+    }
+}
+
+/// The cursor at a span's start: the time `from`, with the entries before it taken and
+/// those at it still to come, so an event the span starts on is seen to happen.
+pub fn start_cursor(trace: &Trace, w: Window) -> Cursor {
+    let before = Cursor::at_time(trace, (w.from - 1) as f64);
+    Cursor {
+        t: w.from as f64,
+        step: if w.from == 0 { 0 } else { before.step },
+    }
+}
+
+/// The cursor at a span's end: every entry at or before `to` taken (the whole run's end
+/// where the span reaches it).
+pub fn end_cursor(trace: &Trace, w: Window) -> Cursor {
+    if w.to >= trace.end.0 {
+        Cursor::end(trace)
+    } else {
+        Cursor::at_time(trace, w.to as f64)
+    }
+}
+
+impl Session {
+    /// The span on screen as a window of the run, `None` for the whole run.
+    pub fn span_window(&self) -> Option<Window> {
+        self.span.within(self.run.end_ms() as i64)
+    }
+
+    /// Where Home, a replay and a new load start: the span's start, else the run's.
+    pub fn span_start(&self) -> Cursor {
+        self.span_window()
+            .map_or(Cursor::START, |w| start_cursor(&self.run.trace, w))
+    }
+
+    /// Where End goes and playback stops: the span's end, else the run's.
+    pub fn span_end(&self) -> Cursor {
+        let trace = &self.run.trace;
+        self.span_window()
+            .map_or_else(|| Cursor::end(trace), |w| end_cursor(trace, w))
+    }
+
+    /// The cursor stands at the end of what the reader may play.
+    pub fn at_span_end(&self) -> bool {
+        match self.span_window() {
+            None => self.cursor.at_end(&self.run.trace),
+            Some(w) => self.cursor.t >= w.to as f64 && self.cursor.step >= self.span_end().step,
+        }
+    }
+
+    /// The cursor stands at the start of what the reader may play (nothing in it taken).
+    pub fn at_span_start(&self) -> bool {
+        self.cursor.step <= self.span_start().step
+    }
+
+    /// The cursor kept inside the span: before its start is its start, past its end is
+    /// its end.
+    pub(super) fn inside_span(&self, c: Cursor) -> Cursor {
+        if self.span_window().is_none() {
+            return c;
+        }
+        let (start, end) = (self.span_start(), self.span_end());
+        if c.t < start.t || (c.t == start.t && c.step < start.step) {
+            start
+        } else if c.t > end.t || c.step > end.step {
+            end
+        } else {
+            c
+        }
+    }
+
+    /// A zoom window kept inside the span: the whole run ("Fit") is the span itself.
+    pub(super) fn zoom_inside_span(&self, z: Option<Window>) -> Option<Window> {
+        let Some(s) = self.span_window() else {
+            return z;
+        };
+        let Some(z) = z else { return Some(s) };
+        let from = z.from.clamp(s.from, s.to - MIN_SPAN_MS);
+        let to = z.to.clamp(from + MIN_SPAN_MS, s.to);
+        Some(Window { from, to })
+    }
+
+    /// Forgets the beats that land outside the span: Next and Back step over them, and a
+    /// lesson embedded for one stretch tells only that stretch.
+    pub(super) fn beats_inside_span(&mut self) {
+        let Some(w) = self.span_window() else { return };
+        let entries = &self.run.trace.entries;
+        let inside = |i: usize| {
+            entries
+                .get(i)
+                .is_some_and(|e| (w.from..=w.to).contains(&e.t.0))
+        };
+        let beats: Vec<Option<usize>> = self
+            .beats
+            .iter()
+            .map(|b| b.filter(|&i| inside(i)))
+            .collect();
+        self.beats = std::rc::Rc::new(beats);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_span_is_checked_and_kept_within_the_run() {
+        assert_eq!(
+            Span::checked(Some(100), Some(105)).unwrap_err(),
+            "to: the span 100-105 must end at least 10 ms after it starts"
+        );
+        assert!(Span::checked(Some(100), Some(110)).is_ok());
+        let s = Span::checked(Some(20_000), None).unwrap();
+        assert_eq!(
+            s.within(60_000),
+            Some(Window {
+                from: 20_000,
+                to: 60_000
+            })
+        );
+        // A run that ends before the span starts is shown whole.
+        assert_eq!(s.within(10_000), None);
+        assert_eq!(Span::default().within(60_000), None);
+        let s = Span::checked(None, Some(30_000)).unwrap();
+        assert_eq!(
+            s.within(20_000),
+            Some(Window {
+                from: 0,
+                to: 20_000
+            })
+        );
+    }
+}
