@@ -38,6 +38,31 @@ fn a_broken_example_is_refused_with_the_field_named() {
     assert_eq!(e.to_string(), "faults[1].at_ms: later than the horizon");
 }
 
+/// docs/scenario-format.md's walkthrough example reads inside the complete example, and its
+/// beats are told on that run's events; the run is the same with or without them.
+#[test]
+fn the_documented_walkthrough_reads_and_changes_no_run() {
+    let doc = include_str!("../docs/scenario-format.md");
+    let start = doc
+        .find("```json\n\"walkthrough\"")
+        .expect("the walkthrough example")
+        + 8;
+    let end = start + doc[start..].find("```").expect("closing fence");
+    let example = example();
+    let at = example.rfind('}').expect("the example's closing brace");
+    let with = format!("{},\n{}}}", example[..at].trim_end(), &doc[start..end]);
+    let sc = Scenario::from_json(&with).unwrap_or_else(|e| panic!("{e}\n{with}"));
+    assert_eq!(sc.walkthrough.len(), 2);
+    let plain = Scenario::from_json(&example).unwrap();
+    let (a, b) = (simulate(&sc).unwrap(), simulate(&plain).unwrap());
+    assert_eq!(
+        a.entries, b.entries,
+        "the walkthrough changes nothing the model does"
+    );
+    let told = leaseline::teach::authored::place(&sc.walkthrough, &a);
+    assert!(told.iter().all(Option::is_some), "{told:?}");
+}
+
 /// docs/trace-format.md: its complete example is judged as the doc says (two believers, a
 /// stale write accepted that overwrote client 2's update), and each refusal it shows is
 /// what the reader says for such a file.

@@ -761,3 +761,114 @@ fn a_bad_span_names_its_key() {
         assert_eq!(t.span_window(), None);
     }
 }
+
+/// An author's own walkthrough, written into a scenario: it travels in the JSON and the
+/// `sc=` link, is placed on the run's events (each beat at the first event at or after its
+/// time), is walked with Next and Back like a built-in one, and tells the host its progress
+/// under the scenario's name. A bad beat is refused naming its field.
+#[test]
+fn an_authored_walkthrough_travels_in_the_link_and_is_walked_like_a_lesson() {
+    use leaseline::model::scenario::{AuthoredBeat, Scenario};
+    use leaseline::session::embed::Event;
+    use leaseline::session::statements::Tracker;
+    let mut sc = leaseline::teach::course::open("gc-pause").unwrap();
+    sc.name = "Unit 2: the long pause".into();
+    sc.walkthrough = vec![
+        AuthoredBeat {
+            at_ms: 10_000,
+            text: "Client 1 freezes here.".into(),
+        },
+        AuthoredBeat {
+            at_ms: 30_000,
+            text: "The lease runs out; nobody tells client 1.".into(),
+        },
+        AuthoredBeat {
+            at_ms: 50_000,
+            text: "It wakes and writes.".into(),
+        },
+    ];
+    let json = sc.to_json_pretty();
+    assert!(json.contains("\"walkthrough\""), "{json}");
+    assert_eq!(
+        Scenario::from_json(&json).unwrap(),
+        sc,
+        "the JSON round-trips"
+    );
+    let link = format!("#sc={}&embed=1", share::pack(&sc));
+    let s = act(page(), [Action::Navigate(link)]);
+    assert_eq!(s.error, None);
+    assert_eq!(
+        s.run.scenario.walkthrough, sc.walkthrough,
+        "the link carries it"
+    );
+    assert_eq!(s.beats.iter().flatten().count(), 3);
+    let mut tracker = Tracker::default();
+    let mut times = Vec::new();
+    let mut s = s;
+    for _ in 0..3 {
+        s = act(s, [Action::NextBeat]);
+        times.push(s.cursor.t as i64);
+        tracker.observe(&s);
+    }
+    assert!(times[0] >= 10_000 && times[0] < 30_000, "{times:?}");
+    assert!(times[1] >= 30_000 && times[1] < 50_000, "{times:?}");
+    assert!(times[2] >= 50_000, "{times:?}");
+    let back = act(s.clone(), [Action::PrevBeat]);
+    assert_eq!(back.cursor.t as i64, times[1]);
+    // Written over the built-in run in the editor, the beats are this run's own: no note
+    // that they tell the original; an edit after that leaves them the opened run's.
+    let drafted = act(page(), [Action::RunDraft(json.clone())]);
+    assert!(drafted.history.edited() && !drafted.history.beats_predate_edit());
+    assert_eq!(drafted.beats.iter().flatten().count(), 3);
+    let refenced = act(s.clone(), [Action::ToggleFence]);
+    assert!(refenced.history.beats_predate_edit());
+    // The progress statements name the lesson by the scenario's name.
+    let mut fresh = Tracker::default();
+    let told: Vec<String> = [
+        act(s.clone(), [Action::PrevBeat, Action::PrevBeat]),
+        back,
+        s,
+    ]
+    .iter()
+    .flat_map(|m| fresh.observe(m))
+    .map(|e| match e {
+        Event::Statement(st) => format!("{} {} {:?}", st.verb, st.object.1, st.result),
+        _ => String::new(),
+    })
+    .collect();
+    assert_eq!(
+        told.last().map(String::as_str),
+        Some("completed Unit 2: the long pause [(\"beats\", 3)]"),
+        "{told:?}"
+    );
+
+    // Refused, naming the field.
+    for (bad, path) in [
+        (
+            r#"{"at_ms": 40000, "text": "b"}, {"at_ms": 30000, "text": "a"}"#,
+            "walkthrough[1].at_ms",
+        ),
+        (r#"{"at_ms": 40000, "text": "  "}"#, "walkthrough[0].text"),
+        (
+            r#"{"at_ms": 900000000, "text": "a"}"#,
+            "walkthrough[0].at_ms",
+        ),
+        (
+            r#"{"at_ms": 1, "text": "a", "colour": "red"}"#,
+            "walkthrough[0].colour",
+        ),
+        (r#"{"text": "a"}"#, "walkthrough[0].at_ms"),
+    ] {
+        let text = json.replace("\"walkthrough\": [", &format!("\"walkthrough\": [{bad},"));
+        assert_ne!(text, json);
+        let e = Scenario::from_json(&text).expect_err(bad);
+        assert_eq!(e.path, path, "{bad}: {e}");
+    }
+    let long = format!(r#"{{"at_ms": 1, "text": "{}"}}"#, "x".repeat(601));
+    let text = json.replace("\"walkthrough\": [", &format!("\"walkthrough\": [{long},"));
+    assert_ne!(text, json);
+    assert_eq!(
+        Scenario::from_json(&text).unwrap_err().path,
+        "walkthrough[0].text"
+    );
+}

@@ -434,6 +434,29 @@ impl Draft {
         self.set_word(&format!("faults[{i}].fault"), word)
     }
 
+    /// Adds a walkthrough beat after the last one (at its time, or at 0 s), with words to
+    /// replace: an author's own beat, to be edited in its row.
+    pub fn add_beat(&mut self) -> Result<(), String> {
+        let n = self.len("walkthrough");
+        let at = match n.checked_sub(1) {
+            Some(last) => self
+                .get(&format!("walkthrough[{last}].at_ms"))
+                .cloned()
+                .unwrap_or(Json::Int(0)),
+            None => Json::Int(0),
+        };
+        self.push(
+            "walkthrough",
+            Json::Obj(vec![
+                ("at_ms".into(), at),
+                (
+                    "text".into(),
+                    Json::Str("What happens here, in your words.".into()),
+                ),
+            ]),
+        )
+    }
+
     /// Adds a step of kind `word` (see [`form::STEPS`]) at the end of client `c`'s job.
     pub fn add_step(&mut self, c: usize, word: &str) -> Result<(), String> {
         let job = format!("clients[{c}].job");
@@ -755,6 +778,55 @@ mod tests {
         assert!(d.flag("storage.idempotency"));
         d.remove("network.links", 0).unwrap();
         assert!(d.check().unwrap().network.links.is_empty());
+    }
+
+    /// An author's beats are added, timed in seconds, worded and removed in the form; a
+    /// beat out of order or without words is said at its field.
+    #[test]
+    fn a_walkthrough_of_ones_own_is_edited_beat_by_beat() {
+        let sc = open("gc-pause").unwrap();
+        let mut d = Draft::from_scenario(&sc);
+        assert_eq!(d.len("walkthrough"), 0);
+        d.add_beat().unwrap();
+        d.add_beat().unwrap();
+        d.type_into(
+            "walkthrough[0].at_ms",
+            Kind::number("walkthrough[0].at_ms", false),
+            "30",
+        );
+        d.type_into(
+            "walkthrough[0].text",
+            Kind::Text { optional: false },
+            "The lease runs out.",
+        );
+        // The second beat starts at the first's time when added; here it is now earlier.
+        let problems = d.problems();
+        assert!(
+            problems.iter().any(|p| p.path == "walkthrough[1].at_ms"),
+            "{problems:?}"
+        );
+        d.type_into(
+            "walkthrough[1].at_ms",
+            Kind::number("walkthrough[1].at_ms", false),
+            "50",
+        );
+        d.type_into("walkthrough[1].text", Kind::Text { optional: false }, "");
+        assert!(d.check().is_err_and(|e| e.path == "walkthrough[1].text"));
+        d.type_into(
+            "walkthrough[1].text",
+            Kind::Text { optional: false },
+            "It writes.",
+        );
+        let got = d.check().unwrap();
+        assert_eq!(
+            got.walkthrough
+                .iter()
+                .map(|b| (b.at_ms, b.text.as_str()))
+                .collect::<Vec<_>>(),
+            [(30_000, "The lease runs out."), (50_000, "It writes.")]
+        );
+        d.remove("walkthrough", 0).unwrap();
+        assert_eq!(d.check().unwrap().walkthrough.len(), 1);
     }
 
     /// Faults come from a picker with their own fields, each kind the format's; a row's

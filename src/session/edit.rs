@@ -246,6 +246,18 @@ impl History {
         &self.present
     }
 
+    /// The scenario as it was opened (what [`edited`](Self::edited) compares with).
+    pub fn origin(&self) -> &Rc<Scenario> {
+        &self.origin
+    }
+
+    /// Whether the walkthrough beside the run was written for another run: the run was
+    /// edited, and its beats are the opened scenario's (a built-in lesson's, or an author's
+    /// that this edit left as they were). Beats an author has just written are this run's.
+    pub fn beats_predate_edit(&self) -> bool {
+        self.edited() && self.present.walkthrough == self.origin.walkthrough
+    }
+
     /// Applies an edit; on success it becomes the present and the redo list is dropped.
     pub fn edit(&mut self, edit: &Edit) -> Result<(), ScenarioError> {
         let next = apply(&self.present, edit)?;

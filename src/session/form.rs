@@ -102,6 +102,8 @@ pub fn field(path: &str) -> (&'static str, Unit) {
         "op" => ("Step", None),
         "job" => ("Job steps", None),
         "faults" => ("Faults", None),
+        "walkthrough" => ("Walkthrough", None),
+        "text" => ("What it says", None),
         "links" => ("Links", None),
         _ => ("This field", None),
     }

@@ -353,12 +353,16 @@ impl Session {
     /// no longer happens, or whose text states a fact the run no longer has, is simply
     /// skipped (the library test keeps the stock runs whole).
     pub(super) fn locate_beats(&mut self) {
-        self.beats = Rc::new(
+        // An author's own walkthrough, carried in the scenario, is the one told.
+        let authored = &self.run.scenario.walkthrough;
+        self.beats = Rc::new(if authored.is_empty() {
             self.name
                 .as_deref()
                 .and_then(course::walkthrough)
-                .map_or_else(Vec::new, |w| w.place(&self.run.facts())),
-        );
+                .map_or_else(Vec::new, |w| w.place(&self.run.facts()))
+        } else {
+            crate::teach::authored::place(authored, &self.run.trace)
+        });
         self.beats_inside_span();
     }
 

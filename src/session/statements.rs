@@ -3,7 +3,8 @@
 //! signed in; a verb, an object and a result).
 //!
 //! - `progressed` a lesson: the walkthrough reached beat k of n (told once per beat, the
-//!   first time it is reached);
+//!   first time it is reached); an author's own walkthrough is a lesson too, its id the
+//!   scenario's name;
 //! - `completed` a lesson: its last beat was reached;
 //! - `answered` a question: a stop's prediction was revealed against the run (the stop,
 //!   the choice, whether the run did what was picked);
@@ -39,9 +40,21 @@ impl Tracker {
     }
 
     fn lesson_progress(&mut self, s: &Session, out: &mut Vec<Event>) {
-        // A walkthrough is shown for a named lesson outside a quiz.
-        let (Some(name), None) = (s.name.as_deref(), s.quiz) else {
+        // A walkthrough is shown outside a quiz: a named lesson's, or an author's own,
+        // which is named by its scenario's name (it has no name of ours).
+        if s.quiz.is_some() {
             return;
+        }
+        let authored = &s.run.scenario;
+        let name = if authored.walkthrough.is_empty() {
+            match s.name.as_deref() {
+                Some(name) => name,
+                None => return,
+            }
+        } else if authored.name.is_empty() {
+            "custom"
+        } else {
+            authored.name.as_str()
         };
         let total = s.beats.iter().flatten().count();
         if total == 0 {

@@ -4,7 +4,8 @@
 //! beside them, each a lesson from the source texts with its broken run and its fixes);
 //! [`course`] is the learner's path through them (chapters, the interview quiz, progress);
 //! [`advice`] says what to change beside the safety calculator's bound;
-//! [`walkthrough`] places narrated beats on the events of a run, and [`facts`] fills their
+//! [`walkthrough`] places narrated beats on the events of a run ([`authored`] places a course
+//! author's own, written into the scenario), and [`facts`] fills their
 //! numbers from it ([`tail`] runs a scenario under many seeds for the share that ends
 //! unsafe); [`narrate`] turns events and verdicts into the sentences a learner reads.
 //!
@@ -12,6 +13,7 @@
 //! derived from a run and its verdict, never scripted against a time.
 
 pub mod advice;
+pub mod authored;
 pub mod course;
 pub mod facts;
 pub mod flavor_presets;

@@ -167,6 +167,7 @@ fn gc_pause() -> Scenario {
                 for_ms: 40_000,
             },
         }],
+        walkthrough: Vec::new(),
     }
 }
 

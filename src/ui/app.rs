@@ -230,7 +230,7 @@ pub fn App() -> Html {
             quiz: model.quiz,
             waiting: model.quiz_waiting(),
             playing: model.playing,
-            edited: model.history.edited(),
+            edited: model.history.beats_predate_edit(),
             run: &run,
         },
         &on_action,

@@ -2,10 +2,10 @@
 //! the lock service (flavor, first token, token counter, clock); storage (fence, where its
 //! mark is kept, idempotency, clock); the network (default delay and loss, per-link
 //! overrides); each client's timing, what it does when the lease is in doubt (`on_loss`,
-//! `check_before_write`, `fence_with`, `unreachable`), its retries and job; and the fault
-//! list. Validated as you type, each error at its field in plain words and the field's unit
-//! (times in seconds: the core's `session::form`), and kept in localStorage, so a reload
-//! never loses it.
+//! `check_before_write`, `fence_with`, `unreachable`), its retries and job; the fault list;
+//! and the author's own walkthrough (each beat's time and words). Validated as you type,
+//! each error at its field in plain words and the field's unit (times in seconds: the
+//! core's `session::form`), and kept in localStorage, so a reload never loses it.
 //! It opens on the run on screen; a draft kept from an earlier visit is offered, not
 //! imposed. "Run this scenario" runs it as an edit of the run on screen (undo goes back).
 
@@ -393,6 +393,32 @@ pub fn Editor(props: &RunProps) -> Html {
             </details>
         </fieldset>
     };
+    // An author's own walkthrough: one row per beat (when it is told, what it says).
+    let beat_rows = html! {
+        <fieldset class="group walkthrough-beats">
+            <legend>{ "Your walkthrough" }</legend>
+            if draft.len("walkthrough") == 0 {
+                <p class="hint">{ "No beats of your own. Add one to tell the run in your words, beside the diagram (in an embed too)." }</p>
+            }
+            { for (0..draft.len("walkthrough")).map(|n| {
+                let item = format!("walkthrough[{n}]");
+                html! {
+                    <fieldset class="row beat-row">
+                        <legend>{ format!("Beat {}", n + 1) }</legend>
+                        <div class="fields">
+                            { f.number(format!("{item}.at_ms"), false) }
+                            { f.boxed(format!("{item}.text"), Kind::Text { optional: false }, "") }
+                        </div>
+                        { f.button(format!("Remove beat {}", n + 1), Rc::new(move |d: &mut Draft| d.remove("walkthrough", n))) }
+                    </fieldset>
+                }
+            }) }
+            { f.note("walkthrough") }
+            <div class="adder">
+                { f.button("Add a beat".into(), Rc::new(|d: &mut Draft| d.add_beat())) }
+            </div>
+        </fieldset>
+    };
     // A client's job: one row per step (its kind and that kind's fields), and a picker.
     let step_rows = |i: usize| {
         let job = format!("clients[{i}].job");
@@ -546,6 +572,7 @@ pub fn Editor(props: &RunProps) -> Html {
             }) }
             { f.button("Add a client".into(), Rc::new(|d: &mut Draft| d.add_client())) }
             { fault_rows }
+            { beat_rows }
         </details>
     }
 }

@@ -66,9 +66,13 @@ fn sources(name: &str) -> Html {
 }
 
 fn walkthrough(m: &GuideData, cb: &Callback<Action>) -> Html {
-    let Some(w) = course::walkthrough(m.name) else {
+    // An author's own walkthrough (carried in the scenario) is told as it was written,
+    // with no fixes or sources of ours below it; else the built-in lesson's.
+    let authored = &m.run.scenario.walkthrough;
+    let w = course::walkthrough(m.name).filter(|_| authored.is_empty());
+    if w.is_none() && authored.is_empty() {
         return html! {};
-    };
+    }
     let beat = course::beat_at(m.beats, m.step);
     let at_end = beat.is_some() && course::next_beat_step(m.beats, m.step).is_none();
     let onkeydown = {
@@ -90,16 +94,19 @@ fn walkthrough(m: &GuideData, cb: &Callback<Action>) -> Html {
     // whose facts it has).
     let facts = m.run.facts();
     let text = beat
-        .and_then(|b| w.text(b, m.beats[b]?, &facts))
+        .and_then(|b| match w {
+            Some(w) => w.text(b, m.beats[b]?, &facts),
+            None => authored.get(b).map(|a| a.text.clone()),
+        })
         .unwrap_or_else(|| crate::teach::walkthrough::INTRO.to_string());
-    let try_it = at_end.then(|| w.try_it_text(&facts)).flatten();
+    let try_it = w.and_then(|w| at_end.then(|| w.try_it_text(&facts)).flatten());
     html! {
         <section class="guide panel" aria-label="Walkthrough" tabindex="0" {onkeydown}>
             <header class="guide-head">
                 <h2>{ "Walkthrough" }</h2>
                 <span class="beat-count">{ course::beat_count(m.beats, m.step) }</span>
                 // (Not inside an embed: following it would leave the host's page state.)
-                if let (Some(b), false) = (beat, m.embed) {
+                if let (Some(b), false, Some(_)) = (beat, m.embed, w) {
                     <a class="beat-link" href={link::scenario(m.name, Some(b))} title="A link to this beat">{ "Link" }</a>
                 }
             </header>
@@ -122,9 +129,13 @@ fn walkthrough(m: &GuideData, cb: &Callback<Action>) -> Html {
                 // Only the fixes this run does not already have: no "Fix it: fencing" while
                 // fencing is on.
                 // (Not inside an embed: it has no Explore panel.)
-                { fix_buttons(&course::fixes_to_offer(course::lesson_of(m.name), &m.run.scenario), cb, !m.embed) }
+                if w.is_some() {
+                    { fix_buttons(&course::fixes_to_offer(course::lesson_of(m.name), &m.run.scenario), cb, !m.embed) }
+                }
             }
-            { sources(m.name) }
+            if w.is_some() {
+                { sources(m.name) }
+            }
         </section>
     }
 }
@@ -281,16 +292,33 @@ fn service_note(m: &GuideData, cb: &Callback<Action>) -> Html {
     }
 }
 
-/// The guide for the current page: the quiz wins over the walkthrough, which wins over a
-/// fix's note, then a lock service's note; a scenario with none of these shows nothing.
+/// What an embedded scenario with no lesson of ours is about: its author's description
+/// (the whole app shows it under the scenario picker, which an embed does not have).
+fn about(m: &GuideData) -> Html {
+    let text = m.run.scenario.description.trim();
+    if !m.embed || text.is_empty() {
+        return html! {};
+    }
+    html! {
+        <section class="guide panel about" aria-label="About this run">
+            <p class="beat">{ text.to_string() }</p>
+        </section>
+    }
+}
+
+/// The guide for the current page: the quiz wins over the walkthrough (an author's own
+/// first), which wins over a fix's note, then a lock service's note; an embedded scenario
+/// with none of these shows its description, and anything else nothing.
 pub fn guide(m: &GuideData, cb: &Callback<Action>) -> Html {
     if m.quiz.is_some() {
         quiz(m, cb)
-    } else if course::walkthrough(m.name).is_some() {
+    } else if course::walkthrough(m.name).is_some() || !m.run.scenario.walkthrough.is_empty() {
         walkthrough(m, cb)
     } else if course::fix_of(m.name).is_some() {
         fix_note(m, cb)
-    } else {
+    } else if course::service_of(m.name).is_some() {
         service_note(m, cb)
+    } else {
+        about(m)
     }
 }

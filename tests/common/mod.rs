@@ -180,6 +180,7 @@ pub fn scenario(seed: u64, fence: FenceMode) -> Scenario {
         },
         clients: (0..n).map(|_| client(&mut r)).collect(),
         faults,
+        walkthrough: Vec::new(),
     }
 }
 

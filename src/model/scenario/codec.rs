@@ -470,6 +470,16 @@ fn client(v: &Json, p: &str) -> R<ClientSpec> {
     Ok(c)
 }
 
+fn authored_beat(v: &Json, p: &str) -> R<AuthoredBeat> {
+    let mut f = fields(v, p)?;
+    let b = AuthoredBeat {
+        at_ms: f.i64("at_ms")?,
+        text: f.string("text")?,
+    };
+    f.finish()?;
+    Ok(b)
+}
+
 fn fault(v: &Json, p: &str) -> R<Fault> {
     let mut f = fields(v, p)?;
     let at_ms = f.i64("at_ms")?;
@@ -614,6 +624,7 @@ pub fn decode(v: &Json) -> R<Scenario> {
         )?,
         clients: f.list("clients", true, usize::from(LIMITS.max_clients), client)?,
         faults: f.list("faults", false, LIMITS.max_faults, fault)?,
+        walkthrough: f.list("walkthrough", false, LIMITS.max_beats, authored_beat)?,
     };
     f.finish()?;
     Ok(sc)
@@ -778,7 +789,7 @@ pub fn encode(sc: &Scenario) -> Json {
             ("loss_pct", int(i64::from(l.loss_pct))),
         ])
     };
-    obj(vec![
+    let mut fields = vec![
         ("version", int(i64::from(sc.version))),
         ("name", Json::Str(sc.name.clone())),
         ("description", Json::Str(sc.description.clone())),
@@ -847,7 +858,18 @@ pub fn encode(sc: &Scenario) -> Json {
             Json::Arr(sc.clients.iter().map(client).collect()),
         ),
         ("faults", Json::Arr(sc.faults.iter().map(fault).collect())),
-    ])
+    ];
+    // Written only where there is one, so a scenario without stays as it always was.
+    if !sc.walkthrough.is_empty() {
+        let beats = sc.walkthrough.iter().map(|b| {
+            obj(vec![
+                ("at_ms", int(b.at_ms)),
+                ("text", Json::Str(b.text.clone())),
+            ])
+        });
+        fields.push(("walkthrough", Json::Arr(beats.collect())));
+    }
+    obj(fields)
 }
 
 #[cfg(test)]

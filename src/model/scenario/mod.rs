@@ -38,6 +38,19 @@ pub struct Scenario {
     pub network: NetworkSpec,
     pub clients: Vec<ClientSpec>,
     pub faults: Vec<Fault>,
+    /// An author's own walkthrough of this run, told beside it as a built-in lesson's is.
+    /// The simulator never reads it: it is words about the run, carried with the run so
+    /// that a course author's lesson travels in the file and the link.
+    pub walkthrough: Vec<AuthoredBeat>,
+}
+
+/// One beat of an author's walkthrough: told once the run reaches its moment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AuthoredBeat {
+    /// True time: the beat is told at the first event at or after it.
+    pub at_ms: i64,
+    /// The author's words, as written.
+    pub text: String,
 }
 
 /// A node's clock (see `model::clock`).

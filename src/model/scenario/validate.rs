@@ -21,6 +21,9 @@ pub struct Limits {
     pub max_offset_ms: i64,
     pub max_text: usize,
     pub max_token: u64,
+    /// An authored walkthrough's beats, and the bytes of one beat's text.
+    pub max_beats: usize,
+    pub max_beat_text: usize,
 }
 
 pub const LIMITS: Limits = Limits {
@@ -36,6 +39,8 @@ pub const LIMITS: Limits = Limits {
     max_text: 64,
     // Tokens stay exact in JavaScript numbers.
     max_token: 1 << 53,
+    max_beats: 32,
+    max_beat_text: 600,
 };
 
 /// A refused scenario: the field path and what is wrong with it.
@@ -93,6 +98,49 @@ fn text(path: &str, s: &str) -> R {
 impl Scenario {
     /// Checks every field against the limits and every node reference against the nodes
     /// that exist. The first problem found is returned.
+    /// An authored walkthrough: its beats in order of time, each inside the run and with
+    /// something to say, none longer than a caption can hold.
+    fn validate_walkthrough(&self) -> R {
+        if self.walkthrough.len() > LIMITS.max_beats {
+            return Err(ScenarioError::new(
+                "walkthrough",
+                format!(
+                    "{} beats; the limit is {}",
+                    self.walkthrough.len(),
+                    LIMITS.max_beats
+                ),
+            ));
+        }
+        let mut last = 0;
+        for (i, b) in self.walkthrough.iter().enumerate() {
+            let at = |field: &str| format!("walkthrough[{i}].{field}");
+            if b.at_ms > self.horizon_ms {
+                return Err(ScenarioError::new(&at("at_ms"), "later than the horizon"));
+            }
+            range(&at("at_ms"), b.at_ms, 0, self.horizon_ms)?;
+            if b.at_ms < last {
+                return Err(ScenarioError::new(
+                    &at("at_ms"),
+                    format!("earlier than the beat before it ({last} ms): beats are told in order"),
+                ));
+            }
+            last = b.at_ms;
+            if b.text.trim().is_empty() {
+                return Err(ScenarioError::new(
+                    &at("text"),
+                    "empty: a beat says something",
+                ));
+            }
+            if b.text.len() > LIMITS.max_beat_text {
+                return Err(ScenarioError::new(
+                    &at("text"),
+                    format!("longer than {} bytes", LIMITS.max_beat_text),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     pub fn validate(&self) -> R {
         if self.version != FORMAT_VERSION {
             return Err(ScenarioError::new(
@@ -110,6 +158,7 @@ impl Scenario {
             return Err(ScenarioError::new("description", "longer than 4000 bytes"));
         }
         range("horizon_ms", self.horizon_ms, 1, LIMITS.max_horizon_ms)?;
+        self.validate_walkthrough()?;
         range(
             "max_events",
             i64::from(self.max_events),

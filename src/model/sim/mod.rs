@@ -771,6 +771,7 @@ fn extends(a: &Scenario, b: &Scenario) -> bool {
         network,
         clients,
         faults,
+        walkthrough,
     } = a;
     b.faults.len() >= faults.len()
         && b.faults[..faults.len()] == faults[..]
@@ -784,6 +785,7 @@ fn extends(a: &Scenario, b: &Scenario) -> bool {
         && *clients == b.clients
         && *name == b.name
         && *description == b.description
+        && *walkthrough == b.walkthrough
 }
 
 #[cfg(test)]
