@@ -1,4 +1,4 @@
-//! The safety calculator (issue #16): the bound is attained by the run it builds, no
+//! The safety calculator: the bound is attained by the run it builds, no
 //! random schedule within the same bounds exceeds it, `safe` means what it says, and
 //! Redlock's figures are the Redis docs' validity formula.
 

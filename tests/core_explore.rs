@@ -1,4 +1,4 @@
-//! Explore (issue #15): the bounded search over added faults finds the counterexamples the
+//! Explore: the bounded search over added faults finds the counterexamples the
 //! sources describe, says "safe within these bounds" for the fence, breaks the timing fixes
 //! with a longer pause, and answers the same way every time.
 

@@ -1,4 +1,4 @@
-//! Explore's acceptance sweeps (issue #15): with a fence on, no built-in lesson lets a
+//! Explore's acceptance sweeps: with a fence on, no built-in lesson lets a
 //! stale write through within two added faults — except the lessons whose fence is broken
 //! in another way, where the search still finds the hole and names it; with no fence, the
 //! search breaks every lesson whose fault is a pause.

@@ -1,4 +1,4 @@
-//! Explore on several cores (issue #15): the search's report is the same byte for byte
+//! Explore on several cores: the search's report is the same byte for byte
 //! whatever the number of threads — and the same as the one-thread search gave before it
 //! could use more (the fingerprints below were taken from `leaseline explore` before the
 //! search was split into evaluations and an in-order merge). Several lessons and fixes,

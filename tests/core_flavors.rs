@@ -206,7 +206,7 @@ fn redlock_retry_delay_comes_from_the_seed() {
     );
 }
 
-/// Curator on a ZooKeeper client before 3.9.3 (issue #13 point 3): Disconnected
+/// Curator on a ZooKeeper client before 3.9.3: Disconnected
 /// (SUSPENDED) after two thirds of the session timeout, then LOST once that has lasted the
 /// timeout — before the link heals, after the ensemble expired the session — and the
 /// code, which only logs a loss, writes anyway.

@@ -1,4 +1,4 @@
-//! Issue #17, part 1: no label of the space-time diagram ever overlaps another, or sits on
+//! No label of the space-time diagram ever overlaps another, or sits on
 //! a marker, an arrowhead or a lane's bar — for every built-in scenario (presets, lessons,
 //! lock-service presets, their fixes, each with the fence on and off), at the desktop and
 //! a phone's width, over the whole run and two closer windows.

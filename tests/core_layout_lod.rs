@@ -1,4 +1,4 @@
-//! Issue #17, level of detail: a window of a 100,000-entry run is drawn with a bounded
+//! Level of detail: a window of a 100,000-entry run is drawn with a bounded
 //! number of shapes, whatever its width in time, and what it merges stays truthful — a
 //! merged bar covers exactly the union of the bars it stands for, a bundle counts every
 //! message, and a violation is never merged away.

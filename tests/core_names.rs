@@ -1,5 +1,5 @@
 //! One name per node, and plain words for fixes and terms, in everything a learner reads
-//! (issue #20: the lock service was "Coordinator", "Lock" and "the coordinator", storage
+//! (the lock service was "Coordinator", "Lock" and "the coordinator", storage
 //! "Storage" and "DB"; fixes showed as slugs; "monotone" and "superseded holder" went
 //! unexplained).
 //!

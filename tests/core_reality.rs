@@ -1,4 +1,4 @@
-//! Model vs reality (issue #18), natively: each built-in recording of a real run opens as
+//! Model vs reality, natively: each built-in recording of a real run opens as
 //! the run on screen, judged by the same checker, beside the model's run of the scenario it
 //! ran, whose key moments it matches in order; the link names it; a bad recording is refused
 //! with its line and field while the run on screen stays; an edit leaves the recording for

@@ -1,4 +1,4 @@
-//! Recording a time range as an animated GIF (issue #17): the file is GIF89a, has one image
+//! Recording a time range as an animated GIF: the file is GIF89a, has one image
 //! per frame (120 for the default settings), carries the run's link in a comment
 //! extension, is byte-identical across two encodes, and decodes — by a small LZW decoder
 //! written here, which widens its codes as a browser's does — to exactly the rasterizer's

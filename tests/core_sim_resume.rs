@@ -1,4 +1,4 @@
-//! Resuming a run (issue #15, performance): a run of a scenario stopped before an instant
+//! Resuming a run (performance): a run of a scenario stopped before an instant
 //! and finished with faults added at or after that instant ([`Prefix`]) gives exactly the
 //! trace of simulating the scenario with those faults from the start — entry by entry,
 //! outcome, end and public digest. The search relies on it to skip the common start of

@@ -1,4 +1,4 @@
-//! Issue #13, "Teaching truth, round two": sentences a careful reader found wrong or
+//! Teaching truth: sentences a careful reader found wrong or
 //! imprecise, each held to the run it describes. Where a sentence states a fact of a run,
 //! the test reads that fact from the run, so a model change that makes the sentence false
 //! fails here (the beats and endings have their own tests beside their code).
@@ -1117,7 +1117,7 @@ const UNPLACED: &[(&str, &str, &str)] = &[
      "the election timeout a new leader adds: etcd_leader_change_is_the_lessors_promote_without_checkpointing reads it"),
 ];
 
-/// Issue #13's acceptance: no sentence contradicts another. Every text the app shows about
+/// No sentence contradicts another. Every text the app shows about
 /// a run (summaries, descriptions, beats, fix titles and summaries, interview stops) is
 /// read against that run's configuration, events and verdict:
 /// - every duration it states is placed by the words around it (a lease or TTL, a pause,

@@ -69,7 +69,7 @@ impl Session {
             f.apply_to(&mut sc);
         }
         // The span first: loading places the beats and the cursor inside it.
-        let span = crate::session::span::Span {
+        let span = crate::session::zoom::Span {
             from: v.span_from,
             to: v.span_to,
         };

@@ -100,8 +100,8 @@ pub struct Session {
     /// The diagram's window of true time (`None`: the whole run); see [`super::zoom`].
     pub zoom: Option<super::zoom::Window>,
     /// The stretch of the run the reader may play (`from=`, `to=`; default the whole run):
-    /// see [`super::span`].
-    pub span: super::span::Span,
+    /// see `session::span`.
+    pub span: super::zoom::Span,
     pub(super) last_frame: Option<f64>,
     pub(super) discrete_wait: f64,
     /// Real ms left to hold on the notable event just reached.
@@ -224,7 +224,7 @@ impl Session {
             upgrade_try: 0,
             explore_asks: 0,
             zoom: None,
-            span: super::span::Span::default(),
+            span: super::zoom::Span::default(),
             recorded: None,
             wants_recording: None,
             last_frame: None,

@@ -1,48 +1,15 @@
 //! A span of the run: the stretch of true time a link lets its reader play (`from=` and
-//! `to=`, in ms). A course page that teaches one moment — the grant to client 2, the stale
+//! `to=`, in ms; the [`Span`] itself is [`super::zoom`]'s, beside the zoom's window). A course page that teaches one moment — the grant to client 2, the stale
 //! write — embeds only that stretch: the cursor, the scrubber, Play, the jumps and the
 //! walkthrough's beats all stay inside it, and the diagram's window is the span. The run
 //! itself is still the whole run, simulated from its start: a span cuts what the reader
 //! can reach, never what happened before it (the state at the span's start is the run's).
 
 use super::page::Session;
+pub use super::zoom::Span;
 use super::zoom::{Window, MIN_SPAN_MS};
 use crate::model::trace::Trace;
 use crate::view::playback::Cursor;
-
-/// The span a link asks for; either end may be left to the run (its start, its end).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Span {
-    pub from: Option<i64>,
-    pub to: Option<i64>,
-}
-
-impl Span {
-    /// Checks the ends a link gives (each already a time within the horizon); the error
-    /// names the key at fault.
-    pub fn checked(from: Option<i64>, to: Option<i64>) -> Result<Span, String> {
-        if let (Some(a), Some(b)) = (from, to) {
-            if b < a + MIN_SPAN_MS {
-                return Err(format!(
-                    "to: the span {a}-{b} must end at least {MIN_SPAN_MS} ms after it starts"
-                ));
-            }
-        }
-        Ok(Span { from, to })
-    }
-
-    /// The span as a window of a run `end` ms long, or `None` where it is the whole run —
-    /// or where the run on screen ends before the span could start (a host loaded a
-    /// shorter run): then the reader gets the whole of it rather than nothing.
-    pub fn within(self, end: i64) -> Option<Window> {
-        if self.from.is_none() && self.to.is_none() {
-            return None;
-        }
-        let from = self.from.unwrap_or(0);
-        let to = self.to.unwrap_or(end).min(end);
-        (to >= from + MIN_SPAN_MS).then_some(Window { from, to })
-    }
-}
 
 /// The cursor at a span's start: the time `from`, with the entries before it taken and
 /// those at it still to come, so an event the span starts on is seen to happen.
@@ -139,38 +106,5 @@ impl Session {
             .map(|b| b.filter(|&i| inside(i)))
             .collect();
         self.beats = std::rc::Rc::new(beats);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_span_is_checked_and_kept_within_the_run() {
-        assert_eq!(
-            Span::checked(Some(100), Some(105)).unwrap_err(),
-            "to: the span 100-105 must end at least 10 ms after it starts"
-        );
-        assert!(Span::checked(Some(100), Some(110)).is_ok());
-        let s = Span::checked(Some(20_000), None).unwrap();
-        assert_eq!(
-            s.within(60_000),
-            Some(Window {
-                from: 20_000,
-                to: 60_000
-            })
-        );
-        // A run that ends before the span starts is shown whole.
-        assert_eq!(s.within(10_000), None);
-        assert_eq!(Span::default().within(60_000), None);
-        let s = Span::checked(None, Some(30_000)).unwrap();
-        assert_eq!(
-            s.within(20_000),
-            Some(Window {
-                from: 0,
-                to: 20_000
-            })
-        );
     }
 }

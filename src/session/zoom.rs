@@ -8,6 +8,10 @@
 //! Everything here is integer milliseconds; the view turns a wheel turn or a pinch into a
 //! factor and a pointer time, and a drag into a shift, and this module keeps the result
 //! inside the run and no narrower than [`MIN_SPAN_MS`].
+//!
+//! A [`Span`] is the other window a link can name (`from=`, `to=`): the stretch the reader
+//! may play at all, which the zoom then stays inside (its rule for the session is
+//! [`super::span`]'s).
 
 use crate::vocab::numbers::within;
 
@@ -36,6 +40,40 @@ pub enum Zoom {
     To(i64, i64),
     /// The whole run.
     Fit,
+}
+
+/// The span a link asks for; either end may be left to the run (its start, its end).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Span {
+    pub from: Option<i64>,
+    pub to: Option<i64>,
+}
+
+impl Span {
+    /// Checks the ends a link gives (each already a time within the horizon); the error
+    /// names the key at fault.
+    pub fn checked(from: Option<i64>, to: Option<i64>) -> Result<Span, String> {
+        if let (Some(a), Some(b)) = (from, to) {
+            if b < a + MIN_SPAN_MS {
+                return Err(format!(
+                    "to: the span {a}-{b} must end at least {MIN_SPAN_MS} ms after it starts"
+                ));
+            }
+        }
+        Ok(Span { from, to })
+    }
+
+    /// The span as a window of a run `end` ms long, or `None` where it is the whole run —
+    /// or where the run on screen ends before the span could start (a host loaded a
+    /// shorter run): then the reader gets the whole of it rather than nothing.
+    pub fn within(self, end: i64) -> Option<Window> {
+        if self.from.is_none() && self.to.is_none() {
+            return None;
+        }
+        let from = self.from.unwrap_or(0);
+        let to = self.to.unwrap_or(end).min(end);
+        (to >= from + MIN_SPAN_MS).then_some(Window { from, to })
+    }
 }
 
 impl Window {
@@ -122,6 +160,23 @@ pub fn apply(current: Option<Window>, z: Zoom, cursor: f64, end: i64) -> Option<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_span_is_checked_and_kept_within_the_run() {
+        assert_eq!(
+            Span::checked(Some(100), Some(105)).unwrap_err(),
+            "to: the span 100-105 must end at least 10 ms after it starts"
+        );
+        assert!(Span::checked(Some(100), Some(110)).is_ok());
+        let s = Span::checked(Some(20_000), None).unwrap();
+        let w = |from, to| Some(Window { from, to });
+        assert_eq!(s.within(60_000), w(20_000, 60_000));
+        // A run that ends before the span starts is shown whole.
+        assert_eq!(s.within(10_000), None);
+        assert_eq!(Span::default().within(60_000), None);
+        let s = Span::checked(None, Some(30_000)).unwrap();
+        assert_eq!(s.within(20_000), w(0, 20_000));
+    }
 
     const END: i64 = 60_000;
 

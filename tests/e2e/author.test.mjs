@@ -1,4 +1,4 @@
-// End-to-end: the course author's embeds (issue #20, points 9 and 12). A frame at any size
+// End-to-end: the course author's embeds. A frame at any size
 // from 320 x 240 shows the diagram with no text under 10 px (it scrolls sideways in its
 // own box instead of shrinking) and the current beat's text without the frame itself
 // scrolling; it offers only what a reader can do there (no "Break it yourself" without a

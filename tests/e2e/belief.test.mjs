@@ -1,4 +1,4 @@
-// End-to-end: issue #17, part 4 — believed vs actual. In the whole app, gc-pause's client 1
+// End-to-end: believed vs actual. In the whole app, gc-pause's client 1
 // lane marks where the client believes its lease ends (a dashed tick), where the lock
 // service let it expire (a solid tick) and the alarm's tint from there to where it stopped
 // believing. The first load's default page, and the picture drawn at build time that stands

@@ -1,6 +1,6 @@
 // Explore benchmark (part of `make test`, beside the frame benchmark): the explore search's
 // Web Worker (dist/explore-worker.js and its wasm) in headless Chromium, three figures of
-// issue #15's Performance section:
+// the Performance targets:
 //
 //   bench explore worker: gc-pause (2 clients, K = 2, pauses and delays) on W workers (C cores): N schedules in X s = R/s (target ≥ 20,000/s)
 //   bench explore lessons: L lessons, K = 2, all kinds, on W workers (C cores): E over 3 s; worst A s (name), B s (name), C s (name); N schedules in T s

@@ -1,5 +1,4 @@
-// Time-to-first-diagram benchmark (part of `make test`, after the frame benchmark; issue
-// #14): in one run and under the same conditions — files served gzip-encoded, Chromium
+// Time-to-first-diagram benchmark (part of `make test`, after the frame benchmark): in one run and under the same conditions — files served gzip-encoded, Chromium
 // throttled through the DevTools protocol to Chrome's "Slow 4G" preset (150 ms round trip,
 // 1.6 Mbit/s down, 750 kbit/s up), a fresh context each load (nothing cached) — it loads:
 //

@@ -1,4 +1,4 @@
-// End-to-end: the safety calculator (issue #16) — on the default page it computes from
+// End-to-end: the safety calculator — on the default page it computes from
 // the scenario's own client and bounds, says which field is wrong when one is (never a
 // panic), and "Show me the worst case" opens a run whose two-believers time equals the
 // figure it stated; its sliders move their fields, and the lock service can be switched.

@@ -1,4 +1,4 @@
-// End-to-end: issue #17, the diagram on a phone and its folded labels. At 360×740 the
+// End-to-end: the diagram on a phone and its folded labels. At 360×740 the
 // diagram is drawn at its box's width (one unit a CSS pixel): nothing scrolls sideways, its
 // text is at least 11 px, and it is on the first screen with the Play button — on the
 // default page (the first load) and in the whole app, zoomed too. A count of folded labels

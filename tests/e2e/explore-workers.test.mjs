@@ -1,4 +1,4 @@
-// End-to-end: Explore on several cores (issue #15). The explore worker the page starts
+// End-to-end: Explore on several cores. The explore worker the page starts
 // (the lead) starts helper workers of its own and merges their answers in order, so the
 // report is the same, byte for byte, with one worker or several; and Cancel — the page
 // terminating the lead — stops every worker of the search at once.

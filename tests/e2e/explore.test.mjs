@@ -1,4 +1,4 @@
-// End-to-end: Explore (issue #15) — the search over added faults, in a Web Worker, from
+// End-to-end: Explore — the search over added faults, in a Web Worker, from
 // the default page: a result appears, its run opens at its violation, its link reproduces
 // it in a new tab; the ways it breaks are listed while the search runs, each opens at once
 // and the search goes on; a fenced run is safe within the bounds; Cancel stops the worker

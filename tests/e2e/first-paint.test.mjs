@@ -1,4 +1,4 @@
-// End-to-end: the first paint (issue #14, point 1). index.html carries the default run,
+// End-to-end: the first paint. index.html carries the default run,
 // drawn at build time by the core, so the diagram is on screen before the wasm arrives —
 // here, with the wasm never arriving at all. A link to anything else (an embed of another
 // scenario) keeps that picture hidden from the first paint on, so the default run is never

@@ -1,4 +1,4 @@
-// End-to-end: issue #17, part 1 — no two words of the space-time diagram overprint. Every
+// End-to-end: no two words of the space-time diagram overprint. Every
 // built-in scenario (the presets of the picker, every lesson and lock-service preset of the
 // Lessons menu, and each lesson's fixes) is opened, played to its end, and every visible
 // text of the diagram and of the stage is measured where Chromium drew it (getBBox, in the

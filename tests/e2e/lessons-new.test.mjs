@@ -1,4 +1,4 @@
-// End-to-end: the lessons issue #13 added. Each opens from the Lessons menu, its
+// End-to-end: the newer lessons. Each opens from the Lessons menu, its
 // walkthrough walks to its last beat, a fix (or the honest variant) is offered there, and
 // the guide credits the lesson's sources. The tail-latency lesson's last beat quotes the
 // share of seeded runs that ended unsafe. Screenshot: target/e2e/lessons-new.png.

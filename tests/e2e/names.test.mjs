@@ -1,5 +1,5 @@
-// End-to-end: one name per node, fixes by their titles, and the fencing primer (issue #20,
-// point 7). A learner who opens a lesson, a lock service's preset, a fix and the lesson menu
+// End-to-end: one name per node, fixes by their titles, and the fencing primer. A learner
+// who opens a lesson, a lock service's preset, a fix and the lesson menu
 // reads "the lock service" and "storage" everywhere — never "Coordinator", "Lock", "DB" or
 // "lock server" — and fixes by plain titles, never by slugs like "abort-on-loss"; the ⓘ
 // beside the Fencing switch opens a short primer from the keyboard. The screenshot of the

@@ -1,4 +1,4 @@
-// End-to-end: offline after a first visit (issue #14, acceptance point 3). Leaseline keeps
+// End-to-end: offline after a first visit. Leaseline keeps
 // no service worker; a reader who has visited once can come back without a network through
 // ordinary HTTP caching, as long as the host lets the browser keep the files for a while
 // (`Cache-Control: max-age=…`, what static hosts send by default; README, "Hosting").

@@ -1,4 +1,4 @@
-// End-to-end: the first load and the whole app (issue #14, point 2). The default page
+// End-to-end: the first load and the whole app. The default page
 // loads a small build — the player, the walkthrough, the stage's edits — and the lessons,
 // the editor, the exports, sharing and comparing come when a reader first asks for one:
 // the whole app is fetched then, takes over the same session (the edits, undo, the cursor)

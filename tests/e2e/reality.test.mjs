@@ -1,4 +1,4 @@
-// End-to-end: model vs reality (issue #18). The Lessons menu's last section opens a lab
+// End-to-end: model vs reality. The Lessons menu's last section opens a lab
 // recording of a real Redis run: the recorded run is drawn and judged (unsafe: the stale
 // write got through), the model's run of the same scenario is drawn below it, and the page
 // says they agree on every key moment. A recorded trace imported from a file opens too; a

@@ -1,4 +1,4 @@
-// End-to-end: "Record a time range" (issue #17) — from the default page, Export records the
+// End-to-end: "Record a time range" — from the default page, Export records the
 // whole run as an animated GIF in a Web Worker: the file starts with GIF89a, has ≥ 100
 // frames (its image descriptors, counted by walking its blocks), carries the page's link
 // in a comment extension, and is byte-identical when recorded again. Then a video: a WebM

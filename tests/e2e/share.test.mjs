@@ -1,4 +1,4 @@
-// End-to-end: the Share dialog's embed options (issue #20, point 13). A teacher picks a
+// End-to-end: the Share dialog's embed options. A teacher picks a
 // size, "Play on load" and "Diagram and caption only"; the embed code and its link change
 // as they do, a preview frame shows that embed (the diagram, no walkthrough), "Copy embed
 // code" says "Copied ✓", a typed size out of range is flagged at its field, and the guide

@@ -85,7 +85,7 @@ describe('teach it', () => {
     }
   });
 
-  // Issue #13 point 22: switching fencing on by hand keeps the lesson's walkthrough, which
+  // Switching fencing on by hand keeps the lesson's walkthrough, which
   // must then neither say "turn fencing on" nor offer fencing as a fix. A fix's note says
   // what it changes without counting (point 13).
   test('with fencing already on, the walkthrough offers neither "turn fencing on" nor the fencing fix', async () => {
@@ -130,7 +130,7 @@ describe('teach it', () => {
       // services (10 presets).
       assert.equal(await menu.locator('section.chapter:not(.recorded)').count(), 6);
       assert.equal(await menu.locator('section.chapter:not(.recorded) > ol > li').count(), 36);
-      // Then the lab's five recordings of real runs (issue #18).
+      // Then the lab's five recordings of real runs.
       assert.equal(await menu.locator('section.chapter.recorded > ol > li').count(), 5);
       assert.match(await menu.locator('section.chapter.target h3').innerText(), /^4\. What a fence needs/);
       const before = await digest();
@@ -174,7 +174,7 @@ describe('teach it', () => {
       const { toolbar, quiz } = parts(page);
       await page.getByRole('button', { name: 'Interview prep' }).click();
       const menu = page.getByRole('navigation', { name: 'Interview prep' });
-      // The menu is the whole app's: it opens once that has loaded (issue #14).
+      // The menu is the whole app's: it opens once that has loaded.
       await menu.getByRole('listitem').first().waitFor();
       assert.equal(await menu.getByRole('listitem').count(), 5);
       await menu.getByRole('link', { name: /Two clients both believe/ }).click();

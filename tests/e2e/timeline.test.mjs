@@ -417,7 +417,7 @@ describe('the space-time diagram and playback', () => {
       }
       await menu.getByRole('button', { name: 'Pause 40 s', exact: true }).click();
       // On the default page this first edit beyond the fence switch brings the whole app
-      // (issue #14), which then makes it: wait for the new run rather than read at once.
+      //, which then makes it: wait for the new run rather than read at once.
       const d1 = await until(async () => {
         const d = await diagram.getAttribute('data-digest');
         return d !== d0 && d;
@@ -534,7 +534,7 @@ describe('the space-time diagram and playback', () => {
         () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
       );
       assert.equal(overflow, 0, 'the page is wider than the screen');
-      // Laid out at the box's width (issue #17): nothing to scroll sideways.
+      // Laid out at the box's width: nothing to scroll sideways.
       const box = () =>
         page.evaluate(() => {
           const s = document.querySelector('section.diagram');

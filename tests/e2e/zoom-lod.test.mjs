@@ -1,4 +1,4 @@
-// End-to-end: issue #17, a zoom that costs a frame nothing new, and what the keyboard may
+// End-to-end: a zoom that costs a frame nothing new, and what the keyboard may
 // reach of a diagram the cursor has not yet revealed. A zoom or a pan shows at once by
 // moving and stretching the drawing it has (the axis already the new window's), and the
 // window is laid out anew once it holds still — in a scenario chosen later too. A count

@@ -1,4 +1,4 @@
-// End-to-end: zoom and pan on the diagram's time axis (issue #17). The keyboard (+ - 0),
+// End-to-end: zoom and pan on the diagram's time axis. The keyboard (+ - 0),
 // Ctrl+wheel and a two-finger pinch zoom; a drag pans; the window is in the link and a link
 // restores it; Fit (and 0) show the whole run again; the axis re-spaces its ticks for the
 // window; on the default page a zoom brings the whole app, which opens at that window.

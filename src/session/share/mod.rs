@@ -355,7 +355,7 @@ pub fn decode(fragment: &str) -> Result<ViewState, String> {
     }
     v.span_from = from.map(|x| ms("from", x)).transpose()?;
     v.span_to = to.map(|x| ms("to", x)).transpose()?;
-    crate::session::span::Span::checked(v.span_from, v.span_to)?;
+    crate::session::zoom::Span::checked(v.span_from, v.span_to)?;
     if let Some(x) = rec {
         let known = crate::session::run::BUILT_IN
             .iter()
