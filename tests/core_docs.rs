@@ -281,6 +281,13 @@ fn the_readme_cli_examples_print_what_the_readme_says() {
     assert!(readme.contains("`token 33 < 34`"));
 }
 
+/// The README is a front door, not a manual: under 120 lines (the rest is in docs/).
+#[test]
+fn the_readme_stays_short() {
+    let lines = include_str!("../README.md").lines().count();
+    assert!(lines < 120, "README.md is {lines} lines");
+}
+
 /// The README's picture is the recorder's GIF of the run it names, and stays small.
 #[test]
 fn the_readme_gif_is_a_small_recording_of_gc_pause() {
