@@ -283,14 +283,10 @@ describe('embeds at every size', () => {
             await page.locator(`#${id}`).screenshot({ path: join(SHOTS, `embed-fit-${fit}-${id}.png`) });
           }
           // Settled: a frame left alone asks for nothing more (no swing between heights).
-          const asked = await page.evaluate(() => window.heights.length);
-          await page.waitForTimeout(1_500);
-          assert.equal(await page.evaluate(() => window.heights.length), asked, 'the heights settle');
+          await settles(page, 'the heights settle');
           if (fit === 'leaseline') {
             await progress(page);
-            const settled = await page.evaluate(() => window.heights.length);
-            await page.waitForTimeout(1_500);
-            assert.equal(await page.evaluate(() => window.heights.length), settled, 'the heights settle after the reveal');
+            await settles(page, 'the heights settle after the reveal');
           }
           assert.deepEqual(problems, []);
         } finally {
@@ -304,6 +300,22 @@ describe('embeds at every size', () => {
 });
 
 /** Walks the lesson to its end and the question to its model answer; reads the record. */
+/**
+ * Waits until the frames ask for no new height for 1.5 s: a frame that swings between two
+ * heights never does, and fails after WAIT. (The last render of a step may still be on its
+ * way when the step's own signal arrives, so one more height may come first.)
+ */
+async function settles(page, what) {
+  let before = await page.evaluate(() => window.heights.length);
+  await until(async () => {
+    await page.waitForTimeout(1_500);
+    const now = await page.evaluate(() => window.heights.length);
+    const still = now === before;
+    before = now;
+    return still;
+  }, what);
+}
+
 async function progress(page) {
   const lesson = page.frameLocator('#lesson');
   const next = lesson.getByRole('region', { name: 'Walkthrough' }).getByRole('button', { name: 'Next', exact: true });
