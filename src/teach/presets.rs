@@ -168,7 +168,6 @@ fn gc_pause() -> Scenario {
             },
         }],
         walkthrough: Vec::new(),
-        questions: Vec::new(),
     }
 }
 

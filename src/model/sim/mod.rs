@@ -772,7 +772,6 @@ fn extends(a: &Scenario, b: &Scenario) -> bool {
         clients,
         faults,
         walkthrough,
-        questions,
     } = a;
     b.faults.len() >= faults.len()
         && b.faults[..faults.len()] == faults[..]
@@ -787,7 +786,6 @@ fn extends(a: &Scenario, b: &Scenario) -> bool {
         && *name == b.name
         && *description == b.description
         && *walkthrough == b.walkthrough
-        && *questions == b.questions
 }
 
 #[cfg(test)]
