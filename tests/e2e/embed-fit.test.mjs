@@ -299,7 +299,6 @@ describe('embeds at every size', () => {
   }
 });
 
-/** Walks the lesson to its end and the question to its model answer; reads the record. */
 /**
  * Waits until the frames ask for no new height for 1.5 s: a frame that swings between two
  * heights never does, and fails after WAIT. (The last render of a step may still be on its
@@ -316,6 +315,7 @@ async function settles(page, what) {
   }, what);
 }
 
+/** Walks the lesson to its end and the question to its model answer; reads the record. */
 async function progress(page) {
   const lesson = page.frameLocator('#lesson');
   const next = lesson.getByRole('region', { name: 'Walkthrough' }).getByRole('button', { name: 'Next', exact: true });
