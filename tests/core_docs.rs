@@ -38,22 +38,28 @@ fn a_broken_example_is_refused_with_the_field_named() {
     assert_eq!(e.to_string(), "faults[1].at_ms: later than the horizon");
 }
 
-/// docs/scenario-format.md's walkthrough example reads inside the complete example, and its
-/// beats are told on that run's events; the run is the same with or without them.
-#[test]
-fn the_documented_walkthrough_reads_and_changes_no_run() {
+/// The complete example of docs/scenario-format.md with the doc's example of the top-level
+/// field `key` added to it, read.
+fn example_with(key: &str) -> Scenario {
     let doc = include_str!("../docs/scenario-format.md");
     let start = doc
-        .find("```json\n\"walkthrough\"")
-        .expect("the walkthrough example")
-        + 8;
+        .find(&format!("```json\n\"{key}\""))
+        .unwrap_or_else(|| panic!("the {key} example"))
+        + "```json\n".len();
     let end = start + doc[start..].find("```").expect("closing fence");
     let example = example();
     let at = example.rfind('}').expect("the example's closing brace");
     let with = format!("{},\n{}}}", example[..at].trim_end(), &doc[start..end]);
-    let sc = Scenario::from_json(&with).unwrap_or_else(|e| panic!("{e}\n{with}"));
+    Scenario::from_json(&with).unwrap_or_else(|e| panic!("{e}\n{with}"))
+}
+
+/// docs/scenario-format.md's walkthrough example reads inside the complete example, and its
+/// beats are told on that run's events; the run is the same with or without them.
+#[test]
+fn the_documented_walkthrough_reads_and_changes_no_run() {
+    let sc = example_with("walkthrough");
     assert_eq!(sc.walkthrough.len(), 2);
-    let plain = Scenario::from_json(&example).unwrap();
+    let plain = Scenario::from_json(&example()).unwrap();
     let (a, b) = (simulate(&sc).unwrap(), simulate(&plain).unwrap());
     assert_eq!(
         a.entries, b.entries,
@@ -61,6 +67,29 @@ fn the_documented_walkthrough_reads_and_changes_no_run() {
     );
     let told = leaseline::teach::authored::place(&sc.walkthrough, &a);
     assert!(told.iter().all(Option::is_some), "{told:?}");
+}
+
+/// docs/scenario-format.md's question example reads inside the complete example, changes
+/// no run, and is graded by that run as the doc's words say: storage refuses client 1's
+/// late write (the second choice), and the run holds just before that refusal.
+#[test]
+fn the_documented_question_is_graded_by_the_run() {
+    use leaseline::teach::course::Quiz;
+    let sc = example_with("questions");
+    assert_eq!(sc.questions.len(), 1);
+    let plain = Scenario::from_json(&example()).unwrap();
+    let t = simulate(&sc).unwrap();
+    assert_eq!(t.entries, simulate(&plain).unwrap().entries);
+    let q = Quiz::of_author(&sc).unwrap();
+    let ask = q.ask(&sc, &t).unwrap();
+    assert_eq!(ask.answer, Some(1), "the fence refuses the late write");
+    let i = q.hold(&sc, &t).unwrap();
+    assert_eq!(
+        leaseline::model::trace::json::kind(&t.entries[i].event),
+        "write_rejected"
+    );
+    // The JSON written back carries the question as it was read.
+    assert_eq!(Scenario::from_json(&sc.to_json_pretty()).unwrap(), sc);
 }
 
 /// docs/trace-format.md: its complete example is judged as the doc says (two believers, a

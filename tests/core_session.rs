@@ -87,7 +87,7 @@ fn the_quiz_holds_the_cursor_before_its_decisive_event_until_answered() {
     let s = act(page(), [Action::StartQuiz(0)]);
     let q = s.quiz.expect("a quiz");
     let hold = q
-        .hold(&s.run.trace)
+        .hold(&s.run.scenario, &s.run.trace)
         .expect("the first stop holds somewhere");
     let s = act(s, [Action::TogglePlay]);
     let s = play_frames(s, 1_000_000, |s| !s.playing);
@@ -144,7 +144,7 @@ fn a_question_about_the_right_behaviour_is_graded_by_a_run_of_it() {
     let s = act(s, [Action::Pick(0), Action::TogglePlay]);
     let (s, _) = real_ms_until(s, |s| !s.playing);
     let q = s.quiz.unwrap();
-    assert_eq!(q.right(&s.run.trace), Some(true));
+    assert_eq!(q.right(&s.run.scenario, &s.run.trace), Some(true));
     // The reveal played on to the duplicate payment, which the first run is about.
     let dup = q.current().unwrap().consequence(&s.run.trace).unwrap();
     assert_eq!(
@@ -170,7 +170,10 @@ fn a_question_about_the_right_behaviour_is_graded_by_a_run_of_it() {
         .unwrap();
     let s = act(s, [Action::Pick(abort), Action::TogglePlay]);
     let (s, _) = real_ms_until(s, |s| !s.playing);
-    assert_eq!(s.quiz.unwrap().right(&s.run.trace), Some(true));
+    assert_eq!(
+        s.quiz.unwrap().right(&s.run.scenario, &s.run.trace),
+        Some(true)
+    );
     assert_eq!(s.progress.score(2), (2, 2));
 }
 
@@ -186,7 +189,7 @@ fn playing_on_after_a_pick_reveals_every_stop() {
         for si in 0..q.stops.len() {
             s = act(s, [Action::SkipToStop]);
             assert!(s.quiz_waiting(), "question {qi} stop {si}");
-            let at = s.quiz.unwrap().hold(&s.run.trace).unwrap();
+            let at = s.quiz.unwrap().hold(&s.run.scenario, &s.run.trace).unwrap();
             if s.run.trace.entries[at].t.0 as f64 - s.cursor.t > 0.0 {
                 far += 1;
             }
@@ -602,13 +605,13 @@ fn progress_statements_arrive_in_order_for_a_lesson_and_a_question() {
     // A question: each stop answered (the first choice, whatever it is), then the score,
     // which counts the stops the run says were right.
     let mut s = act(page(), [Action::StartQuiz(2)]);
-    let stops = s.quiz.unwrap().question().stops.len();
+    let stops = s.quiz.unwrap().question().unwrap().stops.len();
     let mut told = Vec::new();
     let mut rights = 0;
     for _ in 0..stops {
         s = act(s, [Action::SkipToStop, Action::Pick(0), Action::TogglePlay]);
         let (t, _) = real_ms_until(s, |s| s.quiz.is_some_and(|q| q.revealed));
-        rights += usize::from(t.quiz.unwrap().right(&t.run.trace) == Some(true));
+        rights += usize::from(t.quiz.unwrap().right(&t.run.scenario, &t.run.trace) == Some(true));
         told.extend(tracker.observe(&t));
         let (t, _) = real_ms_until(t, |s| !s.playing);
         told.extend(tracker.observe(&t));

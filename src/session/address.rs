@@ -166,7 +166,9 @@ impl Session {
             }
             None => Source::Custom((**cur).clone()),
         };
-        v.quiz = self.quiz.map(|q| q.question);
+        // A built-in question has a number a link can name; an author's questions travel
+        // with the scenario and are offered again where it opens.
+        v.quiz = self.quiz.filter(|q| !q.author).map(|q| q.question);
         // The span's own window is not a zoom: the link says it once, as `from=`/`to=`.
         v.zoom = self
             .zoom

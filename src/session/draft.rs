@@ -6,7 +6,7 @@
 //! validator as an import, so the editor's errors name the same field paths
 //! (`clients[1].ttl_ms: …`) and nothing the editor accepts can fail to load.
 
-use crate::model::scenario::{Flavor, Scenario, ScenarioError};
+use crate::model::scenario::{Flavor, Outcome, Scenario, ScenarioError};
 use crate::session::form::{self, Nodes, Problem, Start, Unit};
 use crate::vocab::ids::NodeId;
 use crate::vocab::json::{self, Json};
@@ -453,6 +453,65 @@ impl Draft {
                     "text".into(),
                     Json::Str("What happens here, in your words.".into()),
                 ),
+            ]),
+        )
+    }
+
+    /// Adds a question after the last one (at its time, or at 0 s) with two choices — a
+    /// write accepted or refused — and words to replace: an author's own question, to be
+    /// edited in its row. The answer is never written: the run gives it.
+    pub fn add_question(&mut self) -> Result<(), String> {
+        let n = self.len("questions");
+        let at = match n.checked_sub(1) {
+            Some(last) => self
+                .get(&format!("questions[{last}].at_ms"))
+                .cloned()
+                .unwrap_or(Json::Int(0)),
+            None => Json::Int(0),
+        };
+        let choice = |text: &str, outcome: Outcome| {
+            Json::Obj(vec![
+                ("text".into(), Json::Str(text.into())),
+                ("outcome".into(), Json::Str(outcome.name().into())),
+            ])
+        };
+        self.push(
+            "questions",
+            Json::Obj(vec![
+                ("at_ms".into(), at),
+                (
+                    "prompt".into(),
+                    Json::Str("What happens next, in your words?".into()),
+                ),
+                (
+                    "choices".into(),
+                    Json::Arr(vec![
+                        choice("Storage accepts the write", Outcome::WriteAccepted),
+                        choice("Storage refuses the write", Outcome::WriteRefused),
+                    ]),
+                ),
+            ]),
+        )
+    }
+
+    /// Adds a choice to question `q`, naming the first outcome none of its choices names.
+    pub fn add_choice(&mut self, q: usize) -> Result<(), String> {
+        let list = format!("questions[{q}].choices");
+        let taken: Vec<String> = (0..self.len(&list))
+            .filter_map(|i| match self.get(&format!("{list}[{i}].outcome")) {
+                Some(Json::Str(w)) => Some(w.clone()),
+                _ => None,
+            })
+            .collect();
+        let outcome = Outcome::ALL
+            .into_iter()
+            .find(|o| !taken.iter().any(|t| t == o.name()))
+            .ok_or("every outcome is a choice already")?;
+        self.push(
+            &list,
+            Json::Obj(vec![
+                ("text".into(), Json::Str(outcome.label().into())),
+                ("outcome".into(), Json::Str(outcome.name().into())),
             ]),
         )
     }

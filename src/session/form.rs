@@ -8,7 +8,7 @@
 //! seconds; drift in ppm, loss in percent. The document itself stays in integer
 //! milliseconds; [`parse_secs`] and [`secs_text`] cross between the two without floats.
 
-use crate::model::scenario::{FenceMode, Flavor, ScenarioError};
+use crate::model::scenario::{FenceMode, Flavor, Outcome, ScenarioError};
 use crate::vocab::numbers::decimal;
 
 /// What a field's number (or text) means.
@@ -104,6 +104,11 @@ pub fn field(path: &str) -> (&'static str, Unit) {
         "faults" => ("Faults", None),
         "walkthrough" => ("Walkthrough", None),
         "text" => ("What it says", None),
+        "questions" => ("Questions", None),
+        "prompt" => ("The question", None),
+        "choices" => ("Choices", None),
+        "outcome" => ("Right if the run next shows", None),
+        "explain" => ("Told after the answer", None),
         "links" => ("Links", None),
         _ => ("This field", None),
     }
@@ -159,6 +164,7 @@ pub fn words(path: &str) -> Vec<(&'static str, &'static str)> {
         ],
         "fault" => FAULTS.iter().map(|f| (f.word, f.label)).collect(),
         "op" => STEPS.iter().map(|s| (s.word, s.label)).collect(),
+        "outcome" => Outcome::ALL.iter().map(|o| (o.name(), o.label())).collect(),
         _ => Vec::new(),
     }
 }

@@ -144,6 +144,9 @@ pub enum Action {
     NextBeat,
     PrevBeat,
     StartQuiz(usize),
+    /// Ask the questions the scenario on screen carries (its author's), from the start of
+    /// what may be played.
+    AskAuthor,
     /// The learner's prediction at a quiz stop.
     Pick(usize),
     /// On to the next stop after a reveal.
@@ -249,11 +252,13 @@ impl Session {
     /// holds the cursor just before its decisive event until the learner has answered.
     pub(super) fn move_to(&mut self, mut c: Cursor) {
         if let Some(q) = &mut self.quiz {
-            let trace = &self.run.trace;
-            let (step, reveal) = clamp_to_hold(q, trace, self.cursor.step, c.step);
+            let (sc, trace) = (&self.run.scenario, &self.run.trace);
+            let (step, reveal) = clamp_to_hold(q, sc, trace, self.cursor.step, c.step);
             if reveal {
                 q.revealed = true;
-                if let Some(right) = q.right(trace) {
+                // Kept between visits: the built-in questions' answers (an author's
+                // questions are told to the host page instead, `session::statements`).
+                if let (Some(right), false) = (q.right(sc, trace), q.author) {
                     self.progress.answer(q.question, q.stop, right);
                 }
                 // Play on from just after the decisive event through its consequence
@@ -272,11 +277,11 @@ impl Session {
             // asked with the run paused, never while it plays on. Once a choice is picked,
             // playing on crosses the quiet time up to the decisive event (which may come
             // long after the entry before it) and reveals it there.
-            if !q.revealed && q.picked.is_none() && q.hold(trace) == Some(c.step) {
+            if !q.revealed && q.picked.is_none() && q.hold(sc, trace) == Some(c.step) {
                 self.playing = false;
             }
             // The reveal pauses once the consequence is drawn clear of the cursor line.
-            if let Some(until) = q.reveal_until(trace) {
+            if let Some(until) = q.reveal_until(sc, trace) {
                 if c.t >= until {
                     c = Cursor::at_time(trace, until);
                     q.shown = true;
@@ -452,7 +457,7 @@ impl Session {
 
     pub(super) fn start_quiz(&mut self, q: usize) {
         if let Some(quiz) = Quiz::new(q) {
-            if self.open(quiz.scenario()) {
+            if quiz.scenario().is_some_and(|name| self.open(name)) {
                 self.quiz = Some(quiz);
                 self.menu = None;
             }
@@ -465,15 +470,21 @@ impl Session {
     fn next_stop(&mut self) {
         let Some(mut q) = self.quiz else { return };
         q.advance();
-        let elsewhere = q.current().is_some() && self.name.as_deref() != Some(q.scenario());
-        if elsewhere && !self.open(q.scenario()) {
-            return;
+        let more = q.stop < q.stops(&self.run.scenario);
+        if let Some(name) = q
+            .scenario()
+            .filter(|&n| more && self.name.as_deref() != Some(n))
+        {
+            if !self.open(name) {
+                return;
+            }
         }
         self.quiz = Some(q);
-        if let Some(h) = q.hold(&self.run.trace).filter(|&h| h < self.cursor.step) {
+        let hold = q.hold(&self.run.scenario, &self.run.trace);
+        if let Some(h) = hold.filter(|&h| h < self.cursor.step) {
             self.move_to(Cursor::at_step(&self.run.trace, h));
         }
-        self.playing = q.current().is_some() && !self.quiz_waiting();
+        self.playing = more && !self.quiz_waiting();
         self.last_frame = None;
         self.dwell = 0.0;
     }
@@ -490,7 +501,9 @@ impl Session {
 
     /// "Skip to the stop": straight to the moment the question is asked.
     fn skip_to_stop(&mut self) {
-        let hold = self.quiz.and_then(|q| q.hold(&self.run.trace));
+        let hold = self
+            .quiz
+            .and_then(|q| q.hold(&self.run.scenario, &self.run.trace));
         if let Some(h) = hold.filter(|&h| h > self.cursor.step) {
             self.playing = false;
             self.move_to(Cursor::at_step(&self.run.trace, h));
@@ -500,7 +513,7 @@ impl Session {
     /// The quiz stop the cursor is waiting at, if it waits at one.
     pub fn quiz_waiting(&self) -> bool {
         self.quiz
-            .and_then(|q| q.hold(&self.run.trace))
+            .and_then(|q| q.hold(&self.run.scenario, &self.run.trace))
             .is_some_and(|h| h == self.cursor.step)
     }
 
@@ -538,7 +551,8 @@ impl Session {
     /// run's name and description, the verdict, the fence switch, "Next violation") stays
     /// hidden.
     pub fn hides_answer(&self) -> bool {
-        self.quiz.is_some_and(|q| q.hides_answer())
+        self.quiz
+            .is_some_and(|q| q.hides_answer(&self.run.scenario))
     }
 
     /// The run's title, as an embed's bar shows it: hidden as the picker's name is while
@@ -626,6 +640,7 @@ impl Session {
             | Action::Undo
             | Action::Redo
             | Action::StartQuiz(_)
+            | Action::AskAuthor
             | Action::EndQuiz
             | Action::ToggleMenu(_)
             | Action::Import(_)
@@ -824,9 +839,20 @@ impl Session {
             }
             #[cfg(not(feature = "lite"))]
             Action::StartQuiz(q) => m.start_quiz(q),
+            #[cfg(not(feature = "lite"))]
+            Action::AskAuthor => {
+                if let Some(q) = Quiz::of_author(&m.run.scenario) {
+                    m.quiz = Some(q);
+                    m.menu = None;
+                    m.playing = false;
+                    let start = m.span_start();
+                    m.move_to(start);
+                }
+            }
             Action::Pick(i) => {
                 if let Some(q) = &mut m.quiz {
-                    if !q.revealed && q.current().is_some_and(|s| i < s.choices.len()) {
+                    let ask = q.ask(&m.run.scenario, &m.run.trace);
+                    if !q.revealed && ask.is_some_and(|a| i < a.choices.len()) {
                         q.picked = Some(i);
                     }
                 }

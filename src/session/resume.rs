@@ -150,6 +150,7 @@ fn needs_whole_app(action: &Action) -> bool {
         action,
         Action::Edit(_)
             | Action::StartQuiz(_)
+            | Action::AskAuthor
             | Action::Pick(_)
             | Action::QuizNext
             | Action::SkipToStop

@@ -17,16 +17,20 @@
 
 use super::embed::{Event, Statement};
 use super::Session;
+use crate::model::scenario::Scenario;
 use crate::teach::course::{self, Quiz};
+
+/// Which question a quiz plays: whether it is an author's, and the built-in one's number.
+type QuestionKey = (bool, usize);
 
 /// What the host has been told so far.
 #[derive(Clone, Debug, Default)]
 pub struct Tracker {
     /// The lesson being walked (its scenario's name) and the beats told of it.
     lesson: Option<(String, Vec<usize>)>,
-    /// The question being played and, per stop, whether its answer was right (`None`
-    /// until answered).
-    question: Option<(usize, Vec<Option<bool>>)>,
+    /// The question being played (whether it is an author's, and which built-in one
+    /// otherwise) and, per stop, whether its answer was right (`None` until answered).
+    question: Option<(QuestionKey, Vec<Option<bool>>)>,
 }
 
 impl Tracker {
@@ -96,9 +100,11 @@ impl Tracker {
 
     fn quiz_progress(&mut self, s: &Session, out: &mut Vec<Event>) {
         let Some(q) = s.quiz else { return };
-        let stops = q.question().stops.len();
-        if self.question.as_ref().is_none_or(|(n, _)| *n != q.question) {
-            self.question = Some((q.question, vec![None; stops]));
+        let sc = &s.run.scenario;
+        let stops = q.stops(sc);
+        let key = (q.author, q.question);
+        if self.question.as_ref().is_none_or(|(n, _)| *n != key) {
+            self.question = Some((key, vec![None; stops]));
         }
         let Some((_, answers)) = &mut self.question else {
             return;
@@ -106,17 +112,17 @@ impl Tracker {
         if !q.revealed || answers.get(q.stop).is_none_or(Option::is_some) {
             return;
         }
-        let Some(right) = q.right(&s.run.trace) else {
+        let Some(right) = q.right(sc, &s.run.trace) else {
             return;
         };
         answers[q.stop] = Some(right);
-        let object = question_object(&q);
+        let object = question_object(&q, sc);
         out.push(Event::Statement(Statement {
             verb: "answered",
             object: object.clone(),
             result: vec![("stop", q.stop as i64)],
             success: Some(right),
-            response: choice(&q),
+            response: choice(&q, s),
         }));
         if q.stop + 1 == stops {
             let raw = answers.iter().filter(|a| **a == Some(true)).count();
@@ -131,18 +137,23 @@ impl Tracker {
     }
 }
 
-/// A question as a statement's object: its link's id (`quiz=1` is question 1), and what
-/// it asks.
-fn question_object(q: &Quiz) -> (&'static str, String, String) {
-    (
-        "question",
-        format!("quiz={}", q.question + 1),
-        q.question().asks.to_string(),
-    )
+/// A question as a statement's object: its link's id (`quiz=1` is question 1; an author's
+/// questions are named by their scenario, `questions:NAME`), and what it asks.
+fn question_object(q: &Quiz, sc: &Scenario) -> (&'static str, String, String) {
+    let id = if q.author {
+        let name = sc.name.trim();
+        format!(
+            "questions:{}",
+            if name.is_empty() { "custom" } else { name }
+        )
+    } else {
+        format!("quiz={}", q.question + 1)
+    };
+    ("question", id, q.asks(sc).to_string())
 }
 
 /// The choice picked at the stop in play, as its text.
-fn choice(q: &Quiz) -> Option<String> {
-    let stop = q.current()?;
-    Some(stop.choices.get(q.picked?)?.text.to_string())
+fn choice(q: &Quiz, s: &Session) -> Option<String> {
+    let ask = q.ask(&s.run.scenario, &s.run.trace)?;
+    Some(ask.choices.get(q.picked?)?.to_string())
 }

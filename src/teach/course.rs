@@ -263,16 +263,52 @@ pub fn prev_beat_step(located: &[Option<usize>], step: usize) -> usize {
 
 // ------------------------------------------------------------------ interview quiz
 
-/// A learner's way through one interview question: which stop, what they predicted,
-/// whether the answer has been revealed (by playing on past the decisive event) and
-/// whether the reveal has played on to its consequence.
+/// A learner's way through one set of questions — a built-in interview question's stops,
+/// or the questions an author wrote into the scenario on screen (`author`) — : which stop,
+/// what they predicted, whether the answer has been revealed (by playing on past the
+/// decisive event) and whether the reveal has played on to its consequence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Quiz {
+    /// The built-in question (an index into `QUESTIONS`); 0 for an author's questions.
     pub question: usize,
+    /// The questions are the scenario's own (`Scenario::questions`), asked on its run.
+    pub author: bool,
     pub stop: usize,
     pub picked: Option<usize>,
     pub revealed: bool,
     pub shown: bool,
+}
+
+/// A stop as the page asks it, whoever wrote it: the words, and where in the run its
+/// decisive moment and consequence are, with the choice that names what happened — read
+/// from the run, never stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ask<'a> {
+    /// Facts stated beside the question (a built-in stop's givens).
+    pub givens: Vec<String>,
+    pub question: &'a str,
+    pub choices: Vec<&'a str>,
+    pub explain: &'a str,
+    /// The decisive event's entry (the cursor holds just before it).
+    pub at: Option<usize>,
+    /// The consequence the reveal plays on to.
+    pub then: Option<usize>,
+    /// The choice naming what the run did there.
+    pub answer: Option<usize>,
+}
+
+impl Ask<'static> {
+    fn of_stop(stop: &'static Stop, sc: &Scenario, trace: &Trace) -> Ask<'static> {
+        Ask {
+            givens: stop.givens(sc),
+            question: stop.question,
+            choices: stop.choices.iter().map(|c| c.text).collect(),
+            explain: stop.explain,
+            at: stop.locate(trace),
+            then: stop.consequence(trace),
+            answer: stop.answer(trace),
+        }
+    }
 }
 
 /// How far past its consequence a reveal stops, as a share of the run (1/40): far enough
@@ -283,6 +319,19 @@ impl Quiz {
     pub fn new(question: usize) -> Option<Quiz> {
         (question < QUESTIONS.len()).then_some(Quiz {
             question,
+            author: false,
+            stop: 0,
+            picked: None,
+            revealed: false,
+            shown: false,
+        })
+    }
+
+    /// The questions an author wrote into `sc`, if it has any.
+    pub fn of_author(sc: &Scenario) -> Option<Quiz> {
+        (!sc.questions.is_empty()).then_some(Quiz {
+            question: 0,
+            author: true,
             stop: 0,
             picked: None,
             revealed: false,
@@ -292,52 +341,91 @@ impl Quiz {
 
     /// The scenario the current stop plays: the question's own, or a fix variant for a
     /// stop that asks what the right behaviour is (after the last stop, the last one's).
-    pub fn scenario(&self) -> &'static str {
-        let q = self.question();
+    /// `None` for an author's questions, which are asked on the run they came with.
+    pub fn scenario(&self) -> Option<&'static str> {
+        let q = self.question().filter(|_| !self.author)?;
         let stop = q.stops.get(self.stop).or(q.stops.last());
-        stop.and_then(|s| s.on).unwrap_or(q.scenario)
+        Some(stop.and_then(|s| s.on).unwrap_or(q.scenario))
+    }
+
+    /// How many stops the quiz has.
+    pub fn stops(&self, sc: &Scenario) -> usize {
+        match self.question() {
+            Some(q) => q.stops.len(),
+            None => sc.questions.len(),
+        }
     }
 
     /// Whether the learner is still to answer the current stop: what would give the
     /// answer away (the scenario's description, the verdict, the fence switch) stays
     /// hidden until then.
-    pub fn hides_answer(&self) -> bool {
-        self.current().is_some() && !self.revealed
+    pub fn hides_answer(&self, sc: &Scenario) -> bool {
+        self.stop < self.stops(sc) && !self.revealed
     }
 
     /// The true time (ms) where a reveal stops playing: just past the stop's consequence,
     /// never past the end of the run. `None` before the reveal or once it has been shown.
-    pub fn reveal_until(&self, trace: &Trace) -> Option<f64> {
+    pub fn reveal_until(&self, sc: &Scenario, trace: &Trace) -> Option<f64> {
         if !self.revealed || self.shown {
             return None;
         }
-        let i = self.current()?.consequence(trace)?;
+        let i = self.ask(sc, trace)?.then?;
         let margin = (trace.end.0 / REVEAL_MARGIN_SHARE).max(1);
         Some((trace.entries[i].t.0 + margin).min(trace.end.0) as f64)
     }
 
-    pub fn question(&self) -> &'static Question {
-        &QUESTIONS[self.question]
+    /// The built-in question; `None` for an author's questions.
+    pub fn question(&self) -> Option<&'static Question> {
+        QUESTIONS.get(self.question).filter(|_| !self.author)
     }
 
-    /// The stop in play; `None` once every stop is done (the model answer shows).
+    /// What the whole question asks, as its heading says it.
+    pub fn asks<'a>(&self, sc: &'a Scenario) -> &'a str {
+        match self.question() {
+            Some(q) => q.asks,
+            None if sc.name.trim().is_empty() => "Questions on this run",
+            None => sc.name.as_str(),
+        }
+    }
+
+    /// The built-in stop in play; `None` once every stop is done, and for an author's
+    /// questions (see [`Quiz::ask`], which covers both).
     pub fn current(&self) -> Option<&'static Stop> {
-        self.question().stops.get(self.stop)
+        self.question()?.stops.get(self.stop)
+    }
+
+    /// The stop in play, asked of `trace` (the run of `sc`); `None` once every stop is done
+    /// (the model answer shows).
+    pub fn ask<'a>(&self, sc: &'a Scenario, trace: &Trace) -> Option<Ask<'a>> {
+        if let Some(q) = self.question() {
+            return Some(Ask::of_stop(q.stops.get(self.stop)?, sc, trace));
+        }
+        let q = sc.questions.get(self.stop)?;
+        let decisive = crate::teach::authored::decisive(q, trace);
+        Some(Ask {
+            givens: Vec::new(),
+            question: q.prompt.as_str(),
+            choices: q.choices.iter().map(|c| c.text.as_str()).collect(),
+            explain: q.explain.as_str(),
+            at: decisive.map(|d| d.0),
+            then: decisive.map(|d| d.0),
+            answer: decisive.map(|d| d.1),
+        })
     }
 
     /// The step the cursor may not pass until the learner has answered: the cursor holds
     /// just before the decisive event, with the event not yet applied.
-    pub fn hold(&self, trace: &Trace) -> Option<usize> {
+    pub fn hold(&self, sc: &Scenario, trace: &Trace) -> Option<usize> {
         if self.revealed {
             return None;
         }
-        self.current()?.locate(trace)
+        self.ask(sc, trace)?.at
     }
 
     /// Whether the prediction matched what the model did (`None` before an answer, or if
     /// the moment never comes in this trace).
-    pub fn right(&self, trace: &Trace) -> Option<bool> {
-        Some(self.picked? == self.current()?.answer(trace)?)
+    pub fn right(&self, sc: &Scenario, trace: &Trace) -> Option<bool> {
+        Some(self.picked? == self.ask(sc, trace)?.answer?)
     }
 
     /// On to the next stop.
@@ -352,8 +440,14 @@ impl Quiz {
 /// Clamps a cursor move to a quiz's hold. Returns the step to go to and whether the move
 /// reveals the answer: moving past the decisive event is allowed once a choice is picked
 /// and the cursor is already waiting at it; otherwise the cursor stops there.
-pub fn clamp_to_hold(quiz: &Quiz, trace: &Trace, from: usize, to: usize) -> (usize, bool) {
-    match quiz.hold(trace) {
+pub fn clamp_to_hold(
+    quiz: &Quiz,
+    sc: &Scenario,
+    trace: &Trace,
+    from: usize,
+    to: usize,
+) -> (usize, bool) {
+    match quiz.hold(sc, trace) {
         Some(h) if to > h => {
             if from == h && quiz.picked.is_some() {
                 (to, true)
@@ -603,26 +697,83 @@ mod tests {
 
     #[test]
     fn the_quiz_holds_until_a_choice_then_reveals_what_the_model_did() {
+        let sc = open("gc-pause").unwrap();
         let t = trace("gc-pause");
         let mut q = Quiz::new(0).unwrap();
-        let h = q.hold(&t).expect("the first stop comes");
+        let h = q.hold(&sc, &t).expect("the first stop comes");
         // Playing towards the stop stops at it, with the event not yet applied.
-        assert_eq!(clamp_to_hold(&q, &t, 0, h + 50), (h, false));
+        assert_eq!(clamp_to_hold(&q, &sc, &t, 0, h + 50), (h, false));
         // Without a choice, playing on stays put.
-        assert_eq!(clamp_to_hold(&q, &t, h, h + 1), (h, false));
+        assert_eq!(clamp_to_hold(&q, &sc, &t, h, h + 1), (h, false));
         q.picked = Some(1);
-        assert_eq!(q.right(&t), Some(false));
-        assert_eq!(clamp_to_hold(&q, &t, h, h + 1), (h + 1, true));
+        assert_eq!(q.right(&sc, &t), Some(false));
+        assert_eq!(clamp_to_hold(&q, &sc, &t, h, h + 1), (h + 1, true));
         q.revealed = true;
-        assert_eq!(q.hold(&t), None);
+        assert_eq!(q.hold(&sc, &t), None);
         q.advance();
-        let h2 = q.hold(&t).expect("the second stop comes");
+        let h2 = q.hold(&sc, &t).expect("the second stop comes");
         assert!(h2 > h);
         q.picked = Some(0);
-        assert_eq!(q.right(&t), Some(true), "unfenced storage accepts token 33");
+        assert_eq!(
+            q.right(&sc, &t),
+            Some(true),
+            "unfenced storage accepts token 33"
+        );
         q.advance();
-        assert!(q.current().is_none());
+        assert!(q.ask(&sc, &t).is_none());
         assert!(Quiz::new(QUESTIONS.len()).is_none());
+    }
+
+    #[test]
+    fn an_authors_questions_hold_and_grade_from_the_run_they_came_with() {
+        use crate::model::scenario::{AuthoredChoice, AuthoredQuestion, Outcome};
+        let choice = |text: &str, outcome| AuthoredChoice {
+            text: text.into(),
+            outcome,
+        };
+        let mut sc = open("gc-pause").unwrap();
+        assert_eq!(Quiz::of_author(&sc), None, "no questions, no quiz");
+        sc.questions = vec![
+            AuthoredQuestion {
+                at_ms: 0,
+                prompt: "Which comes first?".into(),
+                choices: vec![
+                    choice("A lease runs out", Outcome::LeaseExpired),
+                    choice("A write lands", Outcome::WriteAccepted),
+                ],
+                explain: String::new(),
+            },
+            AuthoredQuestion {
+                at_ms: 0,
+                prompt: "Is a write ever refused?".into(),
+                choices: vec![
+                    choice("Yes", Outcome::WriteRefused),
+                    choice("It gives up", Outcome::JobAborted),
+                ],
+                explain: String::new(),
+            },
+        ];
+        let t = crate::model::sim::simulate(&sc).unwrap();
+        let mut q = Quiz::of_author(&sc).unwrap();
+        assert_eq!((q.stops(&sc), q.scenario()), (2, None));
+        assert!(q.hides_answer(&sc));
+        let ask = q.ask(&sc, &t).unwrap();
+        let h = q.hold(&sc, &t).expect("the run reaches one of them");
+        let happened = crate::model::trace::json::kind(&t.entries[h].event);
+        let right = if happened == "lease_expired" { 0 } else { 1 };
+        assert_eq!(ask.answer, Some(right), "{happened}");
+        q.picked = Some(right);
+        assert_eq!(q.right(&sc, &t), Some(true));
+        assert_eq!(clamp_to_hold(&q, &sc, &t, h, h + 1), (h + 1, true));
+        q.revealed = true;
+        assert!(!q.hides_answer(&sc));
+        // Unfenced, nothing is refused and nobody gives up: nothing to grade.
+        q.advance();
+        assert_eq!(q.hold(&sc, &t), None);
+        q.picked = Some(0);
+        assert_eq!(q.right(&sc, &t), None);
+        q.advance();
+        assert!(q.ask(&sc, &t).is_none() && !q.hides_answer(&sc));
     }
 
     #[test]

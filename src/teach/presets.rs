@@ -168,6 +168,7 @@ fn gc_pause() -> Scenario {
             },
         }],
         walkthrough: Vec::new(),
+        questions: Vec::new(),
     }
 }
 

@@ -3,9 +3,10 @@
 //! mark is kept, idempotency, clock); the network (default delay and loss, per-link
 //! overrides); each client's timing, what it does when the lease is in doubt (`on_loss`,
 //! `check_before_write`, `fence_with`, `unreachable`), its retries and job; the fault list;
-//! and the author's own walkthrough (each beat's time and words). Validated as you type,
-//! each error at its field in plain words and the field's unit (times in seconds: the
-//! core's `session::form`), and kept in localStorage, so a reload never loses it.
+//! and the author's own walkthrough (each beat's time and words) and questions (each one's
+//! time, words and choices, each choice naming the outcome it predicts). Validated as you
+//! type, each error at its field in plain words and the field's unit (times in seconds:
+//! the core's `session::form`), and kept in localStorage, so a reload never loses it.
 //! It opens on the run on screen; a draft kept from an earlier visit is offered, not
 //! imposed. "Run this scenario" runs it as an edit of the run on screen (undo goes back).
 
@@ -419,6 +420,45 @@ pub fn Editor(props: &RunProps) -> Html {
             </div>
         </fieldset>
     };
+    // An author's own questions: one row per question (when the run is watched from, what
+    // is asked, what is told after) and per choice (its words, the outcome it names). No
+    // answer is entered: the run gives it.
+    let question_rows = html! {
+        <fieldset class="group authored-questions">
+            <legend>{ "Your questions" }</legend>
+            if draft.len("questions") == 0 {
+                <p class="hint">{ "No questions of your own. Add one: the run stops before the first of its choices' outcomes after its time, and the run decides which choice was right." }</p>
+            }
+            { for (0..draft.len("questions")).map(|n| {
+                let item = format!("questions[{n}]");
+                let choices = format!("{item}.choices");
+                html! {
+                    <fieldset class="row question-row">
+                        <legend>{ format!("Question {}", n + 1) }</legend>
+                        <div class="fields">
+                            { f.number(format!("{item}.at_ms"), false) }
+                            { f.boxed(format!("{item}.prompt"), Kind::Text { optional: false }, "") }
+                            { f.boxed(format!("{item}.explain"), Kind::Text { optional: true }, "") }
+                        </div>
+                        { for (0..draft.len(&choices)).map(|c| html! {
+                            <div class="fields choice-row">
+                                { f.boxed(format!("{choices}[{c}].text"), Kind::Text { optional: false }, "") }
+                                { f.choice(format!("{choices}[{c}].outcome")) }
+                                { f.button(format!("Remove choice {} of question {}", c + 1, n + 1), { let list = choices.clone(); Rc::new(move |d: &mut Draft| d.remove(&list, c)) }) }
+                            </div>
+                        }) }
+                        { f.note(&choices) }
+                        { f.button(format!("Add a choice to question {}", n + 1), Rc::new(move |d: &mut Draft| d.add_choice(n))) }
+                        { f.button(format!("Remove question {}", n + 1), Rc::new(move |d: &mut Draft| d.remove("questions", n))) }
+                    </fieldset>
+                }
+            }) }
+            { f.note("questions") }
+            <div class="adder">
+                { f.button("Add a question".into(), Rc::new(|d: &mut Draft| d.add_question())) }
+            </div>
+        </fieldset>
+    };
     // A client's job: one row per step (its kind and that kind's fields), and a picker.
     let step_rows = |i: usize| {
         let job = format!("clients[{i}].job");
@@ -573,6 +613,7 @@ pub fn Editor(props: &RunProps) -> Html {
             { f.button("Add a client".into(), Rc::new(|d: &mut Draft| d.add_client())) }
             { fault_rows }
             { beat_rows }
+            { question_rows }
         </details>
     }
 }

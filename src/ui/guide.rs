@@ -133,6 +133,7 @@ fn walkthrough(m: &GuideData, cb: &Callback<Action>) -> Html {
                     { fix_buttons(&course::fixes_to_offer(course::lesson_of(m.name), &m.run.scenario), cb, !m.embed) }
                 }
             }
+            { ask_author(m, cb) }
             if w.is_some() {
                 { sources(m.name) }
             }
@@ -188,18 +189,18 @@ pub fn use_question_in_view(_waiting: bool) {}
 
 fn quiz(m: &GuideData, cb: &Callback<Action>) -> Html {
     let Some(q) = m.quiz else { return html! {} };
-    let question = q.question();
-    let trace = &m.run.trace;
-    let body = match q.current() {
-        Some(stop) if !q.revealed => {
+    let (sc, trace) = (&m.run.scenario, &m.run.trace);
+    let stops = q.stops(sc);
+    let body = match q.ask(sc, trace) {
+        Some(ask) if !q.revealed => {
             if m.waiting {
                 html! {
                     <>
-                        { for stop.givens(&m.run.scenario).into_iter().map(|g| html! { <p class="stop-given">{ g }</p> }) }
-                        <p class="stop-question">{ stop.question }</p>
+                        { for ask.givens.iter().map(|g| html! { <p class="stop-given">{ g.clone() }</p> }) }
+                        <p class="stop-question">{ ask.question.to_string() }</p>
                         <div class="choices" role="group" aria-label="Your prediction">
-                            { for stop.choices.iter().enumerate().map(|(i, c)| html! {
-                                <button type="button" class="choice" aria-pressed={(q.picked == Some(i)).to_string()} onclick={on(cb, Action::Pick(i))}>{ c.text }</button>
+                            { for ask.choices.iter().enumerate().map(|(i, c)| html! {
+                                <button type="button" class="choice" aria-pressed={(q.picked == Some(i)).to_string()} onclick={on(cb, Action::Pick(i))}>{ c.to_string() }</button>
                             }) }
                         </div>
                         <p class="hint">{ if q.picked.is_some() { "Now press Play to see what the model does." } else { "Pick what you predict; then play on." } }</p>
@@ -208,6 +209,19 @@ fn quiz(m: &GuideData, cb: &Callback<Action>) -> Html {
                                 <button type="button" class="action" onclick={on(cb, Action::TogglePlay)}>{ "Play on" }</button>
                             </div>
                         }
+                    </>
+                }
+            } else if ask.at.is_none() {
+                // An author's question whose outcomes this run never reaches (after an
+                // edit, say): there is nothing to predict, and the page says so rather
+                // than play to the end waiting for it.
+                html! {
+                    <>
+                        <p class="stop-question">{ ask.question.to_string() }</p>
+                        <p class="hint" role="status">{ "This run reaches none of this question's choices, so it cannot be graded here." }</p>
+                        <div class="guide-actions">
+                            <button type="button" class="action" onclick={on(cb, Action::QuizNext)}>{ if q.stop + 1 < stops { "Next stop" } else { "Finish" } }</button>
+                        </div>
                     </>
                 }
             } else if m.playing {
@@ -231,46 +245,75 @@ fn quiz(m: &GuideData, cb: &Callback<Action>) -> Html {
                 }
             }
         }
-        Some(stop) => {
-            let right = q.right(trace);
-            let happened = stop.answer(trace).map_or("", |i| stop.choices[i].text);
+        Some(ask) => {
+            let right = q.right(sc, trace);
+            let happened = ask
+                .answer
+                .and_then(|i| ask.choices.get(i))
+                .copied()
+                .unwrap_or("");
+            let next = match (q.stop + 1 < stops, q.author) {
+                (true, _) => "Next stop",
+                (false, false) => "Show the model answer",
+                (false, true) => "Finish",
+            };
             html! {
                 <>
                     <p class={css(&["verdict-line", if right == Some(true) { "right" } else { "wrong" }])} role="status">
                         { match right { Some(true) => "Right.", Some(false) => "Not quite.", None => "" } }
                         { format!(" What this run did: {happened}.") }
                     </p>
-                    <p class="explain">{ stop.explain }</p>
+                    if !ask.explain.is_empty() {
+                        <p class="explain">{ ask.explain.to_string() }</p>
+                    }
                     if m.playing {
                         <p class="hint">{ "Playing on to show what follows…" }</p>
                     } else {
                         <div class="guide-actions">
-                            <button type="button" class="action" onclick={on(cb, Action::QuizNext)}>{ if q.stop + 1 < question.stops.len() { "Next stop" } else { "Show the model answer" } }</button>
+                            <button type="button" class="action" onclick={on(cb, Action::QuizNext)}>{ next }</button>
                         </div>
                     }
                 </>
             }
         }
-        None => html! {
-            <>
-                <h3>{ "A model answer" }</h3>
-                <p class="explain">{ question.model_answer }</p>
-                <div class="guide-actions">
-                    if q.question + 1 < QUESTIONS.len() {
-                        <button type="button" class="action" onclick={on(cb, Action::StartQuiz(q.question + 1))}>{ "Next question" }</button>
-                    }
-                </div>
-            </>
+        None => match q.question() {
+            Some(question) => html! {
+                <>
+                    <h3>{ "A model answer" }</h3>
+                    <p class="explain">{ question.model_answer }</p>
+                    <div class="guide-actions">
+                        if q.question + 1 < QUESTIONS.len() {
+                            <button type="button" class="action" onclick={on(cb, Action::StartQuiz(q.question + 1))}>{ "Next question" }</button>
+                        }
+                    </div>
+                </>
+            },
+            None => html! {
+                <>
+                    <p class="explain" role="status">{ format!("You have answered all {stops} questions.") }</p>
+                    <div class="guide-actions">
+                        <button type="button" class="action" onclick={on(cb, Action::EndQuiz)}>{ "Back to the run" }</button>
+                    </div>
+                </>
+            },
         },
     };
+    let heading = match q.author {
+        false => format!(
+            "Interview question {} of {}",
+            q.question + 1,
+            QUESTIONS.len()
+        ),
+        true => "Questions".to_string(),
+    };
     html! {
-        <section class="guide panel quiz" aria-label="Interview question">
+        <section class="guide panel quiz" aria-label={if q.author { "Questions" } else { "Interview question" }}>
             <header class="guide-head">
-                <h2>{ format!("Interview question {} of {}", q.question + 1, QUESTIONS.len()) }</h2>
-                <span class="beat-count">{ format!("stop {} of {}", (q.stop + 1).min(question.stops.len()), question.stops.len()) }</span>
+                <h2>{ heading }</h2>
+                <span class="beat-count">{ format!("stop {} of {}", (q.stop + 1).min(stops), stops) }</span>
                 <button type="button" class="quiet" onclick={on(cb, Action::EndQuiz)}>{ "Leave" }</button>
             </header>
-            <p class="asks">{ question.asks }</p>
+            <p class="asks">{ q.asks(sc).to_string() }</p>
             { body }
         </section>
     }
@@ -292,6 +335,39 @@ fn service_note(m: &GuideData, cb: &Callback<Action>) -> Html {
     }
 }
 
+/// The button that asks the questions an author wrote into the scenario on screen, if it
+/// carries any.
+fn ask_author(m: &GuideData, cb: &Callback<Action>) -> Html {
+    let n = m.run.scenario.questions.len();
+    if n == 0 {
+        return html! {};
+    }
+    let label = if n == 1 {
+        "Answer the question on this run".to_string()
+    } else {
+        format!("Answer the {n} questions on this run")
+    };
+    html! {
+        <div class="guide-actions">
+            <button type="button" class="action ask-author" onclick={on(cb, Action::AskAuthor)}>{ label }</button>
+        </div>
+    }
+}
+
+/// A scenario that carries an author's questions and no walkthrough: its description (in
+/// an embed, which has no picker to show it) and the button that asks them.
+fn questions_offer(m: &GuideData, cb: &Callback<Action>) -> Html {
+    let text = m.run.scenario.description.trim();
+    html! {
+        <section class="guide panel about" aria-label="Questions on this run">
+            if m.embed && !text.is_empty() {
+                <p class="beat">{ text.to_string() }</p>
+            }
+            { ask_author(m, cb) }
+        </section>
+    }
+}
+
 /// What an embedded scenario with no lesson of ours is about: its author's description
 /// (the whole app shows it under the scenario picker, which an embed does not have).
 fn about(m: &GuideData) -> Html {
@@ -307,13 +383,17 @@ fn about(m: &GuideData) -> Html {
 }
 
 /// The guide for the current page: the quiz wins over the walkthrough (an author's own
-/// first), which wins over a fix's note, then a lock service's note; an embedded scenario
-/// with none of these shows its description, and anything else nothing.
+/// first, with a button for the author's questions), which wins over a fix's note, then a
+/// lock service's note; a scenario with an author's questions and no walkthrough offers
+/// them; an embedded scenario with none of these shows its description, and anything else
+/// nothing.
 pub fn guide(m: &GuideData, cb: &Callback<Action>) -> Html {
     if m.quiz.is_some() {
         quiz(m, cb)
     } else if course::walkthrough(m.name).is_some() || !m.run.scenario.walkthrough.is_empty() {
         walkthrough(m, cb)
+    } else if !m.run.scenario.questions.is_empty() {
+        questions_offer(m, cb)
     } else if course::fix_of(m.name).is_some() {
         fix_note(m, cb)
     } else if course::service_of(m.name).is_some() {

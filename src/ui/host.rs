@@ -217,7 +217,7 @@ pub fn use_host_events(session: &Session) {
         });
     }
     let quiz = session.quiz.filter(|q| q.revealed);
-    let answer = quiz.and_then(|q| q.right(&session.run.trace));
+    let answer = quiz.and_then(|q| q.right(&session.run.scenario, &session.run.trace));
     let origins = session.origins.clone();
     use_effect_with(quiz.map(|q| (q.question, q.stop)), move |q| {
         if let (true, Some((question, stop)), Some(right)) = (embed, *q, answer) {

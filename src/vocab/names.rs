@@ -153,6 +153,88 @@ impl Serialize for ViolationKind {
     }
 }
 
+/// What an author's question can ask the run to do next: a small vocabulary of moments the
+/// trace shows, so that the answer to an author's question is read from the run, never
+/// stored with it (`teach::authored` finds the moment).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Storage takes a write.
+    WriteAccepted,
+    /// Storage refuses a write (its fence, or a lease check at the resource).
+    WriteRefused,
+    /// The lock service lets a lease run out.
+    LeaseExpired,
+    /// A client gives up its job before it is done.
+    JobAborted,
+    /// A second client comes to believe it holds the lock while another still does.
+    TwoBelievers,
+}
+
+/// Every outcome with its word (the scenario JSON) and its label (the editor's select).
+const OUTCOMES: [(Outcome, &str, &str); 5] = [
+    (
+        Outcome::WriteAccepted,
+        "write_accepted",
+        "Storage accepts a write",
+    ),
+    (
+        Outcome::WriteRefused,
+        "write_refused",
+        "Storage refuses a write",
+    ),
+    (Outcome::LeaseExpired, "lease_expired", "A lease expires"),
+    (
+        Outcome::JobAborted,
+        "job_aborted",
+        "A client gives up its job",
+    ),
+    (
+        Outcome::TwoBelievers,
+        "two_believers",
+        "Two clients believe they hold the lock",
+    ),
+];
+
+impl Outcome {
+    /// Every outcome, in the order the editor lists them.
+    pub const ALL: [Outcome; 5] = {
+        let mut all = [Outcome::WriteAccepted; 5];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = OUTCOMES[i].0;
+            i += 1;
+        }
+        all
+    };
+
+    fn row(self) -> &'static (Outcome, &'static str, &'static str) {
+        OUTCOMES
+            .iter()
+            .find(|r| r.0 == self)
+            .expect("every outcome has a row")
+    }
+
+    /// Its word in the scenario JSON: `write_accepted`, `write_refused`, `lease_expired`,
+    /// `job_aborted`, `two_believers`.
+    pub fn name(self) -> &'static str {
+        self.row().1
+    }
+
+    /// In plain words, as the editor's select and the reveal say it.
+    pub fn label(self) -> &'static str {
+        self.row().2
+    }
+
+    pub fn parse(s: &str) -> Option<Outcome> {
+        OUTCOMES.iter().find(|r| r.1 == s).map(|r| r.0)
+    }
+
+    /// Every (word, outcome) pair, for a parser's table.
+    pub fn words() -> impl Iterator<Item = (&'static str, Outcome)> {
+        OUTCOMES.iter().map(|r| (r.1, r.0))
+    }
+}
+
 /// A fencing token as every view says it: "token 33", or "no token" for the services that
 /// give none (Redis, Redlock, whose grants carry 0) — never "token 0".
 pub fn token_words(token: u64) -> String {
@@ -177,5 +259,14 @@ mod tests {
             serde_json::to_string(&ViolationKind::StaleWrite).unwrap(),
             "\"stale_write\""
         );
+    }
+
+    #[test]
+    fn every_outcome_has_one_word_and_label_that_read_back() {
+        for o in Outcome::ALL {
+            assert_eq!(Outcome::parse(o.name()), Some(o));
+            assert!(!o.label().is_empty());
+        }
+        assert_eq!(Outcome::words().count(), Outcome::ALL.len());
     }
 }

@@ -181,6 +181,7 @@ pub fn scenario(seed: u64, fence: FenceMode) -> Scenario {
         clients: (0..n).map(|_| client(&mut r)).collect(),
         faults,
         walkthrough: Vec::new(),
+        questions: Vec::new(),
     }
 }
 

@@ -480,6 +480,27 @@ fn authored_beat(v: &Json, p: &str) -> R<AuthoredBeat> {
     Ok(b)
 }
 
+fn authored_question(v: &Json, p: &str) -> R<AuthoredQuestion> {
+    let mut f = fields(v, p)?;
+    let outcomes: Vec<(&str, Outcome)> = Outcome::words().collect();
+    let q = AuthoredQuestion {
+        at_ms: f.i64("at_ms")?,
+        prompt: f.string("prompt")?,
+        choices: f.list("choices", true, LIMITS.max_choices, |v, p| {
+            let mut c = fields(v, p)?;
+            let choice = AuthoredChoice {
+                text: c.string("text")?,
+                outcome: c.word("outcome", &outcomes, None)?,
+            };
+            c.finish()?;
+            Ok(choice)
+        })?,
+        explain: f.string_or("explain", "")?,
+    };
+    f.finish()?;
+    Ok(q)
+}
+
 fn fault(v: &Json, p: &str) -> R<Fault> {
     let mut f = fields(v, p)?;
     let at_ms = f.i64("at_ms")?;
@@ -625,6 +646,7 @@ pub fn decode(v: &Json) -> R<Scenario> {
         clients: f.list("clients", true, usize::from(LIMITS.max_clients), client)?,
         faults: f.list("faults", false, LIMITS.max_faults, fault)?,
         walkthrough: f.list("walkthrough", false, LIMITS.max_beats, authored_beat)?,
+        questions: f.list("questions", false, LIMITS.max_questions, authored_question)?,
     };
     f.finish()?;
     Ok(sc)
@@ -869,6 +891,26 @@ pub fn encode(sc: &Scenario) -> Json {
         });
         fields.push(("walkthrough", Json::Arr(beats.collect())));
     }
+    if !sc.questions.is_empty() {
+        let questions = sc.questions.iter().map(|q| {
+            let choices = q.choices.iter().map(|c| {
+                obj(vec![
+                    ("text", Json::Str(c.text.clone())),
+                    ("outcome", Json::Str(c.outcome.name().to_string())),
+                ])
+            });
+            let mut kv = vec![
+                ("at_ms", int(q.at_ms)),
+                ("prompt", Json::Str(q.prompt.clone())),
+                ("choices", Json::Arr(choices.collect())),
+            ];
+            if !q.explain.is_empty() {
+                kv.push(("explain", Json::Str(q.explain.clone())));
+            }
+            obj(kv)
+        });
+        fields.push(("questions", Json::Arr(questions.collect())));
+    }
     obj(fields)
 }
 
@@ -876,6 +918,56 @@ pub fn encode(sc: &Scenario) -> Json {
 mod tests {
     use super::*;
     use crate::teach::presets::preset;
+
+    /// An author's questions round-trip through the JSON, and each bad one is refused with
+    /// the field that is wrong named.
+    #[test]
+    fn authored_questions_round_trip_and_bad_ones_name_their_field() {
+        let mut sc = preset("gc-pause").unwrap().scenario();
+        let choice = |text: &str, outcome| AuthoredChoice {
+            text: text.into(),
+            outcome,
+        };
+        sc.questions = vec![AuthoredQuestion {
+            at_ms: 20_000,
+            prompt: "Who writes last?".into(),
+            choices: vec![
+                choice("Client 1, and it lands", Outcome::WriteAccepted),
+                choice("Nobody: they overlap", Outcome::TwoBelievers),
+            ],
+            explain: String::new(),
+        }];
+        let text = sc.to_json_pretty();
+        assert!(
+            !text.contains("explain"),
+            "an empty explanation is not written"
+        );
+        assert_eq!(Scenario::from_json(&text).unwrap(), sc);
+        let refused = |from: &str, to: &str| {
+            assert!(text.contains(from), "{from}");
+            Scenario::from_json(&text.replacen(from, to, 1))
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(refused("\"two_believers\"", "\"nobody\"")
+            .starts_with("questions[0].choices[1].outcome:"));
+        assert!(refused("\"two_believers\"", "\"write_accepted\"")
+            .starts_with("questions[0].choices[1].outcome: \"write_accepted\" is an earlier"));
+        assert_eq!(
+            refused("\"Who writes last?\"", "\" \""),
+            "questions[0].prompt: empty: write what it says"
+        );
+        assert_eq!(
+            refused("\"at_ms\": 20000", "\"at_ms\": 99999999"),
+            "questions[0].at_ms: later than the horizon"
+        );
+        let mut one = sc.clone();
+        one.questions[0].choices.pop();
+        assert_eq!(
+            one.validate().unwrap_err().to_string(),
+            "questions[0].choices: 1 choices; a question offers 2 to 4"
+        );
+    }
 
     #[test]
     fn every_fault_word_is_written_and_read_back() {

@@ -13,7 +13,7 @@ mod codec;
 mod validate;
 
 use crate::vocab::json;
-pub use crate::vocab::names::FenceMode;
+pub use crate::vocab::names::{FenceMode, Outcome};
 
 pub use validate::{Limits, ScenarioError, LIMITS};
 
@@ -42,6 +42,10 @@ pub struct Scenario {
     /// The simulator never reads it: it is words about the run, carried with the run so
     /// that a course author's lesson travels in the file and the link.
     pub walkthrough: Vec<AuthoredBeat>,
+    /// An author's own questions about this run, asked as a built-in interview question's
+    /// stops are. Like the walkthrough, the simulator never reads them; each is graded by
+    /// what the run does after its moment (`teach::authored`), never by a stored answer.
+    pub questions: Vec<AuthoredQuestion>,
 }
 
 /// One beat of an author's walkthrough: told once the run reaches its moment.
@@ -51,6 +55,27 @@ pub struct AuthoredBeat {
     pub at_ms: i64,
     /// The author's words, as written.
     pub text: String,
+}
+
+/// One of an author's questions: the run stops before the first of its choices' outcomes
+/// that happens at or after `at_ms`, asks `prompt`, and the choice naming that outcome is
+/// the right one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AuthoredQuestion {
+    /// True time from which the run is watched for the choices' outcomes.
+    pub at_ms: i64,
+    /// What the learner is asked, as written.
+    pub prompt: String,
+    pub choices: Vec<AuthoredChoice>,
+    /// Told after the answer; may be empty.
+    pub explain: String,
+}
+
+/// One answer to an author's question: the author's words and the outcome they mean.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AuthoredChoice {
+    pub text: String,
+    pub outcome: Outcome,
 }
 
 /// A node's clock (see `model::clock`).

@@ -24,6 +24,11 @@ pub struct Limits {
     /// An authored walkthrough's beats, and the bytes of one beat's text.
     pub max_beats: usize,
     pub max_beat_text: usize,
+    /// An author's questions, the choices one question offers (at least two), and the bytes
+    /// of a choice's words (a prompt or an explanation may be as long as a beat).
+    pub max_questions: usize,
+    pub max_choices: usize,
+    pub max_choice_text: usize,
 }
 
 pub const LIMITS: Limits = Limits {
@@ -41,6 +46,9 @@ pub const LIMITS: Limits = Limits {
     max_token: 1 << 53,
     max_beats: 32,
     max_beat_text: 600,
+    max_questions: 8,
+    max_choices: 4,
+    max_choice_text: 200,
 };
 
 /// A refused scenario: the field path and what is wrong with it.
@@ -95,6 +103,21 @@ fn text(path: &str, s: &str) -> R {
     }
 }
 
+/// An author's words at `path`: something to say (unless `may_be_empty`), at most `limit`
+/// bytes.
+fn words(path: &str, text: &str, limit: usize, may_be_empty: bool) -> R {
+    if !may_be_empty && text.trim().is_empty() {
+        return Err(ScenarioError::new(path, "empty: write what it says"));
+    }
+    if text.len() > limit {
+        return Err(ScenarioError::new(
+            path,
+            format!("longer than {limit} bytes"),
+        ));
+    }
+    Ok(())
+}
+
 impl Scenario {
     /// Checks every field against the limits and every node reference against the nodes
     /// that exist. The first problem found is returned.
@@ -141,6 +164,69 @@ impl Scenario {
         Ok(())
     }
 
+    /// An author's questions: each inside the run, in order of time, with words to ask and
+    /// two to four choices, no two meaning the same outcome (one of them would always be
+    /// right with the other).
+    fn validate_questions(&self) -> R {
+        if self.questions.len() > LIMITS.max_questions {
+            return Err(ScenarioError::new(
+                "questions",
+                format!(
+                    "{} questions; the limit is {}",
+                    self.questions.len(),
+                    LIMITS.max_questions
+                ),
+            ));
+        }
+        let mut last = 0;
+        for (i, q) in self.questions.iter().enumerate() {
+            let at = |field: &str| format!("questions[{i}].{field}");
+            if q.at_ms > self.horizon_ms {
+                return Err(ScenarioError::new(&at("at_ms"), "later than the horizon"));
+            }
+            range(&at("at_ms"), q.at_ms, 0, self.horizon_ms)?;
+            if q.at_ms < last {
+                return Err(ScenarioError::new(
+                    &at("at_ms"),
+                    format!(
+                        "earlier than the question before it ({last} ms): questions are asked in order"
+                    ),
+                ));
+            }
+            last = q.at_ms;
+            words(&at("prompt"), &q.prompt, LIMITS.max_beat_text, false)?;
+            words(&at("explain"), &q.explain, LIMITS.max_beat_text, true)?;
+            if q.choices.len() < 2 || q.choices.len() > LIMITS.max_choices {
+                return Err(ScenarioError::new(
+                    &at("choices"),
+                    format!(
+                        "{} choices; a question offers 2 to {}",
+                        q.choices.len(),
+                        LIMITS.max_choices
+                    ),
+                ));
+            }
+            for (j, c) in q.choices.iter().enumerate() {
+                words(
+                    &at(&format!("choices[{j}].text")),
+                    &c.text,
+                    LIMITS.max_choice_text,
+                    false,
+                )?;
+                if q.choices[..j].iter().any(|o| o.outcome == c.outcome) {
+                    return Err(ScenarioError::new(
+                        &at(&format!("choices[{j}].outcome")),
+                        format!(
+                            "\"{}\" is an earlier choice's outcome too: each choice names its own",
+                            c.outcome.name()
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
     pub fn validate(&self) -> R {
         if self.version != FORMAT_VERSION {
             return Err(ScenarioError::new(
@@ -159,6 +245,7 @@ impl Scenario {
         }
         range("horizon_ms", self.horizon_ms, 1, LIMITS.max_horizon_ms)?;
         self.validate_walkthrough()?;
+        self.validate_questions()?;
         range(
             "max_events",
             i64::from(self.max_events),

@@ -772,6 +772,7 @@ fn extends(a: &Scenario, b: &Scenario) -> bool {
         clients,
         faults,
         walkthrough,
+        questions,
     } = a;
     b.faults.len() >= faults.len()
         && b.faults[..faults.len()] == faults[..]
@@ -786,6 +787,7 @@ fn extends(a: &Scenario, b: &Scenario) -> bool {
         && *name == b.name
         && *description == b.description
         && *walkthrough == b.walkthrough
+        && *questions == b.questions
 }
 
 #[cfg(test)]
