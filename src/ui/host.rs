@@ -216,7 +216,9 @@ pub fn use_host_events(session: &Session) {
             }
         });
     }
-    let quiz = session.quiz.filter(|q| q.revealed);
+    // An interview question's stops, by number; an author's questions have no number a
+    // link names, and are told by the statements alone.
+    let quiz = session.quiz.filter(|q| q.revealed && !q.author);
     let answer = quiz.and_then(|q| q.right(&session.run.scenario, &session.run.trace));
     let origins = session.origins.clone();
     use_effect_with(quiz.map(|q| (q.question, q.stop)), move |q| {
