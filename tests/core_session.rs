@@ -780,14 +780,17 @@ fn an_authored_walkthrough_travels_in_the_link_and_is_walked_like_a_lesson() {
         AuthoredBeat {
             at_ms: 10_000,
             text: "Client 1 freezes here.".into(),
+            highlight: Some(leaseline::vocab::ids::NodeId::Client(0)),
         },
         AuthoredBeat {
             at_ms: 30_000,
             text: "The lease runs out; nobody tells client 1.".into(),
+            highlight: None,
         },
         AuthoredBeat {
             at_ms: 50_000,
             text: "It wakes and writes.".into(),
+            highlight: None,
         },
     ];
     let json = sc.to_json_pretty();

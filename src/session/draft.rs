@@ -62,6 +62,9 @@ fn within(p: &str, outer: &str) -> bool {
 /// The node keys of faults and links.
 const NODE_KEYS: [&str; 5] = ["node", "a", "b", "from", "to"];
 
+/// A walkthrough beat's optional node: a choice of the nodes, or none.
+const HIGHLIGHT: &str = "highlight";
+
 /// One step of a field path: a key or an index.
 enum Seg<'a> {
     Key(&'a str),
@@ -310,10 +313,16 @@ impl Draft {
     /// The options of a choice field's select (a fence, a policy, a fault's kind, a node),
     /// the current one marked; an absent word is the field's default, the first.
     pub fn choices(&self, path: &str) -> Vec<Choice> {
-        let words: Vec<(String, String)> = if NODE_KEYS.contains(&form::key(path)) {
-            self.nodes(self.nodes_for(path))
-                .into_iter()
-                .map(|n| (n.to_string(), n.lane().to_string()))
+        let key = form::key(path);
+        let words: Vec<(String, String)> = if NODE_KEYS.contains(&key) || key == HIGHLIGHT {
+            // A beat's highlight may name no lane at all: that is its default.
+            let none = (key == HIGHLIGHT).then(|| (String::new(), "no lane".to_string()));
+            none.into_iter()
+                .chain(
+                    self.nodes(self.nodes_for(path))
+                        .into_iter()
+                        .map(|n| (n.to_string(), n.lane().to_string())),
+                )
                 .collect()
         } else {
             form::words(path)
@@ -360,6 +369,11 @@ impl Draft {
                 kv.extend(self.fields_of(item, s.fields, Nodes::All));
                 self.forget(item);
                 self.set(item, Some(Json::Obj(kv)))
+            }
+            // No lane highlighted: the field is left out, as a file without one has it.
+            HIGHLIGHT if word.is_empty() => {
+                self.forget(path);
+                self.set(path, None)
             }
             _ => {
                 self.forget(path);
@@ -886,6 +900,19 @@ mod tests {
         );
         d.remove("walkthrough", 0).unwrap();
         assert_eq!(d.check().unwrap().walkthrough.len(), 1);
+        // A beat's highlight: no lane by default, then a node the scenario has, then none.
+        let h = "walkthrough[0].highlight";
+        let words: Vec<String> = d.choices(h).into_iter().map(|c| c.word).collect();
+        assert_eq!(words[..3], ["", "c1", "c2"]);
+        assert!(d.choices(h)[0].selected);
+        d.set_word(h, "storage").unwrap();
+        assert_eq!(
+            d.check().unwrap().walkthrough[0].highlight,
+            Some(NodeId::Storage)
+        );
+        assert!(d.set_word(h, "c7").is_err(), "not a node of this scenario");
+        d.set_word(h, "").unwrap();
+        assert_eq!(d.check().unwrap().walkthrough[0].highlight, None);
     }
 
     /// Faults come from a picker with their own fields, each kind the format's; a row's

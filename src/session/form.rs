@@ -104,6 +104,7 @@ pub fn field(path: &str) -> (&'static str, Unit) {
         "faults" => ("Faults", None),
         "walkthrough" => ("Walkthrough", None),
         "text" => ("What it says", None),
+        "highlight" => ("Highlight the lane of", None),
         "questions" => ("Questions", None),
         "prompt" => ("The question", None),
         "choices" => ("Choices", None),

@@ -510,6 +510,16 @@ impl Session {
         }
     }
 
+    /// The node whose lane an author's beat at the cursor asks to be marked (none during a
+    /// quiz, which tells a different story).
+    pub fn highlight(&self) -> Option<crate::vocab::ids::NodeId> {
+        if self.quiz.is_some() {
+            return None;
+        }
+        let b = course::beat_at(&self.beats, self.cursor.step)?;
+        self.run.scenario.walkthrough.get(b)?.highlight
+    }
+
     /// The quiz stop the cursor is waiting at, if it waits at one.
     pub fn quiz_waiting(&self) -> bool {
         self.quiz

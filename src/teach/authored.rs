@@ -93,6 +93,7 @@ mod tests {
         let beat = |at_ms| AuthoredBeat {
             at_ms,
             text: "x".into(),
+            highlight: None,
         };
         let placed = place(&[beat(0), beat(0), beat(30_000), beat(10_000_000)], &trace);
         assert_eq!(placed[0], Some(0));

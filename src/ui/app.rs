@@ -216,7 +216,7 @@ pub fn App() -> Html {
     };
     let diagram = html! {
         <section ref={frame.clone()} class="diagram" aria-label="Space-time diagram" tabindex="0" data-digest={run.digest.clone()} data-entries={run.trace.len().to_string()} data-overlap-ms={run.verdict.stats.double_holder_ms.to_string()}>
-            <Timeline run={run.clone()} state={model.state.clone()} cursor_t={model.cursor.t} veil={model.quiz_waiting()} zoom={model.zoom} on_action={on_action.clone()} {on_list} {frame} />
+            <Timeline run={run.clone()} state={model.state.clone()} cursor_t={model.cursor.t} veil={model.quiz_waiting()} zoom={model.zoom} highlight={model.highlight()} on_action={on_action.clone()} {on_list} {frame} />
             { zoom_bar }
         </section>
     };

@@ -409,6 +409,7 @@ pub fn Editor(props: &RunProps) -> Html {
                         <div class="fields">
                             { f.number(format!("{item}.at_ms"), false) }
                             { f.boxed(format!("{item}.text"), Kind::Text { optional: false }, "") }
+                            { f.choice(format!("{item}.highlight")) }
                         </div>
                         { f.button(format!("Remove beat {}", n + 1), Rc::new(move |d: &mut Draft| d.remove("walkthrough", n))) }
                     </fieldset>

@@ -74,6 +74,9 @@ pub struct TimelineProps {
     pub veil: bool,
     /// The window of true time in view (`None`: the whole run); see `session::zoom`.
     pub zoom: Option<Window>,
+    /// A lane to mark: the node an author's beat at the cursor points the reader to.
+    #[prop_or_default]
+    pub highlight: Option<crate::vocab::ids::NodeId>,
     pub on_action: Callback<Action>,
     /// Told the list of what the reader focused or clicked — a fold of labels ("+3"), a
     /// mark drawn for several events — for the inspector to show; `None` when the drawing
@@ -98,6 +101,7 @@ impl PartialEq for TimelineProps {
             && self.cursor_t == o.cursor_t
             && self.veil == o.veil
             && self.zoom == o.zoom
+            && self.highlight == o.highlight
             && self.on_action == o.on_action
             && self.on_list == o.on_list
     }
@@ -764,7 +768,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             <rect class="shade" x="0" y="20" width={n(LEFT)} height={n(d.height - 20.0)} />
             { for d.lanes.iter().map(|l| html! {
                 <>
-                    <text class="lane-name" x="8" y={n(l.y - 2.0)}>{ l.label }</text>
+                    <text class={css(&["lane-name", when(props.highlight == Some(l.node), "highlighted")])} x="8" y={n(l.y - 2.0)}>{ l.label }</text>
                     // The node's own clock at the cursor, where no drawing can cover it
                     // (closer under the name on a short lane, so it stays on its lane).
                     <text class="clock-reading" x="8" y={n(l.y + if d.lane_h < 34.0 { 10.0 } else { 13.0 })}>
@@ -802,7 +806,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 }) }
             </g>
             { for d.lanes.iter().map(|l| html! {
-                <g class={css(&["lane", when(l.node.is_client(), "client")])}>
+                <g class={css(&["lane", when(l.node.is_client(), "client"), when(props.highlight == Some(l.node), "highlighted")])}>
                     <line x1={n(LEFT)} y1={n(l.y)} x2={n(s.x1)} y2={n(l.y)} />
                 </g>
             }) }

@@ -1,7 +1,7 @@
-// End-to-end: a course author's own walkthrough. Written in the editor (a beat's time and
-// words), run, told beside the diagram in place of the built-in one, carried by the Share
-// dialog's embed code, and told the same way inside the embed, where it reports progress
-// to the host.
+// End-to-end: a course author's own walkthrough. Written in the editor (a beat's time,
+// words and a lane to highlight), run, told beside the diagram in place of the built-in
+// one, carried by the Share dialog's embed code, and told the same way inside the embed,
+// where it marks the beat's lane and reports progress to the host.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -28,6 +28,8 @@ describe('an author\'s own walkthrough', () => {
         await row.getByLabel('At (s)').fill(at);
         await row.getByLabel('What it says').fill(words);
       }
+      // The first beat points the reader at client 1's lane.
+      await beats.locator('fieldset.beat-row').first().getByLabel('Highlight the lane of').selectOption('c1');
       // A beat without words is said at its field, and the run waits for it.
       await beats.locator('fieldset.beat-row').nth(1).getByLabel('What it says').fill(' ');
       assert.match(await editor.getByRole('status').innerText(), /Not ready to run/);
@@ -66,9 +68,13 @@ describe('an author\'s own walkthrough', () => {
       assert.equal(await inner.locator('.beat').innerText(), BEATS[1][1]);
       await embed.locator('body').press('Home');
       await until(async () => (await inner.locator('.beat-count').innerText()) === '2 beats', 'the start');
-      for (const [, words] of BEATS) {
+      const marked = () => embed.locator('.lane-names .lane-name.highlighted').allInnerTexts();
+      assert.deepEqual(await marked(), [], 'no lane marked before the first beat');
+      for (const [i, [, words]] of BEATS.entries()) {
         await inner.getByRole('button', { name: 'Next', exact: true }).click();
         await until(async () => (await inner.locator('.beat').innerText()) === words, `the embed's "${words}"`);
+        assert.deepEqual(await marked(), i === 0 ? ['Client 1'] : [], `the lane marked at beat ${i + 1}`);
+        if (i === 0) await embed.screenshot({ path: join(SHOTS, 'authored-highlight-640x420.png') });
       }
       await embed.screenshot({ path: join(SHOTS, 'authored-embed-640x420.png') });
       await until(() => said.some((d) => d.verb === 'completed'), 'the lesson completed');

@@ -225,6 +225,17 @@ impl<'a> Fields<'a> {
         }
     }
 
+    /// A node, or nothing when the field is absent.
+    fn opt_node(&mut self, key: &'static str) -> R<Option<NodeId>> {
+        match self.kv.iter().any(|(k, v)| k == key && *v != Json::Null) {
+            true => self.node(key).map(Some),
+            false => {
+                self.known.push(key);
+                Ok(None)
+            }
+        }
+    }
+
     fn node(&mut self, key: &'static str) -> R<NodeId> {
         let p = self.at(key);
         match self.need(key)? {
@@ -475,6 +486,7 @@ fn authored_beat(v: &Json, p: &str) -> R<AuthoredBeat> {
     let b = AuthoredBeat {
         at_ms: f.i64("at_ms")?,
         text: f.string("text")?,
+        highlight: f.opt_node("highlight")?,
     };
     f.finish()?;
     Ok(b)
@@ -884,10 +896,11 @@ pub fn encode(sc: &Scenario) -> Json {
     // Written only where there is one, so a scenario without stays as it always was.
     if !sc.walkthrough.is_empty() {
         let beats = sc.walkthrough.iter().map(|b| {
-            obj(vec![
-                ("at_ms", int(b.at_ms)),
-                ("text", Json::Str(b.text.clone())),
-            ])
+            let mut kv = vec![("at_ms", int(b.at_ms)), ("text", Json::Str(b.text.clone()))];
+            if let Some(n) = b.highlight {
+                kv.push(("highlight", node(n)));
+            }
+            obj(kv)
         });
         fields.push(("walkthrough", Json::Arr(beats.collect())));
     }
@@ -918,6 +931,35 @@ pub fn encode(sc: &Scenario) -> Json {
 mod tests {
     use super::*;
     use crate::teach::presets::preset;
+
+    /// A beat's highlight names a node the scenario has, or is refused at its field.
+    #[test]
+    fn a_beats_highlight_is_a_node_of_the_scenario() {
+        let mut sc = preset("gc-pause").unwrap().scenario();
+        sc.walkthrough = vec![AuthoredBeat {
+            at_ms: 0,
+            text: "Watch storage.".into(),
+            highlight: Some(NodeId::Storage),
+        }];
+        let text = sc.to_json_pretty();
+        assert_eq!(Scenario::from_json(&text).unwrap(), sc);
+        let to = |w: &str| text.replace("\"highlight\": \"storage\"", w);
+        assert!(Scenario::from_json(&to("\"highlight\": \"c9\""))
+            .unwrap_err()
+            .to_string()
+            .starts_with("walkthrough[0].highlight: unknown node \"c9\""));
+        assert!(Scenario::from_json(&to("\"highlight\": \"c3\""))
+            .unwrap_err()
+            .to_string()
+            .starts_with("walkthrough[0].highlight:"));
+        assert_eq!(
+            Scenario::from_json(&to("\"highlight\": null"))
+                .unwrap()
+                .walkthrough[0]
+                .highlight,
+            None
+        );
+    }
 
     /// An author's questions round-trip through the JSON, and each bad one is refused with
     /// the field that is wrong named.

@@ -55,6 +55,9 @@ pub struct AuthoredBeat {
     pub at_ms: i64,
     /// The author's words, as written.
     pub text: String,
+    /// A node whose lane the diagram marks while the beat is told, so the reader knows
+    /// where to look.
+    pub highlight: Option<NodeId>,
 }
 
 /// One of an author's questions: the run stops before the first of its choices' outcomes

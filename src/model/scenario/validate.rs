@@ -148,6 +148,9 @@ impl Scenario {
                 ));
             }
             last = b.at_ms;
+            if let Some(n) = b.highlight {
+                self.node(&at("highlight"), n)?;
+            }
             if b.text.trim().is_empty() {
                 return Err(ScenarioError::new(
                     &at("text"),
