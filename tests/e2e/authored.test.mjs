@@ -68,7 +68,7 @@ describe('an author\'s own walkthrough', () => {
       assert.equal(await inner.locator('.beat').innerText(), BEATS[1][1]);
       await embed.locator('body').press('Home');
       await until(async () => (await inner.locator('.beat-count').innerText()) === '2 beats', 'the start');
-      const marked = () => embed.locator('.lane-names .lane-name.highlighted').allInnerTexts();
+      const marked = () => embed.locator('.lane-names .lane-name.highlighted').allTextContents();
       assert.deepEqual(await marked(), [], 'no lane marked before the first beat');
       for (const [i, [, words]] of BEATS.entries()) {
         await inner.getByRole('button', { name: 'Next', exact: true }).click();
