@@ -187,6 +187,7 @@ pub fn use_question_in_view(waiting: bool) {
 #[hook]
 pub fn use_question_in_view(_waiting: bool) {}
 
+#[cfg(not(feature = "lite"))]
 fn quiz(m: &GuideData, cb: &Callback<Action>) -> Html {
     let Some(q) = m.quiz else { return html! {} };
     let (sc, trace) = (&m.run.scenario, &m.run.trace);
@@ -337,6 +338,7 @@ fn service_note(m: &GuideData, cb: &Callback<Action>) -> Html {
 
 /// The button that asks the questions an author wrote into the scenario on screen, if it
 /// carries any.
+#[cfg(not(feature = "lite"))]
 fn ask_author(m: &GuideData, cb: &Callback<Action>) -> Html {
     let n = m.run.scenario.questions.len();
     if n == 0 {
@@ -354,8 +356,15 @@ fn ask_author(m: &GuideData, cb: &Callback<Action>) -> Html {
     }
 }
 
+/// The first load offers no question (see [`guide`]).
+#[cfg(feature = "lite")]
+fn ask_author(_: &GuideData, _: &Callback<Action>) -> Html {
+    html! {}
+}
+
 /// A scenario that carries an author's questions and no walkthrough: its description (in
 /// an embed, which has no picker to show it) and the button that asks them.
+#[cfg(not(feature = "lite"))]
 fn questions_offer(m: &GuideData, cb: &Callback<Action>) -> Html {
     let text = m.run.scenario.description.trim();
     html! {
@@ -388,12 +397,19 @@ fn about(m: &GuideData) -> Html {
 /// them; an embedded scenario with none of these shows its description, and anything else
 /// nothing.
 pub fn guide(m: &GuideData, cb: &Callback<Action>) -> Html {
+    // The first load asks no question, ours or an author's: starting one needs the whole
+    // app (`session::resume`), so its build leaves the quiz's views out.
+    #[cfg(not(feature = "lite"))]
     if m.quiz.is_some() {
-        quiz(m, cb)
-    } else if course::walkthrough(m.name).is_some() || !m.run.scenario.walkthrough.is_empty() {
+        return quiz(m, cb);
+    }
+    let told = course::walkthrough(m.name).is_some() || !m.run.scenario.walkthrough.is_empty();
+    #[cfg(not(feature = "lite"))]
+    if !told && !m.run.scenario.questions.is_empty() {
+        return questions_offer(m, cb);
+    }
+    if told {
         walkthrough(m, cb)
-    } else if !m.run.scenario.questions.is_empty() {
-        questions_offer(m, cb)
     } else if course::fix_of(m.name).is_some() {
         fix_note(m, cb)
     } else if course::service_of(m.name).is_some() {
