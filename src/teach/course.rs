@@ -263,10 +263,10 @@ pub fn prev_beat_step(located: &[Option<usize>], step: usize) -> usize {
 
 // ------------------------------------------------------------------ interview quiz
 
-/// A learner's way through one set of questions — a built-in interview question's stops,
-/// or the questions an author wrote into the scenario on screen (`author`) — : which stop,
-/// what they predicted, whether the answer has been revealed (by playing on past the
-/// decisive event) and whether the reveal has played on to its consequence.
+/// A learner's way through one set of questions (a built-in interview question's stops, or
+/// the questions an author wrote into the scenario on screen: `author`): which stop, what
+/// they predicted, whether the answer has been revealed (by playing on past the decisive
+/// event) and whether the reveal has played on to its consequence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Quiz {
     /// The built-in question (an index into `QUESTIONS`); 0 for an author's questions.
@@ -343,7 +343,7 @@ impl Quiz {
     /// stop that asks what the right behaviour is (after the last stop, the last one's).
     /// `None` for an author's questions, which are asked on the run they came with.
     pub fn scenario(&self) -> Option<&'static str> {
-        let q = self.question().filter(|_| !self.author)?;
+        let q = self.question()?;
         let stop = q.stops.get(self.stop).or(q.stops.last());
         Some(stop.and_then(|s| s.on).unwrap_or(q.scenario))
     }
