@@ -103,6 +103,8 @@ pub fn field(path: &str) -> (&'static str, Unit) {
         "job" => ("Job steps", None),
         "faults" => ("Faults", None),
         "walkthrough" => ("Walkthrough", None),
+        // A question's choice is the answer as the learner reads it.
+        "text" if path.contains(".choices[") => ("Choice", None),
         "text" => ("What it says", None),
         "highlight" => ("Highlight the lane of", None),
         "questions" => ("Questions", None),

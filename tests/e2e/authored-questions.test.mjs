@@ -36,7 +36,7 @@ describe('an author\'s own questions', () => {
       await q1.getByRole('button', { name: 'Add a choice to question 1' }).click();
       const q1choices = q1.locator('.choice-row');
       assert.equal(await q1choices.count(), 3);
-      await q1choices.nth(1).getByLabel('What it says').fill('Two clients believe they hold the lock');
+      await q1choices.nth(1).getByLabel('Choice').fill('Two clients believe they hold the lock');
       await q1choices.nth(1).getByLabel(OUTCOME).selectOption('two_believers');
       // Two choices may not predict the same moment: said at the field, and the run waits.
       await q1choices.nth(2).getByLabel(OUTCOME).selectOption('two_believers');
