@@ -12,6 +12,7 @@
 use crate::model::scenario::{Flavor, Scenario};
 use crate::model::trace::Trace;
 use crate::teach::flavor_presets::{self, CHAPTER_SERVICES, FLAVOR_PRESETS};
+use crate::teach::holds::{self, Standing};
 use crate::teach::library::Lesson;
 use crate::teach::library::{
     self, CHAPTER_EXCLUSIVITY, CHAPTER_FENCE, CHAPTER_REACHABLE, CHAPTER_TTL, CHAPTER_UNFENCEABLE,
@@ -46,6 +47,8 @@ pub struct FixRef {
     pub title: &'static str,
     pub summary: &'static str,
     pub scenario: String,
+    /// A fix, a change that only narrows the window, or a variant that shows the failure.
+    pub standing: Standing,
 }
 
 /// One lesson in the menu.
@@ -112,6 +115,7 @@ pub fn fixes(lesson: &str) -> Vec<FixRef> {
             title: FENCING.title,
             summary: FENCING.summary,
             scenario: FIRST_FIXED.to_string(),
+            standing: holds::standing(FIRST_FIXED, FENCING.expect.safe),
         }];
     }
     lessons()
@@ -119,11 +123,15 @@ pub fn fixes(lesson: &str) -> Vec<FixRef> {
         .map(|l| {
             l.fixes
                 .iter()
-                .map(|f| FixRef {
-                    name: f.name,
-                    title: f.title,
-                    summary: f.summary,
-                    scenario: format!("{}/{}", l.id, f.name),
+                .map(|f| {
+                    let scenario = format!("{}/{}", l.id, f.name);
+                    FixRef {
+                        name: f.name,
+                        title: f.title,
+                        summary: f.summary,
+                        standing: holds::standing(&scenario, f.expect.safe),
+                        scenario,
+                    }
                 })
                 .collect()
         })
@@ -154,12 +162,33 @@ pub fn fixes_to_offer(lesson: &str, sc: &Scenario) -> Vec<FixRef> {
 }
 
 /// What a fix's note says the variant changes: its summary, without claiming how many
-/// settings that takes (a watchdog fix renews *and* keys the swap).
+/// settings that takes (a watchdog fix renews *and* keys the swap); a change that only
+/// narrows the window says so, and what still breaks it.
 pub fn fix_note(f: &FixRef) -> String {
-    format!(
-        "What this run changes: {}. Play it and compare the verdict.",
-        f.summary
-    )
+    match f.standing {
+        Standing::Fix => format!(
+            "What this run changes: {}. Play it and compare the verdict.",
+            f.summary
+        ),
+        Standing::Narrows(n) => format!(
+            "What this run changes: {}. It narrows the window and is not a fix: {}.",
+            f.summary, n.still
+        ),
+        Standing::Variant => format!(
+            "What this run changes: {}. Not a fix: the same failure in another form.",
+            f.summary
+        ),
+    }
+}
+
+/// What a button that opens the variant says ("Fix it: Storage checks the fencing token").
+pub fn open_label(f: &FixRef) -> String {
+    let verb = match f.standing {
+        Standing::Fix => "Fix it",
+        Standing::Narrows(_) => "Narrow it",
+        Standing::Variant => "Compare",
+    };
+    format!("{verb}: {}", f.title)
 }
 
 /// The fix a scenario name applies, if it is a fix variant.
@@ -548,7 +577,7 @@ impl Progress {
 /// How the compare menu names a variant: a fix by its title, the lesson's own run as such.
 pub fn variant_label(name: &str) -> String {
     match fix_of(name) {
-        Some(f) => format!("fix: {}", f.title),
+        Some(f) => format!("{}: {}", f.standing.word(), f.title),
         None => "the lesson's run, without a fix".to_string(),
     }
 }
@@ -649,12 +678,13 @@ mod tests {
                     "{}: {t:?}",
                     f.scenario
                 );
-                assert_eq!(variant_label(&f.scenario), format!("fix: {t}"));
+                let word = f.standing.word();
+                assert_eq!(variant_label(&f.scenario), format!("{word}: {t}"));
             }
         }
         assert_eq!(
             variant_label("ttl-shorter-than-work/abort-on-loss"),
-            "fix: Stop when the lock is lost"
+            "narrows: Stop when the lock is lost"
         );
         assert_eq!(
             variant_label("partition-duplicate-effects/fencing-and-key"),

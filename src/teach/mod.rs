@@ -2,6 +2,7 @@
 //!
 //! [`presets`], [`library`] and [`flavor_presets`] are the built-in scenarios (JSON files
 //! beside them, each a lesson from the source texts with its broken run and its fixes);
+//! [`holds`] says which of a lesson's changes are fixes and which only narrow the window;
 //! [`course`] is the learner's path through them (chapters, the interview quiz, progress);
 //! [`advice`] says what to change beside the safety calculator's bound;
 //! [`walkthrough`] places narrated beats on the events of a run ([`authored`] places a course
@@ -17,6 +18,7 @@ pub mod authored;
 pub mod course;
 pub mod facts;
 pub mod flavor_presets;
+pub mod holds;
 pub mod library;
 pub mod narrate;
 pub mod presets;

@@ -12,6 +12,7 @@ use crate::analysis::explore::fault::FaultClass;
 use crate::analysis::explore::request::Request;
 use crate::session::Action;
 use crate::session::Run;
+use crate::teach::holds::headline;
 use crate::vocab::numbers::decimal;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -161,6 +162,8 @@ pub fn Explore(props: &ExploreProps) -> Html {
     let live = use_mut_ref(Vec::<Rc<serde_json::Value>>::new);
     // Searches started, for `data-search` (a test waits for its own search's answer).
     let searches = use_mut_ref(|| 0u32);
+    // The schedules the running search has found to try, for a headline if it stops early.
+    let total = use_mut_ref(|| 0u64);
     // A new scenario makes the last answer stale, and a search still running answers the
     // old one: stop it — unless the run on screen is one the panel lists (the reader
     // opened a counterexample, and may open the next).
@@ -191,9 +194,12 @@ pub fn Explore(props: &ExploreProps) -> Html {
     let start = {
         let (status, running, run) = (status.clone(), running.clone(), props.run.clone());
         let (started, live, searches) = (started.clone(), live.clone(), searches.clone());
+        let total = total.clone();
         Callback::from(move |ask: Ask| {
             stop(&running);
             live.borrow_mut().clear();
+            *total.borrow_mut() = 0;
+            let total = total.clone();
             *searches.borrow_mut() += 1;
             let now = super::hooks::now;
             *started.borrow_mut() = now();
@@ -219,6 +225,7 @@ pub fn Explore(props: &ExploreProps) -> Html {
                                 }
                             }
                         }
+                        *total.borrow_mut() = num("total");
                         let secs = ((now() - *t0.borrow()) / 1000.0).max(0.001);
                         st.set(Status::Running {
                             tried: num("tried"),
@@ -269,8 +276,9 @@ pub fn Explore(props: &ExploreProps) -> Html {
         })
     };
     // "Does this fix hold?": open the panel and search the run on screen at once, within
-    // the question's own bounds — two added faults of every kind, lengths up to the
-    // default — shown in the form as if chosen there.
+    // the bounds a fix is held to (`teach::holds`, and the test that explores every
+    // built-in fix): one added fault of every kind, lengths up to the default — shown in
+    // the form as if chosen there.
     {
         let start = start.clone();
         let (faults, kinds, clean, max_pause_s) = (
@@ -282,12 +290,12 @@ pub fn Explore(props: &ExploreProps) -> Html {
         use_effect_with(props.asks, move |&asks| {
             if asks > 0 {
                 super::handover::open_panel("explore");
-                faults.set(2);
+                faults.set(1);
                 kinds.set(FaultClass::ALL.to_vec());
                 clean.set(false);
                 max_pause_s.set(None);
                 start.emit(Ask {
-                    k: 2,
+                    k: 1,
                     kinds: FaultClass::ALL.to_vec(),
                     clean: false,
                     pause_ms: default_pause,
@@ -384,12 +392,15 @@ pub fn Explore(props: &ExploreProps) -> Html {
             }
         }
         Status::Cancelled { tried } => html! {
-            <p role="status">{ format!("Cancelled after {tried} schedules: nothing is claimed.") }</p>
+            <div class="explore-result" role="status">
+                <p>{ format!("Cancelled after {tried} schedules: nothing is claimed.") }</p>
+                <p class="explore-headline"><strong>{ headline(0, false, *tried, *total.borrow()) }</strong></p>
+            </div>
         },
         Status::Failed(e) => {
             html! { <p class="error" role="alert">{ format!("Explore stopped: {e}") }</p> }
         }
-        Status::Done(report) => results(report, &props.on_action, search),
+        Status::Done(report) => results(report, &props.on_action, search, *total.borrow()),
     };
     html! {
         <details class="panel explore">
@@ -443,8 +454,9 @@ fn class_item(c: &serde_json::Value, on_action: &Callback<Action>) -> Html {
     }
 }
 
-/// The final report (`search`: which search of this panel it answers).
-fn results(r: &serde_json::Value, on_action: &Callback<Action>, search: u32) -> Html {
+/// The final report (`search`: which search of this panel it answers; `total`: the
+/// schedules it had found to try), ending in its one-line headline.
+fn results(r: &serde_json::Value, on_action: &Callback<Action>, search: u32, total: u64) -> Html {
     let n = |k: &str| r[k].as_u64().unwrap_or(0);
     let b = &r["bounds"];
     let bounds = format!(
@@ -458,21 +470,24 @@ fn results(r: &serde_json::Value, on_action: &Callback<Action>, search: u32) -> 
         decimal(b["max_pause_ms"].as_i64().unwrap_or(0), 3),
     );
     let counts = format!(
-        "{} schedules tried, {} distinct runs.",
+        "{} schedules tried, {} distinct runs",
         n("schedules"),
         n("distinct_runs")
     );
     let classes = r["classes"].as_array().cloned().unwrap_or_default();
+    let complete = r["ended"].as_str() == Some("complete");
+    let line = headline(classes.len(), complete, n("schedules"), total);
+    let headline = html! { <p class="explore-headline"><strong>{ line }</strong></p> };
     if classes.is_empty() {
-        let complete = r["ended"].as_str() == Some("complete");
         return html! {
             <div class="explore-result" role="status" data-search={search.to_string()}>
                 if complete {
-                    <p><strong>{ "Safe within these bounds" }</strong>{ format!(" ({bounds}). {counts}") }</p>
+                    <p><strong>{ "Safe within these bounds" }</strong>{ format!(" ({bounds}). {counts}.") }</p>
                     <p class="hint">{ "Only within them: a longer pause or one more fault is not covered. A fence holds whatever the pause; a timing fix holds only for the pauses it was sized for." }</p>
                 } else {
-                    <p>{ format!("No violation found, but the search stopped before the end ({counts}): nothing is claimed.") }</p>
+                    <p>{ format!("No violation found in {counts}, but the search stopped at its budget before the end, so nothing is claimed.") }</p>
                 }
+                { headline }
             </div>
         };
     }
@@ -480,7 +495,7 @@ fn results(r: &serde_json::Value, on_action: &Callback<Action>, search: u32) -> 
         <div class="explore-result" data-search={search.to_string()}>
             <p role="status">
                 <strong>{ format!("{} way{} it breaks", classes.len(), if classes.len() == 1 { "" } else { "s" }) }</strong>
-                { format!(" ({bounds}). {counts}") }
+                { format!(" ({bounds}). {counts}.") }
                 if r["breaks_as_given"].as_bool() == Some(true) {
                     { " It already breaks with no fault added." }
                 }
@@ -488,6 +503,7 @@ fn results(r: &serde_json::Value, on_action: &Callback<Action>, search: u32) -> 
             <ol class="explore-classes">
                 { for classes.iter().map(|c| class_item(c, on_action)) }
             </ol>
+            { headline }
         </div>
     }
 }

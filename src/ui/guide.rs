@@ -42,7 +42,7 @@ fn fix_buttons(fixes: &[FixRef], cb: &Callback<Action>, explore: bool) -> Html {
             { for fixes.iter().map(|f| html! {
                 <>
                     <button type="button" class="action" title={f.summary} onclick={on(cb, Action::Open(f.scenario.clone()))}>
-                        { format!("Fix it: {}", f.title) }
+                        { course::open_label(f) }
                     </button>
                     if explore {
                         // The fix's title in its name: a lesson may offer several.
@@ -148,7 +148,7 @@ fn fix_note(m: &GuideData, cb: &Callback<Action>) -> Html {
     let lesson = course::lesson_of(m.name).to_string();
     html! {
         <section class="guide panel" aria-label="Fix">
-            <h2>{ format!("Fix: {}", f.title) }</h2>
+            <h2>{ format!("{}: {}", f.standing.heading(), f.title) }</h2>
             <p class="beat">{ course::fix_note(&f) }</p>
             <div class="guide-actions">
                 <button type="button" class="control text" onclick={on(cb, Action::Open(lesson))}>{ "Back to the lesson's run" }</button>

@@ -89,7 +89,7 @@ pub fn Menus(props: &MenusProps) -> Html {
                                             if done { <span class="done" aria-label="walked through" title="walked through">{ " ✓" }</span> }
                                             <span class="fixes">
                                                 { for l.fixes.iter().map(|f| html! {
-                                                    <span title={f.summary}>{ " · " }{ nav_link(link::scenario(&f.scenario, None), html! { { format!("fix: {}", f.title) } }, *props.current == *f.scenario, cb) }</span>
+                                                    <span title={f.summary}>{ " · " }{ nav_link(link::scenario(&f.scenario, None), html! { { format!("{}: {}", f.standing.word(), f.title) } }, *props.current == *f.scenario, cb) }</span>
                                                 }) }
                                             </span>
                                         </li>

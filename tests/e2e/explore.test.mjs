@@ -161,14 +161,19 @@ describe('explore', () => {
           await page.screenshot({ path: join(SHOTS, 'explore-last-beat.png') });
         }
         await button.click();
-        await page.getByRole('heading', { name: `Fix: ${fix}` }).waitFor();
+        // A fix's note is headed by what it is: a fix, or a change that only narrows.
+        await page.getByRole('heading', { name: new RegExp(`^(Fix|Narrows): ${fix}$`) }).waitFor();
         return answer(panel, n);
       };
-      // The timing fix: a longer pause or a clock further off breaks it.
-      const margin = await ask('Trust the lease 10 s less', 1);
-      assert.match(await margin.innerText(), /ways? it breaks \(up to 2 added faults/);
-      assert.doesNotMatch(await margin.innerText(), /already breaks/, 'the fix holds as written');
-      assert.equal(await panel.getByRole('combobox', { name: 'Faults added (K)' }).inputValue(), '2');
+      // The timing change: one added fault (a longer pause, a clock further off) breaks it,
+      // and the report ends in its headline.
+      await page.keyboard.press('End');
+      const marginTitle = await page.locator('section.guide button.action', { hasText: /^Narrow it: / }).first().innerText();
+      const margin = await ask(marginTitle.replace(/^Narrow it: /, ''), 1);
+      assert.match(await margin.innerText(), /ways? it breaks \(up to 1 added fault,/);
+      assert.doesNotMatch(await margin.innerText(), /already breaks/, 'the change holds as written');
+      assert.match(await margin.locator('.explore-headline').innerText(), /^Breaks: \d+ ways?/);
+      assert.equal(await panel.getByRole('combobox', { name: 'Faults added (K)' }).inputValue(), '1');
       await panel.scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(SHOTS, 'explore-margin-breaks.png') });
       // Its first way opens at its violation.
@@ -182,7 +187,8 @@ describe('explore', () => {
       await page.getByRole('region', { name: 'Walkthrough' }).waitFor();
       const fenced = await ask('Storage checks the fencing token', 2);
       await fenced.getByText('Safe within these bounds').waitFor();
-      assert.match(await fenced.innerText(), /up to 2 added faults/);
+      assert.match(await fenced.innerText(), /up to 1 added fault,/);
+      assert.equal(await fenced.locator('.explore-headline').innerText(), 'Holds within these bounds.');
       await panel.scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(SHOTS, 'explore-fence-holds.png') });
       assert.deepEqual(problems, []);
@@ -200,14 +206,14 @@ describe('explore', () => {
       const panel = page.locator('details.panel.explore[open]');
       await (await answer(panel, 1)).getByText('Safe within these bounds').waitFor();
       await page.getByRole('heading', { name: 'Fix: Storage checks the fencing token' }).waitFor();
-      assert.match(await panel.innerText(), /up to 2 added faults/);
+      assert.match(await panel.innerText(), /up to 1 added fault,/);
       await panel.scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(SHOTS, 'explore-fix-holds.png') });
       // The fix's own page asks the same, within the same bounds (cancelled: answered above).
-      await panel.getByRole('combobox', { name: 'Faults added (K)' }).selectOption('1');
+      await panel.getByRole('combobox', { name: 'Faults added (K)' }).selectOption('3');
       await page.getByRole('button', { name: 'Explore: does this fix hold?' }).click();
       await panel.locator('.explore-progress').waitFor();
-      assert.equal(await panel.getByRole('combobox', { name: 'Faults added (K)' }).inputValue(), '2');
+      assert.equal(await panel.getByRole('combobox', { name: 'Faults added (K)' }).inputValue(), '1');
       await panel.getByRole('button', { name: 'Cancel' }).click();
       assert.deepEqual(problems, []);
     } finally {

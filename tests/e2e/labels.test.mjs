@@ -112,7 +112,7 @@ describe('diagram labels', () => {
         await open(page, h.url, `#s=${name}`);
         await measure(name);
         // Each of its fixes, by the button that applies it (offered at the end of the run).
-        const fixes = page.getByRole('button', { name: /^Fix it: / });
+        const fixes = page.getByRole('button', { name: /^(Fix it|Narrow it|Compare): / });
         const count = await fixes.count();
         for (let k = 0; k < count; k++) {
           const before = await digestOf(page);

@@ -89,7 +89,7 @@ describe('one name per node, plain fix titles, and a fencing primer', () => {
       await menu.waitFor();
       const text = await menu.innerText();
       assert.deepEqual(offences(text), []);
-      assert.match(text, /fix: Stop when the lock is lost/);
+      assert.match(text, /narrows: Stop when the lock is lost/);
       assert.deepEqual(problems, []);
     } finally {
       await context.close();

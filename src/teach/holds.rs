@@ -1,0 +1,198 @@
+//! Whether a fix holds: what the explorer finds when it adds one fault of any kind to a
+//! fix's run, within its default bounds (`analysis::explore::Bounds::for_scenario`).
+//!
+//! The sources' argument is that a fence holds whatever the pause, while a timing fix only
+//! narrows the window it was sized for. The page should not call a change a fix when one
+//! more fault breaks it, so every variant a lesson offers stands as one of three things:
+//!
+//! - a **fix**: no single added fault breaks it;
+//! - a change that **narrows** the window: one added fault still breaks it, and
+//!   [`NARROWS`] says how in the learner's words, naming the kinds of fault that do;
+//! - a **variant** that shows the failure as it is (its expected verdict is unsafe: "the
+//!   same overlap with a job that is not idempotent").
+//!
+//! This table is written by hand, but it is not trusted: `tests/core_library.rs` explores
+//! every fix and fails when a fix the table leaves out breaks, when one it lists holds, or
+//! when the kinds of fault it names are not the ones the explorer finds. The page never
+//! shows a counterexample from here: its Explore panel computes the smallest one.
+
+use crate::analysis::explore::fault::FaultClass::{self, *};
+
+/// What still breaks a change that narrows the window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Narrows {
+    /// What it still lets through, as the learner reads it beside the fix.
+    pub still: &'static str,
+    /// Every kind of added fault that breaks it, the smallest counterexample's first.
+    pub by: &'static [FaultClass],
+}
+
+/// How a lesson's variant stands (see the module's prose).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Standing {
+    Fix,
+    Narrows(Narrows),
+    Variant,
+}
+
+impl Standing {
+    /// The word the menus put before the variant's title ("fix: Storage checks…").
+    pub fn word(self) -> &'static str {
+        match self {
+            Standing::Fix => "fix",
+            Standing::Narrows(_) => "narrows",
+            Standing::Variant => "variant",
+        }
+    }
+
+    /// The same word heading the variant's note ("Fix: Storage checks…").
+    pub fn heading(self) -> &'static str {
+        match self {
+            Standing::Fix => "Fix",
+            Standing::Narrows(_) => "Narrows",
+            Standing::Variant => "Variant",
+        }
+    }
+}
+
+/// The changes one added fault still breaks, by scenario name (`lesson/fix`).
+pub const NARROWS: &[(&str, Narrows)] = &[
+    (
+        "ttl-shorter-than-work/watchdog",
+        Narrows {
+            still: "renewing keeps the lease only while every renewal arrives; a restart of the lock service, a session declared dead, a held-up message, a cut, a clock jump, a pause, failed renewals or a fail-over still lets the old holder write after the lock moved on, since nothing checks the token",
+            by: &[Restart, FalsePositive, Delay, Partition, Clock, Pause, FailRenewals, Failover],
+        },
+    ),
+    (
+        "ttl-shorter-than-work/abort-on-loss",
+        Narrows {
+            still: "the job checks its lease between steps, not at the storage: a cut or a held-up write repeats a step, and a pause or a clock jump right after the check still lets a stale write through",
+            by: &[Partition, Delay, Pause, Clock],
+        },
+    ),
+    (
+        "starved-renewal/abort-on-loss",
+        Narrows {
+            still: "a check can pass just before the lease is lost: a held-up reply, a pause or a clock jump between the check and the write still lets the stale write land",
+            by: &[Delay, Pause, Clock],
+        },
+    ),
+    (
+        "partition-duplicate-effects/stop-on-loss",
+        Narrows {
+            still: "stopping on loss acts only once the loss is seen: a short cut, a held-up message, a clock jump or a pause before the loss is noticed still sends the payment twice",
+            by: &[Partition, Delay, Clock, Pause],
+        },
+    ),
+    (
+        "slow-client-clock/safety-margin",
+        Narrows {
+            still: "a margin covers the drift it was sized for and nothing else: a restart of the lock service, a session declared dead, a held-up write, a larger clock jump or a pause still lets the stale write land",
+            by: &[Restart, FalsePositive, Delay, Clock, Pause],
+        },
+    ),
+    (
+        "coordinator-clock-jump/monotonic-expiry",
+        Narrows {
+            still: "a monotonic clock removes the jump, not the other ways a lease ends early or a write arrives late: a restart of the lock service, a session declared dead, a held-up write or a pause still breaks it",
+            by: &[Restart, FalsePositive, Delay, Pause],
+        },
+    ),
+    (
+        "silent-renewal-failure/stop-on-failed-renewal",
+        Narrows {
+            still: "the client judges its lease by its own clock: a clock that jumps forward makes it trust a lease the lock service has already ended",
+            by: &[Clock],
+        },
+    ),
+    (
+        "release-lost/shorter-lease",
+        Narrows {
+            still: "a shorter lease shortens the wait, and so the window: a held-up write, a pause or a clock jump longer than the lease still lands after the next holder's",
+            by: &[Delay, Pause, Clock],
+        },
+    ),
+    (
+        "redlock-restart/delayed-restart",
+        Narrows {
+            still: "keeping a restarted master down covers restarts only: a fail-over that loses the key, a held-up write, a pause or a clock jump still gives two holders whose writes both land, with no token to tell them apart",
+            by: &[Failover, Delay, Pause, Clock],
+        },
+    ),
+    (
+        "consul-false-positive/lock-delay",
+        Narrows {
+            still: "lock-delay holds the next holder off for a while, not for ever (Consul's docs say it is not bulletproof): a write held up, a pause or a clock jump longer than the delay still lands late",
+            by: &[Delay, Clock, Pause],
+        },
+    ),
+    (
+        "chubby-lock-delay/lock-delay",
+        Narrows {
+            still: "lock-delay applies when a holder's session times out; a lock service that restarts and forgets its locks hands the lock over at once, and the late write lands",
+            by: &[Restart],
+        },
+    ),
+];
+
+/// What a change narrows, if one added fault still breaks it.
+pub fn narrows(name: &str) -> Option<Narrows> {
+    NARROWS.iter().find(|(n, _)| *n == name).map(|(_, n)| *n)
+}
+
+/// How a variant of a lesson stands, given whether its own run is expected safe.
+pub fn standing(name: &str, expected_safe: bool) -> Standing {
+    match (expected_safe, narrows(name)) {
+        (false, _) => Standing::Variant,
+        (true, Some(n)) => Standing::Narrows(n),
+        (true, None) => Standing::Fix,
+    }
+}
+
+/// The one line that ends a search's report: whether the run holds within the bounds
+/// searched, how many ways it breaks, or how far a search that stopped early got
+/// (`total`: the schedules it had found to try, 0 when unknown).
+pub fn headline(ways: usize, complete: bool, tried: u64, total: u64) -> String {
+    match (ways, complete) {
+        (0, true) => "Holds within these bounds.".to_string(),
+        (1, _) => "Breaks: 1 way.".to_string(),
+        (n, _) if n > 1 => format!("Breaks: {n} ways, the smallest first."),
+        _ if total > tried => {
+            format!("Stopped before the end: searched {tried} of {total} schedules.")
+        }
+        _ => format!("Stopped before the end: searched {tried} schedules."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_headline_says_holds_breaks_or_stopped() {
+        assert_eq!(headline(0, true, 1752, 1752), "Holds within these bounds.");
+        assert_eq!(headline(1, true, 10, 10), "Breaks: 1 way.");
+        assert_eq!(
+            headline(3, false, 10, 99),
+            "Breaks: 3 ways, the smallest first."
+        );
+        assert_eq!(
+            headline(0, false, 400, 1000),
+            "Stopped before the end: searched 400 of 1000 schedules."
+        );
+        assert_eq!(
+            headline(0, false, 400, 0),
+            "Stopped before the end: searched 400 schedules."
+        );
+    }
+
+    #[test]
+    fn a_change_that_narrows_is_never_called_a_fix() {
+        let name = NARROWS[0].0;
+        assert!(matches!(standing(name, true), Standing::Narrows(_)));
+        assert_eq!(standing(name, false), Standing::Variant);
+        assert_eq!(standing("check-then-write/fencing", true), Standing::Fix);
+        assert_eq!(standing(name, true).word(), "narrows");
+    }
+}
