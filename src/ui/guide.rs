@@ -12,6 +12,7 @@ use crate::session::link;
 use crate::session::{Action, Run};
 use crate::teach::course::Quiz;
 use crate::teach::course::{self, FixRef};
+use crate::teach::holds::Standing;
 use crate::teach::walkthrough::QUESTIONS;
 use yew::prelude::*;
 
@@ -154,10 +155,20 @@ fn fix_note(m: &GuideData, cb: &Callback<Action>) -> Html {
                 <button type="button" class="control text" onclick={on(cb, Action::Open(lesson))}>{ "Back to the lesson's run" }</button>
                 // The sources' argument, shown by search: a fence holds for every pause, a
                 // timing fix only for the pauses it was sized for.
-                <button type="button" class="control text" onclick={on(cb, Action::ExploreHere)}>{ "Explore: does this fix hold?" }</button>
+                <button type="button" class="control text" onclick={on(cb, Action::ExploreHere)}>{ explore_label(f.standing) }</button>
             </div>
             { sources(m.name) }
         </section>
+    }
+}
+
+/// What the search of the run on screen is asked: a change that only narrows the window
+/// is searched for the smallest way it still breaks (the search finds it; nothing here
+/// names it).
+fn explore_label(standing: Standing) -> &'static str {
+    match standing {
+        Standing::Narrows(_) => "Explore: show the smallest way it still breaks",
+        _ => "Explore: does this fix hold?",
     }
 }
 

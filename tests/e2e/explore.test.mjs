@@ -197,6 +197,34 @@ describe('explore', () => {
     }
   });
 
+  test('a change that only narrows the window says so, and the search finds the smallest way it still breaks', async () => {
+    // The same search the native tool runs for it (K = 1, every kind, the default bounds).
+    const native = nativeDigests(['starved-renewal/abort-on-loss']);
+    assert.ok(native.length >= 1, 'the explorer breaks it natively');
+    const { context, page, problems } = await openApp(h.browser, `${h.url}#s=starved-renewal/abort-on-loss`, LAPTOP);
+    try {
+      const note = page.getByRole('region', { name: 'Fix' });
+      await note.getByRole('heading', { name: 'Narrows: Stop when the lock is lost' }).waitFor();
+      assert.match(await note.locator('p.beat').innerText(), /It narrows the window and is not a fix: .*pause/);
+      const before = await digestOf(page);
+      await note.getByRole('button', { name: 'Explore: show the smallest way it still breaks' }).click();
+      const panel = page.locator('details.panel.explore[open]');
+      const report = await answer(panel, 1);
+      assert.match(await report.innerText(), /up to 1 added fault,/);
+      assert.equal(await report.locator('.explore-headline').innerText(), `Breaks: ${native.length} way${native.length === 1 ? '' : 's'}${native.length > 1 ? ', the smallest first' : ''}.`);
+      // The smallest first: the page lists what the native tool found, in its order.
+      assert.deepEqual(await shownDigests(report.locator('ol.explore-classes > li')), native);
+      await panel.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SHOTS, 'explore-narrows.png') });
+      await report.locator('ol.explore-classes > li').first().getByRole('button', { name: 'Open this run' }).click();
+      await until(async () => (await digestOf(page)) === native[0], 'the smallest counterexample opens');
+      assert.notEqual(native[0], before);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
   test("the default page's last beat asks whether its fix holds (from the first load): the fence holds", async () => {
     const { context, page, problems } = await openApp(h.browser, h.url, LAPTOP);
     try {

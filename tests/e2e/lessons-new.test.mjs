@@ -49,7 +49,7 @@ describe('the new lessons', () => {
           await until(async () => (await count.innerText()) === `beat ${k} of ${total}`, `${id} beat ${k}`);
         }
         assert.ok(await next.isDisabled(), `${id}: the last beat`);
-        assert.ok((await walk.getByRole('button', { name: /^(Fix it|Narrow it): / }).count()) >= 1, `${id}: a fix`);
+        assert.ok((await walk.getByRole('button', { name: /^(Fix it|Narrow it|Compare): / }).count()) >= 1, `${id}: a fix`);
         const sources = await walk.locator('.sources').innerText();
         assert.match(sources, /^Sources: /, id);
         assert.ok(sources.includes(source), `${id}: ${sources}`);
@@ -61,7 +61,7 @@ describe('the new lessons', () => {
         }
       }
       // A fix's note credits its lesson's sources too.
-      await walk.getByRole('button', { name: /^(Fix it|Narrow it): / }).first().click();
+      await walk.getByRole('button', { name: /^(Fix it|Narrow it|Compare): / }).first().click();
       const fix = page.getByRole('region', { name: 'Fix' });
       await fix.waitFor();
       assert.match(await fix.locator('.sources').innerText(), /^Sources: .*More Dangerous/);

@@ -73,7 +73,7 @@ describe('one name per node, plain fix titles, and a fencing primer', () => {
         assert.match(text, /Lock service/);
         assert.match(text, /Storage/);
         if (hash === '#s=redlock-clock-jump') assert.match(text, /Lock service 5/);
-        if (hash.includes('/abort-on-loss')) assert.match(text, /Fix: Stop when the lock is lost/);
+        if (hash.includes('/abort-on-loss')) assert.match(text, /Narrows: Stop when the lock is lost/);
         if (hash.includes('/fencing-and-key')) assert.match(text, /Fix: Fencing plus an idempotency key/);
         assert.deepEqual(problems, []);
       } finally {
