@@ -367,7 +367,7 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
         scenario: "tail-latency",
         beats: &[
             GRANT_1,
-            beat(on(C1, "paused"), "This run drew a pause from the tail: {pause_s} s, longer than the lease has left."),
+            beat(on(C1, "paused"), "This run's scenario sets one pause from the tail: {pause_s} s, longer than the lease has left."),
             EXPIRE_1,
             beat(on_about(COORD, "lease_granted", C2), "Client 2, waiting in line, gets the lock with token {token}."),
             C2_WRITES,
@@ -748,7 +748,7 @@ mod fill_tests {
         "tail-latency",
         &[
             "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
-            "This run drew a pause from the tail: 6 s, longer than the lease has left.",
+            "This run's scenario sets one pause from the tail: 6 s, longer than the lease has left.",
             "On the lock service's clock the lease has run out. The service is right to free the lock; nobody tells client 1.",
             "Client 2, waiting in line, gets the lock with token 34.",
             "Client 2 writes with token 34, as it should.",
@@ -1498,7 +1498,7 @@ pub const QUESTIONS: &[Question] = &[
                 Choice { text: "It runs out while client 1 is paused", means: "lease_expired" },
                 Choice { text: "Client 1 wakes, finishes and releases it", means: "lease_released" },
             ],
-            explain: "A p99 says one pause in a hundred is longer, and says nothing about how much longer: this run drew one from the tail. A TTL sized above the p99 is a bet that the tail never comes while the lock is held; renewal, checks at step boundaries and a fence at storage are what cover the hundredth pause.",
+            explain: "A p99 says one pause in a hundred is longer, and says nothing about how much longer: this run's pause, set in the scenario, is one of those. A TTL sized above the p99 is a bet that the tail never comes while the lock is held; renewal, checks at step boundaries and a fence at storage are what cover the hundredth pause.",
             // Client 2 writing under the lock client 1 still believes in is the point.
             then: Some(Moment { node: DB, kinds: &["write_accepted"], about: Some(C2), after: None }),
             on: None,
