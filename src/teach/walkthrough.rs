@@ -195,7 +195,7 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
         scenario: "starved-renewal",
         beats: &[
             GRANT_1,
-            beat(on(C1, "paused"), "A {pause_s}-second pause freezes the whole process — the job and its renewal watchdog with it."),
+            beat(on(C1, "paused"), "A {pause_s}-second pause freezes the whole process — the job and its renewal watchdog with it. In the Redisson report only the watchdog thread was starved of CPU; here the whole client stands in for it, and either way no renewal goes out."),
             EXPIRE_1,
             GRANT_2,
             beat(on(C1, "belief_ended"), "Client 1 wakes. Its watchdog's tick fell due first, so it runs first and sees that the lease is gone."),
@@ -576,7 +576,7 @@ mod fill_tests {
         "starved-renewal",
         &[
             "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
-            "A 20-second pause freezes the whole process — the job and its renewal watchdog with it.",
+            "A 20-second pause freezes the whole process — the job and its renewal watchdog with it. In the Redisson report only the watchdog thread was starved of CPU; here the whole client stands in for it, and either way no renewal goes out.",
             "On the lock service's clock the lease has run out. The service is right to free the lock; nobody tells client 1.",
             "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
             "Client 1 wakes. Its watchdog's tick fell due first, so it runs first and sees that the lease is gone.",
