@@ -489,8 +489,8 @@ pub const LESSONS: &[Lesson] = &[
         expect: UNSAFE_STALE,
         fixes: &[Fix {
             name: "transaction",
-            title: "Compare the lock key's revision in the write's transaction",
-            summary: "one etcd transaction: write only if the lock key's current revision is the writer's own",
+            title: "Ask etcd who owns the lock, in the write's transaction",
+            summary: "one etcd transaction: write only if the writer's own key under the lock prefix still exists with the create revision it was granted, so it is still the owner",
             apply: |sc| sc.storage.fence = FenceMode::Exact,
             expect: FENCED,
         }],

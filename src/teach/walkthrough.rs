@@ -432,9 +432,9 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
             GRANT_2,
             C2_WRITES,
             beat(on(DB, "restarted"), "The write path's process restarts. The highest revision it had seen lived in its memory, and is gone."),
-            beat(on_about(DB, "write_accepted", C1), "Client 1 wakes and its write with revision {token} lands: nothing remembers {c2_token}. The lock key itself still says {c2_token}, and the fix asks it."),
+            beat(on_about(DB, "write_accepted", C1), "Client 1 wakes and its write with revision {token} lands: nothing remembers {c2_token}. etcd does: its lock gives each contender a key of its own under the lock prefix, client 1's went with its lease, and the owner is now client 2's key, created at revision {c2_token}. The fix asks etcd."),
         ],
-        try_it: "Open the fix: one transaction compares the lock key's current revision and refuses revision {c1_token}, with no mark of its own to forget.",
+        try_it: "Open the fix: one transaction checks that client 1's own key still exists with create revision {c1_token}, and refuses the write because it does not, with no mark of its own to forget.",
     },
     Walkthrough {
         scenario: "unique-constraint",
@@ -813,9 +813,9 @@ mod fill_tests {
             "Client 2, waiting in line, gets the lock with token 2. Two clients now believe they hold one lock — the band on the diagram.",
             "Client 2 writes with token 2, as it should.",
             "The write path's process restarts. The highest revision it had seen lived in its memory, and is gone.",
-            "Client 1 wakes and its write with revision 1 lands: nothing remembers 2. The lock key itself still says 2, and the fix asks it.",
+            "Client 1 wakes and its write with revision 1 lands: nothing remembers 2. etcd does: its lock gives each contender a key of its own under the lock prefix, client 1's went with its lease, and the owner is now client 2's key, created at revision 2. The fix asks etcd.",
         ],
-        "Open the fix: one transaction compares the lock key's current revision and refuses revision 1, with no mark of its own to forget.",
+        "Open the fix: one transaction checks that client 1's own key still exists with create revision 1, and refuses the write because it does not, with no mark of its own to forget.",
     ),
     (
         "unique-constraint",
