@@ -245,16 +245,18 @@ pub const LESSONS: &[Lesson] = &[
             FENCING,
             Fix {
                 name: "safety-margin",
-                title: "Trust the lease 10 s less",
-                // A margin is only a fix if the work still fits: ask for a 40 s lease and
-                // trust 30 s of it, so the 28 s of work is done and written inside the
-                // lease even on a clock 20 % slow (30 s there is 37.5 s on the service's).
-                summary: "ask for a 40 s lease and trust it 10 s less, so a job that works 28 s still fits, with more to spare than a 20 % drift can eat",
+                title: "Trust the lease 10 s less, counted from the request",
+                // Only the margin changes, and where the lease is counted from, as a margin
+                // needs: counted from the grant, a delay before the grant is read moves the
+                // deadline with it. The lease stays 30 s and the work 28 s, so the check
+                // before the write fails: the stale write is never sent, and the job is
+                // given up. The margin does not end client 1's belief sooner than that check.
+                summary: "client 1 counts its 30 s lease from when it sent the request and trusts it 10 s less: on its slow clock the check before the write now fails, so the stale write is never sent and the job is given up, but client 1 still believes in the lock until that check, after client 2 has it",
                 apply: |sc| {
-                    clients(sc, |c| {
-                        c.ttl_ms = 40_000;
+                    if let Some(c) = sc.clients.first_mut() {
                         c.margin_ms = 10_000;
-                    })
+                        c.count_from = crate::model::scenario::CountFrom::Request;
+                    }
                 },
                 expect: SAFE,
             },

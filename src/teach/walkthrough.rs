@@ -228,7 +228,7 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
             beat(on(C1, "check_passed"), "Client 1 checks its lease on its own clock, which runs {drift}: {gone_s} s gone, {left_s} s left. The lock service's clock says {coord_clock_s}."),
             STALE_LANDS,
         ],
-        try_it: "Give client 1 a safety margin of 10 s and rerun: the same check now fails in time.",
+        try_it: "Open the fix that trusts the lease 10 s less, counted from the request: the same check now fails, and the stale write is never sent. Both clients still hold the lock in their minds for 5 s first: client 1 looks at its lease only when it checks.",
     },
     Walkthrough {
         scenario: "coordinator-clock-jump",
@@ -607,7 +607,7 @@ mod fill_tests {
             "Client 1 checks its lease on its own clock, which runs 20% slow: 28 s gone, 2 s left. The lock service's clock says 35.",
             "Client 1's write with the old token lands and replaces client 2's value. No error, no log line: the update is simply gone.",
         ],
-        "Give client 1 a safety margin of 10 s and rerun: the same check now fails in time.",
+        "Open the fix that trusts the lease 10 s less, counted from the request: the same check now fails, and the stale write is never sent. Both clients still hold the lock in their minds for 5 s first: client 1 looks at its lease only when it checks.",
     ),
     (
         "coordinator-clock-jump",
