@@ -1,9 +1,11 @@
 //! etcd's `concurrency.Mutex` on a lease.
 //!
 //! After the etcd docs (leases, "Notes on the usage of lock and lease") and its client:
-//! - a lease has a TTL of at least 2 s (1.5 × the default 1 s election timeout; validation
-//!   refuses less), the client sends a keepalive every TTL/3 and drops the lease locally a
-//!   TTL after the last answer; the leader revokes an expired lease, deleting its keys;
+//! - a lease has a TTL of at least 2 s (1.5 × the default 1 s election timeout): etcd
+//!   silently raises a shorter one to that minimum, and a scenario must state 2 s or more,
+//!   so that the file says what runs. The client sends a keepalive every TTL/3 and drops
+//!   the lease locally a TTL after the last answer; the leader revokes an expired lease,
+//!   deleting its keys;
 //! - contenders put a key under the lock prefix; the owner is the key with the lowest
 //!   create revision, the others wait in that order (always a queue here);
 //! - the create revision is the fence: the store's revision goes up on every put and
