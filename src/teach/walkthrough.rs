@@ -189,7 +189,7 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
             beat(on_about(DB, "write_accepted", C1), "Both runners now change the same schema; each overwrites the other's steps."),
             beat(on_about(DB, "effect_performed", C1), "And both swap the tables: the migration has run twice."),
         ],
-        try_it: "Try both fixes, renewing while working and stopping when the lock is lost, and compare how long the job takes in each.",
+        try_it: "Try both fixes, renewing while working and stopping when the lock is lost, and compare how long the job takes in each. With the watchdog, runner 2 still repeats its steps over the finished schema: the model has no step that resumes where runner 1 stopped, so repeating is harmless only if every step can be redone.",
     },
     Walkthrough {
         scenario: "starved-renewal",
@@ -570,7 +570,7 @@ mod fill_tests {
             "Both runners now change the same schema; each overwrites the other's steps.",
             "And both swap the tables: the migration has run twice.",
         ],
-        "Try both fixes, renewing while working and stopping when the lock is lost, and compare how long the job takes in each.",
+        "Try both fixes, renewing while working and stopping when the lock is lost, and compare how long the job takes in each. With the watchdog, runner 2 still repeats its steps over the finished schema: the model has no step that resumes where runner 1 stopped, so repeating is harmless only if every step can be redone.",
     ),
     (
         "starved-renewal",
