@@ -111,6 +111,9 @@ pub const DANGEROUS: &str = "essay, Distributed Locks Are More Dangerous Than Th
 pub const ASSUMPTIONS: &str = "essay, Distributed Lock Assumptions";
 
 pub const CHAPTER_EXCLUSIVITY: &str = "An acquired lock is not exclusivity";
+/// Why a lock has a lease at all: without one a vanished holder blocks everyone forever;
+/// with one, a holder can outlive its authority (the chapters after this one).
+pub const CHAPTER_LEASE: &str = "A lease trades deadlock for a stale holder";
 pub const CHAPTER_TTL: &str = "The TTL does not cover the work";
 pub const CHAPTER_REACHABLE: &str = "The lock service is not always reachable";
 pub const CHAPTER_FENCE: &str = "What a fence needs: ordered, durable, atomic";
@@ -125,7 +128,7 @@ pub const LESSONS: &[Lesson] = &[];
 pub const LESSONS: &[Lesson] = &[
     Lesson {
         id: "permanent-lock",
-        chapter: CHAPTER_TTL,
+        chapter: CHAPTER_LEASE,
         sources: &[DANGEROUS, ASSUMPTIONS],
         json: include_str!("library/permanent-lock.json"),
         expect: SAFE,
