@@ -251,10 +251,12 @@ pub const LESSONS: &[Lesson] = &[
                 title: "Trust the lease 10 s less, counted from the request",
                 // Only the margin changes, and where the lease is counted from, as a margin
                 // needs: counted from the grant, a delay before the grant is read moves the
-                // deadline with it. The lease stays 30 s and the work 28 s, so the check
-                // before the write fails: the stale write is never sent, and the job is
-                // given up. The margin does not end client 1's belief sooner than that check.
-                summary: "client 1 counts its 30 s lease from when it sent the request and trusts it 10 s less: on its slow clock the check before the write now fails, so the stale write is never sent and the job is given up, but client 1 still believes in the lock until that check, after client 2 has it",
+                // deadline with it. The lease stays 30 s, so the 28 s of work no longer fits in
+                // the 20 s client 1 trusts: its check before the write fails on any clock, and
+                // the job is given up. Safe, and no work lands: a margin only helps work that
+                // fits in the lease less the margin (a longer lease would be a second change,
+                // and on its own it would pass this run without any margin).
+                summary: "client 1 counts its 30 s lease from when it sent the request and trusts it 10 s less, so the 28 s job no longer fits: its check before the write fails on any clock, the stale write is never sent, and the job is given up; it still believes in the lock until that check, after client 2 has it",
                 apply: |sc| {
                     if let Some(c) = sc.clients.first_mut() {
                         c.margin_ms = 10_000;
