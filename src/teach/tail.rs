@@ -97,7 +97,7 @@ mod tests {
     use crate::teach::library::find;
 
     #[test]
-    fn about_one_run_in_a_hundred_outruns_a_ttl_above_the_p99() {
+    fn some_runs_outrun_a_ttl_above_the_p99() {
         let sc = find("tail-latency").unwrap();
         let s = share(&sc).unwrap();
         assert_eq!(s, share(&sc).unwrap(), "deterministic (and cached)");
