@@ -45,7 +45,7 @@ const CASES: [(&str, &str); 9] = [
     ),
     (
         "ttl-shorter-than-work/watchdog --max-faults 2 --faults pause --budget 15000",
-        "acf4ddbcf3bfaccb",
+        "419e637875d9502f",
     ),
     (
         "gc-pause --clean --max-faults 2 --faults pause,delay --budget 25000",
