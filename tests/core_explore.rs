@@ -324,11 +324,12 @@ fn the_command_line_reports_and_refuses_bad_input_in_one_line() {
     }
 }
 
-/// The acceptance: the slow-clock lesson's safety margin is a fix (the client does
-/// its work and writes, and nothing breaks as given), yet the search breaks it — a longer
-/// pause, a clock that goes wrong further — while the same fix with a fence holds.
+/// The slow-clock lesson's safety margin is only the margin (counted from the request):
+/// the 28 s job no longer fits in the 20 s client 1 trusts, so its check before the write
+/// fails and the job is given up. Nothing breaks as given, and the search finds no fault
+/// that lets client 1 write: a fix that holds by doing no work, as its summary says.
 #[test]
-fn the_safety_margin_writes_and_still_breaks_under_a_longer_pause() {
+fn the_safety_margin_keeps_the_write_out_by_giving_the_job_up() {
     let (sc, r) = search("slow-client-clock/safety-margin", |_| {});
     let t = run(&sc);
     assert!(check(&t).safe);
@@ -339,27 +340,17 @@ fn the_safety_margin_writes_and_still_breaks_under_a_longer_pause() {
         })
     };
     assert!(
-        writes(0),
-        "with the margin, client 1 still does its work and writes"
+        !writes(0) && writes(1),
+        "with the margin, client 1's check fails and only client 2 writes"
     );
     assert!(!r.breaks_as_given);
-    for kind in [FaultClass::Pause, FaultClass::Clock] {
-        let c = r
-            .classes
-            .iter()
-            .find(|c| c.fault_kinds == [kind] && c.kinds.contains(&ViolationKind::StaleWrite))
-            .unwrap_or_else(|| panic!("no stale write with a {kind:?}"));
-        assert_eq!(c.example.faults.len(), 1);
-        println!("safety margin broken: {:?}", c.example.faults);
-    }
-    reproduces(&r);
-
-    let mut fenced = sc.clone();
-    fenced.storage.fence = FenceMode::Monotone;
-    let r = explore(&fenced, &Bounds::for_scenario(&fenced), 1024, &mut |_| true);
     assert!(
         r.safe_within_bounds(),
         "{:?}",
         r.classes.first().map(|c| &c.example.faults)
     );
+    let summary = leaseline::teach::course::fix_of("slow-client-clock/safety-margin")
+        .unwrap()
+        .summary;
+    assert!(summary.contains("the job is given up"), "{summary}");
 }

@@ -281,7 +281,7 @@ fn etcd_keeps_alive_every_third_of_the_ttl_and_refuses_short_leases() {
     let err = sc.validate().unwrap_err().to_string();
     assert_eq!(
         err,
-        "clients[0].ttl_ms: etcd accepts a TTL of at least 2000 ms"
+        "clients[0].ttl_ms: etcd runs no lease shorter than 2000 ms"
     );
     sc.clients[0].ttl_ms = etcd::MIN_TTL_MS;
     assert!(sc.validate().is_ok());

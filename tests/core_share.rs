@@ -173,8 +173,8 @@ fn each_error_names_its_key() {
             "beat: a beat needs a named scenario",
         ),
         (
-            "#chapter=7".into(),
-            "chapter: \"7\" is not a number from 1 to 6",
+            "#chapter=8".into(),
+            "chapter: \"8\" is not a number from 1 to 7",
         ),
         ("#quiz=x".into(), "quiz: \"x\" is not a number"),
         (

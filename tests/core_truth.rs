@@ -1101,6 +1101,8 @@ const UNPLACED: &[(&str, &str, &str)] = &[
      "the drawn pauses' p99: the last beat fills it from the sweep ({tail_p99_s})"),
     ("question 1 stop 0 (tail-latency): question", "p99 of about 3 s",
      "the same p99 as the description's: the lesson's last beat fills it from the sweep ({tail_p99_s}) and its rendered text is checked at 3 s"),
+    ("slow-client-clock: break it yourself", "minds for 5 s",
+     "how long both clients believe in the margin fix's run: the_margin_fix_is_one_story_and_the_try_it_tells_its_run reads it"),
     ("release-lost/shorter-lease: summary", "lock 20 s",
      "the difference of the two TTLs, 30 s and 10 s"),
     ("release-lost/shorter-lease: summary", "expire 20 s",
@@ -1299,4 +1301,272 @@ fn no_sentence_contradicts_its_run() {
     );
     assert!(durations >= 40 && moments >= 25 && verdicts >= 40 && counts >= 15 && tokens >= 40,
         "too little read: {durations} durations, {moments} moments, {verdicts} verdicts, {counts} counts");
+}
+
+// ------------------------------------------------------------------ a reader's corrections
+
+fn first_at(t: &Trace, p: impl Fn(&leaseline::model::trace::Entry) -> bool) -> Option<i64> {
+    t.entries.iter().find(|e| p(e)).map(|e| e.t.0)
+}
+
+/// The starved watchdog: the run pauses the whole client (job and watchdog), and the text
+/// says so, next to the Redisson report it credits, where only the watchdog starved.
+#[test]
+fn starved_renewal_says_the_whole_client_stands_in_for_a_starved_thread() {
+    use leaseline::model::scenario::FaultKind;
+    let sc = open("starved-renewal");
+    assert!(sc
+        .faults
+        .iter()
+        .any(|f| matches!(f.kind, FaultKind::Pause { node, .. } if node == C1)));
+    let t = simulate(&sc).unwrap();
+    let paused = first_at(&t, |e| {
+        e.node == C1 && matches!(e.event, Event::Paused { .. })
+    })
+    .unwrap();
+    let resumed = first_at(&t, |e| e.node == C1 && matches!(e.event, Event::Resumed)).unwrap();
+    // Nothing of client 1 runs in the pause: no renewal, no step of the job.
+    assert!(!t
+        .entries
+        .iter()
+        .any(|e| e.node == C1 && e.t.0 > paused && e.t.0 < resumed));
+    let d = &sc.description;
+    assert!(
+        d.contains("In Redisson issue 2665 only the watchdog thread starved"),
+        "{d}"
+    );
+    assert!(
+        d.contains("a 20 s pause of the whole client stands in"),
+        "{d}"
+    );
+    let w = course::walkthrough("starved-renewal").unwrap();
+    assert!(w.beats[1]
+        .text
+        .contains("only the watchdog thread was starved"));
+}
+
+/// etcd's mutex gives every contender its own key under the prefix; no text speaks of one
+/// lock key holding the owner's revision.
+#[test]
+fn etcd_texts_give_each_contender_its_own_key() {
+    let w = course::walkthrough("exact-fence").unwrap();
+    let texts: Vec<&str> = w.beats.iter().map(|b| b.text).chain([w.try_it]).collect();
+    let (title, summary) = fix_summary("exact-fence/transaction");
+    let d = open("exact-fence").description;
+    for t in texts.iter().copied().chain([title, summary, d.as_str()]) {
+        assert!(!t.contains("lock key"), "{t}");
+    }
+    assert!(texts
+        .iter()
+        .any(|t| t.contains("a key of its own under the lock prefix")));
+    assert!(summary.contains("own key under the lock prefix"));
+    // The run: the two contenders' keys were created at different revisions.
+    let t = run("exact-fence");
+    let grants: Vec<u64> = t
+        .entries
+        .iter()
+        .filter_map(|e| match e.event {
+            Event::LeaseGranted { token, .. } => Some(token),
+            _ => None,
+        })
+        .collect();
+    assert!(grants.len() >= 2 && grants[0] < grants[1], "{grants:?}");
+}
+
+/// etcd raises a short TTL to its minimum; ZooKeeper's minimum is 2 × tickTime.
+#[test]
+fn minimum_ttls_are_told_as_the_services_apply_them() {
+    use leaseline::model::scenario::Flavor;
+    assert_eq!(Flavor::Etcd.model().min_ttl_ms, 2_000);
+    assert_eq!(
+        Flavor::Zookeeper.model().min_ttl_ms,
+        2 * 2_000,
+        "2 × tickTime 2000"
+    );
+    let x = Flavor::Etcd.explainer();
+    assert!(
+        x.contains("etcd raises a TTL under 2 seconds to 2 seconds"),
+        "{x}"
+    );
+    let format = include_str!("../docs/scenario-format.md");
+    assert!(format.contains("etcd silently raises a shorter TTL to 2 s"));
+    assert!(format.contains(
+        "2 × tickTime with the sample `zoo.cfg`'s tickTime=2000, 6 s with the code default of 3000"
+    ));
+    let bound = include_str!("../docs/safety-bound.md");
+    assert!(bound.contains("etcd itself would raise a"));
+    let mut sc = open("etcd-leader-change");
+    sc.clients[0].ttl_ms = 1_000;
+    let err = Scenario::from_json(&sc.to_json_pretty()).expect_err("a TTL under etcd's minimum");
+    assert!(!err.to_string().contains("accepts"), "{err}");
+}
+
+/// Chubby: the fail-over costs no lock, but the client sees it; jeopardy holds back calls to
+/// Chubby, not the client's work.
+#[test]
+fn chubby_failover_is_seen_by_the_client_and_blocks_only_chubby_calls() {
+    let sc = open("chubby-failover");
+    let t = simulate(&sc).unwrap();
+    let jeopardy = first_at(&t, |e| {
+        e.node == C1 && matches!(e.event, Event::Jeopardy { .. })
+    })
+    .expect("the client enters jeopardy");
+    let safe = first_at(&t, |e| {
+        e.node == C1 && e.t.0 > jeopardy && leaseline::model::trace::json::kind(&e.event) == "safe"
+    })
+    .expect("then safe");
+    // It kept working through the fail-over and wrote with its lock.
+    let write = first_at(
+        &t,
+        |e| matches!(&e.event, Event::WriteAccepted { client, .. } if *client == C1),
+    )
+    .unwrap();
+    assert!(write > safe);
+    assert!(check(&t).safe);
+    let d = &sc.description;
+    assert!(
+        d.contains("The fail-over is not invisible to the client"),
+        "{d}"
+    );
+    assert!(
+        d.contains("held back only its calls to Chubby, not its work"),
+        "{d}"
+    );
+    let x = leaseline::model::scenario::Flavor::Chubby.explainer();
+    assert!(!x.contains("unnoticed") && x.contains("calls to Chubby, not the application"));
+}
+
+/// Tokens "higher than any before": etcd's and ZooKeeper's skip numbers, so no text says
+/// they go up by one.
+#[test]
+fn no_text_says_revisions_go_up_by_one() {
+    use leaseline::model::scenario::Flavor;
+    let primer = leaseline::teach::narrate::FENCING_PRIMER;
+    assert!(!primer.contains("one higher every time"));
+    assert!(primer.contains("skip the numbers other changes took"));
+    for f in [Flavor::Etcd, Flavor::Zookeeper] {
+        let x = f.explainer();
+        assert!(x.contains("skipping the numbers other changes took"), "{x}");
+    }
+}
+
+/// Consul's api.Lock tells the holder through a channel; the lesson's code ignores it.
+#[test]
+fn consul_false_positive_names_the_channel_the_code_ignores() {
+    let d = open("consul-false-positive").description;
+    assert!(!d.contains("never having heard"), "{d}");
+    assert!(d.contains("a channel that it closes when the lock is lost"));
+    assert!(d.contains("this code never watches it"));
+}
+
+/// The slow clock's margin fix changes only the margin (counted from the request, as the
+/// calculator's advice asks): the lease stays, the check fails, the stale write is never
+/// sent, and both clients believe for as long as "Break it yourself" says.
+#[test]
+fn the_margin_fix_is_one_story_and_the_try_it_tells_its_run() {
+    use leaseline::model::scenario::CountFrom;
+    let base = open("slow-client-clock");
+    let fixed = open("slow-client-clock/safety-margin");
+    let (b, f) = (&base.clients[0], &fixed.clients[0]);
+    assert_eq!(f.ttl_ms, b.ttl_ms, "the lease is not lengthened");
+    assert_eq!((f.margin_ms, f.count_from), (10_000, CountFrom::Request));
+    assert_eq!(fixed.clients[1], base.clients[1], "client 2 is untouched");
+    let t = simulate(&fixed).unwrap();
+    let v = check(&t);
+    assert!(v.safe);
+    assert_eq!(v.stats.writes_accepted, 1, "only client 2's write");
+    assert!(t.entries.iter().all(
+        |e| !matches!(&e.event, Event::Sent { msg: leaseline::model::msg::Msg::Write { .. }, .. } if e.node == C1)
+    ));
+    let overlap: i64 = v
+        .overlaps
+        .iter()
+        .filter(|o| o.clients.len() >= 2)
+        .map(|o| o.to.0 - o.from.0)
+        .sum();
+    assert_eq!((overlap + 500) / 1000, 5, "{overlap} ms");
+    let w = course::walkthrough("slow-client-clock").unwrap();
+    assert!(w.try_it.contains("for 5 s first"));
+    assert!(!w.try_it.contains("in time"));
+    let (title, _) = fix_summary("slow-client-clock/safety-margin");
+    assert_eq!(title, "Trust the lease 10 s less, counted from the request");
+}
+
+/// The tail: the scenario sets its pause (the texts do not say the run drew it), and the
+/// shares the description gives are the distribution's.
+#[test]
+fn tail_latency_tells_a_set_pause_and_the_distributions_shares() {
+    use leaseline::model::scenario::FaultKind;
+    let sc = open("tail-latency");
+    assert!(sc
+        .faults
+        .iter()
+        .any(|f| matches!(f.kind, FaultKind::Pause { for_ms: 6_000, .. })));
+    let d = &sc.description;
+    assert!(
+        !d.contains("drew") && d.contains("sets one pause from the tail: 6 s"),
+        "{d}"
+    );
+    for share in ["10–200 ms 90 %", "0.2–3 s 9.5 %", "longer 0.5 %"] {
+        assert!(d.contains(share), "{share}");
+    }
+    let w = course::walkthrough("tail-latency").unwrap();
+    assert!(w.beats.iter().all(|b| !b.text.contains("drew")));
+    let q = &leaseline::teach::walkthrough::QUESTIONS[1];
+    assert!(q.stops.iter().all(|s| !s.explain.contains("drew")));
+    // The shares, from the generator the sweep uses.
+    let mut rng = leaseline::model::sim::rng::Rng::new(11);
+    let n = 200_000;
+    let (mut body, mut mid, mut long) = (0, 0, 0);
+    for _ in 0..n {
+        match leaseline::teach::tail::draw_pause(&mut rng) {
+            ..=200 => body += 1,
+            201..=3_000 => mid += 1,
+            _ => long += 1,
+        }
+    }
+    let pct = |k: i32| f64::from(k) * 100.0 / f64::from(n);
+    assert!((pct(body) - 90.0).abs() < 0.5, "{}", pct(body));
+    assert!((pct(mid) - 9.5).abs() < 0.4, "{}", pct(mid));
+    assert!((pct(long) - 0.5).abs() < 0.1, "{}", pct(long));
+}
+
+/// A lock with no lease at all is not a lesson about a TTL too short for the work.
+#[test]
+fn the_lock_without_a_lease_has_its_own_chapter() {
+    use leaseline::teach::library::{CHAPTER_LEASE, CHAPTER_TTL};
+    let l = LESSONS.iter().find(|l| l.id == "permanent-lock").unwrap();
+    assert_eq!(l.chapter, CHAPTER_LEASE);
+    assert_ne!(l.chapter, CHAPTER_TTL);
+    let sc = l.scenario();
+    assert!(
+        sc.clients.iter().all(|c| c.ttl_ms > sc.horizon_ms),
+        "no lease runs out"
+    );
+    let chapters = leaseline::teach::course::CHAPTERS;
+    let at = |c: &str| chapters.iter().position(|x| *x == c).unwrap();
+    assert_eq!(
+        at(CHAPTER_LEASE) + 1,
+        at(CHAPTER_TTL),
+        "it comes before the TTL's chapter"
+    );
+}
+
+/// The watchdog fix repeats runner 2's steps: the model has no step that resumes, and the
+/// texts say so and why it matters.
+#[test]
+fn the_ttl_lesson_says_the_model_repeats_rather_than_resumes() {
+    use leaseline::model::scenario::Step;
+    let sc = open("ttl-shorter-than-work/watchdog");
+    // Runner 2's job writes a step of its own after runner 1's "done".
+    assert!(sc.clients[1]
+        .job
+        .iter()
+        .any(|s| matches!(s, Step::Write { value, .. } if value.starts_with("step 1"))));
+    let d = open("ttl-shorter-than-work").description;
+    assert!(d.contains("the model has no step that resumes where the last holder stopped"));
+    let w = course::walkthrough("ttl-shorter-than-work").unwrap();
+    assert!(w
+        .try_it
+        .contains("repeats its steps over the finished schema"));
 }

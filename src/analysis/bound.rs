@@ -324,7 +324,10 @@ pub fn check_env(h: &Holder, env: &Env) -> Result<(), Refusal> {
     if h.ttl_ms < min_ttl {
         return Err(Refusal {
             option: "--ttl",
-            reason: format!("{} accepts a TTL of at least {min_ttl} ms", h.flavor.name()),
+            reason: format!(
+                "{} runs no lease shorter than {min_ttl} ms",
+                h.flavor.name()
+            ),
         });
     }
     if 2 * env.max_delay_ms >= h.timeout_ms {

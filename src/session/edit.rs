@@ -61,7 +61,8 @@ fn clock_mut(sc: &mut Scenario, node: NodeId) -> Option<&mut crate::model::scena
 }
 
 /// Switches `sc` to flavor `f` so that it stays valid: TTLs are raised to the flavor's
-/// minimum (etcd 2 s, Consul 10 s, ZooKeeper 4 s), the watchdog is switched off for
+/// minimum (etcd 2 s, which etcd itself would raise a shorter TTL to; Consul 10 s;
+/// ZooKeeper 4 s, 2 × the sample config's tickTime of 2 s), the watchdog is switched off for
 /// Redlock (extension is not modelled), and clocks and faults of coordinator nodes the new
 /// flavor does not have are dropped (leaving Redlock's five masters for one coordinator).
 pub fn set_flavor(sc: &mut Scenario, f: Flavor) {

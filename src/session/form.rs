@@ -549,9 +549,9 @@ mod tests {
         assert_eq!(
             plain(
                 "clients[0].ttl_ms",
-                "etcd accepts a TTL of at least 2000 ms"
+                "etcd runs no lease shorter than 2000 ms"
             ),
-            "TTL: etcd accepts a TTL of at least 2 s"
+            "TTL: etcd runs no lease shorter than 2 s"
         );
         assert_eq!(
             plain("faults[1].at_ms", "later than the horizon"),

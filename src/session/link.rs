@@ -108,7 +108,7 @@ mod tests {
             ("#s=gc-pause&beat=x", "beat:"),
             ("#s=gc-pause-fenced&beat=1", "beat:"),
             ("#beat=1", "beat:"),
-            ("#chapter=7", "chapter:"),
+            ("#chapter=8", "chapter:"),
             ("#quiz=-1", "quiz:"),
             ("#zz=1", "link:"),
             ("#garbage", "link:"),

@@ -15,8 +15,8 @@ use crate::teach::flavor_presets::{self, CHAPTER_SERVICES, FLAVOR_PRESETS};
 use crate::teach::holds::{self, Standing};
 use crate::teach::library::Lesson;
 use crate::teach::library::{
-    self, CHAPTER_EXCLUSIVITY, CHAPTER_FENCE, CHAPTER_REACHABLE, CHAPTER_TTL, CHAPTER_UNFENCEABLE,
-    FENCING, LESSONS,
+    self, CHAPTER_EXCLUSIVITY, CHAPTER_FENCE, CHAPTER_LEASE, CHAPTER_REACHABLE, CHAPTER_TTL,
+    CHAPTER_UNFENCEABLE, FENCING, LESSONS,
 };
 use crate::teach::presets::preset;
 use crate::teach::walkthrough::{Question, Stop, Walkthrough, QUESTIONS, WALKTHROUGHS};
@@ -24,8 +24,9 @@ use crate::teach::walkthrough::{Question, Stop, Walkthrough, QUESTIONS, WALKTHRO
 /// The chapters, in the order the sources argue them, then the real lock services (each
 /// one's characteristic failure and remedy: the sources' point that the service matters
 /// less than whether the resource enforces order).
-pub const CHAPTERS: [&str; 6] = [
+pub const CHAPTERS: [&str; 7] = [
     CHAPTER_EXCLUSIVITY,
+    CHAPTER_LEASE,
     CHAPTER_TTL,
     CHAPTER_REACHABLE,
     CHAPTER_FENCE,
@@ -613,7 +614,7 @@ mod tests {
     #[test]
     fn the_menu_holds_every_lesson_once_in_its_chapter() {
         let menu = menu();
-        assert_eq!(menu.len(), 6);
+        assert_eq!(menu.len(), 7);
         let ids: Vec<&str> = menu
             .iter()
             .flat_map(|c| c.lessons.iter().map(|l| l.id))

@@ -86,13 +86,6 @@ pub const NARROWS: &[(&str, Narrows)] = &[
         },
     ),
     (
-        "slow-client-clock/safety-margin",
-        Narrows {
-            still: "a margin covers the drift it was sized for and nothing else: a restart of the lock service, a session declared dead, a held-up write, a larger clock jump or a pause still lets the stale write land",
-            by: &[Restart, FalsePositive, Delay, Clock, Pause],
-        },
-    ),
-    (
         "coordinator-clock-jump/monotonic-expiry",
         Narrows {
             still: "a monotonic clock removes the jump, not the other ways a lease ends early or a write arrives late: a restart of the lock service, a session declared dead, a held-up write or a pause still breaks it",

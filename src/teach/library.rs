@@ -111,6 +111,9 @@ pub const DANGEROUS: &str = "essay, Distributed Locks Are More Dangerous Than Th
 pub const ASSUMPTIONS: &str = "essay, Distributed Lock Assumptions";
 
 pub const CHAPTER_EXCLUSIVITY: &str = "An acquired lock is not exclusivity";
+/// Why a lock has a lease at all: without one a vanished holder blocks everyone forever;
+/// with one, a holder can outlive its authority (the chapters after this one).
+pub const CHAPTER_LEASE: &str = "A lease trades deadlock for a stale holder";
 pub const CHAPTER_TTL: &str = "The TTL does not cover the work";
 pub const CHAPTER_REACHABLE: &str = "The lock service is not always reachable";
 pub const CHAPTER_FENCE: &str = "What a fence needs: ordered, durable, atomic";
@@ -125,7 +128,7 @@ pub const LESSONS: &[Lesson] = &[];
 pub const LESSONS: &[Lesson] = &[
     Lesson {
         id: "permanent-lock",
-        chapter: CHAPTER_TTL,
+        chapter: CHAPTER_LEASE,
         sources: &[DANGEROUS, ASSUMPTIONS],
         json: include_str!("library/permanent-lock.json"),
         expect: SAFE,
@@ -245,16 +248,20 @@ pub const LESSONS: &[Lesson] = &[
             FENCING,
             Fix {
                 name: "safety-margin",
-                title: "Trust the lease 10 s less",
-                // A margin is only a fix if the work still fits: ask for a 40 s lease and
-                // trust 30 s of it, so the 28 s of work is done and written inside the
-                // lease even on a clock 20 % slow (30 s there is 37.5 s on the service's).
-                summary: "ask for a 40 s lease and trust it 10 s less, so a job that works 28 s still fits, with more to spare than a 20 % drift can eat",
+                title: "Trust the lease 10 s less, counted from the request",
+                // Only the margin changes, and where the lease is counted from, as a margin
+                // needs: counted from the grant, a delay before the grant is read moves the
+                // deadline with it. The lease stays 30 s, so the 28 s of work no longer fits in
+                // the 20 s client 1 trusts: its check before the write fails on any clock, and
+                // the job is given up. Safe, and no work lands: a margin only helps work that
+                // fits in the lease less the margin (a longer lease would be a second change,
+                // and on its own it would pass this run without any margin).
+                summary: "client 1 counts its 30 s lease from when it sent the request and trusts it 10 s less, so the 28 s job no longer fits: its check before the write fails on any clock, the stale write is never sent, and the job is given up; it still believes in the lock until that check, after client 2 has it",
                 apply: |sc| {
-                    clients(sc, |c| {
-                        c.ttl_ms = 40_000;
+                    if let Some(c) = sc.clients.first_mut() {
                         c.margin_ms = 10_000;
-                    })
+                        c.count_from = crate::model::scenario::CountFrom::Request;
+                    }
                 },
                 expect: SAFE,
             },
@@ -489,8 +496,8 @@ pub const LESSONS: &[Lesson] = &[
         expect: UNSAFE_STALE,
         fixes: &[Fix {
             name: "transaction",
-            title: "Compare the lock key's revision in the write's transaction",
-            summary: "one etcd transaction: write only if the lock key's current revision is the writer's own",
+            title: "Ask etcd who owns the lock, in the write's transaction",
+            summary: "one etcd transaction: write only if the writer's own key under the lock prefix still exists with the create revision it was granted, so it is still the owner",
             apply: |sc| sc.storage.fence = FenceMode::Exact,
             expect: FENCED,
         }],

@@ -663,7 +663,7 @@ pub fn fence_switch(fenced: bool) -> &'static str {
 }
 
 /// What a fencing token is, in three sentences, one click from the Fencing switch.
-pub const FENCING_PRIMER: &str = "A fencing token is a number the lock service hands out with each grant, one higher every time. The client sends it with every write, and storage refuses a number lower than one it has already accepted, so a client that lost its lock without noticing (paused, or cut off) cannot overwrite the newer holder's work. The idea is from Martin Kleppmann's post on distributed locking (Kleppmann 2016).";
+pub const FENCING_PRIMER: &str = "A fencing token is a number the lock service hands out with each grant, higher than any before it (a plain counter goes up by one; etcd's revisions and ZooKeeper's zxids go up too, but skip the numbers other changes took). The client sends it with every write, and storage refuses a number lower than one it has already accepted, so a client that lost its lock without noticing (paused, or cut off) cannot overwrite the newer holder's work. The idea is from Martin Kleppmann's post on distributed locking (Kleppmann 2016).";
 
 /// What "ppm" means, said where clock drift is set.
 pub const PPM: &str = "Clock drift is in ppm, parts per million: a clock 100 ppm fast gains 0.1 ms every second, 6 ms a minute.";

@@ -189,13 +189,13 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
             beat(on_about(DB, "write_accepted", C1), "Both runners now change the same schema; each overwrites the other's steps."),
             beat(on_about(DB, "effect_performed", C1), "And both swap the tables: the migration has run twice."),
         ],
-        try_it: "Try both fixes, renewing while working and stopping when the lock is lost, and compare how long the job takes in each.",
+        try_it: "Try both fixes, renewing while working and stopping when the lock is lost, and compare how long the job takes in each. With the watchdog, runner 2 still repeats its steps over the finished schema: the model has no step that resumes where runner 1 stopped, so repeating is harmless only if every step can be redone.",
     },
     Walkthrough {
         scenario: "starved-renewal",
         beats: &[
             GRANT_1,
-            beat(on(C1, "paused"), "A {pause_s}-second pause freezes the whole process — the job and its renewal watchdog with it."),
+            beat(on(C1, "paused"), "A {pause_s}-second pause freezes the whole process — the job and its renewal watchdog with it. In the Redisson report only the watchdog thread was starved of CPU; here the whole client stands in for it, and either way no renewal goes out."),
             EXPIRE_1,
             GRANT_2,
             beat(on(C1, "belief_ended"), "Client 1 wakes. Its watchdog's tick fell due first, so it runs first and sees that the lease is gone."),
@@ -228,7 +228,7 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
             beat(on(C1, "check_passed"), "Client 1 checks its lease on its own clock, which runs {drift}: {gone_s} s gone, {left_s} s left. The lock service's clock says {coord_clock_s}."),
             STALE_LANDS,
         ],
-        try_it: "Give client 1 a safety margin of 10 s and rerun: the same check now fails in time.",
+        try_it: "Open the fix that trusts the lease 10 s less, counted from the request: the same check now fails, and the stale write is never sent. Both clients still hold the lock in their minds for 5 s first: client 1 looks at its lease only when it checks.",
     },
     Walkthrough {
         scenario: "coordinator-clock-jump",
@@ -367,7 +367,7 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
         scenario: "tail-latency",
         beats: &[
             GRANT_1,
-            beat(on(C1, "paused"), "This run drew a pause from the tail: {pause_s} s, longer than the lease has left."),
+            beat(on(C1, "paused"), "This run's scenario sets one pause from the tail: {pause_s} s, longer than the lease has left."),
             EXPIRE_1,
             beat(on_about(COORD, "lease_granted", C2), "Client 2, waiting in line, gets the lock with token {token}."),
             C2_WRITES,
@@ -432,9 +432,9 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
             GRANT_2,
             C2_WRITES,
             beat(on(DB, "restarted"), "The write path's process restarts. The highest revision it had seen lived in its memory, and is gone."),
-            beat(on_about(DB, "write_accepted", C1), "Client 1 wakes and its write with revision {token} lands: nothing remembers {c2_token}. The lock key itself still says {c2_token}, and the fix asks it."),
+            beat(on_about(DB, "write_accepted", C1), "Client 1 wakes and its write with revision {token} lands: nothing remembers {c2_token}. etcd does: its lock gives each contender a key of its own under the lock prefix, client 1's went with its lease, and the owner is now client 2's key, created at revision {c2_token}. The fix asks etcd."),
         ],
-        try_it: "Open the fix: one transaction compares the lock key's current revision and refuses revision {c1_token}, with no mark of its own to forget.",
+        try_it: "Open the fix: one transaction checks that client 1's own key still exists with create revision {c1_token}, and refuses the write because it does not, with no mark of its own to forget.",
     },
     Walkthrough {
         scenario: "unique-constraint",
@@ -570,13 +570,13 @@ mod fill_tests {
             "Both runners now change the same schema; each overwrites the other's steps.",
             "And both swap the tables: the migration has run twice.",
         ],
-        "Try both fixes, renewing while working and stopping when the lock is lost, and compare how long the job takes in each.",
+        "Try both fixes, renewing while working and stopping when the lock is lost, and compare how long the job takes in each. With the watchdog, runner 2 still repeats its steps over the finished schema: the model has no step that resumes where runner 1 stopped, so repeating is harmless only if every step can be redone.",
     ),
     (
         "starved-renewal",
         &[
             "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
-            "A 20-second pause freezes the whole process — the job and its renewal watchdog with it.",
+            "A 20-second pause freezes the whole process — the job and its renewal watchdog with it. In the Redisson report only the watchdog thread was starved of CPU; here the whole client stands in for it, and either way no renewal goes out.",
             "On the lock service's clock the lease has run out. The service is right to free the lock; nobody tells client 1.",
             "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
             "Client 1 wakes. Its watchdog's tick fell due first, so it runs first and sees that the lease is gone.",
@@ -607,7 +607,7 @@ mod fill_tests {
             "Client 1 checks its lease on its own clock, which runs 20% slow: 28 s gone, 2 s left. The lock service's clock says 35.",
             "Client 1's write with the old token lands and replaces client 2's value. No error, no log line: the update is simply gone.",
         ],
-        "Give client 1 a safety margin of 10 s and rerun: the same check now fails in time.",
+        "Open the fix that trusts the lease 10 s less, counted from the request: the same check now fails, and the stale write is never sent. Both clients still hold the lock in their minds for 5 s first: client 1 looks at its lease only when it checks.",
     ),
     (
         "coordinator-clock-jump",
@@ -748,7 +748,7 @@ mod fill_tests {
         "tail-latency",
         &[
             "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
-            "This run drew a pause from the tail: 6 s, longer than the lease has left.",
+            "This run's scenario sets one pause from the tail: 6 s, longer than the lease has left.",
             "On the lock service's clock the lease has run out. The service is right to free the lock; nobody tells client 1.",
             "Client 2, waiting in line, gets the lock with token 34.",
             "Client 2 writes with token 34, as it should.",
@@ -813,9 +813,9 @@ mod fill_tests {
             "Client 2, waiting in line, gets the lock with token 2. Two clients now believe they hold one lock — the band on the diagram.",
             "Client 2 writes with token 2, as it should.",
             "The write path's process restarts. The highest revision it had seen lived in its memory, and is gone.",
-            "Client 1 wakes and its write with revision 1 lands: nothing remembers 2. The lock key itself still says 2, and the fix asks it.",
+            "Client 1 wakes and its write with revision 1 lands: nothing remembers 2. etcd does: its lock gives each contender a key of its own under the lock prefix, client 1's went with its lease, and the owner is now client 2's key, created at revision 2. The fix asks etcd.",
         ],
-        "Open the fix: one transaction compares the lock key's current revision and refuses revision 1, with no mark of its own to forget.",
+        "Open the fix: one transaction checks that client 1's own key still exists with create revision 1, and refuses the write because it does not, with no mark of its own to forget.",
     ),
     (
         "unique-constraint",
@@ -1498,7 +1498,7 @@ pub const QUESTIONS: &[Question] = &[
                 Choice { text: "It runs out while client 1 is paused", means: "lease_expired" },
                 Choice { text: "Client 1 wakes, finishes and releases it", means: "lease_released" },
             ],
-            explain: "A p99 says one pause in a hundred is longer, and says nothing about how much longer: this run drew one from the tail. A TTL sized above the p99 is a bet that the tail never comes while the lock is held; renewal, checks at step boundaries and a fence at storage are what cover the hundredth pause.",
+            explain: "A p99 says one pause in a hundred is longer, and says nothing about how much longer: this run's pause, set in the scenario, is one of those. A TTL sized above the p99 is a bet that the tail never comes while the lock is held; renewal, checks at step boundaries and a fence at storage are what cover the hundredth pause.",
             // Client 2 writing under the lock client 1 still believes in is the point.
             then: Some(Moment { node: DB, kinds: &["write_accepted"], about: Some(C2), after: None }),
             on: None,

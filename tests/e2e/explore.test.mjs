@@ -2,7 +2,7 @@
 // the default page: a result appears, its run opens at its violation, its link reproduces
 // it in a new tab; the ways it breaks are listed while the search runs, each opens at once
 // and the search goes on; a fenced run is safe within the bounds; Cancel stops the worker
-// at once; a lesson's last beat asks whether each fix holds (a timing fix breaks, the fence
+// at once; a lesson's last beat asks whether each fix holds (a timing change breaks, the fence
 // holds); no console error.
 
 import { describe, test } from 'node:test';
@@ -149,8 +149,8 @@ describe('explore', () => {
     }
   });
 
-  test("a lesson's last beat asks whether each fix holds: the safety margin breaks, the fence holds", async () => {
-    const { context, page, problems } = await openApp(h.browser, `${h.url}#s=slow-client-clock`, LAPTOP);
+  test("a lesson's last beat asks whether each fix holds: the monotonic expiry narrows, the fence holds", async () => {
+    const { context, page, problems } = await openApp(h.browser, `${h.url}#s=coordinator-clock-jump`, LAPTOP);
     try {
       const panel = page.locator('details.panel.explore');
       const ask = async (fix, n) => {
@@ -165,24 +165,24 @@ describe('explore', () => {
         await page.getByRole('heading', { name: new RegExp(`^(Fix|Narrows): ${fix}$`) }).waitFor();
         return answer(panel, n);
       };
-      // The timing change: one added fault (a longer pause, a clock further off) breaks it,
+      // The timing change: one added fault (a restart, a held-up write, a pause) breaks it,
       // and the report ends in its headline.
       await page.keyboard.press('End');
-      const marginTitle = await page.locator('section.guide button.action', { hasText: /^Narrow it: / }).first().innerText();
-      const margin = await ask(marginTitle.replace(/^Narrow it: /, ''), 1);
-      assert.match(await margin.innerText(), /ways? it breaks \(up to 1 added fault,/);
-      assert.doesNotMatch(await margin.innerText(), /already breaks/, 'the change holds as written');
-      assert.match(await margin.locator('.explore-headline').innerText(), /^Breaks: \d+ ways?/);
+      const narrowTitle = await page.locator('section.guide button.action', { hasText: /^Narrow it: / }).first().innerText();
+      const narrow = await ask(narrowTitle.replace(/^Narrow it: /, ''), 1);
+      assert.match(await narrow.innerText(), /ways? it breaks \(up to 1 added fault,/);
+      assert.doesNotMatch(await narrow.innerText(), /already breaks/, 'the change holds as written');
+      assert.match(await narrow.locator('.explore-headline').innerText(), /^Breaks: \d+ ways?/);
       assert.equal(await panel.getByRole('combobox', { name: 'Faults added (K)' }).inputValue(), '1');
       await panel.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: join(SHOTS, 'explore-margin-breaks.png') });
+      await page.screenshot({ path: join(SHOTS, 'explore-narrow-breaks.png') });
       // Its first way opens at its violation.
-      await margin.locator('ol.explore-classes > li').first().getByRole('button', { name: 'Open this run' }).click();
+      await narrow.locator('ol.explore-classes > li').first().getByRole('button', { name: 'Open this run' }).click();
       await until(async () => Number(await page.getByRole('slider', { name: 'Time' }).inputValue()) > 0, 'the cursor moves to the violation');
 
       // The fence: safe within the same bounds.
       await page.evaluate(() => {
-        location.hash = 's=slow-client-clock';
+        location.hash = 's=coordinator-clock-jump';
       });
       await page.getByRole('region', { name: 'Walkthrough' }).waitFor();
       const fenced = await ask('Storage checks the fencing token', 2);

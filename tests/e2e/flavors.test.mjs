@@ -49,7 +49,7 @@ describe('lock services', () => {
     try {
       await page.getByRole('button', { name: 'Lessons' }).click();
       const menu = page.getByRole('navigation', { name: 'Lessons' });
-      await menu.locator('#chapter-6').getByRole('link', { name: /ZooKeeper/i }).first().click();
+      await menu.locator('#chapter-7').getByRole('link', { name: /ZooKeeper/i }).first().click();
       const note = page.getByRole('region', { name: 'Lock service' });
       await note.waitFor();
       assert.match(await note.innerText(), /Lock service: zookeeper/);

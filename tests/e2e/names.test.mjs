@@ -83,7 +83,7 @@ describe('one name per node, plain fix titles, and a fencing primer', () => {
   }
 
   test('the lesson menu names every fix by its title', async () => {
-    const { context, page, problems } = await openApp(h.browser, `${h.url}#chapter=2`, LAPTOP);
+    const { context, page, problems } = await openApp(h.browser, `${h.url}#chapter=3`, LAPTOP);
     try {
       const menu = page.getByRole('navigation', { name: 'Lessons' });
       await menu.waitFor();

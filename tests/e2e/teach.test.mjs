@@ -121,18 +121,18 @@ describe('teach it', () => {
   });
 
   test('the chapter menu reaches every lesson, and chapters and beats have deep links', async () => {
-    const { context, page, problems } = await openApp(h.browser, `${h.url}#chapter=4`, LAPTOP);
+    const { context, page, problems } = await openApp(h.browser, `${h.url}#chapter=5`, LAPTOP);
     try {
       const { walk, count, digest } = parts(page);
       const menu = page.getByRole('navigation', { name: 'Lessons' });
       await menu.waitFor();
-      // Five chapters of the sources' failure modes (26 lessons), then the real lock
+      // Six chapters of the sources' failure modes (26 lessons), then the real lock
       // services (10 presets).
-      assert.equal(await menu.locator('section.chapter:not(.recorded)').count(), 6);
+      assert.equal(await menu.locator('section.chapter:not(.recorded)').count(), 7);
       assert.equal(await menu.locator('section.chapter:not(.recorded) > ol > li').count(), 36);
       // Then the lab's five recordings of real runs.
       assert.equal(await menu.locator('section.chapter.recorded > ol > li').count(), 5);
-      assert.match(await menu.locator('section.chapter.target h3').innerText(), /^4\. What a fence needs/);
+      assert.match(await menu.locator('section.chapter.target h3').innerText(), /^5\. What a fence needs/);
       const before = await digest();
       await menu.getByRole('link', { name: 'Check, then write' }).click();
       await until(async () => (await digest()) !== before, 'the lesson to load');

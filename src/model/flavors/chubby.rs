@@ -10,15 +10,16 @@
 //!   to the most its predecessor may have granted, where the model gives a full TTL;
 //! - when the client's local lease runs out it is in **jeopardy**: it waits a grace period
 //!   (`coordinator.grace_ms`, 45 s) for a KeepAlive to succeed — then it is **safe** again
-//!   and keeps its session and its locks — and gives up only after it (Chubby also blocks
-//!   the application's calls during jeopardy; here only calls to Chubby itself wait, a
-//!   write to storage does not);
+//!   and keeps its session and its locks — and gives up only after it. During jeopardy
+//!   Chubby's library blocks the application's calls *to Chubby*, not the application: so
+//!   here too only calls to Chubby wait, and a write to storage goes ahead;
 //! - after a holder *fails* (its session expires), the lock is held back for the
 //!   lock-delay, which the client chooses, up to a minute; the paper gives no default, so
 //!   the model uses the maximum, 60 s, unless `coordinator.lock_delay_ms` says otherwise;
 //! - a master fail-over stops lease timers while there is no master and the new master
-//!   extends every session lease, so a fail-over shorter than lease + grace is invisible
-//!   to the lock.
+//!   extends every session lease, so a fail-over shorter than lease + grace costs no lock.
+//!   The client still sees it: jeopardy, then safe (and in Chubby a fail-over event, which
+//!   the model does not emit).
 
 use super::{Failover, Model, OnExpiry, Tokens};
 
@@ -34,8 +35,10 @@ pub const MODEL: Model = Model {
         "Chubby, described by Mike Burrows in \"The Chubby lock service for \
 loosely-coupled distributed systems\" (OSDI 2006). Clients keep a session alive with \
 KeepAlives; if the local lease runs out the client enters jeopardy and waits a 45-second \
-grace period before declaring the session lost, so a master fail-over — during which lease \
-timers stop and after which the new master extends every lease — usually passes unnoticed. \
+grace period before declaring the session lost; meanwhile the library holds back the \
+application's calls to Chubby, not the application itself. So a master fail-over — during \
+which lease timers stop and after which the new master extends every lease — usually costs \
+no lock, though the client sees it: jeopardy, then safe, and a fail-over event. \
 When a holder really fails, its lock is held back for a lock-delay the client chose, up to a \
 minute (the model uses the full minute), for servers that cannot check anything. Those that can ask for a sequencer: the lock's name, \
 mode and generation number, which increases on every acquisition, so a resource can refuse \

@@ -1,9 +1,11 @@
 //! etcd's `concurrency.Mutex` on a lease.
 //!
 //! After the etcd docs (leases, "Notes on the usage of lock and lease") and its client:
-//! - a lease has a TTL of at least 2 s (1.5 × the default 1 s election timeout; validation
-//!   refuses less), the client sends a keepalive every TTL/3 and drops the lease locally a
-//!   TTL after the last answer; the leader revokes an expired lease, deleting its keys;
+//! - a lease has a TTL of at least 2 s (1.5 × the default 1 s election timeout): etcd
+//!   silently raises a shorter one to that minimum, and a scenario must state 2 s or more,
+//!   so that the file says what runs. The client sends a keepalive every TTL/3 and drops
+//!   the lease locally a TTL after the last answer; the leader revokes an expired lease,
+//!   deleting its keys;
 //! - contenders put a key under the lock prefix; the owner is the key with the lowest
 //!   create revision, the others wait in that order (always a queue here);
 //! - the create revision is the fence: the store's revision goes up on every put and
@@ -30,11 +32,12 @@ pub const MODEL: Model = Model {
     name: "etcd",
     explainer: super::not_in_first_load(
         "etcd's lock, as its documentation and client library describe it: the client \
-takes a lease (at least 2 seconds), keeps it alive every third of its TTL, and puts a key \
+takes a lease (etcd raises a TTL under 2 seconds to 2 seconds), keeps it alive every third of its TTL, and puts a key \
 under the lock's prefix attached to that lease. Whoever's key has the lowest create revision \
 owns the lock; the others wait for the key just before theirs to be deleted. When a lease is \
-not kept alive the leader revokes it and the key disappears. The create revision only ever \
-grows, so it is the fencing token. The docs warn that the lock alone does not give mutual \
+not kept alive the leader revokes it and the key disappears. The store's revision grows with \
+every change (so a lock's create revision goes up, skipping the numbers other changes \
+took), and that makes it the fencing token. The docs warn that the lock alone does not give mutual \
 exclusion. And a new leader's lessor (Promote, in lessor.go) gives every lease its full TTL \
 again plus the 1-second election timeout (etcd issues #9395 and #9888): a dead holder can \
 block the lock for longer than its TTL. Lease checkpointing, which persists the remaining \

@@ -39,8 +39,8 @@ client cut off from the ensemble first sees \"Disconnected\" (Curator calls it S
 SUSPENDED has lasted the session timeout, Curator reports LOST. Neither interrupts the code \
 holding the lock: only a connection listener that stops the work does. The model is Curator on \
 a ZooKeeper client before 3.9.3 (from 3.9.3 the client itself gives a silent session up after \
-4/3 of the timeout). The zxid at which the lock node was created increases with every change to \
-the store, so it serves as the fencing token (Kleppmann 2016 suggests exactly this); storage has \
+4/3 of the timeout). The zxid at which the lock node was created: zxids increase with every change to \
+the store (skipping the numbers other changes took), so it serves as the fencing token (Kleppmann 2016 suggests exactly this); storage has \
 to check it.",
     ),
     fence: "the lock node's creation zxid (czxid): ordered, survives restarts",
@@ -52,6 +52,9 @@ to check it.",
     failover: Failover::Extend { extra_ms: 0 },
     keepalive_div: 3,
     on_expiry: OnExpiry::Disconnect,
+    // The server negotiates a session timeout up to 2 × tickTime: 4 s with the sample
+    // zoo.cfg's tickTime of 2 s, which the model assumes (6 s with the code's default of
+    // 3 s). A scenario must state at least that, so the file says what runs.
     min_ttl_ms: 4_000,
     nodes: 1,
 };

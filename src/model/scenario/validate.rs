@@ -388,7 +388,7 @@ impl Scenario {
             return Err(ScenarioError::new(
                 &format!("{p}.ttl_ms"),
                 format!(
-                    "{} accepts a TTL of at least {} ms",
+                    "{} runs no lease shorter than {} ms",
                     flavor.name(),
                     flavor.model().min_ttl_ms
                 ),
