@@ -37,7 +37,7 @@ USAGE:
                   [--faults KINDS] [--max-faults K] [--max-pause-ms MS] [--clean]
                   [--budget N] [--workers N] [--fence MODE] [--flavor FLAVOR]
                   [--format text|json]
-    leaseline bound <preset | lesson[/fix] | file.json> [--client cN]
+    leaseline bound <preset | lesson[/fix] | file.json> [--client cN] [--work-ms W]
                   [--max-pause-ms P|unbounded] [--max-delay-ms D] [--max-drift-ppm R]
                   [--fence MODE] [--flavor FLAVOR] [--format text|json]
     leaseline record <preset | lesson[/fix] | file.json> --gif OUT.gif
@@ -533,6 +533,7 @@ fn bound_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         args,
         &[
             "--client",
+            "--work-ms",
             "--max-pause-ms",
             "--max-delay-ms",
             "--max-drift-ppm",
@@ -571,7 +572,10 @@ fn bound_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     if let Some(v) = o.get("--max-drift-ppm") {
         env.max_drift_ppm = number("--max-drift-ppm", v)?;
     }
-    let h = holder_of(&sc, client).map_err(|e| e.to_string())?;
+    let mut h = holder_of(&sc, client).map_err(|e| e.to_string())?;
+    if let Some(v) = o.get("--work-ms") {
+        h.work_ms = number("--work-ms", v)?;
+    }
     let b = bound(&sc, &h, &env).map_err(|e| e.to_string())?;
     let advice = crate::teach::advice::bound_advice(&b);
     let io = |e: std::io::Error| e.to_string();
@@ -607,6 +611,7 @@ pub fn bound_json(b: &Bound, advice: &str) -> Result<serde_json::Value, String> 
         "advice": advice,
         "dominant": b.dominant,
         "fenced": b.holder.fenced,
+        "damage_possible": b.damage().possible(),
         "latest_write_ms": b.latest_write_ms,
         "write_never": b.write_never,
         "validity_ms": b.validity_ms,
@@ -646,8 +651,13 @@ bounds: pause {p}, delay {} ms, drift {} ppm\n{verdict}\n{}\n",
         b.formula
     );
     for t in &b.terms {
-        s.push_str(&format!("  {:>9} ms  {}: {}\n", t.ms, t.name, t.why));
+        s.push_str(&format!("  {:>12}  {}: {}\n", t.shown(), t.name, t.why));
     }
+    let words = crate::teach::advice::bound_verdict(b);
+    s.push_str(&format!(
+        "{}\noverlap: {}\ndamage: {}\n",
+        words.headline, words.overlap, words.damage
+    ));
     if let Some(v) = b.validity_ms {
         s.push_str(&format!("Redlock validity: {v} ms\n"));
     }
@@ -1158,6 +1168,34 @@ mod tests {
         assert_eq!(u["safe"], false);
         assert!(u["worst_overlap_ms"].is_null() && u["worst_case"].is_null());
         assert!(u["advice"].as_str().unwrap().contains("fencing token"));
+        // An unbounded pause dominates, and its term says so: not 0, not a number.
+        assert_eq!(u["dominant"], "pause");
+        let pause = u["terms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == "pause")
+            .unwrap();
+        assert!(pause["ms"].is_null(), "{pause}");
+        assert!(pause["why"].as_str().unwrap().starts_with("unbounded"));
+        assert_eq!(u["damage_possible"], true);
+        let (_, text, _) = cli(&["bound", "gc-pause", "--max-pause-ms", "unbounded"]);
+        assert!(text.contains("   unbounded  pause: unbounded"), "{text}");
+        // The work before the write is the reader's to change: a second more, a second
+        // more overlap.
+        let w = report(&[
+            "bound",
+            "gc-pause",
+            "--max-pause-ms",
+            "40000",
+            "--max-delay-ms",
+            "5",
+            "--work-ms",
+            "11000",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(w["worst_overlap_ms"], 21_015);
         let f = report(&[
             "bound",
             "gc-pause",
@@ -1201,6 +1239,11 @@ mod tests {
             (
                 &["bound", "gc-pause", "--max-pause-ms", "x"][..],
                 "--max-pause-ms",
+            ),
+            (&["bound", "gc-pause", "--work-ms", "-1"][..], "--work-ms"),
+            (
+                &["bound", "gc-pause", "--work-ms", "99999999999"][..],
+                "--work-ms",
             ),
             (&["bound"][..], "bound needs"),
         ] {

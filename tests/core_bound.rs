@@ -2,7 +2,7 @@
 //! random schedule within the same bounds exceeds it, `safe` means what it says, and
 //! Redlock's figures are the Redis docs' validity formula.
 
-use leaseline::analysis::bound::{bound, holder_of, Bound, Env, Holder};
+use leaseline::analysis::bound::{bound, holder_of, Bound, Damage, Env, Holder};
 use leaseline::analysis::check::check;
 use leaseline::model::clock::Clock;
 use leaseline::model::flavors::{redlock, Flavor};
@@ -301,7 +301,7 @@ fn random_schedule(g: &mut Gen, b: &Bound) -> Scenario {
     // set (the value is the same), and it "holds" a lock nobody keeps for it.
     sc.clients[1].retry.interval_ms = g.range(d + 1, d + 10);
     let end = b.holder_ends_ms.unwrap_or(e);
-    let t_w = b.terms.iter().take(2).map(|t| t.ms).sum::<i64>();
+    let t_w = b.terms.iter().take(2).filter_map(|t| t.ms).sum::<i64>();
     let mut left = p;
     sc.faults.clear();
     for _ in 0..g.range(0, 2) {
@@ -402,6 +402,7 @@ fn safe_exactly_when_the_overlap_is_not_positive_and_an_unbounded_pause_needs_a_
         assert_eq!(u.worst_overlap_ms, None);
         assert!(u.worst_case.is_none());
         assert_eq!(u.safe, h.fenced, "{h:?}");
+        unbounded_terms_are_true(&u);
     }
     // The flavors that issue no token never fence, whatever storage checks.
     let mut sc = open("gc-pause").unwrap();
@@ -409,6 +410,79 @@ fn safe_exactly_when_the_overlap_is_not_positive_and_an_unbounded_pause_needs_a_
     assert!(holder_of(&sc, 0).unwrap().fenced);
     sc.coordinator.flavor = Flavor::Redis;
     assert!(!holder_of(&sc, 0).unwrap().fenced);
+}
+
+/// With no bound on pauses the pause term has no value (not 0), it dominates, and the
+/// other terms are the bounded answer's.
+fn unbounded_terms_are_true(u: &Bound) {
+    let pause = u
+        .terms
+        .iter()
+        .find(|t| t.name == "pause")
+        .expect("a pause term");
+    assert_eq!(pause.ms, None, "{pause:?}");
+    assert_eq!(pause.shown(), "unbounded");
+    assert!(pause.why.starts_with("unbounded"), "{}", pause.why);
+    assert_eq!(u.dominant, "pause");
+    assert!(u
+        .terms
+        .iter()
+        .filter(|t| t.name != "pause")
+        .all(|t| t.ms.is_some()));
+    assert!(
+        u.formula.contains("P = ∞ ms") && u.formula.ends_with("= ∞ ms"),
+        "{}",
+        u.formula
+    );
+    // Damage: refused by a fence, never written (the check always fails), or possible.
+    match u.damage() {
+        Damage::Fenced => assert!(u.holder.fenced),
+        Damage::NeverWrites => assert!(!u.holder.fenced && u.write_never),
+        d => assert!(!u.holder.fenced && d == Damage::LateUnbounded, "{d:?}"),
+    }
+}
+
+#[test]
+fn an_unbounded_pause_dominates_and_its_term_is_not_zero() {
+    // The plain holder (gc-pause), and a renewing one of every flavor that renews.
+    let sc = open("gc-pause").unwrap();
+    let h = holder_of(&sc, 0).unwrap();
+    let env = Env {
+        max_pause_ms: None,
+        ..Env::of_scenario(&sc)
+    };
+    let u = bound(&sc, &h, &env).unwrap();
+    unbounded_terms_are_true(&u);
+    // The bounded answer, for comparison: the same terms but the pause's.
+    let b = bound(&sc, &h, &Env::of_scenario(&sc)).unwrap();
+    assert_eq!(b.dominant, "pause");
+    let names = |x: &Bound| x.terms.iter().map(|t| t.name).collect::<Vec<_>>();
+    assert_eq!(names(&u), names(&b));
+    for (tu, tb) in u.terms.iter().zip(&b.terms) {
+        if tu.name != "pause" {
+            assert_eq!(tu.ms, tb.ms, "{}", tu.name);
+        }
+    }
+    // Even where the bounded pause is tiny, an unbounded one dominates.
+    let tiny = Env {
+        max_pause_ms: Some(1),
+        ..Env::of_scenario(&sc)
+    };
+    assert_ne!(bound(&sc, &h, &tiny).unwrap().dominant, "pause");
+    let mut g = Gen(11);
+    let mut renewing = 0;
+    for _ in 0..200 {
+        let (sc, h, b) = random_renewing(&mut g);
+        let env = Env {
+            max_pause_ms: None,
+            ..b.env
+        };
+        if let Ok(u) = bound(&sc, &h, &env) {
+            unbounded_terms_are_true(&u);
+            renewing += 1;
+        }
+    }
+    assert!(renewing > 100, "{renewing}");
 }
 
 #[test]

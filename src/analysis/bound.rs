@@ -100,12 +100,52 @@ impl std::fmt::Display for Refusal {
 }
 
 /// One term of the bound: its name, its value in ms (signed: the lease counts against
-/// the overlap) and where it comes from.
+/// the overlap) and where it comes from. `ms` is `None` for a term with no bound (the
+/// pause, when pauses have none): it is not 0, and it outweighs every other term.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Term {
     pub name: &'static str,
-    pub ms: i64,
+    pub ms: Option<i64>,
     pub why: String,
+}
+
+impl Term {
+    /// The value as a reader sees it: "−29970 ms", or "unbounded".
+    pub fn shown(&self) -> String {
+        match self.ms {
+            Some(ms) if ms < 0 => format!("−{} ms", -ms),
+            Some(ms) => format!("{ms} ms"),
+            None => "unbounded".into(),
+        }
+    }
+}
+
+/// Whether the overlap can reach the data: damage is a stale write that storage accepts,
+/// which takes the holder's write arriving after the successor is granted, and no fence
+/// refusing it. The overlap says how long two clients believe; this says what storage
+/// lets the stale one do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Damage {
+    /// Storage checks an ordered token: a superseded holder's write is refused.
+    Fenced,
+    /// With `check_before_write`, the check always fails: the holder never writes.
+    NeverWrites,
+    /// The holder's write always reaches storage before the successor is granted, at
+    /// least this long before (0: at the same instant at the latest).
+    InTime { ahead_ms: i64 },
+    /// The write can reach storage this long after the successor is granted, and nothing
+    /// refuses it.
+    Late { by_ms: i64 },
+    /// Pauses have no bound: the write can reach storage any time after the grant, and
+    /// nothing refuses it.
+    LateUnbounded,
+}
+
+impl Damage {
+    /// Whether a stale write can be accepted.
+    pub fn possible(self) -> bool {
+        matches!(self, Damage::Late { .. } | Damage::LateUnbounded)
+    }
 }
 
 /// The holder's settings the bound depends on, read from the scenario.
@@ -133,6 +173,25 @@ pub struct Holder {
     pub stop_on_disconnect: bool,
     /// Chubby: the grace period after the local lease runs out (`coordinator.grace_ms`).
     pub grace_ms: i64,
+}
+
+impl Bound {
+    /// What the overlap can do to the data (see [`Damage`]).
+    pub fn damage(&self) -> Damage {
+        if self.holder.fenced {
+            return Damage::Fenced;
+        }
+        if self.write_never {
+            return Damage::NeverWrites;
+        }
+        match (self.latest_write_ms, self.env.max_pause_ms) {
+            (Some(w), _) if w > 0 => Damage::Late { by_ms: w },
+            (Some(w), _) => Damage::InTime { ahead_ms: -w },
+            (None, None) => Damage::LateUnbounded,
+            // A bounded pause always gives a latest write unless it never writes.
+            (None, Some(_)) => Damage::NeverWrites,
+        }
+    }
 }
 
 impl Holder {
@@ -305,7 +364,16 @@ pub fn check_env(h: &Holder, env: &Env) -> Result<(), Refusal> {
     {
         return Err(Refusal {
             option: "--max-pause-ms",
-            reason: "a pause is 0 … 86,400,000 ms (or `unbounded`)".into(),
+            reason: "a pause is 0 … 86,400,000 ms, or unbounded".into(),
+        });
+    }
+    if !(0..=LIMITS.max_horizon_ms).contains(&h.work_ms) {
+        return Err(Refusal {
+            option: "--work-ms",
+            reason: format!(
+                "the work before the write is 0 … {} ms (a scenario's longest run)",
+                LIMITS.max_horizon_ms
+            ),
         });
     }
     if !(0..=3_600_000).contains(&env.max_delay_ms) {
@@ -327,6 +395,15 @@ pub fn check_env(h: &Holder, env: &Env) -> Result<(), Refusal> {
             reason: format!(
                 "{} runs no lease shorter than {min_ttl} ms",
                 h.flavor.name()
+            ),
+        });
+    }
+    if h.ttl_ms > LIMITS.max_horizon_ms {
+        return Err(Refusal {
+            option: "--ttl",
+            reason: format!(
+                "a TTL is at most {} ms (a scenario's longest run)",
+                LIMITS.max_horizon_ms
             ),
         });
     }
@@ -370,7 +447,7 @@ fn plain_bound(sc: &Scenario, h: &Holder, env: &Env) -> Result<Bound, Refusal> {
     let mut terms = vec![
         Term {
             name: "grant delay",
-            ms: d,
+            ms: Some(d),
             why: format!(
                 "the lease starts when the acquire lands; the grant can take D = {d} ms to \
 reach the holder, whose work starts only then"
@@ -378,7 +455,7 @@ reach the holder, whose work starts only then"
         },
         Term {
             name: "work",
-            ms: i.t_w - d,
+            ms: Some(i.t_w - d),
             why: format!(
                 "the {} ms of work before the write, on a holder clock running slow by \
 {} ppm",
@@ -389,7 +466,7 @@ reach the holder, whose work starts only then"
     if i.passes {
         terms.push(Term {
             name: "write round trip",
-            ms: 2 * d,
+            ms: Some(2 * d),
             why: format!(
                 "the write travels to storage and its answer back, D = {d} ms each way; \
 the holder believes until the answer lets it release"
@@ -398,7 +475,7 @@ the holder believes until the answer lets it release"
     } else {
         terms.push(Term {
             name: "write round trip",
-            ms: 0,
+            ms: Some(0),
             why: "the check before the write fails: the holder learns it lost the lease \
 and never writes"
                 .into(),
@@ -409,7 +486,8 @@ nothing while frozen: placed where the answer it waits for arrives, it adds its 
 length";
     terms.push(Term {
         name: "pause",
-        ms: env.max_pause_ms.unwrap_or(0),
+        ms: env.max_pause_ms,
+
         why: match env.max_pause_ms {
             Some(p) => format!("P = {p} ms: {pause_why}"),
             None => format!("unbounded: {pause_why}, so the overlap has no bound"),
@@ -423,7 +501,7 @@ length";
     };
     terms.push(Term {
         name: "lease",
-        ms: -ttl_part,
+        ms: Some(-ttl_part),
         why: format!(
             "the coordinator expires the lease when its clock, fast by {} ppm, has counted \
 the TTL of {} ms; a waiting client is granted at once (delay 0){}",
@@ -435,7 +513,7 @@ the TTL of {} ms; a waiting client is granted at once (delay 0){}",
     if h.lock_delay_ms > 0 {
         terms.push(Term {
             name: "lock-delay",
-            ms: -(i.e - ttl_part),
+            ms: Some(-(i.e - ttl_part)),
             why: format!(
                 "after a holder fails the lock is held back {} ms on the coordinator's clock",
                 h.lock_delay_ms
@@ -498,13 +576,17 @@ overlap"
     }
 }
 
-/// The largest positive term: what the advice says to change first ("lease" if none).
+/// The largest positive term: what the advice says to change first ("lease" if none). A
+/// term with no bound (an unbounded pause) outweighs every bounded one.
 fn dominant(terms: &[Term]) -> &'static str {
+    if let Some(t) = terms.iter().find(|t| t.ms.is_none()) {
+        return t.name;
+    }
     terms
         .iter()
-        .filter(|t| t.ms > 0)
-        .max_by_key(|t| t.ms)
-        .map_or("lease", |t| t.name)
+        .filter_map(|t| t.ms.filter(|ms| *ms > 0).map(|ms| (ms, t.name)))
+        .max_by_key(|(ms, _)| *ms)
+        .map_or("lease", |(_, name)| name)
 }
 
 /// The worst-case run, when it ends by `end`; a run longer than the format's horizon
@@ -530,15 +612,12 @@ fn substituted(h: &Holder, env: &Env, terms: &[Term]) -> (&'static str, String, 
     let p = env.max_pause_ms.map_or("∞".to_string(), |p| p.to_string());
     let nums: Vec<String> = terms
         .iter()
-        .filter(|t| t.ms != 0 || t.name == "pause")
-        .map(|t| {
-            if t.name == "pause" {
-                p.clone()
-            } else if t.ms < 0 {
-                format!("− {}", -t.ms)
-            } else {
-                t.ms.to_string()
-            }
+        .filter(|t| t.ms != Some(0) || t.name == "pause")
+        .map(|t| match t.ms {
+            _ if t.name == "pause" => p.clone(),
+            None => "∞".to_string(),
+            Some(ms) if ms < 0 => format!("− {}", -ms),
+            Some(ms) => ms.to_string(),
         })
         .collect();
     (lease, p, nums.join(" + ").replace("+ −", "−"))
@@ -731,6 +810,36 @@ pub fn ttl_needed(h: &Holder, env: &Env) -> Option<i64> {
         }
     }
     Some(hi)
+}
+
+/// The longest pause bound that makes the overlap ≤ 0 with every other setting unchanged,
+/// if one up to `env`'s own does (`None` when even no pause at all leaves an overlap, or
+/// pauses have no bound). The overlap never shrinks as the pause bound grows.
+pub fn pause_allowed(h: &Holder, env: &Env) -> Option<i64> {
+    let ok = |p: i64| {
+        let e = Env {
+            max_pause_ms: Some(p),
+            ..*env
+        };
+        check_env(h, &e).is_ok() && overlap_of(h, &e).is_some_and(|o| o <= 0)
+    };
+    let mut hi = env.max_pause_ms?;
+    if ok(hi) {
+        return Some(hi);
+    }
+    if !ok(0) {
+        return None;
+    }
+    let mut lo = 0;
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if ok(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(lo)
 }
 
 /// The smallest margin that keeps the holder's write from reaching storage after the
@@ -956,7 +1065,7 @@ round trip of 2 × {d} ms: the worst case would need a delay fault per renewal"
             let mut b = plain_bound(sc, h, env)?;
             b.terms.push(Term {
                 name: "renewal",
-                ms: 0,
+                ms: Some(0),
                 why: format!(
                     "{whose} first renewal comes {r} ms after the grant, after the job's \
 write is answered (or its check fails): the watchdog plays no part"
@@ -967,7 +1076,7 @@ write is answered (or its check fails): the watchdog plays no part"
         let mut terms = vec![
             Term {
                 name: "grant delay",
-                ms: d,
+                ms: Some(d),
                 why: format!(
                     "the lease starts when the acquire lands; the grant takes D = {d} ms to \
 reach the holder, whose watchdog starts counting only then"
@@ -975,7 +1084,7 @@ reach the holder, whose watchdog starts counting only then"
             },
             Term {
                 name: "renewal period",
-                ms: i.x0 - d,
+                ms: Some(i.x0 - d),
                 why: format!(
                     "{whose} first renewal leaves {r} ms after the grant on a holder clock \
 running slow by {} ppm",
@@ -984,7 +1093,7 @@ running slow by {} ppm",
             },
             Term {
                 name: "renewal round trip",
-                ms: if i.path == Path::Watchdog { 0 } else { 2 * d },
+                ms: Some(if i.path == Path::Watchdog { 0 } else { 2 * d }),
                 why: if i.path == Path::Watchdog {
                     "when the held tick runs, the holder's own clock already reads past its \
 believed deadline (TTL − margin): the watchdog ends the belief there, sending nothing"
@@ -1006,7 +1115,8 @@ until the lease has run out, the rest holds the refusal"
         };
         terms.push(Term {
             name: "pause",
-            ms: env.max_pause_ms.unwrap_or(0),
+            ms: env.max_pause_ms,
+
             why: match env.max_pause_ms {
                 Some(p) => format!("P = {p} ms: {pause_why}"),
                 None => format!("unbounded: {pause_why}, so the overlap has no bound"),
@@ -1014,7 +1124,7 @@ until the lease has run out, the rest holds the refusal"
         });
         terms.push(Term {
             name: "lease",
-            ms: -i.t_exp,
+            ms: Some(-i.t_exp),
             why: format!(
                 "the coordinator expires the lease when its clock, fast by {} ppm, has \
 counted the TTL of {} ms with no renewal; a waiting client is granted at once{}",
@@ -1026,7 +1136,7 @@ counted the TTL of {} ms with no renewal; a waiting client is granted at once{}"
         if h.lock_delay_ms > 0 {
             terms.push(Term {
                 name: "lock-delay",
-                ms: -(i.e - i.t_exp),
+                ms: Some(-(i.e - i.t_exp)),
                 why: format!(
                     "after a holder fails the lock is held back {} ms on the coordinator's \
 clock",
@@ -1037,10 +1147,10 @@ clock",
         let worst_overlap_ms = overlap_of(h, env);
         if let (Some(o), Some(p)) = (worst_overlap_ms, env.max_pause_ms) {
             if i.path == Path::KeptAlive {
-                let sum: i64 = terms.iter().map(|t| t.ms).sum();
+                let sum: i64 = terms.iter().filter_map(|t| t.ms).sum();
                 terms.push(Term {
                     name: "kept alive",
-                    ms: o - sum,
+                    ms: Some(o - sum),
                     why: format!(
                         "even a pause of {p} ms at the first tick lets its renewal land \
 before the lease runs out, and every later gap is shorter: no successor is granted while \

@@ -1,10 +1,105 @@
-//! What to change, in words: the advice beside the safety calculator's figure (the bound
+//! What the safety calculator's figure means and what to change, in words (the bound
 //! itself is `analysis::bound`'s). The page's calculator panel and `leaseline bound` both
 //! say it, so they cannot disagree.
+//!
+//! Two ideas are kept apart, because a reader who mixes them sees a contradiction: an
+//! **overlap** is a window when two clients both believe they hold the lock (a hazard, the
+//! figure the bound computes), and **damage** is a stale write that storage accepts (the
+//! checker's violation). An overlap leads to damage only when the old holder's write lands
+//! late and no fence refuses it; so a run can have a long overlap and no violation.
 
-use crate::analysis::bound::{margin_needed, ttl_needed, Bound};
+use crate::analysis::bound::{margin_needed, pause_allowed, ttl_needed, Bound, Damage};
 use crate::model::flavors::Tokens;
-use crate::model::scenario::CountFrom;
+use crate::model::scenario::{CountFrom, FenceMode};
+use crate::vocab::numbers::decimal;
+
+/// What an overlap is, in one plain sentence or two.
+pub const OVERLAP_MEANS: &str = "A window of time when two clients both believe they hold \
+the lock. On its own it changes no data.";
+
+/// What damage is, in one plain sentence or two.
+pub const DAMAGE_MEANS: &str = "A stale write that storage accepts: the old holder's write \
+landing after the lock has moved on. Whether an overlap leads to it depends on the fence.";
+
+/// What the worst-case run shows, and why its own verdict may read "no violation".
+pub const WORST_CASE_NOTE: &str = "The run shows the longest overlap (the two-believers \
+band). The next client writes nothing in it, so the run's verdict, which counts damage, can \
+read \u{201c}no violation\u{201d} while the overlap is there.";
+
+/// The calculator's verdict in words: a headline saying which of overlap and damage these
+/// numbers give, and each of them for these numbers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    pub headline: String,
+    pub overlap: String,
+    pub damage: String,
+}
+
+/// Seconds with three decimals: "8.169 s".
+fn s3(ms: i64) -> String {
+    format!("{} s", decimal(ms, 3))
+}
+
+/// The verdict for `b`. Safe exactly when `b.safe`: no overlap, or a fence.
+pub fn bound_verdict(b: &Bound) -> Verdict {
+    let overlap_is = match b.worst_overlap_ms {
+        Some(o) if o > 0 => format!("up to {}", s3(o)),
+        Some(_) => "none".to_string(),
+        None => "without bound".to_string(),
+    };
+    let damage = b.damage();
+    let headline = match (b.worst_overlap_ms, damage) {
+        (Some(o), _) if o <= 0 => "Safe: no overlap, so no damage.".to_string(),
+        (_, Damage::Fenced) => {
+            format!("Safe from damage: overlap {overlap_is}, but the fence refuses the late write.")
+        }
+        (_, d) if d.possible() => format!("Unsafe: overlap {overlap_is}, and damage is possible."),
+        _ => format!("Unsafe: overlap {overlap_is}; no damage from this job's write."),
+    };
+    let overlap = match b.worst_overlap_ms {
+        Some(o) if o > 0 => format!(
+            "Up to {} here: the old holder can go on believing that long after the next \
+client is granted.",
+            s3(o)
+        ),
+        Some(0) => "None here: the old holder stops believing by the time the next client \
+is granted."
+            .to_string(),
+        Some(o) => format!(
+            "None here: the old holder stops believing at least {} before the next client is \
+granted.",
+            s3(-o)
+        ),
+        None => "Without bound here: a pause can last any time, and the old holder believes \
+through it."
+            .to_string(),
+    };
+    let damage = match damage {
+        Damage::Fenced => "None here: storage checks the lock's ordered token, so a late write \
+from the old holder is refused."
+            .to_string(),
+        Damage::NeverWrites => "None from this job: its check before the write always finds \
+the lease over, so it never writes."
+            .to_string(),
+        Damage::InTime { .. } => "None from this job's write: it always reaches storage \
+before the next client is granted. Anything else the old holder does while it still believes \
+is unchecked."
+            .to_string(),
+        Damage::Late { by_ms } => format!(
+            "Possible here: the old holder's write can reach storage up to {} after the next \
+client is granted, and no fence refuses it.",
+            s3(by_ms)
+        ),
+        Damage::LateUnbounded => "Possible here: with no bound on pauses the old holder's \
+write can arrive any time later, and no fence refuses it."
+            .to_string(),
+    };
+    Verdict {
+        headline,
+        overlap,
+        damage,
+    }
+}
 
 /// What to change, in words, for the calculator's answer.
 pub fn bound_advice(b: &Bound) -> String {
@@ -38,6 +133,11 @@ largest term is the {}).",
                 )),
                 None => v.push("No TTL up to a day makes it safe with these bounds.".into()),
             }
+            if let Some(a) = pause_allowed(h, &b.env) {
+                v.push(format!(
+                    "With this TTL, pauses of ≤ {a} ms make it safe: no overlap."
+                ));
+            }
             if b.latest_write_ms.is_some_and(|w| w > 0) {
                 if let Some(m) = margin_needed(h, &b.env) {
                     v.push(format!(
@@ -70,7 +170,12 @@ of its job ends its belief."
                 h.flavor.name()
             ));
         } else {
-            v.push("A fence (--fence monotone) makes any overlap harmless to the data.".into());
+            v.push(format!(
+                "A fence at storage set to \u{201c}{}\u{201d} ({}) makes any overlap harmless \
+to the data.",
+                FenceMode::Monotone.label(),
+                FenceMode::Monotone.name()
+            ));
         }
     }
     v.join(" ")

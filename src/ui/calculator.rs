@@ -1,19 +1,23 @@
-//! The safety calculator panel: with this TTL and margin, and these bounds on pauses,
-//! delays and drift, how long can two clients both believe they hold the lock? The bound,
-//! its terms and advice are the core's (`analysis::bound`, `teach::advice`, so the page and
-//! `leaseline bound` say the same), and so is reading the form (`session::calculator`:
-//! starting values, each field's rules, where a refusal belongs); this panel only draws it
-//! and opens the run that attains the bound. Each number has a slider beside its field (the
-//! two move together), and the lock service can be switched to ask the same question of
-//! another one.
+//! The safety calculator panel: with this TTL and margin, this work before the write and
+//! this fence, and these bounds on pauses, delays and drift, how long can two clients both
+//! believe they hold the lock — and can that reach the data? The bound, its terms, the
+//! verdict's words and the advice are the core's (`analysis::bound`, `teach::advice`, so
+//! the page and `leaseline bound` say the same), and so is reading the form
+//! (`session::calculator`: starting values, each field's rules, where a refusal belongs);
+//! this panel only draws it and opens the run that attains the bound, in view, with the
+//! cursor where the overlap starts. Each number has a slider beside its field (the two move
+//! together), and the lock service and the fence can be switched to ask the same question
+//! of another setup.
 
 use super::adapter::RunProps;
 use super::css;
 use crate::model::flavors::Flavor;
-use crate::session::calculator::{uncovered, Form, FIELDS, PAUSE};
-use crate::session::share::{encode, Source, ViewState};
+use crate::model::scenario::{FenceMode, Scenario};
+use crate::session::calculator::{uncovered, worst_case_link, Form, FIELDS, PAUSE, WORK};
 use crate::session::Action;
-use crate::vocab::numbers::decimal;
+use crate::teach::advice::{
+    bound_advice, bound_verdict, DAMAGE_MEANS, OVERLAP_MEANS, WORST_CASE_NOTE,
+};
 use yew::prelude::*;
 
 #[component]
@@ -23,18 +27,37 @@ pub fn Calculator(props: &RunProps) -> Html {
         let start = Form::of(&sc);
         use_state(move || start)
     };
-    // Another scenario: start again from its client and its bounds.
+    // The worst case this panel opened last: when it is the run on screen, the reader's
+    // numbers stay as they were (they are the question that run answers).
+    let opened = use_mut_ref(|| None::<Scenario>);
+    // Another scenario: start again from its client, its fence and its bounds.
     {
-        let form = form.clone();
+        let (form, opened, sc) = (form.clone(), opened.clone(), sc.clone());
         let start = Form::of(&sc);
-        use_effect_with(props.run.digest.clone(), move |_| form.set(start));
+        use_effect_with(props.run.digest.clone(), move |_| {
+            let ours = opened.borrow_mut().take().is_some_and(|w| w == *sc);
+            if !ours {
+                form.set(start);
+            }
+        });
     }
     let flavor = form.flavor_of(&sc);
+    let fence = form.fence_of(&sc);
     let on_flavor = {
         let form = form.clone();
         Callback::from(move |e: Event| {
             let mut f = (*form).clone();
             f.flavor = Flavor::parse(&super::value_of(&e));
+            form.set(f);
+        })
+    };
+    let on_fence = {
+        let form = form.clone();
+        Callback::from(move |e: Event| {
+            let mut f = (*form).clone();
+            if let Some(m) = FenceMode::parse(&super::value_of(&e)) {
+                f.fence = Some(m);
+            }
             form.set(f);
         })
     };
@@ -48,12 +71,22 @@ pub fn Calculator(props: &RunProps) -> Html {
             </select>
         </div>
     };
+    let fence_field = html! {
+        <div class="calc-field">
+            <label for="calc-fence">{ "Fence at storage" }</label>
+            <select id="calc-fence" onchange={on_fence}>
+                { for FenceMode::ALL.iter().map(|f| html! {
+                    <option value={f.name()} title={f.title()} selected={*f == fence}>{ f.label() }</option>
+                }) }
+            </select>
+        </div>
+    };
     let reading = match form.read(&sc) {
         Ok(r) => r,
         Err(r) => {
             return shell(html! {
                 <>
-                    <div class="calc-fields">{ service }</div>
+                    <div class="calc-fields">{ service }{ fence_field }</div>
                     <p class="hint" role="status">{ format!("Not for this client on {}: {}.", flavor.name(), r.reason) }</p>
                 </>
             })
@@ -62,7 +95,7 @@ pub fn Calculator(props: &RunProps) -> Html {
     let (h0, errors, result) = (reading.holder, &reading.errors, &reading.bound);
     let left_out = uncovered(&sc);
     let field = |i: usize| {
-        let (key, label, _) = FIELDS[i];
+        let label = FIELDS[i].label;
         let text = form.values[i].clone();
         let handle = form.clone();
         let oninput = Callback::from(move |e: InputEvent| {
@@ -70,7 +103,7 @@ pub fn Calculator(props: &RunProps) -> Html {
             f.values[i] = super::value_of(&e);
             handle.set(f);
         });
-        let id = format!("calc-{key}");
+        let id = format!("calc-{}", FIELDS[i].key);
         let err_id = format!("{id}-error");
         let disabled = i == PAUSE && form.unbounded;
         // The slider's reach: the field's usual range, stretched to a larger typed value.
@@ -100,39 +133,53 @@ pub fn Calculator(props: &RunProps) -> Html {
     let answer = match result {
         None => html! {},
         Some(b) => {
-            let verdict = match b.worst_overlap_ms {
-                _ if b.safe => "Safe".to_string(),
-                Some(ms) => format!(
-                    "Unsafe by {} s: two clients can both believe they hold the lock this long",
-                    decimal(ms, 3)
-                ),
-                None => "Unsafe, without bound: a pause can last any time".to_string(),
-            };
-            let worst = b.worst_case.clone().map(|w| {
-                let link = encode(&ViewState {
-                    source: Source::Custom(w),
-                    ..ViewState::default()
+            let words = bound_verdict(b);
+            // The run that attains the bound, opened where its overlap starts.
+            let worst = b
+                .worst_case
+                .clone()
+                .zip(worst_case_link(b))
+                .map(|(w, link)| {
+                    let (cb, opened) = (props.on_action.clone(), opened.clone());
+                    Callback::from(move |_| {
+                        *opened.borrow_mut() = Some(w.clone());
+                        cb.emit(Action::Navigate(link.clone()));
+                        diagram_into_view();
+                    })
                 });
-                let cb = props.on_action.clone();
-                Callback::from(move |_| cb.emit(Action::Navigate(link.clone())))
-            });
             html! {
                 <div class="calc-result" role="status" aria-live="polite">
                     <p class={css(&["calc-verdict", if b.safe { "safe" } else { "unsafe" }])}
                        data-overlap-ms={b.worst_overlap_ms.map(|v| v.to_string())}>
-                        <strong>{ verdict }</strong>
+                        <strong>{ words.headline }</strong>
+                    </p>
+                    <dl class="calc-meaning">
+                        <div class="calc-overlap">
+                            <dt>{ "Overlap" }</dt>
+                            <dd><span>{ OVERLAP_MEANS }</span>{ " " }<strong>{ words.overlap }</strong></dd>
+                        </div>
+                        <div class="calc-damage">
+                            <dt>{ "Damage" }</dt>
+                            <dd><span>{ DAMAGE_MEANS }</span>{ " " }<strong>{ words.damage }</strong></dd>
+                        </div>
+                    </dl>
+                    <p class="calc-advice">
+                        <strong>{ if b.safe { "Why it is safe: " } else { "What would make it safe: " } }</strong>
+                        { bound_advice(b) }
                     </p>
                     <p class="calc-formula"><code>{ b.formula.clone() }</code></p>
                     <ul class="calc-terms">
                         { for b.terms.iter().map(|t| html! {
                             <li class={(t.name == b.dominant).then_some("dominant")}>
-                                <strong>{ format!("{}: {} ms", t.name, t.ms) }</strong>{ format!(" — {}", t.why) }
+                                <strong>{ format!("{}: {}", t.name, t.shown()) }</strong>{ format!(" — {}", t.why) }
                             </li>
                         }) }
                     </ul>
-                    <p>{ crate::teach::advice::bound_advice(b) }</p>
                     if let Some(open) = worst {
-                        <button type="button" class="control text" onclick={open}>{ "Show me the worst case" }</button>
+                        <div class="calc-worst">
+                            <button type="button" class="control text" onclick={open} aria-describedby="calc-worst-note">{ "Show me the worst case" }</button>
+                            <p class="hint" id="calc-worst-note">{ WORST_CASE_NOTE }</p>
+                        </div>
                     }
                 </div>
             }
@@ -140,28 +187,57 @@ pub fn Calculator(props: &RunProps) -> Html {
     };
     shell(html! {
         <>
-            <p class="hint">{ format!("Client 1 of this scenario ({}), its lease counted from the {}.", h0.flavor.name(), if h0.count_from == crate::model::scenario::CountFrom::Grant { "grant" } else { "request" }) }</p>
+            <p class="hint">{ format!("Client 1 of this scenario ({}), its lease counted from the {}; W is the work its job does between taking the lock and its first write.", h0.flavor.name(), if h0.count_from == crate::model::scenario::CountFrom::Grant { "grant" } else { "request" }) }</p>
             if !left_out.is_empty() {
                 <p class="hint">{ format!("This run also has {}, which these bounds (pauses, delays, drift) leave out: the figure says nothing about {}.", left_out.join(", "), if left_out.len() > 1 { "them" } else { "it" }) }</p>
             }
             <div class="calc-fields">
                 { service }
-                { field(0) }{ field(1) }{ field(2) }
+                { fence_field }
+                { field(0) }{ field(1) }{ field(WORK) }{ field(PAUSE) }
                 <label class="check">
                     <input type="checkbox" checked={form.unbounded} onchange={on_unbounded} />
                     <span>{ "Pauses have no bound" }</span>
                 </label>
-                { field(3) }{ field(4) }
+                { field(4) }{ field(5) }
             </div>
             { answer }
         </>
     })
 }
 
-/// Each slider's usual reach (TTL, margin, pause, delay in ms; drift in ppm, up to 10 %),
-/// and its step.
-const SLIDER_MAX: [i64; 5] = [120_000, 60_000, 120_000, 5_000, 100_000];
-const SLIDER_STEP: [i64; 5] = [100, 100, 100, 1, 10];
+/// Brings the diagram into view once the page has drawn the run just opened: the reader
+/// asked from the calculator, far below it. Smooth, unless the reader prefers reduced
+/// motion.
+fn diagram_into_view() {
+    gloo_timers::callback::Timeout::new(0, || {
+        let Some(w) = web_sys::window() else { return };
+        let reduced = w
+            .match_media("(prefers-reduced-motion: reduce)")
+            .ok()
+            .flatten()
+            .is_some_and(|m| m.matches());
+        let el = w
+            .document()
+            .and_then(|d| d.query_selector("section.diagram").ok().flatten());
+        if let Some(el) = el {
+            let options = web_sys::ScrollIntoViewOptions::new();
+            options.set_block(web_sys::ScrollLogicalPosition::Start);
+            options.set_behavior(if reduced {
+                web_sys::ScrollBehavior::Instant
+            } else {
+                web_sys::ScrollBehavior::Smooth
+            });
+            el.scroll_into_view_with_scroll_into_view_options(&options);
+        }
+    })
+    .forget();
+}
+
+/// Each slider's usual reach (TTL, margin, work, pause, delay in ms; drift in ppm, up to
+/// 10 %), and its step, in the order of `FIELDS`.
+const SLIDER_MAX: [i64; 6] = [120_000, 60_000, 120_000, 120_000, 5_000, 100_000];
+const SLIDER_STEP: [i64; 6] = [100, 100, 100, 100, 1, 10];
 
 fn shell(body: Html) -> Html {
     html! {

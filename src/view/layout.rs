@@ -376,12 +376,15 @@ impl Diagram {
     ///   and drawn here whole, with its leader, once its moment is at or before the edge.
     ///
     /// A count of folded labels stays in the drawing, and the timeline shows it only from
-    /// its moment on (its list names them all).
+    /// its moment on (its list names them all). A band's tag, set a little inside the band,
+    /// shows from the band's first moment, wholly beyond the edge: a cursor placed where
+    /// two clients begin to believe (the calculator's worst case, a click on the band) has
+    /// the tag there, not a few units later.
     pub fn labels_at<'a>(&'a self, edge: f64) -> Vec<LabelAcross<'a>> {
         // Plain loops rather than an iterator chain: this runs in the browser, where each
         // chain's adapters would cost wasm bytes.
         let mut v = Vec::new();
-        let mut add = |l: Option<&'a Label>, alarm: bool, fold: bool| {
+        let mut add = |l: Option<&'a Label>, alarm: bool, fold: bool, from_start: bool| {
             let Some(label) = l else { return };
             if label.at > edge {
                 return;
@@ -392,7 +395,7 @@ impl Diagram {
                     alarm,
                     whole: true,
                 });
-            } else if label.x <= edge && edge < label.x + label.w * 1.2 + 12.0 {
+            } else if (from_start || label.x <= edge) && edge < label.x + label.w * 1.2 + 12.0 {
                 // The width kept for a label is its widest font's: reaching a little past
                 // it covers bold text and any rounding.
                 v.push(LabelAcross {
@@ -403,20 +406,20 @@ impl Diagram {
             }
         };
         for b in &self.bands {
-            add(b.tag.as_ref(), true, false);
+            add(b.tag.as_ref(), true, false, true);
         }
         for b in &self.bars {
-            add(b.label.as_ref(), false, false);
+            add(b.label.as_ref(), false, false, false);
         }
         for a in &self.arrows {
-            add(a.label.as_ref(), false, false);
+            add(a.label.as_ref(), false, false, false);
         }
         for m in &self.marks {
             let alarm = matches!(m.tone, Tone::Stale | Tone::Duplicate | Tone::Reject);
-            add(m.label.as_ref(), alarm, false);
+            add(m.label.as_ref(), alarm, false, false);
         }
         for f in &self.folds {
-            add(Some(&f.label), false, true);
+            add(Some(&f.label), false, true, false);
         }
         v
     }
@@ -2471,9 +2474,14 @@ mod tests {
                 .map(|c| (c.label.text.clone(), c.alarm))
                 .collect()
         };
-        // Just before the band's tag starts, nothing of it; just after, the tag (in the
-        // alarm's style) among the labels that start there too.
-        assert!(!texts(tag.x - 1.0).iter().any(|(t, _)| t == "two believers"));
+        // Just before the band starts, nothing of its tag; from the band's first moment
+        // (the tag is set a little inside it), the tag (in the alarm's style) among the
+        // labels that start there too.
+        assert!(tag.at < tag.x);
+        assert!(!texts(tag.at - 1.0)
+            .iter()
+            .any(|(t, _)| t == "two believers"));
+        assert!(texts(tag.at).contains(&("two believers".into(), true)));
         assert!(texts(tag.x + 3.0).contains(&("two believers".into(), true)));
         // Long after, it is wholly revealed and no longer crosses the edge.
         assert!(!texts(tag.x + 200.0)

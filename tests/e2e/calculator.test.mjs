@@ -21,7 +21,7 @@ describe('the safety calculator', () => {
       const panel = page.locator('details.panel.calculator[open]');
       const verdict = panel.locator('p.calc-verdict');
       await verdict.waitFor({ timeout: WAIT });
-      assert.match(await verdict.innerText(), /^Unsafe by [\d.]+ s/);
+      assert.match(await verdict.innerText(), /^Unsafe: overlap up to [\d.]+ s/);
       const stated = Number(await verdict.getAttribute('data-overlap-ms'));
       assert.ok(stated > 0, `a positive overlap: ${stated}`);
       assert.match(await panel.locator('.calc-formula').innerText(), /\S/);
@@ -31,7 +31,7 @@ describe('the safety calculator', () => {
       // A bad value: the message is at the field, and nothing is computed from it.
       const margin = panel.getByLabel('Safety margin (ms)', { exact: true });
       await margin.fill('40000');
-      await panel.getByText('the margin must be shorter than the TTL').waitFor();
+      await panel.getByText('Safety margin: must be shorter than the TTL').waitFor();
       assert.equal(await margin.getAttribute('aria-invalid'), 'true');
       assert.equal(await verdict.count(), 0);
       await margin.fill('0');
