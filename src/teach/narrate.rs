@@ -11,7 +11,7 @@ use crate::model::scenario::{FenceMode, Flavor, Scenario};
 use crate::model::trace::{AbortWhy, Event, Forgot, Trace};
 use crate::vocab::ids::NodeId;
 use crate::vocab::numbers::fmt_ms;
-use crate::vocab::numbers::secs;
+use crate::vocab::numbers::{ordinal, secs};
 use crate::vocab::time::Time;
 
 /// Whether an entry is a moment worth stopping at.
@@ -186,10 +186,15 @@ fn happened(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Option
                 .any(|v| v.entry as usize == i && v.kind == ViolationKind::DuplicateEffect);
             // An effect is done by the service that sends the email or the payment, not by
             // storage (its lane only stands in for it).
+            let times = after.effects.get(&**name).map_or(1, |e| e.times);
             format!(
                 "the service that performs \"{name}\" did it for {}{}",
                 client.name(),
-                if dup { " — a second time" } else { "" }
+                if dup {
+                    format!(" — a {} time", ordinal(times))
+                } else {
+                    String::new()
+                }
             )
         }
         Event::EffectDeduplicated { client, name } => {
