@@ -293,7 +293,8 @@ fn token_regression(s: &Step) -> Option<Breach> {
     Some(Breach {
         who: vec![(s.entry.node, None), (*client, Some(*token))],
         cause: format!(
-            "the coordinator issued token {token} to {} although it had already issued token {m}: its counter went back",
+            "{} issued token {token} to {} although it had already issued token {m}: its counter went back",
+            s.entry.node.name(),
             client.name()
         ),
     })

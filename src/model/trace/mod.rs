@@ -466,12 +466,13 @@ impl fmt::Display for Event {
             } => {
                 write!(
                     f,
-                    "lease {token} extended to {} on its clock",
+                    "lease ({}) extended to {} on its clock",
+                    tok(Some(*token)),
                     fmt_ms(*deadline_local)
                 )
             }
             BeliefEnded { token, how } => {
-                write!(f, "no longer believes it holds token {token}: {how}")
+                write!(f, "no longer believes it holds {}: {how}", held(*token))
             }
             CheckPassed { deadline_local } => {
                 write!(
@@ -483,7 +484,7 @@ impl fmt::Display for Event {
             LossIgnored => write!(f, "logs the lost lease and carries on"),
             FailedOpen => write!(
                 f,
-                "cannot reach the coordinator: fails open, proceeds unlocked"
+                "cannot reach the lock service: fails open, proceeds unlocked"
             ),
             GaveUp => write!(f, "gives up on the request"),
             LeaseGranted {
@@ -518,7 +519,11 @@ impl fmt::Display for Event {
             }
             RequestQueued { client } => write!(f, "queues {client}'s acquire"),
             RenewalRefused { client, token } => {
-                write!(f, "refuses {client}'s renewal of {token}: not the holder")
+                write!(
+                    f,
+                    "refuses {client}'s renewal ({}): not the holder",
+                    tok(Some(*token))
+                )
             }
             RenewalDropped { client } => write!(f, "drops {client}'s renewal (renewals failing)"),
             WriteAccepted {
@@ -615,8 +620,8 @@ impl fmt::Display for Event {
                 expires_local,
             } => write!(
                 f,
-                "new leader extends {client}'s lease {} until {} on its clock",
-                token,
+                "new leader extends {client}'s lease ({}) until {} on its clock",
+                tok(Some(*token)),
                 fmt_ms(*expires_local)
             ),
             SessionInvalidated { client, .. } => {
@@ -626,6 +631,16 @@ impl fmt::Display for Event {
                 write!(f, "lock-delay until {} on its clock", fmt_ms(*until_local))
             }
         }
+    }
+}
+
+/// What a client believes it holds: "token 33", or "the lock" when the service gives no
+/// token (Redis, Redlock: token 0 is no token, never a number to show).
+fn held(token: u64) -> String {
+    if token == 0 {
+        "the lock".into()
+    } else {
+        format!("token {token}")
     }
 }
 
