@@ -243,10 +243,14 @@ fn happened(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Option
         Event::JobAborted { why } => format!(
             "{who} stops its job: {}",
             match why {
-                AbortWhy::LostLease => "it lost the lease",
+                AbortWhy::LostLease => "it lost the lease".into(),
                 AbortWhy::CoordinatorUnreachable =>
-                    "the lock service is unreachable and it fails closed",
-                AbortWhy::StorageUnreachable => "storage is unreachable",
+                    "the lock service is unreachable and it fails closed".into(),
+                AbortWhy::Refused { times } => format!(
+                    "the lock service refused it {} — the lock was held — and it has no attempts left",
+                    count_times(*times)
+                ),
+                AbortWhy::StorageUnreachable => "storage is unreachable".into(),
             }
         ),
         Event::MessageHeld { to, extra_ms } => {
@@ -307,6 +311,15 @@ fn happened(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Option
 
 /// What a client holds, in one wording everywhere: "token 33", or "the lock (no token)"
 /// for the services that give none (Redis, Redlock) — never "token 0".
+/// "once", "twice", "3 times".
+fn count_times(n: u32) -> String {
+    match n {
+        1 => "once".into(),
+        2 => "twice".into(),
+        n => format!("{n} times"),
+    }
+}
+
 fn held(token: u64) -> String {
     if token == 0 {
         "the lock (no token)".into()

@@ -167,11 +167,17 @@ pub fn event(e: &Event) -> Json {
         JobStarted => o("job_started"),
         StepStarted { step } => o("step_started").int("step", *step),
         JobFinished => o("job_finished"),
+        JobAborted {
+            why: AbortWhy::Refused { times },
+        } => o("job_aborted")
+            .val("why", word("refused"))
+            .int("refusals", *times),
         JobAborted { why } => o("job_aborted").val(
             "why",
             word(match why {
                 AbortWhy::LostLease => "lost_lease",
                 AbortWhy::CoordinatorUnreachable => "coordinator_unreachable",
+                AbortWhy::Refused { .. } => "refused",
                 AbortWhy::StorageUnreachable => "storage_unreachable",
             }),
         ),

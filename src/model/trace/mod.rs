@@ -265,8 +265,29 @@ pub enum Event {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AbortWhy {
     LostLease,
+    /// No attempt to acquire was answered, and the client fails closed.
     CoordinatorUnreachable,
+    /// The lock service answered, and every answer was "held by someone else": the client
+    /// ran out of attempts. `times` counts the refusals. Not an outage: the service worked.
+    Refused {
+        times: u32,
+    },
     StorageUnreachable,
+}
+
+impl AbortWhy {
+    /// Why, in a few words: "gave up after 3 refusals: the lock was held".
+    pub fn words(self) -> String {
+        match self {
+            AbortWhy::LostLease => "lost the lease".into(),
+            AbortWhy::CoordinatorUnreachable => "lock service unreachable: failed closed".into(),
+            AbortWhy::Refused { times } => format!(
+                "gave up after {times} refusal{}: the lock was held",
+                if times == 1 { "" } else { "s" }
+            ),
+            AbortWhy::StorageUnreachable => "storage unreachable".into(),
+        }
+    }
 }
 
 /// What a restart lost.
@@ -425,15 +446,7 @@ impl fmt::Display for Event {
             JobStarted => write!(f, "starts its job"),
             StepStarted { step } => write!(f, "step {}", step + 1),
             JobFinished => write!(f, "finishes its job"),
-            JobAborted { why } => write!(
-                f,
-                "aborts its job ({})",
-                match why {
-                    AbortWhy::LostLease => "lost the lease",
-                    AbortWhy::CoordinatorUnreachable => "lock service unreachable: fails closed",
-                    AbortWhy::StorageUnreachable => "storage unreachable",
-                }
-            ),
+            JobAborted { why } => write!(f, "aborts its job ({})", why.words()),
             Sent {
                 to,
                 msg,
