@@ -668,7 +668,7 @@ mod tests {
                 .unwrap();
             (i, trace.entries[i].t)
         };
-        let (pause, pause_t) = at(|e| matches!(e, Event::Paused { for_ms: 40_000 }));
+        let (pause, pause_t) = at(|e| matches!(e, Event::Paused { for_ms: 40_000, .. }));
         let (resume, resume_t) = at(|e| matches!(e, Event::Resumed));
         assert_eq!((pause_t, resume_t), (Time(10_000), Time(50_000)));
         let mut plain = State::initial(&trace);
@@ -769,7 +769,13 @@ mod tests {
     fn a_crash_ends_a_pause_and_a_crash_while_down_does_not_restart_the_down_time() {
         let s = NodeId::Storage;
         let trace = hand_trace(vec![
-            (s, Event::Paused { for_ms: 10_000 }),
+            (
+                s,
+                Event::Paused {
+                    for_ms: 10_000,
+                    cause: crate::vocab::names::PauseCause::Gc,
+                },
+            ),
             (s, Event::Crashed { down_ms: 5_000 }),
             (s, Event::Crashed { down_ms: 5_000 }),
             (

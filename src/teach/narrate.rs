@@ -205,7 +205,9 @@ fn happened(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Option
         }
         // How long a pause lasts is said when it ends: at its start nobody knows yet (and
         // a question may ask whether the lease outlives it).
-        Event::Paused { .. } => format!("{who} froze (a GC pause); its clock keeps running"),
+        Event::Paused { cause, .. } => {
+            format!("{who} froze ({}); its clock keeps running", cause.prose())
+        }
         Event::Resumed => {
             let paused = trace.entries[..i]
                 .iter()

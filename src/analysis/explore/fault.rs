@@ -7,7 +7,7 @@
 //! of), the true time it starts, its *cost* (how much fault time it adds, so the smallest
 //! counterexample can be preferred) and how to write itself into a scenario.
 
-use crate::model::scenario::{Fault, FaultKind, Scenario};
+use crate::model::scenario::{Fault, FaultKind, PauseCause, Scenario};
 use crate::vocab::ids::NodeId;
 use crate::vocab::numbers::fmt_ms;
 
@@ -198,7 +198,14 @@ impl Added {
         let mut push = |at_ms: i64, kind: FaultKind| sc.faults.push(Fault { at_ms, kind });
         match *self {
             Added::Drift { node, ppm } => drift(sc, node, ppm),
-            Added::Pause { node, at, ms } => push(at, FaultKind::Pause { node, for_ms: ms }),
+            Added::Pause { node, at, ms } => push(
+                at,
+                FaultKind::Pause {
+                    node,
+                    for_ms: ms,
+                    cause: PauseCause::Gc,
+                },
+            ),
             Added::Partition {
                 client,
                 cut,

@@ -13,6 +13,7 @@ pub mod json;
 use crate::model::clock::Clock;
 use crate::model::msg::{Msg, RejectReason, Text};
 use crate::vocab::ids::NodeId;
+use crate::vocab::names::PauseCause;
 use crate::vocab::numbers::fmt_ms;
 use crate::vocab::time::Time;
 use serde::Serialize;
@@ -187,8 +188,10 @@ pub enum Event {
         name: Text,
     },
     // --- faults
+    /// The node froze for `for_ms`; `cause` is what froze it (words only).
     Paused {
         for_ms: i64,
+        cause: PauseCause,
     },
     Resumed,
     LinkCut {
@@ -570,7 +573,13 @@ impl fmt::Display for Event {
                     "skips \"{name}\" for {client}: idempotency key already used"
                 )
             }
-            Paused { for_ms } => write!(f, "pauses for {}", fmt_ms(*for_ms)),
+            Paused {
+                for_ms,
+                cause: PauseCause::Gc,
+            } => write!(f, "pauses for {}", fmt_ms(*for_ms)),
+            Paused { for_ms, cause } => {
+                write!(f, "pauses for {} ({})", fmt_ms(*for_ms), cause.prose())
+            }
             Resumed => write!(f, "resumes"),
             LinkCut { peer } => write!(f, "is partitioned from {peer}"),
             LinkHealed { peer } => write!(f, "can reach {peer} again"),
