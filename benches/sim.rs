@@ -8,7 +8,8 @@
 use leaseline::analysis::check::check;
 use leaseline::analysis::projection::Projection;
 use leaseline::model::scenario::{
-    ClientSpec, Fault, FaultKind, FenceMode, LinkSpec, LossPolicy, RetrySpec, Scenario, Step,
+    ClientSpec, Fault, FaultKind, FenceMode, LinkSpec, LossPolicy, PauseCause, RetrySpec, Scenario,
+    Step,
 };
 use leaseline::model::sim::rng::Rng;
 use leaseline::model::sim::run;
@@ -65,6 +66,7 @@ fn long_scenario(max_events: u32) -> Scenario {
             kind: FaultKind::Pause {
                 node: NodeId::Client((i % 8) as u8),
                 for_ms: 300,
+                cause: PauseCause::Gc,
             },
         })
         .collect();

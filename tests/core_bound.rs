@@ -8,7 +8,7 @@ use leaseline::model::clock::Clock;
 use leaseline::model::flavors::{redlock, Flavor};
 use leaseline::model::scenario::{
     ClockSpec, CountFrom, Fault, FaultKind, FenceMode, Invalidation, LinkSpec, LossPolicy,
-    NetworkSpec, Scenario, Step,
+    NetworkSpec, PauseCause, Scenario, Step,
 };
 use leaseline::model::sim::simulate;
 use leaseline::model::trace::Event;
@@ -322,6 +322,7 @@ fn random_schedule(g: &mut Gen, b: &Bound) -> Scenario {
             kind: FaultKind::Pause {
                 node: NodeId::Client(0),
                 for_ms: len,
+                cause: PauseCause::Gc,
             },
         });
     }
@@ -813,6 +814,7 @@ fn random_renewing_schedule(g: &mut Gen, b: &Bound) -> Scenario {
             kind: FaultKind::Pause {
                 node: NodeId::Client(0),
                 for_ms: len,
+                cause: PauseCause::Gc,
             },
         });
     }

@@ -489,3 +489,27 @@ fn the_lab_doc_lists_every_lab_scenario_with_its_verdict() {
     assert!(repo_file("tools/lab/src/etcd.rs").contains("pub const POLL_MS: u64 = 20;"));
     assert!(doc.contains("polls the\nkey every 20 ms"));
 }
+
+/// docs/scenario-format.md lists every pause cause by its word and its label, and the
+/// complete example still reads with a cause added to a pause.
+#[test]
+fn the_format_doc_lists_every_pause_cause() {
+    use leaseline::model::scenario::PauseCause;
+    let doc = include_str!("../docs/scenario-format.md");
+    for c in PauseCause::ALL {
+        let row = doc
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{}`", c.name())))
+            .unwrap_or_else(|| panic!("no row for `{}`", c.name()));
+        assert!(row.contains(c.label()), "{row}");
+    }
+    let with_cause = example().replacen(
+        "\"fault\": \"partition\", \"a\": \"c1\", \"b\": \"coord\" },",
+        "\"fault\": \"partition\", \"a\": \"c1\", \"b\": \"coord\" },\n    { \"at_ms\": 5000, \"fault\": \"pause\", \"node\": \"c2\", \"for_ms\": 1000, \"cause\": \"vm_migration\" },",
+        1,
+    );
+    assert_ne!(with_cause, example());
+    Scenario::from_json(&with_cause).unwrap_or_else(|e| panic!("{e}"));
+    let e = Scenario::from_json(&with_cause.replace("vm_migration", "vm-migration")).unwrap_err();
+    assert!(e.to_string().starts_with("faults[1].cause: "), "{e}");
+}

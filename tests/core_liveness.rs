@@ -127,3 +127,65 @@ fn a_run_that_completes_reports_no_progress_finding() {
     assert_eq!(v.stats.jobs_finished, v.stats.jobs_started);
     assert!(!v.summary().contains("PROGRESS"));
 }
+
+/// A client that runs out of attempts while the lock service answers "held" every time
+/// gave up on a held lock; only one whose attempts went unanswered found the service
+/// unreachable. Redis answers a held lock with a refusal (no queue): client 2 of the GC
+/// pause case asks three times, hears "busy" three times, and stops.
+#[test]
+fn giving_up_on_a_held_lock_is_not_an_unreachable_service() {
+    use leaseline::analysis::liveness::ClientProgress;
+    use leaseline::model::scenario::{Fault, FaultKind, Flavor};
+    use leaseline::model::trace::{AbortWhy, Event};
+    use leaseline::teach::narrate;
+    use leaseline::vocab::ids::NodeId;
+
+    let c2 = NodeId::Client(1);
+    let mut sc = PRESETS
+        .iter()
+        .find(|p| p.name == "gc-pause")
+        .unwrap()
+        .scenario();
+    sc.coordinator.flavor = Flavor::Redis;
+    let aborts = |sc: &Scenario| -> (Vec<AbortWhy>, ClientProgress, Vec<String>) {
+        let trace = simulate(sc).unwrap();
+        let v = check(&trace);
+        let why = trace
+            .entries
+            .iter()
+            .filter(|e| e.node == c2)
+            .filter_map(|e| match e.event {
+                Event::JobAborted { why } => Some(why),
+                _ => None,
+            })
+            .collect();
+        let row = v.progress.clients[1].clone();
+        let p = leaseline::analysis::projection::Projection::new(&trace);
+        let told = narrate::transcript(&trace, &v, &p)
+            .into_iter()
+            .map(|l| l.text)
+            .filter(|t| t.starts_with("client 2 stops its job"))
+            .collect();
+        (why, row, told)
+    };
+
+    let (why, row, told) = aborts(&sc);
+    assert_eq!(why, [AbortWhy::Refused { times: 3 }]);
+    assert_eq!(row.job, JobEnd::Aborted);
+    assert_eq!(row.why, "gave up after 3 refusals: the lock was held");
+    assert!(!row.why.contains("unreachable"));
+    assert_eq!(told.len(), 1);
+    assert!(told[0].contains("refused it 3 times"), "{told:?}");
+    assert!(!told[0].contains("unreachable"), "{told:?}");
+
+    // Cut client 2 off from the lock service from the start: now nothing answers.
+    let kind = FaultKind::Partition {
+        a: c2,
+        b: NodeId::COORD,
+    };
+    sc.faults.push(Fault { at_ms: 0, kind });
+    let (why, row, told) = aborts(&sc);
+    assert_eq!(why, [AbortWhy::CoordinatorUnreachable]);
+    assert_eq!(row.why, "lock service unreachable: failed closed");
+    assert!(told[0].contains("unreachable"), "{told:?}");
+}

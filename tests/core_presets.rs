@@ -88,3 +88,93 @@ fn eight_clients_fence_the_frozen_holder() {
     assert_eq!(v.stats.double_holder_ms, 4_012 + 1_419);
     assert_eq!(v.stats.double_holder_ms, 5_431);
 }
+
+/// A pause's cause is words, not behaviour: the GC pause case run with every cause is the
+/// same run — the same events at the same times, the same verdict — but for the cause
+/// the pause event carries, which the narration tells as what it is.
+#[test]
+fn a_pause_cause_changes_the_words_and_never_the_run() {
+    use leaseline::analysis::projection::Projection;
+    use leaseline::model::scenario::{FaultKind, PauseCause};
+    use leaseline::model::trace::Event;
+    use leaseline::teach::narrate;
+
+    let base = preset("gc-pause").unwrap().scenario();
+    let gc = simulate(&base).unwrap();
+    let gc_verdict = check(&gc);
+    for cause in PauseCause::ALL {
+        let mut sc = base.clone();
+        let FaultKind::Pause { cause: c, .. } = &mut sc.faults[0].kind else {
+            panic!("gc-pause opens with a pause")
+        };
+        *c = cause;
+        let trace = simulate(&sc).unwrap();
+        assert_eq!(trace.len(), gc.len(), "{cause:?}");
+        for (a, b) in trace.entries.iter().zip(&gc.entries) {
+            assert_eq!((a.t, a.node, a.local), (b.t, b.node, b.local), "{cause:?}");
+            match (&a.event, &b.event) {
+                (
+                    Event::Paused { for_ms, cause: got },
+                    Event::Paused {
+                        for_ms: gc_ms,
+                        cause: PauseCause::Gc,
+                    },
+                ) => assert_eq!((for_ms, *got), (gc_ms, cause)),
+                (x, y) => assert_eq!(x, y, "{cause:?}"),
+            }
+        }
+        let v = check(&trace);
+        assert_eq!(
+            (v.safe, &v.violations, &v.overlaps),
+            (
+                gc_verdict.safe,
+                &gc_verdict.violations,
+                &gc_verdict.overlaps
+            )
+        );
+        // The digest is the GC run's exactly when the cause is the default one.
+        assert_eq!(
+            trace.digest() == gc.digest(),
+            cause == PauseCause::Gc,
+            "{cause:?}"
+        );
+        let told: Vec<String> = narrate::transcript(&trace, &v, &Projection::new(&trace))
+            .into_iter()
+            .map(|l| l.text)
+            .filter(|t| t.starts_with("client 1 froze"))
+            .collect();
+        assert_eq!(
+            told,
+            [format!(
+                "client 1 froze ({}); its clock keeps running",
+                cause.prose()
+            )]
+        );
+        if cause != PauseCause::Gc {
+            assert!(told.iter().all(|t| !t.contains("GC")), "{told:?}");
+        }
+    }
+}
+
+/// A link made before pauses had a cause still opens, and its pause is a GC pause; the
+/// same scenario is linked today with the very same fragment.
+#[test]
+fn a_link_from_before_pause_causes_opens_as_a_gc_pause() {
+    use leaseline::model::scenario::{FaultKind, PauseCause};
+    use leaseline::session::share::{decode, encode, Source};
+
+    const OLD: &str = "#sc=zg6SsAYCR0MggjgLIGxvbmdlciB0aGFugAUEZSBUVEyOzAYXS2xlcHBtYW5uIDIwMTYncyBjYXNlLiBDgvEDByAxIHRha2Vzgj6B8QUBICiCgwMEIDMzKSCBlAMHIGEgMzAgcyCC0QEEIGFuZCCCngQAc4AYADGBGApqb2IuIEF0IHQgPYMRAGGAIQJvcC2AUA4td29ybGQgR0MgZnJlZXqAZQdpdCBmb3IgNIAohjWCXoJ-gmIEZXhwaXKAKwFvboeTARJzZXJ2aWNlLCB3aGljaCBoYW5kiLEBAnRvIIO9BQEgMoa9AQI0KTuHFYKxA4dxADWBcYQdAjEgd4H-AQcsIG5ldmVyIIKmBYAOgecBgzaDhAKFkwICLiBXgA8Db3V0IIG1BQRpbmcsIITtBwYgYWNjZXB0guMBgT6FfREncyB1cGRhdGUgaXMgbG9zdDuDUo5ABHJlamVjgkAAOoZvBSA8IDM0LoaMCgA0i4wKADmzjAoBMzOljQr_gQqXgQq2nAHougqzpAGH8goAM57yCgNncmFu__AK0_AKlfEKAWFjgoMCAjo0Moj7CgdiYWxhbmNlPYA5BCAoYzEpkosLACyJoAODqQH_owP_owPOkw6aogMBMjWBogMBMimSVQAyivgDncYOhJIRocoOADSCWQFdfQ&t=50005";
+    let v = decode(OLD).unwrap();
+    let Source::Custom(sc) = &v.source else {
+        panic!("a custom scenario")
+    };
+    assert!(matches!(
+        sc.faults[0].kind,
+        FaultKind::Pause {
+            for_ms: 40_000,
+            cause: PauseCause::Gc,
+            ..
+        }
+    ));
+    assert_eq!(encode(&v), OLD);
+}

@@ -524,3 +524,63 @@ fn every_recorded_fixture_reads_and_checks() {
         println!("{}: safe {}", f.display(), v.safe);
     }
 }
+
+/// `check-trace` on `file`, as text and as JSON: what a course author reads.
+fn check_trace_outputs(file: &Path) -> [String; 2] {
+    ["text", "json"].map(|format| {
+        let args: Vec<String> = ["check-trace", file.to_str().unwrap(), "--format", format]
+            .map(str::to_string)
+            .to_vec();
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        leaseline::cli::run(&args, &mut out, &mut err);
+        assert!(err.is_empty(), "{}", String::from_utf8_lossy(&err));
+        String::from_utf8(out).unwrap()
+    })
+}
+
+/// `check-trace` speaks the page's words: the node is "the lock service", and a service
+/// that gives no token (Redis) has no "token 0" to hold.
+#[test]
+fn check_trace_names_the_lock_service_and_no_token_zero() {
+    let mut files: Vec<std::path::PathBuf> = Vec::new();
+    for d in [dir().to_path_buf(), dir().join("lab")] {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "ndjson") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 9, "{files:?}");
+    let token_zero = regex_free_word("token 0");
+    for f in &files {
+        for out in check_trace_outputs(f) {
+            assert!(
+                !out.to_lowercase().contains("coordinator"),
+                "{}: \"coordinator\" in\n{out}",
+                f.display()
+            );
+            assert!(!token_zero(&out), "{}: \"token 0\" in\n{out}", f.display());
+        }
+    }
+    let [text, _] = check_trace_outputs(&dir().join("lab/gc-pause-redis.ndjson"));
+    assert!(text.contains("no longer believes it holds the lock: it released the lock"));
+    let [text, json] = check_trace_outputs(&dir().join("token-regression.ndjson"));
+    let said =
+        "the lock service issued token 40 to client 2 although it had already issued token 41";
+    assert!(text.contains(said) && json.contains(said), "{text}");
+}
+
+/// Whether `word` stands in a text as a word of its own ("token 0", not "token 0.5" or
+/// "token 07").
+fn regex_free_word(word: &'static str) -> impl Fn(&str) -> bool {
+    move |text: &str| {
+        text.match_indices(word).any(|(i, _)| {
+            let after = text[i + word.len()..].chars().next();
+            let before = text[..i].chars().next_back();
+            after.is_none_or(|c| !c.is_ascii_alphanumeric() && c != '.')
+                && before.is_none_or(|c| !c.is_ascii_alphanumeric())
+        })
+    }
+}

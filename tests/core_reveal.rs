@@ -58,7 +58,7 @@ fn moments(
             // A pause's label says how long it lasts: it tells of the pause's end.
             let e = &trace.entries[m.entry];
             let t = match e.event {
-                leaseline::model::trace::Event::Paused { for_ms } => (e.t.0 + for_ms) as f64,
+                leaseline::model::trace::Event::Paused { for_ms, .. } => (e.t.0 + for_ms) as f64,
                 _ => e.t.0 as f64,
             };
             v.push((
@@ -369,7 +369,7 @@ fn no_hover_text_names_a_later_moment() {
             .entries
             .iter()
             .filter_map(|e| match e.event {
-                leaseline::model::trace::Event::Paused { for_ms } => Some((
+                leaseline::model::trace::Event::Paused { for_ms, .. } => Some((
                     e.t.0 as f64,
                     (e.t.0 + for_ms) as f64,
                     format!("paused {}", leaseline::vocab::numbers::fmt_ms(for_ms)),

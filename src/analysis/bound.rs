@@ -35,7 +35,7 @@ use crate::model::scenario::{
     ClientSpec, ClockSpec, CountFrom, FailMode, FenceMode, FenceWith, Invalidation, LinkOverride,
     LinkSpec, LossPolicy, NetworkSpec, RetrySpec, Scenario, Step, LIMITS,
 };
-use crate::model::scenario::{Fault, FaultKind};
+use crate::model::scenario::{Fault, FaultKind, PauseCause};
 use crate::vocab::ids::NodeId;
 use crate::vocab::time::Time;
 
@@ -651,6 +651,7 @@ fn worst_case(sc: &Scenario, h: &Holder, env: &Env, i: &Instants, end: i64) -> S
             kind: FaultKind::Pause {
                 node: c1,
                 for_ms: p,
+                cause: PauseCause::Gc,
             },
         });
     }
@@ -1241,7 +1242,11 @@ P = {p} ms, ρ = {} ppm, TTL = {} ms: {} = {total} ms",
             if for_ms > 0 {
                 out.faults.push(Fault {
                     at_ms,
-                    kind: FaultKind::Pause { node: c1, for_ms },
+                    kind: FaultKind::Pause {
+                        node: c1,
+                        for_ms,
+                        cause: PauseCause::Gc,
+                    },
                 });
             }
         }

@@ -33,7 +33,7 @@ use crate::model::clock::Clock;
 use crate::model::msg::RejectReason;
 use crate::model::trace::{Entry, Event, Tail, Trace};
 use crate::vocab::ids::NodeId;
-use crate::vocab::numbers::fmt_ms;
+use crate::vocab::numbers::{fmt_ms, ordinal, secs};
 use crate::vocab::time::Time;
 use serde::Serialize;
 
@@ -293,25 +293,37 @@ fn token_regression(s: &Step) -> Option<Breach> {
     Some(Breach {
         who: vec![(s.entry.node, None), (*client, Some(*token))],
         cause: format!(
-            "the coordinator issued token {token} to {} although it had already issued token {m}: its counter went back",
+            "{} issued token {token} to {} although it had already issued token {m}: its counter went back",
+            s.entry.node.name(),
             client.name()
         ),
     })
 }
 
-/// An effect performed again (nothing could fence it).
+/// An effect performed again (nothing could fence it). The cause tells the repeat against
+/// the first time: by whom and when, and says so plainly when it is the same client again.
 fn duplicate_effect(s: &Step) -> Option<Breach> {
     let Event::EffectPerformed { client, name } = &s.entry.event else {
         return None;
     };
-    let first = *s.before.effects.get(&**name)?;
-    Some(Breach {
-        who: vec![(*client, None), (first, None)],
-        cause: format!(
-            "\"{name}\" was performed a second time, by {} (first by {}): nothing could fence it",
+    let seen = *s.before.effects.get(&**name)?;
+    let nth = ordinal(seen.times + 1);
+    let when = secs(seen.first_at.ms());
+    let cause = if seen.first == *client {
+        format!(
+            "\"{name}\" was performed a {nth} time by {}, which had already performed it at {when}: nothing could fence it",
+            client.name()
+        )
+    } else {
+        format!(
+            "\"{name}\" was performed a {nth} time, by {}, after {} had performed it at {when}: nothing could fence it",
             client.name(),
-            first.name()
-        ),
+            seen.first.name()
+        )
+    };
+    Some(Breach {
+        who: vec![(*client, None), (seen.first, None)],
+        cause,
     })
 }
 
@@ -873,6 +885,35 @@ mod tests {
         assert_eq!(v.violations[1].nodes, [C1, C1]);
         assert_eq!(v.violations[0].nodes, [C2, C1]);
         assert_eq!(v.stats.effects_performed, 3);
+    }
+
+    #[test]
+    fn a_repeated_effect_says_who_did_it_first_and_when() {
+        // By hand, entry i is at i s.
+        let other = check(&trace(vec![effect(C1, "email"), effect(C2, "email")]));
+        assert_eq!(
+            other.violations[0].cause,
+            "\"email\" was performed a second time, by client 2, after client 1 had performed it at 0.0 s: nothing could fence it"
+        );
+        let same = check(&trace(vec![
+            effect(C1, "charge"),
+            effect(C2, "charge"),
+            effect(C2, "charge"),
+        ]));
+        assert_eq!(
+            same.violations[1].cause,
+            "\"charge\" was performed a third time, by client 2, after client 1 had performed it at 0.0 s: nothing could fence it"
+        );
+        let again = check(&trace(vec![
+            effect(C2, "swap tables"),
+            effect(C2, "swap tables"),
+        ]));
+        let cause = &again.violations[0].cause;
+        assert_eq!(
+            cause,
+            "\"swap tables\" was performed a second time by client 2, which had already performed it at 0.0 s: nothing could fence it"
+        );
+        assert!(!cause.contains("first by client 2"));
     }
 
     #[test]

@@ -25,7 +25,7 @@
 //! started — is *stalled*: the liveness failure a "safe" verdict would otherwise hide.
 
 use crate::model::msg::Msg;
-use crate::model::trace::{AbortWhy, Event, Trace};
+use crate::model::trace::{Event, Trace};
 use crate::vocab::ids::NodeId;
 use crate::vocab::time::Time;
 use serde::Serialize;
@@ -51,7 +51,7 @@ pub struct ClientProgress {
     pub client: NodeId,
     pub job: JobEnd,
     /// Why the job aborted ("lost the lease", …); empty unless `job` is `Aborted`.
-    pub why: &'static str,
+    pub why: String,
     /// The trace entry where the job stopped (finished or aborted), else the client's
     /// latest entry; for a job that never began, the run's last entry. And its time.
     pub entry: u32,
@@ -160,7 +160,7 @@ impl Progress {
             JobEnd::NotStarted => s += "not started when the run stopped",
             JobEnd::Aborted => {
                 s += "aborted: ";
-                s += first.why;
+                s += &first.why;
             }
             JobEnd::Unfinished | JobEnd::Finished => s += "still under way when the run stopped",
         }
@@ -174,14 +174,6 @@ fn writes(n: u32) -> String {
     n.to_string() + if n == 1 { " write" } else { " writes" }
 }
 
-fn abort_why(why: AbortWhy) -> &'static str {
-    match why {
-        AbortWhy::LostLease => "lost the lease",
-        AbortWhy::CoordinatorUnreachable => "lock service unreachable: failed closed",
-        AbortWhy::StorageUnreachable => "storage unreachable",
-    }
-}
-
 /// Reads every client's progress from the trace, in one pass.
 pub fn progress(trace: &Trace) -> Progress {
     let last = trace.entries.len().saturating_sub(1) as u32;
@@ -192,7 +184,7 @@ pub fn progress(trace: &Trace) -> Progress {
         .map(|&(client, _)| ClientProgress {
             client,
             job: JobEnd::NotStarted,
-            why: "",
+            why: String::new(),
             entry: last,
             at: trace.entries.last().map_or(Time::ZERO, |e| e.t),
             writes_accepted: 0,
@@ -266,7 +258,7 @@ pub fn progress(trace: &Trace) -> Progress {
             Event::JobFinished => row.job = JobEnd::Finished,
             Event::JobAborted { why } => {
                 row.job = JobEnd::Aborted;
-                row.why = abort_why(*why);
+                row.why = why.words();
             }
             Event::BeliefStarted { .. } => {
                 // A new grant: an earlier takeover no longer counts against this client,
@@ -327,7 +319,7 @@ mod tests {
     }
 
     fn aborted(client: NodeId) -> Vec<(NodeId, Event)> {
-        let why = AbortWhy::LostLease;
+        let why = crate::model::trace::AbortWhy::LostLease;
         on(client, Event::JobAborted { why })
     }
 

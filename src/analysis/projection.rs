@@ -113,9 +113,19 @@ pub struct State {
     /// Per key, the newest epoch storage has accepted a write from (see [`write_epoch`]).
     /// The run's memory, not storage's: unlike `marks`, a storage restart keeps it.
     pub accepted_epochs: VecMap<Text, u32>,
-    /// Each effect performed so far, with the client that performed it first.
-    pub effects: VecMap<Text, NodeId>,
+    /// Each effect performed so far: who performed it first, when, and how many times.
+    pub effects: VecMap<Text, EffectSeen>,
     pub counts: Counts,
+}
+
+/// An effect as the run has seen it so far: a repeat is told against its first time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EffectSeen {
+    /// The client it was first performed for.
+    pub first: NodeId,
+    pub first_at: Time,
+    /// How many times it has been performed.
+    pub times: u32,
 }
 
 // The explore search copies its judge's state into the same state once per run it tries
@@ -439,9 +449,14 @@ impl State {
             Event::WriteRejected { .. } => self.counts.writes_rejected += 1,
             Event::EffectPerformed { client, name } => {
                 self.counts.effects_performed += 1;
-                if !self.effects.contains_key(&**name) {
-                    self.effects.insert(name.clone(), *client);
-                }
+                let (client, t) = (*client, self.t);
+                self.effects
+                    .get_or_insert_with(name.clone(), || EffectSeen {
+                        first: client,
+                        first_at: t,
+                        times: 0,
+                    })
+                    .times += 1;
             }
             Event::Paused { .. } => self.set_paused(n, true),
             Event::Resumed => self.set_paused(n, false),
@@ -653,7 +668,7 @@ mod tests {
                 .unwrap();
             (i, trace.entries[i].t)
         };
-        let (pause, pause_t) = at(|e| matches!(e, Event::Paused { for_ms: 40_000 }));
+        let (pause, pause_t) = at(|e| matches!(e, Event::Paused { for_ms: 40_000, .. }));
         let (resume, resume_t) = at(|e| matches!(e, Event::Resumed));
         assert_eq!((pause_t, resume_t), (Time(10_000), Time(50_000)));
         let mut plain = State::initial(&trace);
@@ -754,7 +769,13 @@ mod tests {
     fn a_crash_ends_a_pause_and_a_crash_while_down_does_not_restart_the_down_time() {
         let s = NodeId::Storage;
         let trace = hand_trace(vec![
-            (s, Event::Paused { for_ms: 10_000 }),
+            (
+                s,
+                Event::Paused {
+                    for_ms: 10_000,
+                    cause: crate::vocab::names::PauseCause::Gc,
+                },
+            ),
             (s, Event::Crashed { down_ms: 5_000 }),
             (s, Event::Crashed { down_ms: 5_000 }),
             (

@@ -941,7 +941,8 @@ mod tests {
             f.kind,
             FaultKind::Pause {
                 node: NodeId::Client(1),
-                for_ms: 5_000
+                for_ms: 5_000,
+                cause: crate::vocab::names::PauseCause::Gc,
             }
         );
         // A pause becomes a clock jump on the same node; a restart cannot name a client.

@@ -7,7 +7,9 @@
 //! [`History`] keeps the scenarios for undo and redo.
 
 use crate::analysis::projection::State;
-use crate::model::scenario::{Fault, FaultKind, FenceMode, Flavor, Scenario, ScenarioError};
+use crate::model::scenario::{
+    Fault, FaultKind, FenceMode, Flavor, PauseCause, Scenario, ScenarioError,
+};
 use crate::vocab::ids::NodeId;
 use std::rc::Rc;
 
@@ -95,9 +97,9 @@ pub fn apply(sc: &Scenario, edit: &Edit) -> Result<Scenario, ScenarioError> {
         Edit::AddFault(f) => next.faults.push(f.clone()),
         Edit::ResumeAt { node, at_ms } => {
             let pause = next.faults.iter_mut().rev().find(|f| match f.kind {
-                FaultKind::Pause { node: n, for_ms } => {
-                    n == *node && f.at_ms <= *at_ms && *at_ms < f.at_ms + for_ms
-                }
+                FaultKind::Pause {
+                    node: n, for_ms, ..
+                } => n == *node && f.at_ms <= *at_ms && *at_ms < f.at_ms + for_ms,
                 _ => false,
             });
             match pause {
@@ -179,7 +181,11 @@ pub fn actions_for(target: Target, state: &State, at_ms: i64) -> Actions {
                     let for_ms = s * 1000;
                     items.push((
                         format!("Pause {s} s"),
-                        fault(FaultKind::Pause { node, for_ms }),
+                        fault(FaultKind::Pause {
+                            node,
+                            for_ms,
+                            cause: PauseCause::Gc,
+                        }),
                     ));
                 }
             }
@@ -383,7 +389,8 @@ mod tests {
                 at_ms: 1_000,
                 kind: FaultKind::Pause {
                     node: NodeId::Client(0),
-                    for_ms: 5_000
+                    for_ms: 5_000,
+                    cause: PauseCause::Gc,
                 }
             })
         );
@@ -442,6 +449,7 @@ mod tests {
             kind: FaultKind::Pause {
                 node: NodeId::Client(0),
                 for_ms: 15_000,
+                cause: PauseCause::Gc,
             },
         }))
         .unwrap();

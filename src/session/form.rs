@@ -8,7 +8,7 @@
 //! seconds; drift in ppm, loss in percent. The document itself stays in integer
 //! milliseconds; [`parse_secs`] and [`secs_text`] cross between the two without floats.
 
-use crate::model::scenario::{FenceMode, Flavor, Outcome, ScenarioError};
+use crate::model::scenario::{FenceMode, Flavor, Outcome, PauseCause, ScenarioError};
 use crate::vocab::numbers::decimal;
 
 /// What a field's number (or text) means.
@@ -85,6 +85,7 @@ pub fn field(path: &str) -> (&'static str, Unit) {
         "unreachable" => ("If the lock service is unreachable", None),
         "at_ms" => ("At", Seconds),
         "for_ms" => ("Lasting", Seconds),
+        "cause" => ("What froze it", None),
         "by_ms" => ("Jump by", Seconds),
         "down_ms" => ("Down for", Seconds),
         "extra_ms" => ("Extra delay", Seconds),
@@ -165,6 +166,10 @@ pub fn words(path: &str) -> Vec<(&'static str, &'static str)> {
             ("durable", "survives a restart"),
             ("memory", "resets on a restart"),
         ],
+        "cause" => PauseCause::ALL
+            .iter()
+            .map(|c| (c.name(), c.label()))
+            .collect(),
         "fault" => FAULTS.iter().map(|f| (f.word, f.label)).collect(),
         "op" => STEPS.iter().map(|s| (s.word, s.label)).collect(),
         "outcome" => Outcome::ALL.iter().map(|o| (o.name(), o.label())).collect(),
@@ -202,9 +207,13 @@ pub enum Start {
 pub const FAULTS: &[FaultForm] = &[
     FaultForm {
         word: "pause",
-        label: "Pause a node (GC, SIGSTOP)",
+        label: "Pause a node (GC, VM migration, SIGSTOP…)",
         nodes: Nodes::All,
-        fields: &[("node", Start::Node("c1")), ("for_ms", Start::Ms(5_000))],
+        fields: &[
+            ("node", Start::Node("c1")),
+            ("for_ms", Start::Ms(5_000)),
+            ("cause", Start::Text("gc")),
+        ],
     },
     FaultForm {
         word: "partition",
@@ -612,5 +621,10 @@ mod tests {
             "the default first"
         );
         assert_eq!(words("clients[0].unreachable")[0].0, "closed");
+        // A pause without a cause is a GC pause: the select shows it first.
+        let causes = words("faults[0].cause");
+        assert_eq!(causes[0], ("gc", "GC pause"));
+        assert_eq!(causes.len(), PauseCause::ALL.len());
+        assert_eq!(label("faults[0].cause"), "What froze it");
     }
 }

@@ -16,7 +16,7 @@
 //! its own few words ([`edit_words`]); the whole app applies them through its validating
 //! edits. A handoff that does not parse opens the page the address names, with the message.
 
-use crate::model::scenario::{Fault, FaultKind, FenceMode};
+use crate::model::scenario::{Fault, FaultKind, FenceMode, PauseCause};
 use crate::session::edit::Edit;
 use crate::vocab::ids::NodeId;
 
@@ -170,7 +170,12 @@ pub fn edit_words(e: &Edit) -> Option<String> {
     Some(match e {
         Edit::ResumeAt { node, at_ms } => format!("resume {node} {at_ms}"),
         Edit::AddFault(Fault { at_ms, kind }) => match *kind {
-            FaultKind::Pause { node, for_ms } => format!("pause {node} {at_ms} {for_ms}"),
+            // The stage's menu adds GC pauses only.
+            FaultKind::Pause {
+                node,
+                for_ms,
+                cause: PauseCause::Gc,
+            } => format!("pause {node} {at_ms} {for_ms}"),
             FaultKind::ClockJump { node, by_ms } => format!("jump {node} {at_ms} {by_ms}"),
             FaultKind::Restart { node, down_ms } => format!("restart {node} {at_ms} {down_ms}"),
             FaultKind::Partition { a, b } => format!("partition {a} {b} {at_ms}"),
@@ -200,6 +205,7 @@ pub fn edit_from_words(s: &str) -> Option<Edit> {
             FaultKind::Pause {
                 node: node(1)?,
                 for_ms: int(3)?,
+                cause: PauseCause::Gc,
             },
         ),
         ("jump", 4) => fault(

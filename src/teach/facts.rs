@@ -211,7 +211,7 @@ impl<'a> Facts<'a> {
                 format!("{}% {way}", decimal(ppm.abs(), 4))
             }
             ("coord_clock_s", _) => secs(self.state(i + 1).local(NodeId::COORD, e.t)),
-            ("pause_s", Paused { for_ms }) => secs(*for_ms),
+            ("pause_s", Paused { for_ms, .. }) => secs(*for_ms),
             ("jump", ClockJumped { by_ms }) => {
                 let way = match by_ms.signum() {
                     1 => "forward",

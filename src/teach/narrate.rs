@@ -11,7 +11,7 @@ use crate::model::scenario::{FenceMode, Flavor, Scenario};
 use crate::model::trace::{AbortWhy, Event, Forgot, Trace};
 use crate::vocab::ids::NodeId;
 use crate::vocab::numbers::fmt_ms;
-use crate::vocab::numbers::secs;
+use crate::vocab::numbers::{ordinal, secs};
 use crate::vocab::time::Time;
 
 /// Whether an entry is a moment worth stopping at.
@@ -186,10 +186,15 @@ fn happened(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Option
                 .any(|v| v.entry as usize == i && v.kind == ViolationKind::DuplicateEffect);
             // An effect is done by the service that sends the email or the payment, not by
             // storage (its lane only stands in for it).
+            let times = after.effects.get(&**name).map_or(1, |e| e.times);
             format!(
                 "the service that performs \"{name}\" did it for {}{}",
                 client.name(),
-                if dup { " — a second time" } else { "" }
+                if dup {
+                    format!(" — a {} time", ordinal(times))
+                } else {
+                    String::new()
+                }
             )
         }
         Event::EffectDeduplicated { client, name } => {
@@ -200,7 +205,9 @@ fn happened(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Option
         }
         // How long a pause lasts is said when it ends: at its start nobody knows yet (and
         // a question may ask whether the lease outlives it).
-        Event::Paused { .. } => format!("{who} froze (a GC pause); its clock keeps running"),
+        Event::Paused { cause, .. } => {
+            format!("{who} froze ({}); its clock keeps running", cause.prose())
+        }
         Event::Resumed => {
             let paused = trace.entries[..i]
                 .iter()
@@ -238,10 +245,14 @@ fn happened(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Option
         Event::JobAborted { why } => format!(
             "{who} stops its job: {}",
             match why {
-                AbortWhy::LostLease => "it lost the lease",
+                AbortWhy::LostLease => "it lost the lease".into(),
                 AbortWhy::CoordinatorUnreachable =>
-                    "the lock service is unreachable and it fails closed",
-                AbortWhy::StorageUnreachable => "storage is unreachable",
+                    "the lock service is unreachable and it fails closed".into(),
+                AbortWhy::Refused { times } => format!(
+                    "the lock service refused it {} — the lock was held — and it has no attempts left",
+                    count_times(*times)
+                ),
+                AbortWhy::StorageUnreachable => "storage is unreachable".into(),
             }
         ),
         Event::MessageHeld { to, extra_ms } => {
@@ -302,6 +313,15 @@ fn happened(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Option
 
 /// What a client holds, in one wording everywhere: "token 33", or "the lock (no token)"
 /// for the services that give none (Redis, Redlock) — never "token 0".
+/// "once", "twice", "3 times".
+fn count_times(n: u32) -> String {
+    match n {
+        1 => "once".into(),
+        2 => "twice".into(),
+        n => format!("{n} times"),
+    }
+}
+
 fn held(token: u64) -> String {
     if token == 0 {
         "the lock (no token)".into()

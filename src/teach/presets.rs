@@ -165,6 +165,7 @@ fn gc_pause() -> Scenario {
             kind: FaultKind::Pause {
                 node: crate::vocab::ids::NodeId::Client(0),
                 for_ms: 40_000,
+                cause: crate::vocab::names::PauseCause::Gc,
             },
         }],
         walkthrough: Vec::new(),

@@ -145,7 +145,7 @@ pub const GC_PAUSE: Walkthrough = Walkthrough {
         beat(on(C1, "resumed"), "Client 1 wakes up. Its code never asks whether the lease survived the pause: it simply carries on."),
         STALE_LANDS,
     ],
-    try_it: "{if_unfenced}Turn fencing on and watch storage refuse token {c1_token}, because it has already seen {c2_token}.",
+    try_it: "{if_unfenced}Press “Fix it: Storage checks the fencing token” to open the fenced run, and watch storage refuse token {c1_token}, because it has already seen {c2_token}.",
 };
 
 /// The first-load build carries the default page's walkthrough only (see
@@ -178,7 +178,7 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
             C2_WRITES,
             beat(on_about(DB, "write_accepted", C1), "{held_words} late, the old packet arrives and overwrites the newer value. No client paused; a message outlived the lease that sent it."),
         ],
-        try_it: "{if_unfenced}Switch fencing on: the late packet still arrives, and storage turns it away.",
+        try_it: "{if_unfenced}Press “Fix it: Storage checks the fencing token”: the late packet still arrives, and storage turns it away.",
     },
     Walkthrough {
         scenario: "ttl-shorter-than-work",
@@ -326,7 +326,7 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
             C2_WRITES,
             beat(on_about(DB, "write_accepted", C1), "Then the first copy of client 1's write arrives and replaces client 2's value."),
         ],
-        try_it: "{if_unfenced}Switch fencing on: the late copy carries token {c1_token} and is refused.",
+        try_it: "{if_unfenced}Press “Fix it: Storage checks the fencing token”: the late copy carries token {c1_token} and is refused.",
     },
     Walkthrough {
         scenario: "permanent-lock",
@@ -535,7 +535,7 @@ mod fill_tests {
             "Client 1 wakes up. Its code never asks whether the lease survived the pause: it simply carries on.",
             "Client 1's write with the old token lands and replaces client 2's value. No error, no log line: the update is simply gone.",
         ],
-        "Turn fencing on and watch storage refuse token 33, because it has already seen 34.",
+        "Press “Fix it: Storage checks the fencing token” to open the fenced run, and watch storage refuse token 33, because it has already seen 34.",
     ),
     (
         "check-then-write",
@@ -559,7 +559,7 @@ mod fill_tests {
             "Client 2 writes with token 34, as it should.",
             "Forty seconds late, the old packet arrives and overwrites the newer value. No client paused; a message outlived the lease that sent it.",
         ],
-        "Switch fencing on: the late packet still arrives, and storage turns it away.",
+        "Press “Fix it: Storage checks the fencing token”: the late packet still arrives, and storage turns it away.",
     ),
     (
         "ttl-shorter-than-work",
@@ -707,7 +707,7 @@ mod fill_tests {
             "Client 2 writes with token 34, as it should.",
             "Then the first copy of client 1's write arrives and replaces client 2's value.",
         ],
-        "Switch fencing on: the late copy carries token 33 and is refused.",
+        "Press “Fix it: Storage checks the fencing token”: the late copy carries token 33 and is refused.",
     ),
     (
         "permanent-lock",
@@ -852,7 +852,7 @@ mod fill_tests {
             texts[4].as_deref(),
             Some("Client 2 writes with token 51, as it should.")
         );
-        assert_eq!(try_it.as_deref(), Some("Turn fencing on and watch storage refuse token 50, because it has already seen 51."));
+        assert_eq!(try_it.as_deref(), Some("Press “Fix it: Storage checks the fencing token” to open the fenced run, and watch storage refuse token 50, because it has already seen 51."));
         assert!(texts.iter().all(Option::is_some));
     }
 
@@ -1012,6 +1012,41 @@ mod fill_tests {
         assert_eq!(texts[1].as_deref(), Some("At 5 s client 1 sends its write, while its lease is perfectly valid — but the network holds the packet: it will arrive 40 s later."));
     }
 
+    /// A "Break it yourself" that sends the learner to a fix names the button the page
+    /// offers at that moment ("Fix it: …", the fix's own title), so the learner opens the
+    /// fixed run, with its own verdict and note, rather than editing the lesson's run by
+    /// hand (which marks it edited, and its beats no longer tell it). No suggestion asks
+    /// for fencing through the settings while the fencing fix is on offer.
+    #[test]
+    fn a_suggested_fix_names_a_fix_button_the_page_offers() {
+        let mut pointed = 0;
+        for w in WALKTHROUGHS {
+            let sc = stock(w.scenario);
+            let (_, try_it) = told(w.scenario, &sc);
+            let Some(t) = try_it else { continue };
+            let offered = course::fixes_to_offer(course::lesson_of(w.scenario), &sc);
+            if let Some(i) = t.find("“Fix it: ") {
+                let title = &t[i + "“Fix it: ".len()..];
+                let title = &title[..title.find('”').expect("a closing quote")];
+                assert!(
+                    offered.iter().any(|f| f.title == title),
+                    "{}: no fix button \"Fix it: {title}\" is offered",
+                    w.scenario
+                );
+                pointed += 1;
+            }
+            if offered.iter().any(|f| f.name == "fencing") {
+                let lower = t.to_lowercase();
+                assert!(
+                    !lower.contains("turn fencing on") && !lower.contains("switch fencing on"),
+                    "{}: {t}",
+                    w.scenario
+                );
+            }
+        }
+        assert!(pointed >= 3, "{pointed}");
+    }
+
     /// With fencing switched on by hand (the page keeps its name), the walkthrough neither
     /// says "turn fencing on" nor offers "Fix it" for fencing; and no fix is offered over a
     /// run that already has it.
@@ -1021,7 +1056,7 @@ mod fill_tests {
         for name in ["gc-pause", "delayed-write", "reordered-retry"] {
             let mut sc = stock(name);
             let (_, try_it) = told(name, &sc);
-            assert!(try_it.unwrap().contains("fencing on"), "{name}");
+            assert!(try_it.unwrap().contains("Fix it: "), "{name}");
             assert!(course::fixes_to_offer(name, &sc)
                 .iter()
                 .any(|f| f.name == "fencing"));
@@ -1229,7 +1264,7 @@ mod fill_tests {
         );
         assert_eq!(
             try_it.as_deref(),
-            Some("Switch fencing on: the late copy carries token 90 and is refused.")
+            Some("Press “Fix it: Storage checks the fencing token”: the late copy carries token 90 and is refused.")
         );
     }
 }

@@ -258,7 +258,7 @@ impl Form<'_> {
     /// A fault's or a step's own field, by its key: a node is a choice, a time a number.
     fn item(&self, path: String) -> Html {
         match form::key(&path) {
-            "node" | "a" | "b" | "from" | "to" => self.choice(path),
+            "node" | "a" | "b" | "from" | "to" | "cause" => self.choice(path),
             "key" | "value" | "name" => self.boxed(path, Kind::Text { optional: false }, ""),
             "idempotency_key" => self.boxed(path, Kind::Text { optional: true }, "none"),
             _ => self.number(path, false),

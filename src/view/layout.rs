@@ -12,7 +12,7 @@
 #![cfg_attr(feature = "lite", allow(clippy::let_unit_value))]
 
 use crate::analysis::check::{Verdict, ViolationKind};
-use crate::vocab::names::token_words;
+use crate::vocab::names::{token_words, PauseCause};
 use crate::vocab::numbers::decimal;
 use crate::vocab::numbers::within;
 
@@ -1677,7 +1677,7 @@ fn stack(marks: &mut [Mark]) {
 /// long it lasts ("paused 40 s") and so tells of its end.
 fn told_until(e: &crate::model::trace::Entry) -> Time {
     match e.event {
-        Event::Paused { for_ms } => Time(e.t.0.saturating_add(for_ms)),
+        Event::Paused { for_ms, .. } => Time(e.t.0.saturating_add(for_ms)),
         _ => e.t,
     }
 }
@@ -1966,9 +1966,12 @@ fn fault_glyph(ev: &Event) -> Option<(&'static str, String, Option<String>)> {
         // Events the first load never sees (`model::trace::left_out_events`).
         #[cfg(feature = "lite")]
         crate::left_out_events!() => return None,
-        Event::Paused { for_ms } => (
+        Event::Paused { for_ms, cause } => (
             "❄",
-            format!("paused {}", fmt_ms(*for_ms)),
+            match cause {
+                PauseCause::Gc => format!("paused {}", fmt_ms(*for_ms)),
+                c => format!("paused {}: {}", fmt_ms(*for_ms), c.prose()),
+            },
             Some(fmt_ms(*for_ms)),
         ),
         // Nodes by the names the lanes and the text give them ("lock service 4"), never

@@ -109,6 +109,115 @@ impl FenceMode {
     }
 }
 
+/// What froze a paused node. The model treats every cause alike — a pause is a pause: the
+/// node's handlers stop and its clock runs on — so the cause is what the narration and the
+/// editor call it, never an input to the run. The seeds list the usual suspects: a
+/// stop-the-world GC, a VM's live migration, a starved CPU, paging, a stop signal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PauseCause {
+    /// A stop-the-world garbage collection: the default, so a pause written without a
+    /// cause (every scenario and link from before causes existed) keeps its meaning.
+    #[default]
+    Gc,
+    /// The hypervisor moves the VM to another host and stops it for the final copy.
+    VmMigration,
+    /// Other work holds every CPU, and the process is not scheduled.
+    CpuStarvation,
+    /// Its memory was paged out and must be read back from disk.
+    Paging,
+    /// Someone sent it SIGSTOP (a debugger, `kill -STOP`), and later SIGCONT.
+    Sigstop,
+    /// A blocking call that does not return (a stuck disk, a lock in a library).
+    Hang,
+}
+
+/// Every pause cause: its word (scenario JSON, links), its label (the editor's select) and
+/// how the narration names it ("client 1 froze (a VM live migration)").
+const PAUSE_CAUSES: [(PauseCause, &str, &str, &str); 6] = [
+    (PauseCause::Gc, "gc", "GC pause", "a GC pause"),
+    (
+        PauseCause::VmMigration,
+        "vm_migration",
+        "VM live migration",
+        "a VM live migration",
+    ),
+    (
+        PauseCause::CpuStarvation,
+        "cpu_starvation",
+        "CPU starvation",
+        "CPU starvation",
+    ),
+    (
+        PauseCause::Paging,
+        "paging",
+        "Paging (memory swapped out)",
+        "paging: its memory was swapped out",
+    ),
+    (
+        PauseCause::Sigstop,
+        "sigstop",
+        "SIGSTOP (stopped by a signal)",
+        "SIGSTOP",
+    ),
+    (
+        PauseCause::Hang,
+        "hang",
+        "Hang (a call that does not return)",
+        "a hung call",
+    ),
+];
+
+impl PauseCause {
+    /// Every cause, the default first.
+    pub const ALL: [PauseCause; 6] = {
+        let mut all = [PauseCause::Gc; 6];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = PAUSE_CAUSES[i].0;
+            i += 1;
+        }
+        all
+    };
+
+    fn row(self) -> &'static (PauseCause, &'static str, &'static str, &'static str) {
+        PAUSE_CAUSES
+            .iter()
+            .find(|r| r.0 == self)
+            .unwrap_or(&PAUSE_CAUSES[0])
+    }
+
+    /// Its word in scenario JSON and links: `gc`, `vm_migration`, `cpu_starvation`,
+    /// `paging`, `sigstop`, `hang`.
+    pub fn name(self) -> &'static str {
+        self.row().1
+    }
+
+    /// The editor's label: "VM live migration".
+    pub fn label(self) -> &'static str {
+        self.row().2
+    }
+
+    /// What the narration calls it: "a VM live migration", "CPU starvation".
+    pub fn prose(self) -> &'static str {
+        self.row().3
+    }
+
+    pub fn parse(s: &str) -> Option<PauseCause> {
+        PAUSE_CAUSES.iter().find(|r| r.1 == s).map(|r| r.0)
+    }
+
+    /// Every (word, cause), as the scenario codec's word tables are.
+    pub const WORDS: [(&'static str, PauseCause); 6] = {
+        let mut all = [("", PauseCause::Gc); 6];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = (PAUSE_CAUSES[i].1, PAUSE_CAUSES[i].0);
+            i += 1;
+        }
+        all
+    };
+}
+
 /// What the checker calls a safety violation (two believers is a hazard, not one of these).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ViolationKind {

@@ -61,6 +61,19 @@ pub fn decimal(units: i64, places: u32) -> String {
     format!("{sign}{a}.{frac}")
 }
 
+/// "second", "third" … "tenth", then "11th": how many times something has happened, as the
+/// narration counts a repeat.
+pub fn ordinal(n: u32) -> String {
+    const WORDS: [&str; 10] = [
+        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+        "tenth",
+    ];
+    match n.checked_sub(1).and_then(|i| WORDS.get(i as usize)) {
+        Some(w) => (*w).to_string(),
+        None => format!("{n}th"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -30,6 +30,7 @@ pub fn fault(r: &mut Rng, clients: u8, horizon: i64) -> Fault {
                 node(r, clients)
             },
             for_ms: r.range_i64(1, 30_000),
+            cause: PauseCause::Gc,
         },
         2 => FaultKind::Partition {
             a: client,

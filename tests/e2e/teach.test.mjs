@@ -95,7 +95,7 @@ describe('teach it', () => {
       await walk.waitFor();
       await page.keyboard.press('End');
       await until(async () => /Break it yourself/.test(await walk.innerText()), 'the last beat');
-      assert.match(await walk.innerText(), /Turn fencing on/);
+      assert.match(await walk.innerText(), /Press “Fix it: Storage checks the fencing token”/);
       const fixIt = walk.getByRole('button', { name: 'Fix it: Storage checks the fencing token' });
       assert.equal(await fixIt.count(), 1);
 

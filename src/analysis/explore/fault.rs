@@ -7,7 +7,7 @@
 //! of), the true time it starts, its *cost* (how much fault time it adds, so the smallest
 //! counterexample can be preferred) and how to write itself into a scenario.
 
-use crate::model::scenario::{Fault, FaultKind, Scenario};
+use crate::model::scenario::{Fault, FaultKind, PauseCause, Scenario};
 use crate::vocab::ids::NodeId;
 use crate::vocab::numbers::fmt_ms;
 
@@ -198,7 +198,14 @@ impl Added {
         let mut push = |at_ms: i64, kind: FaultKind| sc.faults.push(Fault { at_ms, kind });
         match *self {
             Added::Drift { node, ppm } => drift(sc, node, ppm),
-            Added::Pause { node, at, ms } => push(at, FaultKind::Pause { node, for_ms: ms }),
+            Added::Pause { node, at, ms } => push(
+                at,
+                FaultKind::Pause {
+                    node,
+                    for_ms: ms,
+                    cause: PauseCause::Gc,
+                },
+            ),
             Added::Partition {
                 client,
                 cut,
@@ -258,11 +265,18 @@ impl Added {
         }
     }
 
-    /// The fault in a few words, naming nodes as the page does: "pause client 1 for 25.000s
-    /// at 15.051s".
+    /// The fault as an instruction, naming nodes as the page does: "pause client 1 for
+    /// 25.000s at 15.051s". Every fault reads as a verb phrase with the node's own name in
+    /// it (and its article: "the lock service", "storage", "client 1"), so a summary can
+    /// join them with ", then " and capitalise the first letter into a sentence.
     pub fn describe(&self) -> String {
         match *self {
-            Added::Drift { node, ppm } => format!("{}'s clock rate {ppm:+} ppm", node.name()),
+            Added::Drift { node, ppm } => format!(
+                "run {} clock {} ppm {} from the start",
+                possessive(node),
+                ppm.unsigned_abs(),
+                if ppm < 0 { "slow" } else { "fast" }
+            ),
             Added::Pause { node, at, ms } => {
                 format!("pause {} for {} at {}", node.name(), fmt_ms(ms), fmt_ms(at))
             }
@@ -272,63 +286,73 @@ impl Added {
                 at,
                 heal,
             } => format!(
-                "cut {} from {} at {}, healed at {}",
+                "cut {} off from {} at {} and heal the cut at {}",
                 client.name(),
                 match cut {
                     Cut::LockService => "the lock service",
                     Cut::Storage => "storage",
-                    Cut::Both => "the lock service and storage",
+                    Cut::Both => "both the lock service and storage",
                 },
                 fmt_ms(at),
                 fmt_ms(heal)
             ),
-            Added::Jump { node, at, by } => {
-                format!(
-                    "{}'s clock jumps {} at {}",
-                    node.name(),
-                    signed(by),
-                    fmt_ms(at)
-                )
-            }
+            Added::Jump { node, at, by } => format!(
+                "jump {} clock {} by {} at {}",
+                possessive(node),
+                if by < 0 { "back" } else { "forward" },
+                fmt_ms(by.abs()),
+                fmt_ms(at)
+            ),
             Added::Delay {
                 from,
                 to,
                 at,
                 extra,
             } => format!(
-                "hold the next {} → {} message sent from {} for {} more",
+                "hold back the next message from {} to {}, sent at or after {}, for {} more",
                 from.name(),
                 to.name(),
                 fmt_ms(at),
                 fmt_ms(extra)
             ),
-            Added::Restart { node, at, down } => outage("restart", node, "", at, down),
-            Added::Failover { node, at, down } => outage("fail", node, " over", at, down),
-            Added::FalsePositive { client, at } => {
-                format!("declare {}'s session dead at {}", client.name(), fmt_ms(at))
-            }
-            Added::FailRenewals { at, ms } => {
-                format!("drop every renewal for {} at {}", fmt_ms(ms), fmt_ms(at))
-            }
+            Added::Restart { node, at, down } => format!(
+                "crash {} at {} and restart it {}",
+                node.name(),
+                fmt_ms(at),
+                after(down)
+            ),
+            Added::Failover { node, at, down } => format!(
+                "fail over {} at {}, a new leader taking over {}",
+                node.name(),
+                fmt_ms(at),
+                after(down)
+            ),
+            Added::FalsePositive { client, at } => format!(
+                "have the lock service declare {} session dead at {}",
+                possessive(client),
+                fmt_ms(at)
+            ),
+            Added::FailRenewals { at, ms } => format!(
+                "have the lock service drop every renewal for {} from {}",
+                fmt_ms(ms),
+                fmt_ms(at)
+            ),
         }
     }
 }
 
-fn outage(verb: &str, node: NodeId, tail: &str, at: i64, down: i64) -> String {
-    format!(
-        "{verb} {}{tail} at {}, down {}",
-        node.name(),
-        fmt_ms(at),
-        fmt_ms(down)
-    )
+/// "5.000s later", or "at once" for an outage of no length.
+fn after(ms: i64) -> String {
+    if ms == 0 {
+        "at once".into()
+    } else {
+        format!("{} later", fmt_ms(ms))
+    }
 }
 
-fn signed(ms: i64) -> String {
-    if ms >= 0 {
-        format!("+{}", fmt_ms(ms))
-    } else {
-        fmt_ms(ms)
-    }
+/// "client 1's", "the lock service's", "storage's".
+fn possessive(node: NodeId) -> String {
+    format!("{}'s", node.name())
 }
 
 /// Adds `ppm` to one node's clock rate.
@@ -353,5 +377,160 @@ fn drift(sc: &mut Scenario, node: NodeId, ppm: i64) {
             sc.coordinator.clocks[i].drift_ppm += ppm;
         }
         NodeId::Storage => sc.storage.clock.drift_ppm += ppm,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every node kind a sentence may name: a client, the lock service, one of Redlock's
+    /// other masters, storage.
+    const NODES: [NodeId; 5] = [
+        NodeId::Client(0),
+        NodeId::Client(1),
+        NodeId::Coord(0),
+        NodeId::Coord(2),
+        NodeId::Storage,
+    ];
+
+    /// The faults of one class, once with each node kind in each role it can take.
+    fn examples(class: FaultClass) -> Vec<Added> {
+        let mut v = Vec::new();
+        for node in NODES {
+            match class {
+                FaultClass::Pause => v.push(Added::Pause {
+                    node,
+                    at: 15_051,
+                    ms: 25_000,
+                }),
+                FaultClass::Partition => {
+                    for cut in [Cut::LockService, Cut::Storage, Cut::Both] {
+                        v.push(Added::Partition {
+                            client: node,
+                            cut,
+                            at: 1_000,
+                            heal: 9_000,
+                        });
+                    }
+                }
+                FaultClass::Clock => {
+                    for by in [-3_000, 3_000] {
+                        v.push(Added::Jump {
+                            node,
+                            at: 2_000,
+                            by,
+                        });
+                        v.push(Added::Drift { node, ppm: by });
+                    }
+                }
+                FaultClass::Delay => {
+                    for to in NODES.into_iter().filter(|&to| to != node) {
+                        v.push(Added::Delay {
+                            from: node,
+                            to,
+                            at: 4_000,
+                            extra: 6_000,
+                        });
+                    }
+                }
+                FaultClass::Restart => {
+                    for down in [0, 2_000] {
+                        v.push(Added::Restart {
+                            node,
+                            at: 5_000,
+                            down,
+                        });
+                    }
+                }
+                FaultClass::Failover => {
+                    for down in [0, 2_000] {
+                        v.push(Added::Failover {
+                            node,
+                            at: 5_000,
+                            down,
+                        });
+                    }
+                }
+                FaultClass::FalsePositive => v.push(Added::FalsePositive {
+                    client: node,
+                    at: 7_000,
+                }),
+                FaultClass::FailRenewals => v.push(Added::FailRenewals {
+                    at: 3_000,
+                    ms: 8_000,
+                }),
+            }
+        }
+        v
+    }
+
+    fn nodes_of(f: &Added) -> Vec<NodeId> {
+        match *f {
+            Added::Drift { node, .. }
+            | Added::Pause { node, .. }
+            | Added::Jump { node, .. }
+            | Added::Restart { node, .. }
+            | Added::Failover { node, .. } => vec![node],
+            Added::Partition { client, .. } | Added::FalsePositive { client, .. } => {
+                vec![client]
+            }
+            Added::Delay { from, to, .. } => vec![from, to],
+            Added::FailRenewals { .. } => vec![],
+        }
+    }
+
+    /// Words that open a noun phrase. An article after one of them ("the next the lock
+    /// service") is the mistake a node's name, which carries its own article, invites.
+    const DETERMINERS: [&str; 6] = ["the", "a", "an", "next", "every", "each"];
+    const ARTICLES: [&str; 3] = ["the", "a", "an"];
+
+    #[test]
+    fn every_fault_sentence_reads_as_english_for_every_node_kind() {
+        for class in FaultClass::ALL {
+            let all = examples(class);
+            assert!(!all.is_empty(), "{class:?} has no example");
+            for f in all {
+                assert_eq!(f.class(), class);
+                let s = f.describe();
+                let first = s.chars().next().unwrap();
+                assert!(first.is_ascii_lowercase(), "{s:?} must start with a verb");
+                assert!(!s.ends_with('.'), "{s:?}: the summary adds the full stop");
+                assert!(!s.contains('→') && !s.contains("  "), "{s:?}");
+                for n in nodes_of(&f) {
+                    assert!(s.contains(&n.name()), "{s:?} does not name {}", n.name());
+                }
+                let words: Vec<String> = s
+                    .split(|c: char| !c.is_alphanumeric() && c != '\'')
+                    .filter(|w| !w.is_empty())
+                    .map(str::to_ascii_lowercase)
+                    .collect();
+                for w in words.windows(2) {
+                    assert_ne!(w[0], w[1], "{s:?} repeats {:?}", w[0]);
+                    assert!(
+                        !(DETERMINERS.contains(&w[0].as_str())
+                            && ARTICLES.contains(&w[1].as_str())),
+                        "{s:?} stacks {:?} on {:?}",
+                        w[0],
+                        w[1]
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_held_message_names_both_ends_in_order() {
+        let f = Added::Delay {
+            from: NodeId::COORD,
+            to: NodeId::Client(0),
+            at: 12_000,
+            extra: 5_000,
+        };
+        assert_eq!(
+            f.describe(),
+            "hold back the next message from the lock service to client 1, sent at or after \
+             12.000s, for 5.000s more"
+        );
     }
 }

@@ -19,6 +19,7 @@ use crate::model::clock::Clock;
 use crate::model::msg::Msg;
 use crate::model::trace::{Entry, Event, LossHow, Outcome, Trace};
 use crate::vocab::ids::NodeId;
+use crate::vocab::names::PauseCause;
 use crate::vocab::time::Time;
 
 /// µs → the model's ms, rounding toward minus infinity.
@@ -300,8 +301,10 @@ pub fn to_trace(r: &Recording) -> Trace {
                 let until = answer[i].map_or(end, |j| ms(r.lines[j].t_us));
                 push(
                     me,
+                    // A recording does not say what froze the process.
                     Event::Paused {
                         for_ms: until - t.0,
+                        cause: PauseCause::Gc,
                     },
                 )
             }

@@ -93,6 +93,15 @@ fn line(e: &Event, node: NodeId, local: i64) -> Option<(&'static str, Fields)> {
     Some(match e {
         Event::JobStarted => ("job_started", vec![]),
         Event::JobFinished => ("job_finished", vec![]),
+        Event::JobAborted {
+            why: AbortWhy::Refused { times },
+        } => (
+            "job_aborted",
+            vec![
+                ("reason", text("refused")),
+                ("refusals", Json::Int(i128::from(*times))),
+            ],
+        ),
         Event::JobAborted { why } => (
             "job_aborted",
             vec![(
@@ -100,6 +109,7 @@ fn line(e: &Event, node: NodeId, local: i64) -> Option<(&'static str, Fields)> {
                 text(match why {
                     AbortWhy::LostLease => "lost_lease",
                     AbortWhy::CoordinatorUnreachable => "lock_service_unreachable",
+                    AbortWhy::Refused { .. } => "refused",
                     AbortWhy::StorageUnreachable => "storage_unreachable",
                 }),
             )],

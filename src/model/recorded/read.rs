@@ -407,7 +407,7 @@ pub const COMMON: [&str; 4] = ["t_us", "node", "local_us", "event"];
 pub const EVENTS: &[(&str, Option<Role>, &[&str])] = &[
     ("job_started", Some(Role::Client), &[]),
     ("job_finished", Some(Role::Client), &[]),
-    ("job_aborted", Some(Role::Client), &["reason"]),
+    ("job_aborted", Some(Role::Client), &["reason", "refusals"]),
     ("acquire_sent", Some(Role::Client), &[]),
     ("granted", Some(Role::Client), &["token", "ttl_ms"]),
     ("acquire_failed", Some(Role::Client), &[]),
@@ -500,9 +500,12 @@ fn read_event(o: &Obj, h: &Header) -> Res<Line> {
             why: match o.need_text("reason", MAX_TEXT)? {
                 "lost_lease" => AbortWhy::LostLease,
                 "lock_service_unreachable" => AbortWhy::CoordinatorUnreachable,
+                "refused" => AbortWhy::Refused {
+                    times: o.need_int("refusals", 1, i128::from(u32::MAX))? as u32,
+                },
                 "storage_unreachable" => AbortWhy::StorageUnreachable,
                 r => return Err(o.err("reason", format!(
-                    "{} is not \"lost_lease\", \"lock_service_unreachable\" or \"storage_unreachable\"",
+                    "{} is not \"lost_lease\", \"lock_service_unreachable\", \"refused\" or \"storage_unreachable\"",
                     shown(&Json::Str(r.to_string()))
                 ))),
             },

@@ -337,6 +337,8 @@ const FENCE_WITH: &[(&str, FenceWith)] = &[
     ("owner_id", FenceWith::OwnerId),
 ];
 const FAIL: &[(&str, FailMode)] = &[("open", FailMode::Open), ("closed", FailMode::Closed)];
+/// The pause causes' words, from their one table (`vocab::names`).
+const PAUSE_CAUSES: &[(&str, PauseCause)] = &PauseCause::WORDS;
 
 /// A fault's kind without its fields: what the word in `"fault"` names.
 #[derive(Clone, Copy, PartialEq)]
@@ -521,6 +523,7 @@ fn fault(v: &Json, p: &str) -> R<Fault> {
         FaultWord::Pause => FaultKind::Pause {
             node: f.node("node")?,
             for_ms: f.i64("for_ms")?,
+            cause: f.word("cause", PAUSE_CAUSES, Some(PauseCause::Gc))?,
         },
         FaultWord::Partition => FaultKind::Partition {
             a: f.node("a")?,
@@ -789,8 +792,18 @@ pub fn encode(sc: &Scenario) -> Json {
     };
     let fault = |f: &Fault| {
         let rest: Vec<(&str, Json)> = match &f.kind {
-            FaultKind::Pause { node: n, for_ms } => {
-                vec![("node", node(*n)), ("for_ms", int(*for_ms))]
+            FaultKind::Pause {
+                node: n,
+                for_ms,
+                cause,
+            } => {
+                let mut kv = vec![("node", node(*n)), ("for_ms", int(*for_ms))];
+                // The default is left out, so a GC pause is written (and linked) as it
+                // was before causes existed.
+                if *cause != PauseCause::Gc {
+                    kv.push(("cause", word_of(PAUSE_CAUSES, *cause)));
+                }
+                kv
             }
             FaultKind::Partition { a, b } | FaultKind::Heal { a, b } => {
                 vec![("a", node(*a)), ("b", node(*b))]
@@ -1018,6 +1031,7 @@ mod tests {
             FaultKind::Pause {
                 node: c1,
                 for_ms: 1,
+                cause: PauseCause::VmMigration,
             },
             FaultKind::Partition {
                 a: c1,
@@ -1071,5 +1085,46 @@ mod tests {
         for (a, b) in faults.iter().zip(&sc.faults) {
             assert_eq!(&fault(a, "f").unwrap(), b);
         }
+    }
+
+    /// A pause's cause: absent reads as a GC pause (every file and link from before causes
+    /// existed), a GC pause is written without one (so those files and links are written
+    /// as they were), every other cause is written and read back, and an unknown word is
+    /// refused naming its field.
+    #[test]
+    fn a_pause_cause_defaults_to_gc_and_an_unknown_one_is_refused_by_name() {
+        let sc = crate::teach::presets::PRESETS[1].scenario();
+        assert!(matches!(
+            sc.faults[0].kind,
+            FaultKind::Pause {
+                cause: PauseCause::Gc,
+                ..
+            }
+        ));
+        let text = sc.to_json_pretty();
+        assert!(!text.contains("\"cause\""), "a GC pause writes no cause");
+        for cause in PauseCause::ALL {
+            let mut one = sc.clone();
+            if let FaultKind::Pause { cause: c, .. } = &mut one.faults[0].kind {
+                *c = cause;
+            }
+            let text = one.to_json_pretty();
+            assert_eq!(
+                text.contains(&format!("\"cause\": \"{}\"", cause.name())),
+                cause != PauseCause::Gc,
+                "{text}"
+            );
+            assert_eq!(Scenario::from_json(&text).unwrap(), one);
+            assert_eq!(PauseCause::parse(cause.name()), Some(cause));
+        }
+        let bad = text.replacen(
+            "\"for_ms\": 40000",
+            "\"for_ms\": 40000, \"cause\": \"gremlins\"",
+            1,
+        );
+        assert_ne!(bad, text);
+        let e = Scenario::from_json(&bad).unwrap_err().to_string();
+        assert!(e.starts_with("faults[0].cause"), "{e}");
+        assert!(e.contains("vm_migration") && e.contains("gremlins"), "{e}");
     }
 }

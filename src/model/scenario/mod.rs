@@ -13,7 +13,7 @@ mod codec;
 mod validate;
 
 use crate::vocab::json;
-pub use crate::vocab::names::{FenceMode, Outcome};
+pub use crate::vocab::names::{FenceMode, Outcome, PauseCause};
 
 pub use validate::{Limits, ScenarioError, LIMITS};
 
@@ -408,10 +408,12 @@ pub struct Fault {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum FaultKind {
-    /// Freeze a node (a GC pause, SIGSTOP): its handlers stop, its clock does not.
+    /// Freeze a node: its handlers stop, its clock does not. `cause` names what froze it
+    /// (a GC pause unless said otherwise); it changes the words, never the run.
     Pause {
         node: NodeId,
         for_ms: i64,
+        cause: PauseCause,
     },
     /// Cut both directions between two nodes.
     Partition {

@@ -477,7 +477,7 @@ impl Scenario {
             ));
         }
         match &f.kind {
-            FaultKind::Pause { node, for_ms } => {
+            FaultKind::Pause { node, for_ms, .. } => {
                 self.node(&format!("{p}.node"), *node)?;
                 range(&format!("{p}.for_ms"), *for_ms, 1, LIMITS.max_horizon_ms)
             }

@@ -83,6 +83,9 @@ pub struct Client {
     owner: u64,
     next_req: u32,
     attempts: u32,
+    /// Acquire attempts of the current step the lock service answered "held by someone
+    /// else": when the client gives up, they tell a refusal from an outage.
+    refusals: u32,
     /// Acquire attempts of the current step: (req, local send time).
     acquire_sent: Vec<(u32, i64)>,
     /// The last renewal sent: (req, local send time).
@@ -120,6 +123,7 @@ impl Client {
             owner: 0,
             next_req: 1,
             attempts: 0,
+            refusals: 0,
             acquire_sent: Vec::new(),
             renew_sent: (0, 0),
             unlocked: false,
@@ -199,6 +203,7 @@ impl Client {
                 Step::Acquire => {
                     self.owner = ctx.rng.next_u64();
                     self.attempts = 0;
+                    self.refusals = 0;
                     self.unlocked = false;
                     self.acquire_sent.clear();
                     self.send_acquire(ctx, spec);
@@ -373,6 +378,10 @@ impl Client {
             granted,
             validity_ms,
         });
+        // Some master said "held": the round was refused, not unanswered.
+        if self.answers > granted {
+            self.refusals += 1;
+        }
         self.to_coords(ctx, Msg::Release { owner: self.owner });
         if self.exhausted(spec) {
             self.give_up_acquire(ctx, spec);
@@ -517,6 +526,7 @@ impl Client {
                 };
             }
             (Phase::Acquiring { req: r, .. }, Msg::Busy { req }) if r == req => {
+                self.refusals += 1;
                 let wait = spec.retry.interval_ms + ctx.rng.range_i64(0, spec.retry.jitter_ms);
                 ctx.timer_in(wait, TimerKind::RetryAcquire { gen: self.gen });
             }
@@ -645,6 +655,13 @@ impl Client {
                 self.to_coords(ctx, Msg::Release { owner: self.owner });
                 self.next_step(ctx, spec);
             }
+            // The service answered, so this is not an outage: the lock was held.
+            FailMode::Closed if self.refusals > 0 => self.abort(
+                ctx,
+                AbortWhy::Refused {
+                    times: self.refusals,
+                },
+            ),
             FailMode::Closed => self.abort(ctx, AbortWhy::CoordinatorUnreachable),
         }
     }

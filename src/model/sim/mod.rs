@@ -532,12 +532,17 @@ impl<'s> Sim<'s> {
             return;
         };
         match f.kind {
-            FaultKind::Pause { node, for_ms } => {
+            // The cause is carried to the trace for the narration and does nothing else.
+            FaultKind::Pause {
+                node,
+                for_ms,
+                cause,
+            } => {
                 let r = self.idx(node);
                 let until = self.now.plus(for_ms);
                 let was = self.rt[r].paused_until;
                 self.rt[r].paused_until = Some(was.map_or(until, |w| w.max(until)));
-                self.note(node, Event::Paused { for_ms });
+                self.note(node, Event::Paused { for_ms, cause });
                 self.queue.push(until, Ev::Resume(node));
             }
             // The first load runs the default page's scenario alone, whose only faults

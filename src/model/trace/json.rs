@@ -10,6 +10,7 @@ use crate::model::msg::{Msg, RejectReason};
 use crate::model::trace::{AbortWhy, DropWhy, Entry, Event, Forgot, LossHow};
 use crate::vocab::ids::NodeId;
 use crate::vocab::json::Json;
+use crate::vocab::names::PauseCause;
 
 /// Builds one JSON object field by field.
 struct Obj(Vec<(String, Json)>);
@@ -167,11 +168,17 @@ pub fn event(e: &Event) -> Json {
         JobStarted => o("job_started"),
         StepStarted { step } => o("step_started").int("step", *step),
         JobFinished => o("job_finished"),
+        JobAborted {
+            why: AbortWhy::Refused { times },
+        } => o("job_aborted")
+            .val("why", word("refused"))
+            .int("refusals", *times),
         JobAborted { why } => o("job_aborted").val(
             "why",
             word(match why {
                 AbortWhy::LostLease => "lost_lease",
                 AbortWhy::CoordinatorUnreachable => "coordinator_unreachable",
+                AbortWhy::Refused { .. } => "refused",
                 AbortWhy::StorageUnreachable => "storage_unreachable",
             }),
         ),
@@ -290,7 +297,15 @@ pub fn event(e: &Event) -> Json {
         EffectDeduplicated { client, name } => o("effect_deduplicated")
             .node("client", *client)
             .text("name", name),
-        Paused { for_ms } => o("paused").int("for_ms", *for_ms),
+        // A GC pause, the default, writes no cause: traces (and their digests) from
+        // before causes existed read the same.
+        Paused {
+            for_ms,
+            cause: PauseCause::Gc,
+        } => o("paused").int("for_ms", *for_ms),
+        Paused { for_ms, cause } => o("paused")
+            .int("for_ms", *for_ms)
+            .val("cause", word(cause.name())),
         Resumed => o("resumed"),
         LinkCut { peer } => o("link_cut").node("peer", *peer),
         LinkHealed { peer } => o("link_healed").node("peer", *peer),

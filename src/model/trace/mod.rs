@@ -13,6 +13,7 @@ pub mod json;
 use crate::model::clock::Clock;
 use crate::model::msg::{Msg, RejectReason, Text};
 use crate::vocab::ids::NodeId;
+use crate::vocab::names::PauseCause;
 use crate::vocab::numbers::fmt_ms;
 use crate::vocab::time::Time;
 use serde::Serialize;
@@ -187,8 +188,10 @@ pub enum Event {
         name: Text,
     },
     // --- faults
+    /// The node froze for `for_ms`; `cause` is what froze it (words only).
     Paused {
         for_ms: i64,
+        cause: PauseCause,
     },
     Resumed,
     LinkCut {
@@ -265,8 +268,29 @@ pub enum Event {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AbortWhy {
     LostLease,
+    /// No attempt to acquire was answered, and the client fails closed.
     CoordinatorUnreachable,
+    /// The lock service answered, and every answer was "held by someone else": the client
+    /// ran out of attempts. `times` counts the refusals. Not an outage: the service worked.
+    Refused {
+        times: u32,
+    },
     StorageUnreachable,
+}
+
+impl AbortWhy {
+    /// Why, in a few words: "gave up after 3 refusals: the lock was held".
+    pub fn words(self) -> String {
+        match self {
+            AbortWhy::LostLease => "lost the lease".into(),
+            AbortWhy::CoordinatorUnreachable => "lock service unreachable: failed closed".into(),
+            AbortWhy::Refused { times } => format!(
+                "gave up after {times} refusal{}: the lock was held",
+                if times == 1 { "" } else { "s" }
+            ),
+            AbortWhy::StorageUnreachable => "storage unreachable".into(),
+        }
+    }
 }
 
 /// What a restart lost.
@@ -425,15 +449,7 @@ impl fmt::Display for Event {
             JobStarted => write!(f, "starts its job"),
             StepStarted { step } => write!(f, "step {}", step + 1),
             JobFinished => write!(f, "finishes its job"),
-            JobAborted { why } => write!(
-                f,
-                "aborts its job ({})",
-                match why {
-                    AbortWhy::LostLease => "lost the lease",
-                    AbortWhy::CoordinatorUnreachable => "lock service unreachable: fails closed",
-                    AbortWhy::StorageUnreachable => "storage unreachable",
-                }
-            ),
+            JobAborted { why } => write!(f, "aborts its job ({})", why.words()),
             Sent {
                 to,
                 msg,
@@ -466,12 +482,13 @@ impl fmt::Display for Event {
             } => {
                 write!(
                     f,
-                    "lease {token} extended to {} on its clock",
+                    "lease ({}) extended to {} on its clock",
+                    tok(Some(*token)),
                     fmt_ms(*deadline_local)
                 )
             }
             BeliefEnded { token, how } => {
-                write!(f, "no longer believes it holds token {token}: {how}")
+                write!(f, "no longer believes it holds {}: {how}", held(*token))
             }
             CheckPassed { deadline_local } => {
                 write!(
@@ -483,7 +500,7 @@ impl fmt::Display for Event {
             LossIgnored => write!(f, "logs the lost lease and carries on"),
             FailedOpen => write!(
                 f,
-                "cannot reach the coordinator: fails open, proceeds unlocked"
+                "cannot reach the lock service: fails open, proceeds unlocked"
             ),
             GaveUp => write!(f, "gives up on the request"),
             LeaseGranted {
@@ -518,7 +535,11 @@ impl fmt::Display for Event {
             }
             RequestQueued { client } => write!(f, "queues {client}'s acquire"),
             RenewalRefused { client, token } => {
-                write!(f, "refuses {client}'s renewal of {token}: not the holder")
+                write!(
+                    f,
+                    "refuses {client}'s renewal ({}): not the holder",
+                    tok(Some(*token))
+                )
             }
             RenewalDropped { client } => write!(f, "drops {client}'s renewal (renewals failing)"),
             WriteAccepted {
@@ -552,7 +573,13 @@ impl fmt::Display for Event {
                     "skips \"{name}\" for {client}: idempotency key already used"
                 )
             }
-            Paused { for_ms } => write!(f, "pauses for {}", fmt_ms(*for_ms)),
+            Paused {
+                for_ms,
+                cause: PauseCause::Gc,
+            } => write!(f, "pauses for {}", fmt_ms(*for_ms)),
+            Paused { for_ms, cause } => {
+                write!(f, "pauses for {} ({})", fmt_ms(*for_ms), cause.prose())
+            }
             Resumed => write!(f, "resumes"),
             LinkCut { peer } => write!(f, "is partitioned from {peer}"),
             LinkHealed { peer } => write!(f, "can reach {peer} again"),
@@ -615,8 +642,8 @@ impl fmt::Display for Event {
                 expires_local,
             } => write!(
                 f,
-                "new leader extends {client}'s lease {} until {} on its clock",
-                token,
+                "new leader extends {client}'s lease ({}) until {} on its clock",
+                tok(Some(*token)),
                 fmt_ms(*expires_local)
             ),
             SessionInvalidated { client, .. } => {
@@ -626,6 +653,16 @@ impl fmt::Display for Event {
                 write!(f, "lock-delay until {} on its clock", fmt_ms(*until_local))
             }
         }
+    }
+}
+
+/// What a client believes it holds: "token 33", or "the lock" when the service gives no
+/// token (Redis, Redlock: token 0 is no token, never a number to show).
+fn held(token: u64) -> String {
+    if token == 0 {
+        "the lock".into()
+    } else {
+        format!("token {token}")
     }
 }
 

@@ -104,7 +104,7 @@ fn s(ms: i64) -> String {
 /// One fault in a few words: "pause Client 1 40 s at 10 s".
 fn fault(at_ms: i64, k: &FaultKind) -> String {
     let (what, a, b, ms) = match *k {
-        FaultKind::Pause { node, for_ms } => ("pause", Some(node), None, Some(for_ms)),
+        FaultKind::Pause { node, for_ms, .. } => ("pause", Some(node), None, Some(for_ms)),
         FaultKind::Partition { a, b } => ("cut", Some(a), Some(b), None),
         FaultKind::Heal { a, b } => ("heal", Some(a), Some(b), None),
         FaultKind::Delay { from, to, extra_ms } => ("delay", Some(from), Some(to), Some(extra_ms)),
