@@ -17,7 +17,6 @@ mod worker {
     use leaseline::analysis::explore::engine::Explorer;
     use leaseline::analysis::explore::request::Request;
     use leaseline::analysis::explore::{wire, Class, Evaluator, Progress};
-    use std::collections::BTreeSet;
     use wasm_bindgen::prelude::*;
 
     /// Progress every this many schedules. Each message re-renders the page's Explore
@@ -39,8 +38,6 @@ mod worker {
         /// changes then (nothing to compare while it stands still).
         sent: Vec<String>,
         seen_found: u64,
-        /// The orderings the lead saw in the chunks it evaluated itself.
-        seen: BTreeSet<u64>,
     }
 
     #[wasm_bindgen]
@@ -55,7 +52,6 @@ mod worker {
                 progress,
                 sent: Vec::new(),
                 seen_found: 0,
-                seen: BTreeSet::new(),
             })
         }
 
@@ -84,7 +80,7 @@ mod worker {
             let Some(c) = x.take(n) else {
                 return false;
             };
-            let evals = x.eval_here(&c, &mut self.seen);
+            let evals = x.eval_here(&c);
             x.give(c.first, evals);
             self.merge();
             true
@@ -152,8 +148,6 @@ mod worker {
     #[wasm_bindgen]
     pub struct Helper {
         ev: Evaluator,
-        /// The orderings this helper saw: its chunks come in job order (see the engine).
-        seen: BTreeSet<u64>,
     }
 
     #[wasm_bindgen]
@@ -164,14 +158,13 @@ mod worker {
             let bounds = r.bounds()?;
             Ok(Helper {
                 ev: Evaluator::new(&r.scenario, &bounds),
-                seen: BTreeSet::new(),
             })
         }
 
         /// Evaluates a chunk (the lead's words); its evaluations as words.
         pub fn evaluate(&mut self, words: &[i64]) -> Result<Vec<i64>, String> {
             let c = wire::read_chunk(words)?;
-            let evals = self.ev.eval_all(&c.jobs, &|_| false, &mut self.seen);
+            let evals = self.ev.eval_all(&c.jobs);
             Ok(wire::evals(c.first, &evals))
         }
     }

@@ -76,8 +76,8 @@ impl Message {
 
 /// Starts the module worker `script` (beside the app's files), handing each of its
 /// messages to `on_message`, and returns it with its handler, to be kept alive while it
-/// runs. `fail` hears, in words that follow the worker's `name`, when it cannot start or
-/// fails to load.
+/// runs. `fail` hears, in words that follow the worker's `name`, when it cannot start,
+/// fails to load, or stops with an error.
 pub(super) fn spawn(
     script: &str,
     name: &'static str,
@@ -95,8 +95,19 @@ pub(super) fn spawn(
         return None;
     };
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
-        fail.emit(format!("{name} failed to load (the network may be down)"))
+    // A script that cannot load fires a bare `error`; an error thrown while it runs (a
+    // trap, memory exhausted) fires one with a message. Either is said in the panel, and
+    // handled here, so that it is not also reported as the page's own uncaught error.
+    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+        e.prevent_default();
+        let message = js_sys::Reflect::get(&e, &"message".into())
+            .ok()
+            .and_then(|m| m.as_string())
+            .filter(|m| !m.is_empty());
+        fail.emit(match message {
+            None => format!("{name} failed to load (the network may be down)"),
+            Some(m) => format!("{name} stopped with an error ({m}); the run on screen is unharmed"),
+        })
     });
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     on_error.forget();

@@ -16,17 +16,19 @@
 //!
 //! Why the jobs are schedules and not extended runs: a run's candidates (hundreds) vary a
 //! lot from run to run, so handing out runs would leave workers idle behind a big one;
-//! chunks of schedules keep every worker equally busy and progress smooth. The parent's
-//! trace is not kept: the worker that evaluated the parent also derived its candidates,
-//! which the merge files as the next depth's jobs. A worker handed a chunk of a parent's
-//! jobs simulates that parent once more, only up to its jobs' fault instants, and
-//! finishes each job's run from there rather than from the start ([`Evaluator::eval_all`]).
+//! chunks of schedules keep every worker equally busy and progress smooth. A worker
+//! handed a chunk of a parent's jobs simulates that parent once more, only up to its
+//! jobs' fault instants, and finishes each job's run from there rather than from the
+//! start ([`Evaluator::eval_all`]); each run is judged as soon as it is finished, so a
+//! worker holds one run at a time.
 //!
-//! Deriving candidates for a run that is never extended is wasted work, so a worker skips
-//! it when the run's ordering is already known — merged before ([`Explorer::known`]), or
-//! seen earlier by the same worker (each worker takes its chunks in increasing job order,
-//! so an ordering it saw earlier is merged before the run in hand). That is only a saving:
-//! if the merge ever needs candidates a worker skipped, it derives them itself.
+//! Memory is bounded by what is handed out, not by what waits. A run to extend waits in
+//! the queue as its faults alone; its candidate faults (often tens of thousands, one per
+//! instant and kind) are derived by the merge only when the hand-out reaches it
+//! ([`Explorer::take`]) — one more simulation of that run, against the thousands of jobs
+//! it then hands out. Keeping every waiting run's candidates instead grew a two-fault
+//! search of a Redlock lesson past 5 GB within seconds (thousands of runs to extend,
+//! each with some 58,000 candidates), which a browser's Web Worker ends as an error.
 //!
 //! The examples are rebuilt by the merge: a worker sends only a violating run's class, and
 //! the merge rebuilds the scenario, digest and explanation only when the run becomes its
@@ -42,7 +44,7 @@ use crate::model::sim::{run, Prefix};
 use crate::model::trace::Trace;
 use crate::vocab::ids::NodeId;
 use crate::vocab::time::Time;
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 
 /// The most threads (or Web Workers) one search uses.
 pub const MAX_WORKERS: usize = 64;
@@ -71,9 +73,6 @@ pub struct Eval {
     pub order: u64,
     /// A violating run's class.
     pub class: Option<ClassKey>,
-    /// A safe run's candidate faults for the next depth (in time order after its last
-    /// fault), when it may be extended and its ordering was not known to be seen.
-    pub next: Option<Vec<Added>>,
 }
 
 impl Evaluator {
@@ -95,57 +94,10 @@ impl Evaluator {
         sc
     }
 
-    /// Evaluates one schedule. `known` says whether an ordering was merged already and
-    /// `seen` holds the orderings this worker saw in earlier jobs (see the module doc):
-    /// for those the candidates are not derived.
-    pub fn eval(
-        &self,
-        faults: &[Added],
-        known: &dyn Fn(u64) -> bool,
-        seen: &mut BTreeSet<u64>,
-    ) -> Eval {
-        let sc = self.scenario(faults);
-        let trace = run(&sc);
-        let keys = key::Keys::default().of(&trace);
-        let broken = violations(&trace);
-        self.judge(faults, Some(&trace), keys, &broken, known, seen)
-    }
-
-    /// Evaluates one schedule whose (run, ordering) keys are `keys` and whose safety
-    /// violations are `broken`; `trace`, its run, is given if at hand (below the last
-    /// depth), and simulated again only if the candidates must be derived without it.
-    fn judge(
-        &self,
-        faults: &[Added],
-        trace: Option<&Trace>,
-        (run, order): (u64, u64),
-        broken: &[Violation],
-        known: &dyn Fn(u64) -> bool,
-        seen: &mut BTreeSet<u64>,
-    ) -> Eval {
-        if !broken.is_empty() {
-            return Eval {
-                run,
-                order: 0,
-                class: Some(class_of(broken, faults)),
-                next: None,
-            };
-        }
-        // At the last depth nothing is extended: no need to remember the ordering.
-        let below = faults.len() < usize::from(self.bounds.max_faults);
-        let next = (below && !known(order) && seen.insert(order)).then(|| {
-            let sc = self.scenario(faults);
-            match trace {
-                Some(trace) => self.next_faults(&sc, trace, faults),
-                None => self.next_faults(&sc, &crate::model::sim::run(&sc), faults),
-            }
-        });
-        Eval {
-            run,
-            order,
-            class: None,
-            next,
-        }
+    /// Evaluates one schedule.
+    pub fn eval(&self, faults: &[Added]) -> Eval {
+        let (_, keys, broken) = self.run_whole(faults);
+        judge(faults, keys, &broken)
     }
 
     /// Evaluates a chunk of schedules in order, as [`Evaluator::eval`] would one by one.
@@ -157,18 +109,13 @@ impl Evaluator {
     /// than simulated from the start: the same trace (see [`Prefix`]), for a fraction of
     /// the work when the fault is late. A job it cannot finish that way (a drift changes
     /// a clock from the start) is simulated whole.
-    pub fn eval_all(
-        &self,
-        jobs: &[Vec<Added>],
-        known: &dyn Fn(u64) -> bool,
-        seen: &mut BTreeSet<u64>,
-    ) -> Vec<Eval> {
+    pub fn eval_all(&self, jobs: &[Vec<Added>]) -> Vec<Eval> {
         let mut out = Vec::with_capacity(jobs.len());
         let mut rest = jobs;
         while let Some((first, _)) = rest.split_first() {
             let Some((_, parent)) = first.split_last() else {
                 // The scenario as given: nothing to resume from.
-                out.push(self.eval(first, known, seen));
+                out.push(self.eval(first));
                 rest = &rest[1..];
                 continue;
             };
@@ -177,7 +124,7 @@ impl Evaluator {
                 .take_while(|f| f.split_last().is_some_and(|(_, p)| p == parent))
                 .count();
             let (group, more) = rest.split_at(n);
-            self.eval_group(parent, group, known, seen, &mut out);
+            self.eval_group(parent, group, &mut out);
             rest = more;
         }
         out
@@ -196,25 +143,13 @@ impl Evaluator {
 
     /// Evaluates `group`, jobs that each add one fault to `parent` (see
     /// [`Evaluator::eval_all`]), into `out`.
-    fn eval_group(
-        &self,
-        parent: &[Added],
-        group: &[Vec<Added>],
-        known: &dyn Fn(u64) -> bool,
-        seen: &mut BTreeSet<u64>,
-        out: &mut Vec<Eval>,
-    ) {
+    fn eval_group(&self, parent: &[Added], group: &[Vec<Added>], out: &mut Vec<Eval>) {
         let base = self.scenario(parent);
         let own = base.faults.len();
         // The candidates come kind by kind, each kind in time order: simulate in time
         // order. A drift is run whole: it changes a clock from the start.
         let mut by_time: Vec<usize> = (0..group.len()).collect();
         by_time.sort_by_key(|&i| resumable(&group[i]).map(Added::at));
-        // At the last depth a job's evaluation depends on nothing but its run (its `seen`
-        // hint decides only whether to derive candidates, which the last depth never
-        // does), so each is judged as soon as it is run, one trace alive at a time; below
-        // it the runs are kept and judged in job order.
-        let last = parent.len() + 1 >= usize::from(self.bounds.max_faults);
         let mut prefix = Prefix::new(&base);
         // The keys of the stopped run's entries, the first entries of every run finished
         // from it.
@@ -226,7 +161,6 @@ impl Evaluator {
         // One scenario for every job: the parent's, with the job's fault written in
         // (every kind but a drift only appends faults).
         let mut child = base.clone();
-        let mut runs: Vec<Option<Judged>> = vec![None; group.len()];
         let mut evals: Vec<Option<Eval>> = vec![None; group.len()];
         for i in by_time {
             let faults = &group[i];
@@ -243,41 +177,24 @@ impl Evaluator {
                 judged.feed(&entries[judged.fed()..]);
                 true
             });
-            if last {
-                // Only the keys and the verdict are asked of it: the rest of the run will
-                // do, without a copy of its start.
-                let tail = resumes.then(|| prefix.finish_tail(&child)).flatten();
-                let (keys, broken) = match tail {
-                    Some(tail) => {
-                        scratch.clone_from(&judged);
-                        let read = (shared.clone().of_tail(&tail), scratch.judge_tail(&tail));
-                        prefix.recycle(tail);
-                        read
-                    }
-                    None => {
-                        let (_, keys, broken) = self.run_whole(faults);
-                        (keys, broken)
-                    }
-                };
-                evals[i] = Some(self.judge(faults, None, keys, &broken, known, seen));
-                continue;
-            }
-            let trace = resumes.then(|| prefix.finish(&child)).flatten();
-            runs[i] = Some(match trace {
-                Some(trace) => {
-                    let keys = shared.clone().of(&trace);
-                    let broken = judged.clone().of(&trace);
-                    (trace, keys, broken)
+            // Only the keys and the verdict are asked of the run: the rest of it will
+            // do, without a copy of its start.
+            let tail = resumes.then(|| prefix.finish_tail(&child)).flatten();
+            let (keys, broken) = match tail {
+                Some(tail) => {
+                    scratch.clone_from(&judged);
+                    let read = (shared.clone().of_tail(&tail), scratch.judge_tail(&tail));
+                    prefix.recycle(tail);
+                    read
                 }
-                None => self.run_whole(faults),
-            });
+                None => {
+                    let (_, keys, broken) = self.run_whole(faults);
+                    (keys, broken)
+                }
+            };
+            evals[i] = Some(judge(faults, keys, &broken));
         }
-        for ((faults, r), e) in group.iter().zip(runs).zip(evals) {
-            out.push(e.unwrap_or_else(|| {
-                let (trace, keys, broken) = r.unwrap_or_else(|| self.run_whole(faults));
-                self.judge(faults, Some(&trace), keys, &broken, known, seen)
-            }));
-        }
+        out.extend(evals.into_iter().flatten());
     }
 
     /// The run of the base with `faults`, simulated from the start, its keys and its
@@ -325,6 +242,23 @@ impl Evaluator {
 /// A run, its (run, ordering) keys and its safety violations.
 type Judged = (Trace, (u64, u64), Vec<Violation>);
 
+/// The evaluation of the schedule `faults`, whose run has the (run, ordering) keys `keys`
+/// and the safety violations `broken`.
+fn judge(faults: &[Added], (run, order): (u64, u64), broken: &[Violation]) -> Eval {
+    if broken.is_empty() {
+        return Eval {
+            run,
+            order,
+            class: None,
+        };
+    }
+    Eval {
+        run,
+        order: 0,
+        class: Some(class_of(broken, faults)),
+    }
+}
+
 /// A violating run's class: its violation kinds, the clients they name, the kinds of the
 /// faults added.
 fn class_of(violations: &[Violation], faults: &[Added]) -> ClassKey {
@@ -358,19 +292,21 @@ fn resumable(faults: &[Added]) -> Option<&Added> {
 }
 
 /// An extended run and its candidate faults: its jobs are the run's faults plus each
-/// candidate in turn. The root (the scenario as given) is one job, with no faults.
+/// candidate in turn. The root (the scenario as given) is one job, with no faults. The
+/// candidates are derived when the hand-out reaches the group (see the module doc).
 struct Group {
     parent: Vec<Added>,
-    cands: Vec<Added>,
+    cands: Option<Vec<Added>>,
     root: bool,
 }
 
 impl Group {
+    /// How many jobs: known once the candidates are derived ([`Explorer::ready`]).
     fn len(&self) -> usize {
         if self.root {
             1
         } else {
-            self.cands.len()
+            self.cands.as_ref().map_or(0, Vec::len)
         }
     }
 
@@ -378,7 +314,7 @@ impl Group {
         // Sized once: a clone grown by one would be copied again (twice per job).
         let mut f = Vec::with_capacity(self.parent.len() + 1);
         f.extend_from_slice(&self.parent);
-        f.extend(self.cands.get(i).cloned());
+        f.extend(self.cands.as_ref().and_then(|c| c.get(i)).cloned());
         f
     }
 }
@@ -420,7 +356,7 @@ impl Explorer {
         let mut groups = VecDeque::new();
         groups.push_back(Group {
             parent: Vec::new(),
-            cands: Vec::new(),
+            cands: None,
             root: true,
         });
         Explorer {
@@ -460,11 +396,6 @@ impl Explorer {
         self.ended
     }
 
-    /// Whether an ordering was merged already (a worker's hint, see the module doc).
-    pub fn known(&self, order: u64) -> bool {
-        self.orders.contains(&order)
-    }
-
     /// Up to `n` jobs not yet handed out, in order; `None` when there are none now (the
     /// search ended, or every job known is out and the next depth waits for the merge).
     /// Jobs past the budget are never handed out: the merge would stop before them.
@@ -478,6 +409,7 @@ impl Explorer {
         let mut jobs = Vec::new();
         while jobs.len() < n {
             let (g, i) = self.hand;
+            self.ready(g);
             let Some(group) = self.groups.get(g) else {
                 break;
             };
@@ -497,10 +429,22 @@ impl Explorer {
         self.pending.insert(first, evals);
     }
 
-    /// Evaluates a chunk on this thread, with the merge's own knowledge as the hint.
-    pub fn eval_here(&self, chunk: &Chunk, seen: &mut BTreeSet<u64>) -> Vec<Eval> {
-        self.ev
-            .eval_all(&chunk.jobs, &|o| self.orders.contains(&o), seen)
+    /// Evaluates a chunk on this thread.
+    pub fn eval_here(&self, chunk: &Chunk) -> Vec<Eval> {
+        self.ev.eval_all(&chunk.jobs)
+    }
+
+    /// Derives the candidates of group `g`, if it waits without them: the faults that
+    /// extend its run.
+    fn ready(&mut self, g: usize) {
+        let Some(group) = self.groups.get_mut(g) else {
+            return;
+        };
+        if group.root || group.cands.is_some() {
+            return;
+        }
+        let sc = self.ev.scenario(&group.parent);
+        group.cands = Some(self.ev.next_faults(&sc, &run(&sc), &group.parent));
     }
 
     /// Merges every evaluation that is next in job order, calling `progress` every `every`
@@ -557,21 +501,23 @@ impl Explorer {
             self.ended = Some(Ended::Cancelled);
             return false;
         }
-        if let Some((faults, cands)) = next {
+        if let Some(faults) = next {
             self.groups.push_back(Group {
                 parent: faults,
-                cands,
+                cands: None,
                 root: false,
             });
         }
         self.merged += 1;
         self.merged_in_front += 1;
-        // Groups fully merged leave the front (the hand-out cursor moves with them).
-        while self
-            .groups
-            .front()
-            .is_some_and(|g| self.merged_in_front >= g.len())
-        {
+        // Groups fully merged leave the front (the hand-out cursor moves with them). A
+        // group's length is known once its candidates are derived.
+        while {
+            self.ready(0);
+            self.groups
+                .front()
+                .is_some_and(|g| self.merged_in_front >= g.len())
+        } {
             self.groups.pop_front();
             self.merged_in_front = 0;
             self.hand = match self.hand {
@@ -594,6 +540,7 @@ impl Explorer {
     /// Reaching the next job to merge (not the root), as the loop does: counts its run's
     /// candidates when it is the first of them, and stops there when the budget is spent.
     fn stops_at_budget(&mut self) -> bool {
+        self.ready(0);
         let Some(group) = self.groups.front() else {
             return false;
         };
@@ -608,11 +555,11 @@ impl Explorer {
 
     /// Files the evaluation of job `i` of the front group (`depth` faults): counts it,
     /// keeps a violating run in its class, and returns a safe run to extend (new, of an
-    /// ordering not seen before, below the bound): its faults and their candidates.
+    /// ordering not seen before, below the bound): its faults.
     ///
     /// The job's faults are listed only when needed: most runs are duplicates, or safe
     /// and not extended, and a list per schedule merged would be a copy for nothing.
-    fn file(&mut self, i: usize, depth: usize, e: Eval) -> Option<(Vec<Added>, Vec<Added>)> {
+    fn file(&mut self, i: usize, depth: usize, e: Eval) -> Option<Vec<Added>> {
         if !self.runs.insert(e.run) {
             return None;
         }
@@ -620,14 +567,7 @@ impl Explorer {
         let Some(key) = e.class else {
             let extend =
                 self.orders.insert(e.order) && depth < usize::from(self.ev.bounds.max_faults);
-            return extend.then(|| {
-                let faults = self.front_job(i);
-                let cands = e.next.unwrap_or_else(|| {
-                    let sc = self.ev.scenario(&faults);
-                    self.ev.next_faults(&sc, &run(&sc), &faults)
-                });
-                (faults, cands)
-            });
+            return extend.then(|| self.front_job(i));
         };
         let job = self.front_job(i);
         let faults = job.as_slice();
@@ -749,8 +689,6 @@ pub fn explore_on(
 ) -> Report {
     let workers = workers.clamp(1, MAX_WORKERS);
     let mut x = Explorer::new(sc, bounds);
-    // Each thread's own orderings seen; thread `t` always takes chunks in job order.
-    let mut seen = vec![BTreeSet::new(); workers];
     loop {
         let chunks: Vec<Chunk> = if workers == 1 {
             x.take(4 * CHUNK).into_iter().collect()
@@ -763,9 +701,9 @@ pub fn explore_on(
             break;
         }
         let evals = if workers == 1 {
-            vec![x.eval_here(&chunks[0], &mut seen[0])]
+            vec![x.eval_here(&chunks[0])]
         } else {
-            in_threads(&x, &chunks, &mut seen)
+            in_threads(&x, &chunks, workers)
         };
         for (c, e) in chunks.iter().zip(evals) {
             x.give(c.first, e);
@@ -778,20 +716,20 @@ pub fn explore_on(
     x.finish(progress)
 }
 
-/// Evaluates `chunks` on one scoped thread per `seen` set, each taking the next chunk in
-/// order as it finishes one; the evaluations in the chunks' order.
-fn in_threads(x: &Explorer, chunks: &[Chunk], seen: &mut [BTreeSet<u64>]) -> Vec<Vec<Eval>> {
+/// Evaluates `chunks` on `workers` scoped threads, each taking the next chunk in order as
+/// it finishes one; the evaluations in the chunks' order.
+fn in_threads(x: &Explorer, chunks: &[Chunk], workers: usize) -> Vec<Vec<Eval>> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
     let next = AtomicUsize::new(0);
     let out: Vec<Mutex<Vec<Eval>>> = chunks.iter().map(|_| Mutex::new(Vec::new())).collect();
     std::thread::scope(|s| {
-        for seen in seen.iter_mut() {
+        for _ in 0..workers {
             let (next, out) = (&next, &out);
             s.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(c) = chunks.get(i) else { break };
-                let evals = x.eval_here(c, seen);
+                let evals = x.eval_here(c);
                 if let Ok(mut slot) = out[i].lock() {
                     *slot = evals;
                 }

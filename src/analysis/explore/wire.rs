@@ -174,10 +174,6 @@ pub fn evals(first: u64, es: &[Eval]) -> Vec<i64> {
                 picks(fault_kinds, &FaultClass::ALL, &mut out);
             }
         }
-        match &e.next {
-            None => out.push(-1),
-            Some(fs) => faults(fs, &mut out),
-        }
     }
     out
 }
@@ -200,18 +196,7 @@ pub fn read_evals(words: &[i64]) -> Result<(u64, Vec<Eval>), String> {
                 .collect::<Result<_, _>>()?;
             Some((kinds, clients, r.picks(&FaultClass::ALL)?))
         };
-        let next = if r.0.first() == Some(&-1) {
-            r.word()?;
-            None
-        } else {
-            Some(r.faults()?)
-        };
-        out.push(Eval {
-            run,
-            order,
-            class,
-            next,
-        });
+        out.push(Eval { run, order, class });
     }
     Ok((first, out))
 }
@@ -275,7 +260,6 @@ mod tests {
                 run: u64::MAX,
                 order: 1 << 63,
                 class: None,
-                next: Some(fs.clone()),
             },
             Eval {
                 run: 1,
@@ -285,13 +269,11 @@ mod tests {
                     vec![NodeId::Client(0), NodeId::Client(1)],
                     vec![FaultClass::Pause, FaultClass::FailRenewals],
                 )),
-                next: None,
             },
             Eval {
                 run: 2,
                 order: 3,
                 class: None,
-                next: Some(Vec::new()),
             },
         ];
         assert_eq!(read_evals(&evals(7, &es)).unwrap(), (7, es));
