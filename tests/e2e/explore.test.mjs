@@ -248,4 +248,23 @@ describe('explore', () => {
       await context.close();
     }
   });
+  test('a long two-fault search of a Redlock fix runs in bounded memory: no worker error, and it answers Cancel', async () => {
+    // Its worker once held every waiting run's candidate faults and ran out of memory
+    // within seconds here (the page saw "unreachable"); the search now keeps a waiting run
+    // as its faults alone. Well past that point, the search still goes on and cancels.
+    const { context, page, problems } = await openApp(h.browser, `${h.url}#s=redlock-restart/delayed-restart`, LAPTOP);
+    try {
+      const panel = await openExplore(page);
+      await panel.getByRole('combobox', { name: 'Faults added (K)' }).selectOption('2');
+      await panel.getByRole('button', { name: 'Explore', exact: true }).click();
+      const tried = async () => Number((await panel.locator('.explore-progress').innerText()).match(/^(\d+)/)?.[1] ?? 0);
+      await until(async () => (await tried()) >= 150000, 'the search passes 150,000 schedules', { timeout: 90000 });
+      assert.equal(await panel.locator('.error').count(), 0, await panel.innerText());
+      await panel.getByRole('button', { name: 'Cancel' }).click();
+      await panel.getByText(/Cancelled after \d+ schedules/).waitFor();
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
 });
