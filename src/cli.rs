@@ -1022,6 +1022,7 @@ mod tests {
         // Every lesson is listed, each entry with its sources under it.
         for id in [
             "permanent-lock",
+            "vm-migration-pause",
             "idempotent-job",
             "silent-renewal-failure",
             "stop-and-resume",

@@ -26,6 +26,7 @@
 //! | `drift` | a client's entry | "20% slow" / "5% fast" (none: a true clock) |
 //! | `coord_clock_s` | any | the coordinator's clock reading at that moment |
 //! | `pause_s` | a pause | its length |
+//! | `if_cause_<word>` | a pause | nothing — it resolves only while the pause's cause is `<word>` (`if_cause_vm_migration`) |
 //! | `jump` | a clock jump | "25 s forward" / "3 s back" |
 //! | `early_s` | a lease expiry | how much sooner than its term it ended (none: on time) |
 //! | `held_words` | an accepted write | how long the network held the writer's last held message |
@@ -212,6 +213,11 @@ impl<'a> Facts<'a> {
             }
             ("coord_clock_s", _) => secs(self.state(i + 1).local(NodeId::COORD, e.t)),
             ("pause_s", Paused { for_ms, .. }) => secs(*for_ms),
+            // A beat that names what froze the node ("the hypervisor stops the VM") is hidden
+            // once the reader changes the pause's cause, rather than telling the old story.
+            (n, Paused { cause, .. }) if n.strip_prefix("if_cause_") == Some(cause.name()) => {
+                String::new()
+            }
             ("jump", ClockJumped { by_ms }) => {
                 let way = match by_ms.signum() {
                     1 => "forward",

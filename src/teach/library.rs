@@ -140,6 +140,16 @@ pub const LESSONS: &[Lesson] = &[
             expect: SAFE,
         }],
     },
+    // Right after the opening GC pause in its chapter: the same stale holder, frozen by
+    // something other than a collector, so the learner does not take "pause" to mean "GC".
+    Lesson {
+        id: "vm-migration-pause",
+        chapter: CHAPTER_EXCLUSIVITY,
+        sources: &[ASSUMPTIONS, DANGEROUS, KLEPPMANN],
+        json: include_str!("library/vm-migration-pause.json"),
+        expect: UNSAFE_STALE,
+        fixes: &[FENCING],
+    },
     Lesson {
         id: "check-then-write",
         chapter: CHAPTER_EXCLUSIVITY,

@@ -157,6 +157,21 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[GC_PAUSE];
 pub const WALKTHROUGHS: &[Walkthrough] = &[
     GC_PAUSE,
     Walkthrough {
+        scenario: "vm-migration-pause",
+        beats: &[
+            GRANT_1,
+            // Told only while the run's pause is still a migration: an edited cause keeps the
+            // run and changes the story, so this beat gives way to the narration's own words.
+            beat(on(C1, "paused"), "{if_cause_vm_migration}The hypervisor is moving client 1's VM to another host. For the last copy of its memory it stops the VM: for {pause_s} s no thread of client 1 runs, the job's or any other. Nothing inside the VM can notice."),
+            EXPIRE_1,
+            GRANT_2,
+            C2_WRITES,
+            beat(on(C1, "resumed"), "The VM runs again on its new host, and client 1's threads carry on from where they stopped. Nothing tells them that time has passed, and the job does not ask: its next step is the write."),
+            beat(on_about(DB, "write_accepted", C1), "Client 1's write with token {token} lands over client 2's. A GC pause, CPU starvation, paging or a SIGSTOP would end the same way: any stall longer than the lease does. No margin on the lease bounds a stall the hypervisor decides; storage that checks the token stops the write whatever froze the client."),
+        ],
+        try_it: "{if_unfenced}Press “Fix it: Storage checks the fencing token”: the VM stops for just as long, and storage refuses token {c1_token} because it has seen {c2_token}. Then change the pause's cause in the editor to CPU starvation or SIGSTOP: the run is the same, only what the pause is called changes.",
+    },
+    Walkthrough {
         scenario: "check-then-write",
         beats: &[
             GRANT_1,
@@ -538,6 +553,19 @@ mod fill_tests {
         "Press “Fix it: Storage checks the fencing token” to open the fenced run, and watch storage refuse token 33, because it has already seen 34.",
     ),
     (
+        "vm-migration-pause",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
+            "The hypervisor is moving client 1's VM to another host. For the last copy of its memory it stops the VM: for 20 s no thread of client 1 runs, the job's or any other. Nothing inside the VM can notice.",
+            "On the lock service's clock the lease has run out. The service is right to free the lock; nobody tells client 1.",
+            "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
+            "Client 2 writes with token 34, as it should.",
+            "The VM runs again on its new host, and client 1's threads carry on from where they stopped. Nothing tells them that time has passed, and the job does not ask: its next step is the write.",
+            "Client 1's write with token 33 lands over client 2's. A GC pause, CPU starvation, paging or a SIGSTOP would end the same way: any stall longer than the lease does. No margin on the lease bounds a stall the hypervisor decides; storage that checks the token stops the write whatever froze the client.",
+        ],
+        "Press “Fix it: Storage checks the fencing token”: the VM stops for just as long, and storage refuses token 33 because it has seen 34. Then change the pause's cause in the editor to CPU starvation or SIGSTOP: the run is the same, only what the pause is called changes.",
+    ),
+    (
         "check-then-write",
         &[
             "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
@@ -854,6 +882,42 @@ mod fill_tests {
         );
         assert_eq!(try_it.as_deref(), Some("Press “Fix it: Storage checks the fencing token” to open the fenced run, and watch storage refuse token 50, because it has already seen 51."));
         assert!(texts.iter().all(Option::is_some));
+    }
+
+    /// The migration lesson's run says what froze client 1, in its beat and in the
+    /// narration. Another cause keeps the run and its other beats; the beat that tells of a
+    /// hypervisor is hidden, and the narration names the new cause.
+    #[test]
+    fn the_migration_beat_tells_its_cause_and_gives_way_to_another() {
+        use crate::analysis::check::check;
+        use crate::teach::narrate::transcript;
+        use crate::vocab::names::PauseCause;
+        // The transcript's line for the pause, as the page and the CLI tell it.
+        let narrated = |sc: &Scenario| {
+            let trace = simulate(sc).unwrap();
+            let lines = transcript(&trace, &check(&trace), &Projection::new(&trace));
+            let froze = lines.into_iter().find(|l| l.text.contains(" froze ("));
+            froze.unwrap().text
+        };
+        let sc = stock("vm-migration-pause");
+        let said = narrated(&sc);
+        assert!(said.contains("a VM live migration"), "{said}");
+        assert!(!said.contains("GC"), "{said}");
+        let (texts, _) = told("vm-migration-pause", &sc);
+        assert!(texts[1].as_deref().unwrap().contains("hypervisor"));
+
+        let mut starved = sc.clone();
+        for f in &mut starved.faults {
+            if let FaultKind::Pause { cause, .. } = &mut f.kind {
+                *cause = PauseCause::CpuStarvation;
+            }
+        }
+        assert!(narrated(&starved).contains("CPU starvation"));
+        let (edited, _) = told("vm-migration-pause", &starved);
+        assert_eq!(edited[1], None, "no hypervisor in a starved run");
+        for (b, t) in edited.iter().enumerate().filter(|(b, _)| *b != 1) {
+            assert_eq!(t, &texts[b], "beat {b} tells the same run");
+        }
     }
 
     #[test]
