@@ -603,7 +603,8 @@ fn write_value(v: &Edn) -> Result<Write, String> {
 ///   deadline passed, a refused renewal, a fence) → the same pair with `:value :expired`,
 ///   the holder's loss of the lock;
 /// - a write → `:invoke :write :value [token value key]`, and storage's answer `:ok` or
-///   `:fail :error :fenced`;
+///   `:fail :error :fenced`; a write its client stops waiting for (it retries or moves
+///   on) → `:info :write`, and storage's later answer to it is not written;
 /// - faults as nemesis `:info` operations: `:pause`/`:resume` (a pause, `:value` the
 ///   node), `:kill`/`:restart` (a crash), `:start-partition`/`:stop-partition` (`:value`
 ///   the two nodes); other faults (clock jumps, held messages, failing renewals) as their
@@ -628,8 +629,29 @@ pub fn export(trace: &Trace) -> String {
     let mut asking = vec![false; usize::from(u8::MAX) + 1];
     // The coordinator's answers by message id: which are "held" (`Busy`).
     let mut busy: Vec<u32> = Vec::new();
-    // Writes not yet answered, oldest first: the client and the write's own `:value`.
-    let mut write_of: Vec<(usize, String)> = Vec::new();
+    // Per client: its write not yet answered (the write's own `:value`).
+    let mut writing: Vec<Option<String>> = vec![None; asking.len()];
+    // A process does one thing at a time: before it invokes, an acquire it stopped
+    // waiting for ends as not granted (a client that fails open writes anyway), and a
+    // write it stopped waiting for (it retries, or moves on) as indeterminate.
+    let settle = |c: usize,
+                  t: i64,
+                  asking: &mut Vec<bool>,
+                  writing: &mut Vec<Option<String>>,
+                  emit: &mut dyn FnMut(i64, String)| {
+        if std::mem::take(&mut asking[c]) {
+            emit(
+                t,
+                format!("{}, :error :no-answer", op("fail", "acquire", c)),
+            );
+        }
+        if let Some(v) = writing[c].take() {
+            emit(
+                t,
+                format!("{}, :value {v}, :error :no-answer", op("info", "write", c)),
+            );
+        }
+    };
     for e in &trace.entries {
         let t = e.t.0;
         let me = slot(e.node);
@@ -637,6 +659,7 @@ pub fn export(trace: &Trace) -> String {
             (Event::Sent { msg, .. }, Some(c)) => match msg {
                 Msg::Acquire { .. } => {
                     if !asking[c] {
+                        settle(c, t, &mut asking, &mut writing, &mut emit);
                         asking[c] = true;
                         emit(t, op("invoke", "acquire", c));
                     }
@@ -644,6 +667,7 @@ pub fn export(trace: &Trace) -> String {
                 Msg::Write {
                     key, value, token, ..
                 } => {
+                    settle(c, t, &mut asking, &mut writing, &mut emit);
                     let v = format!(
                         "[{} {} {}]",
                         token.map_or("nil".into(), |t| t.to_string()),
@@ -651,7 +675,7 @@ pub fn export(trace: &Trace) -> String {
                         edn_str(key)
                     );
                     emit(t, format!("{}, :value {v}", op("invoke", "write", c)));
-                    write_of.push((c, v));
+                    writing[c] = Some(v);
                 }
                 _ => {}
             },
@@ -672,6 +696,7 @@ pub fn export(trace: &Trace) -> String {
             }
             (Event::BeliefStarted { token, .. }, Some(c)) => {
                 if !asking[c] {
+                    settle(c, t, &mut asking, &mut writing, &mut emit);
                     emit(t, op("invoke", "acquire", c));
                 }
                 asking[c] = false;
@@ -683,6 +708,7 @@ pub fn export(trace: &Trace) -> String {
                 emit(t, format!("{}, :value {v}", op("ok", "acquire", c)));
             }
             (Event::BeliefEnded { how, .. }, Some(c)) => {
+                settle(c, t, &mut asking, &mut writing, &mut emit);
                 let tail = match how {
                     LossHow::Released => String::new(),
                     _ => ", :value :expired".into(),
@@ -700,12 +726,9 @@ pub fn export(trace: &Trace) -> String {
             (Event::WriteAccepted { client, .. } | Event::WriteRejected { client, .. }, _) => {
                 let Some(c) = slot(*client) else { continue };
                 let ok = matches!(e.event, Event::WriteAccepted { .. });
-                // The oldest write of this client still unanswered is the one answered.
-                let v = write_of
-                    .iter()
-                    .position(|(w, _)| *w == c)
-                    .map(|i| write_of.remove(i).1)
-                    .unwrap_or_else(|| "nil".into());
+                // An answer to a write its client stopped waiting for is not in the
+                // history: Jepsen's process moved on at its `:info`.
+                let Some(v) = writing[c].take() else { continue };
                 let kind = if ok { "ok" } else { "fail" };
                 let err = if ok { "" } else { ", :error :fenced" };
                 emit(t, format!("{}, :value {v}{err}", op(kind, "write", c)));
