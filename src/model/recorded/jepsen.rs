@@ -90,6 +90,10 @@ enum F {
     Write,
 }
 
+/// A process's invoke not yet completed: its operation, time, line, and a write's own
+/// key, value and token.
+type Pending = (F, i64, u32, Option<Write>);
+
 /// What a nemesis operation does to the drawing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Fault {
@@ -334,7 +338,7 @@ pub fn parse(text: &str, syntax: Syntax) -> Res<Recording> {
     }
     let mut lines: Vec<Line> = Vec::with_capacity(ops.len() * 2);
     // Per client: its pending invoke (operation, time, line, a write's key/value/token).
-    let mut pending: Vec<Option<(F, i64, u32, Option<Write>)>> = vec![None; procs.len()];
+    let mut pending: Vec<Option<Pending>> = vec![None; procs.len()];
     let (mut cut, mut paused) = (false, false);
     let mut left_out: Vec<String> = Vec::new();
     let mut left_count = 0usize;
@@ -657,12 +661,10 @@ pub fn export(trace: &Trace) -> String {
         let me = slot(e.node);
         match (&e.event, me) {
             (Event::Sent { msg, .. }, Some(c)) => match msg {
-                Msg::Acquire { .. } => {
-                    if !asking[c] {
-                        settle(c, t, &mut asking, &mut writing, &mut emit);
-                        asking[c] = true;
-                        emit(t, op("invoke", "acquire", c));
-                    }
+                Msg::Acquire { .. } if !asking[c] => {
+                    settle(c, t, &mut asking, &mut writing, &mut emit);
+                    asking[c] = true;
+                    emit(t, op("invoke", "acquire", c));
                 }
                 Msg::Write {
                     key, value, token, ..
