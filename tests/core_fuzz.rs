@@ -248,6 +248,26 @@ fn byte_noise(s: &str, r: &mut Rng) -> String {
     String::from_utf8_lossy(&b).into_owned()
 }
 
+/// One to three lines dropped, repeated or swapped: order and causality broken.
+fn reorder(lines: &mut Vec<String>, r: &mut Rng) {
+    for _ in 0..r.range_i64(1, 4) {
+        let a = r.range_i64(0, lines.len() as i64 - 1) as usize;
+        let b = r.range_i64(0, lines.len() as i64 - 1) as usize;
+        match r.range_i64(0, 2) {
+            0 => lines.swap(a, b),
+            1 => {
+                let dup = lines[a].clone();
+                lines.insert(b, dup)
+            }
+            _ => {
+                if lines.len() > 1 {
+                    lines.remove(a);
+                }
+            }
+        }
+    }
+}
+
 fn ascii_junk(r: &mut Rng, max: i64) -> String {
     (0..r.range_i64(0, max))
         .map(|_| char::from(r.range_i64(32, 126) as u8))
@@ -1094,6 +1114,38 @@ fn recorded_rule(text: &str, e: &leaseline::model::recorded::RecordedError) -> R
     }
 }
 
+/// Reads input `i` through `recorded::read`; whatever is accepted must convert and check
+/// without a panic, and whatever is refused must pass `rule`.
+fn read_and_judge(
+    fuzz: &mut Fuzz,
+    i: u64,
+    text: &str,
+    rule: fn(&str, &leaseline::model::recorded::RecordedError) -> Result<(), String>,
+) {
+    use leaseline::model::recorded;
+    let Some(read) = fuzz.call(i, text, "recorded::read", || {
+        recorded::read(text.as_bytes())
+    }) else {
+        return;
+    };
+    match read {
+        Ok(rec) => {
+            if fuzz
+                .call(i, text, "to_trace + check", || {
+                    check(&recorded::to_trace(&rec))
+                })
+                .is_some()
+            {
+                fuzz.accepted += 1;
+            }
+        }
+        Err(e) => {
+            let verdict = rule(text, &e);
+            fuzz.refusal(i, text, &e.to_string(), verdict);
+        }
+    }
+}
+
 #[test]
 fn recorded_traces_never_panic_and_every_refusal_names_its_line() {
     use leaseline::model::recorded;
@@ -1121,22 +1173,7 @@ fn recorded_traces_never_panic_and_every_refusal_names_its_line() {
             0 => byte_noise(base, &mut r),
             // Lines dropped, repeated or swapped: order and causality broken.
             1 => {
-                for _ in 0..r.range_i64(1, 4) {
-                    let a = r.range_i64(0, lines.len() as i64 - 1) as usize;
-                    let b = r.range_i64(0, lines.len() as i64 - 1) as usize;
-                    match r.range_i64(0, 2) {
-                        0 => lines.swap(a, b),
-                        1 => {
-                            let dup = lines[a].clone();
-                            lines.insert(b, dup)
-                        }
-                        _ => {
-                            if lines.len() > 1 {
-                                lines.remove(a);
-                            }
-                        }
-                    }
-                }
+                reorder(&mut lines, &mut r);
                 lines.join("\n")
             }
             // One line's JSON mutated: fields dropped, retyped, extreme or unknown.
@@ -1150,28 +1187,7 @@ fn recorded_traces_never_panic_and_every_refusal_names_its_line() {
                 lines.join("\n") + "\n"
             }
         };
-        let Some(read) = fuzz.call(i, &text, "recorded::read", || {
-            recorded::read(text.as_bytes())
-        }) else {
-            continue;
-        };
-        match read {
-            Ok(rec) => {
-                // Whatever is accepted converts and checks without a panic.
-                if fuzz
-                    .call(i, &text, "to_trace + check", || {
-                        check(&recorded::to_trace(&rec))
-                    })
-                    .is_some()
-                {
-                    fuzz.accepted += 1;
-                }
-            }
-            Err(e) => {
-                let verdict = recorded_rule(&text, &e);
-                fuzz.refusal(i, &text, &e.to_string(), verdict);
-            }
-        }
+        read_and_judge(&mut fuzz, i, &text, recorded_rule);
     }
     let (accepted, refused) = (fuzz.accepted, fuzz.refused);
     fuzz.finish("accepted and checked");
@@ -1267,22 +1283,7 @@ fn jepsen_histories_never_panic_and_every_refusal_names_its_line() {
         let text = match i % 3 {
             0 => byte_noise(base, &mut r),
             1 => {
-                for _ in 0..r.range_i64(1, 4) {
-                    let a = r.range_i64(0, lines.len() as i64 - 1) as usize;
-                    let b = r.range_i64(0, lines.len() as i64 - 1) as usize;
-                    match r.range_i64(0, 2) {
-                        0 => lines.swap(a, b),
-                        1 => {
-                            let dup = lines[a].clone();
-                            lines.insert(b, dup)
-                        }
-                        _ => {
-                            if lines.len() > 1 {
-                                lines.remove(a);
-                            }
-                        }
-                    }
-                }
+                reorder(&mut lines, &mut r);
                 lines.join("\n")
             }
             // One word of one line replaced by another the reader knows, or junk.
@@ -1295,31 +1296,11 @@ fn jepsen_histories_never_panic_and_every_refusal_names_its_line() {
                 lines.join("\n")
             }
         };
-        let Some(read) = fuzz.call(i, &text, "recorded::read", || {
-            recorded::read(text.as_bytes())
-        }) else {
-            continue;
+        let rule = match jepsen::detect(&text) {
+            Some(_) => jepsen_rule,
+            None => recorded_rule,
         };
-        match read {
-            Ok(rec) => {
-                if fuzz
-                    .call(i, &text, "to_trace + check", || {
-                        check(&recorded::to_trace(&rec))
-                    })
-                    .is_some()
-                {
-                    fuzz.accepted += 1;
-                }
-            }
-            Err(e) if jepsen::detect(&text).is_some() => {
-                let verdict = jepsen_rule(&text, &e);
-                fuzz.refusal(i, &text, &e.to_string(), verdict);
-            }
-            Err(e) => {
-                let verdict = recorded_rule(&text, &e);
-                fuzz.refusal(i, &text, &e.to_string(), verdict);
-            }
-        }
+        read_and_judge(&mut fuzz, i, &text, rule);
     }
     let (accepted, refused) = (fuzz.accepted, fuzz.refused);
     fuzz.finish("accepted and checked");
