@@ -29,10 +29,10 @@ leaseline — a deterministic simulator of lease-based distributed locks and fen
 
 USAGE:
     leaseline run <preset | lesson[/fix] | flavor-preset[/fix] | file.json>
-                  [--fence MODE] [--flavor FLAVOR] [--seed N] [--format text|json]
+                  [--fence MODE] [--flavor FLAVOR] [--seed N] [--format text|json|jepsen]
     leaseline presets          (lists the presets and the scenario library)
     leaseline check <file.json>
-    leaseline check-trace <file.ndjson | -> [--format text|json]
+    leaseline check-trace <file.ndjson | file.edn | file.json | -> [--format text|json]
     leaseline explore <preset | lesson[/fix] | file.json>
                   [--faults KINDS] [--max-faults K] [--max-pause-ms MS] [--clean]
                   [--budget N] [--workers N] [--fence MODE] [--flavor FLAVOR]
@@ -51,7 +51,8 @@ USAGE:
     --flavor  generic | redis | redlock | zookeeper | etcd | consul | chubby
               (the lock service the coordinator behaves like)
     --seed    replaces the scenario's seed
-    --format  text (a readable timeline and the verdict; default) or json
+    --format  text (a readable timeline and the verdict; default) or json; run also
+              takes jepsen (the run as a Jepsen lock history, EDN)
 
 explore adds up to K faults (1..3, default 1) at the instants the runs themselves make
 critical and reports each distinct way the scenario breaks, minimal first, or
@@ -71,8 +72,10 @@ longest pause, longest link delay and largest drift), by the model's rules, with
 run that attains it (see docs/safety-bound.md).
 
 check-trace reads a recorded trace — a real run, one event per line (see
-docs/trace-format.md; `-` reads standard input) — and judges it with the same checker
-as run: the same verdict and stats, plus the recording's header.
+docs/trace-format.md; `-` reads standard input), or a Jepsen lock history in EDN or
+JSON (docs/jepsen.md) — and judges it with the same checker as run: the same verdict
+and stats, plus the recording's header and what it assumed. `run --format jepsen`
+writes a run as such a history.
 
 record draws the run from --from to --to (ms of true time; default the whole run) as an
 animated GIF, --fps frames a second for --seconds (defaults 10 and 12: 120 frames) at
@@ -250,7 +253,12 @@ impl Opts {
 }
 
 fn run_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
-    let o = options(args, &["--fence", "--flavor", "--seed", "--format"], &[])?;
+    let mut o = options(args, &["--fence", "--flavor", "--seed", "--format"], &[])?;
+    // `--format jepsen` is run's own: the run as a Jepsen lock history (docs/jepsen.md).
+    let jepsen = o.get("--format") == Some("jepsen");
+    if jepsen {
+        o.values.retain(|(k, _)| k != "--format");
+    }
     let (target, mut sc, json) =
         o.scenario("run needs a preset or a file (try `leaseline presets`)")?;
     if let Some(s) = o.get("--seed") {
@@ -259,8 +267,11 @@ fn run_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             .map_err(|_| format!("--seed: `{s}` is not a whole number ≥ 0"))?;
     }
     let trace = simulate(&sc).map_err(|e| e.to_string())?;
-    let verdict = check(&trace);
     let io = |e: std::io::Error| e.to_string();
+    if jepsen {
+        return write!(out, "{}", recorded::jepsen::export(&trace)).map_err(io);
+    }
+    let verdict = check(&trace);
     if json {
         print_json(out, &Report::new(&trace, &verdict))
     } else {
@@ -339,6 +350,12 @@ fn check_trace_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             .map(|n| format!("{} = \"{}\" ({})", n.id, n.name, n.role))
             .collect();
         writeln!(out, "nodes: {}", names.join(", ")).map_err(io)?;
+        if let Some(n) = &source.notes {
+            writeln!(out, "notes: {n}").map_err(io)?;
+        }
+        for a in &source.assumed {
+            writeln!(out, "assumed: {a}").map_err(io)?;
+        }
         print_timeline(out, &trace, &format!("ends at {}", trace.end), &verdict)
     }
 }
@@ -895,6 +912,9 @@ pub struct SourceJson {
     pub notes: Option<String>,
     /// Event lines read (the header not counted).
     pub events: usize,
+    /// What the judgement assumed where the recording does not say (an acquire or a
+    /// release that was never answered): `recorded::assumed`.
+    pub assumed: Vec<String>,
     pub nodes: Vec<SourceNode>,
 }
 
@@ -916,6 +936,7 @@ impl SourceJson {
             source: r.header.source.clone(),
             notes: r.header.notes.clone(),
             events: r.lines.len(),
+            assumed: recorded::assumed(r),
             nodes: r
                 .header
                 .nodes

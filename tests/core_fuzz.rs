@@ -3,14 +3,16 @@
 //! - scenario JSON (`Scenario::from_json`: an imported file, the editor, a link's `sc=`);
 //! - the link fragment (`share::decode`, and `link::parse`, which reads through it);
 //! - the embed host message (`embed::parse`: what a host page posts to an embed);
-//! - a recorded trace (`model::recorded::read`: a real run's NDJSON, `leaseline check-trace`).
+//! - a recorded trace (`model::recorded::read`: a real run's NDJSON, `leaseline check-trace`),
+//!   and a Jepsen lock history (EDN or JSON) read through the same entry point.
 //!
 //! For each input: the parser must not panic (each call runs under `catch_unwind`, so the
 //! count of panics is real and every panicking input is printed), and every refusal must
 //! name its field — the precise rule for each parser is above its checker below.
 //!
 //! Sizes: `LEASELINE_FUZZ_N` inputs per parser (default: 100,000 scenarios, 100,000
-//! fragments, 20,000 host messages and 5,000 recorded traces — what `cargo test` runs in
+//! fragments, 20,000 host messages, 5,000 recorded traces and 2,000 Jepsen histories — what
+//! `cargo test` runs in
 //! `make test`). `make fuzz`
 //! sets it to 1,000,000. Inputs come from the project's own PRNG (`sim::rng`); each parser
 //! has its own seed, printed in its summary line, and `LEASELINE_FUZZ_SEED` replaces it.
@@ -244,6 +246,26 @@ fn byte_noise(s: &str, r: &mut Rng) -> String {
         }
     }
     String::from_utf8_lossy(&b).into_owned()
+}
+
+/// One to three lines dropped, repeated or swapped: order and causality broken.
+fn reorder(lines: &mut Vec<String>, r: &mut Rng) {
+    for _ in 0..r.range_i64(1, 4) {
+        let a = r.range_i64(0, lines.len() as i64 - 1) as usize;
+        let b = r.range_i64(0, lines.len() as i64 - 1) as usize;
+        match r.range_i64(0, 2) {
+            0 => lines.swap(a, b),
+            1 => {
+                let dup = lines[a].clone();
+                lines.insert(b, dup)
+            }
+            _ => {
+                if lines.len() > 1 {
+                    lines.remove(a);
+                }
+            }
+        }
+    }
 }
 
 fn ascii_junk(r: &mut Rng, max: i64) -> String {
@@ -1092,6 +1114,38 @@ fn recorded_rule(text: &str, e: &leaseline::model::recorded::RecordedError) -> R
     }
 }
 
+/// Reads input `i` through `recorded::read`; whatever is accepted must convert and check
+/// without a panic, and whatever is refused must pass `rule`.
+fn read_and_judge(
+    fuzz: &mut Fuzz,
+    i: u64,
+    text: &str,
+    rule: fn(&str, &leaseline::model::recorded::RecordedError) -> Result<(), String>,
+) {
+    use leaseline::model::recorded;
+    let Some(read) = fuzz.call(i, text, "recorded::read", || {
+        recorded::read(text.as_bytes())
+    }) else {
+        return;
+    };
+    match read {
+        Ok(rec) => {
+            if fuzz
+                .call(i, text, "to_trace + check", || {
+                    check(&recorded::to_trace(&rec))
+                })
+                .is_some()
+            {
+                fuzz.accepted += 1;
+            }
+        }
+        Err(e) => {
+            let verdict = rule(text, &e);
+            fuzz.refusal(i, text, &e.to_string(), verdict);
+        }
+    }
+}
+
 #[test]
 fn recorded_traces_never_panic_and_every_refusal_names_its_line() {
     use leaseline::model::recorded;
@@ -1119,22 +1173,7 @@ fn recorded_traces_never_panic_and_every_refusal_names_its_line() {
             0 => byte_noise(base, &mut r),
             // Lines dropped, repeated or swapped: order and causality broken.
             1 => {
-                for _ in 0..r.range_i64(1, 4) {
-                    let a = r.range_i64(0, lines.len() as i64 - 1) as usize;
-                    let b = r.range_i64(0, lines.len() as i64 - 1) as usize;
-                    match r.range_i64(0, 2) {
-                        0 => lines.swap(a, b),
-                        1 => {
-                            let dup = lines[a].clone();
-                            lines.insert(b, dup)
-                        }
-                        _ => {
-                            if lines.len() > 1 {
-                                lines.remove(a);
-                            }
-                        }
-                    }
-                }
+                reorder(&mut lines, &mut r);
                 lines.join("\n")
             }
             // One line's JSON mutated: fields dropped, retyped, extreme or unknown.
@@ -1148,34 +1187,126 @@ fn recorded_traces_never_panic_and_every_refusal_names_its_line() {
                 lines.join("\n") + "\n"
             }
         };
-        let Some(read) = fuzz.call(i, &text, "recorded::read", || {
-            recorded::read(text.as_bytes())
-        }) else {
-            continue;
-        };
-        match read {
-            Ok(rec) => {
-                // Whatever is accepted converts and checks without a panic.
-                if fuzz
-                    .call(i, &text, "to_trace + check", || {
-                        check(&recorded::to_trace(&rec))
-                    })
-                    .is_some()
-                {
-                    fuzz.accepted += 1;
-                }
-            }
-            Err(e) => {
-                let verdict = recorded_rule(&text, &e);
-                fuzz.refusal(i, &text, &e.to_string(), verdict);
-            }
-        }
+        read_and_judge(&mut fuzz, i, &text, recorded_rule);
     }
     let (accepted, refused) = (fuzz.accepted, fuzz.refused);
     fuzz.finish("accepted and checked");
     if n >= 1_000 {
         assert!(
             accepted > n / 50 && refused > n / 3,
+            "{accepted} ok, {refused} err"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Jepsen lock histories (the same entry point, `recorded::read`, told apart by their first
+// characters).
+
+/// The rule for a refusal of a Jepsen history: it names a line of the input (0 only for
+/// a file over the size limit; one past the last for an unclosed history), and its field,
+/// if any, is one of the operation keys the reader reads, spelled as the history spells
+/// them (`:type` in EDN, `type` in JSON).
+fn jepsen_rule(text: &str, e: &leaseline::model::recorded::RecordedError) -> Result<(), String> {
+    let lines = text.split('\n').count();
+    if e.line == 0 || e.line as usize > lines + 1 {
+        return Err(format!("line {} of {lines}", e.line));
+    }
+    let keys = ["type", "f", "process", "time", "index", "value"];
+    match &e.field {
+        None => Ok(()),
+        Some(f) if keys.iter().any(|k| f == k || *f == format!(":{k}")) => Ok(()),
+        Some(f) => Err(format!("field `{f}` is not an operation key")),
+    }
+}
+
+#[test]
+fn jepsen_histories_never_panic_and_every_refusal_names_its_line() {
+    use leaseline::model::recorded::{self, jepsen};
+    let n = inputs(2_000);
+    let mut fuzz = Fuzz::new("jepsen history", seed(19), n);
+    let mut r = Rng::new(fuzz.seed);
+    let mut seeds: Vec<String> = PRESETS
+        .iter()
+        .take(4)
+        .map(|p| jepsen::export(&run(&p.scenario())))
+        .collect();
+    // The JSON form of each, and one vector of maps.
+    let json: Vec<String> = seeds
+        .iter()
+        .map(|s| {
+            s.lines()
+                .map(|l| {
+                    let mut o = String::from("{");
+                    for (i, kv) in l.trim_matches(['{', '}']).split(", :").enumerate() {
+                        let kv = kv.trim_start_matches(':');
+                        let (k, v) = kv.split_once(' ').unwrap_or((kv, "null"));
+                        let v = match v.strip_prefix(':') {
+                            Some(name) => format!("\"{name}\""),
+                            None => v.replace(" \"", ", \"").replace("nil", "null"),
+                        };
+                        o += &format!("{}\"{k}\":{v}", if i > 0 { "," } else { "" });
+                    }
+                    o + "}"
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .collect();
+    seeds.push(format!("[{}]", seeds[0].trim_end().replace('\n', "\n ")));
+    seeds.extend(json);
+    for s in &seeds {
+        recorded::read(s.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{s}"));
+    }
+    let words = [
+        ":info",
+        ":ok",
+        ":fail",
+        ":invoke",
+        ":nemesis",
+        ":acquire",
+        ":release",
+        ":write",
+        ":cas",
+        "nil",
+        "-1",
+        "99999999999999999999999",
+        "[",
+        "{",
+        "\"",
+        "#inst",
+        "9",
+    ];
+    for i in 0..n {
+        let base = &seeds[(i as usize) % seeds.len()];
+        let mut lines: Vec<String> = base.lines().map(str::to_string).collect();
+        let text = match i % 3 {
+            0 => byte_noise(base, &mut r),
+            1 => {
+                reorder(&mut lines, &mut r);
+                lines.join("\n")
+            }
+            // One word of one line replaced by another the reader knows, or junk.
+            _ => {
+                let k = r.range_i64(0, lines.len() as i64 - 1) as usize;
+                let mut w: Vec<String> = lines[k].split(' ').map(str::to_string).collect();
+                let j = r.range_i64(0, w.len() as i64 - 1) as usize;
+                w[j] = words[r.range_i64(0, words.len() as i64 - 1) as usize].to_string();
+                lines[k] = w.join(" ");
+                lines.join("\n")
+            }
+        };
+        let rule = match jepsen::detect(&text) {
+            Some(_) => jepsen_rule,
+            None => recorded_rule,
+        };
+        read_and_judge(&mut fuzz, i, &text, rule);
+    }
+    let (accepted, refused) = (fuzz.accepted, fuzz.refused);
+    fuzz.finish("accepted and checked");
+    if n >= 1_000 {
+        assert!(
+            accepted > n / 50 && refused > n / 10,
             "{accepted} ok, {refused} err"
         );
     }

@@ -9,6 +9,9 @@
 //!
 //! - **epochs**: each `granted` is a new one, numbered in time order; a write carries its
 //!   client's latest. The checker tells a superseded writer by them, tokens or not.
+//! - **indeterminate acquires** (`acquire_indeterminate`): judged as grants, so every
+//!   overlap they could cause is shown; the request's arrow stays unanswered (drawn as
+//!   lost), and [`super::assumed`] puts the assumption into words.
 //! - **arrows**: a request (`*_sent`) arrives when its answer is recorded; one without an
 //!   answer is drawn as lost. Which answer is a request's is found in a first pass.
 //!
@@ -50,7 +53,7 @@ pub fn model_ids(r: &Recording) -> Vec<NodeId> {
 
 /// For each line (by position in `r.lines`): the position of its answer (a request's) or
 /// of its end (a pause's), if any.
-fn answers(r: &Recording) -> Vec<Option<usize>> {
+pub(super) fn answers(r: &Recording) -> Vec<Option<usize>> {
     let n = r.header.nodes.len();
     let mut out = vec![None; r.lines.len()];
     // Per node: open acquires, renews, releases, pauses (positions), and open writes.
@@ -199,9 +202,16 @@ pub fn to_trace(r: &Recording) -> Trace {
                     ),
                 )
             }
-            What::Granted { token, ttl_ms } => {
+            What::Granted { .. } | What::AcquireIndeterminate => {
+                // An indeterminate acquire is judged as a grant with no token and no
+                // known lease (the pessimistic reading: it may have been granted, and
+                // nothing says when it would end); its request stays drawn unanswered.
+                let (token, ttl_ms) = match &l.what {
+                    What::Granted { token, ttl_ms } => (token.unwrap_or(0), *ttl_ms),
+                    _ => (0, super::MAX_TTL_MS),
+                };
+                let ttl_ms = &ttl_ms;
                 epochs += 1;
-                let token = token.unwrap_or(0);
                 if let Some(e) = received(me) {
                     push(coord, e);
                 }

@@ -18,7 +18,9 @@
 //! limits below).
 
 pub mod convert;
+pub mod edn;
 pub mod export;
+pub mod jepsen;
 pub mod read;
 
 use crate::model::msg::RejectReason;
@@ -27,7 +29,70 @@ use std::fmt;
 
 pub use convert::to_trace;
 pub use export::export;
-pub use read::{parse, read};
+
+/// Reads a recording's bytes in any format it comes in — this crate's NDJSON or a Jepsen
+/// lock history (EDN or JSON, see [`jepsen`]) — told apart by its first characters
+/// ([`jepsen::detect`]). Every importer (the CLI, the page) reads through here.
+pub fn read(bytes: &[u8]) -> Result<Recording, RecordedError> {
+    if bytes.len() > MAX_BYTES {
+        return read::read(bytes);
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) => parse(text),
+        Err(_) => read::read(bytes),
+    }
+}
+
+/// [`read`] for text.
+pub fn parse(text: &str) -> Result<Recording, RecordedError> {
+    if text.len() > MAX_BYTES {
+        return read::parse(text);
+    }
+    match jepsen::detect(text) {
+        Some(syntax) => jepsen::parse(text, syntax),
+        None => read::parse(text),
+    }
+}
+
+/// What the judgement of `r` assumed where the recording does not say: each acquire
+/// whose answer never came (judged as granted, from its moment on), each release whose
+/// answer never came (the client judged as still holding). One sentence each, in time
+/// order, at most [`MAX_ASSUMED`] (then how many more).
+pub fn assumed(r: &Recording) -> Vec<String> {
+    let ids = convert::model_ids(r);
+    let answer = convert::answers(r);
+    let mut out = Vec::new();
+    let mut more = 0usize;
+    for (i, l) in r.lines.iter().enumerate() {
+        let who = || format!("{} ({})", r.header.nodes[l.node].name, ids[l.node]);
+        let at = crate::vocab::time::Time(convert::ms(l.t_us));
+        let said = match l.what {
+            What::AcquireIndeterminate => format!(
+                "{}'s acquire at {at} (line {}) is indeterminate: assumed it may hold the lock from then on",
+                who(),
+                l.line
+            ),
+            What::ReleaseSent if answer[i].is_none() => format!(
+                "{}'s release at {at} (line {}) has no answer: assumed it may still hold the lock",
+                who(),
+                l.line
+            ),
+            _ => continue,
+        };
+        if out.len() < MAX_ASSUMED {
+            out.push(said);
+        } else {
+            more += 1;
+        }
+    }
+    if more > 0 {
+        out.push(format!("and {more} more such assumptions"));
+    }
+    out
+}
+
+/// Most assumptions [`assumed`] spells out.
+pub const MAX_ASSUMED: usize = 20;
 
 /// The one version this reader reads.
 pub const VERSION: i128 = 1;
@@ -110,6 +175,9 @@ pub enum What {
         ttl_ms: i64,
     },
     AcquireFailed,
+    /// The acquire's answer never came back (a timeout, a crash): the service may have
+    /// granted it. Judged as a grant the client may act on ([`assumed`] says so).
+    AcquireIndeterminate,
     RenewSent,
     Renewed {
         ttl_ms: i64,

@@ -175,7 +175,7 @@ fn order_checks(h: &Header, lines: &[Line]) -> Res<()> {
     let mut holds = vec![false; h.nodes.len()];
     for l in lines {
         match l.what {
-            What::Granted { .. } => holds[l.node] = true,
+            What::Granted { .. } | What::AcquireIndeterminate => holds[l.node] = true,
             What::ExpiryObserved | What::Released | What::ReleaseRefused => {
                 holds[l.node] = false
             }
@@ -411,6 +411,7 @@ pub const EVENTS: &[(&str, Option<Role>, &[&str])] = &[
     ("acquire_sent", Some(Role::Client), &[]),
     ("granted", Some(Role::Client), &["token", "ttl_ms"]),
     ("acquire_failed", Some(Role::Client), &[]),
+    ("acquire_indeterminate", Some(Role::Client), &[]),
     ("renew_sent", Some(Role::Client), &[]),
     ("renewed", Some(Role::Client), &["ttl_ms"]),
     ("renew_failed", Some(Role::Client), &[]),
@@ -516,6 +517,7 @@ fn read_event(o: &Obj, h: &Header) -> Res<Line> {
             ttl_ms: ttl(o)?,
         },
         "acquire_failed" => What::AcquireFailed,
+        "acquire_indeterminate" => What::AcquireIndeterminate,
         "renew_sent" => What::RenewSent,
         "renewed" => What::Renewed { ttl_ms: ttl(o)? },
         "renew_failed" => What::RenewFailed,

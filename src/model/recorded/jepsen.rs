@@ -1,0 +1,805 @@
+//! Jepsen lock histories, in and out: a history of `:acquire`/`:release` operations (EDN
+//! or JSON) read into a [`Recording`], and a model run written as one.
+//!
+//! Jepsen's lock (mutex) workloads record each process's operations as an `:invoke`
+//! followed by its completion — `:ok` (it happened), `:fail` (it did not) or `:info` (no
+//! one knows: a timeout or a crash) — with a nemesis process injecting faults beside them.
+//! Read here, they become the recorded events of `docs/trace-format.md`, and the same
+//! conversion and checker judge them as they judge a lab run. `docs/jepsen.md` is the
+//! mapping in full; in short:
+//!
+//! - each client process is a client node (`process N`, at most eight); the history's
+//!   lock service is one node, `lock service`; `storage` only if the history writes;
+//! - `:acquire` (or `:lock`) invoke → `acquire_sent`; `:ok` → `granted` (its `:value`, a
+//!   whole number, is the fencing token; no lease length is known, so the TTL is the
+//!   format's longest); `:fail` (any `:error`) → `acquire_failed`; `:info` →
+//!   `acquire_indeterminate` at the invoke's moment, judged as a grant;
+//! - `:release` (or `:unlock`) invoke → `release_sent`; `:ok` → `released`; `:fail` →
+//!   `release_refused`; `:info` → nothing more (the release is unanswered and the process
+//!   judged as still holding);
+//! - `:write` with `:value [token value]` (or `[token value key]`) → `write_sent`, and its
+//!   `:ok` → storage's `write_accepted`; a `:fail` or `:info` write adds nothing (the
+//!   history does not say which fence refused it, or whether it landed);
+//! - the nemesis: a partition (`:start-partition`, `:partition`, `:start`) cuts the lock
+//!   service from every client until `:stop-partition`, `:heal` or `:stop`; `:kill`,
+//!   `:pause` and `:stop-process` pause the lock service until `:resume`, `:restart` or
+//!   `:start-process`. Any other nemesis operation is left out and named in the header's
+//!   notes.
+//!
+//! Time: `:time` is nanoseconds since the test began; the recording counts microseconds
+//! (divided rounding down). Other keys (`:index`, `:error` on a success, Jepsen's
+//! `:exception`, …) are read past. Every refusal names the operation's line and the key at
+//! fault, spelled as the history spells it (`:process` in EDN, `process` in JSON).
+
+use super::edn::{self, Edn};
+use super::{
+    Header, Line, NodeSpec, RecordedError, Recording, Role, What, MAX_CLIENTS, MAX_TEXT, MAX_TOKEN,
+    MAX_TTL_MS, MAX_T_US,
+};
+use crate::model::msg::Msg;
+use crate::model::trace::{Event, LossHow, Trace};
+use crate::vocab::ids::NodeId;
+
+type Res<T> = Result<T, RecordedError>;
+
+/// How a history is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    Edn,
+    Json,
+}
+
+/// Tells a Jepsen history from this crate's NDJSON by its first characters: `{:` or
+/// `[{:` (whitespace allowed between) is EDN; `[{"` is Jepsen's JSON, and so is `{"` when
+/// the first line names a `"type"` and not `"leaseline_trace"`. Anything else is `None`:
+/// the NDJSON reader's, whose refusals stay its own.
+pub fn detect(text: &str) -> Option<Syntax> {
+    let t = text.trim_start();
+    let (open, rest) = match t.strip_prefix('[').or_else(|| t.strip_prefix('(')) {
+        Some(r) => (true, r.trim_start()),
+        None => (false, t),
+    };
+    let inner = rest.strip_prefix('{')?.trim_start();
+    if inner.starts_with(':') {
+        return Some(Syntax::Edn);
+    }
+    if !inner.starts_with('"') {
+        return None;
+    }
+    if open {
+        return Some(Syntax::Json);
+    }
+    let first = rest.lines().next().unwrap_or("");
+    (first.contains("\"type\"") && !first.contains("\"leaseline_trace\"")).then_some(Syntax::Json)
+}
+
+/// What an operation does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Invoke,
+    Ok,
+    Fail,
+    Info,
+}
+
+/// The client operations read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum F {
+    Acquire,
+    Release,
+    Write,
+}
+
+/// A process's invoke not yet completed: its operation, time, line, and a write's own
+/// key, value and token.
+type Pending = (F, i64, u32, Option<Write>);
+
+/// What a nemesis operation does to the drawing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fault {
+    Cut,
+    Heal,
+    Pause,
+    Resume,
+}
+
+fn fault(f: &str) -> Option<Fault> {
+    Some(match f {
+        "start-partition" | "partition" | "start" => Fault::Cut,
+        "stop-partition" | "heal" | "stop" => Fault::Heal,
+        "kill" | "pause" | "stop-process" => Fault::Pause,
+        "resume" | "restart" | "start-process" => Fault::Resume,
+        _ => return None,
+    })
+}
+
+/// Who did it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Who {
+    Process(i128),
+    Nemesis,
+}
+
+/// One operation as read.
+struct Op {
+    line: u32,
+    kind: Kind,
+    who: Who,
+    /// The client operation, or the nemesis's own name.
+    f: Result<F, String>,
+    t_us: i64,
+    value: Edn,
+}
+
+/// One operation's map, read key by key.
+struct Map<'a> {
+    line: u32,
+    syntax: Syntax,
+    kv: &'a [(Edn, Edn)],
+}
+
+impl Map<'_> {
+    /// The key as the history spells it.
+    fn key(&self, k: &str) -> String {
+        match self.syntax {
+            Syntax::Edn => format!(":{k}"),
+            Syntax::Json => k.to_string(),
+        }
+    }
+
+    fn err(&self, k: &str, message: impl Into<String>) -> RecordedError {
+        RecordedError::at(self.line, Some(&self.key(k)), message)
+    }
+
+    fn get(&self, k: &str) -> Option<&Edn> {
+        self.kv
+            .iter()
+            .find(|(x, _)| match x {
+                Edn::Kw(s) | Edn::Str(s) => s == k,
+                _ => false,
+            })
+            .map(|(_, v)| v)
+            .filter(|v| **v != Edn::Nil)
+    }
+
+    /// A keyword (EDN) or string (JSON) value, as its name.
+    fn name(&self, k: &str) -> Res<Option<&str>> {
+        match self.get(k) {
+            None => Ok(None),
+            Some(Edn::Kw(s)) if self.syntax == Syntax::Edn => Ok(Some(s)),
+            Some(Edn::Str(s)) => Ok(Some(s)),
+            Some(v) => Err(self.err(k, format!("expected a name, got {}", v.shown()))),
+        }
+    }
+
+    fn need_name(&self, k: &str) -> Res<&str> {
+        self.name(k)?.ok_or_else(|| self.err(k, "missing"))
+    }
+
+    fn int(&self, k: &str, lo: i128, hi: i128) -> Res<Option<i128>> {
+        match self.get(k) {
+            None => Ok(None),
+            Some(Edn::Int(v)) if (lo..=hi).contains(v) => Ok(Some(*v)),
+            Some(Edn::Int(v)) => Err(self.err(k, format!("{v} is out of range ({lo} … {hi})"))),
+            Some(v) => Err(self.err(k, format!("expected a whole number, got {}", v.shown()))),
+        }
+    }
+}
+
+/// How a name is written in this syntax, for a refusal: `:acquire` or `"acquire"`.
+fn spelled(syntax: Syntax, name: &str) -> String {
+    match syntax {
+        Syntax::Edn => format!(":{name}"),
+        Syntax::Json => format!("\"{name}\""),
+    }
+}
+
+fn read_op(top: &edn::Top, syntax: Syntax) -> Res<Op> {
+    let Edn::Map(kv) = &top.value else {
+        return Err(RecordedError::at(
+            top.line,
+            None,
+            format!("expected an operation (a map), got {}", top.value.shown()),
+        ));
+    };
+    let m = Map {
+        line: top.line,
+        syntax,
+        kv,
+    };
+    let s = |n: &str| spelled(syntax, n);
+    let kind = match m.need_name("type")? {
+        "invoke" => Kind::Invoke,
+        "ok" => Kind::Ok,
+        "fail" => Kind::Fail,
+        "info" => Kind::Info,
+        other => {
+            return Err(m.err(
+                "type",
+                format!(
+                    "{} is not {}, {}, {} or {}",
+                    s(other),
+                    s("invoke"),
+                    s("ok"),
+                    s("fail"),
+                    s("info")
+                ),
+            ))
+        }
+    };
+    let who = match m.get("process") {
+        None => return Err(m.err("process", "missing")),
+        Some(Edn::Int(p)) if (0..=i128::from(MAX_TOKEN)).contains(p) => Who::Process(*p),
+        Some(Edn::Kw(n) | Edn::Str(n)) if n == "nemesis" => Who::Nemesis,
+        Some(v) => {
+            return Err(m.err(
+                "process",
+                format!(
+                    "{} is neither a process number (0 … 2^53) nor {}",
+                    v.shown(),
+                    s("nemesis")
+                ),
+            ))
+        }
+    };
+    let f = m.need_name("f")?;
+    let f = match (who, f) {
+        (Who::Nemesis, f) => Err(f.chars().take(MAX_TEXT).collect()),
+        (_, "acquire" | "lock") => Ok(F::Acquire),
+        (_, "release" | "unlock") => Ok(F::Release),
+        (_, "write") => Ok(F::Write),
+        (_, other) => {
+            return Err(m.err(
+                "f",
+                format!(
+                    "unknown operation {} (a lock history has {}, {} and {})",
+                    s(other),
+                    s("acquire"),
+                    s("release"),
+                    s("write")
+                ),
+            ))
+        }
+    };
+    let nanos = m.int("time", 0, i128::from(MAX_T_US) * 1000 + 999)?;
+    let t_us = nanos
+        .ok_or_else(|| m.err("time", "missing"))?
+        .div_euclid(1000) as i64;
+    m.int("index", 0, i128::MAX)?;
+    Ok(Op {
+        line: top.line,
+        kind,
+        who,
+        f,
+        t_us,
+        value: m.get("value").cloned().unwrap_or(Edn::Nil),
+    })
+}
+
+/// Reads a Jepsen history (`text`, in `syntax`) as a [`Recording`].
+pub fn parse(text: &str, syntax: Syntax) -> Res<Recording> {
+    let tops = edn::parse_all(text, syntax == Syntax::Json)?;
+    let ops: Vec<Op> = tops
+        .iter()
+        .map(|t| read_op(t, syntax))
+        .collect::<Res<_>>()?;
+    let s = |n: &str| spelled(syntax, n);
+    let key = |k: &str| match syntax {
+        Syntax::Edn => format!(":{k}"),
+        Syntax::Json => k.to_string(),
+    };
+    let err =
+        |op: &Op, k: &str, message: String| RecordedError::at(op.line, Some(&key(k)), message);
+    // Clients in order of first appearance; then the lock service, and storage if written.
+    let mut procs: Vec<i128> = Vec::new();
+    for op in &ops {
+        if let Who::Process(p) = op.who {
+            if !procs.contains(&p) {
+                if procs.len() == MAX_CLIENTS {
+                    return Err(err(
+                        op,
+                        "process",
+                        format!(
+                            "a {}th process: the model has at most {MAX_CLIENTS} clients",
+                            MAX_CLIENTS + 1
+                        ),
+                    ));
+                }
+                procs.push(p);
+            }
+        }
+    }
+    if procs.is_empty() {
+        return Err(RecordedError::at(
+            ops.first().map_or(1, |o| o.line),
+            None,
+            "no client operations: a lock history needs at least one process",
+        ));
+    }
+    let writes = ops.iter().any(|o| o.f == Ok(F::Write));
+    let mut nodes: Vec<NodeSpec> = procs
+        .iter()
+        .map(|p| NodeSpec {
+            name: format!("process {p}"),
+            role: Role::Client,
+        })
+        .collect();
+    let lock = nodes.len();
+    nodes.push(NodeSpec {
+        name: "lock service".into(),
+        role: Role::LockService,
+    });
+    let storage = nodes.len();
+    if writes {
+        nodes.push(NodeSpec {
+            name: "storage".into(),
+            role: Role::Storage,
+        });
+    }
+    let mut lines: Vec<Line> = Vec::with_capacity(ops.len() * 2);
+    // Per client: its pending invoke (operation, time, line, a write's key/value/token).
+    let mut pending: Vec<Option<Pending>> = vec![None; procs.len()];
+    let (mut cut, mut paused) = (false, false);
+    let mut left_out: Vec<String> = Vec::new();
+    let mut left_count = 0usize;
+    for op in &ops {
+        let push = |lines: &mut Vec<Line>, t_us: i64, node: usize, what: What| {
+            lines.push(Line {
+                line: op.line,
+                t_us,
+                node,
+                local_us: t_us,
+                what,
+            })
+        };
+        let c = match op.who {
+            Who::Nemesis => {
+                let name = op.f.as_ref().err().cloned().unwrap_or_default();
+                match fault(&name) {
+                    Some(Fault::Cut) if !cut => {
+                        cut = true;
+                        for c in 0..procs.len() {
+                            push(&mut lines, op.t_us, lock, What::LinkCut { peer: c });
+                        }
+                    }
+                    Some(Fault::Heal) if cut => {
+                        cut = false;
+                        for c in 0..procs.len() {
+                            push(&mut lines, op.t_us, lock, What::LinkHealed { peer: c });
+                        }
+                    }
+                    Some(Fault::Pause) if !paused => {
+                        paused = true;
+                        push(&mut lines, op.t_us, lock, What::PauseBegan);
+                    }
+                    Some(Fault::Resume) if paused => {
+                        paused = false;
+                        push(&mut lines, op.t_us, lock, What::PauseEnded);
+                    }
+                    // The second of a nemesis pair (its completion), or a repeat.
+                    Some(_) => {}
+                    None => {
+                        left_count += 1;
+                        let shown = s(&name);
+                        if !left_out.contains(&shown) && left_out.len() < 8 {
+                            left_out.push(shown);
+                        }
+                    }
+                }
+                continue;
+            }
+            Who::Process(p) => procs.iter().position(|x| *x == p).unwrap_or(0),
+        };
+        let Ok(f) = op.f else { continue };
+        match op.kind {
+            Kind::Invoke => {
+                if let Some((_, _, at, _)) = pending[c] {
+                    return Err(err(
+                        op,
+                        "type",
+                        format!(
+                            "process {} invokes again before its operation on line {at} completed",
+                            procs[c]
+                        ),
+                    ));
+                }
+                let write = match f {
+                    F::Write => {
+                        let w = write_value(&op.value).map_err(|m| err(op, "value", m))?;
+                        push(
+                            &mut lines,
+                            op.t_us,
+                            c,
+                            What::WriteSent {
+                                key: w.key.clone(),
+                                value: w.value.clone(),
+                                token: w.token,
+                            },
+                        );
+                        Some(w)
+                    }
+                    F::Acquire => {
+                        push(&mut lines, op.t_us, c, What::AcquireSent);
+                        None
+                    }
+                    F::Release => {
+                        push(&mut lines, op.t_us, c, What::ReleaseSent);
+                        None
+                    }
+                };
+                pending[c] = Some((f, op.t_us, op.line, write));
+            }
+            done => {
+                let Some((pf, invoked, _, write)) = pending[c].take() else {
+                    return Err(err(
+                        op,
+                        "type",
+                        format!(
+                            "{} with no {} of process {} before it",
+                            s(kind_word(done)),
+                            s("invoke"),
+                            procs[c]
+                        ),
+                    ));
+                };
+                if pf != f {
+                    return Err(err(
+                        op,
+                        "f",
+                        format!(
+                            "completes process {}'s {} with {}",
+                            procs[c],
+                            s(f_word(pf)),
+                            s(f_word(f))
+                        ),
+                    ));
+                }
+                match (f, done) {
+                    (F::Acquire, Kind::Ok) => {
+                        let token = match &op.value {
+                            Edn::Int(t) if (1..=i128::from(MAX_TOKEN)).contains(t) => {
+                                Some(*t as u64)
+                            }
+                            Edn::Int(t) => {
+                                return Err(err(
+                                    op,
+                                    "value",
+                                    format!("token {t} is out of range (1 … 2^53)"),
+                                ))
+                            }
+                            _ => None,
+                        };
+                        push(
+                            &mut lines,
+                            op.t_us,
+                            c,
+                            What::Granted {
+                                token,
+                                ttl_ms: MAX_TTL_MS,
+                            },
+                        );
+                    }
+                    (F::Acquire, Kind::Fail) => push(&mut lines, op.t_us, c, What::AcquireFailed),
+                    (F::Acquire, _) => push(&mut lines, invoked, c, What::AcquireIndeterminate),
+                    (F::Release, Kind::Ok) => push(&mut lines, op.t_us, c, What::Released),
+                    (F::Release, Kind::Fail) => push(&mut lines, op.t_us, c, What::ReleaseRefused),
+                    (F::Write, Kind::Ok) => {
+                        let w = write.unwrap_or_default();
+                        push(
+                            &mut lines,
+                            op.t_us,
+                            storage,
+                            What::WriteAccepted {
+                                client: c,
+                                key: w.key,
+                                value: w.value,
+                                token: w.token,
+                            },
+                        );
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    // One true clock: order by it, equal times in history order.
+    lines.sort_by_key(|l| l.t_us);
+    let notes = (left_count > 0).then(|| {
+        format!(
+            "{left_count} nemesis operation(s) with no fault in the model left out: {}",
+            left_out.join(", ")
+        )
+    });
+    Ok(Recording {
+        header: Header {
+            scenario: None,
+            service: None,
+            source: Some(
+                match syntax {
+                    Syntax::Edn => "jepsen (EDN)",
+                    Syntax::Json => "jepsen (JSON)",
+                }
+                .into(),
+            ),
+            notes,
+            nodes,
+        },
+        lines,
+    })
+}
+
+fn kind_word(k: Kind) -> &'static str {
+    match k {
+        Kind::Invoke => "invoke",
+        Kind::Ok => "ok",
+        Kind::Fail => "fail",
+        Kind::Info => "info",
+    }
+}
+
+fn f_word(f: F) -> &'static str {
+    match f {
+        F::Acquire => "acquire",
+        F::Release => "release",
+        F::Write => "write",
+    }
+}
+
+/// A write's `:value`: `[token value]` or `[token value key]` (key `x` when absent).
+#[derive(Clone, Debug, Default)]
+struct Write {
+    key: String,
+    value: String,
+    token: Option<u64>,
+}
+
+fn write_value(v: &Edn) -> Result<Write, String> {
+    let (Edn::Vec(items) | Edn::List(items)) = v else {
+        return Err(format!(
+            "a write's value is [token value] or [token value key], got {}",
+            v.shown()
+        ));
+    };
+    if !(2..=3).contains(&items.len()) {
+        return Err(format!(
+            "a write's value is [token value] or [token value key], got {} elements",
+            items.len()
+        ));
+    }
+    let token = match &items[0] {
+        Edn::Nil => None,
+        Edn::Int(t) if (1..=i128::from(MAX_TOKEN)).contains(t) => Some(*t as u64),
+        other => {
+            return Err(format!(
+                "a write's token is nil or a whole number 1 … 2^53, got {}",
+                other.shown()
+            ))
+        }
+    };
+    let text = |e: &Edn| -> Result<String, String> {
+        match e {
+            Edn::Str(s) | Edn::Sym(s) | Edn::Num(s) => Ok(s.clone()),
+            Edn::Kw(k) => Ok(format!(":{k}")),
+            Edn::Int(n) => Ok(n.to_string()),
+            other => Err(format!(
+                "a write's value and key are strings, names or numbers, got {}",
+                other.shown()
+            )),
+        }
+    };
+    Ok(Write {
+        value: text(&items[1])?,
+        key: items.get(2).map_or(Ok("x".to_string()), text)?,
+        token,
+    })
+}
+
+/// Writes the model's `trace` as a Jepsen lock history: EDN, one map a line, `:time` in
+/// nanoseconds (the model's ms × 10^6), `:index` counting from 0, client `cN` as process
+/// N − 1. What it writes (`docs/jepsen.md`):
+///
+/// - an acquire request → `:invoke :acquire`; the client's belief starting → `:ok
+///   :acquire` with the token as `:value` (nil for none); the lock service saying the lock
+///   is held → `:fail :acquire :error :already-held`; a request still unanswered when the
+///   client asks again, gives up, or the run ends → `:fail :acquire :error :no-answer` (the
+///   model knows it was never granted, so it is not an `:info`);
+/// - the belief ending by a release → `:invoke`/`:ok :release`; ending any other way (its
+///   deadline passed, a refused renewal, a fence) → the same pair with `:value :expired`,
+///   the holder's loss of the lock;
+/// - a write → `:invoke :write :value [token value key]`, and storage's answer `:ok` or
+///   `:fail :error :fenced`; a write its client stops waiting for (it retries or moves
+///   on) → `:info :write`, and storage's later answer to it is not written;
+/// - faults as nemesis `:info` operations: `:pause`/`:resume` (a pause, `:value` the
+///   node), `:kill`/`:restart` (a crash), `:start-partition`/`:stop-partition` (`:value`
+///   the two nodes); other faults (clock jumps, held messages, failing renewals) as their
+///   own names, which the reader leaves out.
+pub fn export(trace: &Trace) -> String {
+    let mut out = String::new();
+    let mut index = 0u64;
+    let mut emit = |t: i64, fields: String| {
+        out.push_str(&format!(
+            "{{{fields}, :time {}, :index {index}}}\n",
+            i128::from(t) * 1_000_000
+        ));
+        index += 1;
+    };
+    let op = |kind: &str, f: &str, p: usize| format!(":type :{kind}, :f :{f}, :process {p}");
+    let nemesis =
+        |f: &str, value: String| format!(":type :info, :f :{f}, :process :nemesis, :value {value}");
+    let slot = |c: NodeId| match c {
+        NodeId::Client(i) => Some(usize::from(i)),
+        _ => None,
+    };
+    let mut asking = vec![false; usize::from(u8::MAX) + 1];
+    // The coordinator's answers by message id: which are "held" (`Busy`).
+    let mut busy: Vec<u32> = Vec::new();
+    // Per client: its write not yet answered (the write's own `:value`).
+    let mut writing: Vec<Option<String>> = vec![None; asking.len()];
+    // A process does one thing at a time: before it invokes, an acquire it stopped
+    // waiting for ends as not granted (a client that fails open writes anyway), and a
+    // write it stopped waiting for (it retries, or moves on) as indeterminate.
+    let settle = |c: usize,
+                  t: i64,
+                  asking: &mut Vec<bool>,
+                  writing: &mut Vec<Option<String>>,
+                  emit: &mut dyn FnMut(i64, String)| {
+        if std::mem::take(&mut asking[c]) {
+            emit(
+                t,
+                format!("{}, :error :no-answer", op("fail", "acquire", c)),
+            );
+        }
+        if let Some(v) = writing[c].take() {
+            emit(
+                t,
+                format!("{}, :value {v}, :error :no-answer", op("info", "write", c)),
+            );
+        }
+    };
+    for e in &trace.entries {
+        let t = e.t.0;
+        let me = slot(e.node);
+        match (&e.event, me) {
+            (Event::Sent { msg, .. }, Some(c)) => match msg {
+                Msg::Acquire { .. } if !asking[c] => {
+                    settle(c, t, &mut asking, &mut writing, &mut emit);
+                    asking[c] = true;
+                    emit(t, op("invoke", "acquire", c));
+                }
+                Msg::Write {
+                    key, value, token, ..
+                } => {
+                    settle(c, t, &mut asking, &mut writing, &mut emit);
+                    let v = format!(
+                        "[{} {} {}]",
+                        token.map_or("nil".into(), |t| t.to_string()),
+                        edn_str(value),
+                        edn_str(key)
+                    );
+                    emit(t, format!("{}, :value {v}", op("invoke", "write", c)));
+                    writing[c] = Some(v);
+                }
+                _ => {}
+            },
+            (
+                Event::Sent {
+                    msg: Msg::Busy { .. },
+                    id,
+                    ..
+                },
+                None,
+            ) => busy.push(*id),
+            (Event::Received { id, .. }, Some(c)) if busy.contains(id) && asking[c] => {
+                asking[c] = false;
+                emit(
+                    t,
+                    format!("{}, :error :already-held", op("fail", "acquire", c)),
+                );
+            }
+            (Event::BeliefStarted { token, .. }, Some(c)) => {
+                if !asking[c] {
+                    settle(c, t, &mut asking, &mut writing, &mut emit);
+                    emit(t, op("invoke", "acquire", c));
+                }
+                asking[c] = false;
+                let v = if *token == 0 {
+                    "nil".to_string()
+                } else {
+                    token.to_string()
+                };
+                emit(t, format!("{}, :value {v}", op("ok", "acquire", c)));
+            }
+            (Event::BeliefEnded { how, .. }, Some(c)) => {
+                settle(c, t, &mut asking, &mut writing, &mut emit);
+                let tail = match how {
+                    LossHow::Released => String::new(),
+                    _ => ", :value :expired".into(),
+                };
+                emit(t, format!("{}{tail}", op("invoke", "release", c)));
+                emit(t, format!("{}{tail}", op("ok", "release", c)));
+            }
+            (Event::JobAborted { .. } | Event::JobFinished, Some(c)) if asking[c] => {
+                asking[c] = false;
+                emit(
+                    t,
+                    format!("{}, :error :no-answer", op("fail", "acquire", c)),
+                );
+            }
+            (Event::WriteAccepted { client, .. } | Event::WriteRejected { client, .. }, _) => {
+                let Some(c) = slot(*client) else { continue };
+                let ok = matches!(e.event, Event::WriteAccepted { .. });
+                // An answer to a write its client stopped waiting for is not in the
+                // history: Jepsen's process moved on at its `:info`.
+                let Some(v) = writing[c].take() else { continue };
+                let kind = if ok { "ok" } else { "fail" };
+                let err = if ok { "" } else { ", :error :fenced" };
+                emit(t, format!("{}, :value {v}{err}", op(kind, "write", c)));
+            }
+            (Event::Paused { .. }, _) => emit(t, nemesis("pause", edn_str(&e.node.to_string()))),
+            (Event::Resumed, _) => emit(t, nemesis("resume", edn_str(&e.node.to_string()))),
+            (Event::Crashed { .. }, _) => emit(t, nemesis("kill", edn_str(&e.node.to_string()))),
+            (Event::Restarted { .. }, _) => {
+                emit(t, nemesis("restart", edn_str(&e.node.to_string())))
+            }
+            (Event::LinkCut { peer }, _) => emit(
+                t,
+                nemesis(
+                    "start-partition",
+                    format!(
+                        "[{} {}]",
+                        edn_str(&e.node.to_string()),
+                        edn_str(&peer.to_string())
+                    ),
+                ),
+            ),
+            (Event::LinkHealed { peer }, _) => emit(
+                t,
+                nemesis(
+                    "stop-partition",
+                    format!(
+                        "[{} {}]",
+                        edn_str(&e.node.to_string()),
+                        edn_str(&peer.to_string())
+                    ),
+                ),
+            ),
+            (Event::ClockJumped { by_ms }, _) => emit(
+                t,
+                nemesis(
+                    "clock-jump",
+                    format!("[{} {by_ms}]", edn_str(&e.node.to_string())),
+                ),
+            ),
+            _ => {}
+        }
+    }
+    let end = trace.end.0;
+    for (c, a) in asking.iter().enumerate() {
+        if *a {
+            emit(
+                end,
+                format!("{}, :error :no-answer", op("fail", "acquire", c)),
+            );
+        }
+    }
+    out
+}
+
+/// A string as EDN writes it.
+fn edn_str(s: &str) -> String {
+    let mut o = String::with_capacity(s.len() + 2);
+    o.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            '\n' => o.push_str("\\n"),
+            '\t' => o.push_str("\\t"),
+            '\r' => o.push_str("\\r"),
+            c if c.is_control() => o.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
