@@ -7,6 +7,7 @@
 mod common;
 use common::every_scenario;
 use leaseline::analysis::check::{check, Verdict, ViolationKind};
+use leaseline::analysis::liveness::JobEnd;
 use leaseline::model::recorded::{self, jepsen, RecordedError};
 use leaseline::model::sim::simulate;
 use leaseline::vocab::ids::NodeId;
@@ -130,6 +131,17 @@ fn an_indeterminate_acquire_is_judged_as_a_grant_and_said() {
         "{}",
         assumed[1]
     );
+    // A process's operations are its job: both ended on an `:info`, so neither is said to
+    // have finished — each was still under way when the history ends.
+    let ends: Vec<JobEnd> = v.progress.clients.iter().map(|c| c.job).collect();
+    assert_eq!(ends, vec![JobEnd::Unfinished, JobEnd::Unfinished]);
+}
+
+#[test]
+fn a_process_whose_last_operation_completed_finished_its_job() {
+    let (v, _) = judged(TWO_HOLDERS_EDN);
+    assert_eq!(v.progress.jobs_finished(), 2, "{:?}", v.progress);
+    assert!(!v.summary().contains("never started"), "{}", v.summary());
 }
 
 #[test]

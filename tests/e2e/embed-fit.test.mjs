@@ -75,6 +75,11 @@ function inspect({ end }) {
     .filter(({ b }) => !empty(b));
   for (let i = 0; i < blocks.length; i++) {
     const { el, b } = blocks[i];
+    // Nothing outside the drawing lies over it (the lane names stick over its left edge).
+    if (!el.closest('.timeline-frame')) {
+      const c = cut(b, drawing);
+      if (c.r - c.l > 2 && c.b - c.t > 2) bad.push(`${name(el)} lies over the drawing`);
+    }
     for (let j = i + 1; j < blocks.length; j++) {
       const o = blocks[j];
       if (el.contains(o.el) || o.el.contains(el)) continue;

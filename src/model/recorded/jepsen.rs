@@ -342,6 +342,10 @@ pub fn parse(text: &str, syntax: Syntax) -> Res<Recording> {
     let (mut cut, mut paused) = (false, false);
     let mut left_out: Vec<String> = Vec::new();
     let mut left_count = 0usize;
+    // A process's operations are its job (the model gives every client one): begun at its
+    // first invoke, finished at its last completion when that was a definite `:ok` or
+    // `:fail`; after an `:info` or an invoke left open, it was still under way.
+    let mut last_done: Vec<Option<(i64, u32, bool)>> = vec![None; procs.len()];
     for op in &ops {
         let push = |lines: &mut Vec<Line>, t_us: i64, node: usize, what: What| {
             lines.push(Line {
@@ -393,6 +397,9 @@ pub fn parse(text: &str, syntax: Syntax) -> Res<Recording> {
         let Ok(f) = op.f else { continue };
         match op.kind {
             Kind::Invoke => {
+                if last_done[c].is_none() && pending[c].is_none() {
+                    push(&mut lines, op.t_us, c, What::JobStarted);
+                }
                 if let Some((_, _, at, _)) = pending[c] {
                     return Err(err(
                         op,
@@ -442,6 +449,7 @@ pub fn parse(text: &str, syntax: Syntax) -> Res<Recording> {
                         ),
                     ));
                 };
+                last_done[c] = Some((op.t_us, op.line, done != Kind::Info));
                 if pf != f {
                     return Err(err(
                         op,
@@ -500,6 +508,17 @@ pub fn parse(text: &str, syntax: Syntax) -> Res<Recording> {
                     _ => {}
                 }
             }
+        }
+    }
+    for (c, done) in last_done.iter().enumerate() {
+        if let (Some((t_us, line, true)), None) = (done, &pending[c]) {
+            lines.push(Line {
+                line: *line,
+                t_us: *t_us,
+                node: c,
+                local_us: *t_us,
+                what: What::JobFinished,
+            });
         }
     }
     // One true clock: order by it, equal times in history order.
