@@ -86,7 +86,7 @@ mod whole {
             out += &format!("{:?}", w.locate(&trace));
         }
         if let Some(mut quiz) = course::Quiz::new(step) {
-            out += &format!("{:?} {:?}", quiz.hold(&trace), quiz.right(&trace));
+            out += &format!("{:?} {:?}", quiz.hold(&sc, &trace), quiz.right(&sc, &trace));
             quiz.advance();
         }
         let mut progress = course::Progress::decode(input);
