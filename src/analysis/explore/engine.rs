@@ -14,9 +14,10 @@
 //! search, and the report is the same byte for byte for 1, 2, 3 … workers. One worker is
 //! just the case where the merging thread evaluates every chunk itself.
 //!
-//! Why the jobs are schedules and not extended runs: a run's candidates (hundreds) vary a
-//! lot from run to run, so handing out runs would leave workers idle behind a big one;
-//! chunks of schedules keep every worker equally busy and progress smooth. A worker
+//! Why the jobs are schedules and not extended runs: a run's candidates (hundreds to tens
+//! of thousands) vary a lot from run to run, so handing out runs would leave workers idle
+//! behind a big one; chunks of schedules keep every worker equally busy and progress
+//! smooth. A worker
 //! handed a chunk of a parent's jobs simulates that parent once more, only up to its
 //! jobs' fault instants, and finishes each job's run from there rather than from the
 //! start ([`Evaluator::eval_all`]); each run is judged as soon as it is finished, so a
