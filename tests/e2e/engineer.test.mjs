@@ -77,7 +77,9 @@ describe('the senior engineer edits a run', () => {
       // The JSON view agrees with the form.
       await faults.locator('details.advanced > summary').click();
       const json = JSON.parse(await faults.getByLabel('Faults (JSON)').inputValue());
-      assert.deepEqual(json[n], { at_ms: 20000, fault: 'pause', node: 'c2', for_ms: 12500 });
+      // (The form's JSON names the pause's cause it shows; the scenario's JSON leaves out
+      // the default.)
+      assert.deepEqual(json[n], { at_ms: 20000, fault: 'pause', node: 'c2', for_ms: 12500, cause: 'gc' });
       await editor.scrollIntoViewIfNeeded();
 
       await editor.getByRole('button', { name: 'Run this scenario' }).click();
