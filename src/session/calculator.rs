@@ -397,11 +397,10 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_readers_question_is_answered_with_what_makes_it_safe() {
-        // TTL 10 s, pauses up to 8 s, drift 1000 ppm, delay 50 ms, work 2 s.
-        let sc = open("gc-pause").unwrap();
-        let mut f = Form::of(&sc);
+    /// The calculator filled in with a reader's question: TTL 10 s, pauses up to 8 s,
+    /// drift 1000 ppm, delay 50 ms, work 2 s.
+    fn readers_question(sc: &Scenario) -> Form {
+        let mut f = Form::of(sc);
         for (i, v) in [
             (TTL, "10000"),
             (PAUSE, "8000"),
@@ -411,6 +410,13 @@ mod tests {
         ] {
             f.values[i] = v.into();
         }
+        f
+    }
+
+    #[test]
+    fn a_readers_question_is_answered_with_what_makes_it_safe() {
+        let sc = open("gc-pause").unwrap();
+        let mut f = readers_question(&sc);
         let b = f.read(&sc).unwrap().bound.unwrap();
         let v = crate::teach::advice::bound_verdict(&b);
         let advice = crate::teach::advice::bound_advice(&b);
@@ -451,16 +457,7 @@ mod tests {
         use crate::session::{Action, Session};
         use std::rc::Rc;
         let sc = open("gc-pause").unwrap();
-        let mut f = Form::of(&sc);
-        for (i, v) in [
-            (TTL, "10000"),
-            (PAUSE, "8000"),
-            (DRIFT, "1000"),
-            (DELAY, "50"),
-            (WORK, "2000"),
-        ] {
-            f.values[i] = v.into();
-        }
+        let mut f = readers_question(&sc);
         let b = f.read(&sc).unwrap().bound.unwrap();
         let o = b.worst_overlap_ms.unwrap();
         let link = worst_case_link(&b).unwrap();

@@ -645,6 +645,9 @@ pub fn export(trace: &Trace) -> String {
     let op = |kind: &str, f: &str, p: usize| format!(":type :{kind}, :f :{f}, :process {p}");
     let nemesis =
         |f: &str, value: String| format!(":type :info, :f :{f}, :process :nemesis, :value {value}");
+    // A partition's two sides, as Jepsen's nemesis names them.
+    let pair =
+        |a: NodeId, b: NodeId| format!("[{} {}]", edn_str(&a.to_string()), edn_str(&b.to_string()));
     let slot = |c: NodeId| match c {
         NodeId::Client(i) => Some(usize::from(i)),
         _ => None,
@@ -760,28 +763,12 @@ pub fn export(trace: &Trace) -> String {
             (Event::Restarted { .. }, _) => {
                 emit(t, nemesis("restart", edn_str(&e.node.to_string())))
             }
-            (Event::LinkCut { peer }, _) => emit(
-                t,
-                nemesis(
-                    "start-partition",
-                    format!(
-                        "[{} {}]",
-                        edn_str(&e.node.to_string()),
-                        edn_str(&peer.to_string())
-                    ),
-                ),
-            ),
-            (Event::LinkHealed { peer }, _) => emit(
-                t,
-                nemesis(
-                    "stop-partition",
-                    format!(
-                        "[{} {}]",
-                        edn_str(&e.node.to_string()),
-                        edn_str(&peer.to_string())
-                    ),
-                ),
-            ),
+            (Event::LinkCut { peer }, _) => {
+                emit(t, nemesis("start-partition", pair(e.node, *peer)))
+            }
+            (Event::LinkHealed { peer }, _) => {
+                emit(t, nemesis("stop-partition", pair(e.node, *peer)))
+            }
             (Event::ClockJumped { by_ms }, _) => emit(
                 t,
                 nemesis(
