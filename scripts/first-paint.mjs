@@ -1,15 +1,17 @@
-// Trunk post-build hook (before slim-js.mjs): puts the default page's first paint into
-// index.html — the whole run of the default scenario, drawn by the core at build time
-// (examples/first_paint.rs; see src/view/export/first_paint.rs) in the page around it —
-// at the top of the body (after its <noscript> note), and a blocking `first-paint.js` in
-// the head that hides it before the first paint when the page was opened at a link to
-// anything else. The app removes it as it mounts. Both are plain markup and an external
-// script: nothing inline for the CSP.
+// Trunk post-build hook (before slim-js.mjs): the first paints, drawn by the core at build
+// time (examples/first_paint.rs; see src/view/export/first_paint.rs).
 //
-// It also puts a preload of the first load's wasm into the head, so its download starts
-// as the head is parsed, not a round trip later when first-paint.js has arrived and run
-// (about 100 ms sooner for Play on Slow 4G). A page opened at a link to anything else does
-// not run the first load: first-paint.js removes that link, which cancels the download.
+// The default page's — its whole run in the page around it — goes into index.html, at the
+// top of the body (after its <noscript> note), with a blocking `first-paint.js` in the
+// head. Every other built-in link's (each preset, lesson, fix and interview question, as
+// a page and as an embed) is written into first/, one small file each, which
+// first-paint.js fetches for the link it was opened at and shows in place of the default
+// run, hidden meanwhile. The app removes the picture as it mounts. All of it is plain
+// markup and external scripts: nothing inline for the CSP.
+//
+// first-paint.js also preloads the build the page will run (the first load on the
+// default page, the whole app on any other link), so the head asks for nothing a link
+// does not use.
 //
 //   node scripts/first-paint.mjs [DIR]    (DIR defaults to $TRUNK_STAGING_DIR)
 
@@ -37,19 +39,13 @@ if (html.includes('id="first-paint"')) {
 } else {
   const guard = `<script src="${base}first-paint.js"></script>`;
   html = html.replace('</head>', `${guard}</head>`);
-  // The wasm named by boot.js's tag (Trunk's hashed name, under `--public-url`), preloaded
-  // the way wasm-bindgen's glue fetches it (a CORS fetch, same-origin credentials), so the
-  // glue takes this download rather than starting its own. The guard finds it by its id.
-  const boot = html.match(/<script\b[^>]*\bdata-wasm=("[^"]*"|[^\s>]+)[^>]*>/);
-  if (!boot) throw new Error('first-paint: no script tag with data-wasm in index.html');
-  const wasm = boot[1].replace(/^"|"$/g, '');
-  const preload = `<link rel=preload id=first-load-wasm href="${wasm}" as=fetch crossorigin>`;
-  html = html.replace(boot[0], `${preload}${boot[0]}`);
+  if (!/<script\b[^>]*\bdata-wasm=/.test(html)) {
+    throw new Error('first-paint: no script tag with data-wasm in index.html');
+  }
   // The stylesheets go after the guard: a blocking script waits for every stylesheet
-  // above it before it runs, and the guard cancels the first load's wasm on a link to
-  // anything else and starts the download of the whole app in its place, which is what
-  // such a reader waits for. The page still paints nothing before its styles arrive. The
-  // guard itself must stay after boot.js's tag and the preload, which it reads.
+  // above it before it runs, and the guard starts the download of the build the page will
+  // run and, on a deep link, of its picture. The page still paints nothing before its
+  // styles arrive. The guard itself must stay after boot.js's tag, which it reads.
   const sheets = html.match(/<link\b[^>]*\brel="?stylesheet"?[^>]*>/g) ?? [];
   for (const sheet of sheets) html = html.replace(sheet, '');
   html = html.replace(guard, `${guard}${sheets.join('')}`);
@@ -57,9 +53,28 @@ if (html.includes('id="first-paint"')) {
   // that first, above a picture whose controls will never wake.
   const body = html.match(/<body>(\s*<noscript>[\s\S]*?<\/noscript>)?/);
   if (body) html = html.replace(body[0], `${body[0]}${fragment}`);
-  if (!html.includes(fragment) || !html.includes(guard) || !html.includes(preload)) {
+  if (!html.includes(fragment) || !html.includes(guard)) {
     throw new Error('first-paint: index.html has no <body> or </head> to write into');
   }
   await writeFile(file, html);
   console.log(`first-paint: ${fragment.length} bytes of the default run into index.html`);
 }
+
+// Every built-in link's picture, one file each, named as first-paint.js looks for it; and
+// the list of names into first-paint.js, so a link without a picture (a scenario we do not
+// ship) asks for none.
+const names = JSON.parse(
+  execFileSync(
+    'cargo',
+    ['run', '--quiet', '--no-default-features', '--example', 'first_paint', '--', '--all', join(dir, 'first')],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  ),
+);
+const guardFile = join(dir, 'first-paint.js');
+const guardJs = await readFile(guardFile, 'utf8');
+// A string literal, which Trunk's minifier keeps as it is (quotes aside).
+const slot = /(["'])@built-in-pictures@\1/;
+if (!slot.test(guardJs)) throw new Error('first-paint: no "@built-in-pictures@" in first-paint.js');
+if (names.some((n) => !/^[a-z0-9~-]+$/.test(n))) throw new Error(`first-paint: a name to escape in ${names}`);
+await writeFile(guardFile, guardJs.replace(slot, `'${names.join(' ')}'`));
+console.log(`first-paint: ${names.length} pictures of built-in links (page and embed) into first/`);

@@ -49,6 +49,25 @@ while IFS= read -r name; do
 done < <(grep -oE '(src|href|data-js|data-wasm)="?[^" >]+' dist/index.html | sed -E 's/^[a-z-]+="?//; s#^.*/##' | sort -u)
 echo "first load: $first bytes gzip ($first_parts)"
 
+# What each kind of link downloads before its first diagram, and before Play answers. The
+# default page's first load is both. Any other built-in link draws its picture from
+# index.html's files, the whole app's stylesheet and its own first/ file; Play waits for
+# the whole app (its glue and wasm, and boot.js), which is that link's player.
+shared=$((first - $(gz dist/boot.js) - $(find dist -maxdepth 1 -name 'leaseline-lite-*' -type f -print0 | xargs -0 -n1 gzip -9 -c | wc -c)))
+whole_app=$(( $(gz dist/boot.js) + $(gz dist/leaseline.js) + $(gz dist/leaseline_bg.wasm) ))
+echo "first load by kind of link (bytes gzip, to the first diagram / to Play):"
+echo "  default page: $first / $first"
+for kind in "lesson:s-slow-client-clock" "fix:s-check-then-write~fencing" "question:quiz-2" \
+  "embed of a lesson:s-check-then-write.embed" "embed of a question:quiz-1.embed"; do
+  picture=dist/first/${kind#*:}.html
+  [[ -f $picture ]] || { echo "size: $picture is missing (scripts/first-paint.mjs writes it)" >&2; exit 1; }
+  drawn=$((shared + $(gz dist/tools.css) + $(gz "$picture")))
+  played=$((drawn + whole_app))
+  note=""
+  ((played > FIRST_LOAD_MAX)) && note=" (to Play: over the $FIRST_LOAD_MAX ceiling by $((played - FIRST_LOAD_MAX)); the whole app is its player)"
+  echo "  ${kind%%:*} (${kind#*:}): $drawn / $played$note"
+done
+
 later=0
 while IFS= read -r -d '' file; do
   later=$((later + $(gz "$file")))

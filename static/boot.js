@@ -16,22 +16,26 @@ const whole = {
   css: new URL('tools.css', here).href,
 };
 
-// The whole app's own stylesheet (its panels, the editor, compare, embeds): added once, and
-// the app starts when it has loaded, so nothing is drawn unstyled. The first load has none
-// of those parts and never asks for it.
+// The whole app's own stylesheet (its panels, the editor, compare, embeds): added once
+// (first-paint.js adds it at once on a link to anything but the default page), and the
+// app starts when it has loaded, so nothing is drawn unstyled. The first load has none of
+// those parts and never asks for it.
 const toolsStyles = () =>
   new Promise((ok, fail) => {
-    if (document.querySelector('link[data-tools]')) return ok();
-    const l = document.createElement('link');
-    l.rel = 'stylesheet';
-    l.href = whole.css;
-    l.dataset.tools = '';
-    l.onload = () => ok();
-    l.onerror = () => {
+    let l = document.querySelector('link[data-tools]');
+    if (l?.sheet) return ok();
+    if (!l) {
+      l = document.createElement('link');
+      l.rel = 'stylesheet';
+      l.href = whole.css;
+      l.dataset.tools = '';
+      document.head.append(l);
+    }
+    l.addEventListener('load', () => ok());
+    l.addEventListener('error', () => {
       l.remove();
       fail(new Error(`${whole.css}: did not load`));
-    };
-    document.head.append(l);
+    });
   });
 
 // Called by the first load (`ui::handover`) with the session it hands over: fetches and
@@ -54,6 +58,8 @@ globalThis.leaselineUpgrade = async (handoff) => {
 
 const h = location.hash;
 if (h && h !== '#') {
+  // A link with a picture drawn at build time fetches that first (static/first-paint.js).
+  await globalThis.leaselinePicture;
   const [{ default: init }] = await Promise.all([import(whole.js), toolsStyles()]);
   await init({ module_or_path: whole.wasm });
 } else {

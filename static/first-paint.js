@@ -1,53 +1,104 @@
-// Runs before the first paint (a blocking script in the head): index.html carries the
+// Runs before the first paint (a blocking script in the head). index.html carries the
 // default run, drawn at build time, for a reader on a slow network. A page opened at a
-// link to anything else (another scenario, an embed, a beat) must not show that run, even
-// for a moment: it keeps the space and hides the picture until the app draws the right one.
+// link to anything else must not show that run, even for a moment: it keeps the space
+// and hides the picture, then puts in its place the picture of the run its link names —
+// drawn at build time too, one file per built-in link (scripts/first-paint.mjs writes
+// them into first/) — so a lesson, a fix, a question or an embed is seen as soon as the
+// default page is, long before the whole app has arrived. A link naming anything else (a
+// custom scenario, a time, a panel) has no picture: the page waits for the app.
 //
-// It also sees that the build the page will run is downloading before boot.js (a module,
-// run after parsing) asks for it (see static/boot.js). The head already preloads the first
-// load's wasm (scripts/first-paint.mjs puts the link there, so the download starts as the
-// head is parsed, a round trip before this file arrives): the default page adds its glue.
-// A link to anything else runs the whole app instead: it removes that preload, which
-// cancels the download in Chromium (the first load's bytes would only slow the whole
-// app's), and preloads the whole app. The HTML standard leaves open whether removing a
-// preload aborts it (whatwg/html issue 2931): a browser that lets it finish spends the
-// first load's bytes for nothing on such a link — the price of the head's head start,
-// which no markup can make depend on the fragment. Trunk's own preload links are turned
-// off (`pattern_preload` in Trunk.toml), since they would fetch the first load for every
-// link.
+// It also starts the download of the build the page will run, before boot.js (a module,
+// run after parsing) asks for it: the first load on the default page, the whole app on
+// any other link. Nothing else is preloaded, so a page downloads nothing it does not use.
 (function () {
   var h = location.hash;
   var deep = h && h !== '#';
-  if (deep && h !== '#s=gc-pause') {
-    document.documentElement.className += ' deep-link';
-  }
+  var other = deep && h !== '#s=gc-pause';
+  if (other) document.documentElement.className += ' deep-link';
   var tag = document.querySelector('script[data-wasm]');
   if (!tag) return;
-  var js = tag.getAttribute('data-js');
+  var js = new URL(tag.getAttribute('data-js'), location.href);
+  var wasm = new URL(tag.getAttribute('data-wasm'), location.href);
   if (deep) {
-    var first = document.getElementById('first-load-wasm');
-    if (first) first.remove();
-    js = new URL('leaseline.js', new URL(js, location.href)).href;
+    js = new URL('leaseline.js', js);
+    wasm = new URL('leaseline_bg.wasm', js);
   }
-  var preload = function (rel, href, as) {
+  var link = function (rel, href, as) {
     var l = document.createElement('link');
     l.rel = rel;
     l.href = href;
-    l.crossOrigin = 'anonymous';
     if (as) {
+      // As wasm-bindgen's glue fetches it (a CORS fetch, same-origin credentials), so
+      // the glue takes this download rather than starting its own.
+      l.crossOrigin = 'anonymous';
       l.as = as;
       l.type = 'application/wasm';
     }
     document.head.appendChild(l);
+    return l;
   };
-  preload('modulepreload', js);
-  if (deep) {
-    preload('preload', new URL('leaseline_bg.wasm', js).href, 'fetch');
-    // The whole app's stylesheet (static/boot.js adds it before the app starts).
-    var css = document.createElement('link');
-    css.rel = 'preload';
-    css.as = 'style';
-    css.href = new URL('tools.css', js).href;
-    document.head.appendChild(css);
+  var build = function () {
+    link('modulepreload', js.href);
+    link('preload', wasm.href, 'fetch');
+  };
+  if (!deep) return build();
+  // The whole app's stylesheet, which its embeds and panels need (static/boot.js waits for
+  // it before the app starts); the embed's picture is laid out by it too.
+  var tools = link('stylesheet', new URL('tools.css', js).href);
+  tools.setAttribute('data-tools', '');
+  // The links with a picture, by file name (scripts/first-paint.mjs writes them in).
+  var PICTURES = '@built-in-pictures@'.split(' ');
+  var file = other && pictureOf(h);
+  if (!file) return build();
+  // The picture first: a few kilobytes the reader sees, which would otherwise share the
+  // line with the whole app's half megabyte. The app's download starts when it is in
+  // (and boot.js waits for the same promise before it asks for the app).
+  var text = fetch(new URL('first/' + file + '.html', js)).then(function (r) {
+    return r.ok ? r.text() : null;
+  });
+  window.leaselinePicture = text.then(build, build);
+  var styled = new Promise(function (ok) {
+    if (tools.sheet) return ok();
+    tools.addEventListener('load', ok);
+    tools.addEventListener('error', ok);
+  });
+  var parsed = new Promise(function (ok) {
+    if (document.readyState !== 'loading') return ok();
+    document.addEventListener('DOMContentLoaded', ok);
+  });
+  Promise.all([text, styled, parsed]).then(function (got) {
+    var html = got[0];
+    var old = document.getElementById('first-paint');
+    // No picture for this link, or the app is already up (it removed the old one).
+    if (!html || !old) return;
+    old.insertAdjacentHTML('afterend', html);
+    old.remove();
+    document.documentElement.classList.remove('deep-link');
+  }, function () {});
+
+  // The picture's file for a link of only these keys — `s=<name>` (a preset, a lesson or
+  // `lesson/fix`) or `quiz=<n>`, and `embed=0|1` — as examples/first_paint.rs names it;
+  // null for any other link.
+  function pictureOf(hash) {
+    var keys = {};
+    var pairs = hash.slice(1).split('&');
+    for (var i = 0; i < pairs.length; i++) {
+      var kv = pairs[i].split('=');
+      if (kv.length !== 2 || keys.hasOwnProperty(kv[0])) return null;
+      keys[kv[0]] = kv[1];
+    }
+    var name;
+    if (keys.s !== undefined && keys.quiz === undefined && /^[a-z0-9-]+(\/[a-z0-9-]+)?$/.test(keys.s)) {
+      name = 's-' + keys.s.replace('/', '~');
+    } else if (keys.quiz !== undefined && keys.s === undefined && /^[1-9][0-9]?$/.test(keys.quiz)) {
+      name = 'quiz-' + keys.quiz;
+    } else {
+      return null;
+    }
+    for (var k in keys) {
+      if (k !== 's' && k !== 'quiz' && !(k === 'embed' && /^[01]$/.test(keys.embed))) return null;
+    }
+    if (PICTURES.indexOf(name) < 0) return null;
+    return keys.embed === '1' ? name + '.embed' : name;
   }
 })();

@@ -668,6 +668,14 @@ pub const PROMISE: &str =
 /// The caption before the first step (an embed has no keyboard shortcut to offer).
 pub const PLAY_HINT: &str = "Press Play (Space) to run the scenario.";
 pub const PLAY_HINT_EMBED: &str = "Press Play to run the scenario.";
+/// What stands for the description and the fence switch while a question waits: both
+/// would give the answer away.
+pub const DESCRIPTION_HIDDEN: &str =
+    "The scenario's description is hidden until you answer: it gives the answer away.";
+pub const FENCE_HIDDEN: &str = "Fencing: ?";
+/// A question's guide before Play.
+pub const QUIZ_HINT: &str =
+    "Press Play: the run stops just before the decisive moment and asks for your prediction.";
 
 /// What names the run a question plays until the question is answered (in the scenario
 /// picker, an embed's title): its own name would give the answer away.

@@ -342,7 +342,7 @@ pub fn App() -> Html {
                 if let Some(r) = &model.recorded {
                     <p class="scenario-description recorded"><strong>{ r.title.to_string() }</strong>{ ". " }{ r.about.clone() }</p>
                 } else if hides {
-                    <p class="scenario-description">{ "The scenario's description is hidden until you answer: it gives the answer away." }</p>
+                    <p class="scenario-description">{ crate::teach::narrate::DESCRIPTION_HIDDEN }</p>
                 } else {
                     <p class={css(&["scenario-description", when(model.history.edited(), "original")])}>{ model.description() }</p>
                 }

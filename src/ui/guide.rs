@@ -248,7 +248,7 @@ fn quiz(m: &GuideData, cb: &Callback<Action>) -> Html {
             } else {
                 html! {
                     <>
-                        <p class="hint">{ "Press Play: the run stops just before the decisive moment and asks for your prediction." }</p>
+                        <p class="hint">{ crate::teach::narrate::QUIZ_HINT }</p>
                         <div class="guide-actions">
                             <button type="button" class="action" onclick={on(cb, Action::TogglePlay)}>{ "Play" }</button>
                             <button type="button" class="control text" onclick={on(cb, Action::SkipToStop)}>{ "Skip to the stop" }</button>

@@ -107,7 +107,7 @@ pub fn playbar(p: &PlaybarProps) -> Html {
             </div>
             <div class="group">
                 if p.hide_fence {
-                    <button type="button" class="control fence" disabled=true title="Hidden until you answer the question">{ "Fencing: ?" }</button>
+                    <button type="button" class="control fence" disabled=true title="Hidden until you answer the question">{ crate::teach::narrate::FENCE_HIDDEN }</button>
                 } else {
                     <button type="button" class={css(&["control fence", when(p.fenced, "on")])} aria-pressed={p.fenced.to_string()}
                             title="Fencing: storage rejects writes with an older token (F)" onclick={fence}>

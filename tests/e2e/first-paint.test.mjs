@@ -1,9 +1,10 @@
 // End-to-end: the first paint. index.html carries the default run,
 // drawn at build time by the core, so the diagram is on screen before the wasm arrives —
-// here, with the wasm never arriving at all. A link to anything else (an embed of another
-// scenario) keeps that picture hidden from the first paint on, so the default run is never
-// shown in its place; once the app mounts, the picture is gone and the app's diagram is
-// the only one. The picture stands in the page the app draws around it (the header, the
+// here, with the wasm never arriving at all. A link to a built-in lesson, fix, question or
+// embed shows its own run's picture, drawn at build time too and fetched by the link; any
+// other link keeps the default picture hidden from the first paint on, so the default run
+// is never shown in another's place; once the app mounts, the picture is gone and the
+// app's diagram is the only one. The picture stands in the page the app draws around it (the header, the
 // bars, the caption, the walkthrough, their controls inert until then), so the app taking
 // over moves nothing: the diagram stays where the reader found it.
 
@@ -124,12 +125,76 @@ describe('the first paint', () => {
     }
   });
 
-  test('a link to another scenario never shows the default run, even before the app', async () => {
-    for (const fragment of ['#s=check-then-write&embed=1', '#quiz=2', '#s=gc-pause-fenced']) {
+  // Each built-in link's own picture, drawn at build time and fetched by first-paint.js:
+  // the run the link names (the app's digest for it), never the default run; a question's
+  // page draws only the lanes, not what the reader is asked to predict.
+  test('a lesson, a fix, a question or an embed shows its own run before (and without) the wasm', async () => {
+    const links = [
+      ['#s=slow-client-clock', { lanes: 4 }],
+      ['#s=check-then-write/fencing', {}],
+      ['#s=check-then-write&embed=1', {}],
+      ['#quiz=2', { veiled: true }],
+      ['#quiz=1&embed=1', { veiled: true }],
+    ];
+    for (const [fragment, want] of links) {
+      const app = await openApp(h.browser, `${h.url}${fragment}`, { viewport: { width: 1280, height: 800 } }, undefined, { ready: 'section.diagram' });
+      const expected = await app.page.locator('section.diagram').getAttribute('data-digest');
+      await app.context.close();
       const { context, page } = await withoutWasm(h, fragment);
       try {
+        await page.waitForFunction(() => document.querySelector('#first-paint [data-digest]')?.checkVisibility({ visibilityProperty: true }), null, { timeout: 10_000 });
+        const p = await picture(page);
+        assert.equal(p.digest, expected, `${fragment}: the run the link names`);
+        if (want.lanes) assert.equal(p.lanes, want.lanes, `${fragment}: its lanes`);
+        // Drawn: the axis, the lanes and (unless veiled) the run's marks after them.
+        const drawn = await page.$$eval('#first-paint svg.timeline > :not(defs)', (es) => es.map((e) => e.getAttribute('class') ?? e.tagName));
+        const run = drawn.filter((c) => !/^(axis|lane( client)?)$/.test(c));
+        if (want.veiled) assert.deepEqual(run, [], `${fragment}: nothing of the run before the question is answered`);
+        else assert.ok(run.length > 0, `${fragment}: the run is drawn`);
+        const frame = await box(page, '#first-paint .diagram');
+        assert.ok(frame.width > 200 && frame.x >= 0 && frame.x + frame.width <= 1280, `${fragment}: in the page (${JSON.stringify(frame)})`);
+        const name = fragment.replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+        await page.screenshot({ path: join(SHOTS, `first-paint-${name}.png`) });
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
+  test('a link that names more than a built-in run keeps the default run hidden until the app', async () => {
+    for (const fragment of ['#s=check-then-write&t=5000', '#s=no-such-lesson', '#s=gc-pause&fence=monotone']) {
+      const { context, page } = await withoutWasm(h, fragment);
+      try {
+        await page.waitForTimeout(500);
         const p = await picture(page);
         assert.ok(p.present && !p.visible, `${fragment}: the default run stays hidden`);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
+  test("an embed's picture fits a small frame and takes the app's place", async () => {
+    for (const viewport of [{ width: 320, height: 240 }, { width: 640, height: 420 }]) {
+      const context = await h.browser.newContext({ viewport });
+      try {
+        let release;
+        const held = new Promise((ok) => (release = ok));
+        await context.route(/\.wasm$/, async (route) => {
+          await held;
+          await route.continue();
+        });
+        const page = await context.newPage();
+        await page.goto(`${h.url}#s=check-then-write&embed=1`, { waitUntil: 'domcontentloaded' });
+        await page.waitForFunction(() => document.querySelector('#first-paint.embed svg.timeline')?.checkVisibility({ visibilityProperty: true }));
+        const at = `${viewport.width}×${viewport.height}`;
+        const before = await box(page, '#first-paint svg.timeline');
+        assert.ok(before.x >= 0 && before.x + before.width <= viewport.width + 0.5, `${at}: the picture is inside the frame (${JSON.stringify(before)})`);
+        await page.screenshot({ path: join(SHOTS, `first-paint-embed-${viewport.width}.png`) });
+        release();
+        await page.locator('section.diagram svg.timeline').waitFor();
+        const after = await box(page, 'section.diagram svg.timeline');
+        assert.ok(Math.abs(before.y - after.y) <= 40, `${at}: the diagram starts where the picture did (${before.y.toFixed(0)} then ${after.y.toFixed(0)})`);
       } finally {
         await context.close();
       }

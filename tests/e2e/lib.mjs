@@ -174,14 +174,10 @@ export async function launchBrowser() {
 }
 
 /**
- * Whether a failed request is the first load's wasm download cancelled by the page itself:
- * index.html preloads it from the head, and static/first-paint.js removes that preload
- * (which cancels it) when the page was opened at a link to anything but the default page,
- * which runs the whole app instead. Nothing failed.
+ * Chromium's warning for a preload the page never used (a download for nothing): a
+ * problem on any page the suite opens.
  */
-export function cancelledFirstLoad(url, error) {
-  return error === 'net::ERR_ABORTED' && /\/leaseline-lite-[0-9a-f]+_bg\.wasm$/.test(new URL(url).pathname);
-}
+export const UNUSED_PRELOAD = /preloaded using link preload but not used/;
 
 /** Whether a request was made by a frame other than the page's own document. */
 function inChildFrame(page, req) {
@@ -204,6 +200,7 @@ export async function openApp(browser, url, contextOptions, prepare, { ready } =
   const problems = [];
   page.on('console', (msg) => {
     if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
+    if (UNUSED_PRELOAD.test(msg.text())) problems.push(`console warning: ${msg.text()}`);
   });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   page.on('requestfailed', (req) => {
@@ -215,7 +212,6 @@ export async function openApp(browser, url, contextOptions, prepare, { ready } =
     // the image is still being read — the run changed, the panel closed — is cancelled, not
     // failed: nothing went over the network.
     if (error === 'net::ERR_ABORTED' && req.url().startsWith('blob:')) return;
-    if (cancelledFirstLoad(req.url(), error)) return;
     // A helper worker still loading its script when Cancel ends the search (its lead, which
     // spawned it from the same script, is terminated) is cut off, not failed: the script
     // had loaded, for the lead.

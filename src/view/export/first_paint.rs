@@ -19,8 +19,8 @@
 //! the first load's start. Replacing also keeps the build step a small native program with
 //! no SSR of the app's hooks.
 
-use super::svg::{drawing, escape_into, DEFS};
-use crate::teach::narrate::{PLAY_HINT, PROMISE};
+use super::svg::{drawing, escape_into, frame, DEFS};
+use crate::teach::narrate::{PLAY_HINT, PLAY_HINT_EMBED, PROMISE, QUIZ_HINT};
 use crate::teach::walkthrough::INTRO;
 use crate::view::icons;
 use crate::view::layout::Diagram;
@@ -28,8 +28,12 @@ use crate::view::layout::Diagram;
 /// The element id the app removes when it mounts.
 pub const ID: &str = "first-paint";
 
+/// The copies of the controls do nothing until the app replaces them: inert, and hidden
+/// from assistive technology.
+const IDLE: &str = r#" inert aria-hidden="true""#;
+
 /// The words of the first view around the diagram, as the app shows them at the start of
-/// the default page. The caller reads them from that page's session
+/// the page a link opens. The caller reads them from that page's session
 /// (`examples/first_paint.rs`), so the copy says what the app will.
 pub struct Around<'a> {
     /// Each scenario the picker lists: its summary, and whether it is the one shown.
@@ -39,15 +43,36 @@ pub struct Around<'a> {
     pub time: &'a str,
     pub speed: &'a str,
     pub fence: &'a str,
-    /// The walkthrough's beat count ("7 beats") and its sources line ("" for none).
-    pub beats: &'a str,
-    pub sources: &'a str,
+    /// Whether "Next violation" has one to go to (and the page may say so).
+    pub violation: bool,
+    /// What the guide's column shows at the start.
+    pub guide: Guide<'a>,
+    /// Only the diagram's frame, none of the run: a question's page must not draw what
+    /// the reader is asked to predict.
+    pub veiled: bool,
 }
 
-/// The first view as an HTML fragment: the diagram of the whole run (`d`, titled
-/// `title`), in the page the app draws around it at its start — the header, the scenario
-/// bar, the description, the playback bar, the caption and the walkthrough — so that
-/// nothing moves when the app takes the page over (`first-paint.test.mjs` measures it).
+/// The guide beside (or below) the diagram, as the app opens it.
+pub enum Guide<'a> {
+    /// A walkthrough's opening: its beat count ("7 beats") and sources line ("" for none).
+    Walkthrough { beats: &'a str, sources: &'a str },
+    /// An interview question before its first stop: its heading ("Interview question 2
+    /// of 9"), its stop count ("stop 1 of 1") and what it asks.
+    Quiz {
+        heading: &'a str,
+        stops: &'a str,
+        asks: &'a str,
+    },
+    /// Any other note (a fix's, a lock service's, a description): its column is kept,
+    /// so the diagram has the app's width, and its words are left to the app.
+    Blank,
+}
+
+/// The first view of the full page as an HTML fragment: the diagram of the whole run
+/// (`d`, titled `title`), in the page the app draws around it at its start — the header,
+/// the scenario bar, the description, the playback bar, the caption and the guide — so
+/// that nothing moves when the app takes the page over (`first-paint.test.mjs` measures
+/// it).
 ///
 /// The copies of the controls are `inert` and hidden from assistive technology: they do
 /// nothing until the app replaces them, and the stylesheet dims them meanwhile. Plain
@@ -55,7 +80,6 @@ pub struct Around<'a> {
 /// what waits for the app's banner, its diagram region or its Play button must not mistake
 /// this picture for the app.
 pub fn html(d: &Diagram, title: &str, digest: &str, around: &Around) -> String {
-    const IDLE: &str = r#" inert aria-hidden="true""#;
     let mut out = String::with_capacity(24 * 1024);
     out.push_str(r#"<div id=""#);
     out.push_str(ID);
@@ -81,7 +105,41 @@ pub fn html(d: &Diagram, title: &str, digest: &str, around: &Around) -> String {
     }
     out.push_str(r#"</div><p class="scenario-description">"#);
     escape_into(&mut out, around.description);
-    out.push_str(r#"</p><div class="controls""#);
+    out.push_str("</p>");
+    controls(&mut out, around);
+    caption(&mut out, PLAY_HINT);
+    out.push_str(r#"<details class="legend""#);
+    out.push_str(IDLE);
+    out.push_str(r#"><summary class="control text">Legend</summary></details><div class="view">"#);
+    diagram(&mut out, d, title, digest, around.veiled);
+    guide(&mut out, &around.guide);
+    out.push_str("</div></div></div>");
+    out
+}
+
+/// The first view of an embed (`embed=1`) as an HTML fragment: the run's title bar, the
+/// playback bar, the caption, the diagram and the guide, as the app lays out an embed
+/// (its rules are the whole app's stylesheet's, which the page loads with it).
+pub fn embed(d: &Diagram, title: &str, digest: &str, around: &Around) -> String {
+    let mut out = String::with_capacity(24 * 1024);
+    out.push_str(r#"<div id=""#);
+    out.push_str(ID);
+    out.push_str(r#"" class="shell embed first-paint"><div class="masthead embed-bar""#);
+    out.push_str(IDLE);
+    out.push_str(r#"><p class="embed-title">"#);
+    escape_into(&mut out, title);
+    out.push_str(r#"</p><button class="quiet">Share</button><span class="quiet">Leaseline ↗</span></div><div class="workspace">"#);
+    controls(&mut out, around);
+    caption(&mut out, PLAY_HINT_EMBED);
+    diagram(&mut out, d, title, digest, around.veiled);
+    guide(&mut out, &around.guide);
+    out.push_str("</div></div>");
+    out
+}
+
+/// The playback bar's copy, at the start of the run.
+fn controls(out: &mut String, around: &Around) {
+    out.push_str(r#"<div class="controls""#);
     out.push_str(IDLE);
     out.push_str(r#"><div class="group">"#);
     for (name, enabled) in [
@@ -109,40 +167,93 @@ pub fn html(d: &Diagram, title: &str, digest: &str, around: &Around) -> String {
         out.push_str("</button>");
     }
     out.push_str(r#"</div><label class="scrub"><input type="range" class="scrubber" value="0"><output class="time">"#);
-    escape_into(&mut out, around.time);
+    escape_into(out, around.time);
     out.push_str(r#"</output></label><div class="group"><button class="control">−</button><span class="speed">"#);
-    escape_into(&mut out, around.speed);
+    escape_into(out, around.speed);
     out.push_str(r#"</span><button class="control">+</button></div><div class="group"><button class="control fence">"#);
-    escape_into(&mut out, around.fence);
-    out.push_str(r#"</button><details class="primer"><summary class="control"><span class="primer-i">i</span></summary></details><button class="control text">Next violation</button><button class="control text" disabled>Undo</button><button class="control text" disabled>Redo</button></div></div><p class="caption safe">"#);
-    escape_into(&mut out, PLAY_HINT);
-    out.push_str(r#"</p><details class="legend""#);
-    out.push_str(IDLE);
-    out.push_str(r#"><summary class="control text">Legend</summary></details><div class="view"><div class="diagram" data-digest=""#);
-    escape_into(&mut out, digest);
+    escape_into(out, around.fence);
+    out.push_str(r#"</button><details class="primer"><summary class="control"><span class="primer-i">i</span></summary></details>"#);
+    out.push_str(if around.violation {
+        r#"<button class="control text">"#
+    } else {
+        r#"<button class="control text" disabled>"#
+    });
+    out.push_str(r#"Next violation</button><button class="control text" disabled>Undo</button><button class="control text" disabled>Redo</button></div></div>"#);
+}
+
+fn caption(out: &mut String, hint: &str) {
+    out.push_str(r#"<p class="caption safe">"#);
+    escape_into(out, hint);
+    out.push_str("</p>");
+}
+
+/// The diagram of the whole run (or, veiled, its frame alone) and the zoom bar's copy.
+fn diagram(out: &mut String, d: &Diagram, title: &str, digest: &str, veiled: bool) {
+    out.push_str(r#"<div class="diagram" data-digest=""#);
+    escape_into(out, digest);
     out.push_str(r#""><div class="timeline-frame"><svg class="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 "#);
     out.push_str(&format!("{} {}", d.width as i64, d.height as i64));
     out.push_str(r#"" role="img" aria-label=""#);
-    escape_into(&mut out, title);
-    out.push_str(r#" — the whole run, drawn before the player has loaded">"#);
+    escape_into(out, title);
+    out.push_str(if veiled {
+        r#" — its lanes, drawn before the player has loaded">"#
+    } else {
+        r#" — the whole run, drawn before the player has loaded">"#
+    });
     out.push_str(DEFS);
-    drawing(&mut out, d);
+    if veiled {
+        frame(out, d);
+    } else {
+        drawing(out, d);
+    }
     out.push_str(r#"</svg></div><div class="zoom-bar""#);
     out.push_str(IDLE);
-    out.push_str(r#"><button class="control zoom">+</button><span class="zoom-window">Whole run</span></div></div><div class="guide panel""#);
-    out.push_str(IDLE);
-    out.push_str(r#"><div class="guide-head"><h2>Walkthrough</h2><span class="beat-count">"#);
-    escape_into(&mut out, around.beats);
-    out.push_str(r#"</span></div><p class="beat">"#);
-    escape_into(&mut out, INTRO);
-    out.push_str(r#"</p><div class="guide-actions"><button class="control text" disabled>Back</button><button class="control text">Next</button></div>"#);
-    if !around.sources.is_empty() {
-        out.push_str(r#"<p class="sources">"#);
-        escape_into(&mut out, around.sources);
-        out.push_str("</p>");
+    out.push_str(r#"><button class="control zoom">+</button><span class="zoom-window">Whole run</span></div></div>"#);
+}
+
+/// The guide's copy, as it opens.
+fn guide(out: &mut String, g: &Guide) {
+    match g {
+        Guide::Walkthrough { beats, sources } => {
+            out.push_str(r#"<div class="guide panel""#);
+            out.push_str(IDLE);
+            out.push_str(
+                r#"><div class="guide-head"><h2>Walkthrough</h2><span class="beat-count">"#,
+            );
+            escape_into(out, beats);
+            out.push_str(r#"</span></div><p class="beat">"#);
+            escape_into(out, INTRO);
+            out.push_str(r#"</p><div class="guide-actions"><button class="control text" disabled>Back</button><button class="control text">Next</button></div>"#);
+            if !sources.is_empty() {
+                out.push_str(r#"<p class="sources">"#);
+                escape_into(out, sources);
+                out.push_str("</p>");
+            }
+            out.push_str("</div>");
+        }
+        Guide::Quiz {
+            heading,
+            stops,
+            asks,
+        } => {
+            out.push_str(r#"<div class="guide panel quiz""#);
+            out.push_str(IDLE);
+            out.push_str(r#"><div class="guide-head"><h2>"#);
+            escape_into(out, heading);
+            out.push_str(r#"</h2><span class="beat-count">"#);
+            escape_into(out, stops);
+            out.push_str(r#"</span><button class="quiet">Leave</button></div><p class="asks">"#);
+            escape_into(out, asks);
+            out.push_str(r#"</p><p class="hint">"#);
+            escape_into(out, QUIZ_HINT);
+            out.push_str(r#"</p><div class="guide-actions"><button class="action">Play</button><button class="control text">Skip to the stop</button></div></div>"#);
+        }
+        Guide::Blank => {
+            out.push_str(r#"<div class="guide panel""#);
+            out.push_str(IDLE);
+            out.push_str("></div>");
+        }
     }
-    out.push_str("</div></div></div></div>");
-    out
 }
 
 #[cfg(test)]
@@ -164,8 +275,12 @@ mod tests {
             time: "0.0 s / 60.0 s",
             speed: "5×",
             fence: "Fencing: off",
-            beats: "7 beats",
-            sources: "Sources: Kleppmann 2016.",
+            violation: true,
+            guide: Guide::Walkthrough {
+                beats: "7 beats",
+                sources: "Sources: Kleppmann 2016.",
+            },
+            veiled: false,
         };
         let h = html(&d, &sc.name, &trace.digest_hex(), &around);
         assert!(h.starts_with(r#"<div id="first-paint""#));
@@ -199,5 +314,49 @@ mod tests {
             assert!(!h.contains(banned), "{banned}");
         }
         assert!(h.ends_with("</div>"));
+    }
+
+    #[test]
+    fn an_embed_and_a_question_draw_their_own_page_and_a_question_hides_its_run() {
+        let sc = crate::teach::course::open("check-then-write").unwrap();
+        let trace = simulate(&sc).unwrap();
+        let verdict = check(&trace);
+        let d = layout::diagram(&trace, &verdict);
+        let around = |guide, veiled| Around {
+            options: &[],
+            description: "",
+            time: "0.0 s / 30.0 s",
+            speed: "5×",
+            fence: "Fencing: ?",
+            violation: false,
+            guide,
+            veiled,
+        };
+        let e = embed(&d, "Check, then write", "abc", &around(Guide::Blank, false));
+        assert!(e.starts_with(r#"<div id="first-paint" class="shell embed first-paint">"#));
+        assert!(e.contains(PLAY_HINT_EMBED) && !e.contains(PLAY_HINT));
+        assert!(e.contains(&super::super::svg::diagram_body(&d)));
+        let quiz = Guide::Quiz {
+            heading: "Interview question 2 of 5",
+            stops: "stop 1 of 1",
+            asks: "What happens?",
+        };
+        let q = html(&d, "This question's run", "abc", &around(quiz, true));
+        for words in [
+            "Interview question 2 of 5",
+            "stop 1 of 1",
+            "What happens?",
+            QUIZ_HINT,
+        ] {
+            assert!(q.contains(words), "{words}");
+        }
+        // Veiled: the lanes and the axis, none of the run the reader is asked to predict.
+        assert!(q.contains(r#"class="lane client""#));
+        assert!(!q.contains(&super::super::svg::diagram_body(&d)));
+        for banned in [
+            "<header", "<main", "<section", "<style", "<script", "style=",
+        ] {
+            assert!(!e.contains(banned) && !q.contains(banned), "{banned}");
+        }
     }
 }

@@ -429,6 +429,14 @@ pub(super) fn document(
 
 /// The diagram itself: the time axis, the lanes with their names, and the body.
 pub(crate) fn drawing(o: &mut String, d: &Diagram) {
+    frame(o, d);
+    o.push_str(&diagram_body(d));
+}
+
+/// The diagram's frame alone: the time axis and the lanes with their names, none of the
+/// run (what the timeline shows before Play, and all a question's page may show before
+/// the reader has answered).
+pub(crate) fn frame(o: &mut String, d: &Diagram) {
     let bottom = n(d.height - 8.0);
     el(o, "g", &[("class", "axis")], &|o| {
         for t in &d.ticks {
@@ -460,7 +468,6 @@ pub(crate) fn drawing(o: &mut String, d: &Diagram) {
             text(o, "lane-name", 8.0, l.y - 2.0, l.label);
         });
     }
-    o.push_str(&diagram_body(d));
 }
 
 /// The width and height of a legend sample ([`swatch`]).
