@@ -346,7 +346,8 @@ mod tests {
         let mut i = In(&o.0);
         assert_eq!(i.int().unwrap(), 1);
         assert_eq!(i.str().unwrap(), "ab");
-        assert!(i.long().is_err());
+        assert_eq!(i.0.len(), 9); // the bool and the long
+        assert!(In(&[0, 0, 1]).int().is_err());
         assert_eq!(frame(&[7]), [0, 0, 0, 1, 7]);
     }
 }
