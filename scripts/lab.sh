@@ -177,6 +177,8 @@ done
 [[ $e == *header* ]] || { echo "lab: etcd did not start:"; tail -5 "$tmp/etcd.log"; exit 1; }
 [[ $p == ok ]] || { echo "lab: postgres did not start:"; tail -5 "$tmp/pg.log"; exit 1; }
 [[ $z == imok ]] || { echo "lab: zookeeper did not start:"; tail -5 "$tmp/zk.log"; exit 1; }
+# A fresh ZooKeeper is a cold JVM; a running one is warm (see `lab warm-zookeeper`).
+"$lab" warm-zookeeper "127.0.0.1:$zp" || { echo "lab: zookeeper did not answer:"; tail -5 "$tmp/zk.log"; exit 1; }
 zkv=$(dpkg-query -W -f '${Version}' zookeeper 2>/dev/null || true)
 echo "lab: $(redis-server --version | cut -d' ' -f1-3) on 127.0.0.1:$rp, etcd $(etcd --version | head -1 | cut -d' ' -f3) on 127.0.0.1:$ec,"
 echo "     $("$pg/postgres" --version) on 127.0.0.1:$pp, ZooKeeper ${zkv:-?} (tickTime $ztick ms) on 127.0.0.1:$zp"
