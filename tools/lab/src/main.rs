@@ -215,7 +215,7 @@ fn one(f: &Path, services: &runner::Services, out: &Path) -> Result<(bool, Strin
     // Tolerance: twice the measured noise, whole ms rounded up (a key event is a timer's
     // wake-up and a request's answer, each within the noise); +1 ms as both sides' times are
     // whole ms; + the model's round trip (its network delay each way), which loopback does
-    // not take; + etcd's expiry scan for what follows a lease expiry there.
+    // not take; + etcd's expiry scan or ZooKeeper's tick for what follows an expiry there.
     let hop = leaseline::model::scenario::Scenario::from_json(&text)
         .map_err(|e| e.to_string())?
         .network
