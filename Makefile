@@ -7,8 +7,8 @@
 #                first-paint benchmark
 #                (Slow 4G, beside RaftScope's page), bundle size (fails above
 #                a ceiling on the first load, scripts/size.sh), simulation and explore
-#                benchmarks, the lab's conformance (scripts/lab.sh --check: the five lab
-#                scenarios on a real Redis and etcd, fails on "differ"; where the packages
+#                benchmarks, the lab's conformance (scripts/lab.sh --check: the eight lab
+#                scenarios on a real Redis, etcd, PostgreSQL and ZooKeeper, fails on "differ"; where the packages
 #                cannot be installed it prints "lab: SKIPPED — …" with the reason); then
 #                `tiers: N passed, M failed` (also printed when a tier fails).
 # Two optional, longer checks (not part of `make test`):
@@ -20,10 +20,11 @@
 #   make mutants plants ten known bugs in the core, one at a time, in a scratch copy
 #                (scripts/mutants.sh), runs `cargo test --no-default-features` on each and
 #                says which test binary caught it; ends with `caught N / planted M`.
-#   make lab     the lab scenarios against a real Redis and etcd (scripts/lab.sh), each real
-#                run checked by the core's checker beside the model's run: per scenario both
-#                verdicts, every key event's time difference beside its tolerance (the noise
-#                the run measured, + etcd's 500 ms expiry scan where it applies), the ±50 ms
+#   make lab     the lab scenarios against a real Redis, etcd and ZooKeeper, some with their
+#                storage in a real PostgreSQL (scripts/lab.sh), each real run checked by the
+#                core's checker beside the model's run: per scenario both verdicts, every key
+#                event's time difference beside its tolerance (the noise the run measured, +
+#                etcd's 500 ms expiry scan or ZooKeeper's tick where it applies), the ±50 ms
 #                target, and "agree" or "differ". Writes the traces to target/lab/.
 # The other targets are helpers for those.
 
@@ -68,7 +69,7 @@ test: setup
 	@$(STEP) "first-paint benchmark (Slow 4G, beside RaftScope)" node tests/e2e/bench-first-paint.mjs
 	@$(STEP) "bundle size" scripts/size.sh
 	@$(STEP) "benchmark" sh -c 'cargo bench --bench sim --no-default-features && cargo bench --bench explore --no-default-features'
-	@$(STEP) "lab conformance (real Redis and etcd)" scripts/lab.sh --check
+	@$(STEP) "lab conformance (real Redis, etcd, PostgreSQL and ZooKeeper)" scripts/lab.sh --check
 	@$(STEP) --summary
 
 # tests/core_fuzz.rs at 1,000,000 inputs per parser (`cargo test` runs it at 100,000 /

@@ -1,5 +1,5 @@
-//! The lab's five recordings (tests/recorded/lab, written by `make lab` against a real Redis
-//! and etcd) judged without the services: each gets the verdict classes the lab printed for
+//! The lab's eight recordings (tests/recorded/lab, written by `make lab` against a real Redis,
+//! etcd and ZooKeeper, three with their storage in a real PostgreSQL) judged without the services: each gets the verdict classes the lab printed for
 //! it, and they equal the classes of the model's run of the same scenario file
 //! (tools/lab/scenarios, what `leaseline run FILE` runs). The classes come from the lab's own
 //! module, so this is the lab's comparison itself, not a copy of it.
@@ -21,11 +21,23 @@ const LAB: &[(&str, &str)] = &[
         "SAFE, two believers (c1, c2), stale write rejected (c1), tokens in order",
     ),
     (
+        "gc-pause-etcd-pg",
+        "SAFE, two believers (c1, c2), stale write rejected (c1), tokens in order",
+    ),
+    (
         "gc-pause-etcd",
         "SAFE, two believers (c1, c2), stale write rejected (c1), tokens in order",
     ),
     (
         "gc-pause-redis",
+        "UNSAFE, two believers (c1, c2), stale write accepted (c1), lost update (c1), tokens in order",
+    ),
+    (
+        "gc-pause-zookeeper",
+        "SAFE, two believers (c1, c2), stale write rejected (c1), tokens in order",
+    ),
+    (
+        "non-atomic-etcd-pg",
         "UNSAFE, two believers (c1, c2), stale write accepted (c1), lost update (c1), tokens in order",
     ),
     (

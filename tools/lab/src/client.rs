@@ -11,6 +11,15 @@
 //! otherwise: its keepalive loop sees its own deadline pass or a keepalive answered "no such
 //! lease", storage refuses its write, or it releases. What it then does is `on_loss`:
 //! `abort` stops the job, `continue` carries on (and still writes with its old token).
+//! - ZooKeeper: Curator's lock recipe — a session (timeout = `ttl_ms`), an ephemeral
+//!   sequential node under the lock's path, the lowest node holds the lock, a waiter watches
+//!   the node just below its own; the token is its node's creation zxid. The session pings
+//!   every `renew_every_ms` (TTL/3, the model's). When the connection drops the client
+//!   re-attaches at once, as ZooKeeper's client does, and a refused re-attach is **Expired**:
+//!   the loss. (Curator's LOST after a long Disconnected is not here: the lab cuts no link to
+//!   ZooKeeper.) Release deletes the node — from a fresh session if the old one expired, so
+//!   the refusal is ZooKeeper's own answer.
+//!
 //! A SIGSTOP freezes every thread of the process, the keepalive loop included — a GC pause.
 
 use crate::clock::Epoch;
@@ -18,9 +27,11 @@ use crate::etcd::{Etcd, POLL_MS};
 use crate::noise::Samples;
 use crate::record::Recorder;
 use crate::resp::{Conn, Reply};
+use crate::zk::{self, Attach, Session};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
@@ -32,6 +43,7 @@ const RELEASE_LUA: &str =
 pub enum Service {
     Redis,
     Etcd,
+    ZooKeeper,
 }
 
 impl Service {
@@ -39,7 +51,14 @@ impl Service {
         match self {
             Service::Redis => "redis",
             Service::Etcd => "etcd",
+            Service::ZooKeeper => "zookeeper",
         }
+    }
+
+    pub fn parse(w: &str) -> Option<Service> {
+        [Service::Redis, Service::Etcd, Service::ZooKeeper]
+            .into_iter()
+            .find(|s| s.word() == w)
     }
 }
 
@@ -55,6 +74,9 @@ pub struct Config {
     pub samples: Samples,
     /// The scenario's network delay, one way (ms): the model's hop.
     pub hop_ms: i64,
+    /// Storage's `check_gap_ms` under the non-atomic fence (else 0): a write's answer takes
+    /// that much longer by design, which is not noise.
+    pub gap_ms: i64,
 }
 
 /// What the client believes, shared with its keepalive loop.
@@ -80,6 +102,10 @@ struct Client {
     token: Option<i64>,
     lease: Option<i64>,
     owner: String,
+    /// ZooKeeper: the session, this grant's node, and whether the session expired.
+    zk: Option<Arc<Session>>,
+    zk_node: Option<String>,
+    zk_expired: Arc<AtomicBool>,
 }
 
 fn ms(spec: &Value, path: &[&str], default: i64) -> i64 {
@@ -123,6 +149,9 @@ pub fn run(cfg: Config, out: &str) -> Result<(), String> {
         token: None,
         lease: None,
         owner,
+        zk: None,
+        zk_node: None,
+        zk_expired: Arc::default(),
     };
     c.cfg
         .samples
@@ -164,6 +193,9 @@ pub fn run(cfg: Config, out: &str) -> Result<(), String> {
         c.rec.note("job_aborted", json!({ "reason": "lost_lease" }));
     } else {
         c.rec.note("job_finished", json!({}));
+    }
+    if let Some(s) = &c.zk {
+        s.close();
     }
     Ok(())
 }
@@ -299,6 +331,24 @@ impl Client {
                     }
                 }
             }
+            Service::ZooKeeper => {
+                self.rec.note("acquire_sent", json!({}));
+                let mut failures = 0;
+                loop {
+                    match self.zk_acquire() {
+                        Ok(t) => break Some(t),
+                        Err(e) if e.starts_with("zookeeper granted") => return Err(e),
+                        Err(_) => {
+                            failures += 1;
+                            if max > 0 && failures >= max {
+                                self.rec.note("acquire_failed", json!({}));
+                                return Ok(false);
+                            }
+                            std::thread::sleep(Duration::from_millis(interval as u64));
+                        }
+                    }
+                }
+            }
         };
         self.token = token;
         let now = {
@@ -312,16 +362,162 @@ impl Client {
             now
         };
         if let Some(every) = self.renew_every() {
-            self.start_keepalive(now, every);
+            if self.cfg.service == Service::Etcd {
+                self.start_keepalive(now, every);
+            }
         }
         Ok(true)
+    }
+
+    /// Curator's lock recipe: a session, an ephemeral sequential node, then wait until it is
+    /// the lowest, watching the one just below. The token: the node's creation zxid.
+    fn zk_acquire(&mut self) -> Result<i64, String> {
+        let from = self.cfg.epoch.now();
+        let samples = self.cfg.samples.clone();
+        let s = Arc::new(samples.time("zookeeper connect", || {
+            Session::open(&self.cfg.lock_addr, self.ttl_ms, self.timeout)
+        })?);
+        if i64::from(s.negotiated_ms()) != self.ttl_ms {
+            return Err(format!(
+                "zookeeper granted a session timeout of {} ms, not the scenario's ttl_ms {}",
+                s.negotiated_ms(),
+                self.ttl_ms
+            ));
+        }
+        self.zk = Some(s.clone());
+        self.start_zk_session(&s);
+        let dir = format!("/{}", self.cfg.lock_key.trim_matches('/'));
+        let mut at = String::new();
+        for part in dir.trim_start_matches('/').split('/') {
+            at = format!("{at}/{part}");
+            match samples.time("zookeeper create", || s.create(&at, zk::PERSISTENT))? {
+                Ok(_) | Err(zk::NODE_EXISTS) => {}
+                Err(e) => return Err(format!("create {at}: error {e}")),
+            }
+        }
+        let (node, czxid) = samples
+            .time("zookeeper create", || {
+                s.create(&format!("{dir}/lock-"), zk::EPHEMERAL_SEQUENTIAL)
+            })?
+            .map_err(|e| format!("create {dir}/lock-: error {e}"))?;
+        let mine = node.rsplit('/').next().unwrap_or("").to_string();
+        self.zk_node = Some(node);
+        let mut waited = false;
+        loop {
+            let t0 = self.cfg.epoch.now();
+            let mut kids = s.children(&dir)?;
+            self.cfg
+                .samples
+                .add("zookeeper getChildren", t0, self.cfg.epoch.now());
+            // The sequence suffix orders them (all share the prefix).
+            kids.sort();
+            let i = kids
+                .iter()
+                .position(|k| *k == mine)
+                .ok_or("our lock node is gone")?;
+            if i == 0 {
+                break;
+            }
+            let below = format!("{dir}/{}", kids[i - 1]);
+            if s.exists_watch(&below)? {
+                waited = true;
+                let ev = s.events.lock().unwrap();
+                loop {
+                    match ev.recv() {
+                        Ok(Some(p)) if p == below => break,
+                        Ok(Some(_)) => {}
+                        _ => return Err("zookeeper: connection lost while waiting".into()),
+                    }
+                }
+            }
+        }
+        if !waited {
+            // The lock call as a whole, as the model's one request.
+            self.cfg.samples.add(
+                "zookeeper acquire (connect+creates+getChildren)",
+                from,
+                self.cfg.epoch.now(),
+            );
+        }
+        Ok(czxid)
+    }
+
+    /// The session's two threads: pings every `renew_every_ms` from its start (recorded as
+    /// renewals while the client believes it holds the lock: the session is the lease), and
+    /// a re-attach as soon as the connection drops — refused: Expired, a loss.
+    fn start_zk_session(&self, s: &Arc<Session>) {
+        let every = self.renew_every().unwrap_or(self.ttl_ms / 3).max(1);
+        let (state, rec, epoch, samples, ttl) = (
+            self.state.clone(),
+            self.rec.clone(),
+            self.cfg.epoch,
+            self.cfg.samples.clone(),
+            self.ttl_ms,
+        );
+        let (ss, expired) = (s.clone(), self.zk_expired.clone());
+        let start = epoch.now();
+        std::thread::spawn(move || {
+            let mut k = 1;
+            loop {
+                samples.sleep_until(start + k * every * 1_000_000);
+                k += 1;
+                if expired.load(Ordering::SeqCst) || ss.closed.load(Ordering::SeqCst) {
+                    return;
+                }
+                let now = epoch.now();
+                let believing = state.0.lock().unwrap().deadline.is_some();
+                if believing {
+                    rec.note("renew_sent", json!({}));
+                }
+                let r = samples.time("zookeeper ping", || ss.ping());
+                let mut st = state.0.lock().unwrap();
+                match (r, st.deadline.as_mut()) {
+                    (Ok(()), Some(d)) if believing => {
+                        *d = (*d).max(now + ttl * 1_000_000);
+                        rec.note("renewed", json!({ "ttl_ms": ttl }));
+                    }
+                    (_, _) if believing => {
+                        rec.note("renew_failed", json!({}));
+                    }
+                    _ => {}
+                }
+            }
+        });
+        let (ss, expired, state, rec, on_loss) = (
+            s.clone(),
+            self.zk_expired.clone(),
+            self.state.clone(),
+            self.rec.clone(),
+            self.on_loss.clone(),
+        );
+        std::thread::spawn(move || {
+            let drops = ss.drops.lock().unwrap();
+            while drops.recv().is_ok() {
+                if ss.closed.load(Ordering::SeqCst) {
+                    return;
+                }
+                // Re-attach until the server answers one way or the other.
+                loop {
+                    match ss.reattach() {
+                        Ok(Attach::Ok) => break,
+                        Ok(Attach::Expired) => {
+                            expired.store(true, Ordering::SeqCst);
+                            lose(&state, &rec, &on_loss);
+                            return;
+                        }
+                        Err(_) if ss.closed.load(Ordering::SeqCst) => return,
+                        Err(_) => std::thread::sleep(Duration::from_millis(100)),
+                    }
+                }
+            }
+        });
     }
 
     /// The keepalive interval: the scenario's, else etcd's default (TTL/3); Redis none.
     fn renew_every(&self) -> Option<i64> {
         let own = self.cfg.spec["renew_every_ms"].as_i64();
         match self.cfg.service {
-            Service::Etcd => Some(own.unwrap_or((self.ttl_ms / 3).max(1))),
+            Service::Etcd | Service::ZooKeeper => Some(own.unwrap_or((self.ttl_ms / 3).max(1))),
             Service::Redis => own,
         }
     }
@@ -412,13 +608,16 @@ impl Client {
         self.rec.note("write_sent", f);
         let mut answer = String::new();
         let name = &self.cfg.name;
-        self.cfg
-            .samples
-            .time("storage write", || {
-                writeln!(s.get_mut(), "W {name} {tok} {key} {value}")?;
-                s.read_line(&mut answer)
-            })
+        let from = self.cfg.epoch.now();
+        writeln!(s.get_mut(), "W {name} {tok} {key} {value}")
+            .and_then(|_| s.read_line(&mut answer))
             .map_err(|e| e.to_string())?;
+        // The non-atomic fence's gap is the scenario's, not noise.
+        self.cfg.samples.add(
+            "storage write",
+            from + self.cfg.gap_ms * 1_000_000,
+            self.cfg.epoch.now(),
+        );
         if answer.starts_with('R') {
             // A refused write tells the client it is no longer the holder.
             if self.state.0.lock().unwrap().deadline.is_some() {
@@ -449,12 +648,35 @@ impl Client {
             // Revoking the lease deletes the key attached to it; etcd answers 404 when the
             // lease has already expired.
             Service::Etcd => self.lease.and_then(|id| self.etcd().revoke(id).ok()),
+            Service::ZooKeeper => self.zk_release(),
         };
         match answer {
             Some(true) => self.rec.note("released", json!({})),
             Some(false) => self.rec.note("release_refused", json!({})),
             None => 0,
         };
+    }
+}
+
+impl Client {
+    /// Deletes this grant's lock node: from its own session while that lives, else from a
+    /// fresh one (the expired session's node is gone, and ZooKeeper says so).
+    fn zk_release(&mut self) -> Option<bool> {
+        let node = self.zk_node.clone()?;
+        let live = self
+            .zk
+            .clone()
+            .filter(|_| !self.zk_expired.load(Ordering::SeqCst));
+        let samples = self.cfg.samples.clone();
+        let s = match live {
+            Some(s) => s,
+            None => Arc::new(Session::open(&self.cfg.lock_addr, self.ttl_ms, self.timeout).ok()?),
+        };
+        let r = samples.time("zookeeper delete", || s.delete(&node)).ok();
+        if !Arc::ptr_eq(&s, self.zk.as_ref()?) {
+            s.close();
+        }
+        r
     }
 }
 

@@ -1,6 +1,8 @@
-//! `lab`: Leaseline's lessons run against a real Redis and a real etcd.
+//! `lab`: Leaseline's lessons run against a real Redis, etcd and ZooKeeper, with storage in
+//! the runner or in a real PostgreSQL.
 //!
-//! `lab all DIR --redis ADDR --etcd ADDR --out DIR` runs every scenario file in DIR and
+//! `lab all DIR --redis ADDR --etcd ADDR --zookeeper ADDR --zookeeper-tick-ms N --postgres
+//! ADDR --postgres-user USER --out DIR` runs every scenario file in DIR and
 //! prints, per scenario, the model's verdict, the real run's, the largest timing difference
 //! of their key events, and "agree" or "differ"; `lab run FILE …` runs one. `lab client …` is
 //! the client process the runner spawns (not for people); `lab ports N` prints N free
@@ -11,12 +13,14 @@ mod clock;
 mod etcd;
 mod http;
 mod noise;
+mod pg;
 mod proxy;
 mod record;
 mod resp;
 mod runner;
 mod storage;
 mod verdict;
+mod zk;
 
 use std::path::{Path, PathBuf};
 
@@ -44,6 +48,7 @@ fn main() {
         Some("run") => lab(&args[1..], false),
         Some("all") => lab(&args[1..], true),
         Some("ports") => ports(args.get(1).and_then(|n| n.parse().ok()).unwrap_or(1)),
+        Some("warm-zookeeper") => warm_zookeeper(args.get(1).map_or("", String::as_str)),
         _ => Err("usage: lab all DIR | lab run FILE, then --redis ADDR --etcd ADDR --out DIR; lab ports N".into()),
     };
     match r {
@@ -75,6 +80,33 @@ fn ports(n: usize) -> Result<bool, String> {
     Ok(true)
 }
 
+/// A fresh ZooKeeper is a cold JVM: its first sessions and creates take tens of ms while
+/// the classes load and compile, which the first scenario would count as noise. A running
+/// service is warm, so the script runs this once before the scenarios: a few sessions, each
+/// creating and deleting a node.
+fn warm_zookeeper(addr: &str) -> Result<bool, String> {
+    let t = std::time::Duration::from_secs(5);
+    // It answers "imok" a moment before it takes sessions: the first tries may be refused.
+    let mut refused = 0;
+    for i in 0..20 {
+        let s = match zk::Session::open(addr, 4000, t) {
+            Ok(s) => s,
+            Err(_) if refused < 50 => {
+                refused += 1;
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        let path = format!("/leaseline-lab-warm-{i}");
+        let _ = s.create(&path, zk::EPHEMERAL_SEQUENTIAL)?;
+        s.children("/")?;
+        s.ping()?;
+        s.close();
+    }
+    Ok(true)
+}
+
 fn client_cmd(args: &[String]) -> Result<bool, String> {
     // Die with the runner, whatever kills it.
     // SAFETY: prctl with PR_SET_PDEATHSIG only sets this process's own signal.
@@ -90,25 +122,24 @@ fn client_cmd(args: &[String]) -> Result<bool, String> {
     let sc: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
     let i: usize = need("--index")?.parse().map_err(|_| "--index")?;
     let epoch = clock::Epoch(need("--t0")?.parse().map_err(|_| "--t0")?);
+    let model =
+        leaseline::model::scenario::Scenario::from_json(&text).map_err(|e| e.to_string())?;
     let cfg = client::Config {
         name: format!("c{}", i + 1),
         spec: sc["clients"][i].clone(),
-        service: if need("--service")? == "redis" {
-            client::Service::Redis
-        } else {
-            client::Service::Etcd
-        },
+        service: client::Service::parse(&need("--service")?).ok_or("--service")?,
         lock_addr: need("--lock")?,
         storage_addr: need("--storage")?,
         lock_key: need("--key")?,
         epoch,
         samples: noise::Samples::create(&need("--noise")?, epoch)?,
         // As the model reads it (its default when the file says nothing).
-        hop_ms: leaseline::model::scenario::Scenario::from_json(&text)
-            .map_err(|e| e.to_string())?
-            .network
-            .default
-            .min_delay_ms,
+        hop_ms: model.network.default.min_delay_ms,
+        gap_ms: if model.storage.fence == leaseline::model::scenario::FenceMode::NonAtomic {
+            model.storage.check_gap_ms
+        } else {
+            0
+        },
     };
     client::run(cfg, &need("--out")?)?;
     Ok(true)
@@ -131,6 +162,13 @@ fn lab(args: &[String], all: bool) -> Result<bool, String> {
     let services = runner::Services {
         redis: opt(args, "--redis"),
         etcd: opt(args, "--etcd"),
+        zookeeper: opt(args, "--zookeeper"),
+        zookeeper_tick_ms: opt(args, "--zookeeper-tick-ms")
+            .map(|t| t.parse().map_err(|_| "--zookeeper-tick-ms: a number of ms"))
+            .transpose()?
+            .unwrap_or(2000),
+        postgres: opt(args, "--postgres"),
+        postgres_user: opt(args, "--postgres-user").unwrap_or_else(|| "postgres".into()),
     };
     let out = PathBuf::from(opt(args, "--out").unwrap_or_else(|| "target/lab".into()));
     std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
@@ -177,37 +215,58 @@ fn one(f: &Path, services: &runner::Services, out: &Path) -> Result<(bool, Strin
     // Tolerance: twice the measured noise, whole ms rounded up (a key event is a timer's
     // wake-up and a request's answer, each within the noise); +1 ms as both sides' times are
     // whole ms; + the model's round trip (its network delay each way), which loopback does
-    // not take; + etcd's expiry scan for what follows a lease expiry there.
+    // not take; + etcd's expiry scan or ZooKeeper's tick for what follows an expiry there.
     let hop = leaseline::model::scenario::Scenario::from_json(&text)
         .map_err(|e| e.to_string())?
         .network
         .default
         .min_delay_ms;
     let noise_ms = 2 * ((ran.noise.max_us + 999) / 1000) + 1 + 2 * hop;
-    let etcd = ran.service == client::Service::Etcd;
+    // What follows a lease or session running out at the service may lag by the service's
+    // own expiry granularity (and the lab's waiter), which the model does not have.
+    let lag = match ran.service {
+        client::Service::Etcd => Some((
+            ETCD_SCAN_MS + etcd::POLL_MS as i64,
+            format!(
+                "{ETCD_SCAN_MS} ms (etcd's expiry scan) + {} ms (the lab's waiter polls the key)",
+                etcd::POLL_MS
+            ),
+            "etcd's 500 ms expiry scan".to_string(),
+        )),
+        client::Service::ZooKeeper => Some((
+            services.zookeeper_tick_ms,
+            format!(
+                "{} ms (ZooKeeper expires sessions on its next tick: tickTime)",
+                services.zookeeper_tick_ms
+            ),
+            format!("ZooKeeper's {} ms tick", services.zookeeper_tick_ms),
+        )),
+        client::Service::Redis => None,
+    };
+    let scan = lag.is_some();
     let tolerance = |k: &verdict::KeyEvent| {
         noise_ms
-            + if etcd && k.after_expiry {
-                ETCD_SCAN_MS + etcd::POLL_MS as i64
-            } else {
-                0
+            + match &lag {
+                Some((ms, _, _)) if k.after_expiry => *ms,
+                _ => 0,
             }
     };
     let (mk, rk) = (verdict::key_events(&mtrace), verdict::key_events(&rtrace));
-    println!("\n== {} ({})", ran.name, ran.service.word());
+    println!(
+        "\n== {} ({}, storage: {})",
+        ran.name,
+        ran.service.word(),
+        ran.storage
+    );
     println!("   model: {}", mc.words());
     println!("   real:  {}", rc.words());
     println!("   noise: {}", ran.noise.words());
     println!(
         "   tolerance per key event: 2 × the noise (a timer's wake-up and a request's answer, each within it) + 1 ms (whole-ms times) + {} ms (the model's {hop} ms hop each way) = {noise_ms} ms{}",
         2 * hop,
-        if etcd {
-            format!(
-                "; + {ETCD_SCAN_MS} ms (etcd's expiry scan) + {} ms (the lab's waiter polls the key) for events after a lease expiry (*)",
-                etcd::POLL_MS
-            )
-        } else {
-            String::new()
+        match &lag {
+            Some((_, words, _)) => format!("; + {words} for events after an expiry (*)"),
+            None => String::new(),
         }
     );
     println!(
@@ -235,11 +294,11 @@ fn one(f: &Path, services: &runner::Services, out: &Path) -> Result<(bool, Strin
             r.t_ms,
             d,
             tol,
-            if m.after_expiry && etcd { "*" } else { " " },
+            if m.after_expiry && scan { "*" } else { " " },
             if ok { "ok" } else { "OVER" }
         );
         if worst.as_ref().is_none_or(|w| d.abs() >= w.0.abs()) {
-            worst = Some((d, m.label(), tol, m.after_expiry && etcd));
+            worst = Some((d, m.label(), tol, m.after_expiry && scan));
         }
     }
     unmatched.extend(
@@ -261,10 +320,9 @@ fn one(f: &Path, services: &runner::Services, out: &Path) -> Result<(bool, Strin
         format!(
             "over ±{TARGET_MS} ms by {} ms ({})",
             d.abs() - TARGET_MS,
-            if scan {
-                "etcd's 500 ms expiry scan"
-            } else {
-                "scheduling noise"
+            match &lag {
+                Some((_, _, why)) if scan => why.as_str(),
+                _ => "scheduling noise",
             }
         )
     };

@@ -6,6 +6,12 @@
 //!
 //! Clients are spawned before the lab's start instant and each waits for its own `start_ms`,
 //! so process start-up does not shift the timeline.
+//!
+//! The lock service is the scenario's `coordinator.flavor` (redis, etcd or zookeeper). What
+//! the model's file cannot say — it refuses unknown fields — a lab-only file beside it says:
+//! `NAME.lab`, lines of `setting = value` (`#` starts a comment). Its one setting today is
+//! `storage`: `lab` (the default: the runner's own server; etcd itself under `exact`) or
+//! `postgres` (the writes go through the lab's PostgreSQL).
 
 use crate::client::Service;
 use crate::clock::{now_ns, Epoch};
@@ -13,7 +19,7 @@ use crate::etcd::Etcd;
 use crate::noise::{self, Band, Samples};
 use crate::proxy::Proxy;
 use crate::record::Recorder;
-use crate::storage::{self, Fence};
+use crate::storage::{self, Backend, Fence};
 use serde_json::{json, Value};
 use std::path::Path;
 use std::process::{Child, Command};
@@ -25,11 +31,48 @@ const LEAD_MS: i64 = 200;
 pub struct Services {
     pub redis: Option<String>,
     pub etcd: Option<String>,
+    pub zookeeper: Option<String>,
+    /// The tickTime the lab's zoo.cfg sets: ZooKeeper expires sessions on tick boundaries.
+    pub zookeeper_tick_ms: i64,
+    pub postgres: Option<String>,
+    pub postgres_user: String,
+}
+
+/// The storage a scenario's `NAME.lab` names (`lab` when there is no such file).
+fn storage_setting(scenario: &Path) -> Result<String, String> {
+    let side = scenario.with_extension("lab");
+    let text = match std::fs::read_to_string(&side) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok("lab".into()),
+        Err(e) => return Err(format!("{}: {e}", side.display())),
+    };
+    let mut storage = "lab".to_string();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let at = format!("{}:{}", side.display(), n + 1);
+        let (k, v) = line
+            .split_once('=')
+            .map(|(k, v)| (k.trim(), v.trim()))
+            .ok_or_else(|| format!("{at}: expected `setting = value`"))?;
+        match (k, v) {
+            ("storage", "lab" | "postgres") => storage = v.to_string(),
+            ("storage", _) => {
+                return Err(format!("{at}: storage is `lab` or `postgres`, not `{v}`"))
+            }
+            _ => return Err(format!("{at}: unknown setting `{k}` (known: storage)")),
+        }
+    }
+    Ok(storage)
 }
 
 pub struct Ran {
     pub name: String,
     pub service: Service,
+    /// Where the data lived: `lab`, `etcd` or `postgres`.
+    pub storage: &'static str,
     /// The merged recorded trace's lines (header first).
     pub trace: Vec<String>,
     /// The scheduling noise measured during the run.
@@ -59,27 +102,33 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
         .and_then(|s| s.to_str())
         .unwrap_or("lab")
         .to_string();
-    let service = match sc["coordinator"]["flavor"].as_str() {
-        Some("redis") => Service::Redis,
-        Some("etcd") => Service::Etcd,
-        f => {
-            return Err(format!(
-                "{name}: the lab runs flavor redis or etcd, not {f:?}"
-            ))
-        }
-    };
+    let service = sc["coordinator"]["flavor"]
+        .as_str()
+        .and_then(Service::parse)
+        .ok_or_else(|| {
+            format!(
+                "{name}: coordinator.flavor: the lab runs redis, etcd or zookeeper, not {}",
+                sc["coordinator"]["flavor"]
+            )
+        })?;
     let svc = service.word();
     let addr = match service {
         Service::Redis => sv.redis.clone(),
         Service::Etcd => sv.etcd.clone(),
+        Service::ZooKeeper => sv.zookeeper.clone(),
     }
     .ok_or_else(|| format!("{name}: needs --{svc}"))?;
     let fence = match sc["storage"]["fence"].as_str().unwrap_or("none") {
         "none" => Fence::None,
         "monotone" => Fence::Monotone,
+        "strict" => Fence::Strict,
         "exact" => Fence::Exact,
-        f => return Err(format!("{name}: fence {f} is not in the lab")),
+        "non_atomic" => Fence::NonAtomic {
+            gap_ms: sc["storage"]["check_gap_ms"].as_i64().unwrap_or(0),
+        },
+        f => return Err(format!("{name}: storage.fence {f} is not in the lab")),
     };
+    let storage_word = storage_setting(path)?;
     let parts = out.join(format!("{name}.parts"));
     let _ = std::fs::remove_dir_all(&parts);
     std::fs::create_dir_all(&parts).map_err(|e| e.to_string())?;
@@ -101,20 +150,31 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
     let epoch = Epoch(now_ns() + LEAD_MS * 1_000_000);
     let runner = Recorder::create(&part("runner"), "runner", epoch)?;
     let samples = Samples::create(&noise_part("runner"), epoch)?;
-    let etcd = (fence == Fence::Exact).then(|| -> Result<Etcd, String> {
-        Ok(Etcd {
+    let storage_samples = Samples::create(&noise_part("storage"), epoch)?;
+    let backend = match (storage_word.as_str(), fence) {
+        ("postgres", _) => Backend::Postgres {
+            addr: sv
+                .postgres
+                .clone()
+                .ok_or_else(|| format!("{name}: storage = postgres needs --postgres"))?,
+            user: sv.postgres_user.clone(),
+            samples: storage_samples,
+        },
+        (_, Fence::Exact) if service == Service::Etcd => Backend::Etcd(Etcd {
             addr: addr.clone(),
             timeout: Duration::from_secs(1),
-            samples: Some(Samples::create(&noise_part("storage"), epoch)?),
-        })
-    });
-    let etcd = etcd.transpose()?;
+            samples: Some(storage_samples),
+        }),
+        _ => Backend::Memory,
+    };
+    let storage_kind = backend.word();
     let storage_addr = storage::start(
         fence,
-        etcd,
+        backend,
         &lock_key,
         Recorder::create(&part("storage"), "storage", epoch)?,
-    )?;
+    )
+    .map_err(|e| format!("{name}: {e}"))?;
 
     let clients = sc["clients"].as_array().map_or(0, Vec::len);
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
@@ -166,6 +226,12 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
                 if a != "coord" && b != "coord" {
                     return Err(format!(
                         "{name}: the lab cuts a client from the lock service only"
+                    ));
+                }
+                if service == Service::ZooKeeper {
+                    // Its client would need Curator's LOST after a long Disconnected.
+                    return Err(format!(
+                        "{name}: the lab does not cut links to zookeeper yet"
                     ));
                 }
                 actions.push((at, n, json!({"do": k, "node": client})));
@@ -268,7 +334,10 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
         "scenario": name,
         "service": svc,
         "source": "lab",
-        "notes": format!("leaseline lab: tools/lab/scenarios/{name}.json against a real {svc}"),
+        "notes": format!(
+            "leaseline lab: tools/lab/scenarios/{name}.json against a real {svc}{}",
+            if storage_kind == "postgres" { ", storage in a real PostgreSQL" } else { "" }
+        ),
         "nodes": nodes,
     });
     let mut files = vec![part("runner"), part("storage")];
@@ -291,6 +360,7 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
     Ok(Ran {
         name,
         service,
+        storage: storage_kind,
         trace,
         noise,
     })
