@@ -15,7 +15,7 @@
 #                            be installed it says "lab: SKIPPED — …" with the reason and exits 0
 #                            (a plain run fails there). Either way it exits 1 on "differ".
 # LAB_FAIL=1 makes the lab fail on purpose once a scenario's clients run: to see that a failing
-# run leaves no process behind (`pgrep -a 'redis-server|etcd|postgres|java'` afterwards).
+# run leaves no process behind (`pgrep -af 'redis-server|etcd|postgres|zookeeper'` afterwards).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
