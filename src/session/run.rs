@@ -123,7 +123,7 @@ pub struct Recorded {
 
 /// The built-in recordings, as the lab wrote them (tests/recorded/lab/, copied beside the
 /// app with the scenario files they ran: fetched when opened, never in the first load).
-pub const BUILT_IN: [(&str, &str); 5] = [
+pub const BUILT_IN: [(&str, &str); 8] = [
     (
         "gc-pause-redis",
         "Recorded on a real Redis: GC pause, no fence",
@@ -143,5 +143,17 @@ pub const BUILT_IN: [(&str, &str); 5] = [
     (
         "partition-etcd",
         "Recorded on a real etcd: cut from etcd, not from storage",
+    ),
+    (
+        "gc-pause-etcd-pg",
+        "Recorded on a real etcd and PostgreSQL: GC pause, the stale write refused by one conditional upsert",
+    ),
+    (
+        "non-atomic-etcd-pg",
+        "Recorded on a real etcd and PostgreSQL: the token checked, then written, in two statements",
+    ),
+    (
+        "gc-pause-zookeeper",
+        "Recorded on a real ZooKeeper: a stopped holder's session expires",
     ),
 ];

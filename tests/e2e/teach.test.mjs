@@ -130,8 +130,8 @@ describe('teach it', () => {
       // services (10 presets).
       assert.equal(await menu.locator('section.chapter:not(.recorded)').count(), 7);
       assert.equal(await menu.locator('section.chapter:not(.recorded) > ol > li').count(), 37);
-      // Then the lab's five recordings of real runs.
-      assert.equal(await menu.locator('section.chapter.recorded > ol > li').count(), 5);
+      // Then the lab's eight recordings of real runs.
+      assert.equal(await menu.locator('section.chapter.recorded > ol > li').count(), 8);
       assert.match(await menu.locator('section.chapter.target h3').innerText(), /^5\. What a fence needs/);
       const before = await digest();
       await menu.getByRole('link', { name: 'Check, then write' }).click();
