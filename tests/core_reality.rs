@@ -34,6 +34,10 @@ fn every_built_in_recording_opens_beside_the_model_and_agrees_on_its_key_moments
         assert_eq!(s.error, None, "{name}");
         let r = s.recorded.as_ref().expect(name);
         assert_eq!(&*r.title, title);
+        // What the page says of it names no file of ours.
+        for path in ["tools/", ".json", "scenarios/"] {
+            assert!(!r.about.contains(path), "{name}: {}", r.about);
+        }
         // The run on screen is the recording, checked as any run is.
         let (text, sc) = files(name);
         let real = recorded::to_trace(&recorded::parse(&text).unwrap());

@@ -335,7 +335,8 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
         "service": svc,
         "source": "lab",
         "notes": format!(
-            "leaseline lab: tools/lab/scenarios/{name}.json against a real {svc}{}",
+            // Words a reader of the page understands: no repository paths.
+            "Leaseline's lab ran the scenario {name} against a real {svc}{}",
             if storage_kind == "postgres" { ", storage in a real PostgreSQL" } else { "" }
         ),
         "nodes": nodes,
