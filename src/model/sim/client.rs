@@ -988,13 +988,29 @@ mod tests {
         let renews = ctx
             .out
             .iter()
-            .filter(|cmd| matches!(cmd, Cmd::Send { msg: Msg::Renew { token: 7, .. }, .. }))
+            .filter(|cmd| {
+                matches!(
+                    cmd,
+                    Cmd::Send {
+                        msg: Msg::Renew { token: 7, .. },
+                        ..
+                    }
+                )
+            })
             .count();
         assert_eq!(renews, 1);
         assert_eq!(c.phase, Phase::Working, "it did not wait for the answer");
         assert_eq!(c.pc, 3);
         let mut ctx = Ctx::new(4_015, &mut rng);
-        c.on_message(&mut ctx, &s, &Msg::Renewed { req: 2, token: 7, ttl_ms: 10_000 });
+        c.on_message(
+            &mut ctx,
+            &s,
+            &Msg::Renewed {
+                req: 2,
+                token: 7,
+                ttl_ms: 10_000,
+            },
+        );
         // Counted from the renewal's request (4 005) less the margin.
         assert_eq!(c.belief().map(|b| b.deadline), Some(4_005 + 9_000));
         let mut ctx = Ctx::new(4_020, &mut rng);
