@@ -462,7 +462,7 @@ pub const LESSONS: &[Lesson] = &[
             Fix {
                 name: "heartbeat",
                 title: "Renew after each part, and fence the writes",
-                summary: "no watchdog: the job renews its lease each time it finishes a part, so a part that runs past the 15 s lease lets it lapse and client 2 takes the lock; when the hung call returns, storage refuses client 1's write of part 2 with the old token",
+                summary: "no watchdog: the job renews its lease when it finishes a part and goes on to the next, so a part that runs past the 15 s lease lets it lapse and client 2 takes the lock; when the hung call returns, storage refuses client 1's write of part 2 with the old token",
                 apply: |sc| {
                     renew_after_each_part(sc);
                     fence(sc);
@@ -479,7 +479,7 @@ pub const LESSONS: &[Lesson] = &[
             Fix {
                 name: "slow-part",
                 title: "The renewals with a part that is slow, not stuck",
-                summary: "the fixed run with part 2 that works for 12 s: each part ends inside the 15 s lease, every renewal lands in time, and client 1 keeps its lock to the end; client 2 takes it after the release",
+                summary: "the fixed run with a part 2 that works for 12 s: each part ends inside the 15 s lease, every renewal lands in time, and client 1 keeps its lock to the end; client 2 takes it after the release",
                 apply: |sc| {
                     renew_after_each_part(sc);
                     fence(sc);
