@@ -831,3 +831,35 @@ fn no_random_schedule_exceeds_a_renewing_holders_bound() {
         random_renewing_schedule,
     );
 }
+
+/// A job that renews its lease itself before its first write is not the job the bound
+/// measures: refused by name. After the first write, a renewal changes nothing the bound
+/// measures (the write it bounds has gone out), so the client is taken.
+#[test]
+fn a_job_that_renews_before_its_first_write_is_refused_by_name() {
+    let mut sc = open("clean").unwrap();
+    let write = Step::Write {
+        key: "x".into(),
+        value: "c1".into(),
+    };
+    sc.clients[0].job = vec![
+        Step::Acquire,
+        Step::Work { ms: 1_000 },
+        Step::Renew,
+        Step::Work { ms: 1_000 },
+        write.clone(),
+        Step::Release,
+    ];
+    let e = holder_of(&sc, 0).unwrap_err();
+    assert_eq!(e.option, "renew", "{e}");
+    assert!(e.to_string().contains("c1's job renews its lease"), "{e}");
+    sc.clients[0].job = vec![
+        Step::Acquire,
+        Step::Work { ms: 1_000 },
+        write,
+        Step::Renew,
+        Step::Release,
+    ];
+    let h = holder_of(&sc, 0).unwrap();
+    assert_eq!(h.work_ms, 1_000);
+}

@@ -1570,3 +1570,141 @@ fn the_ttl_lesson_says_the_model_repeats_rather_than_resumes() {
         .try_it
         .contains("repeats its steps over the finished schema"));
 }
+
+/// The progress-heartbeat lesson, claim by claim. Its watchdog renews a stuck job's lease
+/// all through the hung call, and client 2, refused 8 times, gives up: the liveness
+/// verdict names it. Renewing after each part lets the lease lapse while part 2 hangs,
+/// client 2 takes the lock, and storage refuses client 1's late part 2 (without a fence
+/// it lands over client 2's). A part that is only slow keeps the lock.
+#[test]
+fn the_progress_heartbeat_lesson_tells_its_runs() {
+    use leaseline::analysis::liveness::JobEnd;
+    use leaseline::model::msg::{Msg, RejectReason};
+    use leaseline::model::scenario::Step;
+    use leaseline::model::trace::{AbortWhy, LossHow};
+    let at = |t: &Trace, p: &dyn Fn(&Event, NodeId) -> bool| -> Vec<i64> {
+        t.entries
+            .iter()
+            .filter(|e| p(&e.event, e.node))
+            .map(|e| e.t.0)
+            .collect()
+    };
+    let renewed =
+        |e: &Event, _: NodeId| matches!(e, Event::LeaseRenewed { client, .. } if *client == C1);
+    let expired = |e: &Event, _: NodeId| matches!(e, Event::LeaseExpired { .. });
+    let granted_c2 = |e: &Event, _: NodeId| matches!(e, Event::LeaseGranted { client, token: 34, .. } if *client == C2);
+
+    // The lesson: a 15 s lease renewed every 5 s, part 2 hung for 50 s from t = 4 s.
+    let sc = open("progress-heartbeat");
+    let c1 = &sc.clients[0];
+    assert_eq!((c1.ttl_ms, c1.renew_every_ms), (15_000, Some(5_000)));
+    assert_eq!(c1.job[3], Step::Work { ms: 50_000 });
+    assert_eq!(sc.clients[1].retry.interval_ms, 5_000);
+    let t = simulate(&sc).unwrap();
+    let v = check(&t);
+    assert!(v.safe && v.rejections.is_empty());
+    // The watchdog renews all the while: every 5 s from 5 s to 55 s, and the lease never
+    // runs out.
+    let r = at(&t, &renewed);
+    assert_eq!(r.len(), 11, "{r:?}");
+    assert!(
+        r.windows(2).all(|w| (w[1] - w[0] - 5_000).abs() <= 20),
+        "{r:?}"
+    );
+    assert!(at(&t, &expired).is_empty());
+    // Client 2 is refused 8 times and gives up; the verdict says its work never completed.
+    let busy = at(
+        &t,
+        &|e, _| matches!(e, Event::Sent { to, msg: Msg::Busy { .. }, .. } if *to == C2),
+    );
+    assert_eq!(busy.len(), 8);
+    assert!(t.entries.iter().any(|e| e.node == C2
+        && e.event
+            == Event::JobAborted {
+                why: AbortWhy::Refused { times: 8 }
+            }));
+    let p = &v.progress;
+    assert!(!p.live());
+    assert!(p.clients[1].stalled() && p.clients[1].superseded_by.is_none());
+    assert_eq!(p.clients[0].job, JobEnd::Finished);
+    let head = p.headline().unwrap();
+    assert!(
+        head.starts_with("client 2's work never completed"),
+        "{head}"
+    );
+    assert!(v
+        .summary()
+        .contains("PROGRESS: client 2's work never completed"));
+    // At 54 s the call returns and part 2 is written, with token 33.
+    let part_2 = at(&t, &|e, _| {
+        matches!(e, Event::WriteAccepted { client, value, token: Some(33), .. }
+            if *client == C1 && &**value == "part 2 (c1)")
+    });
+    assert_eq!(part_2.len(), 1);
+    assert!((part_2[0] - 54_000).abs() <= 50, "{part_2:?}");
+
+    // The fix: no watchdog, a renewal after each part; the lease lapses 15 s after the
+    // renewal that followed part 1, client 2 takes token 34, and storage refuses client
+    // 1's part 2 with token 33 when the call returns.
+    let fixed = open("progress-heartbeat/heartbeat");
+    let c1 = &fixed.clients[0];
+    assert_eq!(c1.renew_every_ms, None);
+    assert_eq!(c1.job.iter().filter(|s| **s == Step::Renew).count(), 2);
+    let t = simulate(&fixed).unwrap();
+    let v = check(&t);
+    assert!(v.safe);
+    let r = at(&t, &renewed);
+    assert_eq!(r.len(), 1, "one renewal, after part 1: {r:?}");
+    let lapsed = at(&t, &expired);
+    assert_eq!(lapsed.len(), 1);
+    assert!((lapsed[0] - r[0] - 15_000).abs() <= 10);
+    assert_eq!(at(&t, &granted_c2).len(), 1);
+    assert!(at(&t, &granted_c2)[0] > lapsed[0]);
+    assert_eq!(v.rejections.len(), 1);
+    assert!(t.entries.iter().any(|e| matches!(&e.event,
+        Event::WriteRejected { client, token: Some(33), reason: RejectReason::Lower { token: 33, mark: 34 }, .. }
+            if *client == C1)));
+    assert!(v.progress.live(), "client 1 was superseded, not stalled");
+    assert_eq!(v.progress.clients[1].job, JobEnd::Finished);
+    assert_eq!(v.progress.clients[0].superseded_by, Some(C2));
+
+    // Without the fence the same renewals give client 2 its turn, and part 2 lands over it.
+    let t = simulate(&open("progress-heartbeat/heartbeat-unfenced")).unwrap();
+    let v = check(&t);
+    assert!(!v.safe && v.stats.stale_writes_accepted == 1);
+    assert!(v
+        .violations
+        .iter()
+        .any(|x| x.kind == leaseline::analysis::check::ViolationKind::LostUpdate));
+    assert_eq!(at(&t, &granted_c2).len(), 1);
+
+    // A slow part: 12 s, inside the lease. Every renewal lands, the lease never runs out,
+    // client 1 ends its belief only by releasing, and client 2 takes the lock after.
+    let slow = open("progress-heartbeat/slow-part");
+    let t = simulate(&slow).unwrap();
+    let v = check(&t);
+    assert!(v.safe && v.rejections.is_empty() && v.overlaps.is_empty());
+    assert!(at(&t, &expired).is_empty());
+    assert!(!t
+        .entries
+        .iter()
+        .any(|e| matches!(e.event, Event::RenewalRefused { .. })));
+    assert_eq!(at(&t, &renewed).len(), 2);
+    let ends: Vec<&LossHow> = t
+        .entries
+        .iter()
+        .filter(|e| e.node == C1)
+        .filter_map(|e| match &e.event {
+            Event::BeliefEnded { how, .. } => Some(how),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ends, [&LossHow::Released]);
+    let released = at(
+        &t,
+        &|e, _| matches!(e, Event::LeaseReleased { client, .. } if *client == C1),
+    );
+    assert!(at(&t, &granted_c2)[0] > released[0]);
+    assert!(v.progress.live());
+    assert_eq!(v.stats.jobs_finished, 2);
+}

@@ -258,6 +258,19 @@ pub fn work_before_write(c: &ClientSpec) -> i64 {
     w
 }
 
+/// Whether the job has a `renew` step between its first acquire and its first write.
+fn renews_before_first_write(c: &ClientSpec) -> bool {
+    let start = c
+        .job
+        .iter()
+        .position(|s| *s == Step::Acquire)
+        .map_or(0, |i| i + 1);
+    c.job[start..]
+        .iter()
+        .take_while(|s| !matches!(s, Step::Write { .. }))
+        .any(|s| *s == Step::Renew)
+}
+
 /// Reads the holder's settings from client `client` of `sc`, refusing what the
 /// calculator cannot bound.
 pub fn holder_of(sc: &Scenario, client: usize) -> Result<Holder, Refusal> {
@@ -278,6 +291,19 @@ pub fn holder_of(sc: &Scenario, client: usize) -> Result<Holder, Refusal> {
                 "c{} renews its Redlock lease (renew_every_ms), but the model does not \
 extend a Redlock lease (a scenario may not ask it to), so no run could attain a bound; the \
 calculator bounds a renewal watchdog on the single-node flavors",
+                client + 1
+            ),
+        });
+    }
+    // The bound's job is `acquire, work W, write`, its renewals a watchdog's: a job that
+    // renews itself before its first write holds the lease longer than that job would.
+    if renews_before_first_write(c) {
+        return Err(Refusal {
+            option: "renew",
+            reason: format!(
+                "c{}'s job renews its lease (a renew step) before its first write; the \
+calculator bounds a job of acquire, work and write, renewed by a watchdog if at all, so move the \
+renewal after the write or use renew_every_ms",
                 client + 1
             ),
         });

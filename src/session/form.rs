@@ -310,6 +310,11 @@ pub const STEPS: &[StepForm] = &[
         label: "Release the lock",
         fields: &[],
     },
+    StepForm {
+        word: "renew",
+        label: "Renew the lease (from the job)",
+        fields: &[],
+    },
 ];
 
 pub fn fault_form(word: &str) -> Option<&'static FaultForm> {

@@ -11,7 +11,7 @@
 
 use crate::analysis::check::ViolationKind::{self, *};
 use crate::model::scenario::{
-    ClientSpec, Durability, FailMode, FenceMode, FenceWith, Flavor, LossPolicy, Scenario,
+    ClientSpec, Durability, FailMode, FenceMode, FenceWith, Flavor, LossPolicy, Scenario, Step,
 };
 
 /// What a variant's verdict must show.
@@ -86,6 +86,24 @@ fn fence(sc: &mut Scenario) {
 
 fn clients(sc: &mut Scenario, f: impl Fn(&mut ClientSpec)) {
     sc.clients.iter_mut().for_each(f);
+}
+
+/// Client 1 drops its watchdog and renews from the job instead: a `renew` step after each
+/// part's write that more work follows, so a renewal says a part got done.
+fn renew_after_each_part(sc: &mut Scenario) {
+    let Some(c) = sc.clients.first_mut() else {
+        return;
+    };
+    c.renew_every_ms = None;
+    let mut job = Vec::with_capacity(c.job.len() + 2);
+    for (i, s) in c.job.iter().enumerate() {
+        job.push(s.clone());
+        let more_work = matches!(c.job.get(i + 1), Some(Step::Work { .. }));
+        if matches!(s, Step::Write { .. }) && more_work {
+            job.push(Step::Renew);
+        }
+    }
+    c.job = job;
 }
 
 pub const FENCING: Fix = Fix {
@@ -429,6 +447,58 @@ pub const LESSONS: &[Lesson] = &[
                 expect: SAFE,
             },
             FENCING,
+        ],
+    },
+    // A watchdog's renewals say the process lives, not that the job moves: a stuck job
+    // keeps its lock for as long as the process runs. Beside the silent renewal failure,
+    // its opposite: renewals that go on when they should stop.
+    Lesson {
+        id: "progress-heartbeat",
+        chapter: CHAPTER_TTL,
+        sources: &[ASSUMPTIONS, DANGEROUS],
+        json: include_str!("library/progress-heartbeat.json"),
+        expect: SAFE,
+        fixes: &[
+            Fix {
+                name: "heartbeat",
+                title: "Renew after each part, and fence the writes",
+                summary: "no watchdog: the job renews its lease when it finishes a part and goes on to the next, so a part that runs past the 15 s lease lets it lapse and client 2 takes the lock; when the hung call returns, storage refuses client 1's write of part 2 with the old token",
+                apply: |sc| {
+                    renew_after_each_part(sc);
+                    fence(sc);
+                },
+                expect: FENCED,
+            },
+            Fix {
+                name: "heartbeat-unfenced",
+                title: "The same renewals without a fence",
+                summary: "client 2 still gets its turn, but the hung call returns after it and client 1's part 2 lands over client 2's export: renewing as the job moves gives the lock back, and only a fence keeps the late write out",
+                apply: renew_after_each_part,
+                expect: UNSAFE_STALE,
+            },
+            Fix {
+                name: "slow-part",
+                title: "The renewals with a part that is slow, not stuck",
+                summary: "the fixed run with a part 2 that works for 12 s: each part ends inside the 15 s lease, every renewal lands in time, and client 1 keeps its lock to the end; client 2 takes it after the release",
+                apply: |sc| {
+                    renew_after_each_part(sc);
+                    fence(sc);
+                    // Part 2's work: the job's second work step.
+                    let part_2 = sc.clients.first_mut().and_then(|c| {
+                        c.job
+                            .iter_mut()
+                            .filter_map(|s| match s {
+                                Step::Work { ms } => Some(ms),
+                                _ => None,
+                            })
+                            .nth(1)
+                    });
+                    if let Some(ms) = part_2 {
+                        *ms = 12_000;
+                    }
+                },
+                expect: SAFE,
+            },
         ],
     },
     Lesson {

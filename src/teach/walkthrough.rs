@@ -379,6 +379,17 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
         try_it: "Try the fix that stops the job when the renewals stop, and compare it with fencing.",
     },
     Walkthrough {
+        scenario: "progress-heartbeat",
+        beats: &[
+            beat(on_about(COORD, "lease_granted", C1), "Client 1 takes the lock with token {token}. Its library starts a watchdog thread that renews the lease on a timer, whatever the job is doing."),
+            beat(on_about(DB, "write_accepted", C1), "Part 1 of the export is written. Part 2 begins with a call to another service, and the call hangs: the job's thread waits on it and does nothing else."),
+            beat(on_about(COORD, "lease_renewed", C1), "The watchdog renews the lease, and goes on renewing. It is a thread of its own and it is fine: a renewal says the process lives, and nothing about whether the job has moved since the last one."),
+            beat(on(C2, "job_aborted"), "Client 2 has been refused at every try, and gives up: its work never runs. The lock service cannot tell a stuck holder from a slow one, since all the watchdog tells it is that the process is alive."),
+            beat(on_about(DB, "write_accepted", C1), "At {t_s} s the hung call returns and part 2 is written. Had it never returned, the watchdog would have renewed for as long as the process ran, and nobody would ever get the lock: the lock without a lease, back again."),
+        ],
+        try_it: "Press “Fix it: Renew after each part, and fence the writes”: the renewals stop while part 2 hangs, the lease lapses, client 2 takes the lock, and storage refuses client 1's late write when the call returns. Then compare the same renewals without a fence, and a part 2 that is only slow.",
+    },
+    Walkthrough {
         scenario: "tail-latency",
         beats: &[
             GRANT_1,
@@ -771,6 +782,17 @@ mod fill_tests {
             "Client 1's write with token 33 lands over client 2's. The failure was in the log, and nothing acted on it.",
         ],
         "Try the fix that stops the job when the renewals stop, and compare it with fencing.",
+    ),
+    (
+        "progress-heartbeat",
+        &[
+            "Client 1 takes the lock with token 33. Its library starts a watchdog thread that renews the lease on a timer, whatever the job is doing.",
+            "Part 1 of the export is written. Part 2 begins with a call to another service, and the call hangs: the job's thread waits on it and does nothing else.",
+            "The watchdog renews the lease, and goes on renewing. It is a thread of its own and it is fine: a renewal says the process lives, and nothing about whether the job has moved since the last one.",
+            "Client 2 has been refused at every try, and gives up: its work never runs. The lock service cannot tell a stuck holder from a slow one, since all the watchdog tells it is that the process is alive.",
+            "At 54 s the hung call returns and part 2 is written. Had it never returned, the watchdog would have renewed for as long as the process ran, and nobody would ever get the lock: the lock without a lease, back again.",
+        ],
+        "Press “Fix it: Renew after each part, and fence the writes”: the renewals stop while part 2 hangs, the lease lapses, client 2 takes the lock, and storage refuses client 1's late write when the call returns. Then compare the same renewals without a fence, and a part 2 that is only slow.",
     ),
     (
         "tail-latency",

@@ -427,6 +427,7 @@ fn step(v: &Json, p: &str) -> R<Step> {
             ("write", 3),
             ("effect", 4),
             ("release", 5),
+            ("renew", 6),
         ],
         None,
     )?;
@@ -442,7 +443,8 @@ fn step(v: &Json, p: &str) -> R<Step> {
             name: f.string("name")?,
             idempotency_key: f.opt_string("idempotency_key")?,
         },
-        _ => Step::Release,
+        5 => Step::Release,
+        _ => Step::Renew,
     };
     f.finish()?;
     Ok(s)
@@ -760,6 +762,7 @@ pub fn encode(sc: &Scenario) -> Json {
             obj(kv)
         }
         Step::Release => obj(vec![("op", Json::Str("release".into()))]),
+        Step::Renew => obj(vec![("op", Json::Str("renew".into()))]),
     };
     let client = |c: &ClientSpec| {
         let mut kv = vec![
@@ -1126,5 +1129,27 @@ mod tests {
         let e = Scenario::from_json(&bad).unwrap_err().to_string();
         assert!(e.starts_with("faults[0].cause"), "{e}");
         assert!(e.contains("vm_migration") && e.contains("gremlins"), "{e}");
+    }
+
+    /// A job's own renewal reads and writes as `{"op": "renew"}`; a field it does not
+    /// have, or a Redlock lock (whose lease the model never extends), is refused at the
+    /// step; a scenario without one writes exactly as before.
+    #[test]
+    fn a_renew_step_round_trips_and_bad_ones_name_their_field() {
+        let mut sc = preset("gc-pause").unwrap().scenario();
+        let before = sc.to_json_pretty();
+        assert!(!before.contains("\"renew\""));
+        sc.clients[0].job.insert(2, Step::Renew);
+        let text = sc.to_json_pretty();
+        assert!(text.contains("\"op\": \"renew\""), "{text}");
+        assert_eq!(Scenario::from_json(&text).unwrap(), sc);
+        let extra = text.replacen("\"op\": \"renew\"", "\"op\": \"renew\", \"ms\": 5", 1);
+        let e = Scenario::from_json(&extra).unwrap_err();
+        assert_eq!(e.path, "clients[0].job[2].ms", "{e}");
+        sc.coordinator.flavor = crate::model::flavors::Flavor::Redlock;
+        sc.storage.fence = crate::model::scenario::FenceMode::None;
+        let e = sc.validate().unwrap_err();
+        assert_eq!(e.path, "clients[0].job[2].op", "{e}");
+        assert!(e.to_string().contains("cannot renew"), "{e}");
     }
 }

@@ -374,6 +374,11 @@ pub enum Step {
         idempotency_key: Option<String>,
     },
     Release,
+    /// Renew the lease from the job itself: one renewal, sent as this step runs, and the
+    /// job goes straight on. A heartbeat tied to progress: renewed only when the job gets
+    /// here, so a job stuck before this step stops renewing, which a watchdog thread
+    /// never does. The answer is handled as a watchdog's (a refusal is a loss).
+    Renew,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -456,7 +456,15 @@ impl Scenario {
                         text(&format!("{sp}.idempotency_key"), k)?;
                     }
                 }
-                Step::Acquire | Step::Check | Step::Release => {}
+                // As with the watchdog (`renew_every_ms`): the model does not extend a
+                // Redlock lease, so a job may not ask it to.
+                Step::Renew if self.coordinator.flavor.nodes() > 1 => {
+                    return Err(ScenarioError::new(
+                        &format!("{sp}.op"),
+                        "Redlock extension is not modelled: a job cannot renew its lease",
+                    ));
+                }
+                Step::Acquire | Step::Check | Step::Release | Step::Renew => {}
             }
         }
         Ok(())

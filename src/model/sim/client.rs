@@ -2,7 +2,9 @@
 //!
 //! The client is where "acquire a lock and proceed" lives, with every knob the seeds
 //! discuss: where its lease deadline is counted from, a safety margin, a renewal
-//! watchdog, whether it checks its lease before writing, what it does when it learns the
+//! watchdog (a thread that renews while the process lives) or renewals the job sends as
+//! it makes progress (`renew` steps, which stop when the work is stuck), whether it
+//! checks its lease before writing, what it does when it learns the
 //! lease is gone (continue, abort, re-acquire), and whether it fails open or closed when
 //! the coordinator cannot be reached.
 //!
@@ -248,6 +250,14 @@ impl Client {
                         self.to_coords(ctx, Msg::Release { owner: c.owner });
                     }
                     self.end_belief(ctx, LossHow::Released);
+                }
+                // The job's own heartbeat: it renews only when the work gets this far, and
+                // does not wait for the answer (a refusal arrives as a watchdog's would).
+                // With no lock believed there is nothing to renew.
+                Step::Renew => {
+                    if let (Some(_), Some(c)) = (self.belief, self.creds) {
+                        self.send_renew(ctx, spec, c);
+                    }
                 }
             }
             self.pc += 1;
@@ -711,6 +721,18 @@ impl Client {
             }
             _ => {}
         }
+        self.send_renew(ctx, spec, c);
+        ctx.timer_in(
+            every,
+            TimerKind::RenewTick {
+                gen: self.renew_gen,
+            },
+        );
+    }
+
+    /// One renewal of the lease `c` names, from the watchdog or a `renew` step; its send
+    /// time is where a lease counted from the request starts again.
+    fn send_renew(&mut self, ctx: &mut Ctx, spec: &ClientSpec, c: Creds) {
         let req = self.req();
         self.renew_sent = (req, ctx.now);
         ctx.send(
@@ -720,12 +742,6 @@ impl Client {
                 owner: c.owner,
                 token: c.token,
                 ttl_ms: spec.ttl_ms,
-            },
-        );
-        ctx.timer_in(
-            every,
-            TimerKind::RenewTick {
-                gen: self.renew_gen,
             },
         );
     }
@@ -953,5 +969,64 @@ mod tests {
             token: 1,
             how: LossHow::WatchdogExpired
         }));
+    }
+
+    /// A `renew` step sends one renewal and goes straight on; its answer extends the
+    /// lease, and a refusal is a loss, as a watchdog's would be. With no lock believed it
+    /// sends nothing.
+    #[test]
+    fn a_renew_step_renews_once_and_goes_on() {
+        let s = spec(vec![
+            Step::Acquire,
+            Step::Work { ms: 4_000 },
+            Step::Renew,
+            Step::Work { ms: 4_000 },
+        ]);
+        let (mut c, mut rng) = granted(&s, 7);
+        let mut ctx = Ctx::new(4_005, &mut rng);
+        c.on_timer(&mut ctx, &s, &TimerKind::WorkDone { gen: c.gen });
+        let renews = ctx
+            .out
+            .iter()
+            .filter(|cmd| {
+                matches!(
+                    cmd,
+                    Cmd::Send {
+                        msg: Msg::Renew { token: 7, .. },
+                        ..
+                    }
+                )
+            })
+            .count();
+        assert_eq!(renews, 1);
+        assert_eq!(c.phase, Phase::Working, "it did not wait for the answer");
+        assert_eq!(c.pc, 3);
+        let mut ctx = Ctx::new(4_015, &mut rng);
+        c.on_message(
+            &mut ctx,
+            &s,
+            &Msg::Renewed {
+                req: 2,
+                token: 7,
+                ttl_ms: 10_000,
+            },
+        );
+        // Counted from the renewal's request (4 005) less the margin.
+        assert_eq!(c.belief().map(|b| b.deadline), Some(4_005 + 9_000));
+        let mut ctx = Ctx::new(4_020, &mut rng);
+        c.on_message(&mut ctx, &s, &Msg::RenewRefused { req: 2, token: 7 });
+        assert!(events(&ctx).contains(&Event::BeliefEnded {
+            token: 7,
+            how: LossHow::RenewRefused
+        }));
+        assert_eq!(c.phase, Phase::Aborted);
+
+        // Never granted: nothing to renew.
+        let s = spec(vec![Step::Renew, Step::Work { ms: 1 }]);
+        let mut rng = Rng::new(3);
+        let mut c = Client::new(NodeId::Client(0));
+        let mut ctx = Ctx::new(0, &mut rng);
+        c.on_start(&mut ctx, &s);
+        assert!(!ctx.out.iter().any(|cmd| matches!(cmd, Cmd::Send { .. })));
     }
 }
