@@ -1,4 +1,4 @@
-// Trunk post-build hook (before slim-js.mjs): the first paints, drawn by the core at build
+// Trunk post-build hook (before minify-js.mjs): the first paints, drawn by the core at build
 // time (examples/first_paint.rs; see src/view/export/first_paint.rs).
 //
 // The default page's — its whole run in the page around it — goes into index.html, at the

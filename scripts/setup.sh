@@ -13,7 +13,7 @@
 #   trunk 0.21.14                   cargo install (0.22 needs a newer rustc)
 #   twiggy 0.8.0                    cargo install (the size tier's top code contributors)
 #   chromium + chromium-driver      apt, in the background while cargo compiles
-#   wasm-opt 132, playwright-core, axe-core   npm (package.json / package-lock.json)
+#   wasm-opt 132, esbuild 0.25, playwright-core, axe-core   npm (package.json / package-lock.json)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -112,19 +112,20 @@ if [[ -n $apt_pid ]]; then
   say "apt packages installed"
 fi
 
-# --- npm: wasm-opt (binaryen) and playwright-core --------------------------------------------
+# --- npm: wasm-opt (binaryen), esbuild and playwright-core --------------------------------------------
 npm_wanted() {
   node -e '
     const lock = require("./package-lock.json").packages;
     for (const [path, meta] of Object.entries(lock)) {
       if (!path) continue;
       let have;
-      try { have = require("./" + path + "/package.json").version; } catch { process.exit(1); }
+      // An optional package is another platform'\''s build (esbuild ships one per platform).
+      try { have = require("./" + path + "/package.json").version; } catch { if (meta.optional) continue; process.exit(1); }
       if (have !== meta.version) process.exit(1);
     }' 2>/dev/null
 }
 if [[ ! -x node_modules/.bin/wasm-opt ]] || ! npm_wanted; then
-  say "installing npm packages (binaryen for wasm-opt, playwright-core, axe-core)"
+  say "installing npm packages (binaryen for wasm-opt, esbuild, playwright-core, axe-core)"
   npm ci --no-audit --no-fund
 fi
 

@@ -107,10 +107,10 @@ floor_of() {
   wasm-opt ${floor_opt:--Oz} --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
     --enable-mutable-globals --enable-reference-types --enable-multivalue \
     "$out/size_floor_bg.wasm" -o "$out/opt.wasm"
-  # The glue slimmed as the page's is (scripts/slim-js.mjs), so the floor stays a floor.
-  node --input-type=module -e "import { slim } from './scripts/slim-js.mjs';
+  # The glue minified as the page's is (scripts/minify-js.mjs), so the floor stays a floor.
+  node --input-type=module -e "import { minify } from './scripts/minify-js.mjs';
     import { readFileSync, writeFileSync } from 'node:fs';
-    writeFileSync('$out/slim.js', slim(readFileSync('$out/size_floor.js', 'utf8')));"
+    writeFileSync('$out/slim.js', await minify(readFileSync('$out/size_floor.js', 'utf8')));"
   echo $(( $(gz "$out/opt.wasm") + $(gz "$out/slim.js") ))
 }
 floor=$(floor_of)
