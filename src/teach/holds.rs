@@ -86,6 +86,13 @@ pub const NARROWS: &[(&str, Narrows)] = &[
         },
     ),
     (
+        "watch-reachability/watch-silence",
+        Narrows {
+            still: "a client watches only while it runs: a pause of client 1 moves its watchdog's looks with it, and the job's write can come before the next look, after the lock has moved on",
+            by: &[Pause],
+        },
+    ),
+    (
         "coordinator-clock-jump/monotonic-expiry",
         Narrows {
             still: "a monotonic clock removes the jump, not the other ways a lease ends early or a write arrives late: a restart of the lock service, a session declared dead, a held-up write or a pause still breaks it",

@@ -248,6 +248,31 @@ pub const LESSONS: &[Lesson] = &[
             },
         ],
     },
+    // After the partitioned reconciler that never acts on its loss: this holder does act,
+    // and the lesson is about when — a client cut off from the service can only count
+    // the silence, and must stop before the service's count can end, not after.
+    Lesson {
+        id: "watch-reachability",
+        chapter: CHAPTER_REACHABLE,
+        sources: &[ASSUMPTIONS, CHUBBY, CURATOR],
+        json: include_str!("library/watch-reachability.json"),
+        expect: UNSAFE_STALE,
+        fixes: &[
+            Fix {
+                name: "watch-silence",
+                title: "Count the silence from the last renewal sent, and stop early",
+                summary: "client 1 counts its lease from when each answered renewal left and trusts it 1 s less: at 12 s its watchdog finds that count run out and stops the job, before the lock service frees the lock at 13 s",
+                apply: |sc| {
+                    if let Some(c) = sc.clients.first_mut() {
+                        c.count_from = crate::model::scenario::CountFrom::Request;
+                        c.margin_ms = 1_000;
+                    }
+                },
+                expect: SAFE,
+            },
+            FENCING,
+        ],
+    },
     Lesson {
         id: "slow-client-clock",
         chapter: CHAPTER_TTL,

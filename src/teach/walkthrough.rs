@@ -235,6 +235,19 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
         try_it: "Heal the partition earlier, or switch the idempotency key on, and see which part of the damage each one prevents.",
     },
     Walkthrough {
+        scenario: "watch-reachability",
+        beats: &[
+            GRANT_1,
+            beat(on(C1, "link_cut"), "A network change cuts client 1 off from the lock service, but not from storage. From now on the service cannot tell client 1 anything, not even that its lease has ended."),
+            beat(on(C1, "dropped"), "Client 1's watchdog sends its renewal, and the cut swallows it. No error comes back, only silence: silence is all client 1 can notice."),
+            EXPIRE_1,
+            GRANT_2,
+            C2_WRITES,
+            beat(on_about(DB, "write_accepted", C1), "Client 1's write with token {token} lands over client 2's. Client 1 does watch: its watchdog gives the lock up once its own count of the lease runs out. But it counts from when each reply arrived, a moment after the service began its count, and it looks only when a renewal falls due. Its count ran out after the service's, and nothing looked before the write."),
+        ],
+        try_it: "Open the fix that counts from when each renewal left and trusts the lease a second less: the watchdog's look finds that count run out, and the job stops before the service frees the lock. Then pause client 1 for a couple of seconds just after the cut: the watchdog's looks move with the pause, the write comes before the next one, and it lands. Storage that checks the token refuses it however late client 1 notices.",
+    },
+    Walkthrough {
         scenario: "slow-client-clock",
         beats: &[
             GRANT_1,
@@ -625,6 +638,19 @@ mod fill_tests {
             "Then the old one sends it again: duplicate payments.",
         ],
         "Heal the partition earlier, or switch the idempotency key on, and see which part of the damage each one prevents.",
+    ),
+    (
+        "watch-reachability",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
+            "A network change cuts client 1 off from the lock service, but not from storage. From now on the service cannot tell client 1 anything, not even that its lease has ended.",
+            "Client 1's watchdog sends its renewal, and the cut swallows it. No error comes back, only silence: silence is all client 1 can notice.",
+            "On the lock service's clock the lease has run out. The service is right to free the lock; nobody tells client 1.",
+            "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
+            "Client 2 writes with token 34, as it should.",
+            "Client 1's write with token 33 lands over client 2's. Client 1 does watch: its watchdog gives the lock up once its own count of the lease runs out. But it counts from when each reply arrived, a moment after the service began its count, and it looks only when a renewal falls due. Its count ran out after the service's, and nothing looked before the write.",
+        ],
+        "Open the fix that counts from when each renewal left and trusts the lease a second less: the watchdog's look finds that count run out, and the job stops before the service frees the lock. Then pause client 1 for a couple of seconds just after the cut: the watchdog's looks move with the pause, the write comes before the next one, and it lands. Storage that checks the token refuses it however late client 1 notices.",
     ),
     (
         "slow-client-clock",

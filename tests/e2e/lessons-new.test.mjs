@@ -14,6 +14,7 @@ const LAPTOP = { viewport: { width: 1280, height: 900 } };
 const NEW = [
   ['permanent-lock', 'A lock without a lease', 'essay'],
   ['vm-migration-pause', 'Not only GC: a VM migration pauses the holder', 'Distributed Lock Assumptions'],
+  ['watch-reachability', 'Cut off from the lock service: watch the silence', 'Chubby'],
   ['idempotent-job', 'Two holders, no harm: an idempotent job', 'Kleppmann 2016'],
   ['silent-renewal-failure', 'A renewal that fails silently', 'Distributed Lock Assumptions'],
   ['tail-latency', 'A TTL above the p99 pause', 'Distributed Lock Assumptions'],

@@ -1,0 +1,164 @@
+//! The lessons about what a client does around a loss of its lock, each sentence with a
+//! number or an order in it read from the run it describes: noticing the loss from its
+//! own side (`watch-reachability`). A model change that moves one of these moments fails
+//! here, naming the claim.
+
+use leaseline::analysis::check::check;
+use leaseline::model::scenario::{Fault, FaultKind, PauseCause, Scenario};
+use leaseline::model::sim::simulate;
+use leaseline::model::trace::{Entry, Event, LossHow, Trace};
+use leaseline::teach::course;
+use leaseline::vocab::ids::NodeId;
+
+const C1: NodeId = NodeId::Client(0);
+const C2: NodeId = NodeId::Client(1);
+const COORD: NodeId = NodeId::COORD;
+const DB: NodeId = NodeId::Storage;
+
+fn open(name: &str) -> Scenario {
+    course::open(name).unwrap_or_else(|| panic!("no scenario {name}"))
+}
+
+fn run(name: &str) -> Trace {
+    simulate(&open(name)).unwrap()
+}
+
+/// The true time (ms) of the first entry that matches.
+fn first(t: &Trace, p: impl Fn(&Entry) -> bool) -> Option<i64> {
+    t.entries.iter().find(|e| p(e)).map(|e| e.t.0)
+}
+
+fn accepted(t: &Trace, client: NodeId) -> Vec<(i64, Option<u64>)> {
+    t.entries
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::WriteAccepted {
+                client: c, token, ..
+            } if *c == client => Some((e.t.0, *token)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn granted(t: &Trace, client: NodeId) -> Vec<(i64, u64)> {
+    t.entries
+        .iter()
+        .filter_map(|e| match e.event {
+            Event::LeaseGranted {
+                client: c, token, ..
+            } if c == client => Some((e.t.0, token)),
+            _ => None,
+        })
+        .collect()
+}
+
+// ------------------------------------------------------------------ watch-reachability
+
+/// The lesson's run: cut off at 5 s, the service frees the lock at 13.015 s and client 2
+/// writes with token 34; client 1's own count ran to 13.02 s (from the last reply), its
+/// watchdog's last look was at 12.01 s, and its write with token 33 lands at 13.515 s,
+/// with no look in between.
+#[test]
+fn watch_reachability_the_late_count_and_the_unlooked_write() {
+    let t = run("watch-reachability");
+    let cut = first(&t, |e| {
+        e.node == C1 && matches!(e.event, Event::LinkCut { peer } if peer == COORD)
+    });
+    assert_eq!(cut, Some(5_000));
+    let expired = first(
+        &t,
+        |e| matches!(e.event, Event::LeaseExpired { client, .. } if client == C1),
+    );
+    assert_eq!(expired, Some(13_015));
+    assert_eq!(granted(&t, C2), vec![(13_015, 34)]);
+    let c2 = accepted(&t, C2);
+    let c1 = accepted(&t, C1);
+    assert_eq!(c1, vec![(13_515, Some(33))]);
+    assert!(c2.iter().any(|&(at, tok)| tok == Some(34) && at < 13_515));
+    // Its own count, from the last reply heard: 5 ms after the service's.
+    let last_deadline = t
+        .entries
+        .iter()
+        .filter(|e| e.node == C1)
+        .filter_map(|e| match e.event {
+            Event::DeadlineExtended { deadline_local, .. } => Some(deadline_local),
+            _ => None,
+        })
+        .last();
+    assert_eq!(last_deadline, Some(13_020));
+    // Its watchdog looks only as a renewal falls due: the last look before the write was
+    // at 12.01 s, and the write came before the next.
+    let renewals: Vec<i64> = t
+        .entries
+        .iter()
+        .filter(|e| e.node == C1)
+        .filter_map(|e| match &e.event {
+            Event::Sent { msg, .. } if format!("{msg:?}").starts_with("Renew") => Some(e.t.0),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(renewals.iter().rev().find(|&&r| r < 13_515), Some(&12_010));
+    assert!(
+        renewals.iter().all(|r| r % 2_000 == 10),
+        "every 2 s: {renewals:?}"
+    );
+    let v = check(&t);
+    assert!(!v.safe);
+    assert_eq!(v.stats.stale_writes_accepted, 1);
+}
+
+/// The fix: counted from when each renewal left, less 1 s, the count ends at 12.01 s; the
+/// watchdog's look then ends the belief and stops the job, before the service frees the
+/// lock at 13.015 s. Client 1 never writes.
+#[test]
+fn watch_reachability_the_watcher_stops_before_the_service_frees_the_lock() {
+    let t = run("watch-reachability/watch-silence");
+    let ended = first(&t, |e| {
+        e.node == C1
+            && matches!(
+                e.event,
+                Event::BeliefEnded {
+                    how: LossHow::WatchdogExpired,
+                    ..
+                }
+            )
+    });
+    assert_eq!(ended, Some(12_010));
+    let expired = first(
+        &t,
+        |e| matches!(e.event, Event::LeaseExpired { client, .. } if client == C1),
+    );
+    assert_eq!(expired, Some(13_015));
+    assert!(first(&t, |e| e.node == C1
+        && matches!(e.event, Event::JobAborted { .. }))
+    .is_some());
+    assert!(accepted(&t, C1).is_empty());
+    assert!(check(&t).safe);
+}
+
+/// What watching cannot do, as the lesson says: a short pause of client 1 just after the
+/// cut moves its watchdog's looks, and the write slips in before the next one. Storage that
+/// checks the token refuses token 33 in the base run.
+#[test]
+fn watch_reachability_a_pause_slips_past_the_watcher_not_past_the_fence() {
+    let mut sc = open("watch-reachability/watch-silence");
+    sc.faults.push(Fault {
+        at_ms: 5_001,
+        kind: FaultKind::Pause {
+            node: C1,
+            for_ms: 2_509,
+            cause: PauseCause::default(),
+        },
+    });
+    let t = simulate(&sc).unwrap();
+    assert!(!check(&t).safe, "the pause slips past the watcher");
+    assert_eq!(accepted(&t, C1), vec![(13_515, Some(33))]);
+
+    let t = run("watch-reachability/fencing");
+    let refused = t.entries.iter().any(|e| {
+        e.node == DB
+            && matches!(e.event, Event::WriteRejected { client, token: Some(33), .. } if client == C1)
+    });
+    assert!(refused, "storage refuses token 33");
+    assert!(check(&t).safe);
+}
