@@ -1045,6 +1045,7 @@ mod tests {
             "permanent-lock",
             "vm-migration-pause",
             "watch-reachability",
+            "reacquire-after-loss",
             "idempotent-job",
             "silent-renewal-failure",
             "stop-and-resume",

@@ -1,7 +1,7 @@
 //! The lessons about what a client does around a loss of its lock, each sentence with a
 //! number or an order in it read from the run it describes: noticing the loss from its
-//! own side (`watch-reachability`). A model change that moves one of these moments fails
-//! here, naming the claim.
+//! own side (`watch-reachability`) and what it does once it knows (`reacquire-after-loss`).
+//! A model change that moves one of these moments fails here, naming the claim.
 
 use leaseline::analysis::check::check;
 use leaseline::model::scenario::{Fault, FaultKind, PauseCause, Scenario};
@@ -161,4 +161,116 @@ fn watch_reachability_a_pause_slips_past_the_watcher_not_past_the_fence() {
     });
     assert!(refused, "storage refuses token 33");
     assert!(check(&t).safe);
+}
+
+// ------------------------------------------------------------------ reacquire-after-loss
+
+fn effects(t: &Trace, client: NodeId) -> (Vec<i64>, Vec<i64>) {
+    let mut done = Vec::new();
+    let mut dropped = Vec::new();
+    for e in &t.entries {
+        match &e.event {
+            Event::EffectPerformed { client: c, .. } if *c == client => done.push(e.t.0),
+            Event::EffectDeduplicated { client: c, .. } if *c == client => dropped.push(e.t.0),
+            _ => {}
+        }
+    }
+    (done, dropped)
+}
+
+fn progress_of(t: &Trace, client: NodeId) -> leaseline::analysis::liveness::ClientProgress {
+    let v = check(t);
+    v.progress
+        .clients
+        .into_iter()
+        .find(|p| p.client == client)
+        .unwrap()
+}
+
+/// The base: the invoice goes out at 2 s; client 1 freezes at 4 s for 15 s; client 2
+/// takes token 34 and writes; client 1 wakes at 19 s, its watchdog sees the loss first,
+/// the job logs it and its write with token 33 lands after client 2's.
+#[test]
+fn reacquire_after_loss_the_known_loss_is_ignored() {
+    let t = run("reacquire-after-loss");
+    assert_eq!(effects(&t, C1).0, vec![2_015]);
+    assert_eq!(
+        first(&t, |e| e.node == C1
+            && matches!(e.event, Event::Paused { for_ms: 15_000, .. })),
+        Some(4_000)
+    );
+    assert_eq!(
+        granted(&t, C2).iter().map(|g| g.1).collect::<Vec<_>>(),
+        vec![34]
+    );
+    let seen = first(&t, |e| {
+        e.node == C1
+            && matches!(
+                e.event,
+                Event::BeliefEnded {
+                    how: LossHow::WatchdogExpired,
+                    ..
+                }
+            )
+    })
+    .unwrap();
+    let ignored = first(&t, |e| {
+        e.node == C1 && matches!(e.event, Event::LossIgnored)
+    })
+    .unwrap();
+    assert_eq!((seen, ignored), (19_000, 19_000));
+    let c1 = accepted(&t, C1);
+    assert_eq!(c1, vec![(19_005, Some(33))]);
+    assert!(accepted(&t, C2).iter().all(|&(at, _)| at < 19_005));
+    assert_eq!(check(&t).stats.stale_writes_accepted, 1);
+}
+
+/// Giving up: safe, and the job is left half done — the invoice went out once, the order
+/// was never marked; the liveness report says client 2 superseded it (not a stall).
+#[test]
+fn reacquire_after_loss_giving_up_leaves_the_job_half_done() {
+    let t = run("reacquire-after-loss/give-up");
+    assert!(check(&t).safe);
+    assert_eq!(effects(&t, C1).0.len(), 1, "the invoice went out");
+    assert!(accepted(&t, C1).is_empty(), "the order was never marked");
+    let p = progress_of(&t, C1);
+    assert_eq!(p.job, leaseline::analysis::liveness::JobEnd::Aborted);
+    assert_eq!(p.superseded_by, Some(C2));
+    assert!(!p.stalled());
+}
+
+/// Taking the lock again: client 1 queues, gets token 35, and runs the job again from its
+/// acquire — the invoice goes out a second time (a duplicate effect), the order is marked
+/// with token 35 and the job finishes. With the idempotency key and a fence the same
+/// second run is harmless: the repeat is dropped, the write lands, nothing is refused.
+#[test]
+fn reacquire_after_loss_runs_the_job_again_and_what_makes_that_harmless() {
+    let t = run("reacquire-after-loss/reacquire");
+    assert_eq!(
+        granted(&t, C1).iter().map(|g| g.1).collect::<Vec<_>>(),
+        vec![33, 35]
+    );
+    let (done, _) = effects(&t, C1);
+    assert_eq!(done.len(), 2, "the invoice twice: {done:?}");
+    assert_eq!(accepted(&t, C1), vec![(25_025, Some(35))]);
+    let v = check(&t);
+    assert!(!v.safe);
+    assert_eq!(v.stats.stale_writes_accepted, 0);
+    assert_eq!(
+        progress_of(&t, C1).job,
+        leaseline::analysis::liveness::JobEnd::Finished
+    );
+
+    let t = run("reacquire-after-loss/reacquire-safely");
+    assert_eq!(
+        granted(&t, C1).iter().map(|g| g.1).collect::<Vec<_>>(),
+        vec![33, 35]
+    );
+    let (done, dropped) = effects(&t, C1);
+    assert_eq!((done.len(), dropped.len()), (1, 1));
+    assert_eq!(accepted(&t, C1), vec![(25_025, Some(35))]);
+    let v = check(&t);
+    assert!(v.safe);
+    assert_eq!(v.stats.writes_rejected, 0);
+    assert!(v.progress.live());
 }

@@ -93,6 +93,13 @@ pub const NARROWS: &[(&str, Narrows)] = &[
         },
     ),
     (
+        "reacquire-after-loss/give-up",
+        Narrows {
+            still: "giving up acts only on a loss the job has seen: a short cut or a held-up reply makes client 1 retry and send the invoice twice by itself, and a pause or a clock jump moves the watchdog's looks so the stale write goes out before one of them sees the loss",
+            by: &[Partition, Delay, Pause, Clock],
+        },
+    ),
+    (
         "coordinator-clock-jump/monotonic-expiry",
         Narrows {
             still: "a monotonic clock removes the jump, not the other ways a lease ends early or a write arrives late: a restart of the lock service, a session declared dead, a held-up write or a pause still breaks it",

@@ -456,6 +456,44 @@ pub const LESSONS: &[Lesson] = &[
             FENCING,
         ],
     },
+    // What a client does once it knows the lease is gone: the three policies the model
+    // has (continue, abort, reacquire), on one run. Re-acquiring runs the job again from
+    // its acquire step, so the lesson is about what that repeat costs and what makes it
+    // harmless, not about resuming mid-job (the model has no step that resumes).
+    Lesson {
+        id: "reacquire-after-loss",
+        chapter: CHAPTER_TTL,
+        sources: &[ASSUMPTIONS, CHUBBY, DANGEROUS],
+        json: include_str!("library/reacquire-after-loss.json"),
+        expect: UNSAFE_STALE,
+        fixes: &[
+            Fix {
+                name: "give-up",
+                title: "Give up once the lock is lost",
+                summary: "the job stops when the watchdog sees the loss: no stale write, and the order is left half done — invoiced, never marked so",
+                apply: |sc| clients(sc, |c| c.on_loss = LossPolicy::Abort),
+                expect: SAFE,
+            },
+            Fix {
+                name: "reacquire",
+                title: "Take the lock again and run the job again",
+                summary: "client 1 queues for the lock again, gets token 35 and runs its job from the acquire step: the order is marked, and the invoice goes out a second time",
+                apply: |sc| clients(sc, |c| c.on_loss = LossPolicy::Reacquire),
+                expect: Expect { safe: false, must: &[DuplicateEffect], must_not: &[StaleWrite], rejected: false },
+            },
+            Fix {
+                name: "reacquire-safely",
+                title: "Take the lock again; the invoice has a key, the write a fence",
+                summary: "the same second run under token 35, now harmless: the invoice service drops the repeat by its idempotency key, and storage checks every write's token",
+                apply: |sc| {
+                    clients(sc, |c| c.on_loss = LossPolicy::Reacquire);
+                    sc.storage.idempotency = true;
+                    fence(sc);
+                },
+                expect: SAFE,
+            },
+        ],
+    },
     Lesson {
         id: "tail-latency",
         chapter: CHAPTER_TTL,

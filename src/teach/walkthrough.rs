@@ -392,6 +392,21 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
         try_it: "Try the fix that stops the job when the renewals stop, and compare it with fencing.",
     },
     Walkthrough {
+        scenario: "reacquire-after-loss",
+        beats: &[
+            GRANT_1,
+            beat(on_about(DB, "effect_performed", C1), "Client 1 sends the invoice for order 42. Its next step marks the order invoiced."),
+            beat(on(C1, "paused"), "Client 1 freezes for {pause_s} s, its watchdog with it."),
+            EXPIRE_1,
+            GRANT_2,
+            C2_WRITES,
+            beat(on(C1, "belief_ended"), "Client 1 wakes. Its watchdog's tick fell due first, and it sees the lease gone: client 1 knows. What it does next is its policy on a loss."),
+            beat(on(C1, "loss_ignored"), "This job's policy is to log the loss and carry on with the next step."),
+            beat(on_about(DB, "write_accepted", C1), "So its write with token {token} lands over client 2's. Knowing was not enough: the job had to act on it."),
+        ],
+        try_it: "Open the other policies. Give up: safe, and the order is left invoiced but never marked so. Take the lock again: client 1 runs its job again from the acquire, so the invoice goes out twice. Take it again with an idempotency key on the invoice and a fence on the write: the second run is harmless.",
+    },
+    Walkthrough {
         scenario: "tail-latency",
         beats: &[
             GRANT_1,
@@ -797,6 +812,21 @@ mod fill_tests {
             "Client 1's write with token 33 lands over client 2's. The failure was in the log, and nothing acted on it.",
         ],
         "Try the fix that stops the job when the renewals stop, and compare it with fencing.",
+    ),
+    (
+        "reacquire-after-loss",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
+            "Client 1 sends the invoice for order 42. Its next step marks the order invoiced.",
+            "Client 1 freezes for 15 s, its watchdog with it.",
+            "On the lock service's clock the lease has run out. The service is right to free the lock; nobody tells client 1.",
+            "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
+            "Client 2 writes with token 34, as it should.",
+            "Client 1 wakes. Its watchdog's tick fell due first, and it sees the lease gone: client 1 knows. What it does next is its policy on a loss.",
+            "This job's policy is to log the loss and carry on with the next step.",
+            "So its write with token 33 lands over client 2's. Knowing was not enough: the job had to act on it.",
+        ],
+        "Open the other policies. Give up: safe, and the order is left invoiced but never marked so. Take the lock again: client 1 runs its job again from the acquire, so the invoice goes out twice. Take it again with an idempotency key on the invoice and a fence on the write: the second run is harmless.",
     ),
     (
         "tail-latency",

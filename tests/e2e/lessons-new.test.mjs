@@ -15,6 +15,7 @@ const NEW = [
   ['permanent-lock', 'A lock without a lease', 'essay'],
   ['vm-migration-pause', 'Not only GC: a VM migration pauses the holder', 'Distributed Lock Assumptions'],
   ['watch-reachability', 'Cut off from the lock service: watch the silence', 'Chubby'],
+  ['reacquire-after-loss', 'After the loss: carry on, give up, or take the lock again', 'Distributed Lock Assumptions'],
   ['idempotent-job', 'Two holders, no harm: an idempotent job', 'Kleppmann 2016'],
   ['silent-renewal-failure', 'A renewal that fails silently', 'Distributed Lock Assumptions'],
   ['tail-latency', 'A TTL above the p99 pause', 'Distributed Lock Assumptions'],
