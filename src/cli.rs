@@ -1043,6 +1043,7 @@ mod tests {
         // Every lesson is listed, each entry with its sources under it.
         for id in [
             "permanent-lock",
+            "session-checks-tradeoff",
             "vm-migration-pause",
             "watch-reachability",
             "reacquire-after-loss",

@@ -1,7 +1,9 @@
 //! The lessons about what a client does around a loss of its lock, each sentence with a
 //! number or an order in it read from the run it describes: noticing the loss from its
-//! own side (`watch-reachability`) and what it does once it knows (`reacquire-after-loss`).
-//! A model change that moves one of these moments fails here, naming the claim.
+//! own side (`watch-reachability`), what it does once it knows (`reacquire-after-loss`),
+//! and a lock service whose sessions cannot lose it to a health check
+//! (`session-checks-tradeoff`). A model change that moves one of these moments fails here,
+//! naming the claim.
 
 use leaseline::analysis::check::check;
 use leaseline::model::scenario::{Fault, FaultKind, PauseCause, Scenario};
@@ -273,4 +275,108 @@ fn reacquire_after_loss_runs_the_job_again_and_what_makes_that_harmless() {
     assert!(v.safe);
     assert_eq!(v.stats.writes_rejected, 0);
     assert!(v.progress.live());
+}
+
+// ------------------------------------------------------------------ session-checks-tradeoff
+
+fn invalidated(t: &Trace) -> Vec<(i64, Option<u64>)> {
+    t.entries
+        .iter()
+        .filter_map(|e| match e.event {
+            Event::SessionInvalidated { client, token } if client == C1 => Some((e.t.0, token)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// With the checks (Consul's default): the false positive at 5 s ends client 1's session
+/// and frees its lock; the 15 s lock-delay holds client 2 off until 20 s; client 2 takes
+/// token 2 and writes; client 1's 22 s job writes at 22 s with token 1, over it. Then
+/// client 1 hangs, holding nothing.
+#[test]
+fn session_checks_the_false_positive_gives_two_holders_a_turn() {
+    let t = run("session-checks-tradeoff");
+    assert_eq!(invalidated(&t), vec![(5_000, Some(1))]);
+    let delayed = t.entries.iter().find_map(|e| match e.event {
+        Event::LockDelayed { until_local } => Some((e.t.0, until_local)),
+        _ => None,
+    });
+    assert_eq!(delayed, Some((5_000, 20_000)));
+    assert_eq!(granted(&t, C2), vec![(20_000, 2)]);
+    assert!(accepted(&t, C2)
+        .iter()
+        .all(|&(at, tok)| at < 22_000 && tok == Some(2)));
+    assert_eq!(accepted(&t, C1), vec![(22_015, Some(1))]);
+    assert_eq!(
+        first(&t, |e| e.node == C1
+            && matches!(e.event, Event::Paused { .. })),
+        Some(23_000)
+    );
+    let v = check(&t);
+    assert!(!v.safe);
+    assert_eq!(v.stats.stale_writes_accepted, 1);
+}
+
+/// Without checks the false positive ends nothing (not even a note in the trace), and
+/// client 1 writes as the only holder. Its hang is then paid for by client 2: the session
+/// ends only when its TTL does, at the servers' moment in [TTL, 2 × TTL] after the last
+/// renewal, and the lock-delay follows. With no TTL either, client 2 never gets the lock,
+/// and the verdict's progress report says neither job completed.
+#[test]
+fn session_checks_without_them_client_2_waits_out_the_ttl_or_forever() {
+    let t = run("session-checks-tradeoff/no-checks");
+    assert!(invalidated(&t).is_empty());
+    assert_eq!(accepted(&t, C1), vec![(22_015, Some(1))]);
+    let renewed = t
+        .entries
+        .iter()
+        .filter_map(|e| match e.event {
+            Event::LeaseRenewed { client, .. } if client == C1 => Some(e.t.0),
+            _ => None,
+        })
+        .last()
+        .unwrap();
+    assert!(renewed < 23_000, "the last renewal came before the hang");
+    let expired = first(
+        &t,
+        |e| matches!(e.event, Event::LeaseExpired { client, .. } if client == C1),
+    )
+    .unwrap();
+    assert!((renewed + 15_000..=renewed + 30_000).contains(&expired));
+    let c2 = granted(&t, C2);
+    assert_eq!(c2.len(), 1);
+    assert_eq!(c2[0].0, expired + 15_000, "then the lock-delay");
+    assert!(c2[0].0 > 60_000, "client 2 waited a minute: {c2:?}");
+    let v = check(&t);
+    assert!(v.safe);
+    assert_eq!(v.stats.stale_writes_accepted, 0);
+
+    let t = run("session-checks-tradeoff/no-checks-no-ttl");
+    assert!(invalidated(&t).is_empty());
+    assert!(granted(&t, C2).is_empty(), "client 2 never gets the lock");
+    let v = check(&t);
+    assert!(v.safe);
+    assert_eq!(v.stats.jobs_finished, 0);
+    let stalled: Vec<NodeId> = v
+        .progress
+        .clients
+        .iter()
+        .filter(|p| p.stalled())
+        .map(|p| p.client)
+        .collect();
+    assert!(stalled.contains(&C2), "{stalled:?}");
+}
+
+/// Keeping the checks and fencing with the sequencer's LockIndex: the same false positive
+/// and the same two holders, and storage refuses client 1's token 1 after token 2.
+#[test]
+fn session_checks_the_sequencer_refuses_the_late_write() {
+    let t = run("session-checks-tradeoff/sequencer");
+    assert_eq!(invalidated(&t), vec![(5_000, Some(1))]);
+    let refused = t.entries.iter().any(|e| {
+        e.node == DB
+            && matches!(e.event, Event::WriteRejected { client, token: Some(1), .. } if client == C1)
+    });
+    assert!(refused);
+    assert!(check(&t).safe);
 }

@@ -100,6 +100,20 @@ pub const NARROWS: &[(&str, Narrows)] = &[
         },
     ),
     (
+        "session-checks-tradeoff/no-checks",
+        Narrows {
+            still: "with no health check the TTL is all that ends a session, and it can still end one early: a restart of the lock service that forgets the session, or its clock jumping forward, hands the lock to client 2 while client 1 works, and client 1's write lands late",
+            by: &[Restart, Clock],
+        },
+    ),
+    (
+        "session-checks-tradeoff/no-checks-no-ttl",
+        Narrows {
+            still: "nothing on the lock service's side ends the session any more, except losing it: a restart of the lock service that forgets the session hands the lock to client 2 while client 1 works, and client 1's write lands late",
+            by: &[Restart],
+        },
+    ),
+    (
         "coordinator-clock-jump/monotonic-expiry",
         Narrows {
             still: "a monotonic clock removes the jump, not the other ways a lease ends early or a write arrives late: a restart of the lock service, a session declared dead, a held-up write or a pause still breaks it",

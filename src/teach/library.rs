@@ -140,6 +140,44 @@ pub const LESSONS: &[Lesson] = &[
             expect: SAFE,
         }],
     },
+    // After the lock without a lease, the same trade one level down: a lock service that
+    // frees a lock when a health check says its holder is dead also frees it when the
+    // check is wrong; a session with no checks is never freed early, nor when it should be.
+    Lesson {
+        id: "session-checks-tradeoff",
+        chapter: CHAPTER_LEASE,
+        sources: &[CONSUL, DANGEROUS],
+        json: include_str!("library/session-checks-tradeoff.json"),
+        expect: UNSAFE_STALE,
+        fixes: &[
+            Fix {
+                name: "no-checks",
+                title: "A session with no health checks",
+                summary: "the session has no health check, so the false positive ends nothing: client 1 keeps the lock and writes; when it then hangs, only its TTL ends the session, and client 2 waits for that and the lock-delay",
+                apply: |sc| sc.coordinator.health_checks = false,
+                expect: SAFE,
+            },
+            Fix {
+                name: "no-checks-no-ttl",
+                title: "No health checks and no TTL",
+                summary: "no health check and no TTL (here a day, the longest Consul allows, which the run never reaches): nothing ends client 1's session once it hangs, and client 2 waits for the rest of the run",
+                apply: |sc| {
+                    sc.coordinator.health_checks = false;
+                    if let Some(c) = sc.clients.first_mut() {
+                        c.ttl_ms = 86_400_000;
+                    }
+                },
+                expect: SAFE,
+            },
+            Fix {
+                name: "sequencer",
+                title: "Keep the checks; storage checks Consul's LockIndex",
+                summary: "the checks stay, and with them the false positive; storage checks the sequencer's LockIndex and refuses client 1's write: 1 < 2",
+                apply: fence,
+                expect: FENCED,
+            },
+        ],
+    },
     // Right after the opening GC pause in its chapter: the same stale holder, frozen by
     // something other than a collector, so the learner does not take "pause" to mean "GC".
     Lesson {

@@ -157,6 +157,20 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[GC_PAUSE];
 pub const WALKTHROUGHS: &[Walkthrough] = &[
     GC_PAUSE,
     Walkthrough {
+        scenario: "session-checks-tradeoff",
+        beats: &[
+            GRANT_1,
+            beat(on(COORD, "session_invalidated"), "{if_health_checks}Gossip wrongly reports client 1's node as dead, and the health check tied to its session goes critical. Consul ends the session and releases the lock while client 1 is still at work."),
+            beat(on(COORD, "lock_delayed"), "Consul holds the lock back for the lock-delay, in case the old holder notices in time."),
+            beat(on(C1, "belief_ended"), "Client 1's next renewal is refused, so it could know. Its code never acts on the loss: the job works on."),
+            beat(on_about(COORD, "lease_granted", C2), "The lock-delay is over: client 2 gets the lock with token {token}."),
+            C2_WRITES,
+            beat(on_about(DB, "write_accepted", C1), "Client 1's job reaches its write, with token {token}, and it lands over client 2's. The lock-delay held client 2 off for a while; the job ran longer."),
+            beat(on(C1, "paused"), "Then client 1 hangs. Here that costs nothing more: the lock is client 2's already. With a session that has no health check, the same hang is what the lock pays for the false positive it no longer has."),
+        ],
+        try_it: "Open the session with no health checks: the false positive ends nothing, client 1 writes as the only holder, and when it hangs client 2 waits for its TTL to run out and the lock-delay after it. Then the one with no TTL either: client 2 never gets the lock. Keeping the checks and fencing the write trades neither.",
+    },
+    Walkthrough {
         scenario: "vm-migration-pause",
         beats: &[
             GRANT_1,
@@ -579,6 +593,20 @@ mod fill_tests {
             "Client 1's write with the old token lands and replaces client 2's value. No error, no log line: the update is simply gone.",
         ],
         "Press “Fix it: Storage checks the fencing token” to open the fenced run, and watch storage refuse token 33, because it has already seen 34.",
+    ),
+    (
+        "session-checks-tradeoff",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 1. From this moment it believes the lock is its own.",
+            "Gossip wrongly reports client 1's node as dead, and the health check tied to its session goes critical. Consul ends the session and releases the lock while client 1 is still at work.",
+            "Consul holds the lock back for the lock-delay, in case the old holder notices in time.",
+            "Client 1's next renewal is refused, so it could know. Its code never acts on the loss: the job works on.",
+            "The lock-delay is over: client 2 gets the lock with token 2.",
+            "Client 2 writes with token 2, as it should.",
+            "Client 1's job reaches its write, with token 1, and it lands over client 2's. The lock-delay held client 2 off for a while; the job ran longer.",
+            "Then client 1 hangs. Here that costs nothing more: the lock is client 2's already. With a session that has no health check, the same hang is what the lock pays for the false positive it no longer has.",
+        ],
+        "Open the session with no health checks: the false positive ends nothing, client 1 writes as the only holder, and when it hangs client 2 waits for its TTL to run out and the lock-delay after it. Then the one with no TTL either: client 2 never gets the lock. Keeping the checks and fencing the write trades neither.",
     ),
     (
         "vm-migration-pause",
