@@ -86,7 +86,7 @@ fn watch_reachability_the_late_count_and_the_unlooked_write() {
             Event::DeadlineExtended { deadline_local, .. } => Some(deadline_local),
             _ => None,
         })
-        .last();
+        .next_back();
     assert_eq!(last_deadline, Some(13_020));
     // Its watchdog looks only as a renewal falls due: the last look before the write was
     // at 12.01 s, and the write came before the next.
@@ -334,7 +334,7 @@ fn session_checks_without_them_client_2_waits_out_the_ttl_or_forever() {
             Event::LeaseRenewed { client, .. } if client == C1 => Some(e.t.0),
             _ => None,
         })
-        .last()
+        .next_back()
         .unwrap();
     assert!(renewed < 23_000, "the last renewal came before the hang");
     let expired = first(
