@@ -1043,8 +1043,11 @@ mod tests {
         // Every lesson is listed, each entry with its sources under it.
         for id in [
             "permanent-lock",
+            "session-checks-tradeoff",
             "vm-migration-pause",
             "progress-heartbeat",
+            "watch-reachability",
+            "reacquire-after-loss",
             "idempotent-job",
             "silent-renewal-failure",
             "stop-and-resume",

@@ -86,6 +86,34 @@ pub const NARROWS: &[(&str, Narrows)] = &[
         },
     ),
     (
+        "watch-reachability/watch-silence",
+        Narrows {
+            still: "a client watches only while it runs: a pause of client 1 moves its watchdog's looks with it, and the job's write can come before the next look, after the lock has moved on",
+            by: &[Pause],
+        },
+    ),
+    (
+        "reacquire-after-loss/give-up",
+        Narrows {
+            still: "giving up acts only on a loss the job has seen: a short cut or a held-up reply makes client 1 retry and send the invoice twice by itself, and a pause or a clock jump moves the watchdog's looks so the stale write goes out before one of them sees the loss",
+            by: &[Partition, Delay, Pause, Clock],
+        },
+    ),
+    (
+        "session-checks-tradeoff/no-checks",
+        Narrows {
+            still: "with no health check the TTL is all that ends a session, and it can still end one early: a restart of the lock service that forgets the session, or its clock jumping forward, hands the lock to client 2 while client 1 works, and client 1's write lands late",
+            by: &[Restart, Clock],
+        },
+    ),
+    (
+        "session-checks-tradeoff/no-checks-no-ttl",
+        Narrows {
+            still: "nothing on the lock service's side ends the session any more, except losing it: a restart of the lock service that forgets the session hands the lock to client 2 while client 1 works, and client 1's write lands late",
+            by: &[Restart],
+        },
+    ),
+    (
         "coordinator-clock-jump/monotonic-expiry",
         Narrows {
             still: "a monotonic clock removes the jump, not the other ways a lease ends early or a write arrives late: a restart of the lock service, a session declared dead, a held-up write or a pause still breaks it",

@@ -158,6 +158,44 @@ pub const LESSONS: &[Lesson] = &[
             expect: SAFE,
         }],
     },
+    // After the lock without a lease, the same trade one level down: a lock service that
+    // frees a lock when a health check says its holder is dead also frees it when the
+    // check is wrong; a session with no checks is never freed early, nor when it should be.
+    Lesson {
+        id: "session-checks-tradeoff",
+        chapter: CHAPTER_LEASE,
+        sources: &[CONSUL, DANGEROUS],
+        json: include_str!("library/session-checks-tradeoff.json"),
+        expect: UNSAFE_STALE,
+        fixes: &[
+            Fix {
+                name: "no-checks",
+                title: "A session with no health checks",
+                summary: "the session has no health check, so the false positive ends nothing: client 1 keeps the lock and writes; when it then hangs, only its TTL ends the session, and client 2 waits for that and the lock-delay",
+                apply: |sc| sc.coordinator.health_checks = false,
+                expect: SAFE,
+            },
+            Fix {
+                name: "no-checks-no-ttl",
+                title: "No health checks and no TTL",
+                summary: "no health check and no TTL (here a day, the longest Consul allows, which the run never reaches): nothing ends client 1's session once it hangs, and client 2 waits for the rest of the run",
+                apply: |sc| {
+                    sc.coordinator.health_checks = false;
+                    if let Some(c) = sc.clients.first_mut() {
+                        c.ttl_ms = 86_400_000;
+                    }
+                },
+                expect: SAFE,
+            },
+            Fix {
+                name: "sequencer",
+                title: "Keep the checks; storage checks Consul's LockIndex",
+                summary: "the checks stay, and with them the false positive; storage checks the sequencer's LockIndex and refuses client 1's write: 1 < 2",
+                apply: fence,
+                expect: FENCED,
+            },
+        ],
+    },
     // Right after the opening GC pause in its chapter: the same stale holder, frozen by
     // something other than a collector, so the learner does not take "pause" to mean "GC".
     Lesson {
@@ -264,6 +302,31 @@ pub const LESSONS: &[Lesson] = &[
                 },
                 expect: FENCED,
             },
+        ],
+    },
+    // After the partitioned reconciler that never acts on its loss: this holder does act,
+    // and the lesson is about when — a client cut off from the service can only count
+    // the silence, and must stop before the service's count can end, not after.
+    Lesson {
+        id: "watch-reachability",
+        chapter: CHAPTER_REACHABLE,
+        sources: &[ASSUMPTIONS, CHUBBY, CURATOR],
+        json: include_str!("library/watch-reachability.json"),
+        expect: UNSAFE_STALE,
+        fixes: &[
+            Fix {
+                name: "watch-silence",
+                title: "Count the silence from the last renewal sent, and stop early",
+                summary: "client 1 counts its lease from when each answered renewal left and trusts it 1 s less: at 12 s its watchdog finds that count run out and stops the job, before the lock service frees the lock at 13 s",
+                apply: |sc| {
+                    if let Some(c) = sc.clients.first_mut() {
+                        c.count_from = crate::model::scenario::CountFrom::Request;
+                        c.margin_ms = 1_000;
+                    }
+                },
+                expect: SAFE,
+            },
+            FENCING,
         ],
     },
     Lesson {
@@ -496,6 +559,44 @@ pub const LESSONS: &[Lesson] = &[
                     if let Some(ms) = part_2 {
                         *ms = 12_000;
                     }
+                },
+                expect: SAFE,
+            },
+        ],
+    },
+    // What a client does once it knows the lease is gone: the three policies the model
+    // has (continue, abort, reacquire), on one run. Re-acquiring runs the job again from
+    // its acquire step, so the lesson is about what that repeat costs and what makes it
+    // harmless, not about resuming mid-job (the model has no step that resumes).
+    Lesson {
+        id: "reacquire-after-loss",
+        chapter: CHAPTER_TTL,
+        sources: &[ASSUMPTIONS, CHUBBY, DANGEROUS],
+        json: include_str!("library/reacquire-after-loss.json"),
+        expect: UNSAFE_STALE,
+        fixes: &[
+            Fix {
+                name: "give-up",
+                title: "Give up once the lock is lost",
+                summary: "the job stops when the watchdog sees the loss: no stale write, and the order is left half done — invoiced, never marked so",
+                apply: |sc| clients(sc, |c| c.on_loss = LossPolicy::Abort),
+                expect: SAFE,
+            },
+            Fix {
+                name: "reacquire",
+                title: "Take the lock again and run the job again",
+                summary: "client 1 queues for the lock again, gets token 35 and runs its job from the acquire step: the order is marked, and the invoice goes out a second time",
+                apply: |sc| clients(sc, |c| c.on_loss = LossPolicy::Reacquire),
+                expect: Expect { safe: false, must: &[DuplicateEffect], must_not: &[StaleWrite], rejected: false },
+            },
+            Fix {
+                name: "reacquire-safely",
+                title: "Take the lock again; the invoice has a key, the write a fence",
+                summary: "the same second run under token 35, now harmless: the invoice service drops the repeat by its idempotency key, and storage checks every write's token",
+                apply: |sc| {
+                    clients(sc, |c| c.on_loss = LossPolicy::Reacquire);
+                    sc.storage.idempotency = true;
+                    fence(sc);
                 },
                 expect: SAFE,
             },

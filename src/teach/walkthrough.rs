@@ -157,6 +157,20 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[GC_PAUSE];
 pub const WALKTHROUGHS: &[Walkthrough] = &[
     GC_PAUSE,
     Walkthrough {
+        scenario: "session-checks-tradeoff",
+        beats: &[
+            GRANT_1,
+            beat(on(COORD, "session_invalidated"), "{if_health_checks}Gossip wrongly reports client 1's node as dead, and the health check tied to its session goes critical. Consul ends the session and releases the lock while client 1 is still at work."),
+            beat(on(COORD, "lock_delayed"), "Consul holds the lock back for the lock-delay, in case the old holder notices in time."),
+            beat(on(C1, "belief_ended"), "Client 1's next renewal is refused, so it could know. Its code never acts on the loss: the job works on."),
+            beat(on_about(COORD, "lease_granted", C2), "The lock-delay is over: client 2 gets the lock with token {token}."),
+            C2_WRITES,
+            beat(on_about(DB, "write_accepted", C1), "Client 1's job reaches its write, with token {token}, and it lands over client 2's. The lock-delay held client 2 off for a while; the job ran longer."),
+            beat(on(C1, "paused"), "Then client 1 hangs. Here that costs nothing more: the lock is client 2's already. With a session that has no health check, the same hang is what the lock pays for the false positive it no longer has."),
+        ],
+        try_it: "Open the session with no health checks: the false positive ends nothing, client 1 writes as the only holder, and when it hangs client 2 waits for its TTL to run out and the lock-delay after it. Then the one with no TTL either: client 2 never gets the lock. Keeping the checks and fencing the write trades neither.",
+    },
+    Walkthrough {
         scenario: "vm-migration-pause",
         beats: &[
             GRANT_1,
@@ -233,6 +247,19 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
             beat(on_about(DB, "effect_performed", C1), "Then the old one sends it again: duplicate payments."),
         ],
         try_it: "Heal the partition earlier, or switch the idempotency key on, and see which part of the damage each one prevents.",
+    },
+    Walkthrough {
+        scenario: "watch-reachability",
+        beats: &[
+            GRANT_1,
+            beat(on(C1, "link_cut"), "A network change cuts client 1 off from the lock service, but not from storage. From now on the service cannot tell client 1 anything, not even that its lease has ended."),
+            beat(on(C1, "dropped"), "Client 1's watchdog sends its renewal, and the cut swallows it. No error comes back, only silence: silence is all client 1 can notice."),
+            EXPIRE_1,
+            GRANT_2,
+            C2_WRITES,
+            beat(on_about(DB, "write_accepted", C1), "Client 1's write with token {token} lands over client 2's. Client 1 does watch: its watchdog gives the lock up once its own count of the lease runs out. But it counts from when each reply arrived, a moment after the service began its count, and it looks only when a renewal falls due. Its count ran out after the service's, and nothing looked before the write."),
+        ],
+        try_it: "Open the fix that counts from when each renewal left and trusts the lease a second less: the watchdog's look finds that count run out, and the job stops before the service frees the lock. Then pause client 1 for a couple of seconds just after the cut: the watchdog's looks move with the pause, the write comes before the next one, and it lands. Storage that checks the token refuses it however late client 1 notices.",
     },
     Walkthrough {
         scenario: "slow-client-clock",
@@ -388,6 +415,21 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
             beat(on_about(DB, "write_accepted", C1), "At {t_s} s the hung call returns and part 2 is written. Had it never returned, the watchdog would have renewed for as long as the process ran, and nobody would ever get the lock: the lock without a lease, back again."),
         ],
         try_it: "Press “Fix it: Renew after each part, and fence the writes”: the renewals stop while part 2 hangs, the lease lapses, client 2 takes the lock, and storage refuses client 1's late write when the call returns. Then compare the same renewals without a fence, and a part 2 that is only slow.",
+    },
+    Walkthrough {
+        scenario: "reacquire-after-loss",
+        beats: &[
+            GRANT_1,
+            beat(on_about(DB, "effect_performed", C1), "Client 1 sends the invoice for order 42. Its next step marks the order invoiced."),
+            beat(on(C1, "paused"), "Client 1 freezes for {pause_s} s, its watchdog with it."),
+            EXPIRE_1,
+            GRANT_2,
+            C2_WRITES,
+            beat(on(C1, "belief_ended"), "Client 1 wakes. Its watchdog's tick fell due first, and it sees the lease gone: client 1 knows. What it does next is its policy on a loss."),
+            beat(on(C1, "loss_ignored"), "This job's policy is to log the loss and carry on with the next step."),
+            beat(on_about(DB, "write_accepted", C1), "So its write with token {token} lands over client 2's. Knowing was not enough: the job had to act on it."),
+        ],
+        try_it: "Open the other policies. Give up: safe, and the order is left invoiced but never marked so. Take the lock again: client 1 runs its job again from the acquire, so the invoice goes out twice. Take it again with an idempotency key on the invoice and a fence on the write: the second run is harmless.",
     },
     Walkthrough {
         scenario: "tail-latency",
@@ -564,6 +606,20 @@ mod fill_tests {
         "Press “Fix it: Storage checks the fencing token” to open the fenced run, and watch storage refuse token 33, because it has already seen 34.",
     ),
     (
+        "session-checks-tradeoff",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 1. From this moment it believes the lock is its own.",
+            "Gossip wrongly reports client 1's node as dead, and the health check tied to its session goes critical. Consul ends the session and releases the lock while client 1 is still at work.",
+            "Consul holds the lock back for the lock-delay, in case the old holder notices in time.",
+            "Client 1's next renewal is refused, so it could know. Its code never acts on the loss: the job works on.",
+            "The lock-delay is over: client 2 gets the lock with token 2.",
+            "Client 2 writes with token 2, as it should.",
+            "Client 1's job reaches its write, with token 1, and it lands over client 2's. The lock-delay held client 2 off for a while; the job ran longer.",
+            "Then client 1 hangs. Here that costs nothing more: the lock is client 2's already. With a session that has no health check, the same hang is what the lock pays for the false positive it no longer has.",
+        ],
+        "Open the session with no health checks: the false positive ends nothing, client 1 writes as the only holder, and when it hangs client 2 waits for its TTL to run out and the lock-delay after it. Then the one with no TTL either: client 2 never gets the lock. Keeping the checks and fencing the write trades neither.",
+    ),
+    (
         "vm-migration-pause",
         &[
             "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
@@ -636,6 +692,19 @@ mod fill_tests {
             "Then the old one sends it again: duplicate payments.",
         ],
         "Heal the partition earlier, or switch the idempotency key on, and see which part of the damage each one prevents.",
+    ),
+    (
+        "watch-reachability",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
+            "A network change cuts client 1 off from the lock service, but not from storage. From now on the service cannot tell client 1 anything, not even that its lease has ended.",
+            "Client 1's watchdog sends its renewal, and the cut swallows it. No error comes back, only silence: silence is all client 1 can notice.",
+            "On the lock service's clock the lease has run out. The service is right to free the lock; nobody tells client 1.",
+            "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
+            "Client 2 writes with token 34, as it should.",
+            "Client 1's write with token 33 lands over client 2's. Client 1 does watch: its watchdog gives the lock up once its own count of the lease runs out. But it counts from when each reply arrived, a moment after the service began its count, and it looks only when a renewal falls due. Its count ran out after the service's, and nothing looked before the write.",
+        ],
+        "Open the fix that counts from when each renewal left and trusts the lease a second less: the watchdog's look finds that count run out, and the job stops before the service frees the lock. Then pause client 1 for a couple of seconds just after the cut: the watchdog's looks move with the pause, the write comes before the next one, and it lands. Storage that checks the token refuses it however late client 1 notices.",
     ),
     (
         "slow-client-clock",
@@ -793,6 +862,21 @@ mod fill_tests {
             "At 54 s the hung call returns and part 2 is written. Had it never returned, the watchdog would have renewed for as long as the process ran, and nobody would ever get the lock: the lock without a lease, back again.",
         ],
         "Press “Fix it: Renew after each part, and fence the writes”: the renewals stop while part 2 hangs, the lease lapses, client 2 takes the lock, and storage refuses client 1's late write when the call returns. Then compare the same renewals without a fence, and a part 2 that is only slow.",
+    ),
+    (
+        "reacquire-after-loss",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
+            "Client 1 sends the invoice for order 42. Its next step marks the order invoiced.",
+            "Client 1 freezes for 15 s, its watchdog with it.",
+            "On the lock service's clock the lease has run out. The service is right to free the lock; nobody tells client 1.",
+            "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
+            "Client 2 writes with token 34, as it should.",
+            "Client 1 wakes. Its watchdog's tick fell due first, and it sees the lease gone: client 1 knows. What it does next is its policy on a loss.",
+            "This job's policy is to log the loss and carry on with the next step.",
+            "So its write with token 33 lands over client 2's. Knowing was not enough: the job had to act on it.",
+        ],
+        "Open the other policies. Give up: safe, and the order is left invoiced but never marked so. Take the lock again: client 1 runs its job again from the acquire, so the invoice goes out twice. Take it again with an idempotency key on the invoice and a fence on the write: the second run is harmless.",
     ),
     (
         "tail-latency",

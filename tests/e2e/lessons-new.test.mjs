@@ -13,8 +13,11 @@ const LAPTOP = { viewport: { width: 1280, height: 900 } };
 // id → the title the menu shows and a word its sources line must name.
 const NEW = [
   ['permanent-lock', 'A lock without a lease', 'essay'],
+  ['session-checks-tradeoff', 'Sessions without health checks: safety for liveness', 'Consul docs'],
   ['vm-migration-pause', 'Not only GC: a VM migration pauses the holder', 'Distributed Lock Assumptions'],
   ['progress-heartbeat', 'Alive but stuck: the watchdog keeps renewing', 'Distributed Lock Assumptions'],
+  ['watch-reachability', 'Cut off from the lock service: watch the silence', 'Chubby'],
+  ['reacquire-after-loss', 'After the loss: carry on, give up, or take the lock again', 'Distributed Lock Assumptions'],
   ['idempotent-job', 'Two holders, no harm: an idempotent job', 'Kleppmann 2016'],
   ['silent-renewal-failure', 'A renewal that fails silently', 'Distributed Lock Assumptions'],
   ['tail-latency', 'A TTL above the p99 pause', 'Distributed Lock Assumptions'],

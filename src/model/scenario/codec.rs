@@ -607,6 +607,7 @@ pub fn decode(v: &Json) -> R<Scenario> {
                     restart_delay_ms: c.i64_or("restart_delay_ms", 0)?,
                     stop_on_disconnect: c.bool_or("stop_on_disconnect", false)?,
                     invalidation: c.word("invalidation", INVALIDATION, Some(cd.invalidation))?,
+                    health_checks: c.bool_or("health_checks", cd.health_checks)?,
                 };
                 c.finish()?;
                 Ok(s)
@@ -733,6 +734,11 @@ fn flavor_fields(c: &CoordinatorSpec) -> Vec<(&'static str, Json)> {
     }
     if c.invalidation != d.invalidation {
         kv.push(("invalidation", word_of(INVALIDATION, c.invalidation)));
+    }
+    // Written only when off, so every scenario and link from before the field reads the
+    // same.
+    if c.health_checks != d.health_checks {
+        kv.push(("health_checks", Json::Bool(c.health_checks)));
     }
     kv
 }
@@ -1094,6 +1100,28 @@ mod tests {
     /// existed), a GC pause is written without one (so those files and links are written
     /// as they were), every other cause is written and read back, and an unknown word is
     /// refused naming its field.
+    /// Sessions are tied to health checks unless a scenario says otherwise: the default is
+    /// never written (so every file and link from before the field reads the same), `false`
+    /// is written and read back, and anything but a boolean is refused naming the field.
+    #[test]
+    fn health_checks_default_on_round_trip_off_and_refuse_a_non_boolean() {
+        let sc = crate::teach::presets::PRESETS[1].scenario();
+        assert!(sc.coordinator.health_checks);
+        let text = sc.to_json_pretty();
+        assert!(
+            !text.contains("health_checks"),
+            "the default is not written"
+        );
+        let mut off = sc.clone();
+        off.coordinator.health_checks = false;
+        let written = off.to_json_pretty();
+        assert!(written.contains("\"health_checks\": false"), "{written}");
+        assert_eq!(Scenario::from_json(&written).unwrap(), off);
+        let bad = written.replace("\"health_checks\": false", "\"health_checks\": \"no\"");
+        let e = Scenario::from_json(&bad).unwrap_err().to_string();
+        assert!(e.starts_with("coordinator.health_checks"), "{e}");
+    }
+
     #[test]
     fn a_pause_cause_defaults_to_gc_and_an_unknown_one_is_refused_by_name() {
         let sc = crate::teach::presets::PRESETS[1].scenario();

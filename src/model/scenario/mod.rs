@@ -179,6 +179,12 @@ pub struct CoordinatorSpec {
     /// the session. Other flavors accept it and ignore it, like `grace_ms`, so switching
     /// a scenario's flavor never makes it invalid.
     pub invalidation: Invalidation,
+    /// Whether a client's session is tied to health checks (Consul's `serfHealth` by
+    /// default), so that a check going critical ends it: a `false_positive` fault does.
+    /// `false` is a session created with no checks, as Consul allows: a false positive has
+    /// nothing to report, and only the TTL (or a release) ends the session — safety bought
+    /// with liveness, as the Consul docs put it. Other flavors read it the same way.
+    pub health_checks: bool,
 }
 
 /// Consul promises only that a session lives at least its TTL and is invalidated within
@@ -210,6 +216,7 @@ impl Default for CoordinatorSpec {
             restart_delay_ms: 0,
             stop_on_disconnect: false,
             invalidation: Invalidation::Random,
+            health_checks: true,
         }
     }
 }

@@ -396,6 +396,11 @@ impl LockService for GenericCoordinator {
     }
 
     fn invalidate(&mut self, ctx: &mut Ctx, _node: NodeId, client: NodeId) {
+        // A session created with no health checks has no check a false positive could
+        // turn critical: nothing happens, and nothing is noted.
+        if !self.spec.health_checks {
+            return;
+        }
         self.queue.retain(|w| w.client != client);
         let token = self
             .lease
