@@ -1044,6 +1044,7 @@ mod tests {
         for id in [
             "permanent-lock",
             "vm-migration-pause",
+            "token-wrong-resource",
             "idempotent-job",
             "silent-renewal-failure",
             "stop-and-resume",
