@@ -1048,6 +1048,7 @@ mod tests {
             "progress-heartbeat",
             "watch-reachability",
             "reacquire-after-loss",
+            "token-wrong-resource",
             "idempotent-job",
             "silent-renewal-failure",
             "stop-and-resume",

@@ -10,9 +10,10 @@
 //!   the lock. Real systems do this (Kleppmann 2016), so it is a *hazard*, not by itself a
 //!   violation: the question is whether the resource lets the stale holder act.
 //! - **Stale writes** (violation): storage accepted a write from an epoch older than one it
-//!   had already accepted for that key. That is the seeds' criterion — "the resource must
-//!   reject effects from every superseded epoch" — read at the resource, which is the only
-//!   place a fence can act. Epochs are grants (unique even when an in-memory token counter
+//!   had already accepted for that key — or for that resource, where the run declares one
+//!   resource kept as several keys: a fence compares tokens per resource. That is the
+//!   seeds' criterion — "the resource must reject effects from every superseded epoch" —
+//!   read at the resource, which is the only place a fence can act. Epochs are grants (unique even when an in-memory token counter
 //!   repeats tokens); a write carrying no lease counts as older than every epoch.
 //! - **Lost updates** (violation): a stale write that replaced a value from a newer epoch.
 //! - **Fence rejections** (not violations: the fence working), with their reasons, counted
@@ -221,7 +222,9 @@ fn two_believers(s: &Step) -> Option<Breach> {
 }
 
 /// An accepted write whose epoch is older than one storage had already accepted for its
-/// key, with the newer epoch's token and holder.
+/// resource — its key, unless the run declared the key part of a larger resource — with
+/// the newer epoch's token and holder. A fence compares tokens per resource: a write to a
+/// key the newer holder has not touched yet still changes what that holder now owns.
 fn stale<'a>(s: &Step<'a>) -> Option<(&'a Event, u32, u64, NodeId)> {
     let Event::WriteAccepted {
         client, key, epoch, ..
@@ -233,7 +236,7 @@ fn stale<'a>(s: &Step<'a>) -> Option<(&'a Event, u32, u64, NodeId)> {
     let newer = s
         .before
         .accepted_epochs
-        .get(&**key)
+        .get(&**s.before.resource_of(key))
         .copied()
         .filter(|p| *p > mine)?;
     let (token, holder) = s.before.epochs.get(&newer).copied().unwrap_or((0, *client));
@@ -241,10 +244,23 @@ fn stale<'a>(s: &Step<'a>) -> Option<(&'a Event, u32, u64, NodeId)> {
 }
 
 fn stale_write(s: &Step) -> Option<Breach> {
-    let (Event::WriteAccepted { client, token, .. }, _, ptoken, pholder) = stale(s)? else {
+    let (
+        Event::WriteAccepted {
+            client, token, key, ..
+        },
+        _,
+        ptoken,
+        pholder,
+    ) = stale(s)?
+    else {
         return None;
     };
-    let what = token.map_or("with no token".to_string(), |t| format!("with token {t}"));
+    let mut what = token.map_or("with no token".to_string(), |t| format!("with token {t}"));
+    // Said only where a key is part of a declared resource: other causes read as before.
+    let resource = s.before.resource_of(key);
+    if resource != key {
+        what = format!("to {key}, part of {resource}, {what}");
+    }
     Some(Breach {
         who: vec![(*client, *token), (pholder, Some(ptoken)), (NodeId::Storage, None)],
         cause: format!(

@@ -110,9 +110,13 @@ pub struct State {
     /// The highest token issued so far (token 0 — a service that issues none — never
     /// counts).
     pub max_token: Option<u64>,
-    /// Per key, the newest epoch storage has accepted a write from (see [`write_epoch`]).
-    /// The run's memory, not storage's: unlike `marks`, a storage restart keeps it.
+    /// Per resource, the newest epoch storage has accepted a write from (see
+    /// [`write_epoch`]). A key is its own resource unless the run declared it part of one
+    /// ([`State::resource_of`]). The run's memory, not storage's: unlike `marks`, a storage
+    /// restart keeps it.
     pub accepted_epochs: VecMap<Text, u32>,
+    /// Key → the resource it belongs to, as the run declared them (`ResourceDeclared`).
+    pub resources: VecMap<Text, Text>,
     /// Each effect performed so far: who performed it first, when, and how many times.
     pub effects: VecMap<Text, EffectSeen>,
     pub counts: Counts,
@@ -151,6 +155,7 @@ crate::vocab::clone_fields!(State {
     epochs,
     max_token,
     accepted_epochs,
+    resources,
     effects,
     counts,
 });
@@ -209,6 +214,7 @@ impl State {
             epochs: VecMap::new(),
             max_token: None,
             accepted_epochs: VecMap::new(),
+            resources: VecMap::new(),
             effects: VecMap::new(),
             counts: Counts::default(),
         }
@@ -220,6 +226,12 @@ impl State {
             .iter()
             .find(|(n, _)| *n == node)
             .map_or(t.0, |(_, c)| c.wall(t))
+    }
+
+    /// The resource a write to `key` changes: the one the run declared the key part of,
+    /// or the key itself.
+    pub fn resource_of<'a>(&'a self, key: &'a Text) -> &'a Text {
+        self.resources.get(&**key).unwrap_or(key)
     }
 
     /// Whether node `n` is paused (a client's GC, a frozen server).
@@ -430,9 +442,8 @@ impl State {
             } => {
                 self.counts.writes_accepted += 1;
                 let mine = write_epoch(*epoch);
-                let newest = self
-                    .accepted_epochs
-                    .get_or_insert_with(key.clone(), || mine);
+                let resource = self.resource_of(key).clone();
+                let newest = self.accepted_epochs.get_or_insert_with(resource, || mine);
                 *newest = (*newest).max(mine);
                 self.cells.insert(
                     key.clone(),
@@ -444,6 +455,11 @@ impl State {
                 );
                 if let Some(m) = mark {
                     self.marks.insert(key.clone(), *m);
+                }
+            }
+            Event::ResourceDeclared { resource, keys, .. } => {
+                for k in keys {
+                    self.resources.insert(k.clone(), resource.clone());
                 }
             }
             Event::WriteRejected { .. } => self.counts.writes_rejected += 1,

@@ -38,6 +38,7 @@
 //! | `if_unfenced` | any | nothing — it resolves only while storage has no fence, for text that says "turn fencing on" |
 //! | `if_no_idempotency` | any | nothing — it resolves only while the idempotency key is off |
 //! | `if_health_checks` | any | nothing — it resolves only while sessions are tied to health checks (`coordinator.health_checks`) |
+//! | `if_mark_per_key` | any | nothing — it resolves only while storage keeps a declared resource's fence mark per key |
 //! | `c1_token`, `c2_token`, `c1_next` | any | client 1's / client 2's first token; client 1's plus one |
 //! | `tail_runs`, `tail_unsafe`, `tail_pct`, `tail_p99_s` | any | the scenario under many seeds with drawn pauses ([`crate::teach::tail`]): runs, unsafe runs, their share in %, the pauses' p99 |
 //! | `c1_left_at_pause_s` | any | what was left of client 1's lease on the lock service when its first pause began |
@@ -48,7 +49,7 @@
 
 use crate::analysis::projection::{Projection, State};
 use crate::model::msg::Msg;
-use crate::model::scenario::{ClientSpec, FenceMode, Scenario, Step};
+use crate::model::scenario::{ClientSpec, FenceMode, MarkScope, Scenario, Step};
 use crate::model::trace::{Entry, Event, Forgot, Trace};
 use crate::teach::tail;
 use crate::vocab::ids::NodeId;
@@ -295,6 +296,10 @@ impl<'a> Facts<'a> {
             }
             ("if_no_idempotency", _) => (!self.scenario.storage.idempotency).then(String::new)?,
             ("if_health_checks", _) => self.scenario.coordinator.health_checks.then(String::new)?,
+            ("if_mark_per_key", _) => {
+                let st = &self.scenario.storage;
+                (!st.resources.is_empty() && st.mark_per == MarkScope::Key).then(String::new)?
+            }
             ("c1_token", _) => self.first_token(NodeId::Client(0))?.to_string(),
             ("c2_token", _) => self.first_token(NodeId::Client(1))?.to_string(),
             ("c1_next", _) => (self.first_token(NodeId::Client(0))? + 1).to_string(),

@@ -11,7 +11,8 @@
 
 use crate::analysis::check::ViolationKind::{self, *};
 use crate::model::scenario::{
-    ClientSpec, Durability, FailMode, FenceMode, FenceWith, Flavor, LossPolicy, Scenario, Step,
+    ClientSpec, Durability, FailMode, FenceMode, FenceWith, Flavor, LossPolicy, MarkScope,
+    Scenario, Step,
 };
 
 /// What a variant's verdict must show.
@@ -414,6 +415,22 @@ pub const LESSONS: &[Lesson] = &[
             title: "Check the token on every write path",
             summary: "every write path checks the token, for each resource it writes",
             apply: |sc| sc.storage.unfenced_keys.clear(),
+            expect: FENCED,
+        }],
+    },
+    // Beside the unguarded path: a fence every path enforces, compared against the wrong
+    // mark — per key, while the lock protects the whole account.
+    Lesson {
+        id: "token-wrong-resource",
+        chapter: CHAPTER_FENCE,
+        sources: &[DANGEROUS, CHUBBY, KLEPPMANN],
+        json: include_str!("library/token-wrong-resource.json"),
+        expect: Expect { safe: false, must: &[StaleWrite], must_not: &[LostUpdate], rejected: true },
+        fixes: &[Fix {
+            name: "one-mark",
+            title: "One mark for the whole account",
+            summary: "storage keeps the highest token per account, the resource the lock is named for, and checks a write to any of its keys against it",
+            apply: |sc| sc.storage.mark_per = MarkScope::Resource,
             expect: FENCED,
         }],
     },

@@ -19,7 +19,8 @@ pub fn is_notable(e: &Event) -> bool {
     use Event::*;
     matches!(
         e,
-        LeaseGranted { .. }
+        ResourceDeclared { .. }
+            | LeaseGranted { .. }
             | LeaseExpired { .. }
             | LeaseReleased { .. }
             | BeliefEnded { .. }
@@ -178,6 +179,23 @@ fn happened(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Option
         }
         Event::WriteRejected { client, reason, .. } => {
             format!("storage rejected {}'s write: {reason}", client.name())
+        }
+        Event::ResourceDeclared {
+            resource,
+            keys,
+            one_mark,
+        } => {
+            let keys: Vec<&str> = keys.iter().map(|k| &**k).collect();
+            let mut s = format!(
+                "the lock protects {resource}, which storage keeps as {}",
+                keys.join(" and ")
+            );
+            match one_mark {
+                Some(true) => s.push_str("; its fence keeps one mark for the whole resource"),
+                Some(false) => s.push_str("; its fence keeps a mark per key, not one for the resource"),
+                None => {}
+            }
+            s
         }
         Event::EffectPerformed { client, name } => {
             let dup = verdict

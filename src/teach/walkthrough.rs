@@ -317,6 +317,20 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
         try_it: "Route the audit write through the fence as well.",
     },
     Walkthrough {
+        scenario: "token-wrong-resource",
+        beats: &[
+            beat(on(DB, "resource_declared"), "{if_mark_per_key}The lock protects account 42, and storage keeps the account as two keys, its balance and its history. Its fence remembers the highest token it has accepted per key, not per account."),
+            GRANT_1,
+            beat(on(C1, "paused"), "Client 1 freezes for {pause_s} s, before it has written anything."),
+            EXPIRE_1,
+            GRANT_2,
+            beat(on_about(DB, "write_accepted", C2), "Client 2 writes the balance with token {token}. The balance key's mark is now {token}; the history key still has none."),
+            beat(on_about(DB, "write_accepted", C1), "Client 1 wakes and writes its deposit to the history with token {token}. That key has no mark to compare with, so the fence lets the write in, though client 2 holds the lock for the whole account and has written to it."),
+            beat(on_about(DB, "write_rejected", C1), "Its balance write is refused: {token} is below the balance key's mark, {mark_before}. The account is left half-changed: a deposit in its history that its balance never got."),
+        ],
+        try_it: "{if_mark_per_key}Open the fix: storage keeps one mark for the account, so client 1's write to the history meets token {c2_token} and is refused too.",
+    },
+    Walkthrough {
         scenario: "non-atomic-fence",
         beats: &[
             GRANT_1,
@@ -762,6 +776,20 @@ mod fill_tests {
             "Its write to the account row is refused — the fence works where it is enforced, and only there.",
         ],
         "Route the audit write through the fence as well.",
+    ),
+    (
+        "token-wrong-resource",
+        &[
+            "The lock protects account 42, and storage keeps the account as two keys, its balance and its history. Its fence remembers the highest token it has accepted per key, not per account.",
+            "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
+            "Client 1 freezes for 40 s, before it has written anything.",
+            "On the lock service's clock the lease has run out. The service is right to free the lock; nobody tells client 1.",
+            "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
+            "Client 2 writes the balance with token 34. The balance key's mark is now 34; the history key still has none.",
+            "Client 1 wakes and writes its deposit to the history with token 33. That key has no mark to compare with, so the fence lets the write in, though client 2 holds the lock for the whole account and has written to it.",
+            "Its balance write is refused: 33 is below the balance key's mark, 34. The account is left half-changed: a deposit in its history that its balance never got.",
+        ],
+        "Open the fix: storage keeps one mark for the account, so client 1's write to the history meets token 34 and is refused too.",
     ),
     (
         "non-atomic-fence",

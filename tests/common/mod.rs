@@ -166,6 +166,7 @@ pub fn scenario(seed: u64, fence: FenceMode) -> Scenario {
             idempotency: r.chance_pct(50),
             unfenced_keys: Vec::new(),
             clock: clock(&mut r),
+            ..StorageSpec::default()
         },
         network: NetworkSpec {
             default: LinkSpec {

@@ -27,6 +27,7 @@ const NEW = [
   ['restore-from-backup', 'A token reused after a restore', 'More Dangerous'],
   ['exact-fence', 'Compare with the lock itself', 'etcd docs'],
   ['unique-constraint', 'A uniqueness constraint as the guard', 'More Dangerous'],
+  ['token-wrong-resource', 'A token checked against the wrong mark', 'More Dangerous'],
 ];
 
 describe('the new lessons', () => {

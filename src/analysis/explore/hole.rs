@@ -2,15 +2,16 @@
 //!
 //! A fence that is switched on and still lets a stale write land is broken somewhere else:
 //! a write path that never looks at the token, a client that sends its random owner id
-//! instead of the token, a high-water mark kept in memory and forgotten in a restart, or a
-//! token counter that starts again after one. The search says which, so a reader learns
+//! instead of the token, a high-water mark kept in memory and forgotten in a restart, a
+//! token counter that starts again after one, or a mark kept per key for a resource of
+//! several keys. The search says which, so a reader learns
 //! what to repair, not only that the fence failed. The answer is read off the scenario and
 //! the run before the write: the first of these that applies to that write is named. A
 //! token handed out twice breaks the fence before any write reaches it, so a token
 //! regression after a counter reset is named too.
 
 use crate::analysis::check::{Violation, ViolationKind};
-use crate::model::scenario::{FenceMode, FenceWith, Scenario};
+use crate::model::scenario::{FenceMode, FenceWith, MarkScope, Scenario};
 use crate::model::trace::{Event, Forgot, Trace};
 use crate::vocab::ids::NodeId;
 
@@ -29,6 +30,9 @@ pub enum Hole {
     CounterReset,
     /// The fence read the mark and wrote later: another write passed the same check.
     NonAtomic,
+    /// The fence keeps its mark per key while the lock protects a resource of several
+    /// keys: a key the newer holder had not written yet had no mark to refuse the token.
+    MarkPerKey { key: String, resource: String },
 }
 
 impl Hole {
@@ -53,6 +57,9 @@ impl Hole {
                 "the fence reads the mark and writes later, so two writes passed the same check"
                     .into()
             }
+            Hole::MarkPerKey { key, resource } => format!(
+                "the fence keeps its mark per key: {key} had none, though the lock protects all of {resource}"
+            ),
         }
     }
 }
@@ -88,6 +95,18 @@ pub fn let_through(sc: &Scenario, trace: &Trace, v: &Violation) -> Option<Hole> 
     };
     if spec.is_some_and(|c| c.fence_with == FenceWith::OwnerId) {
         return Some(Hole::RandomId { client: *client });
+    }
+    let per_key = sc.storage.mark_per == MarkScope::Key && sc.storage.fence != FenceMode::Exact;
+    let of = sc
+        .storage
+        .resources
+        .iter()
+        .find(|r| r.keys.iter().any(|k| **k == **key));
+    if let Some(r) = of.filter(|_| per_key) {
+        return Some(Hole::MarkPerKey {
+            key: key.to_string(),
+            resource: r.name.clone(),
+        });
     }
     if forgot(Forgot::Mark) {
         return Some(Hole::VolatileMark);

@@ -134,6 +134,19 @@ pub fn to_trace(r: &Recording) -> Trace {
     // Per key: the epoch of the value storage holds.
     let mut cells: Vec<(String, Option<u32>)> = Vec::new();
     let mut entries: Vec<Entry> = Vec::with_capacity(r.lines.len() * 2);
+    // What the lock protects opens the run, as it does a model run's.
+    for (name, keys) in &r.header.resources {
+        entries.push(Entry {
+            t: Time(0),
+            node: NodeId::Storage,
+            local: 0,
+            event: Event::ResourceDeclared {
+                resource: name.as_str().into(),
+                keys: keys.iter().map(|k| k.as_str().into()).collect(),
+                one_mark: None,
+            },
+        });
+    }
     for (i, l) in r.lines.iter().enumerate() {
         let (t, local, me) = (Time(ms(l.t_us)), ms(l.local_us), ids[l.node]);
         let mut push = |node: NodeId, event: Event| {

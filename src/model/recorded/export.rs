@@ -51,6 +51,24 @@ pub fn export(trace: &Trace, scenario: Option<&str>, service: &str) -> String {
         })
         .collect();
     h.push(("nodes".into(), Json::Arr(nodes)));
+    // What the lock protects, where the run declared a resource of several keys.
+    let resources: Vec<Json> = trace
+        .entries
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::ResourceDeclared { resource, keys, .. } => Some(Json::Obj(vec![
+                ("name".into(), text(resource)),
+                (
+                    "keys".into(),
+                    Json::Arr(keys.iter().map(|k| text(k)).collect()),
+                ),
+            ])),
+            _ => None,
+        })
+        .collect();
+    if !resources.is_empty() {
+        h.push(("resources".into(), Json::Arr(resources)));
+    }
     write_compact(&mut out, &Json::Obj(h));
     out.push('\n');
     for e in &trace.entries {

@@ -36,7 +36,7 @@ use super::{
     Header, Line, NodeSpec, RecordedError, Recording, Role, What, MAX_CLIENTS, MAX_TEXT, MAX_TOKEN,
     MAX_TTL_MS, MAX_T_US,
 };
-use crate::model::msg::Msg;
+use crate::model::msg::{Msg, Text};
 use crate::model::trace::{Event, LossHow, Trace};
 use crate::vocab::ids::NodeId;
 
@@ -336,6 +336,9 @@ pub fn parse(text: &str, syntax: Syntax) -> Res<Recording> {
             role: Role::Storage,
         });
     }
+    // What the lock protects, from the writes that name a resource (`[token value key
+    // resource]`): each resource's keys, in the order the history first names them.
+    let mut resources: Vec<(String, Vec<String>)> = Vec::new();
     let mut lines: Vec<Line> = Vec::with_capacity(ops.len() * 2);
     // Per client: its pending invoke (operation, time, line, a write's key/value/token).
     let mut pending: Vec<Option<Pending>> = vec![None; procs.len()];
@@ -413,6 +416,26 @@ pub fn parse(text: &str, syntax: Syntax) -> Res<Recording> {
                 let write = match f {
                     F::Write => {
                         let w = write_value(&op.value).map_err(|m| err(op, "value", m))?;
+                        if let Some(r) = &w.resource {
+                            let of = resources.iter().position(|(_, ks)| ks.contains(&w.key));
+                            match of {
+                                Some(i) if resources[i].0 != *r => {
+                                    return Err(err(
+                                        op,
+                                        "value",
+                                        format!(
+                                            "key {} is part of resource {}, not {r}",
+                                            w.key, resources[i].0
+                                        ),
+                                    ))
+                                }
+                                Some(_) => {}
+                                None => match resources.iter_mut().find(|(n, _)| n == r) {
+                                    Some((_, ks)) => ks.push(w.key.clone()),
+                                    None => resources.push((r.clone(), vec![w.key.clone()])),
+                                },
+                            }
+                        }
                         push(
                             &mut lines,
                             op.t_us,
@@ -542,6 +565,7 @@ pub fn parse(text: &str, syntax: Syntax) -> Res<Recording> {
             ),
             notes,
             nodes,
+            resources,
         },
         lines,
     })
@@ -570,18 +594,20 @@ struct Write {
     key: String,
     value: String,
     token: Option<u64>,
+    /// The resource the key is part of, when the write names one.
+    resource: Option<String>,
 }
 
 fn write_value(v: &Edn) -> Result<Write, String> {
     let (Edn::Vec(items) | Edn::List(items)) = v else {
         return Err(format!(
-            "a write's value is [token value] or [token value key], got {}",
+            "a write's value is [token value], [token value key] or [token value key resource], got {}",
             v.shown()
         ));
     };
-    if !(2..=3).contains(&items.len()) {
+    if !(2..=4).contains(&items.len()) {
         return Err(format!(
-            "a write's value is [token value] or [token value key], got {} elements",
+            "a write's value is [token value], [token value key] or [token value key resource], got {} elements",
             items.len()
         ));
     }
@@ -610,6 +636,7 @@ fn write_value(v: &Edn) -> Result<Write, String> {
         value: text(&items[1])?,
         key: items.get(2).map_or(Ok("x".to_string()), text)?,
         token,
+        resource: items.get(3).map(text).transpose()?,
     })
 }
 
@@ -678,6 +705,17 @@ pub fn export(trace: &Trace) -> String {
             );
         }
     };
+    let resource_of: Vec<(&Text, &Text)> = trace
+        .entries
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::ResourceDeclared { resource, keys, .. } => {
+                Some(keys.iter().map(move |k| (k, resource)))
+            }
+            _ => None,
+        })
+        .flatten()
+        .collect();
     for e in &trace.entries {
         let t = e.t.0;
         let me = slot(e.node);
@@ -692,8 +730,14 @@ pub fn export(trace: &Trace) -> String {
                     key, value, token, ..
                 } => {
                     settle(c, t, &mut asking, &mut writing, &mut emit);
+                    // A key of a declared resource names it, so a reader judges the write
+                    // against the resource.
+                    let part = resource_of
+                        .iter()
+                        .find(|(k, _)| *k == key)
+                        .map_or(String::new(), |(_, r)| format!(" {}", edn_str(r)));
                     let v = format!(
-                        "[{} {} {}]",
+                        "[{} {} {}{part}]",
                         token.map_or("nil".into(), |t| t.to_string()),
                         edn_str(value),
                         edn_str(key)

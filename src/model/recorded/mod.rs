@@ -159,6 +159,9 @@ pub struct Header {
     pub source: Option<String>,
     pub notes: Option<String>,
     pub nodes: Vec<NodeSpec>,
+    /// What the lock protects where one resource is kept as several keys: each resource's
+    /// name and keys. The checker judges a stale write against the resource.
+    pub resources: Vec<(String, Vec<String>)>,
 }
 
 /// What one event line says happened (nodes are indices into [`Header::nodes`]).

@@ -326,7 +326,9 @@ fn read_header(o: &Obj) -> Res<Header> {
         source: o.text("source", MAX_TEXT)?.map(str::to_string),
         notes: o.text("notes", MAX_TEXT)?.map(str::to_string),
         nodes: Vec::new(),
+        resources: Vec::new(),
     };
+    h.resources = resources(o)?;
     let nodes = match o.get("nodes") {
         None => return Err(o.err("nodes", "missing")),
         Some(Json::Arr(a)) => a,
@@ -387,18 +389,97 @@ fn read_header(o: &Obj) -> Res<Header> {
             ));
         }
     }
+    if !h.resources.is_empty() && !h.nodes.iter().any(|x| x.role == Role::Storage) {
+        return Err(o.err(
+            "resources",
+            "resources are kept by storage: the header names no storage node",
+        ));
+    }
     Ok(h)
 }
 
 /// The header's fields.
-pub const HEADER_FIELDS: [&str; 6] = [
+pub const HEADER_FIELDS: [&str; 7] = [
     "leaseline_trace",
     "scenario",
     "service",
     "source",
     "notes",
     "nodes",
+    "resources",
 ];
+
+/// Most resources a header declares, and keys per resource.
+const MAX_RESOURCES: usize = 8;
+const MAX_RESOURCE_KEYS: usize = 16;
+
+/// The header's optional `resources`: `[{"name": …, "keys": [ … ]}]`, each name once and
+/// each key in one resource at most.
+fn resources(o: &Obj) -> Res<Vec<(String, Vec<String>)>> {
+    let list = match o.get("resources") {
+        None => return Ok(Vec::new()),
+        Some(Json::Arr(a)) if a.len() <= MAX_RESOURCES => a,
+        Some(Json::Arr(_)) => {
+            return Err(o.err("resources", format!("more than {MAX_RESOURCES} resources")))
+        }
+        Some(v) => return Err(o.err("resources", format!("expected an array, got {}", shown(v)))),
+    };
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for (i, r) in list.iter().enumerate() {
+        let at = |f: &str| format!("resources[{i}]{f}");
+        let Json::Obj(kv) = r else {
+            return Err(o.err(&at(""), format!("expected an object, got {}", shown(r))));
+        };
+        if let Some((k, _)) = kv.iter().find(|(k, _)| k != "name" && k != "keys") {
+            return Err(o.err(
+                &at(&format!(".{}", spell(k))),
+                "unknown field for a resource",
+            ));
+        }
+        let get = |k: &str| kv.iter().find(|(x, _)| x == k).map(|(_, v)| v);
+        let name = match get("name") {
+            Some(Json::Str(s)) if !s.is_empty() && s.len() <= MAX_TEXT => s.clone(),
+            Some(Json::Str(_)) => {
+                return Err(o.err(&at(".name"), format!("must be 1 … {MAX_TEXT} bytes")))
+            }
+            None | Some(Json::Null) => return Err(o.err(&at(".name"), "missing")),
+            Some(v) => {
+                return Err(o.err(&at(".name"), format!("expected a string, got {}", shown(v))))
+            }
+        };
+        if out.iter().any(|(n, _)| *n == name) {
+            return Err(o.err(&at(".name"), format!("\"{name}\" is named twice")));
+        }
+        let keys = match get("keys") {
+            Some(Json::Arr(a)) if !a.is_empty() && a.len() <= MAX_RESOURCE_KEYS => a,
+            Some(Json::Arr(_)) => {
+                return Err(o.err(
+                    &at(".keys"),
+                    format!("must list 1 … {MAX_RESOURCE_KEYS} keys"),
+                ))
+            }
+            None | Some(Json::Null) => return Err(o.err(&at(".keys"), "missing")),
+            Some(v) => {
+                return Err(o.err(&at(".keys"), format!("expected an array, got {}", shown(v))))
+            }
+        };
+        let mut ks: Vec<String> = Vec::new();
+        for (j, k) in keys.iter().enumerate() {
+            let kp = at(&format!(".keys[{j}]"));
+            let k = match k {
+                Json::Str(s) if s.len() <= MAX_TEXT => s.clone(),
+                Json::Str(_) => return Err(o.err(&kp, format!("longer than {MAX_TEXT} bytes"))),
+                v => return Err(o.err(&kp, format!("expected a string, got {}", shown(v)))),
+            };
+            if ks.contains(&k) || out.iter().any(|(_, o)| o.contains(&k)) {
+                return Err(o.err(&kp, format!("\"{k}\" is already a key of a resource")));
+            }
+            ks.push(k);
+        }
+        out.push((name, ks));
+    }
+    Ok(out)
+}
 
 /// The fields every event has.
 pub const COMMON: [&str; 4] = ["t_us", "node", "local_us", "event"];

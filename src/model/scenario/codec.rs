@@ -315,6 +315,29 @@ impl<'a> Fields<'a> {
     }
 }
 
+const MARK_SCOPE: &[(&str, MarkScope)] =
+    &[("key", MarkScope::Key), ("resource", MarkScope::Resource)];
+/// The most resources and keys per resource a scenario may declare.
+const MAX_RESOURCES: usize = 8;
+const MAX_RESOURCE_KEYS: usize = 16;
+
+/// One of `storage.resources`: `{ "name": …, "keys": [ … ] }`.
+fn resource(v: &Json, p: &str) -> R<ResourceSpec> {
+    let mut f = fields(v, p)?;
+    let r = ResourceSpec {
+        name: f.string("name")?,
+        keys: f.list("keys", true, MAX_RESOURCE_KEYS, |v, p| match v {
+            Json::Str(s) => Ok(s.clone()),
+            other => Err(ScenarioError::new(
+                p,
+                format!("expected a string, found {}", other.kind()),
+            )),
+        })?,
+    };
+    f.finish()?;
+    Ok(r)
+}
+
 const DURABILITY: &[(&str, Durability)] = &[
     ("durable", Durability::Durable),
     ("memory", Durability::Memory),
@@ -631,6 +654,8 @@ pub fn decode(v: &Json) -> R<Scenario> {
                         )),
                     })?,
                     clock: c.obj("clock", clock, ClockSpec::default)?,
+                    resources: c.list("resources", false, MAX_RESOURCES, resource)?,
+                    mark_per: c.word("mark_per", MARK_SCOPE, Some(sd.mark_per))?,
                 };
                 c.finish()?;
                 Ok(s)
@@ -705,6 +730,26 @@ impl Json {
 
 /// The flavor's fields, written only when they differ from their defaults, so a generic
 /// scenario encodes exactly as it did before flavors existed (shared links stay the same).
+/// Storage's resources and mark scope, written only when set: a scenario without them
+/// reads (and links) exactly as before they existed.
+fn resource_fields(s: &StorageSpec) -> Vec<(&'static str, Json)> {
+    let mut kv = Vec::new();
+    if !s.resources.is_empty() {
+        let each = s.resources.iter().map(|r| {
+            let keys = r.keys.iter().map(|k| Json::Str(k.clone())).collect();
+            obj(vec![
+                ("name", Json::Str(r.name.clone())),
+                ("keys", Json::Arr(keys)),
+            ])
+        });
+        kv.push(("resources", Json::Arr(each.collect())));
+    }
+    if s.mark_per != MarkScope::Key {
+        kv.push(("mark_per", word_of(MARK_SCOPE, s.mark_per)));
+    }
+    kv
+}
+
 fn flavor_fields(c: &CoordinatorSpec) -> Vec<(&'static str, Json)> {
     let d = CoordinatorSpec::default();
     let mut kv = Vec::new();
@@ -883,7 +928,8 @@ pub fn encode(sc: &Scenario) -> Json {
                     ),
                 ),
                 ("clock", clock_json(&sc.storage.clock)),
-            ]),
+            ])
+            .with(resource_fields(&sc.storage)),
         ),
         (
             "network",

@@ -233,6 +233,32 @@ pub struct StorageSpec {
     /// Keys written through a path that ignores the token (no fence check on them).
     pub unfenced_keys: Vec<String>,
     pub clock: ClockSpec,
+    /// What the lock protects, when one resource is kept as several keys. The checker
+    /// judges a stale write against the resource, not the key; storage's fence does so
+    /// only when `mark_per` is `Resource`. Empty: every key is a resource of its own.
+    pub resources: Vec<ResourceSpec>,
+    /// What the fence's high-water mark is kept for.
+    pub mark_per: MarkScope,
+}
+
+/// One resource the lock protects, kept by storage as several keys (an account's balance
+/// row and its history rows).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResourceSpec {
+    pub name: String,
+    pub keys: Vec<String>,
+}
+
+/// What storage keeps the fence's mark for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MarkScope {
+    /// A mark per key: a key of a resource that the newest holder has not written yet has
+    /// no mark, so an older token passes there.
+    #[default]
+    Key,
+    /// One mark per resource in `resources`: every key of it is checked against the
+    /// highest token accepted for any of them (keys outside a resource keep their own).
+    Resource,
 }
 
 impl Default for StorageSpec {
@@ -244,6 +270,8 @@ impl Default for StorageSpec {
             idempotency: false,
             unfenced_keys: Vec::new(),
             clock: ClockSpec::default(),
+            resources: Vec::new(),
+            mark_per: MarkScope::Key,
         }
     }
 }

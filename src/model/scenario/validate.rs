@@ -119,6 +119,46 @@ fn words(path: &str, text: &str, limit: usize, may_be_empty: bool) -> R {
 }
 
 impl Scenario {
+    /// `storage.resources`: each named, each with at least one key, no name twice and no
+    /// key in two resources (a write must be judged against one resource).
+    fn validate_resources(&self) -> R {
+        let rs = &self.storage.resources;
+        for (i, r) in rs.iter().enumerate() {
+            let p = format!("storage.resources[{i}]");
+            if r.name.trim().is_empty() {
+                return Err(ScenarioError::new(
+                    &format!("{p}.name"),
+                    "empty: name the resource",
+                ));
+            }
+            text(&format!("{p}.name"), &r.name)?;
+            if rs[..i].iter().any(|o| o.name == r.name) {
+                return Err(ScenarioError::new(
+                    &format!("{p}.name"),
+                    format!("\"{}\" is already the name of another resource", r.name),
+                ));
+            }
+            if r.keys.is_empty() {
+                return Err(ScenarioError::new(
+                    &format!("{p}.keys"),
+                    "empty: list the resource's keys",
+                ));
+            }
+            for (j, k) in r.keys.iter().enumerate() {
+                let kp = format!("{p}.keys[{j}]");
+                text(&kp, k)?;
+                let twice = r.keys[..j].contains(k) || rs[..i].iter().any(|o| o.keys.contains(k));
+                if twice {
+                    return Err(ScenarioError::new(
+                        &kp,
+                        format!("\"{k}\" is already a key of a resource"),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Checks every field against the limits and every node reference against the nodes
     /// that exist. The first problem found is returned.
     /// An authored walkthrough: its beats in order of time, each inside the run and with
@@ -319,6 +359,7 @@ impl Scenario {
         for (i, k) in self.storage.unfenced_keys.iter().enumerate() {
             text(&format!("storage.unfenced_keys[{i}]"), k)?;
         }
+        self.validate_resources()?;
         link("network.default", &self.network.default)?;
         if self.network.links.len() > LIMITS.max_links {
             return Err(ScenarioError::new("network.links", "too many links"));

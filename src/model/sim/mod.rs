@@ -194,6 +194,15 @@ impl<'s> Sim<'s> {
             initial_clocks,
             coords: usize::from(sc.coordinator.flavor.nodes()),
         };
+        // What the lock protects is part of the run's record: the checker reads it there.
+        for r in &sc.storage.resources {
+            let event = Event::ResourceDeclared {
+                resource: r.name.as_str().into(),
+                keys: r.keys.iter().map(|k| k.as_str().into()).collect(),
+                one_mark: Some(sc.storage.mark_per == crate::model::scenario::MarkScope::Resource),
+            };
+            sim.note(NodeId::Storage, event);
+        }
         for (i, f) in sc.faults.iter().enumerate() {
             sim.queue.push(Time(f.at_ms), Ev::Fault(i as u32));
         }

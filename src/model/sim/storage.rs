@@ -16,6 +16,10 @@
 //!   to this write's token. A second write can pass its check in the gap, and a lower
 //!   token can even pull the mark back down: the race the seeds warn about.
 //!
+//! The mark is kept per key unless `mark_per` is `resource`: then every key of one of
+//! `resources` (what the lock protects) shares its resource's mark. Per key, a stale token
+//! passes on a key of the resource that the newest holder has not written yet.
+//!
 //! The mark may be `memory`-only: a storage restart then forgets it and a stale token
 //! passes again. Values themselves are durable.
 //!
@@ -24,7 +28,7 @@
 
 use super::node::{Ctx, TimerKind};
 use crate::model::msg::{Msg, RejectReason, Text};
-use crate::model::scenario::{Durability, FenceMode, StorageSpec};
+use crate::model::scenario::{Durability, FenceMode, MarkScope, StorageSpec};
 use crate::model::trace::{Event, Forgot};
 use crate::vocab::ids::NodeId;
 use crate::vocab::vecmap::{VecMap, VecSet};
@@ -84,7 +88,7 @@ impl Storage {
                 token,
                 epoch,
             } => {
-                let mark = self.marks.get(key).copied();
+                let mark = self.marks.get(&*self.mark_key(key)).copied();
                 // A key written through a path that ignores the token is not checked.
                 let checked = !self.spec.unfenced_keys.iter().any(|k| **k == **key);
                 let verdict = if checked {
@@ -189,18 +193,36 @@ impl Storage {
         }
     }
 
+    /// The name the fence's mark is kept under for a write to `key`: the key itself, or,
+    /// with `mark_per: resource`, the resource the key belongs to — one mark for all of
+    /// what the lock protects.
+    fn mark_key(&self, key: &Text) -> Text {
+        if self.spec.mark_per == MarkScope::Resource {
+            let of = self
+                .spec
+                .resources
+                .iter()
+                .find(|r| r.keys.iter().any(|k| **k == **key));
+            if let Some(r) = of {
+                return r.name.as_str().into();
+            }
+        }
+        key.clone()
+    }
+
     fn apply(&mut self, ctx: &mut Ctx, p: Pending) {
         let replaced_epoch = self.cells.get(&p.key).and_then(|c| c.epoch);
+        let at = self.mark_key(&p.key);
         let mark = match (self.spec.fence, p.token) {
-            (FenceMode::None, _) | (_, None) => self.marks.get(&p.key).copied(),
+            (FenceMode::None, _) | (_, None) => self.marks.get(&at).copied(),
             // The non-atomic path writes the mark it computed before the gap: it can move
             // the mark backwards.
             (FenceMode::NonAtomic, Some(t)) => {
-                self.marks.insert(p.key.clone(), t);
+                self.marks.insert(at, t);
                 Some(t)
             }
             (_, Some(t)) => {
-                let m = self.marks.get_or_insert_with(p.key.clone(), || t);
+                let m = self.marks.get_or_insert_with(at, || t);
                 *m = (*m).max(t);
                 Some(*m)
             }

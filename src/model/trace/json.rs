@@ -255,6 +255,17 @@ pub fn event(e: &Event) -> Json {
             .node("client", *client)
             .int("token", *token),
         RenewalDropped { client } => o("renewal_dropped").node("client", *client),
+        ResourceDeclared {
+            resource,
+            keys,
+            one_mark,
+        } => o("resource_declared")
+            .text("resource", resource)
+            .val(
+                "keys",
+                Json::Arr(keys.iter().map(|k| Json::Str(k.to_string())).collect()),
+            )
+            .val("one_mark", one_mark.map_or(Json::Null, Json::Bool)),
         WriteAccepted {
             client,
             key,
@@ -398,6 +409,7 @@ pub fn kind(e: &Event) -> &'static str {
         RequestQueued { .. } => "request_queued",
         RenewalRefused { .. } => "renewal_refused",
         RenewalDropped { .. } => "renewal_dropped",
+        ResourceDeclared { .. } => "resource_declared",
         WriteAccepted { .. } => "write_accepted",
         WriteRejected { .. } => "write_rejected",
         FenceChecked { .. } => "fence_checked",

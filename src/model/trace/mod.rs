@@ -155,6 +155,15 @@ pub enum Event {
         client: NodeId,
     },
     // --- storage
+    /// At the start of a run: the lock protects `resource`, which storage keeps as `keys`
+    /// (a scenario's `storage.resources`), its fence with one mark for them all
+    /// (`one_mark`) or one per key (`None`: not known, as in a recorded run). The checker
+    /// judges a stale write against the resource; a run without resources has none.
+    ResourceDeclared {
+        resource: Text,
+        keys: Vec<Text>,
+        one_mark: Option<bool>,
+    },
     WriteAccepted {
         client: NodeId,
         key: Text,
@@ -542,6 +551,23 @@ impl fmt::Display for Event {
                 )
             }
             RenewalDropped { client } => write!(f, "drops {client}'s renewal (renewals failing)"),
+            ResourceDeclared {
+                resource,
+                keys,
+                one_mark,
+            } => {
+                let keys: Vec<&str> = keys.iter().map(|k| &**k).collect();
+                write!(
+                    f,
+                    "keeps {resource}, the resource the lock protects, as keys {}{}",
+                    keys.join(", "),
+                    match one_mark {
+                        Some(true) => " (one fence mark for them all)",
+                        Some(false) => " (a fence mark per key)",
+                        None => "",
+                    }
+                )
+            }
             WriteAccepted {
                 client, key, token, ..
             } => {
