@@ -267,13 +267,30 @@ pub(super) fn hash() -> String {
         .unwrap_or_default()
 }
 
+thread_local! {
+    /// The fragment the page last followed from the address bar (see [`followed`]).
+    static FOLLOWED: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The fragment the page last followed after a change of the address (Back, Forward, a
+/// link), if any. While the address shows another, a newer change is on its way (its
+/// `hashchange` not yet handled): the link writer must not rewrite that entry with the
+/// view of the older one, or the newer entry would be lost (`host::use_link_writer`).
+pub(super) fn followed() -> Option<String> {
+    FOLLOWED.with(|f| f.borrow().clone())
+}
+
 /// Deep links: follows every change of the fragment after the page opened (a link in the
 /// chapter menu, the browser's Back and Forward); the one it opened with is followed before
 /// the first render (`Session::opened_at`).
 #[hook]
 pub fn use_deep_links(dispatch: Callback<Action>) {
     use_effect_with((), move |_| {
-        let listener = Closure::<dyn FnMut()>::new(move || dispatch.emit(Action::Navigate(hash())));
+        let listener = Closure::<dyn FnMut()>::new(move || {
+            let h = hash();
+            FOLLOWED.with(|f| *f.borrow_mut() = Some(h.clone()));
+            dispatch.emit(Action::Navigate(h))
+        });
         listen(web_sys::window().map(Into::into), "hashchange", listener)
     });
 }

@@ -4,7 +4,7 @@
 //! What to write and what to tell are decided in the core (`Session::fragment`,
 //! `embed::cursor_events`); these hooks only deliver it.
 
-use super::hooks::{hash, listen};
+use super::hooks::{followed, hash, listen};
 use crate::session::{Action, Session};
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
@@ -47,6 +47,12 @@ pub fn use_link_writer(
                 return;
             };
             let current = hash();
+            // A view that came from a link the address has already moved past (a second
+            // Forward before the first was drawn): the newer entry is not ours to rewrite;
+            // its own hashchange brings the page there.
+            if from_link && followed().is_some_and(|f| f != current) {
+                return;
+            }
             // The default page needs no fragment until the reader does something.
             let default_page = || {
                 fragment
