@@ -724,7 +724,7 @@ pub const LESSONS: &[Lesson] = &[
             Fix {
                 name: "conditional",
                 title: "No lock: write only if the version is unchanged",
-                summary: "each client reads the ledger with its version and writes back only if it is still at that version; storage refuses the stale writer, which reads again and retries",
+                summary: "each client reads the ledger with its version and writes back only if it is still at that version; storage refuses the stale writer, which reads again and retries. As with the unique index and the idempotent job, the resource itself carries correctness, and there is no lock left to outlive",
                 apply: |sc| without_lock(sc, true),
                 expect: Expect { safe: true, must: &[], must_not: &[], rejected: true },
             },
