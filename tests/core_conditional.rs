@@ -176,3 +176,25 @@ fn the_exporters_carry_reads_and_conditional_writes_without_panicking() {
     let edn = recorded::jepsen::export(&run("conditional-write/conditional"));
     assert!(edn.contains(":error :version-changed"), "{edn}");
 }
+
+#[test]
+fn a_client_out_of_attempts_gives_up_its_update_and_nothing_is_lost_silently() {
+    let mut sc = open("conditional-write/conditional");
+    sc.clients[0].retry.max_attempts = 1;
+    let t = simulate(&sc).unwrap();
+    let aborted = t.entries.iter().find_map(|e| match e.event {
+        Event::JobAborted { why } if e.node == C1 => Some((e.t.0, why)),
+        _ => None,
+    });
+    assert_eq!(
+        aborted,
+        Some((
+            45_010,
+            leaseline::model::trace::AbortWhy::VersionConflicts { times: 1 }
+        ))
+    );
+    let v = check(&t);
+    assert!(v.safe);
+    assert_eq!(v.progress.clients[0].writes_lost, 1);
+    assert_eq!(accepted(&t), [(2_015, C2, "+30 (c2)".to_string())]);
+}

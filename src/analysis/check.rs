@@ -640,8 +640,13 @@ impl Verdict {
             ));
         }
         for r in &self.rejections {
+            // A version check is not the fence: said as what refused it.
+            let (by, what) = match r.why {
+                Refusal::VersionChanged => ("storage refused", "conditional write"),
+                _ => ("fence rejected", "write"),
+            };
             s.push_str(&format!(
-                "  {}  fence rejected {}'s write: {}\n",
+                "  {}  {by} {}'s {what}: {}\n",
                 r.at, r.client, r.reason
             ));
         }

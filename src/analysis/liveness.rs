@@ -482,6 +482,30 @@ mod tests {
         assert_eq!(other.clients[0].writes_lost, 1);
     }
 
+    /// A conditional write refused because the key changed is redone by any later write of
+    /// that client to that key: the retry writes what it read again, so another value.
+    #[test]
+    fn a_version_refusal_is_redone_by_a_later_write_to_the_key() {
+        let conflict = on(
+            NodeId::Storage,
+            Event::WriteRejected {
+                client: C1,
+                key: "k".into(),
+                token: None,
+                reason: RejectReason::VersionChanged { read: 0, now: 1 },
+            },
+        );
+        let never = progress(&trace(vec![started(C1), conflict.clone(), finished(C1)]));
+        assert_eq!(never.clients[0].writes_lost, 1);
+        let redone = progress(&trace(vec![
+            started(C1),
+            conflict,
+            accept(C1, "b, a"),
+            finished(C1),
+        ]));
+        assert_eq!(redone.clients[0].writes_lost, 0);
+    }
+
     /// The stale holder stopped by the fence is reported, but it is not stalled: the
     /// newer holder took the lock from it. The newer holder refused too is stalled.
     #[test]

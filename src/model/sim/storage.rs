@@ -470,6 +470,47 @@ mod tests {
     }
 
     #[test]
+    fn a_conditional_write_lands_only_at_the_version_read() {
+        let mut s = storage(FenceMode::None, Durability::Durable);
+        let mut rng = Rng::new(0);
+        let mut ctx = Ctx::new(0, &mut rng);
+        let write_if = |req, value: &str, version| Msg::WriteIf {
+            req,
+            key: "x".into(),
+            value: value.into(),
+            token: None,
+            epoch: None,
+            version,
+        };
+        s.on_message(&mut ctx, C2, &write_if(1, "a", 0), None);
+        s.on_message(&mut ctx, C1, &write_if(2, "b", 0), None);
+        let refused: Vec<RejectReason> = ctx
+            .out
+            .iter()
+            .filter_map(|c| match c {
+                Cmd::Send {
+                    msg: Msg::WriteRejected { reason, .. },
+                    ..
+                } => Some(reason.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(refused, [RejectReason::VersionChanged { read: 0, now: 1 }]);
+        assert_eq!(refused[0].to_string(), "version 0 ≠ 1");
+        assert_eq!(
+            (s.cell("x").map(|c| &*c.value), s.version("x")),
+            (Some("a"), 1)
+        );
+        // A plain write moves the version on too.
+        s.on_message(&mut ctx, C1, &write(34, 3), None);
+        s.on_message(&mut ctx, C1, &write_if(4, "c", 2), None);
+        assert_eq!(
+            (s.cell("x").map(|c| &*c.value), s.version("x")),
+            (Some("c"), 3)
+        );
+    }
+
+    #[test]
     fn idempotency_key_runs_an_effect_once() {
         let mut s = Storage::new(&StorageSpec {
             idempotency: true,
