@@ -1057,6 +1057,7 @@ mod tests {
             "restore-from-backup",
             "exact-fence",
             "unique-constraint",
+            "conditional-write",
         ] {
             let at = out
                 .find(&format!("\n{id} "))

@@ -157,7 +157,7 @@ fn with_a_fence_on_no_lesson_lets_a_stale_write_through_but_a_broken_fence_is_na
 /// time, complete, over the opening lesson and the library's (9.5 million schedules; the
 /// lock-service lessons are left out of the complete sweep, since Redlock's five masters
 /// multiply its schedules past half an hour); then two faults of every kind, the first
-/// 100,000 schedules of each of the 42 lessons.
+/// 100,000 schedules of each of the 43 lessons.
 #[test]
 #[ignore]
 fn with_a_fence_on_two_faults_complete() {

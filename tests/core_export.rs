@@ -178,7 +178,7 @@ fn count(hay: &str, needle: &str) -> usize {
 #[test]
 fn every_run_exports_a_faithful_svg_and_mermaid() {
     let scenarios = all_scenarios();
-    assert_eq!((PRESETS.len(), LESSONS.len(), scenarios.len()), (4, 31, 35));
+    assert_eq!((PRESETS.len(), LESSONS.len(), scenarios.len()), (4, 32, 36));
     for (name, sc) in &scenarios {
         let (t, v, d) = run(sc);
         let body = svg::diagram_body(&d);

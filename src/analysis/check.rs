@@ -75,6 +75,9 @@ pub enum Refusal {
     /// A token that is not below the mark and still not accepted: the same token again
     /// under a strict fence, or not the current one under an exact-match fence.
     NotNewer,
+    /// Not the fence at all: a conditional write whose key changed since its writer read
+    /// it. Nothing stale about the writer; it reads again and retries.
+    VersionChanged,
 }
 
 impl Refusal {
@@ -87,6 +90,7 @@ impl Refusal {
                 current: Some(c),
             } if token < c => Refusal::Stale,
             RejectReason::NoToken => Refusal::NoToken,
+            RejectReason::VersionChanged { .. } => Refusal::VersionChanged,
             _ => Refusal::NotNewer,
         }
     }
@@ -272,8 +276,46 @@ fn stale_write(s: &Step) -> Option<Breach> {
     })
 }
 
-/// A stale write that replaced a value from a newer epoch.
+/// A stale write that replaced a value from a newer epoch — or, with no lock to judge by,
+/// a write landing on a newer version of its key than its writer had read
+/// ([`version_lost_update`]).
 fn lost_update(s: &Step) -> Option<Breach> {
+    epoch_lost_update(s).or_else(|| version_lost_update(s))
+}
+
+/// A read-modify-write that overwrote what it never read: its writer read the key at one
+/// version and storage had accepted other writes since. Judged only for a client whose
+/// read the trace shows (`ReadServed`), so it needs no lock and no epochs.
+fn version_lost_update(s: &Step) -> Option<Breach> {
+    let Event::WriteAccepted {
+        client, key, token, ..
+    } = &s.entry.event
+    else {
+        return None;
+    };
+    let read = *s.before.reads.get(&(*client, key.clone()))?;
+    let now = s.before.versions.get(&**key).copied().unwrap_or(0);
+    if now <= read {
+        return None;
+    }
+    let by = s.before.cells.get(&**key).map(|c| c.writer);
+    let mut who = vec![(*client, *token)];
+    who.extend(by.filter(|b| b != client).map(|b| (b, None)));
+    who.push((NodeId::Storage, None));
+    let since = now - read;
+    Some(Breach {
+        who,
+        cause: format!(
+            "{} read {key} at version {read} and wrote it back at version {now}: {since} write{} since its read {} overwritten, that update is silently lost",
+            client.name(),
+            if since == 1 { "" } else { "s" },
+            if since == 1 { "was" } else { "were" },
+        ),
+    })
+}
+
+/// A stale write that replaced a value from a newer epoch.
+fn epoch_lost_update(s: &Step) -> Option<Breach> {
     let (
         Event::WriteAccepted {
             client,
@@ -598,8 +640,13 @@ impl Verdict {
             ));
         }
         for r in &self.rejections {
+            // A version check is not the fence: said as what refused it.
+            let (by, what) = match r.why {
+                Refusal::VersionChanged => ("storage refused", "conditional write"),
+                _ => ("fence rejected", "write"),
+            };
             s.push_str(&format!(
-                "  {}  fence rejected {}'s write: {}\n",
+                "  {}  {by} {}'s {what}: {}\n",
                 r.at, r.client, r.reason
             ));
         }

@@ -24,7 +24,7 @@
 //! — refused while it was the newest holder, failed closed, never granted, never
 //! started — is *stalled*: the liveness failure a "safe" verdict would otherwise hide.
 
-use crate::model::msg::Msg;
+use crate::model::msg::{Msg, RejectReason};
 use crate::model::trace::{Event, Trace};
 use crate::vocab::ids::NodeId;
 use crate::vocab::time::Time;
@@ -202,6 +202,10 @@ pub fn progress(trace: &Trace) -> Progress {
     // write. Refused ones not (yet) landed, and landed ones.
     let mut refused: Vec<(usize, &str, &str)> = Vec::new();
     let mut landed: Vec<(usize, &str, &str)> = Vec::new();
+    // Conditional writes refused because the key changed since the read: the retry
+    // writes what is there now, so a different value. Redone once the client lands any
+    // write to that key.
+    let mut conflicted: Vec<(usize, &str)> = Vec::new();
     // The values of writes sent, by message id, and the message storage took last: a
     // refusal is noted right after the message it refuses is received. (A plain list:
     // a map type would add its own code to the wasm bundle for a handful of writes.)
@@ -211,7 +215,7 @@ pub fn progress(trace: &Trace) -> Progress {
         match &e.event {
             Event::Sent {
                 id,
-                msg: Msg::Write { value, .. },
+                msg: Msg::Write { value, .. } | Msg::WriteIf { value, .. },
                 ..
             } => {
                 sent.push((*id, &**value));
@@ -224,6 +228,7 @@ pub fn progress(trace: &Trace) -> Progress {
                     clients[c].writes_accepted += 1;
                     let w = (c, &**key, &**value);
                     refused.retain(|r| *r != w);
+                    conflicted.retain(|r| *r != (c, &**key));
                     landed.push(w);
                 }
             }
@@ -236,14 +241,18 @@ pub fn progress(trace: &Trace) -> Progress {
                 if let Some(c) = slot(*client) {
                     let row = &mut clients[c];
                     row.writes_refused += 1;
-                    let reason = reason.to_string();
-                    if !row.reasons.contains(&reason) {
-                        row.reasons.push(reason);
+                    let words = reason.to_string();
+                    if !row.reasons.contains(&words) {
+                        row.reasons.push(words);
                     }
-                    let value = sent.iter().rev().find(|(id, _)| Some(*id) == storage_took);
-                    let w = (c, &**key, value.map_or("", |(_, v)| *v));
-                    if !landed.contains(&w) {
-                        refused.push(w);
+                    if let RejectReason::VersionChanged { .. } = reason {
+                        conflicted.push((c, &**key));
+                    } else {
+                        let value = sent.iter().rev().find(|(id, _)| Some(*id) == storage_took);
+                        let w = (c, &**key, value.map_or("", |(_, v)| *v));
+                        if !landed.contains(&w) {
+                            refused.push(w);
+                        }
                     }
                 }
             }
@@ -283,7 +292,8 @@ pub fn progress(trace: &Trace) -> Progress {
         }
     }
     for (c, row) in clients.iter_mut().enumerate() {
-        row.writes_lost = refused.iter().filter(|r| r.0 == c).count() as u32;
+        row.writes_lost = (refused.iter().filter(|r| r.0 == c).count()
+            + conflicted.iter().filter(|r| r.0 == c).count()) as u32;
         // A takeover after the work got done changes nothing.
         if !row.incomplete() {
             row.superseded_by = None;
@@ -470,6 +480,30 @@ mod tests {
             finished(C1),
         ]));
         assert_eq!(other.clients[0].writes_lost, 1);
+    }
+
+    /// A conditional write refused because the key changed is redone by any later write of
+    /// that client to that key: the retry writes what it read again, so another value.
+    #[test]
+    fn a_version_refusal_is_redone_by_a_later_write_to_the_key() {
+        let conflict = on(
+            NodeId::Storage,
+            Event::WriteRejected {
+                client: C1,
+                key: "k".into(),
+                token: None,
+                reason: RejectReason::VersionChanged { read: 0, now: 1 },
+            },
+        );
+        let never = progress(&trace(vec![started(C1), conflict.clone(), finished(C1)]));
+        assert_eq!(never.clients[0].writes_lost, 1);
+        let redone = progress(&trace(vec![
+            started(C1),
+            conflict,
+            accept(C1, "b, a"),
+            finished(C1),
+        ]));
+        assert_eq!(redone.clients[0].writes_lost, 0);
     }
 
     /// The stale holder stopped by the fence is reported, but it is not stalled: the

@@ -117,6 +117,12 @@ pub struct State {
     pub accepted_epochs: VecMap<Text, u32>,
     /// Key → the resource it belongs to, as the run declared them (`ResourceDeclared`).
     pub resources: VecMap<Text, Text>,
+    /// Per key, how many writes storage has accepted for it: its version.
+    pub versions: VecMap<Text, u64>,
+    /// Per client and key, the version it last knew the key at: the one a read returned,
+    /// or the one its own accepted write made. A write landing on a newer version than
+    /// that overwrote a write its writer never saw.
+    pub reads: VecMap<(NodeId, Text), u64>,
     /// Each effect performed so far: who performed it first, when, and how many times.
     pub effects: VecMap<Text, EffectSeen>,
     pub counts: Counts,
@@ -156,6 +162,8 @@ crate::vocab::clone_fields!(State {
     max_token,
     accepted_epochs,
     resources,
+    versions,
+    reads,
     effects,
     counts,
 });
@@ -214,6 +222,8 @@ impl State {
             epochs: VecMap::new(),
             max_token: None,
             accepted_epochs: VecMap::new(),
+            versions: VecMap::new(),
+            reads: VecMap::new(),
             resources: VecMap::new(),
             effects: VecMap::new(),
             counts: Counts::default(),
@@ -456,6 +466,19 @@ impl State {
                 if let Some(m) = mark {
                     self.marks.insert(key.clone(), *m);
                 }
+                let v = self.versions.get_or_insert_with(key.clone(), || 0);
+                *v += 1;
+                let v = *v;
+                if let Some(r) = self.reads.get_mut(&(*client, key.clone())) {
+                    *r = v;
+                }
+            }
+            Event::ReadServed {
+                client,
+                key,
+                version,
+            } => {
+                self.reads.insert((*client, key.clone()), *version);
             }
             Event::ResourceDeclared { resource, keys, .. } => {
                 for k in keys {

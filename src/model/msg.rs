@@ -17,6 +17,9 @@ pub enum RejectReason {
     NotCurrent { token: u64, current: Option<u64> },
     /// A fenced resource got a write with no token (a fail-open client).
     NoToken,
+    /// A conditional write: the key is no longer at the version its writer read (a
+    /// compare-and-set that failed, `UPDATE … WHERE version = $v` touching no row).
+    VersionChanged { read: u64, now: u64 },
 }
 
 impl fmt::Display for RejectReason {
@@ -37,6 +40,9 @@ impl fmt::Display for RejectReason {
                 write!(f, "token {token}: no lease is current")
             }
             RejectReason::NoToken => write!(f, "no fencing token"),
+            RejectReason::VersionChanged { read, now } => {
+                write!(f, "version {read} ≠ {now}")
+            }
         }
     }
 }
@@ -115,6 +121,27 @@ pub enum Msg {
         req: u32,
         duplicate: bool,
     },
+    /// Read a key: storage answers with its value and version.
+    Read {
+        req: u32,
+        key: Text,
+    },
+    /// The value of a key (empty when never written) and its version (how many writes
+    /// storage has accepted for it).
+    ReadReply {
+        req: u32,
+        value: Text,
+        version: u64,
+    },
+    /// A conditional write: apply only if the key is still at `version` (the one read).
+    WriteIf {
+        req: u32,
+        key: Text,
+        value: Text,
+        token: Option<u64>,
+        epoch: Option<u32>,
+        version: u64,
+    },
 }
 
 impl Msg {
@@ -131,6 +158,9 @@ impl Msg {
             Msg::WriteAck { .. } | Msg::EffectDone { .. } => "ack",
             Msg::WriteRejected { .. } => "reject",
             Msg::Effect { .. } => "effect",
+            Msg::Read { .. } => "read",
+            Msg::ReadReply { .. } => "ack",
+            Msg::WriteIf { .. } => "write",
         }
     }
 
@@ -163,6 +193,9 @@ impl Msg {
             Msg::EffectDone {
                 duplicate: true, ..
             } => "duplicate skipped".into(),
+            Msg::Read { .. } => "read".into(),
+            Msg::ReadReply { version, .. } => format!("version {version}"),
+            Msg::WriteIf { version, .. } => format!("write if version {version}"),
         }
     }
 }

@@ -714,7 +714,44 @@ pub const LESSONS: &[Lesson] = &[
             expect: SAFE,
         }],
     },
+    Lesson {
+        id: "conditional-write",
+        chapter: CHAPTER_UNFENCEABLE,
+        sources: &[KLEPPMANN, DANGEROUS, ASSUMPTIONS],
+        json: include_str!("library/conditional-write.json"),
+        expect: UNSAFE_STALE,
+        fixes: &[
+            Fix {
+                name: "conditional",
+                title: "No lock: write only if the version is unchanged",
+                summary: "each client reads the ledger with its version and writes back only if it is still at that version; storage refuses the stale writer, which reads again and retries. As with the unique index and the idempotent job, the resource itself carries correctness, and there is no lock left to outlive",
+                apply: |sc| without_lock(sc, true),
+                expect: Expect { safe: true, must: &[], must_not: &[], rejected: true },
+            },
+            Fix {
+                name: "blind",
+                title: "No lock and no condition",
+                summary: "the same read-modify-write with neither a lock nor a version check: nothing refuses the writer that read an older version",
+                apply: |sc| without_lock(sc, false),
+                expect: Expect { safe: false, must: &[LostUpdate], must_not: &[StaleWrite], rejected: false },
+            },
+        ],
+    },
 ];
+
+/// Every client drops its acquire and release steps; each update becomes conditional
+/// (`if_unchanged`) or stays blind.
+fn without_lock(sc: &mut Scenario, conditional: bool) {
+    clients(sc, |c| {
+        c.job
+            .retain(|s| !matches!(s, Step::Acquire | Step::Release));
+        for s in &mut c.job {
+            if let Step::Update { if_unchanged, .. } = s {
+                *if_unchanged = conditional;
+            }
+        }
+    });
+}
 
 /// A lesson by id, or one of its fixes as `id/fix`.
 pub fn find(name: &str) -> Option<Scenario> {

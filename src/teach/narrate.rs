@@ -271,6 +271,10 @@ fn happened(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Option
                     count_times(*times)
                 ),
                 AbortWhy::StorageUnreachable => "storage is unreachable".into(),
+                AbortWhy::VersionConflicts { times } => format!(
+                    "storage refused its update {} — the record changed after each read — and it has no attempts left",
+                    count_times(*times)
+                ),
             }
         ),
         Event::MessageHeld { to, extra_ms } => {
@@ -401,7 +405,9 @@ fn refusals(v: &Verdict) -> Option<String> {
         s += ")";
     }
     if s.is_empty() {
-        s = first(Refusal::NotNewer).map(refusal)?;
+        s = first(Refusal::NotNewer)
+            .or_else(|| first(Refusal::VersionChanged))
+            .map(refusal)?;
     }
     Some(s)
 }
@@ -412,6 +418,7 @@ fn refusals(v: &Verdict) -> Option<String> {
 fn refusal(r: &Rejection) -> String {
     let mut s = String::from(match r.why {
         Refusal::Stale => "the fence rejected ",
+        Refusal::VersionChanged => "storage refused ",
         _ => "the fence refused ",
     });
     s += &r.client.name();
@@ -419,6 +426,7 @@ fn refusal(r: &Rejection) -> String {
         Refusal::Stale => "'s stale write (",
         Refusal::NoToken => "'s write: it carried no token",
         Refusal::NotNewer => "'s write (",
+        Refusal::VersionChanged => "'s conditional write: the record had changed since its read (",
     };
     if r.why != Refusal::NoToken {
         s += &r.reason;

@@ -528,6 +528,20 @@ pub const WALKTHROUGHS: &[Walkthrough] = &[
         ],
         try_it: "Add the unique index on the order id: the database refuses the second insert, whoever sends it.",
     },
+    Walkthrough {
+        scenario: "conditional-write",
+        beats: &[
+            GRANT_1,
+            beat(on_about(DB, "read_served", C1), "Client 1 reads order 42's ledger, still empty, at version 0, and starts working out its entry."),
+            beat(on(C1, "paused"), "Client 1 freezes for {pause_s} s before it writes back."),
+            EXPIRE_1,
+            GRANT_2,
+            beat(on_about(DB, "read_served", C2), "Client 2 reads the same ledger, also at version 0."),
+            beat(on_about(DB, "write_accepted", C2), "Client 2 writes the ledger back with its entry, +30 (c2), and releases the lock."),
+            beat(on_about(DB, "write_accepted", C1), "Client 1 wakes and writes back what it read plus its own entry, +50 (c1). Storage takes it: client 2's entry is gone, a lost update. As in Check, then write, nothing between client 1's read and its write noticed the lock had passed on."),
+        ],
+        try_it: "Open the fix: no lock at all. Each write carries the version its client read and lands only if the ledger is still there; client 1's is refused, and it reads again and adds its entry to client 2's.",
+    },
 ];
 
 #[cfg(test)]
@@ -988,6 +1002,20 @@ mod fill_tests {
             "Client 1 wakes and inserts a second one. Nothing in the insert carries a token, and nothing refuses it: two parcels for one order.",
         ],
         "Add the unique index on the order id: the database refuses the second insert, whoever sends it.",
+    ),
+    (
+        "conditional-write",
+        &[
+            "Client 1 asks for the lock and gets a lease with fencing token 33. From this moment it believes the lock is its own.",
+            "Client 1 reads order 42's ledger, still empty, at version 0, and starts working out its entry.",
+            "Client 1 freezes for 40 s before it writes back.",
+            "On the lock service's clock the lease has run out. The service is right to free the lock; nobody tells client 1.",
+            "Client 2, waiting in line, gets the lock with token 34. Two clients now believe they hold one lock — the band on the diagram.",
+            "Client 2 reads the same ledger, also at version 0.",
+            "Client 2 writes the ledger back with its entry, +30 (c2), and releases the lock.",
+            "Client 1 wakes and writes back what it read plus its own entry, +50 (c1). Storage takes it: client 2's entry is gone, a lost update. As in Check, then write, nothing between client 1's read and its write noticed the lock had passed on.",
+        ],
+        "Open the fix: no lock at all. Each write carries the version its client read and lands only if the ledger is still there; client 1's is refused, and it reads again and adds its entry to client 2's.",
     ),
     ];
 

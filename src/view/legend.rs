@@ -126,8 +126,8 @@ pub const ENTRIES: &[Entry] = &[
             dropped: false,
         },
         name: "Other message",
-        meaning: "Acquire, release or acknowledgement: an arrow runs from when it is sent to when it arrives.",
-        also: &["release", "ack"],
+        meaning: "Acquire, release, read or acknowledgement: an arrow runs from when it is sent to when it arrives.",
+        also: &["release", "ack", "read"],
     },
     Entry {
         swatch: Swatch::Arrow {

@@ -28,6 +28,7 @@ const NEW = [
   ['exact-fence', 'Compare with the lock itself', 'etcd docs'],
   ['unique-constraint', 'A uniqueness constraint as the guard', 'More Dangerous'],
   ['token-wrong-resource', 'A token checked against the wrong mark', 'More Dangerous'],
+  ['conditional-write', 'The redesign instead of a lock', 'Kleppmann 2016'],
 ];
 
 describe('the new lessons', () => {

@@ -126,10 +126,10 @@ describe('teach it', () => {
       const { walk, count, digest } = parts(page);
       const menu = page.getByRole('navigation', { name: 'Lessons' });
       await menu.waitFor();
-      // Six chapters of the sources' failure modes (32 lessons), then the real lock
+      // Six chapters of the sources' failure modes (33 lessons), then the real lock
       // services (10 presets).
       assert.equal(await menu.locator('section.chapter:not(.recorded)').count(), 7);
-      assert.equal(await menu.locator('section.chapter:not(.recorded) > ol > li').count(), 42);
+      assert.equal(await menu.locator('section.chapter:not(.recorded) > ol > li').count(), 43);
       // Then the lab's eight recordings of real runs.
       assert.equal(await menu.locator('section.chapter.recorded > ol > li').count(), 8);
       assert.match(await menu.locator('section.chapter.target h3').innerText(), /^5\. What a fence needs/);

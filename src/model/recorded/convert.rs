@@ -397,6 +397,18 @@ pub fn to_trace(r: &Recording) -> Trace {
                     },
                 )
             }
+            What::ReadServed {
+                client,
+                key,
+                version,
+            } => push(
+                me,
+                Event::ReadServed {
+                    client: ids[*client],
+                    key: key.as_str().into(),
+                    version: *version,
+                },
+            ),
             What::Effect { client, what } => push(
                 me,
                 Event::EffectPerformed {

@@ -129,6 +129,7 @@ fn line(e: &Event, node: NodeId, local: i64) -> Option<(&'static str, Fields)> {
                     AbortWhy::CoordinatorUnreachable => "lock_service_unreachable",
                     AbortWhy::Refused { .. } => "refused",
                     AbortWhy::StorageUnreachable => "storage_unreachable",
+                    AbortWhy::VersionConflicts { .. } => "version_conflicts",
                 }),
             )],
         ),
@@ -216,9 +217,26 @@ fn line(e: &Event, node: NodeId, local: i64) -> Option<(&'static str, Fields)> {
                     f.extend(current.map(|c| ("current", int(c))));
                 }
                 RejectReason::NoToken => f.push(("reason", text("no_token"))),
+                RejectReason::VersionChanged { read, now } => f.extend([
+                    ("reason", text("version_changed")),
+                    ("version", int(*read)),
+                    ("current", int(*now)),
+                ]),
             }
             ("write_rejected", f)
         }
+        Event::ReadServed {
+            client: c,
+            key,
+            version,
+        } => (
+            "read_served",
+            vec![
+                client(*c),
+                ("key", text(key)),
+                ("version", Json::Int(i128::from(*version))),
+            ],
+        ),
         Event::EffectPerformed { client: c, name: n } if node == NodeId::Storage => {
             ("effect", vec![client(*c), ("what", text(n))])
         }

@@ -36,7 +36,7 @@ use super::{
     Header, Line, NodeSpec, RecordedError, Recording, Role, What, MAX_CLIENTS, MAX_TEXT, MAX_TOKEN,
     MAX_TTL_MS, MAX_T_US,
 };
-use crate::model::msg::{Msg, Text};
+use crate::model::msg::{Msg, RejectReason, Text};
 use crate::model::trace::{Event, LossHow, Trace};
 use crate::vocab::ids::NodeId;
 
@@ -726,7 +726,11 @@ pub fn export(trace: &Trace) -> String {
                     asking[c] = true;
                     emit(t, op("invoke", "acquire", c));
                 }
+                // A conditional write is a write too: only its refusal reads differently.
                 Msg::Write {
+                    key, value, token, ..
+                }
+                | Msg::WriteIf {
                     key, value, token, ..
                 } => {
                     settle(c, t, &mut asking, &mut writing, &mut emit);
@@ -798,7 +802,14 @@ pub fn export(trace: &Trace) -> String {
                 // history: Jepsen's process moved on at its `:info`.
                 let Some(v) = writing[c].take() else { continue };
                 let kind = if ok { "ok" } else { "fail" };
-                let err = if ok { "" } else { ", :error :fenced" };
+                let err = match &e.event {
+                    Event::WriteAccepted { .. } => "",
+                    Event::WriteRejected {
+                        reason: RejectReason::VersionChanged { .. },
+                        ..
+                    } => ", :error :version-changed",
+                    _ => ", :error :fenced",
+                };
                 emit(t, format!("{}, :value {v}{err}", op(kind, "write", c)));
             }
             (Event::Paused { .. }, _) => emit(t, nemesis("pause", edn_str(&e.node.to_string()))),

@@ -224,6 +224,14 @@ pub enum What {
         client: usize,
         what: String,
     },
+    /// Storage served `client`'s read of `key` at `version` (how many writes it had
+    /// accepted for the key): lets the checker tell a read-modify-write that overwrote a
+    /// write its writer never read.
+    ReadServed {
+        client: usize,
+        key: String,
+        version: u64,
+    },
 }
 
 /// One event line.

@@ -519,10 +519,15 @@ pub const EVENTS: &[(&str, Option<Role>, &[&str])] = &[
         "write_rejected",
         Some(Role::Storage),
         &[
-            "client", "key", "value", "token", "reason", "mark", "current",
+            "client", "key", "value", "token", "reason", "mark", "current", "version",
         ],
     ),
     ("effect", None, &["client", "what"]),
+    (
+        "read_served",
+        Some(Role::Storage),
+        &["client", "key", "version"],
+    ),
 ];
 
 fn read_event(o: &Obj, h: &Header) -> Res<Line> {
@@ -647,6 +652,14 @@ fn read_event(o: &Obj, h: &Header) -> Res<Line> {
                 reason,
             }
         }
+        "read_served" => What::ReadServed {
+            client: client(o)?,
+            key: o.need_text("key", MAX_TEXT)?.to_string(),
+            version: o
+                .need_int("version", 0, i128::from(MAX_TOKEN))?
+                .try_into()
+                .unwrap_or(0),
+        },
         _ => {
             // "effect": on storage for a named client, or on a client for itself.
             let client = match spec.role {
@@ -695,6 +708,7 @@ fn rejection(o: &Obj) -> Res<(Option<u64>, RejectReason)> {
     match reason {
         "stale_token" | "not_above" => {
             no("current", reason)?;
+            no("version", reason)?;
             let token = o.need_token("token")?;
             let mark = o.need_token("mark")?;
             let strict = reason == "not_above";
@@ -716,6 +730,7 @@ fn rejection(o: &Obj) -> Res<(Option<u64>, RejectReason)> {
         }
         "revision_mismatch" => {
             no("mark", reason)?;
+            no("version", reason)?;
             let token = o.need_token("token")?;
             let current = o.token("current")?;
             if current == Some(token) {
@@ -727,15 +742,30 @@ fn rejection(o: &Obj) -> Res<(Option<u64>, RejectReason)> {
             Ok((Some(token), RejectReason::NotCurrent { token, current }))
         }
         "no_token" => {
-            for k in ["token", "mark", "current"] {
+            for k in ["token", "mark", "current", "version"] {
                 no(k, reason)?;
             }
             Ok((None, RejectReason::NoToken))
         }
+        // A conditional write refused because the key moved on from the version its
+        // writer read: no fence's refusal, and it may carry a token or not.
+        "version_changed" => {
+            no("mark", reason)?;
+            let read = o.need_int("version", 0, i128::from(MAX_TOKEN))?;
+            let now = o.need_int("current", 0, i128::from(MAX_TOKEN))?;
+            if read == now {
+                return Err(o.err(
+                    "current",
+                    format!("version {read} is the one read: a conditional write applies"),
+                ));
+            }
+            let (read, now) = (read as u64, now as u64);
+            Ok((o.token("token")?, RejectReason::VersionChanged { read, now }))
+        }
         r => Err(o.err(
             "reason",
             format!(
-                "{} is not \"stale_token\", \"not_above\", \"revision_mismatch\" or \"no_token\"",
+                "{} is not \"stale_token\", \"not_above\", \"revision_mismatch\", \"no_token\" or \"version_changed\"",
                 shown(&Json::Str(r.to_string()))
             ),
         )),

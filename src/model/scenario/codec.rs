@@ -451,6 +451,8 @@ fn step(v: &Json, p: &str) -> R<Step> {
             ("effect", 4),
             ("release", 5),
             ("renew", 6),
+            ("read", 7),
+            ("update", 8),
         ],
         None,
     )?;
@@ -467,7 +469,15 @@ fn step(v: &Json, p: &str) -> R<Step> {
             idempotency_key: f.opt_string("idempotency_key")?,
         },
         5 => Step::Release,
-        _ => Step::Renew,
+        6 => Step::Renew,
+        7 => Step::Read {
+            key: f.string("key")?,
+        },
+        _ => Step::Update {
+            key: f.string("key")?,
+            value: f.string("value")?,
+            if_unchanged: f.bool_or("if_unchanged", false)?,
+        },
     };
     f.finish()?;
     Ok(s)
@@ -814,6 +824,20 @@ pub fn encode(sc: &Scenario) -> Json {
         }
         Step::Release => obj(vec![("op", Json::Str("release".into()))]),
         Step::Renew => obj(vec![("op", Json::Str("renew".into()))]),
+        Step::Read { key } => obj(vec![
+            ("op", Json::Str("read".into())),
+            ("key", Json::Str(key.clone())),
+        ]),
+        Step::Update {
+            key,
+            value,
+            if_unchanged,
+        } => obj(vec![
+            ("op", Json::Str("update".into())),
+            ("key", Json::Str(key.clone())),
+            ("value", Json::Str(value.clone())),
+            ("if_unchanged", Json::Bool(*if_unchanged)),
+        ]),
     };
     let client = |c: &ClientSpec| {
         let mut kv = vec![

@@ -414,6 +414,20 @@ pub enum Step {
     /// here, so a job stuck before this step stops renewing, which a watchdog thread
     /// never does. The answer is handled as a watchdog's (a refusal is a loss).
     Renew,
+    /// Read a key: the client keeps its value and version for the next `update` of it.
+    Read {
+        key: String,
+    },
+    /// Write back what the last `read` of `key` returned with `value` added (a ledger
+    /// entry). With `if_unchanged`, the write is conditional: storage applies it only if the
+    /// key is still at the version read, and on a refusal the client goes back to that read
+    /// and tries again (at most `retry.max_attempts` times, 0 = unlimited). Without it, the
+    /// write is blind: whatever happened since the read is overwritten.
+    Update {
+        key: String,
+        value: String,
+        if_unchanged: bool,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -505,6 +505,22 @@ impl Scenario {
                         "Redlock extension is not modelled: a job cannot renew its lease",
                     ));
                 }
+                Step::Read { key } => text(&format!("{sp}.key"), key)?,
+                Step::Update { key, value, .. } => {
+                    text(&format!("{sp}.key"), key)?;
+                    text(&format!("{sp}.value"), value)?;
+                    // An update writes back what a read returned: without one there is
+                    // nothing to add to, and no version to compare.
+                    let read = c.job[..j]
+                        .iter()
+                        .any(|s| matches!(s, Step::Read { key: k } if k == key));
+                    if !read {
+                        return Err(ScenarioError::new(
+                            &format!("{sp}.key"),
+                            format!("no earlier read step of \"{key}\" in this job"),
+                        ));
+                    }
+                }
                 Step::Acquire | Step::Check | Step::Release | Step::Renew => {}
             }
         }

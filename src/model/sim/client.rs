@@ -30,7 +30,7 @@
 
 use super::node::{Ctx, TimerKind};
 use crate::model::flavors::{self, generic, redlock, Model, OnExpiry, Tokens};
-use crate::model::msg::{Msg, Text};
+use crate::model::msg::{Msg, RejectReason, Text};
 use crate::model::scenario::{
     ClientSpec, CoordinatorSpec, CountFrom, FailMode, FenceWith, LossPolicy, Step,
 };
@@ -60,6 +60,7 @@ pub enum Phase {
     Acquiring { req: u32, queued: bool },
     Working,
     Writing { req: u32 },
+    Reading { req: u32 },
     Effecting { req: u32 },
     Finished,
     Aborted,
@@ -72,9 +73,21 @@ enum Flow {
     Jumped,
 }
 
+/// The last read of a key: what an `update` of it writes back and compares against.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Seen {
+    key: Text,
+    value: Text,
+    version: u64,
+}
+
 #[derive(Clone)]
 pub struct Client {
     me: NodeId,
+    /// The last read, and how many conditional writes of the current update storage has
+    /// refused so far.
+    seen: Option<Seen>,
+    conflicts: u32,
     pc: usize,
     pub phase: Phase,
     /// Bumped whenever a new operation starts; timers of older operations are ignored.
@@ -116,6 +129,8 @@ impl Client {
     pub fn new(me: NodeId) -> Client {
         Client {
             me,
+            seen: None,
+            conflicts: 0,
             pc: 0,
             phase: Phase::NotStarted,
             gen: 0,
@@ -226,7 +241,13 @@ impl Client {
                         }
                     }
                 }
-                Step::Write { .. } => {
+                Step::Read { .. } => {
+                    self.attempts = 0;
+                    let req = self.req();
+                    self.send_read(ctx, spec, req);
+                    return;
+                }
+                Step::Write { .. } | Step::Update { .. } => {
                     if spec.check_before_write && !self.unlocked && !self.check_lease(ctx) {
                         match self.lose(ctx, spec, LossHow::DeadlinePassed) {
                             Flow::Proceed => {}
@@ -282,19 +303,24 @@ impl Client {
         ctx.timer_in(spec.timeout_ms, TimerKind::RequestTimeout { gen: self.gen });
     }
 
-    fn send_write(&mut self, ctx: &mut Ctx, spec: &ClientSpec, req: u32) {
-        let Some(Step::Write { key, value }) = spec.job.get(self.pc) else {
+    fn send_read(&mut self, ctx: &mut Ctx, spec: &ClientSpec, req: u32) {
+        let Some(Step::Read { key }) = spec.job.get(self.pc) else {
             return;
         };
         self.gen += 1;
-        self.phase = Phase::Writing { req };
+        self.phase = Phase::Reading { req };
+        let key = key.as_str().into();
+        ctx.send(NodeId::Storage, Msg::Read { req, key });
+        ctx.timer_in(spec.timeout_ms, TimerKind::RequestTimeout { gen: self.gen });
+    }
+
+    fn send_write(&mut self, ctx: &mut Ctx, spec: &ClientSpec, req: u32) {
         let (token, epoch) = match self.creds {
             Some(c) => (self.fence_value(spec, c), Some(c.epoch)),
             None => (None, None),
         };
-        ctx.send(
-            NodeId::Storage,
-            Msg::Write {
+        let msg = match spec.job.get(self.pc) {
+            Some(Step::Write { key, value }) => Msg::Write {
                 req,
                 // Shared from here on: the trace, the queue and storage copy only the
                 // pointer.
@@ -303,8 +329,74 @@ impl Client {
                 token,
                 epoch,
             },
-        );
+            Some(Step::Update {
+                key,
+                value,
+                if_unchanged,
+            }) => {
+                // What the last read of the key returned, with this client's entry added.
+                let (old, version) = match &self.seen {
+                    Some(s) if *s.key == **key => (s.value.clone(), s.version),
+                    _ => (Text::from(""), 0),
+                };
+                let value: Text = if old.is_empty() {
+                    value.as_str().into()
+                } else {
+                    format!("{old}, {value}").into()
+                };
+                let key: Text = key.as_str().into();
+                if *if_unchanged {
+                    Msg::WriteIf {
+                        req,
+                        key,
+                        value,
+                        token,
+                        epoch,
+                        version,
+                    }
+                } else {
+                    Msg::Write {
+                        req,
+                        key,
+                        value,
+                        token,
+                        epoch,
+                    }
+                }
+            }
+            _ => return,
+        };
+        self.gen += 1;
+        self.phase = Phase::Writing { req };
+        ctx.send(NodeId::Storage, msg);
         ctx.timer_in(spec.timeout_ms, TimerKind::RequestTimeout { gen: self.gen });
+    }
+
+    /// Storage refused a conditional write: the key changed since the read. Not a loss of
+    /// the lock (there may be none): go back to the last read of the key and redo the
+    /// update on what is there now, until the retry settings say stop.
+    fn on_version_changed(&mut self, ctx: &mut Ctx, spec: &ClientSpec) {
+        self.conflicts += 1;
+        let key = match spec.job.get(self.pc) {
+            Some(Step::Update { key, .. }) => key,
+            _ => return,
+        };
+        let read = spec.job[..self.pc]
+            .iter()
+            .rposition(|s| matches!(s, Step::Read { key: k } if k == key));
+        let limit = spec.retry.max_attempts;
+        match read {
+            Some(i) if limit == 0 || self.conflicts < limit => {
+                self.pc = i;
+                self.gen += 1;
+                self.run_steps(ctx, spec);
+            }
+            _ => {
+                ctx.note(Event::GaveUp);
+                let times = self.conflicts;
+                self.abort(ctx, AbortWhy::VersionConflicts { times });
+            }
+        }
     }
 
     fn send_effect(&mut self, ctx: &mut Ctx, spec: &ClientSpec, req: u32) {
@@ -581,8 +673,33 @@ impl Client {
                 self.lose_async(ctx, spec, how);
             }
             (Phase::Writing { req: r }, Msg::WriteAck { req }) if r == req => {
+                self.conflicts = 0;
                 self.next_step(ctx, spec)
             }
+            (
+                Phase::Reading { req: r },
+                Msg::ReadReply {
+                    req,
+                    value,
+                    version,
+                },
+            ) if r == req => {
+                if let Some(Step::Read { key }) = spec.job.get(self.pc) {
+                    self.seen = Some(Seen {
+                        key: key.as_str().into(),
+                        value: value.clone(),
+                        version: *version,
+                    });
+                }
+                self.next_step(ctx, spec)
+            }
+            (
+                Phase::Writing { req: r },
+                Msg::WriteRejected {
+                    req,
+                    reason: RejectReason::VersionChanged { .. },
+                },
+            ) if r == req => self.on_version_changed(ctx, spec),
             (Phase::Writing { req: r }, Msg::WriteRejected { req, .. }) if r == req => {
                 match self.lose(ctx, spec, LossHow::Fenced) {
                     Flow::Proceed => self.next_step(ctx, spec),
@@ -641,6 +758,14 @@ impl Client {
                     self.abort(ctx, AbortWhy::StorageUnreachable);
                 } else {
                     self.send_write(ctx, spec, req);
+                }
+            }
+            Phase::Reading { req } => {
+                if self.exhausted(spec) {
+                    ctx.note(Event::GaveUp);
+                    self.abort(ctx, AbortWhy::StorageUnreachable);
+                } else {
+                    self.send_read(ctx, spec, req);
                 }
             }
             Phase::Effecting { req } => {

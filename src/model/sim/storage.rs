@@ -23,6 +23,13 @@
 //! The mark may be `memory`-only: a storage restart then forgets it and a stale token
 //! passes again. Values themselves are durable.
 //!
+//! Every key also has a version: how many writes storage has accepted for it. A `read`
+//! answers with the value and the version, and a conditional write (`WriteIf`) applies
+//! only if the key is still at the version its writer read — a compare-and-set, one
+//! atomic step, like a conditional PUT or `UPDATE … WHERE version = $v`; otherwise it is
+//! refused (`VersionChanged`). It checks the fence too, when there is one, and never waits
+//! out `check_gap_ms`: the comparison and the write are one step.
+//!
 //! Effects ("send email") cannot be fenced; with `idempotency` on, an effect carrying an
 //! idempotency key runs at most once per key.
 
@@ -60,6 +67,8 @@ pub struct Storage {
     pending: VecMap<u32, Pending>,
     next_pending: u32,
     used_keys: VecSet<Text>,
+    /// Per key, how many writes have been accepted: durable, like the values.
+    versions: VecMap<Text, u64>,
 }
 
 impl Storage {
@@ -71,7 +80,12 @@ impl Storage {
             pending: VecMap::new(),
             next_pending: 0,
             used_keys: VecSet::new(),
+            versions: VecMap::new(),
         }
+    }
+
+    pub fn version(&self, key: &str) -> u64 {
+        self.versions.get(key).copied().unwrap_or(0)
     }
 
     pub fn cell(&self, key: &str) -> Option<&Cell> {
@@ -128,6 +142,66 @@ impl Storage {
                 } else {
                     self.apply(ctx, p);
                 }
+            }
+            Msg::Read { req, key } => {
+                let version = self.version(key);
+                ctx.note(Event::ReadServed {
+                    client: from,
+                    key: key.clone(),
+                    version,
+                });
+                let value = self
+                    .cells
+                    .get(key)
+                    .map_or_else(|| "".into(), |c| c.value.clone());
+                ctx.send(
+                    from,
+                    Msg::ReadReply {
+                        req: *req,
+                        value,
+                        version,
+                    },
+                );
+            }
+            Msg::WriteIf {
+                req,
+                key,
+                value,
+                token,
+                epoch,
+                version,
+            } => {
+                let now = self.version(key);
+                let verdict = if now != *version {
+                    Err(RejectReason::VersionChanged {
+                        read: *version,
+                        now,
+                    })
+                } else if self.spec.unfenced_keys.iter().any(|k| **k == **key) {
+                    Ok(())
+                } else {
+                    let mark = self.marks.get(&*self.mark_key(key)).copied();
+                    self.check(*token, mark, current)
+                };
+                if let Err(reason) = verdict {
+                    ctx.note(Event::WriteRejected {
+                        client: from,
+                        key: key.clone(),
+                        token: *token,
+                        reason: reason.clone(),
+                    });
+                    ctx.send(from, Msg::WriteRejected { req: *req, reason });
+                    return;
+                }
+                let p = Pending {
+                    from,
+                    req: *req,
+                    key: key.clone(),
+                    value: value.clone(),
+                    token: *token,
+                    epoch: *epoch,
+                };
+                self.apply(ctx, p);
             }
             Msg::Effect {
                 req,
@@ -236,6 +310,7 @@ impl Storage {
             replaced_epoch,
             mark,
         });
+        *self.versions.get_or_insert_with(p.key.clone(), || 0) += 1;
         self.cells.insert(
             p.key,
             Cell {
@@ -392,6 +467,47 @@ mod tests {
         s.on_timer(&mut ctx, &TimerKind::ApplyWrite { id: 1 });
         s.on_timer(&mut ctx, &TimerKind::ApplyWrite { id: 0 });
         assert_eq!(s.cell("x").map(|c| &*c.value), Some("v33"));
+    }
+
+    #[test]
+    fn a_conditional_write_lands_only_at_the_version_read() {
+        let mut s = storage(FenceMode::None, Durability::Durable);
+        let mut rng = Rng::new(0);
+        let mut ctx = Ctx::new(0, &mut rng);
+        let write_if = |req, value: &str, version| Msg::WriteIf {
+            req,
+            key: "x".into(),
+            value: value.into(),
+            token: None,
+            epoch: None,
+            version,
+        };
+        s.on_message(&mut ctx, C2, &write_if(1, "a", 0), None);
+        s.on_message(&mut ctx, C1, &write_if(2, "b", 0), None);
+        let refused: Vec<RejectReason> = ctx
+            .out
+            .iter()
+            .filter_map(|c| match c {
+                Cmd::Send {
+                    msg: Msg::WriteRejected { reason, .. },
+                    ..
+                } => Some(reason.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(refused, [RejectReason::VersionChanged { read: 0, now: 1 }]);
+        assert_eq!(refused[0].to_string(), "version 0 ≠ 1");
+        assert_eq!(
+            (s.cell("x").map(|c| &*c.value), s.version("x")),
+            (Some("a"), 1)
+        );
+        // A plain write moves the version on too.
+        s.on_message(&mut ctx, C1, &write(34, 3), None);
+        s.on_message(&mut ctx, C1, &write_if(4, "c", 2), None);
+        assert_eq!(
+            (s.cell("x").map(|c| &*c.value), s.version("x")),
+            (Some("c"), 3)
+        );
     }
 
     #[test]

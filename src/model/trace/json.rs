@@ -57,6 +57,9 @@ fn reason(r: &RejectReason) -> Json {
             .int("token", *token)
             .opt("current", *current),
         RejectReason::NoToken => Obj::tag("why", "no_token"),
+        RejectReason::VersionChanged { read, now } => Obj::tag("why", "version_changed")
+            .int("read", *read)
+            .int("now", *now),
     }
     .done()
 }
@@ -112,6 +115,29 @@ pub fn msg(m: &Msg) -> Json {
             .opt("token", *token)
             .opt("epoch", *epoch),
         Msg::WriteAck { req } => Obj::tag("msg", "write_ack").int("req", *req),
+        Msg::Read { req, key } => Obj::tag("msg", "read").int("req", *req).text("key", key),
+        Msg::ReadReply {
+            req,
+            value,
+            version,
+        } => Obj::tag("msg", "read_reply")
+            .int("req", *req)
+            .text("value", value)
+            .int("version", *version),
+        Msg::WriteIf {
+            req,
+            key,
+            value,
+            token,
+            epoch,
+            version,
+        } => Obj::tag("msg", "write_if")
+            .int("req", *req)
+            .text("key", key)
+            .text("value", value)
+            .opt("token", *token)
+            .opt("epoch", *epoch)
+            .int("version", *version),
         Msg::WriteRejected { req, reason: r } => Obj::tag("msg", "write_rejected")
             .int("req", *req)
             .val("reason", reason(r)),
@@ -173,6 +199,11 @@ pub fn event(e: &Event) -> Json {
         } => o("job_aborted")
             .val("why", word("refused"))
             .int("refusals", *times),
+        JobAborted {
+            why: AbortWhy::VersionConflicts { times },
+        } => o("job_aborted")
+            .val("why", word("version_conflicts"))
+            .int("refusals", *times),
         JobAborted { why } => o("job_aborted").val(
             "why",
             word(match why {
@@ -180,6 +211,7 @@ pub fn event(e: &Event) -> Json {
                 AbortWhy::CoordinatorUnreachable => "coordinator_unreachable",
                 AbortWhy::Refused { .. } => "refused",
                 AbortWhy::StorageUnreachable => "storage_unreachable",
+                AbortWhy::VersionConflicts { .. } => "version_conflicts",
             }),
         ),
         Sent {
@@ -292,6 +324,14 @@ pub fn event(e: &Event) -> Json {
             .text("key", key)
             .opt("token", *token)
             .val("reason", reason(r)),
+        ReadServed {
+            client,
+            key,
+            version,
+        } => o("read_served")
+            .node("client", *client)
+            .text("key", key)
+            .int("version", *version),
         FenceChecked {
             client,
             key,
@@ -413,6 +453,7 @@ pub fn kind(e: &Event) -> &'static str {
         WriteAccepted { .. } => "write_accepted",
         WriteRejected { .. } => "write_rejected",
         FenceChecked { .. } => "fence_checked",
+        ReadServed { .. } => "read_served",
         EffectPerformed { .. } => "effect_performed",
         EffectDeduplicated { .. } => "effect_deduplicated",
         Paused { .. } => "paused",
@@ -454,6 +495,7 @@ pub fn about(e: &Event) -> Option<NodeId> {
         | WriteAccepted { client, .. }
         | WriteRejected { client, .. }
         | FenceChecked { client, .. }
+        | ReadServed { client, .. }
         | EffectPerformed { client, .. }
         | EffectDeduplicated { client, .. }
         | LeaseExtended { client, .. }

@@ -181,6 +181,13 @@ pub enum Event {
         token: Option<u64>,
         reason: RejectReason,
     },
+    /// Storage answered a read of `key` at `version` (how many writes it had accepted for
+    /// it). The checker reads it to tell a read-modify-write that lands on a newer version.
+    ReadServed {
+        client: NodeId,
+        key: Text,
+        version: u64,
+    },
     /// Non-atomic fence: the mark was read and the check passed; the write lands later.
     FenceChecked {
         client: NodeId,
@@ -285,6 +292,11 @@ pub enum AbortWhy {
         times: u32,
     },
     StorageUnreachable,
+    /// Every conditional write of an update was refused (the key changed since each read):
+    /// the client ran out of attempts. `times` counts the refusals.
+    VersionConflicts {
+        times: u32,
+    },
 }
 
 impl AbortWhy {
@@ -298,6 +310,10 @@ impl AbortWhy {
                 if times == 1 { "" } else { "s" }
             ),
             AbortWhy::StorageUnreachable => "storage unreachable".into(),
+            AbortWhy::VersionConflicts { times } => format!(
+                "gave up after {times} refused update{}: the record kept changing",
+                if times == 1 { "" } else { "s" }
+            ),
         }
     }
 }
@@ -581,6 +597,11 @@ impl fmt::Display for Event {
             } => {
                 write!(f, "rejects {client}'s write to {key}: {reason}")
             }
+            ReadServed {
+                client,
+                key,
+                version,
+            } => write!(f, "serves {client}'s read of {key} at version {version}"),
             FenceChecked {
                 client,
                 token,
