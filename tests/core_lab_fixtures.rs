@@ -1,6 +1,6 @@
 //! The lab's eight recordings (tests/recorded/lab, written by `make lab` against a real Redis,
-//! etcd and ZooKeeper, three with their storage in a real PostgreSQL) judged without the services: each gets the verdict classes the lab printed for
-//! it, and they equal the classes of the model's run of the same scenario file
+//! etcd and ZooKeeper, three with their storage in a real PostgreSQL) judged without the
+//! services: each gets the verdict classes the lab printed for it, and they equal the classes of the model's run of the same scenario file
 //! (tools/lab/scenarios, what `leaseline run FILE` runs). The classes come from the lab's own
 //! module, so this is the lab's comparison itself, not a copy of it.
 

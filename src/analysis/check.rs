@@ -13,8 +13,9 @@
 //!   had already accepted for that key — or for that resource, where the run declares one
 //!   resource kept as several keys: a fence compares tokens per resource. That is the
 //!   seeds' criterion — "the resource must reject effects from every superseded epoch" —
-//!   read at the resource, which is the only place a fence can act. Epochs are grants (unique even when an in-memory token counter
-//!   repeats tokens); a write carrying no lease counts as older than every epoch.
+//!   read at the resource, which is the only place a fence can act. Epochs are grants
+//!   (unique even when an in-memory token counter repeats tokens); a write carrying no
+//!   lease counts as older than every epoch.
 //! - **Lost updates** (violation): a stale write that replaced a value from a newer epoch.
 //! - **Fence rejections** (not violations: the fence working), with their reasons, counted
 //!   by what the write carried ([`Refusal`]): a token below the mark is a stale write; a
