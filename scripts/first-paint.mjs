@@ -60,9 +60,7 @@ if (html.includes('id="first-paint"')) {
   console.log(`first-paint: ${fragment.length} bytes of the default run into index.html`);
 }
 
-// Every built-in link's picture, one file each, named as first-paint.js looks for it; and
-// the list of names into first-paint.js, so a link without a picture (a scenario we do not
-// ship) asks for none.
+// Every built-in link's picture, one file each, named as first-paint.js looks for it.
 const names = JSON.parse(
   execFileSync(
     'cargo',
@@ -70,11 +68,4 @@ const names = JSON.parse(
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
   ),
 );
-const guardFile = join(dir, 'first-paint.js');
-const guardJs = await readFile(guardFile, 'utf8');
-// A string literal, which Trunk's minifier keeps as it is (quotes aside).
-const slot = /(["'])@built-in-pictures@\1/;
-if (!slot.test(guardJs)) throw new Error('first-paint: no "@built-in-pictures@" in first-paint.js');
-if (names.some((n) => !/^[a-z0-9~-]+$/.test(n))) throw new Error(`first-paint: a name to escape in ${names}`);
-await writeFile(guardFile, guardJs.replace(slot, `'${names.join(' ')}'`));
 console.log(`first-paint: ${names.length} pictures of built-in links (page and embed) into first/`);

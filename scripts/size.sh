@@ -102,7 +102,7 @@ floor_of() {
     --manifest-path tools/size-floor/Cargo.toml "$@"
   rm -rf "$out"
   wasm-bindgen --target web --out-dir "$out" "$floor_target/wasm32-unknown-unknown/release/size_floor.wasm"
-  # The first load's floors are optimised as the first load is (index.html: -Os until it
+  # The first load's floors are optimised as the first load is (index.html: -O1 until it
   # stops shrinking), the bundle's floor as the whole app is (-Oz).
   wasm-opt ${floor_opt:--Oz} --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
     --enable-mutable-globals --enable-reference-types --enable-multivalue \
@@ -122,7 +122,7 @@ echo "floor (Yew + the core, no views, no CSS): $floor bytes gzip"
 lite_wasm=$(find dist -maxdepth 1 -name 'leaseline-lite-*_bg.wasm' | head -1)
 lite_js=${lite_wasm%_bg.wasm}.js
 rest=$((first - $(gz "$lite_wasm") - $(gz "$lite_js")))
-floor_opt="-Os --converge"
+floor_opt="-O1 --converge"
 with_yew=$(floor_of --features first-load)
 without=$(floor_of --no-default-features --features first-load)
 echo "first-load floor (its core, no views): with Yew $with_yew bytes gzip, $((with_yew + rest)) with" \

@@ -46,8 +46,6 @@
   // it before the app starts); the embed's picture is laid out by it too.
   var tools = link('stylesheet', new URL('tools.css', js).href);
   tools.setAttribute('data-tools', '');
-  // The links with a picture, by file name (scripts/first-paint.mjs writes them in).
-  var PICTURES = '@built-in-pictures@'.split(' ');
   var file = other && pictureOf(h);
   if (!file) return build();
   // The picture first: a few kilobytes the reader sees, which would otherwise share the
@@ -78,7 +76,9 @@
 
   // The picture's file for a link of only these keys — `s=<name>` (a preset, a lesson or
   // `lesson/fix`) or `quiz=<n>`, and `embed=0|1` — as examples/first_paint.rs names it;
-  // null for any other link.
+  // null for any other link. Every built-in name has its file, so the name is not checked
+  // against a list here (the list weighed 850 bytes gzip on every first load): a link
+  // naming no built-in run asks for a file that is not there, and waits for the app.
   function pictureOf(hash) {
     var keys = {};
     var pairs = hash.slice(1).split('&');
@@ -98,7 +98,6 @@
     for (var k in keys) {
       if (k !== 's' && k !== 'quiz' && !(k === 'embed' && /^[01]$/.test(keys.embed))) return null;
     }
-    if (PICTURES.indexOf(name) < 0) return null;
     return keys.embed === '1' ? name + '.embed' : name;
   }
 })();

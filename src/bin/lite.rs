@@ -8,8 +8,9 @@
 //!
 //! - built with the page's size cuts (`scripts/cuts.sh`: std rebuilt with the app, panics
 //!   that trap at once, std's small variants): the largest single saving;
-//! - its own allocator (`lite/size_classes.rs`, below), and wasm-opt -Os run until it
-//!   stops shrinking (index.html);
+//! - lol_alloc's free-list allocator instead of the standard one (below), and wasm-opt
+//!   -O1 run until it stops shrinking (index.html: gzip packs -O1's output smaller than
+//!   -Os's or -Oz's, by about 1 KB);
 //! - a simulation that leaves out what the default page never runs — every service but
 //!   the generic one (`model::flavors::simulated`, `model::sim`'s `Service`), every fault
 //!   but a pause (`model::sim`), and the telling of the events only those make
@@ -26,18 +27,15 @@
 //! for more; it would also be a second renderer of the first view beside the whole app's
 //! Yew views.
 
-// A crate root's modules sit beside it; this one sits in `lite/` so Cargo does not take it
-// for a binary of its own.
-#[cfg(target_arch = "wasm32")]
-#[path = "lite/size_classes.rs"]
-mod size_classes;
-
-/// The first load allocates from power-of-two size classes instead of dlmalloc (see
-/// `size_classes`): a few hundred bytes of wasm instead of several kilobytes.
+/// The first load's allocator: lol_alloc's free list, the smallest of those measured (wasm
+/// after wasm-opt, gzip -9, the same build each time): lol_alloc 162,456 B; a size-class
+/// allocator of our own 162,485 B; talc 4 163,544 B; the standard one (dlmalloc) 164,867 B.
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
-static ALLOCATOR: size_classes::SizeClasses<size_classes::MemoryGrow> =
-    size_classes::SizeClasses::new(size_classes::MemoryGrow);
+static ALLOCATOR: lol_alloc::AssumeSingleThreaded<lol_alloc::FreeListAllocator> =
+    // SAFETY: the page's wasm runs on one thread (no shared memory, no wasm threads), which
+    // is what AssumeSingleThreaded asks of its caller.
+    unsafe { lol_alloc::AssumeSingleThreaded::new(lol_alloc::FreeListAllocator::new()) };
 
 #[cfg(target_arch = "wasm32")]
 fn main() {

@@ -1,7 +1,7 @@
-// End-to-end: the first load's memory while it plays. Its allocator
-// (src/bin/lite/size_classes.rs) never gives memory back and never merges freed blocks, so it
-// must reuse them: once the default run has played through, playing it again and again —
-// hundreds of renders, each allocating and freeing — must not grow the page's wasm memory.
+// End-to-end: the first load's memory while it plays. Its allocator (lol_alloc's free
+// list, src/bin/lite.rs) never gives memory back to the page, so it must reuse what is
+// freed: once the default run has played through, playing it again and again — hundreds of
+// renders, each allocating and freeing — must not grow the page's wasm memory.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';

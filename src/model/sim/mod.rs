@@ -60,11 +60,6 @@ use storage::Storage;
 
 /// Validates `scenario` and runs it.
 pub fn simulate(scenario: &Scenario) -> Result<Trace, ScenarioError> {
-    // The first load (`lite`) runs only the default page's built-in scenario and its fence
-    // switch (a test in teach::presets holds that scenario equal to its JSON file, which
-    // the reader validates): it leaves the validator, a few kilobytes, to the whole app,
-    // which runs what readers write.
-    #[cfg(not(feature = "lite"))]
     scenario.validate()?;
     Ok(run(scenario))
 }

@@ -20,16 +20,12 @@
 
 use wasm_bindgen::prelude::*;
 
-/// The first load's allocator (`src/bin/lite/size_classes.rs`), so its floor is built
-/// the way it is.
-#[cfg(all(feature = "first-load", target_arch = "wasm32"))]
-#[path = "../../../src/bin/lite/size_classes.rs"]
-mod size_classes;
-
+/// The first load's allocator (`src/bin/lite.rs`), so its floor is built the way it is.
 #[cfg(all(feature = "first-load", target_arch = "wasm32"))]
 #[global_allocator]
-static ALLOCATOR: size_classes::SizeClasses<size_classes::MemoryGrow> =
-    size_classes::SizeClasses::new(size_classes::MemoryGrow);
+static ALLOCATOR: lol_alloc::AssumeSingleThreaded<lol_alloc::FreeListAllocator> =
+    // SAFETY: one thread, as in the page.
+    unsafe { lol_alloc::AssumeSingleThreaded::new(lol_alloc::FreeListAllocator::new()) };
 
 #[cfg(not(feature = "first-load"))]
 mod whole {
