@@ -4,7 +4,7 @@
 # a reader downloads before anything is asked for), and the rest of dist/, fetched on
 # demand (the whole app's build, the docs); then the ten largest functions of each build's
 # wasm by twiggy; then the floors, built the way Trunk builds the app (wasm-bindgen, then
-# wasm-opt -Oz) from tools/size-floor, so the budget can be argued with measured numbers:
+# wasm-opt) from tools/size-floor, so the budget can be argued with measured numbers:
 # Yew plus the web-free core with no views at all, and the first load's floor — its share
 # of the core with no views, with Yew and without it.
 # Fails when the first load is over FIRST_LOAD_MAX (after printing everything).
@@ -75,7 +75,7 @@ done < <(find dist -type f -print0)
 later=$((later - first))
 echo "on demand: $later bytes gzip (the rest of dist/: the whole app, the docs; fetched only when opened)"
 
-# Twiggy reads the builds before wasm-opt strips their names, so the sizes are before -Oz:
+# Twiggy reads the builds before wasm-opt strips their names, so the sizes are before it:
 # a ranking, not the shipped bytes.
 top10() {
   # awk reads all of twiggy's output (no `head`: under pipefail, a closed pipe fails the tier).
@@ -103,8 +103,8 @@ floor_of() {
   rm -rf "$out"
   wasm-bindgen --target web --out-dir "$out" "$floor_target/wasm32-unknown-unknown/release/size_floor.wasm"
   # The first load's floors are optimised as the first load is (index.html: -O1 until it
-  # stops shrinking), the bundle's floor as the whole app is (-Oz).
-  wasm-opt ${floor_opt:--Oz} --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+  # stops shrinking), the bundle's floor as the whole app is (-O2).
+  wasm-opt ${floor_opt:--O2} --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
     --enable-mutable-globals --enable-reference-types --enable-multivalue \
     "$out/size_floor_bg.wasm" -o "$out/opt.wasm"
   # The glue minified as the page's is (scripts/minify-js.mjs), so the floor stays a floor.

@@ -878,3 +878,48 @@ fn an_authored_walkthrough_travels_in_the_link_and_is_walked_like_a_lesson() {
         "walkthrough[0].text"
     );
 }
+
+/// A link that changes a built-in run (its service, here) opens it as the page showed it
+/// before the link was taken — after an edit, or on a reload of the edited run: the
+/// description is marked as the original's and the picker says the run is edited, not the
+/// preset; the same link without the change opens the preset as it is.
+#[test]
+fn a_link_to_a_changed_built_in_run_opens_it_as_edited() {
+    let shown = |s: &Session| {
+        let p = s.picker();
+        let selected: Vec<&str> = p.options.iter().filter(|o| o.2).map(|o| o.0).collect();
+        (selected, p.other.clone())
+    };
+    let plain = act(page(), [Action::Navigate("#s=check-then-write".into())]);
+    assert!(!plain.history.edited());
+    assert!(!plain
+        .description()
+        .starts_with(leaseline::session::edit::ORIGINAL));
+
+    let changed = act(
+        page(),
+        [Action::Navigate("#s=check-then-write&flavor=redis".into())],
+    );
+    assert!(changed.history.edited());
+    assert!(changed
+        .description()
+        .starts_with(leaseline::session::edit::ORIGINAL));
+    assert!(changed.description().ends_with(&plain.description()));
+    let (selected, other) = shown(&changed);
+    assert!(selected.is_empty(), "{selected:?}");
+    assert_eq!(
+        other,
+        Some(format!("Edited: {}", changed.run.scenario.name))
+    );
+
+    // The same on the default page's own preset: after its fence is switched, it is no
+    // longer listed as the preset.
+    let fenced = act(
+        page(),
+        [Action::Navigate("#s=gc-pause&fence=monotone".into())],
+    );
+    let (selected, other) = shown(&fenced);
+    assert!(selected.is_empty() && other.unwrap().starts_with("Edited: "));
+    let (selected, other) = shown(&page());
+    assert_eq!((selected, other), (vec![share::DEFAULT_SCENARIO], None));
+}

@@ -8,7 +8,7 @@
 
 use super::page::{Menu, Session};
 use crate::model::scenario::Flavor;
-use crate::session::edit::{self, Edit};
+use crate::session::edit::{self, Edit, History};
 use crate::session::share::{self, Source, ViewState};
 use crate::teach::course;
 use crate::view::playback::Cursor;
@@ -54,6 +54,8 @@ impl Session {
             },
             Source::Custom(sc) => (None, sc),
         };
+        // What the name opens, before the link's changes: what its description speaks of.
+        let named = name.is_some().then(|| sc.clone());
         // The flavor first: switching it may adjust what the new service would refuse.
         if let Some(f) = v.flavor.as_deref().and_then(Flavor::parse) {
             if sc.coordinator.flavor != f {
@@ -81,6 +83,12 @@ impl Session {
         {
             self.quiz = None;
             self.load(name.as_deref(), sc);
+            // A link that changes a built-in run (a reload of an edited one, or one shared)
+            // shows it as edited, as the page did before the link was taken.
+            if let Some(named) = named.filter(|n| n != &**self.history.current()) {
+                let present = self.history.current().clone();
+                self.history = History::opened_from(named, present);
+            }
         } else if span_changed {
             self.locate_beats();
             let c = self.cursor;

@@ -242,6 +242,18 @@ impl History {
         }
     }
 
+    /// A history whose scenario on screen, `present`, is already not the one its link
+    /// names, `origin` (a built-in scenario opened with another service, seed or fence):
+    /// the page says so as it would after the same edits (see [`edited`](Self::edited)).
+    pub fn opened_from(origin: Scenario, present: Rc<Scenario>) -> History {
+        History {
+            past: Vec::new(),
+            origin: Rc::new(origin),
+            present,
+            future: Vec::new(),
+        }
+    }
+
     /// Whether the scenario on screen is no longer the one opened (an edit, a fence
     /// switched, a draft run from the editor): its description then speaks of the original.
     /// Undoing back to it makes it the original again.

@@ -534,11 +534,13 @@ impl Session {
     pub fn picker(&self) -> Picker {
         let name = self.name.as_deref();
         let hides = self.hides_answer();
+        // An edited preset is no longer the preset: picking it again opens the original.
+        let edited = self.history.edited();
         let options: Vec<_> = PRESETS
             .iter()
             .filter(|p| p.in_picker)
             .map(|p| {
-                let selected = Some(p.name) == name;
+                let selected = Some(p.name) == name && !edited;
                 let summary = if selected && hides {
                     narrate::QUESTION_RUN
                 } else {
@@ -551,7 +553,11 @@ impl Session {
             if hides {
                 return narrate::QUESTION_RUN.to_string();
             }
-            let kind = if name.is_some() { "Lesson" } else { "Custom" };
+            let kind = match (edited, name) {
+                (true, _) => "Edited",
+                (false, Some(_)) => "Lesson",
+                (false, None) => "Custom",
+            };
             format!("{kind}: {}", self.run.scenario.name)
         });
         Picker { options, other }

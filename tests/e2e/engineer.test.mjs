@@ -97,6 +97,9 @@ describe('the senior engineer edits a run', () => {
       assert.ok((await description.innerText()).endsWith(original));
       // …and so is the walkthrough, whose beats were written for the original run.
       assert.match(await page.getByRole('region', { name: 'Walkthrough' }).innerText(), /You have edited this scenario/);
+      // The picker no longer calls it the preset (picking the preset opens the original).
+      const picked = () => page.getByRole('combobox', { name: 'Scenario' }).evaluate((s) => s.options[s.selectedIndex].text);
+      assert.match(await picked(), /^Edited: /);
 
       await faults.screenshot({ path: join(SHOTS, 'engineer-faults.png') });
       await client1.screenshot({ path: join(SHOTS, 'engineer-client.png') });
@@ -108,6 +111,41 @@ describe('the senior engineer edits a run', () => {
       await until(async () => (await titles()).includes('20.000s: client 2 — paused 12.500s'), "client 2's pause in the diagram");
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: join(SHOTS, 'engineer.png') });
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a run edited through its link stays marked as edited after a reload', async () => {
+    const { context, page, problems } = await openApp(h.browser, `${h.url}#s=gc-pause`, LAPTOP);
+    try {
+      const description = page.locator('.scenario-description');
+      const original = await description.innerText();
+      const picked = () => page.getByRole('combobox', { name: 'Scenario' }).evaluate((s) => s.options[s.selectedIndex].text);
+      const preset = await picked();
+      const before = await digestOf(page);
+      await page.locator('details.editor > summary').click();
+      const editor = page.locator('details.editor');
+      await editor.getByLabel('Lock service', { exact: true }).selectOption('redis');
+      await editor.getByRole('button', { name: 'Run this scenario' }).click();
+      await until(async () => (await digestOf(page)) !== before, 'the Redis run');
+      await until(async () => /flavor=redis/.test(page.url()), 'the link names the change');
+      const edited = await digestOf(page);
+      for (const when of ['after the edit', 'after a reload']) {
+        if (when === 'after a reload') {
+          await page.reload();
+          await until(async () => (await digestOf(page)) === edited, 'the same run after the reload');
+        }
+        await until(async () => (await description.innerText()).startsWith('From the original scenario (before your edits): '), `${when}: the marked description`);
+        assert.ok((await description.innerText()).endsWith(original), when);
+        assert.match(await picked(), /^Edited: /, when);
+      }
+      // Picking the preset again opens the original run, unmarked.
+      await page.getByRole('combobox', { name: 'Scenario' }).selectOption('gc-pause');
+      await until(async () => (await digestOf(page)) === before, 'the original run');
+      assert.equal(await description.innerText(), original);
+      assert.equal(await picked(), preset);
       assert.deepEqual(problems, []);
     } finally {
       await context.close();
