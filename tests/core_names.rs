@@ -109,7 +109,7 @@ fn run_texts(name: &str) -> Vec<String> {
     let (_, head, items) = narrate::verdict_so_far(verdict, trace.len(), true);
     out.push(head);
     out.extend(items.into_iter().map(|i| i.text));
-    out.push(narrate::side_line(&run.scenario, verdict));
+    out.push(narrate::side_line(&run.scenario, verdict, &run.scenario));
     if let Some(w) = course::walkthrough(name) {
         let facts = run.facts();
         for (b, at) in w.place(&facts).into_iter().enumerate() {

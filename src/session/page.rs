@@ -404,8 +404,15 @@ impl Session {
         let b = if with.is_empty() {
             Some(crate::analysis::compare::fence_flipped(a))
         } else if with == BEFORE_LAST_EDIT {
-            // With nothing to undo, there is nothing before: compare stops.
-            self.history.previous().map(|p| (**p).clone())
+            // The last run that differs from this one: running the editor again with
+            // nothing changed adds a step to undo, not a run to compare with. With none,
+            // there is nothing before: compare stops.
+            self.history
+                .past()
+                .iter()
+                .rev()
+                .find(|p| ***p != **a)
+                .map(|p| (**p).clone())
         } else {
             course::open(with).map(|mut sc| {
                 sc.seed = a.seed;

@@ -7,7 +7,7 @@
 
 use crate::analysis::check::{Refusal, Rejection, Verdict, ViolationKind};
 use crate::analysis::projection::{ClientView, JobStatus, Projection, State};
-use crate::model::scenario::{FenceMode, Flavor, Scenario};
+use crate::model::scenario::{FenceMode, Flavor, LossPolicy, Scenario};
 use crate::model::trace::{AbortWhy, Event, Forgot, Trace};
 use crate::vocab::ids::NodeId;
 use crate::vocab::numbers::fmt_ms;
@@ -728,14 +728,98 @@ pub fn fence_words(f: FenceMode) -> String {
     format!("fence: {}{}", l[..1].to_ascii_lowercase(), &l[1..])
 }
 
-/// One side of a comparison: the scenario, its fence and its verdict in a few words.
-pub fn side_line(sc: &Scenario, v: &Verdict) -> String {
-    format!(
-        "{} ({}) — {}",
-        sc.name,
+/// One side of a comparison: the scenario, its lock service, its fence, what else sets it
+/// apart from `other` (the other side), and its verdict in a few words. Two runs of one
+/// scenario (before and after an edit) share a name: what differs tells them apart.
+pub fn side_line(sc: &Scenario, v: &Verdict, other: &Scenario) -> String {
+    let mut about = vec![
+        format!("lock service: {}", sc.coordinator.flavor.name()),
         fence_words(sc.storage.fence),
-        verdict_line(v)
-    )
+    ];
+    about.extend(differences(sc, other));
+    format!("{} ({}) — {}", sc.name, about.join("; "), verdict_line(v))
+}
+
+/// The compare bar's name for side B, by what it was chosen as: the run before the last
+/// edit (`before`, the session's word for it), the fence switched (`""`), or a variant.
+pub fn side_b(with: &str, before: &str) -> &'static str {
+    if with == before {
+        "B, before your last edit: "
+    } else if with.is_empty() {
+        "B, the fence switched: "
+    } else {
+        "B: "
+    }
+}
+
+/// What sets `sc` apart from `other` beyond its service and fence, in `sc`'s own values
+/// where they are short (a seed, a count of faults, a TTL) and by name where they are not.
+fn differences(sc: &Scenario, other: &Scenario) -> Vec<String> {
+    let mut out = Vec::new();
+    if sc.seed != other.seed {
+        out.push(format!("seed {}", sc.seed));
+    }
+    let (c, o) = (&sc.coordinator, &other.coordinator);
+    if c.flavor == o.flavor && c != o {
+        out.push("other lock-service settings".to_string());
+    }
+    if sc.clients.len() != other.clients.len() {
+        out.push(format!("{} clients", sc.clients.len()));
+    } else {
+        for (i, (a, b)) in sc.clients.iter().zip(&other.clients).enumerate() {
+            if a == b {
+                continue;
+            }
+            let who = NodeId::Client(i as u8).name();
+            if a.ttl_ms != b.ttl_ms {
+                out.push(format!("{who}'s TTL {}", fmt_ms(a.ttl_ms)));
+            }
+            if a.check_before_write != b.check_before_write {
+                let does = if a.check_before_write {
+                    "checks"
+                } else {
+                    "does not check"
+                };
+                out.push(format!("{who} {does} its lease before writing"));
+            }
+            if a.on_loss != b.on_loss {
+                let does = match a.on_loss {
+                    LossPolicy::Continue => "carries on",
+                    LossPolicy::Abort => "stops its job",
+                    LossPolicy::Reacquire => "takes the lock again",
+                };
+                out.push(format!("{who} {does} when it loses the lease"));
+            }
+            let rest = |c: &crate::model::scenario::ClientSpec| {
+                let mut c = c.clone();
+                c.ttl_ms = 0;
+                c.check_before_write = false;
+                c.on_loss = LossPolicy::default();
+                c
+            };
+            if rest(a) != rest(b) {
+                out.push(format!("other settings of {who}"));
+            }
+        }
+    }
+    if sc.faults != other.faults {
+        let n = sc.faults.len();
+        out.push(if n == other.faults.len() {
+            format!("other faults ({n})")
+        } else {
+            format!("{n} fault{}", if n == 1 { "" } else { "s" })
+        });
+    }
+    if sc.storage.fence == other.storage.fence && sc.storage != other.storage {
+        out.push("other storage settings".to_string());
+    }
+    if sc.network != other.network {
+        out.push("other network settings".to_string());
+    }
+    if sc.horizon_ms != other.horizon_ms {
+        out.push(format!("runs to {}", fmt_ms(sc.horizon_ms)));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -1164,12 +1248,31 @@ mod tests {
         assert!(past_end.starts_with("A — the run ends; B — "), "{past_end}");
         let sc = preset("gc-pause").unwrap().scenario();
         assert_eq!(
-            side_line(&sc, &va),
+            side_line(&sc, &va, &sc),
             format!(
-                "{} (fence: off — storage trusts the lock) — {}",
+                "{} (lock service: generic; fence: off — storage trusts the lock) — {}",
                 sc.name,
                 verdict_line(&va)
             )
+        );
+        // Before and after an edit: the same name, told apart by what changed.
+        let mut edited = sc.clone();
+        edited.seed += 1;
+        edited.clients[0].ttl_ms = 45_000;
+        edited.clients[1].check_before_write = !edited.clients[1].check_before_write;
+        edited.faults.pop();
+        let line = side_line(&edited, &va, &sc);
+        assert!(
+            line.contains(&format!("; seed {}; client 1's TTL 45.000s; client 2 checks its lease before writing; {} fault", edited.seed, edited.faults.len())),
+            "{line}"
+        );
+        let other = side_line(&sc, &va, &edited);
+        assert!(
+            other.contains(&format!(
+                "; seed {}; client 1's TTL 30.000s; client 2 does not check",
+                sc.seed
+            )),
+            "{other}"
         );
         assert!(verdict_line(&vb).starts_with("safe"));
     }

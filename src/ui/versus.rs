@@ -61,10 +61,10 @@ pub fn compare_bar(
             { divergence }
             <ul class="sides">
                 <li class={if a.verdict.violations.is_empty() { "safe" } else { "unsafe" }}>
-                    <strong>{ "A: " }</strong>{ narrate::side_line(&a.scenario, &a.verdict) }
+                    <strong>{ "A: " }</strong>{ narrate::side_line(&a.scenario, &a.verdict, &vs.run.scenario) }
                 </li>
                 <li class={if vs.run.verdict.violations.is_empty() { "safe" } else { "unsafe" }}>
-                    <strong>{ "B: " }</strong>{ narrate::side_line(&vs.run.scenario, &vs.run.verdict) }
+                    <strong>{ narrate::side_b(&vs.with, BEFORE_LAST_EDIT) }</strong>{ narrate::side_line(&vs.run.scenario, &vs.run.verdict, &a.scenario) }
                 </li>
             </ul>
         </section>
@@ -74,10 +74,10 @@ pub fn compare_bar(
 /// A recording beside the model's run of its scenario (`session::recorded`): what the
 /// comparison found, and each side's verdict.
 fn reality_bar(real: &Run, vs: &Versus, note: &str, cb: &Callback<Action>) -> Html {
-    let side = |who: &'static str, run: &Run| {
+    let side = |who: &'static str, run: &Run, other: &Run| {
         html! {
             <li class={if run.verdict.violations.is_empty() { "safe" } else { "unsafe" }}>
-                <strong>{ who }</strong>{ narrate::side_line(&run.scenario, &run.verdict) }
+                <strong>{ who }</strong>{ narrate::side_line(&run.scenario, &run.verdict, &other.scenario) }
             </li>
         }
     };
@@ -95,8 +95,8 @@ fn reality_bar(real: &Run, vs: &Versus, note: &str, cb: &Callback<Action>) -> Ht
                 }
             </p>
             <ul class="sides">
-                { side("Real (above): ", real) }
-                { side("Model (below): ", &vs.run) }
+                { side("Real (above): ", real, &vs.run) }
+                { side("Model (below): ", &vs.run, real) }
             </ul>
         </section>
     }

@@ -18,7 +18,10 @@
 // cost (`window.leaselineFrames`, as bench-frames.mjs does) while the search runs.
 //
 // A measurement, not a test: slow figures do not fail it. It exits 1 only when the page or
-// the worker reports an error, a search does not end, or the page cannot be driven. Not
+// the worker reports an error, a search ends some other way than complete or at its budget
+// of schedules, or the page cannot be driven. A search that stops at its budget (as the
+// panel says, "stopped before the end: searched N of M") is reported by name beside those
+// stopped at the time cap: an honest end of a search too large for the default bounds. Not
 // picked up by `node --test tests/e2e/` (its name matches no test-file pattern).
 
 import { readFile, readdir } from 'node:fs/promises';
@@ -145,7 +148,7 @@ async function main() {
         console.error(`bench explore: the page reported problems:\n  ${problems.join('\n  ')}`);
         return 1;
       }
-      const unfinished = all.filter((_, i) => !each[i].cut && each[i].ended !== 'complete').map((l) => l.name);
+      const unfinished = all.filter((_, i) => !each[i].cut && !['complete', 'budget'].includes(each[i].ended)).map((l) => l.name);
       if (rate.cut || unfinished.length) {
         console.error(`bench explore: searches that stopped short: ${[...unfinished, ...(rate.cut ? ['the rate'] : [])].join(', ')}`);
         return 1;
@@ -159,13 +162,15 @@ async function main() {
       const timed = all.map((l, i) => ({ name: l.name, ...each[i] })).sort((a, b) => b.ms - a.ms);
       const over = timed.filter((t) => t.ms > TARGET_S * 1000).length;
       const cut = timed.filter((t) => t.cut).length;
+      const budget = timed.filter((t) => t.ended === 'budget');
       const done = timed.filter((t) => !t.cut);
       const total = done.reduce((s, t) => s + t.ms, 0);
       const schedules = done.reduce((s, t) => s + t.schedules, 0);
       const one = (t) => (t.cut ? `> ${CAP_S} s (${t.name}, stopped)` : `${(t.ms / 1000).toFixed(2)} s (${t.name}, ${t.schedules} schedules)`);
       console.log(
         `bench explore lessons: ${timed.length} lessons as given, K = 2, all kinds, ${on}: ${over} over ${TARGET_S} s ` +
-          `(target 0), ${cut} stopped at ${CAP_S} s; worst ${timed.slice(0, 3).map(one).join(', ')}; ` +
+          `(target 0), ${cut} stopped at ${CAP_S} s, ${budget.length} at the search's budget` +
+          `${budget.length ? ` (${budget.map((t) => `${t.name}: ${t.schedules} schedules`).join(', ')})` : ''}; worst ${timed.slice(0, 3).map(one).join(', ')}; ` +
           `the ${done.length} that ended: ${schedules} schedules in ${(total / 1000).toFixed(1)} s`,
       );
     }

@@ -25,10 +25,10 @@ describe('compare', () => {
       assert.match(text, /First difference at t = 50\.005s: A — storage: write accepted; B — storage: write rejected/);
       const lines = text.split('\n');
       assert.ok(
-        lines.includes("A: GC pause longer than the TTL (fence: off — storage trusts the lock) — unsafe — storage accepted client 1's write with token 33 after it had accepted token 34 from client 2: a superseded holder (a client whose lock had already passed to another) changed the data"),
+        lines.includes("A: GC pause longer than the TTL (lock service: generic; fence: off — storage trusts the lock) — unsafe — storage accepted client 1's write with token 33 after it had accepted token 34 from client 2: a superseded holder (a client whose lock had already passed to another) changed the data"),
         text,
       );
-      assert.ok(lines.includes('B: GC pause longer than the TTL (fence: reject lower tokens) — safe — the fence refused 1 stale write(s)'), text);
+      assert.ok(lines.includes('B, the fence switched: GC pause longer than the TTL (lock service: generic; fence: reject lower tokens) — safe — the fence refused 1 stale write(s)'), text);
       await bar.getByRole('button', { name: 'Jump there' }).click();
       const { slider } = playback(page);
       await until(async () => (await slider.getAttribute('aria-valuetext')).startsWith('t = 50.005s,'), 'the cursor at the difference (t = 50.005 s)');
@@ -43,15 +43,15 @@ describe('compare', () => {
       await bar.waitFor();
       await bar.getByRole('combobox', { name: 'Compare with' }).selectOption('partition-duplicate-effects/stop-on-loss');
       // Each side's verdict line, whole: "safe" must not be found inside "unsafe".
-      const line = async (side) => (await bar.innerText()).split('\n').find((l) => l.startsWith(`${side}: `));
+      const line = async (side) => (await bar.innerText()).split('\n').find((l) => l.startsWith(`${side}: `) || l.startsWith(`${side}, `));
       const lesson = 'Partitioned from the lock service, not from storage';
-      await until(async () => (await line('B')) === `B: ${lesson} (fence: off — storage trusts the lock) — safe`, 'the fix on the B side').catch(async (e) => {
+      await until(async () => (await line('B')) === `B: ${lesson} (lock service: generic; fence: off — storage trusts the lock; client 1 stops its job when it loses the lease) — safe`, 'the fix on the B side').catch(async (e) => {
         e.message += `; B reads: ${await line('B')}`;
         throw e;
       });
       assert.equal(
         await line('A'),
-        `A: ${lesson} (fence: off — storage trusts the lock) — unsafe — storage accepted client 1's write with token 33 after it had accepted token 34 from client 2: a superseded holder (a client whose lock had already passed to another) changed the data`,
+        `A: ${lesson} (lock service: generic; fence: off — storage trusts the lock; client 1 carries on when it loses the lease) — unsafe — storage accepted client 1's write with token 33 after it had accepted token 34 from client 2: a superseded holder (a client whose lock had already passed to another) changed the data`,
       );
       assert.match(await bar.innerText(), /First difference at t = 90\.010s: A — client 1: loss ignored; B — client 1: job aborted\./);
       await bar.getByRole('button', { name: 'Stop comparing' }).click();
@@ -69,6 +69,14 @@ describe('compare', () => {
       const original = await a.getAttribute('data-digest');
       await page.keyboard.press('f');
       await until(async () => (await a.getAttribute('data-digest')) !== original, 'the edit');
+      // The editor's Run pressed again with nothing changed: a step for undo, not a run to
+      // compare with ("before my last edit" is still the run before the fence was switched).
+      const edited = await a.getAttribute('data-digest');
+      await page.locator('details.editor > summary').click();
+      await page.locator('details.editor').getByRole('button', { name: 'Run this scenario' }).click();
+      await until(async () => await page.getByRole('button', { name: 'Undo' }).isEnabled(), 'a step to undo');
+      assert.equal(await a.getAttribute('data-digest'), edited, 'the same run');
+      await page.locator('details.editor > summary').click();
       await page.getByRole('button', { name: 'Compare', exact: true }).click();
       const bar = page.getByRole('region', { name: 'Compare' });
       await bar.waitFor();
@@ -77,6 +85,12 @@ describe('compare', () => {
       const b = page.getByRole('region', { name: 'Space-time diagram B' });
       assert.equal(await b.getAttribute('data-digest'), original, 'B is the run before the edit');
       assert.match(await bar.innerText(), /First difference/);
+      // The two sides share a name; their labels say which is which and what differs.
+      const lines = (await bar.innerText()).split('\n');
+      const sideA = lines.find((l) => l.startsWith('A: '));
+      const sideB = lines.find((l) => l.startsWith('B, before your last edit: '));
+      assert.match(sideA, /\(lock service: generic; fence: reject lower tokens\)/, sideA);
+      assert.match(sideB, /\(lock service: generic; fence: off — storage trusts the lock\)/, sideB);
       // Both drawings on one screen: from A's top to B's bottom is at most the viewport.
       await a.evaluate((el) => el.scrollIntoView({ block: 'start' }));
       const top = (await a.boundingBox()).y;
