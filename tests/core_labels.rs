@@ -307,8 +307,9 @@ fn a_window_is_drawn_as_a_walk_of_the_whole_run_draws_it() {
     assert!(compared > 500, "{compared}");
 }
 
-/// The two runs the issue names: every label the whole run can hold is still drawn, and
-/// what found no room is in a fold's list — nothing is silently lost.
+/// Two crowded runs, Redlock's clock jump and eight clients: every label the whole run can
+/// hold is still drawn, and what found no room is in a fold's list — nothing is silently
+/// lost.
 #[test]
 fn the_crowded_runs_keep_every_label_somewhere() {
     for name in ["redlock-clock-jump", "eight-clients"] {

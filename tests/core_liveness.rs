@@ -99,7 +99,7 @@ fn the_progress_report_adds_up_on_every_built_in_scenario() {
     );
 }
 
-/// The issue's case: Redis issues no token, so a monotone fence refuses every write —
+/// Redis issues no token, so a monotone fence refuses every write —
 /// safe, and no client's work gets done.
 #[test]
 fn redis_behind_a_fence_is_safe_and_gets_nothing_done() {

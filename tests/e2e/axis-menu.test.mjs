@@ -145,7 +145,7 @@ describe('the time axis and the node menu', () => {
         }
         assert.deepEqual(cut, [], `${hash}: labels cut at the cursor`);
         if (hash === '#s=gc-pause') {
-          // The moment the issue saw as "two believ": the cursor just inside the band.
+          // The moment a label was once cut to "two believ": the cursor just inside the band.
           await slider.fill('31000');
           await page.locator('section.diagram:not(.versus)').screenshot({ path: join(SHOTS, 'cursor-labels.png') });
         }

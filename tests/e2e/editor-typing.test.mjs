@@ -1,7 +1,7 @@
-// End-to-end: the engineer's path through the scenario editor (issue "The three users",
-// point 14). Typing a pause fault into the Faults box character by character — invalid
-// JSON for almost every keystroke — must keep every character and the caret, and the fault
-// must run; clearing the TTL box and typing 20 must give 20 s, not 3020.
+// End-to-end: the engineer's path through the scenario editor. Typing a pause fault into
+// the Faults box character by character — invalid JSON for almost every keystroke — must
+// keep every character and the caret, and the fault must run; clearing the TTL box and
+// typing 20 must give 20 s, not 3020.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,9 +1,9 @@
-// End-to-end: the senior engineer's path through the scenario editor (issue "The three
-// users", points 14, 16, 17 and 18). On the GC-pause run they type a TTL of 0 and are told
+// End-to-end: the senior engineer's path through the scenario editor. On the GC-pause run they type a TTL of 0 and are told
 // at the TTL box, in seconds and plain words, with nothing applied; they set what decides
 // safety (stop on losing the lease, check before each write); they add a pause through the
 // fault form — a kind picked, its fields typed key by key, no JSON — run it, see the run
-// change with the pause in it, and see the description marked as the original's.
+// change with the pause in it, and see the description marked as the original's; an edit
+// stays marked after a reload.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -28,7 +28,7 @@ describe('the senior engineer edits a run', () => {
       const status = editor.getByRole('status');
       const client1 = editor.locator('fieldset.client').first();
 
-      // Point 16: a TTL of 0, said at the TTL box in seconds; nothing applied.
+      // A TTL of 0, said at the TTL box in seconds; nothing applied.
       const ttl = client1.getByLabel('TTL (s)');
       const ttlBefore = await ttl.inputValue();
       await ttl.fill('');
@@ -48,13 +48,13 @@ describe('the senior engineer edits a run', () => {
       await ttl.fill(ttlBefore);
       assert.equal(await ttl.getAttribute('aria-invalid'), 'false');
 
-      // Point 17: what decides safety.
+      // What decides safety.
       await client1.getByLabel('On losing the lease').selectOption({ label: 'stop the job' });
       await client1.getByLabel('Check the lease before each write').check();
       // Plain labels; the format's field name is in the title.
       assert.equal(await client1.locator('label[title="clients[0].on_loss"] > span').innerText(), 'On losing the lease');
 
-      // Point 14: a pause added through the fault form, its fields typed key by key.
+      // A pause added through the fault form, its fields typed key by key.
       const faults = editor.locator('fieldset.faults');
       const rows = faults.locator('fieldset.fault-row');
       const n = await rows.count();
@@ -92,7 +92,7 @@ describe('the senior engineer edits a run', () => {
         lines.some((l) => l.includes('t = 20.0 s') && /client 2/i.test(l) && /paus/i.test(l)),
         `client 2 paused at 20 s in:\n${lines.slice(0, 40).join('\n')}`,
       );
-      // Point 18: the description is marked as the original's.
+      // The description is marked as the original's.
       await until(async () => /^From the original scenario \(before your edits\): /.test(await description.innerText()), 'the marked description');
       assert.ok((await description.innerText()).endsWith(original));
       // …and so is the walkthrough, whose beats were written for the original run.

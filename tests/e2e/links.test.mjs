@@ -1,5 +1,5 @@
 // End-to-end: a link lands on the exact step it was made at, even inside a group of events
-// that share one millisecond (the `step=` key; issue "The house", point 5). A reader steps
+// that share one millisecond (the `step=` key). A reader steps
 // through the default run until the address carries a step, opens that address in a fresh
 // tab, and must see the same event of the same run; the same address without its step (an
 // old link) still opens, after the whole group.

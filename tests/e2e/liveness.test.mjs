@@ -1,6 +1,5 @@
-// End-to-end: a "safe" verdict does not hide work that never got done (issue "The three
-// users", point 20). Redis issues no fencing token, so behind a monotone fence storage
-// refuses every write: the run is safe, and client 2 — the newest holder — never gets its
+// End-to-end: a "safe" verdict does not hide work that never got done. Redis issues no
+// fencing token, so behind a monotone fence storage refuses every write: the run is safe, and client 2 — the newest holder — never gets its
 // work done. At the end the verdict says so beside "Safe", names client 2 and why, and its
 // line jumps to where the job stopped. A run where every job finishes says nothing more,
 // and a stale holder stopped by the fence is listed without being called a failure.
