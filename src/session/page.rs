@@ -578,6 +578,22 @@ impl Session {
             .is_some_and(|q| q.hides_answer(&self.run.scenario))
     }
 
+    /// The window both diagrams are drawn in: the reader's zoom; or, while two runs are
+    /// compared that end at different times (a recording beside the model's run, a run
+    /// before an edit), both whole on one time axis, the longer run's, so that one moment
+    /// sits at one place in both; else the whole run (`None`).
+    pub fn diagram_window(&self) -> Option<super::zoom::Window> {
+        if self.zoom.is_some() {
+            return self.zoom;
+        }
+        let vs = self.versus.as_ref()?;
+        let (a, b) = (self.run.trace.end.0, vs.run.trace.end.0);
+        (a != b).then(|| super::zoom::Window {
+            from: 0,
+            to: a.max(b),
+        })
+    }
+
     /// The run's title, as an embed's bar shows it: hidden as the picker's name is while
     /// a question waits.
     pub fn title(&self) -> &str {

@@ -216,7 +216,7 @@ pub fn App() -> Html {
     };
     let diagram = html! {
         <section ref={frame.clone()} class="diagram" aria-label="Space-time diagram" tabindex="0" data-digest={run.digest.clone()} data-entries={run.trace.len().to_string()} data-overlap-ms={run.verdict.stats.double_holder_ms.to_string()}>
-            <Timeline run={run.clone()} state={model.state.clone()} cursor_t={model.cursor.t} veil={model.quiz_waiting()} zoom={model.zoom} highlight={model.highlight()} on_action={on_action.clone()} {on_list} {frame} />
+            <Timeline run={run.clone()} state={model.state.clone()} cursor_t={model.cursor.t} veil={model.quiz_waiting()} zoom={model.diagram_window()} highlight={model.highlight()} on_action={on_action.clone()} {on_list} {frame} />
             { zoom_bar }
         </section>
     };
@@ -285,7 +285,7 @@ pub fn App() -> Html {
                 <>
                     <div class="view versus-on">{ diagram }</div>
                     { compare_bar(&run, model.versus.as_ref(), name, model.can_undo(), &on_action) }
-                    { second_diagram(model.versus.as_ref(), model.cursor.t, model.zoom, &on_action_b) }
+                    { second_diagram(model.versus.as_ref(), model.cursor.t, model.diagram_window(), &on_action_b) }
                     { walkthrough }
                 </>
             }

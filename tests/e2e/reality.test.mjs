@@ -29,6 +29,14 @@ describe('model vs reality', () => {
       assert.match(await bar.textContent(), /Model and reality agree on all \d+ key moments/);
       assert.match(await bar.textContent(), /Real \(above\): .*unsafe|Real \(above\): .*stale/i);
       assert.equal(await page.locator('section.diagram.versus').count(), 1, "the model's run is drawn");
+      // One time axis: the recording and the model's run end at different times, and each
+      // second's tick sits at the same place in both drawings.
+      const ticks = await page.$$eval('section.diagram svg.timeline', (svgs) =>
+        svgs.map((s) => [...s.querySelectorAll('.axis text, text.tick')].map((t) => [t.textContent, Math.round(t.getBoundingClientRect().x)])),
+      );
+      assert.equal(ticks.length, 2);
+      assert.ok(ticks[0].length >= 3, JSON.stringify(ticks));
+      assert.deepEqual(ticks[1], ticks[0], 'the same axis above and below');
       assert.equal(await menu.count(), 0, 'the menu closed');
       await page.keyboard.press('End');
       await page.locator('section.diagram').first().scrollIntoViewIfNeeded();
