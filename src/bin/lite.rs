@@ -12,10 +12,11 @@
 //!   -O1 run until it stops shrinking (index.html: gzip packs -O1's output smaller than
 //!   -Os's or -Oz's, by about 1 KB);
 //! - a simulation that leaves out what the default page never runs — every service but
-//!   the generic one (`model::flavors::simulated`, `model::sim`'s `Service`), every fault
-//!   but a pause (`model::sim`), and the telling of the events only those make
+//!   the generic one (`model::flavors::simulated`, `model::sim`'s `Service`), and the
+//!   telling of the events only the other services and faults make
 //!   (`model::trace::left_out_events`): the next largest. A test in `teach::presets` holds
-//!   the default page to that scope;
+//!   the default page to that scope (and `docs/architecture.md` says what removing these
+//!   cuts would cost);
 //! - integers and clocks without 128-bit arithmetic (`vocab::json`, `model::clock`).
 //!
 //! Its floor is measured by `tools/size-floor` (the same core driven the way this page
