@@ -79,7 +79,14 @@ pub struct Agreement {
     pub parts: Option<(Option<usize>, Option<usize>)>,
     /// The largest time difference between matched moments, ms, and where (model, real).
     pub largest_gap: Option<(i64, usize, usize)>,
+    /// The first matched moment whose times differ by more than [`TARGET_MS`]: the
+    /// difference, ms, and where (model, real).
+    pub departs: Option<(i64, usize, usize)>,
 }
+
+/// How far apart, ms, a model's moment and the real one may be and still agree: the lab's
+/// target (`tools/lab`), which a real service's scheduling noise stays well inside.
+pub const TARGET_MS: i64 = 50;
 
 /// Matches the key moments of `model` and `real` in order (times may differ: a real run
 /// has scheduling noise, and its tokens are the service's own numbers).
@@ -94,6 +101,7 @@ pub fn agreement(model: &Trace, real: &Trace) -> Agreement {
     let (a, b) = (moments(model), moments(real));
     let mut matched = Vec::new();
     let mut largest_gap: Option<(i64, usize, usize)> = None;
+    let mut departs = None;
     for (&(i, x), &(j, y)) in a.iter().zip(&b) {
         if x != y {
             break;
@@ -103,6 +111,9 @@ pub fn agreement(model: &Trace, real: &Trace) -> Agreement {
         if largest_gap.is_none_or(|(g, ..)| gap > g) {
             largest_gap = Some((gap, i, j));
         }
+        if gap > TARGET_MS && departs.is_none() {
+            departs = Some((gap, i, j));
+        }
     }
     let n = matched.len();
     let parts =
@@ -111,6 +122,7 @@ pub fn agreement(model: &Trace, real: &Trace) -> Agreement {
         matched,
         parts,
         largest_gap,
+        departs,
     }
 }
 

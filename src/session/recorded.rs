@@ -9,7 +9,7 @@
 
 use super::page::Session;
 use super::run::{Run, Versus};
-use crate::analysis::compare::{agreement, Agreement, Moment};
+use crate::analysis::compare::{agreement, Agreement, Moment, TARGET_MS};
 use crate::model::recorded::{self, Recording, Role};
 use crate::model::scenario::Scenario;
 use crate::teach::course;
@@ -66,8 +66,14 @@ impl Session {
             let state = Rc::new(run.state_at(0));
             Versus {
                 with: Rc::from(MODEL),
-                divergence: a.parts.and_then(|(_, real)| real),
-                note: Some(Rc::from(agreement_words(&a, &run, &self.run).as_str())),
+                // Where the two stories part, or else where a moment first departs in time.
+                divergence: a
+                    .parts
+                    .and_then(|(_, real)| real)
+                    .or(a.departs.map(|(_, _, real)| real)),
+                note: Some(Rc::from(
+                    agreement_words(&a, &run, &self.run, rec.header.service.as_deref()).as_str(),
+                )),
                 run,
                 state,
             }
@@ -118,21 +124,53 @@ fn about(rec: &Recording) -> String {
     s
 }
 
-/// The comparison in words: where model and reality part, or that they agree and by how
-/// much their times differ.
-fn agreement_words(a: &Agreement, model: &Run, real: &Run) -> String {
+/// Why a real service's moment lands later than the model's, where the service is known
+/// to work so: a clause that starts with " — ", or nothing.
+fn why_apart(service: Option<&str>) -> &'static str {
+    match service {
+        Some("etcd") => {
+            " — etcd revokes an expired lease only when its lessor next looks for expired \
+             leases (every 500 ms), where the model revokes it at once"
+        }
+        Some("zookeeper") => {
+            " — ZooKeeper expires a session on a tick of its own (tickTime), where the \
+             model expires it at once"
+        }
+        _ => "",
+    }
+}
+
+/// The comparison in words: where model and reality part; or the first moment whose times
+/// differ by more than the target, and why where the service is known to differ; or that
+/// they agree and by how much their times differ. `service`: the recording's.
+fn agreement_words(a: &Agreement, model: &Run, real: &Run, service: Option<&str>) -> String {
+    let moment =
+        |i: usize| Moment::of_entry(&model.trace.entries[i]).map_or(String::new(), |m| m.words());
     let gap = a.largest_gap.map(|(ms, i, _)| {
-        let what = Moment::of_entry(&model.trace.entries[i])
-            .map_or(String::new(), |m| format!(" ({})", m.words()));
-        format!("the largest time difference is {}{what}", fmt_ms(ms))
+        format!(
+            "the largest time difference is {} ({})",
+            fmt_ms(ms),
+            moment(i)
+        )
     });
-    match a.parts {
-        None => format!(
-            "Model and reality agree on all {} key moments (grants, writes accepted and refused){}.",
+    match (a.parts, a.departs) {
+        (None, Some((ms, i, _))) => format!(
+            "Model and reality tell the same story ({} key moments, in the same order), but \
+             the first moment to depart is {}: {} apart, beyond the ±{} ms target{}.",
             a.matched.len(),
+            moment(i),
+            fmt_ms(ms),
+            TARGET_MS,
+            why_apart(service)
+        ),
+        (None, None) => format!(
+            "Model and reality agree on all {} key moments (grants, writes accepted and refused) \
+             within ±{} ms{}.",
+            a.matched.len(),
+            TARGET_MS,
             gap.map_or(String::new(), |g| format!("; {g}"))
         ),
-        Some((m, r)) => {
+        (Some((m, r)), _) => {
             let say = |run: &Run, i: Option<usize>| {
                 i.and_then(|i| Moment::of_entry(&run.trace.entries[i]))
                     .map_or("nothing more".to_string(), |m| m.words())

@@ -1,14 +1,15 @@
 // End-to-end: model vs reality. The Lessons menu's last section opens a lab
 // recording of a real Redis run: the recorded run is drawn and judged (unsafe: the stale
 // write got through), the model's run of the same scenario is drawn below it, and the page
-// says they agree on every key moment. A recorded trace imported from a file opens too; a
-// malformed one is refused with its line and field while the run on screen stays.
+// says they agree on every key moment, on one time axis; the same recording with one moment
+// moved 300 ms is named as the first to depart. A recorded trace imported from a file opens
+// too; a malformed one is refused with its line and field while the run on screen stays.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, SHOTS, digestOf, harness, openApp, until } from './lib.mjs';
+import { ROOT, SHOTS, digestOf, harness, openApp, playback, until } from './lib.mjs';
 
 const LAPTOP = { viewport: { width: 1280, height: 900 } };
 
@@ -41,6 +42,34 @@ describe('model vs reality', () => {
       await page.keyboard.press('End');
       await page.locator('section.diagram').first().scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(SHOTS, 'reality.png'), fullPage: true });
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a recording made to differ: the page names the first moment that departs and jumps to it', async () => {
+    const { context, page, problems } = await openApp(h.browser, `${h.url}#s=gc-pause`, LAPTOP);
+    try {
+      // The Redis recording with everything from client 2's accepted write on moved 300 ms
+      // later: the same story, one moment far off the model's time.
+      const lines = (await readFile(join(ROOT, 'tests/recorded/lab/gc-pause-redis.ndjson'), 'utf8')).split('\n');
+      const from = lines.findIndex((l) => l.includes('"event":"write_accepted","client":"c2"'));
+      assert.ok(from > 0);
+      const moved = lines.map((l, i) => (i >= from ? l.replace(/"t_us":(\d+)/, (_, t) => `"t_us":${Number(t) + 300_000}`) : l)).join('\n');
+      await context.route(/\/lab\/gc-pause-redis\.ndjson$/, (route) => route.fulfill({ status: 200, contentType: 'application/x-ndjson', body: moved }));
+      await page.evaluate(() => {
+        location.hash = '#rec=gc-pause-redis';
+      });
+      const bar = page.getByRole('region', { name: 'Model vs reality' });
+      await bar.waitFor();
+      const text = await bar.textContent();
+      assert.match(text, /Model and reality tell the same story \(4 key moments, in the same order\), but the first moment to depart is client 2's write, accepted: 0\.(29|30)\ds apart, beyond the ±50 ms target\./, text);
+      await bar.getByRole('button', { name: 'Jump there' }).click();
+      const { slider } = playback(page);
+      await until(async () => /^t = 2\.53\ds,/.test(await slider.getAttribute('aria-valuetext')), 'the cursor at the moved write (2.53x s)');
+      await page.screenshot({ path: join(SHOTS, 'reality-departs.png'), fullPage: true });
+      // The unmodified recording agrees within the target (the test above).
       assert.deepEqual(problems, []);
     } finally {
       await context.close();
