@@ -7,11 +7,8 @@
 use crate::analysis::bound::{bound, holder_of, Bound, Env};
 use crate::analysis::check::{check, Verdict};
 use crate::analysis::explore::fault::FaultClass;
-use crate::analysis::explore::hole::Hole;
-use crate::analysis::explore::{
-    explore_on, Bounds, Class, Counterexample, Ended, Report as ExploreReport, MAX_FAULTS,
-    MAX_WORKERS,
-};
+use crate::analysis::explore::report;
+use crate::analysis::explore::{explore_on, Bounds, MAX_FAULTS, MAX_WORKERS};
 use crate::model::recorded;
 use crate::model::scenario::{FenceWord, Flavor, Scenario};
 use crate::model::sim::simulate;
@@ -463,7 +460,7 @@ fn explore_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let elapsed_ms = t0.elapsed().as_millis() as u64;
     let io = |e: std::io::Error| e.to_string();
     if json {
-        let v = explore_json(&report, elapsed_ms);
+        let v = report::json(&report, elapsed_ms, &share::counterexample_link);
         writeln!(
             out,
             "{}",
@@ -471,7 +468,12 @@ fn explore_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         )
         .map_err(io)
     } else {
-        write!(out, "{}", explore_text(&target, &report, elapsed_ms)).map_err(io)
+        write!(
+            out,
+            "{}",
+            report::text(&target, &report, elapsed_ms, &share::counterexample_link)
+        )
+        .map_err(io)
     }
 }
 
@@ -684,157 +686,6 @@ bounds: pause {p}, delay {} ms, drift {} ppm\n{verdict}\n{}\n",
         s.push_str("The run that attains it: --format json, field worst_case.\n");
     }
     s
-}
-
-/// The link that opens a counterexample at its first violation.
-pub fn counterexample_link(c: &Counterexample) -> String {
-    share::encode(&ViewState {
-        source: Source::Custom(c.scenario.clone()),
-        t_ms: Some(c.first.at.0),
-        ..ViewState::default()
-    })
-}
-
-/// One sentence: what was added, and what broke.
-fn class_summary(c: &Class) -> String {
-    let faults: Vec<String> = c.example.faults.iter().map(|f| f.describe()).collect();
-    let what = if faults.is_empty() {
-        "With no fault added".to_string()
-    } else {
-        let mut s = faults.join(", then ");
-        if let Some(first) = s.get(..1) {
-            let up = first.to_ascii_uppercase();
-            s.replace_range(..1, &up);
-        }
-        s
-    };
-    let mut s = format!("{what}: {}.", c.example.first.cause);
-    // A fence that is on and still let a stale write through: say which part broke.
-    if let Some(h) = c.example.through.as_ref().filter(|h| **h != Hole::NoFence) {
-        s.push_str(&format!(" Let through because {}.", h.describe()));
-    }
-    s
-}
-
-fn bounds_words(b: &Bounds) -> String {
-    let kinds: Vec<&str> = b.classes.iter().map(|c| c.name()).collect();
-    format!(
-        "up to {} added fault{} ({}), lengths up to {}{}",
-        b.max_faults,
-        if b.max_faults == 1 { "" } else { "s" },
-        kinds.join(", "),
-        fmt_ms(b.max_len_ms),
-        if b.keep_scripted {
-            ""
-        } else {
-            ", without the scenario's own faults"
-        }
-    )
-}
-
-/// The text report of `leaseline explore`.
-pub fn explore_text(target: &str, r: &ExploreReport, elapsed_ms: u64) -> String {
-    let mut s = format!(
-        "explore {target}: {}\n{} schedules, {} distinct runs, {} orderings, {} violating, {} class{} ({} ms)\n",
-        bounds_words(&r.bounds),
-        r.schedules,
-        r.distinct_runs,
-        r.orderings,
-        r.violating,
-        r.classes.len(),
-        if r.classes.len() == 1 { "" } else { "es" },
-        elapsed_ms
-    );
-    if r.breaks_as_given {
-        s.push_str("The scenario breaks as given, with no fault added.\n");
-    }
-    for (i, c) in r.classes.iter().enumerate() {
-        let kinds: Vec<&str> = c.kinds.iter().map(|k| k.name()).collect();
-        let who: Vec<String> = c.clients.iter().map(|n| n.to_string()).collect();
-        s.push_str(&format!(
-            "{}. {} ({}), {} added fault{}, {} distinct run{}:\n   {}\n   run: digest {}, first violation at {}; open: {}\n",
-            i + 1,
-            kinds.join(" + "),
-            who.join(", "),
-            c.example.faults.len(),
-            if c.example.faults.len() == 1 { "" } else { "s" },
-            c.runs,
-            if c.runs == 1 { "" } else { "s" },
-            class_summary(c),
-            c.example.digest,
-            fmt_ms(c.example.first.at.0),
-            counterexample_link(&c.example)
-        ));
-    }
-    match r.ended {
-        Ended::Complete if r.classes.is_empty() => s.push_str(&format!(
-            "SAFE WITHIN THESE BOUNDS: {} schedules, {}. Not a proof: longer faults, or more of them, were not tried.\n",
-            r.schedules,
-            bounds_words(&r.bounds)
-        )),
-        Ended::Complete => {}
-        Ended::Budget => s.push_str(&format!(
-            "INCOMPLETE: stopped at the budget of {} schedules; what was not tried is unknown.\n",
-            r.bounds.budget
-        )),
-        Ended::Cancelled => s.push_str("INCOMPLETE: cancelled.\n"),
-    }
-    s
-}
-
-/// One class of `leaseline explore --format json`'s report (the explore worker also posts
-/// each class as it is found, in this form).
-pub fn explore_class_json(c: &Class) -> serde_json::Value {
-    let e = &c.example;
-    let scenario: serde_json::Value =
-        serde_json::from_str(&crate::vocab::json::compact(&e.scenario.to_json_value()))
-            .unwrap_or_default();
-    serde_json::json!({
-        "kinds": c.kinds.iter().map(|k| k.name()).collect::<Vec<_>>(),
-        "clients": c.clients,
-        "fault_kinds": c.fault_kinds.iter().map(|k| k.name()).collect::<Vec<_>>(),
-        "faults": e.faults.iter().map(|f| f.describe()).collect::<Vec<_>>(),
-        "added_faults": e.faults.len(),
-        "fault_ms": e.cost,
-        "runs": c.runs,
-        "summary": class_summary(c),
-        // What let a stale write through a fence that is on (null: no such write, or no
-        // fence at all).
-        "let_through": e.through.as_ref().filter(|h| **h != Hole::NoFence).map(Hole::describe),
-        "first_violation": e.first,
-        "digest": e.digest,
-        "link": counterexample_link(e),
-        "scenario": scenario,
-    })
-}
-
-/// The JSON report of `leaseline explore --format json`.
-pub fn explore_json(r: &ExploreReport, elapsed_ms: u64) -> serde_json::Value {
-    use serde_json::json;
-    let classes: Vec<serde_json::Value> = r.classes.iter().map(explore_class_json).collect();
-    let b = &r.bounds;
-    json!({
-        "schedules": r.schedules,
-        "distinct_runs": r.distinct_runs,
-        "orderings": r.orderings,
-        "violating": r.violating,
-        "breaks_as_given": r.breaks_as_given,
-        "classes": classes,
-        "safe_within_bounds": r.safe_within_bounds(),
-        "ended": match r.ended {
-            Ended::Complete => "complete",
-            Ended::Budget => "budget",
-            Ended::Cancelled => "cancelled",
-        },
-        "bounds": {
-            "max_faults": b.max_faults,
-            "max_pause_ms": b.max_len_ms,
-            "faults": b.classes.iter().map(|c| c.name()).collect::<Vec<_>>(),
-            "budget": b.budget,
-            "scripted_faults": b.keep_scripted,
-        },
-        "elapsed_ms": elapsed_ms,
-    })
 }
 
 /// Applies a `--fence` value; `volatile` is monotone with the mark kept in memory.

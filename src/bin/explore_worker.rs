@@ -16,7 +16,8 @@
 mod worker {
     use leaseline::analysis::explore::engine::Explorer;
     use leaseline::analysis::explore::request::Request;
-    use leaseline::analysis::explore::{wire, Class, Evaluator, Progress};
+    use leaseline::analysis::explore::{report, wire, Class, Evaluator, Progress};
+    use leaseline::session::share::counterexample_link;
     use wasm_bindgen::prelude::*;
 
     /// Progress every this many schedules. Each message re-renders the page's Explore
@@ -98,7 +99,7 @@ mod worker {
             };
             let (progress, sent, seen) = (&self.progress, &mut self.sent, &mut self.seen_found);
             let report = x.finish(&mut |p, classes| post(progress, sent, seen, p, classes));
-            leaseline::cli::explore_json(&report, 0).to_string()
+            report::json(&report, 0, &counterexample_link).to_string()
         }
 
         fn merge(&mut self) {
@@ -129,7 +130,7 @@ mod worker {
                 .iter()
                 .enumerate()
                 .filter(|(i, c)| sent.get(*i) != Some(&c.example.digest))
-                .map(|(i, c)| serde_json::json!([i, leaseline::cli::explore_class_json(c)]))
+                .map(|(i, c)| serde_json::json!([i, report::class_json(c, &counterexample_link)]))
                 .collect();
             *sent = classes.iter().map(|c| c.example.digest.clone()).collect();
             found = JsValue::from_str(&serde_json::Value::Array(fresh).to_string());

@@ -20,7 +20,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-/// A class of the report (`cli::explore_class_json`), as the worker sent it.
+/// A class of the report (`analysis::explore::report::class_json`), as the worker sent it.
 type Found = Rc<Vec<Rc<serde_json::Value>>>;
 
 #[derive(Clone, PartialEq)]

@@ -40,6 +40,7 @@ pub mod fault;
 pub mod hole;
 pub mod instants;
 pub mod key;
+pub mod report;
 pub mod request;
 pub mod wire;
 

@@ -453,6 +453,15 @@ pub fn parse_origins(list: &str) -> Result<Vec<String>, String> {
         .collect()
 }
 
+/// The link that opens a counterexample of the explorer at its first violation.
+pub fn counterexample_link(c: &crate::analysis::explore::Counterexample) -> String {
+    encode(&ViewState {
+        source: Source::Custom(c.scenario.clone()),
+        t_ms: Some(c.first.at.0),
+        ..ViewState::default()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
