@@ -102,23 +102,9 @@ impl Storage {
                 token,
                 epoch,
             } => {
-                let mark = self.marks.get(&*self.mark_key(key)).copied();
-                // A key written through a path that ignores the token is not checked.
-                let checked = !self.spec.unfenced_keys.iter().any(|k| **k == **key);
-                let verdict = if checked {
-                    self.check(*token, mark, current)
-                } else {
-                    Ok(())
-                };
+                let (mark, verdict) = self.fence(key, *token, current);
                 if let Err(reason) = verdict {
-                    ctx.note(Event::WriteRejected {
-                        client: from,
-                        key: key.clone(),
-                        token: *token,
-                        reason: reason.clone(),
-                    });
-                    ctx.send(from, Msg::WriteRejected { req: *req, reason });
-                    return;
+                    return refuse(ctx, from, *req, key, *token, reason);
                 }
                 let p = Pending {
                     from,
@@ -177,21 +163,11 @@ impl Storage {
                         read: *version,
                         now,
                     })
-                } else if self.spec.unfenced_keys.iter().any(|k| **k == **key) {
-                    Ok(())
                 } else {
-                    let mark = self.marks.get(&*self.mark_key(key)).copied();
-                    self.check(*token, mark, current)
+                    self.fence(key, *token, current).1
                 };
                 if let Err(reason) = verdict {
-                    ctx.note(Event::WriteRejected {
-                        client: from,
-                        key: key.clone(),
-                        token: *token,
-                        reason: reason.clone(),
-                    });
-                    ctx.send(from, Msg::WriteRejected { req: *req, reason });
-                    return;
+                    return refuse(ctx, from, *req, key, *token, reason);
                 }
                 let p = Pending {
                     from,
@@ -234,6 +210,21 @@ impl Storage {
             }
             _ => {}
         }
+    }
+
+    /// The fence's judgement of a write of `token` to `key`, and the mark it compared with.
+    /// A key written through a path that ignores the token is not checked.
+    fn fence(
+        &self,
+        key: &Text,
+        token: Option<u64>,
+        current: Option<u64>,
+    ) -> (Option<u64>, Result<(), RejectReason>) {
+        let mark = self.marks.get(&*self.mark_key(key)).copied();
+        if self.spec.unfenced_keys.iter().any(|k| **k == **key) {
+            return (mark, Ok(()));
+        }
+        (mark, self.check(token, mark, current))
     }
 
     fn check(
@@ -343,6 +334,24 @@ impl Storage {
         };
         ctx.note(Event::Restarted { forgot });
     }
+}
+
+/// Refuses a write: the trace says so, and the writer hears why.
+fn refuse(
+    ctx: &mut Ctx,
+    from: NodeId,
+    req: u32,
+    key: &Text,
+    token: Option<u64>,
+    reason: RejectReason,
+) {
+    ctx.note(Event::WriteRejected {
+        client: from,
+        key: key.clone(),
+        token,
+        reason: reason.clone(),
+    });
+    ctx.send(from, Msg::WriteRejected { req, reason });
 }
 
 #[cfg(test)]
