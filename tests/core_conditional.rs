@@ -10,19 +10,13 @@ use leaseline::model::recorded;
 use leaseline::model::scenario::{Scenario, Step};
 use leaseline::model::sim::simulate;
 use leaseline::model::trace::{Event, Trace};
-use leaseline::teach::course;
 use leaseline::vocab::ids::NodeId;
 
 const C1: NodeId = NodeId::Client(0);
 const C2: NodeId = NodeId::Client(1);
 
-fn open(name: &str) -> Scenario {
-    course::open(name).unwrap_or_else(|| panic!("no scenario {name}"))
-}
-
-fn run(name: &str) -> Trace {
-    simulate(&open(name)).unwrap()
-}
+mod common;
+use common::{open, run};
 
 /// Every read storage served: (time, client, version).
 fn reads(t: &Trace) -> Vec<(i64, NodeId, u64)> {
@@ -69,15 +63,7 @@ fn under_a_broken_lease_client_1_writes_back_over_client_2s_entry() {
         _ => None,
     });
     assert_eq!(pause, Some((5_000, 40_000)));
-    let tokens: Vec<(NodeId, u64)> = t
-        .entries
-        .iter()
-        .filter_map(|e| match e.event {
-            Event::LeaseGranted { client, token, .. } => Some((client, token)),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(tokens, [(C1, 33), (C2, 34)]);
+    assert_eq!(common::grants(&t), [(C1, 33), (C2, 34)]);
     let k = kinds(&t);
     assert!(k.contains(&ViolationKind::LostUpdate), "{k:?}");
     assert!(k.contains(&ViolationKind::StaleWrite), "{k:?}");

@@ -6,10 +6,9 @@
 //! naming the claim.
 
 use leaseline::analysis::check::check;
-use leaseline::model::scenario::{Fault, FaultKind, PauseCause, Scenario};
+use leaseline::model::scenario::{Fault, FaultKind, PauseCause};
 use leaseline::model::sim::simulate;
 use leaseline::model::trace::{Entry, Event, LossHow, Trace};
-use leaseline::teach::course;
 use leaseline::vocab::ids::NodeId;
 
 const C1: NodeId = NodeId::Client(0);
@@ -17,13 +16,8 @@ const C2: NodeId = NodeId::Client(1);
 const COORD: NodeId = NodeId::COORD;
 const DB: NodeId = NodeId::Storage;
 
-fn open(name: &str) -> Scenario {
-    course::open(name).unwrap_or_else(|| panic!("no scenario {name}"))
-}
-
-fn run(name: &str) -> Trace {
-    simulate(&open(name)).unwrap()
-}
+mod common;
+use common::{open, run};
 
 /// The true time (ms) of the first entry that matches.
 fn first(t: &Trace, p: impl Fn(&Entry) -> bool) -> Option<i64> {

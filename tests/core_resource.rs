@@ -13,6 +13,8 @@ use leaseline::vocab::ids::NodeId;
 const C1: NodeId = NodeId::Client(0);
 const C2: NodeId = NodeId::Client(1);
 
+mod common;
+
 fn run(name: &str) -> Trace {
     simulate(&library::find(name).unwrap()).unwrap()
 }
@@ -54,15 +56,7 @@ fn the_lesson_run_is_what_its_text_says() {
             one_mark: Some(false),
         }
     );
-    let grants: Vec<_> = t
-        .entries
-        .iter()
-        .filter_map(|e| match e.event {
-            Event::LeaseGranted { client, token, .. } => Some((client, token)),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(grants, [(C1, 33), (C2, 34)]);
+    assert_eq!(common::grants(&t), [(C1, 33), (C2, 34)]);
     let pause = t.entries.iter().find_map(|e| match e.event {
         Event::Paused { for_ms, .. } if e.node == C1 => Some((e.t.0, for_ms)),
         _ => None,

@@ -16,13 +16,8 @@ use std::rc::Rc;
 const C1: NodeId = NodeId::Client(0);
 const C2: NodeId = NodeId::Client(1);
 
-fn open(name: &str) -> Scenario {
-    course::open(name).unwrap_or_else(|| panic!("no scenario {name}"))
-}
-
-fn run(name: &str) -> Trace {
-    simulate(&open(name)).unwrap()
-}
+mod common;
+use common::{open, run};
 
 /// Every lesson and lock-service preset, with its fixes: (name, scenario).
 fn every_variant() -> Vec<(String, Scenario)> {

@@ -238,3 +238,26 @@ pub fn with_and_without_fence(sc: &Scenario) -> Vec<(FenceMode, Scenario)> {
         })
         .collect()
 }
+
+/// A built-in scenario by name (a preset, a lesson or `lesson/fix`).
+pub fn open(name: &str) -> Scenario {
+    leaseline::teach::course::open(name).unwrap_or_else(|| panic!("no scenario {name}"))
+}
+
+/// The run of a built-in scenario.
+pub fn run(name: &str) -> leaseline::model::trace::Trace {
+    leaseline::model::sim::simulate(&open(name)).unwrap()
+}
+
+/// Each grant of the run: (client, token), in order.
+pub fn grants(t: &leaseline::model::trace::Trace) -> Vec<(NodeId, u64)> {
+    t.entries
+        .iter()
+        .filter_map(|e| match e.event {
+            leaseline::model::trace::Event::LeaseGranted { client, token, .. } => {
+                Some((client, token))
+            }
+            _ => None,
+        })
+        .collect()
+}
