@@ -15,7 +15,7 @@
 #   make fuzz    every parser a user can reach (scenario JSON, the link fragment, the embed
 #                host message) fed 1,000,000 generated inputs each (LEASELINE_FUZZ_N to
 #                change it): no panic, every refusal names its field; a count per parser
-#                at the end; then explore's long sweeps (tests/core_explore_sweep.rs, ignored
+#                at the end; then explore's long sweeps (tests/it/explore_sweep.rs, ignored
 #                by `cargo test`): every lesson fenced, two added faults.
 #   make mutants plants ten known bugs in the core, one at a time, in a scratch copy
 #                (scripts/mutants.sh), runs `cargo test --no-default-features` on each and
@@ -72,13 +72,13 @@ test: setup
 	@$(STEP) "lab conformance (real Redis, etcd, PostgreSQL and ZooKeeper)" scripts/lab.sh --check
 	@$(STEP) --summary
 
-# tests/core_fuzz.rs at 1,000,000 inputs per parser (`cargo test` runs it at 100,000 /
+# tests/it/fuzz.rs at 1,000,000 inputs per parser (`cargo test` runs it at 100,000 /
 # 100,000 / 20,000), in the test profile (opt-level 2); the summary lines are repeated last.
 fuzz:
 	@start=$$(date +%s); log=$$(mktemp); trap 'rm -f "$$log"' EXIT; \
 	LEASELINE_FUZZ_N=$${LEASELINE_FUZZ_N:-1000000} \
-		cargo test --no-default-features --test core_fuzz -- --nocapture 2>&1 | tee "$$log"; \
-	cargo test --no-default-features --test core_explore_sweep -- --ignored --nocapture 2>&1 | tee -a "$$log"; \
+		cargo test --no-default-features --test it -- fuzz:: --nocapture 2>&1 | tee "$$log"; \
+	cargo test --no-default-features --test it -- explore_sweep:: --ignored --nocapture 2>&1 | tee -a "$$log"; \
 	echo; grep '^fuzz: .* inputs, ' "$$log"; grep '^explore sweep' "$$log"; \
 	echo "fuzz: done in $$(($$(date +%s) - start))s"
 

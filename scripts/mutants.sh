@@ -9,7 +9,7 @@
 #
 # Each bug is an exact text substitution (file, old text, new text), listed in
 # scripts/mutants.txt. The old text must occur exactly once in its file, or the script stops
-# before building anything; tests/core_docs.rs checks the same on every `cargo test`, so
+# before building anything; tests/it/docs.rs checks the same on every `cargo test`, so
 # when the code moves, the list is fixed in the same change rather than found broken here.
 #
 # The scratch copy is target/mutants-tree (a fixed path, so the build in target/mutants
@@ -125,7 +125,7 @@ suite() {
   if ((rc == 0)); then echo pass; elif ((rc == 124)); then echo timeout; else echo fail; fi
 }
 
-# The test binary that failed (cargo's "to rerun pass `--test core_sweep`"), and the tests
+# The test binary that failed (cargo's "to rerun pass `--test it`"), and the tests
 # in it that failed: the first by name (tests run in parallel, so not the first to fail)
 # and how many more.
 culprit() {
@@ -139,6 +139,7 @@ culprit() {
     --lib) bin="lib (unit tests)" ;;
     --doc) bin="doctests" ;;
     --bin*) bin="bin ${bin#--bin }" ;;
+    --test\ it) bin="tests/it" ;;
     --test*) bin="tests/${bin#--test }.rs" ;;
     "") bin="?" ;;
   esac

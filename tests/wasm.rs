@@ -135,7 +135,7 @@ mod mount {
 }
 
 /// The determinism contract across targets: each preset's digest, computed here in wasm32,
-/// equals the one pinned by the native test `core_digests` in `tests/golden/digests.txt`.
+/// equals the one pinned by the native test `digests` (tests/it/digests.rs) in `tests/golden/digests.txt`.
 #[wasm_bindgen_test]
 fn preset_digests_equal_the_native_ones() {
     let golden = include_str!("golden/digests.txt");

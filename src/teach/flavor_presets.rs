@@ -5,7 +5,7 @@
 //! etcd's lease extended by a leader change, Consul's false positive cushioned by
 //! lock-delay, Chubby's fail-over inside the grace period and its lock-delay. A preset's
 //! base is a JSON file in `flavors/`; a remedy is a small named change to it, as in the
-//! scenario library. Every expected verdict is checked natively (`tests/core_flavors.rs`).
+//! scenario library. Every expected verdict is checked natively (`tests/it/flavors.rs`).
 //!
 //! Names: `redlock-restart` for the base, `redlock-restart/delayed-restart` for a remedy.
 

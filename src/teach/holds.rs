@@ -11,7 +11,7 @@
 //! - a **variant** that shows the failure as it is (its expected verdict is unsafe: "the
 //!   same overlap with a job that is not idempotent").
 //!
-//! This table is written by hand, but it is not trusted: `tests/core_library.rs` explores
+//! This table is written by hand, but it is not trusted: `tests/it/library.rs` explores
 //! every fix and fails when a fix the table leaves out breaks, when one it lists holds, or
 //! when the kinds of fault it names are not the ones the explorer finds. The page never
 //! shows a counterexample from here: its Explore panel computes the smallest one.

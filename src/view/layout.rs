@@ -699,8 +699,8 @@ impl Index {
 
     /// The same index, but a layout with it walks every entry of the run and draws every
     /// shape (no level of detail): what a window's layout must come to
-    /// (tests/core_labels.rs), and what a level of detail must stay true to
-    /// (tests/core_layout_lod.rs).
+    /// (tests/it/labels.rs), and what a level of detail must stay true to
+    /// (tests/it/layout_lod.rs).
     pub fn uncut(self) -> Index {
         Index { cut: false, ..self }
     }

@@ -5,7 +5,7 @@
 //! `BeliefStarted` is its `granted`), the lock service's expiries, pauses, cuts, storage's
 //! answers and effects. The model's inner workings (receipts, timers, lease checks) have no
 //! recorded equivalent and are left out; reading an export back gives the run's verdict
-//! classes unchanged (`tests/core_recorded.rs`). Times are the model's ms × 1000.
+//! classes unchanged (`tests/it/recorded.rs`). Times are the model's ms × 1000.
 
 use super::{MAX_TTL_MS, VERSION};
 use crate::model::msg::{Msg, RejectReason};

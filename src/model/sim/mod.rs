@@ -12,7 +12,7 @@
 //! A search that tries many faults on one run uses that property to skip the common
 //! start: a [`Prefix`] is the run stopped before an instant, and finishing a copy of it
 //! with faults added at or after that instant gives exactly the trace [`run`] gives for
-//! the scenario with those faults (tests/core_sim_resume.rs checks it entry by entry).
+//! the scenario with those faults (tests/it/sim_resume.rs checks it entry by entry).
 
 pub mod client;
 pub mod coordinator;

@@ -5,7 +5,7 @@
 //!
 //! The real run is read with the core's own reader and converted to the model's trace
 //! (`leaseline::model::recorded`), so both sides are a `Trace` and one function reads both.
-//! This file uses only the core and std: tests/core_lab_fixtures.rs includes it to check the
+//! This file uses only the core and std: tests/it/lab_fixtures.rs includes it to check the
 //! committed recordings' verdicts without the services.
 
 use leaseline::analysis::check::{check, Refusal, Verdict, ViolationKind};

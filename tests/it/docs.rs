@@ -5,7 +5,7 @@ use leaseline::model::scenario::Scenario;
 use leaseline::model::sim::simulate;
 
 fn example() -> String {
-    let doc = include_str!("../docs/scenario-format.md");
+    let doc = include_str!("../../docs/scenario-format.md");
     let start = doc.rfind("```json\n{").expect("a complete example") + "```json\n".len();
     let end = start + doc[start..].find("```").expect("closing fence");
     doc[start..end].to_string()
@@ -41,7 +41,7 @@ fn a_broken_example_is_refused_with_the_field_named() {
 /// The complete example of docs/scenario-format.md with the doc's example of the top-level
 /// field `key` added to it, read.
 fn example_with(key: &str) -> Scenario {
-    let doc = include_str!("../docs/scenario-format.md");
+    let doc = include_str!("../../docs/scenario-format.md");
     let start = doc
         .find(&format!("```json\n\"{key}\""))
         .unwrap_or_else(|| panic!("the {key} example"))
@@ -98,7 +98,7 @@ fn the_documented_question_is_graded_by_the_run() {
 #[test]
 fn the_recorded_trace_doc_says_what_the_reader_does() {
     use leaseline::model::recorded;
-    let doc = include_str!("../docs/trace-format.md");
+    let doc = include_str!("../../docs/trace-format.md");
     let start = doc.rfind("```json\n{").expect("a complete example") + "```json\n".len();
     let end = start + doc[start..].find("```").expect("closing fence");
     let rec = recorded::parse(&doc[start..end]).unwrap_or_else(|e| panic!("{e}"));
@@ -162,7 +162,7 @@ struct Planted {
 fn planted_bugs() -> Vec<Planted> {
     let mut bugs: Vec<Planted> = Vec::new();
     let mut section: Option<bool> = None; // Some(true): old, Some(false): new
-    for line in include_str!("../scripts/mutants.txt").lines() {
+    for line in include_str!("../../scripts/mutants.txt").lines() {
         if let Some(name) = line.strip_prefix("## bug: ") {
             bugs.push(Planted {
                 name: name.to_string(),
@@ -246,7 +246,7 @@ fn cli(args: &[&str]) -> (i32, String) {
 /// paragraph under them say; its picture's story (tokens 33 and 34) is the run's.
 #[test]
 fn the_readme_cli_examples_print_what_the_readme_says() {
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../../README.md");
     let block = readme
         .split("```sh\ncargo run -q -- run gc-pause ")
         .nth(1)
@@ -313,17 +313,17 @@ fn the_readme_cli_examples_print_what_the_readme_says() {
 /// The README is a front door, not a manual: under 120 lines (the rest is in docs/).
 #[test]
 fn the_readme_stays_short() {
-    let lines = include_str!("../README.md").lines().count();
+    let lines = include_str!("../../README.md").lines().count();
     assert!(lines < 120, "README.md is {lines} lines");
 }
 
 /// The README's picture is the recorder's GIF of the run it names, and stays small.
 #[test]
 fn the_readme_gif_is_a_small_recording_of_gc_pause() {
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../../README.md");
     assert!(readme.contains("](docs/leaseline.gif)"));
     assert!(readme.contains("`cargo run -q -- record gc-pause --gif docs/leaseline.gif"));
-    let gif = include_bytes!("../docs/leaseline.gif");
+    let gif = include_bytes!("../../docs/leaseline.gif");
     assert!(gif.starts_with(b"GIF89a"), "not a GIF");
     assert!(
         gif.len() < 500_000,
@@ -393,7 +393,7 @@ fn every_relative_link_in_the_readme_and_the_new_docs_exists() {
 /// The tier names `make test` runs, in order: the Makefile's `$(STEP) "NAME"` lines under
 /// `test:`.
 fn makefile_tiers() -> Vec<String> {
-    let makefile = include_str!("../Makefile");
+    let makefile = include_str!("../../Makefile");
     let target = makefile
         .split("\ntest: ")
         .nth(1)
@@ -412,7 +412,7 @@ fn makefile_tiers() -> Vec<String> {
 /// order, and the figures it gives are the Makefile's and rust-toolchain.toml's.
 #[test]
 fn the_testing_doc_lists_the_makefiles_tiers_in_order() {
-    let doc = include_str!("../docs/testing.md");
+    let doc = include_str!("../../docs/testing.md");
     let tiers = makefile_tiers();
     assert!(tiers.len() > 10, "{tiers:?}");
     let listed: Vec<(usize, String)> = doc
@@ -434,8 +434,10 @@ fn the_testing_doc_lists_the_makefiles_tiers_in_order() {
     assert!(doc.contains(&format!("`tiers: {bundle} passed, 1 failed (bundle size)`")));
     // `make fuzz`'s size, and the toolchain.
     assert!(doc.contains("raises `LEASELINE_FUZZ_N`\nto a million inputs per parser"));
-    assert!(include_str!("../Makefile").contains("LEASELINE_FUZZ_N=$${LEASELINE_FUZZ_N:-1000000}"));
-    let channel = include_str!("../rust-toolchain.toml")
+    assert!(
+        include_str!("../../Makefile").contains("LEASELINE_FUZZ_N=$${LEASELINE_FUZZ_N:-1000000}")
+    );
+    let channel = include_str!("../../rust-toolchain.toml")
         .lines()
         .find_map(|l| l.strip_prefix("channel = \""))
         .and_then(|v| v.strip_suffix('"'))
@@ -447,7 +449,7 @@ fn the_testing_doc_lists_the_makefiles_tiers_in_order() {
 /// gives are the lab's own constants.
 #[test]
 fn the_lab_doc_lists_every_lab_scenario_with_its_verdict() {
-    let doc = include_str!("../docs/lab.md");
+    let doc = include_str!("../../docs/lab.md");
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/lab/scenarios");
     let mut files: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
@@ -500,7 +502,7 @@ fn the_lab_doc_lists_every_lab_scenario_with_its_verdict() {
 #[test]
 fn the_format_doc_lists_every_pause_cause() {
     use leaseline::model::scenario::PauseCause;
-    let doc = include_str!("../docs/scenario-format.md");
+    let doc = include_str!("../../docs/scenario-format.md");
     for c in PauseCause::ALL {
         let row = doc
             .lines()

@@ -4,6 +4,7 @@
 //! it is read here from the run it describes, and the new steps, messages and event are
 //! checked where they cross the codec, the validator and the exporters.
 
+use crate::common;
 use leaseline::analysis::check::{check, ViolationKind};
 use leaseline::model::msg::RejectReason;
 use leaseline::model::recorded;
@@ -15,8 +16,7 @@ use leaseline::vocab::ids::NodeId;
 const C1: NodeId = NodeId::Client(0);
 const C2: NodeId = NodeId::Client(1);
 
-mod common;
-use common::{open, run};
+use crate::common::{open, run};
 
 /// Every read storage served: (time, client, version).
 fn reads(t: &Trace) -> Vec<(i64, NodeId, u64)> {

@@ -1,8 +1,7 @@
 //! The real lock services (`sim::flavors`): every flavor preset and remedy reaches its
 //! verdict, runs reproducibly, and each flavor shows the behaviour that defines it.
 
-mod common;
-
+use crate::common;
 use leaseline::analysis::check::{check, Verdict};
 use leaseline::model::flavors::{consul, etcd, redlock};
 use leaseline::model::msg::Msg;
@@ -434,7 +433,7 @@ fn a_bad_flavor_names_the_field() {
 
 #[test]
 fn cli_switches_flavor_and_refuses_an_unknown_one() {
-    use common::cli;
+    use crate::common::cli;
     let (code, _, err) = cli(&["run", "gc-pause", "--flavor", "foo"]);
     assert_eq!(code, 2);
     assert!(

@@ -17,8 +17,7 @@
 //! sets it to 1,000,000. Inputs come from the project's own PRNG (`sim::rng`); each parser
 //! has its own seed, printed in its summary line, and `LEASELINE_FUZZ_SEED` replaces it.
 
-mod common;
-
+use crate::common;
 use leaseline::analysis::check::check;
 use leaseline::model::scenario::{FenceMode, Scenario, ScenarioError, LIMITS};
 use leaseline::model::sim::rng::Rng;

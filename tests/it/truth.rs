@@ -16,8 +16,7 @@ use std::rc::Rc;
 const C1: NodeId = NodeId::Client(0);
 const C2: NodeId = NodeId::Client(1);
 
-mod common;
-use common::{open, run};
+use crate::common::{open, run};
 
 /// Every lesson and lock-service preset, with its fixes: (name, scenario).
 fn every_variant() -> Vec<(String, Scenario)> {
@@ -280,7 +279,7 @@ fn redis_clock_jump_has_a_fenced_run_and_the_readme_lists_it() {
         ),
         (2, 0)
     );
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../../README.md");
     assert!(readme.contains("`redis-clock-jump`") && readme.contains("`redis-clock-jump/fenced`"));
     assert!(open("redis-clock-jump")
         .description
@@ -292,7 +291,7 @@ fn redis_clock_jump_has_a_fenced_run_and_the_readme_lists_it() {
 fn the_docs_give_redlocks_drift_as_the_model_computes_it() {
     use leaseline::model::flavors::redlock::drift_ms;
     assert_eq!(drift_ms(10_000), 102);
-    let doc = include_str!("../docs/scenario-format.md");
+    let doc = include_str!("../../docs/scenario-format.md");
     assert!(doc.contains("Redlock's drift allowance of TTL/100 + 2 ms\n(102 ms for a 10 s TTL)"));
     assert!(!doc.contains("2 ms drift allowance"));
 }
@@ -1383,12 +1382,12 @@ fn minimum_ttls_are_told_as_the_services_apply_them() {
         x.contains("etcd raises a TTL under 2 seconds to 2 seconds"),
         "{x}"
     );
-    let format = include_str!("../docs/scenario-format.md");
+    let format = include_str!("../../docs/scenario-format.md");
     assert!(format.contains("etcd silently raises a shorter TTL to 2 s"));
     assert!(format.contains(
         "2 × tickTime with the sample `zoo.cfg`'s tickTime=2000, 6 s with the code default of 3000"
     ));
-    let bound = include_str!("../docs/safety-bound.md");
+    let bound = include_str!("../../docs/safety-bound.md");
     assert!(bound.contains("etcd itself would raise a"));
     let mut sc = open("etcd-leader-change");
     sc.clients[0].ttl_ms = 1_000;

@@ -3,11 +3,9 @@
 //! merged bar covers exactly the union of the bars it stands for, a bundle counts every
 //! message, and a violation is never merged away.
 
-#[path = "core_layout_big.rs"]
-mod big_run;
-mod common;
+use crate::big_run;
+use crate::common::every_scenario;
 use big_run::big;
-use common::every_scenario;
 use leaseline::analysis::check::check;
 use leaseline::model::sim::simulate;
 use leaseline::model::trace::Trace;
@@ -20,7 +18,7 @@ fn shapes(d: &Diagram) -> usize {
 }
 
 #[test]
-#[ignore = "a measurement: cargo test --release --test core_layout_lod -- --ignored --nocapture"]
+#[ignore = "a measurement: cargo test --release --test it layout_lod -- --ignored --nocapture"]
 fn profile_windows_of_the_big_run() {
     let (t, v) = big(100_000, "monotone");
     let ix = layout::Index::new(&t);

@@ -15,8 +15,7 @@
 //! drawing prints on another (marks at one spot are drawn as one, with a count), nor any
 //! ✂ of the stage on another.
 
-mod common;
-use common::{every_scenario, with_and_without_fence};
+use crate::common::{every_scenario, with_and_without_fence};
 use leaseline::analysis::check::check;
 use leaseline::model::sim::simulate;
 use leaseline::view::layout::{self, Diagram, Label, Rect};

@@ -1,8 +1,7 @@
 //! Seeded sweeps over random scenarios with random faults: the safety property of atomic
 //! monotone fencing, the checker's ability to fail, determinism, and fault causality.
 
-mod common;
-
+use crate::common;
 use leaseline::analysis::check::check;
 use leaseline::model::scenario::FenceMode;
 use leaseline::model::sim::run;

@@ -1,6 +1,7 @@
 //! A fence compares tokens per resource: the `token-wrong-resource` lesson's claims, its
 //! fix, and the scenario fields behind them (`storage.resources`, `storage.mark_per`).
 
+use crate::common;
 use leaseline::analysis::check::{check, ViolationKind};
 use leaseline::model::msg::RejectReason;
 use leaseline::model::recorded;
@@ -12,8 +13,6 @@ use leaseline::vocab::ids::NodeId;
 
 const C1: NodeId = NodeId::Client(0);
 const C2: NodeId = NodeId::Client(1);
-
-mod common;
 
 fn run(name: &str) -> Trace {
     simulate(&library::find(name).unwrap()).unwrap()

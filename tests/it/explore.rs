@@ -2,8 +2,7 @@
 //! sources describe, says "safe within these bounds" for the fence, breaks the timing fixes
 //! with a longer pause, and answers the same way every time.
 
-mod common;
-
+use crate::common;
 use leaseline::analysis::check::{check, ViolationKind};
 use leaseline::analysis::explore::fault::{Added, FaultClass};
 use leaseline::analysis::explore::{explore, explore_live, Bounds, Ended, Report};
@@ -267,7 +266,7 @@ fn the_classes_are_handed_over_as_they_are_found() {
 
 #[test]
 fn the_command_line_reports_and_refuses_bad_input_in_one_line() {
-    use common::cli;
+    use crate::common::cli;
     let (code, out, _) = cli(&[
         "explore",
         "gc-pause",

@@ -1,6 +1,6 @@
 //! The benchmark's long run, generated (tests/e2e/bench-frames.mjs, `bigScenario`), for
-//! the tests of a window's level of detail (core_layout_lod.rs) and of its labels
-//! (core_labels.rs), which include this file. On its own it tests nothing.
+//! the tests of a window's level of detail (layout_lod.rs) and of its labels
+//! (labels.rs), which use it. On its own it tests nothing.
 
 #![allow(dead_code)]
 

@@ -3,8 +3,7 @@
 //! gets the same verdict as the run itself; and malformed files are refused with their
 //! line and field named, never a panic.
 
-mod common;
-use common::every_scenario;
+use crate::common::every_scenario;
 use leaseline::analysis::check::{check, Refusal, Verdict, ViolationKind};
 use leaseline::model::recorded::{self, RecordedError, MAX_BYTES, MAX_LINE, MAX_LINES};
 use leaseline::model::sim::simulate;
@@ -131,7 +130,7 @@ fn a_clean_run_is_safe_with_no_overlap() {
 
 #[test]
 fn the_documented_example_is_the_unfenced_fixture() {
-    let doc = include_str!("../docs/trace-format.md");
+    let doc = include_str!("../../docs/trace-format.md");
     let start = doc.rfind("```json\n{").expect("an example") + "```json\n".len();
     let end = start + doc[start..].find("```").expect("closing fence");
     let fixture = std::fs::read_to_string(dir().join("redis-gc-pause-unfenced.ndjson")).unwrap();

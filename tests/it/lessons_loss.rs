@@ -16,8 +16,7 @@ const C2: NodeId = NodeId::Client(1);
 const COORD: NodeId = NodeId::COORD;
 const DB: NodeId = NodeId::Storage;
 
-mod common;
-use common::{open, run};
+use crate::common::{open, run};
 
 /// The true time (ms) of the first entry that matches.
 fn first(t: &Trace, p: impl Fn(&Entry) -> bool) -> Option<i64> {

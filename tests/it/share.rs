@@ -1,9 +1,8 @@
 //! "The link is the state": every view a reader can share comes back from its link exactly,
 //! custom scenarios included, and no link — truncated, garbled or hostile — panics (the
-//! generated links are in tests/core_fuzz.rs).
+//! generated links are in tests/it/fuzz.rs).
 
-mod common;
-
+use crate::common;
 use leaseline::model::scenario::{FenceMode, Scenario};
 use leaseline::model::sim::simulate;
 use leaseline::session::share::{

@@ -4,8 +4,7 @@
 //! refused naming their line and key; and a model run written with `run --format jepsen`
 //! reads back to the same verdict.
 
-mod common;
-use common::every_scenario;
+use crate::common::every_scenario;
 use leaseline::analysis::check::{check, Verdict, ViolationKind};
 use leaseline::analysis::liveness::JobEnd;
 use leaseline::model::recorded::{self, jepsen, RecordedError};

@@ -4,9 +4,7 @@
 //! (tools/lab/scenarios, what `leaseline run FILE` runs). The classes come from the lab's own
 //! module, so this is the lab's comparison itself, not a copy of it.
 
-#[allow(dead_code)]
-#[path = "../tools/lab/src/verdict.rs"]
-mod verdict;
+use crate::lab_verdict as verdict;
 
 use std::path::Path;
 

@@ -8,10 +8,8 @@
 //! page's font stack falls back to; the e2e test `labels.test.mjs` measures the real ones
 //! in Chromium), its height from the font's ascent and descent at the diagram's 11 px.
 
-#[path = "core_layout_big.rs"]
-mod big_run;
-mod common;
-use common::{every_scenario, with_and_without_fence};
+use crate::big_run;
+use crate::common::{every_scenario, with_and_without_fence};
 use leaseline::analysis::check::{check, Verdict};
 use leaseline::model::scenario::Scenario;
 use leaseline::model::sim::simulate;

@@ -5,9 +5,7 @@
 //! sentences were reworded: the searches themselves did not change). Several lessons and fixes,
 //! one and two faults, complete searches and searches stopped by the budget.
 
-mod common;
-
-use common::cli;
+use crate::common::cli;
 use leaseline::analysis::explore::engine::{Chunk, Explorer};
 use leaseline::analysis::explore::{explore_live, wire, Bounds, Ended};
 use leaseline::teach::course::open;

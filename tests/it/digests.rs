@@ -2,7 +2,7 @@
 //! same file, so native == wasm32 is proven on every run of the test command.
 //!
 //! A deliberate model change changes digests: regenerate with
-//! `UPDATE_GOLDEN=1 cargo test --test core_digests` and say why in the commit.
+//! `UPDATE_GOLDEN=1 cargo test --test it digests` and say why in the commit.
 
 use leaseline::model::sim::simulate;
 use leaseline::teach::presets::PRESETS;
