@@ -13,7 +13,7 @@
 //! the fragment and fetches nothing for a link that names more than these keys.
 
 use leaseline::session::Session;
-use leaseline::teach::walkthrough::QUESTIONS;
+use leaseline::teach::quiz::QUESTIONS;
 use leaseline::teach::{course, narrate, presets};
 use leaseline::view::export::first_paint::{self, Around, Guide};
 use leaseline::view::layout;

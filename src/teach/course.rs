@@ -19,7 +19,8 @@ use crate::teach::library::{
     CHAPTER_UNFENCEABLE, FENCING, LESSONS,
 };
 use crate::teach::presets::preset;
-use crate::teach::walkthrough::{Question, Stop, Walkthrough, QUESTIONS, WALKTHROUGHS};
+use crate::teach::quiz::{Question, Stop, QUESTIONS};
+use crate::teach::walkthrough::{Walkthrough, WALKTHROUGHS};
 
 /// The chapters, in the order the sources argue them, then the real lock services (each
 /// one's characteristic failure and remedy: the sources' point that the service matters

@@ -22,5 +22,6 @@ pub mod holds;
 pub mod library;
 pub mod narrate;
 pub mod presets;
+pub mod quiz;
 pub mod tail;
 pub mod walkthrough;

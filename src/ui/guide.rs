@@ -13,7 +13,7 @@ use crate::session::{Action, Run};
 use crate::teach::course::Quiz;
 use crate::teach::course::{self, FixRef};
 use crate::teach::holds::Standing;
-use crate::teach::walkthrough::QUESTIONS;
+use crate::teach::quiz::QUESTIONS;
 use yew::prelude::*;
 
 /// What the guide draws: the page's scenario name, where its beats landed, the cursor's

@@ -11,7 +11,7 @@ use crate::session::link;
 use crate::session::recorded::BUILT_IN;
 use crate::session::{Action, Menu};
 use crate::teach::course::{self, Progress};
-use crate::teach::walkthrough::QUESTIONS;
+use crate::teach::quiz::QUESTIONS;
 use std::rc::Rc;
 use yew::prelude::*;
 

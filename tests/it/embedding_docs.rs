@@ -326,7 +326,7 @@ fn every_event_example_is_what_encode_writes_for_the_default_run() {
             }
             "quiz_answered" => {
                 let question = int_field(&v, "question") as usize;
-                assert!(question < leaseline::teach::walkthrough::QUESTIONS.len());
+                assert!(question < leaseline::teach::quiz::QUESTIONS.len());
                 Event::QuizAnswered {
                     question,
                     stop: int_field(&v, "stop") as usize,
@@ -388,7 +388,7 @@ fn every_event_example_is_what_encode_writes_for_the_default_run() {
 /// run says of that choice.
 fn statement_example(v: &Json) -> Event {
     use leaseline::session::embed::Statement;
-    use leaseline::teach::walkthrough::QUESTIONS;
+    use leaseline::teach::quiz::QUESTIONS;
     let verb = match str_field(v, "verb").as_str() {
         "answered" => "answered",
         other => panic!("the doc's statement example is an answer, not {other}"),

@@ -182,7 +182,7 @@ fn playing_on_after_a_pick_reveals_every_stop() {
     // Every stop of every question: skip to it, pick, play on — the answer is revealed,
     // even where the decisive event comes long after the entry before it (the cursor then
     // waits in the quiet time between, and "Play on" must cross it).
-    use leaseline::teach::walkthrough::QUESTIONS;
+    use leaseline::teach::quiz::QUESTIONS;
     let mut far = 0;
     for (qi, q) in QUESTIONS.iter().enumerate() {
         let mut s = act(page(), [Action::StartQuiz(qi)]);

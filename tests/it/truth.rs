@@ -480,7 +480,7 @@ type Fixes = Vec<(String, &'static str)>;
 /// over the run it plays.
 fn everything_told() -> Vec<Told> {
     use leaseline::teach::presets::PRESETS;
-    use leaseline::teach::walkthrough::QUESTIONS;
+    use leaseline::teach::quiz::QUESTIONS;
     let mut out = Vec::new();
     let mut lessons: Vec<(&str, &str, Fixes)> = Vec::new();
     // gc-pause-fenced is gc-pause's fix, read with it.
@@ -1506,7 +1506,7 @@ fn tail_latency_tells_a_set_pause_and_the_distributions_shares() {
     }
     let w = course::walkthrough("tail-latency").unwrap();
     assert!(w.beats.iter().all(|b| !b.text.contains("drew")));
-    let q = &leaseline::teach::walkthrough::QUESTIONS[1];
+    let q = &leaseline::teach::quiz::QUESTIONS[1];
     assert!(q.stops.iter().all(|s| !s.explain.contains("drew")));
     // The shares, from the generator the sweep uses.
     let mut rng = leaseline::model::sim::rng::Rng::new(11);

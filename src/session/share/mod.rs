@@ -39,7 +39,7 @@ pub use snippet::{iframe_snippet, EmbedOptions, Size, SIZES};
 
 use crate::model::scenario::{FenceWord, Flavor, Scenario, LIMITS};
 use crate::teach::course::{open, walkthrough, CHAPTERS};
-use crate::teach::walkthrough::QUESTIONS;
+use crate::teach::quiz::QUESTIONS;
 use crate::vocab::json;
 
 /// The longest fragment read. Chrome keeps URLs up to 2 MB, but nothing we write comes
