@@ -18,6 +18,7 @@ pub mod edit;
 pub mod embed;
 pub mod fit;
 pub mod form;
+pub mod gesture;
 pub mod handoff;
 pub mod link;
 mod page;

@@ -7,8 +7,7 @@ use super::footer::footer;
 use super::guide::{guide, GuideData};
 use super::header::header;
 use super::hooks::{
-    sample_frame_cost, use_deep_links, use_frames, use_page_signals, use_progress_store,
-    use_shortcuts,
+    use_deep_links, use_frames, use_page_signals, use_progress_store, use_shortcuts,
 };
 use super::host::use_embed_host;
 use super::host::use_link_writer;
@@ -47,7 +46,7 @@ pub fn App() -> Html {
             Callback::from(move |a: Action| {
                 #[cfg(not(feature = "lite"))]
                 if matches!(a, Action::Zoom(_)) {
-                    super::hooks::redraw_asked();
+                    super::bench::redraw_asked();
                 }
                 d.dispatch(a)
             })
@@ -99,7 +98,7 @@ pub fn App() -> Html {
             })
         })
     };
-    use_effect(sample_frame_cost);
+    use_effect(super::bench::sample_frame_cost);
     // The diagram's box: in the page before the timeline's first render, which lays the
     // drawing out at its width from the start (`TimelineProps::frame`). A new one each
     // render, not a hook's: the timeline reads it at its first render only, and a second

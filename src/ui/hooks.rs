@@ -1,5 +1,6 @@
 //! Browser plumbing as hooks: the animation-frame loop, keyboard shortcuts, the page's
-//! visibility and the reduced-motion preference, and frame-cost sampling.
+//! visibility and the reduced-motion preference (the frame-cost samples the benchmarks
+//! read are `super::bench`'s).
 //!
 //! The frame loop requests an animation frame only while playing: paused, finished or in a
 //! hidden tab, nothing is scheduled, so an idle page costs no CPU (CPU use is a known
@@ -7,7 +8,7 @@
 
 use crate::session::zoom::{Zoom, STEP_FACTOR};
 use crate::session::Action;
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -24,11 +25,6 @@ fn request(lp: &FrameLoop) -> Option<i32> {
     web_sys::window()?
         .request_animation_frame(c.as_ref().unchecked_ref())
         .ok()
-}
-
-thread_local! {
-    /// When the current frame's tick was dispatched (performance.now()), for sampling.
-    static TICK_START: Cell<Option<f64>> = const { Cell::new(None) };
 }
 
 /// The page's clock (`performance.now()`, ms), or 0 where there is none.
@@ -61,7 +57,7 @@ pub fn use_frames(running: bool, on_frame: Callback<f64>) {
             if !go {
                 return;
             }
-            TICK_START.with(|t| t.set(Some(now())));
+            super::bench::frame_started();
             on_frame.emit(ts);
             let mut l = cell.borrow_mut();
             if l.running && l.pending.is_none() {
@@ -94,41 +90,6 @@ pub fn use_frames(running: bool, on_frame: Callback<f64>) {
             }
         }
     });
-}
-
-/// A zoom or a pan asked for a redraw: its cost, from here to after the render, is sampled
-/// as a frame's is (the benchmark zooms and pans a long run).
-#[cfg(not(feature = "lite"))]
-pub fn redraw_asked() {
-    TICK_START.with(|t| {
-        if t.get().is_none() {
-            t.set(Some(now()));
-        }
-    });
-}
-
-/// After a render caused by a frame tick (or a zoom, [`redraw_asked`]): record how long tick + render took, in
-/// `window.leaselineFrames` (read by the end-to-end benchmark).
-pub fn sample_frame_cost() {
-    let Some(start) = TICK_START.with(|t| t.take()) else {
-        return;
-    };
-    let Some(w) = web_sys::window() else { return };
-    let key = wasm_bindgen::JsValue::from_str("leaselineFrames");
-    let arr = match js_sys::Reflect::get(&w, &key)
-        .ok()
-        .and_then(|v| v.dyn_into::<js_sys::Array>().ok())
-    {
-        Some(a) => a,
-        None => {
-            let a = js_sys::Array::new();
-            let _ = js_sys::Reflect::set(&w, &key, &a);
-            a
-        }
-    };
-    if arr.length() < 20_000 {
-        arr.push(&wasm_bindgen::JsValue::from_f64(now() - start));
-    }
 }
 
 /// Listens for `event` on `target` and returns the clean-up that stops listening and frees

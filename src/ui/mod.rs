@@ -22,6 +22,7 @@
 
 mod adapter;
 mod app;
+mod bench;
 #[cfg(not(feature = "lite"))]
 mod calculator;
 #[cfg(not(feature = "lite"))]

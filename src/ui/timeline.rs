@@ -5,6 +5,7 @@
 
 use super::{css, when};
 use crate::analysis::projection::step_at_time;
+use crate::session::gesture::Gesture;
 use crate::session::zoom::{Window, Zoom};
 use crate::session::{Action, Run};
 use crate::view::layout::{Diagram, LEFT};
@@ -199,7 +200,7 @@ fn use_settled(run: &Rc<Run>, zoom: Option<Window>) -> Option<Window> {
                 settled.set((run, zoom));
             } else if settled.1 != zoom {
                 timer = Some(gloo_timers::callback::Timeout::new(SETTLE_MS, move || {
-                    SETTLING.with(|s| s.set(Some(super::hooks::now())));
+                    super::bench::settle_started();
                     settled.set((run, zoom));
                 }));
             }
@@ -213,41 +214,18 @@ fn use_settled(run: &Rc<Run>, zoom: Option<Window>) -> Option<Window> {
     }
 }
 
-#[cfg(not(feature = "lite"))]
-thread_local! {
-    /// When a settled window began to be laid out (see [`use_folds_revealed`]).
-    static SETTLING: std::cell::Cell<Option<f64>> = const { std::cell::Cell::new(None) };
-}
-
 /// Shows the folds of labels ("+3") whose moment the cursor has reached (at or left of
 /// `edge`, in the drawing's units: a count is seen once every label it stands for could
 /// be) and puts them in the tab order and before a screen reader, and hides the rest:
-/// neither eye nor keyboard may read what the run has not yet shown. Also records how long a
-/// settled zoom window took to lay out and draw, in `window.leaselineSettles` (read by the
-/// frame benchmark beside the frames).
+/// neither eye nor keyboard may read what the run has not yet shown. After a settled zoom
+/// window's drawing, tells the benchmark hooks (`super::bench::settle_drawn`).
 #[cfg(not(feature = "lite"))]
 #[hook]
 fn use_folds_revealed(svg: &NodeRef, drawn: &Rc<Diagram>, edge: f64) {
     let revealed = drawn.folds.iter().filter(|f| f.label.at <= edge).count();
     let (svg, drawn) = (svg.clone(), drawn.clone());
     use_effect_with((Rc::as_ptr(&drawn) as usize, revealed), move |_| {
-        if let Some(start) = SETTLING.with(|s| s.take()) {
-            let w = web_sys::window().map(wasm_bindgen::JsValue::from);
-            let key = wasm_bindgen::JsValue::from_str("leaselineSettles");
-            if let Some(w) = w {
-                let list = js_sys::Reflect::get(&w, &key)
-                    .ok()
-                    .and_then(|v| wasm_bindgen::JsCast::dyn_into::<js_sys::Array>(v).ok())
-                    .unwrap_or_else(|| {
-                        let a = js_sys::Array::new();
-                        let _ = js_sys::Reflect::set(&w, &key, &a);
-                        a
-                    });
-                list.push(&wasm_bindgen::JsValue::from_f64(
-                    super::hooks::now() - start,
-                ));
-            }
-        }
+        super::bench::settle_drawn();
         let Some(root) = svg.cast::<web_sys::Element>() else {
             return;
         };
@@ -311,65 +289,6 @@ struct RunKey(Rc<Run>);
 impl PartialEq for RunKey {
     fn eq(&self, o: &Self) -> bool {
         Rc::ptr_eq(&self.0, &o.0)
-    }
-}
-
-/// A drag (pan) or a two-finger pinch (zoom) on the diagram, in the diagram's units.
-#[derive(Default)]
-struct Gesture {
-    /// The pointers down: id and last x.
-    down: Vec<(i32, f64)>,
-    /// Moved far enough to be a gesture: the click that ends it is swallowed.
-    dragged: bool,
-}
-
-impl Gesture {
-    fn down(&mut self, id: i32, x: f64) {
-        self.down.retain(|p| p.0 != id);
-        self.down.push((id, x));
-        self.dragged = false;
-    }
-
-    fn up(&mut self, id: i32) {
-        self.down.retain(|p| p.0 != id);
-    }
-
-    /// A pointer moved to `x`: the zoom it asks for, if any. One pointer pans a zoomed
-    /// diagram; two pinch it, around their middle.
-    fn moved(
-        &mut self,
-        id: i32,
-        x: f64,
-        s: &crate::view::layout::Scale,
-        zoomed: bool,
-    ) -> Option<Zoom> {
-        let i = self.down.iter().position(|p| p.0 == id)?;
-        let last = self.down[i].1;
-        let per_unit = (s.t1 - s.t0) / (s.x1 - s.x0).max(1.0);
-        match self.down.len() {
-            1 if zoomed => {
-                if !self.dragged && (x - last).abs() < 4.0 {
-                    return None;
-                }
-                self.dragged = true;
-                self.down[i].1 = x;
-                Some(Zoom::Pan(((last - x) * per_unit).round() as i64))
-            }
-            2 => {
-                let other = self.down[1 - i].1;
-                let (before, after) = ((last - other).abs(), (x - other).abs());
-                self.down[i].1 = x;
-                if before < 1.0 || after < 1.0 {
-                    return None;
-                }
-                self.dragged = true;
-                Some(Zoom::By {
-                    factor: within(before / after, 0.5, 2.0),
-                    around: Some(s.t((x + other) / 2.0)),
-                })
-            }
-            _ => None,
-        }
     }
 }
 
@@ -642,7 +561,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         let gesture = gesture.clone();
         Callback::from(move |e: MouseEvent| {
             // The click that ends a drag or a pinch is not a click on the diagram.
-            if std::mem::take(&mut gesture.borrow_mut().dragged) {
+            if gesture.borrow_mut().take_dragged() {
                 return;
             }
             #[cfg(not(feature = "lite"))]
