@@ -14,6 +14,13 @@ thread_local! {
     static SETTLING: Cell<Option<f64>> = const { Cell::new(None) };
 }
 
+/// The page's clock (`performance.now()`, ms), or 0 where there is none.
+pub(super) fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
 /// At most this many samples are kept of each, so a long session cannot grow them unbounded.
 const KEPT: u32 = 20_000;
 
@@ -39,7 +46,7 @@ fn sample(key: &str, ms: f64) {
 
 /// A frame's tick is being dispatched.
 pub fn frame_started() {
-    TICK_START.with(|t| t.set(Some(super::hooks::now())));
+    TICK_START.with(|t| t.set(Some(now())));
 }
 
 /// A zoom or a pan asked for a redraw: its cost, from here to after the render, is sampled
@@ -48,7 +55,7 @@ pub fn frame_started() {
 pub fn redraw_asked() {
     TICK_START.with(|t| {
         if t.get().is_none() {
-            t.set(Some(super::hooks::now()));
+            t.set(Some(now()));
         }
     });
 }
@@ -57,20 +64,20 @@ pub fn redraw_asked() {
 /// tick and render took.
 pub fn sample_frame_cost() {
     if let Some(start) = TICK_START.with(|t| t.take()) {
-        sample("leaselineFrames", super::hooks::now() - start);
+        sample("leaselineFrames", now() - start);
     }
 }
 
 /// A zoom window held still and is about to be laid out anew.
 #[cfg(not(feature = "lite"))]
 pub fn settle_started() {
-    SETTLING.with(|s| s.set(Some(super::hooks::now())));
+    SETTLING.with(|s| s.set(Some(now())));
 }
 
 /// The settled window's drawing is on screen: records how long it took.
 #[cfg(not(feature = "lite"))]
 pub fn settle_drawn() {
     if let Some(start) = SETTLING.with(|s| s.take()) {
-        sample("leaselineSettles", super::hooks::now() - start);
+        sample("leaselineSettles", now() - start);
     }
 }

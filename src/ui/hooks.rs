@@ -27,12 +27,7 @@ fn request(lp: &FrameLoop) -> Option<i32> {
         .ok()
 }
 
-/// The page's clock (`performance.now()`, ms), or 0 where there is none.
-pub(super) fn now() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
-}
+pub(super) use super::bench::now;
 
 /// Calls `on_frame(timestamp)` once per animation frame while `running` is true, and
 /// schedules nothing otherwise. `on_frame` must be stable (a reducer's dispatcher is).
