@@ -30,12 +30,14 @@
 //! renewal. Clock jumps are outside its bounds (see the doc).
 
 use crate::model::clock::Clock;
-use crate::model::flavors::{redlock, Flavor, OnExpiry, Tokens};
+use crate::model::flavors::{redlock, Expiry, Flavor, OnExpiry, Tokens};
 use crate::model::scenario::{
     ClientSpec, ClockSpec, CountFrom, FailMode, FenceMode, FenceWith, Invalidation, LinkOverride,
     LinkSpec, LossPolicy, NetworkSpec, RetrySpec, Scenario, Step, LIMITS,
 };
 use crate::model::scenario::{Fault, FaultKind, PauseCause};
+use crate::model::sim::simulate;
+use crate::model::trace::Event;
 use crate::vocab::ids::NodeId;
 use crate::vocab::time::Time;
 
@@ -625,6 +627,48 @@ fn buildable_worst_case(
 ) -> Option<Scenario> {
     end.filter(|end| (*end).max(e) + 3_000 <= LIMITS.max_horizon_ms)
         .map(build)
+        .map(on_an_expiry_scan)
+}
+
+/// A service that revokes an expired lease only when it next looks for one (etcd's
+/// lessor, every 500 ms) or on its next tick (ZooKeeper with `coordinator.tick_ms`) grants
+/// the successor up to a look or a tick later than the lease's end, so the worst case is
+/// the run where the holder's lease runs out on a look (or 1 ms before a tick: ZooKeeper
+/// rounds strictly up, so there the run falls 1 ms short of the bound). The coordinator's
+/// clock is set that much ahead: every reading on it moves by the same amount, and nothing
+/// happens at another true time but the revocation.
+fn on_an_expiry_scan(mut sc: Scenario) -> Scenario {
+    let (every, before) = match sc.coordinator.flavor.model().expiry {
+        Expiry::Scan { every_ms } => (every_ms, 0),
+        Expiry::NextTick if sc.coordinator.tick_ms > 0 => (sc.coordinator.tick_ms, 1),
+        _ => return sc,
+    };
+    let Ok(trace) = simulate(&sc) else {
+        return sc;
+    };
+    let c1 = NodeId::Client(0);
+    let expires = trace
+        .entries
+        .iter()
+        .take_while(|e| !matches!(e.event, Event::LeaseExpired { client, .. } if client == c1))
+        .filter_map(|e| match e.event {
+            Event::LeaseGranted {
+                client,
+                expires_local,
+                ..
+            }
+            | Event::LeaseRenewed {
+                client,
+                expires_local,
+                ..
+            } if client == c1 => Some(expires_local),
+            _ => None,
+        })
+        .last();
+    if let Some(x) = expires {
+        sc.coordinator.clock.offset_ms += (-before - x).rem_euclid(every);
+    }
+    sc
 }
 
 /// What both formulas substitute: the lease's name (with a lock-delay when there is one),

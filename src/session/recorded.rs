@@ -129,12 +129,12 @@ fn about(rec: &Recording) -> String {
 fn why_apart(service: Option<&str>) -> &'static str {
     match service {
         Some("etcd") => {
-            " — etcd revokes an expired lease only when its lessor next looks for expired \
-             leases (every 500 ms), where the model revokes it at once"
+            " — the lab's etcd client checks every 20 ms whether the lock is free again, \
+             and each etcd request takes its own time, where the model's waiter is told at once"
         }
         Some("zookeeper") => {
-            " — ZooKeeper expires a session on a tick of its own (tickTime), where the \
-             model expires it at once"
+            " — ZooKeeper expires a session on a tick of its own (tickTime), which the \
+             model follows only when the scenario says the tick (coordinator.tick_ms)"
         }
         _ => "",
     }

@@ -491,7 +491,13 @@ fn the_lab_doc_lists_every_lab_scenario_with_its_verdict() {
         );
     }
     let main = repo_file("tools/lab/src/main.rs");
-    assert!(main.contains("const ETCD_SCAN_MS: i64 = 500;") && doc.contains("every 500 ms"));
+    assert!(
+        main.contains("const ETCD_SCAN_MS: i64 = leaseline::model::flavors::etcd::LESSOR_SCAN_MS;")
+    );
+    assert!(
+        repo_file("src/model/flavors/etcd.rs").contains("pub const LESSOR_SCAN_MS: i64 = 500;")
+            && doc.contains("every 500 ms")
+    );
     assert!(main.contains("const TARGET_MS: i64 = 50;") && doc.contains("±50 ms"));
     assert!(repo_file("tools/lab/src/etcd.rs").contains("pub const POLL_MS: u64 = 20;"));
     assert!(doc.contains("polls the\nkey every 20 ms"));

@@ -40,7 +40,7 @@ const LAB: &[(&str, &str)] = &[
     ),
     (
         "partition-etcd",
-        "SAFE, two believers (c1, c2), stale write rejected (c1), tokens in order",
+        "SAFE, one believer at a time, stale write rejected (c1), tokens in order",
     ),
     (
         "ttl-short-etcd",
@@ -101,8 +101,8 @@ fn every_lab_scenario_has_its_recording() {
 }
 
 #[test]
-fn a_real_etcd_grant_after_an_expiry_is_marked_for_the_scan() {
-    // The lab adds etcd's 500 ms expiry scan to the tolerance of what follows an expiry:
+fn a_real_etcd_grant_after_an_expiry_is_marked_for_the_waiters_poll() {
+    // The lab adds its waiter's 20 ms poll to the tolerance of what follows an expiry:
     // in gc-pause-etcd that is client 2's grant and write, not client 1's late write.
     let sc = read(&root().join("tools/lab/scenarios/gc-pause-etcd.json"));
     let (t, _) = verdict::model(&sc).unwrap();

@@ -64,8 +64,8 @@ fn every_built_in_recording_opens_beside_the_model_and_agrees_on_its_key_moments
         assert_eq!(kinds(&s.run.verdict), kinds(&vs.run.verdict), "{name}");
         // Their times: each matched moment within the lab's ±50 ms target, or the page
         // names the first that is not, jumps to it, and says why where the service is known
-        // to work so (etcd's lessor looks for expired leases every 500 ms; the model's etcd
-        // revokes at once). Only those services depart.
+        // to work so (the lab's etcd waiter polls every 20 ms where the model's is told at
+        // once; ZooKeeper expires sessions on its tick). Only those services depart.
         let note = vs.note.as_deref().unwrap();
         match a.departs {
             None => assert!(
@@ -82,7 +82,7 @@ fn every_built_in_recording_opens_beside_the_model_and_agrees_on_its_key_moments
                 assert_eq!(vs.divergence, Some(real), "{name}: the jump goes to it");
                 let service = name.split('-').find(|w| ["etcd", "zookeeper"].contains(w));
                 let why = match service {
-                    Some("etcd") => "every 500 ms",
+                    Some("etcd") => "every 20 ms",
                     Some(_) => "tickTime",
                     None => panic!("{name}: departs with no reason the page can give: {note}"),
                 };

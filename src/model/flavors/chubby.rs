@@ -21,7 +21,7 @@
 //!   The client still sees it: jeopardy, then safe (and in Chubby a fail-over event, which
 //!   the model does not emit).
 
-use super::{Failover, Model, OnExpiry, Tokens};
+use super::{Expiry, Failover, Model, OnExpiry, Tokens};
 
 /// The paper's default grace period after a lease runs out locally.
 pub const GRACE_MS: i64 = 45_000;
@@ -54,5 +54,6 @@ a request carrying an older one.",
     keepalive_div: 3,
     on_expiry: OnExpiry::Jeopardy,
     min_ttl_ms: 1,
+    expiry: Expiry::AtOnce,
     nodes: 1,
 };

@@ -17,7 +17,7 @@
 //!   and is what our token carries;
 //! - a leader change resets the session timers.
 
-use super::{Failover, Model, OnExpiry, Tokens};
+use super::{Expiry, Failover, Model, OnExpiry, Tokens};
 
 /// The default lock-delay.
 pub const LOCK_DELAY_MS: i64 = 15_000;
@@ -47,5 +47,6 @@ old holder notices in time. The real protection is the sequencer: the key, its L
     keepalive_div: 2,
     on_expiry: OnExpiry::Lose,
     min_ttl_ms: MIN_TTL_MS,
+    expiry: Expiry::AtOnce,
     nodes: 1,
 };

@@ -4,7 +4,7 @@
 //! counter that goes up with every grant — the idealised service Kleppmann 2016 draws in
 //! his fencing figure. It is the baseline the other flavors are compared with.
 
-use super::{Failover, Model, OnExpiry, Tokens};
+use super::{Expiry, Failover, Model, OnExpiry, Tokens};
 
 pub const MODEL: Model = Model {
     name: "generic",
@@ -24,5 +24,6 @@ token is what lets the resource enforce it.",
     keepalive_div: 0,
     on_expiry: OnExpiry::Lose,
     min_ttl_ms: 1,
+    expiry: Expiry::AtOnce,
     nodes: 1,
 };

@@ -71,6 +71,21 @@ pub enum OnExpiry {
     Jeopardy,
 }
 
+/// When the service revokes a lease (or expires a session) that ran out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expiry {
+    /// The moment it runs out (generic, Redis, Consul, Chubby).
+    AtOnce,
+    /// At the first of the service's looks for expired leases at or after it; the looks
+    /// are every `every_ms` of the run, from its start. In the gap the lease is gone for
+    /// its holder: a keepalive is refused (etcd's lessor, every 500 ms).
+    Scan { every_ms: i64 },
+    /// On the first tick of `coordinator.tick_ms` strictly after it, ticks counted from
+    /// the run's start, and at once when that is 0; a ping in the gap still keeps the
+    /// session (ZooKeeper's session tracker rounds each deadline up to the next tick).
+    NextTick,
+}
+
 /// What a `failover` fault does to the leases in force.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Failover {
@@ -133,6 +148,8 @@ pub struct Model {
     pub on_expiry: OnExpiry,
     /// The smallest TTL the service accepts.
     pub min_ttl_ms: i64,
+    /// When a lease that ran out is revoked.
+    pub expiry: Expiry,
     /// Coordinator nodes (Redlock: five independent masters).
     pub nodes: u8,
 }

@@ -14,7 +14,7 @@
 //!   so the lock is simply gone and a second client can take it.
 
 use super::Waiters;
-use super::{Failover, Model, OnExpiry, Tokens};
+use super::{Expiry, Failover, Model, OnExpiry, Tokens};
 
 pub const MODEL: Model = Model {
     name: "redis",
@@ -38,5 +38,6 @@ same lock. The docs themselves say to add fencing for correctness.",
     keepalive_div: 0,
     on_expiry: OnExpiry::Lose,
     min_ttl_ms: 1,
+    expiry: Expiry::AtOnce,
     nodes: 1,
 };

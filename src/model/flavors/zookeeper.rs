@@ -26,7 +26,7 @@
 //! is about, and its zxids survive restarts (`counter` is ignored: always durable).
 
 use super::Waiters;
-use super::{Failover, Model, OnExpiry, Tokens};
+use super::{Expiry, Failover, Model, OnExpiry, Tokens};
 
 pub const MODEL: Model = Model {
     name: "zookeeper",
@@ -56,5 +56,6 @@ to check it.",
     // zoo.cfg's tickTime of 2 s, which the model assumes (6 s with the code's default of
     // 3 s). A scenario must state at least that, so the file says what runs.
     min_ttl_ms: 4_000,
+    expiry: Expiry::NextTick,
     nodes: 1,
 };

@@ -637,6 +637,7 @@ pub fn decode(v: &Json) -> R<Scenario> {
                     lock_delay_ms: c.opt_i64("lock_delay_ms")?,
                     grace_ms: c.i64_or("grace_ms", cd.grace_ms)?,
                     replica_lag_ms: c.i64_or("replica_lag_ms", cd.replica_lag_ms)?,
+                    tick_ms: c.i64_or("tick_ms", cd.tick_ms)?,
                     restart_delay_ms: c.i64_or("restart_delay_ms", 0)?,
                     stop_on_disconnect: c.bool_or("stop_on_disconnect", false)?,
                     invalidation: c.word("invalidation", INVALIDATION, Some(cd.invalidation))?,
@@ -778,6 +779,7 @@ fn flavor_fields(c: &CoordinatorSpec) -> Vec<(&'static str, Json)> {
     for (k, v, dv) in [
         ("grace_ms", c.grace_ms, d.grace_ms),
         ("replica_lag_ms", c.replica_lag_ms, d.replica_lag_ms),
+        ("tick_ms", c.tick_ms, d.tick_ms),
         ("restart_delay_ms", c.restart_delay_ms, d.restart_delay_ms),
     ] {
         if v != dv {

@@ -169,6 +169,9 @@ pub struct CoordinatorSpec {
     pub grace_ms: i64,
     /// Redis: a key written less than this before a failover is missing on the replica.
     pub replica_lag_ms: i64,
+    /// ZooKeeper: the server's tickTime. A session expires on the first tick after its
+    /// timeout ran out; 0 (the default) expires it at once, as if the tick were tiny.
+    pub tick_ms: i64,
     /// A restarted coordinator node stays down at least this long (Redlock's "delayed
     /// restart" remedy).
     pub restart_delay_ms: i64,
@@ -213,6 +216,7 @@ impl Default for CoordinatorSpec {
             lock_delay_ms: None,
             grace_ms: crate::model::flavors::chubby::GRACE_MS,
             replica_lag_ms: 1_000,
+            tick_ms: 0,
             restart_delay_ms: 0,
             stop_on_disconnect: false,
             invalidation: Invalidation::Random,

@@ -337,6 +337,7 @@ impl Scenario {
             range("coordinator.lock_delay_ms", d, 0, 60_000)?;
         }
         range("coordinator.grace_ms", c.grace_ms, 0, LIMITS.max_horizon_ms)?;
+        range("coordinator.tick_ms", c.tick_ms, 0, 60_000)?;
         range(
             "coordinator.replica_lag_ms",
             c.replica_lag_ms,

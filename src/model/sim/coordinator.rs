@@ -20,7 +20,7 @@
 
 use super::node::{Ctx, TimerKind};
 use super::rng::Rng;
-use crate::model::flavors::{self, Failover, Model, Tokens, Waiters};
+use crate::model::flavors::{self, Expiry, Failover, Model, Tokens, Waiters};
 use crate::model::msg::Msg;
 use crate::model::scenario::{CoordinatorSpec, Durability, Invalidation};
 use crate::model::trace::{Event, Forgot};
@@ -130,6 +130,27 @@ impl GenericCoordinator {
         }
     }
 
+    /// When a lease that runs out at `expires` is revoked (`flavors::Expiry`): at once, at
+    /// the service's first look for expired leases at or after it (etcd's lessor), or on
+    /// the first tick strictly after it (ZooKeeper).
+    fn revoked_at(&self, expires: i64) -> i64 {
+        match self.model().expiry {
+            Expiry::AtOnce => expires,
+            Expiry::Scan { every_ms } => expires
+                .div_euclid(every_ms)
+                .saturating_add(i64::from(expires.rem_euclid(every_ms) != 0))
+                .saturating_mul(every_ms),
+            Expiry::NextTick if self.spec.tick_ms > 0 => {
+                let tick = self.spec.tick_ms;
+                expires
+                    .div_euclid(tick)
+                    .saturating_add(1)
+                    .saturating_mul(tick)
+            }
+            Expiry::NextTick => expires,
+        }
+    }
+
     /// A create or delete in a revisioned store takes the next revision.
     fn bump_revision(&mut self) -> Option<u64> {
         (self.model().tokens == Tokens::Revision).then(|| {
@@ -168,7 +189,7 @@ impl GenericCoordinator {
             expires_local: lease.expires_local,
         });
         ctx.timer_at(
-            lease.expires_local,
+            self.revoked_at(lease.expires_local),
             TimerKind::Expire { epoch: lease.epoch },
         );
         ctx.send(
@@ -215,6 +236,11 @@ impl GenericCoordinator {
 
 impl LockService for GenericCoordinator {
     fn on_message(&mut self, ctx: &mut Ctx, _node: NodeId, from: NodeId, msg: &Msg) {
+        // A lease that ran out, waiting for the service's next look to be revoked, is
+        // gone as far as its holder is concerned: a keepalive is refused, and an acquire
+        // waits like anyone's (its key is still there).
+        let scans = matches!(self.model().expiry, Expiry::Scan { .. });
+        let gone = |l: &Lease, now: i64| scans && now >= l.expires_local;
         match *msg {
             Msg::Acquire { req, owner, ttl_ms } => match &mut self.lease {
                 None if self.delay_until.is_none() => self.grant(
@@ -229,7 +255,7 @@ impl LockService for GenericCoordinator {
                 ),
                 // A retry from the holder itself (its first grant was late or lost): answer
                 // again with the same token rather than queueing it behind itself.
-                Some(l) if l.owner == owner => {
+                Some(l) if l.owner == owner && !gone(l, ctx.now) => {
                     let (token, epoch) = (l.token, l.epoch);
                     ctx.send(
                         from,
@@ -270,7 +296,7 @@ impl LockService for GenericCoordinator {
                 }
                 let len = self.lease_len(ctx, ttl_ms);
                 match &mut self.lease {
-                    Some(l) if l.owner == owner => {
+                    Some(l) if l.owner == owner && !gone(l, ctx.now) => {
                         l.expires_local = ctx.now.saturating_add(len);
                         l.written_local = ctx.now;
                         let (token, exp, epoch) = (l.token, l.expires_local, l.epoch);
@@ -279,7 +305,7 @@ impl LockService for GenericCoordinator {
                             token,
                             expires_local: exp,
                         });
-                        ctx.timer_at(exp, TimerKind::Expire { epoch });
+                        ctx.timer_at(self.revoked_at(exp), TimerKind::Expire { epoch });
                         ctx.send(from, Msg::Renewed { req, token, ttl_ms });
                     }
                     _ => {
@@ -392,7 +418,8 @@ impl LockService for GenericCoordinator {
                 expires_local: l.expires_local,
             });
         }
-        ctx.timer_at(l.expires_local, TimerKind::Expire { epoch: l.epoch });
+        let (at, epoch) = (l.expires_local, l.epoch);
+        ctx.timer_at(self.revoked_at(at), TimerKind::Expire { epoch });
     }
 
     fn invalidate(&mut self, ctx: &mut Ctx, _node: NodeId, client: NodeId) {
@@ -487,6 +514,73 @@ mod tests {
 
     const C1: NodeId = NodeId::Client(0);
     const C2: NodeId = NodeId::Client(1);
+
+    /// When the coordinator's expiry timers are set to fire, in order.
+    fn expiry_timers(ctx: &Ctx) -> Vec<i64> {
+        ctx.out
+            .iter()
+            .filter_map(|c| match c {
+                Cmd::Timer {
+                    at_local,
+                    kind: TimerKind::Expire { .. },
+                } => Some(*at_local),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn ticking(flavor: crate::model::scenario::Flavor, tick_ms: i64) -> GenericCoordinator {
+        GenericCoordinator::new(&CoordinatorSpec {
+            flavor,
+            tick_ms,
+            ..CoordinatorSpec::default()
+        })
+    }
+
+    #[test]
+    fn etcd_revokes_on_its_lessors_next_look_and_refuses_a_keepalive_meanwhile() {
+        let mut rng = Rng::new(1);
+        let mut c = ticking(crate::model::scenario::Flavor::Etcd, 0);
+        // Granted at 1: the 10 s lease runs out at 10,001, the lessor looks at 10,500.
+        let mut ctx = Ctx::new(1, &mut rng);
+        acquire(&mut c, &mut ctx, C1, 7);
+        assert_eq!(expiry_timers(&ctx), [10_500]);
+        // A grant on a look is revoked on that look.
+        let mut ctx = Ctx::new(500, &mut rng);
+        renew(&mut c, &mut ctx, C1, 7, 1);
+        assert_eq!(expiry_timers(&ctx), [10_500]);
+        // In the gap the lease is gone for its holder: the keepalive is refused, and its
+        // acquire waits behind the key that is still there.
+        let mut ctx = Ctx::new(10_600, &mut rng);
+        renew(&mut c, &mut ctx, C1, 7, 1);
+        assert!(matches!(sent(&ctx)[..], [(C1, Msg::RenewRefused { .. })]));
+        let mut ctx = Ctx::new(10_600, &mut rng);
+        acquire(&mut c, &mut ctx, C1, 7);
+        assert!(matches!(sent(&ctx)[..], [(C1, Msg::Queued { .. })]));
+    }
+
+    #[test]
+    fn zookeeper_expires_on_the_tick_strictly_after_the_timeout_and_a_late_ping_keeps_it() {
+        let mut rng = Rng::new(1);
+        let mut c = ticking(crate::model::scenario::Flavor::Zookeeper, 100);
+        let mut ctx = Ctx::new(1, &mut rng);
+        acquire(&mut c, &mut ctx, C1, 7);
+        assert_eq!(expiry_timers(&ctx), [10_100]);
+        // A deadline on a tick waits for the next one.
+        let mut ctx = Ctx::new(100, &mut rng);
+        renew(&mut c, &mut ctx, C1, 7, 1);
+        assert_eq!(expiry_timers(&ctx), [10_200]);
+        // A ping after the timeout but before the tick still keeps the session.
+        let mut ctx = Ctx::new(10_150, &mut rng);
+        renew(&mut c, &mut ctx, C1, 7, 1);
+        assert!(matches!(sent(&ctx)[..], [(C1, Msg::Renewed { .. })]));
+        assert_eq!(expiry_timers(&ctx), [20_200]);
+        // With no tick, at once.
+        let mut c = ticking(crate::model::scenario::Flavor::Zookeeper, 0);
+        let mut ctx = Ctx::new(1, &mut rng);
+        acquire(&mut c, &mut ctx, C1, 7);
+        assert_eq!(expiry_timers(&ctx), [10_001]);
+    }
 
     #[test]
     fn grants_with_increasing_tokens_and_queues_waiters() {

@@ -4,6 +4,7 @@
 //! the recipe etcd's own `concurrency.Mutex` is built on, without its waiter queue: a waiter
 //! here polls the key every [`POLL_MS`] (see the runner's notes on timing).
 
+use crate::clock::now_ns;
 use crate::http::post;
 use crate::noise::{timed, Samples};
 use base64::Engine;
@@ -57,6 +58,36 @@ impl Etcd {
     pub fn grant(&self, ttl_s: i64) -> Result<i64, String> {
         let (_, v) = self.call("/v3/lease/grant", json!({ "TTL": ttl_s }))?;
         int(&v["ID"]).ok_or_else(|| format!("lease grant: {v}"))
+    }
+
+    /// When etcd's lessor looks for expired leases, on the lab clock (ns since boot): a
+    /// lease of the smallest TTL etcd grants is taken with `key` on it, and the key is
+    /// watched (every millisecond, from shortly before the TTL runs out) until the
+    /// lessor's revocation deletes it. The lessor looks again every 500 ms from then on
+    /// (`runLoop` in lessor.go), so the instant found, plus whole half-seconds, is when
+    /// a lease that ran out is gone — the same moment the model's etcd revokes at, when
+    /// the run's time 0 is such an instant. The deletion's own commit is in both.
+    pub fn lessor_look(&self, key: &str) -> Result<i64, String> {
+        let (_, v) = self.call("/v3/lease/grant", json!({ "TTL": 1 }))?;
+        let id = int(&v["ID"]).ok_or_else(|| format!("lease grant: {v}"))?;
+        // etcd raises a TTL below its minimum and answers with the one it granted.
+        let ttl_ms = int(&v["TTL"]).unwrap_or(1) * 1000;
+        let granted = now_ns();
+        if self.create_if_absent(key, "lessor probe", id)?.is_none() {
+            return Err(format!("the lessor probe's key {key} exists already"));
+        }
+        std::thread::sleep(Duration::from_millis((ttl_ms - 100).max(0) as u64));
+        // The lessor looks at most 500 ms after the TTL ran out; the revoke is a commit.
+        let give_up = granted + (ttl_ms + 2_000) * 1_000_000;
+        while now_ns() < give_up {
+            if self.create_revision(key)?.is_none() {
+                return Ok(now_ns());
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        Err(format!(
+            "etcd did not revoke the probe's {ttl_ms} ms lease within 2 s of its end"
+        ))
     }
 
     /// One keepalive: the lease's remaining TTL in seconds, 0 when etcd no longer has it.

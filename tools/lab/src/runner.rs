@@ -147,7 +147,38 @@ pub fn run(path: &Path, sv: &Services, out: &Path) -> Result<Ran, String> {
 
     // Every run has its own lock key, so runs on one service never meet.
     let lock_key = format!("leaseline-lab/{name}/{}", now_ns());
-    let epoch = Epoch(now_ns() + LEAD_MS * 1_000_000);
+    let mut start = now_ns() + LEAD_MS * 1_000_000;
+    if service == Service::Etcd {
+        // The model's etcd looks for expired leases at 0, 500, 1000, … ms of the run; the
+        // run starts on a look of the real one, so both revoke at the same moments.
+        let probe = Etcd {
+            addr: addr.clone(),
+            timeout: Duration::from_secs(1),
+            samples: None,
+        };
+        let look = probe
+            .lessor_look(&format!("{lock_key}.lessor-probe"))
+            .map_err(|e| format!("{name}: {e}"))?;
+        let scan = crate::ETCD_SCAN_MS * 1_000_000;
+        start = now_ns() + LEAD_MS * 1_000_000;
+        start += (look - start).rem_euclid(scan);
+    }
+    if service == Service::ZooKeeper {
+        // ZooKeeper rounds a session's deadline up to the next tick of its elapsed-time
+        // clock (`ExpiryQueue.roundToNextInterval`), Java's nanoTime: CLOCK_MONOTONIC, the
+        // lab's own clock. The model ticks from the run's start at the scenario's
+        // `coordinator.tick_ms`, so that must be the lab's tickTime, and the run starts on
+        // a tick.
+        let tick = sc["coordinator"]["tick_ms"].as_i64().unwrap_or(0);
+        if tick != sv.zookeeper_tick_ms {
+            return Err(format!(
+                "{name}: coordinator.tick_ms is {tick}, where the lab's ZooKeeper ticks every {} ms: say {} so the model expires sessions when ZooKeeper does",
+                sv.zookeeper_tick_ms, sv.zookeeper_tick_ms
+            ));
+        }
+        start += (-start).rem_euclid(tick * 1_000_000);
+    }
+    let epoch = Epoch(start);
     let runner = Recorder::create(&part("runner"), "runner", epoch)?;
     let samples = Samples::create(&noise_part("runner"), epoch)?;
     let storage_samples = Samples::create(&noise_part("storage"), epoch)?;
