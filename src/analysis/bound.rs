@@ -352,18 +352,57 @@ struct Instants {
     validity_ms: i64,
 }
 
+/// When the holder's lease ends and when a waiting client is granted, in true time: the
+/// lease starts when the acquire lands at true 0 (a delay of 0) and ends when the fast
+/// coordinator clock has counted the TTL; a lock-delay, counted on the same clock, holds
+/// the grant back further.
+fn lease_end(h: &Holder, env: &Env) -> (i64, i64) {
+    let fast = clock(env.max_drift_ppm);
+    let t_exp = fast.true_time_of(h.ttl_ms, Time(0)).0;
+    let e = if h.lock_delay_ms > 0 {
+        fast.true_time_of(
+            fast.timer_reading(Time(t_exp)) + h.lock_delay_ms,
+            Time(t_exp),
+        )
+        .0
+    } else {
+        t_exp
+    };
+    (t_exp, e)
+}
+
+/// The terms the lease subtracts: its TTL on the fast clock, and the lock-delay's own
+/// when there is one. `grant`: how the words go on after "has counted the TTL of N ms".
+fn lease_terms(h: &Holder, env: &Env, grant: &str) -> Vec<Term> {
+    let (t_exp, e) = lease_end(h, env);
+    let mut terms = vec![Term {
+        name: "lease",
+        ms: Some(-t_exp),
+        why: format!(
+            "the coordinator expires the lease when its clock, fast by {} ppm, has counted \
+the TTL of {} ms{grant}{}",
+            env.max_drift_ppm,
+            h.ttl_ms,
+            earliest_note(h)
+        ),
+    }];
+    if h.lock_delay_ms > 0 {
+        terms.push(Term {
+            name: "lock-delay",
+            ms: Some(-(e - t_exp)),
+            why: format!(
+                "after a holder fails the lock is held back {} ms on the coordinator's clock",
+                h.lock_delay_ms
+            ),
+        });
+    }
+    terms
+}
+
 fn instants(h: &Holder, env: &Env) -> Instants {
     let d = env.max_delay_ms;
     let slow = clock(-env.max_drift_ppm);
-    let fast = clock(env.max_drift_ppm);
-    // The lease starts when the acquire lands at true 0 (a delay of 0) and expires when
-    // the fast coordinator clock has counted the TTL; a lock-delay holds it back further.
-    let mut e = fast.true_time_of(h.ttl_ms, Time(0)).0;
-    if h.lock_delay_ms > 0 {
-        e = fast
-            .true_time_of(fast.timer_reading(Time(e)) + h.lock_delay_ms, Time(e))
-            .0;
-    }
+    let (_, e) = lease_end(h, env);
     // The grant (or Redlock's last vote) reaches the holder D later; its slow clock
     // counts the work from there.
     let at_grant = slow.timer_reading(Time(d));
@@ -521,33 +560,11 @@ length";
             None => format!("unbounded: {pause_why}, so the overlap has no bound"),
         },
     });
-    let ttl_part = if h.lock_delay_ms > 0 {
-        let fast = clock(env.max_drift_ppm);
-        fast.true_time_of(h.ttl_ms, Time(0)).0
-    } else {
-        i.e
-    };
-    terms.push(Term {
-        name: "lease",
-        ms: Some(-ttl_part),
-        why: format!(
-            "the coordinator expires the lease when its clock, fast by {} ppm, has counted \
-the TTL of {} ms; a waiting client is granted at once (delay 0){}",
-            env.max_drift_ppm,
-            h.ttl_ms,
-            earliest_note(h)
-        ),
-    });
-    if h.lock_delay_ms > 0 {
-        terms.push(Term {
-            name: "lock-delay",
-            ms: Some(-(i.e - ttl_part)),
-            why: format!(
-                "after a holder fails the lock is held back {} ms on the coordinator's clock",
-                h.lock_delay_ms
-            ),
-        });
-    }
+    terms.extend(lease_terms(
+        h,
+        env,
+        "; a waiting client is granted at once (delay 0)",
+    ));
     let worst_overlap_ms = plain_overlap(h, env);
     let end = worst_overlap_ms.map(|o| o + i.e);
     let safe = h.fenced || worst_overlap_ms.is_some_and(|o| o <= 0);
@@ -989,15 +1006,8 @@ mod renewing {
         let d = env.max_delay_ms;
         let r = h.renew_period().unwrap_or(h.ttl_ms);
         let slow = clock(-env.max_drift_ppm);
-        let fast = clock(env.max_drift_ppm);
         let reads = |t: i64| slow.timer_reading(Time(t));
-        let t_exp = fast.true_time_of(h.ttl_ms, Time(0)).0;
-        let mut e = t_exp;
-        if h.lock_delay_ms > 0 {
-            e = fast
-                .true_time_of(fast.timer_reading(Time(e)) + h.lock_delay_ms, Time(e))
-                .0;
-        }
+        let (t_exp, e) = lease_end(h, env);
         let at_grant = reads(d);
         let x0 = slow.true_time_of(at_grant + r, Time(d)).0;
         let t_w = slow.true_time_of(at_grant + h.work_ms, Time(d)).0;
@@ -1193,28 +1203,11 @@ until the lease has run out, the rest holds the refusal"
                 None => format!("unbounded: {pause_why}, so the overlap has no bound"),
             },
         });
-        terms.push(Term {
-            name: "lease",
-            ms: Some(-i.t_exp),
-            why: format!(
-                "the coordinator expires the lease when its clock, fast by {} ppm, has \
-counted the TTL of {} ms with no renewal; a waiting client is granted at once{}",
-                env.max_drift_ppm,
-                h.ttl_ms,
-                earliest_note(h)
-            ),
-        });
-        if h.lock_delay_ms > 0 {
-            terms.push(Term {
-                name: "lock-delay",
-                ms: Some(-(i.e - i.t_exp)),
-                why: format!(
-                    "after a holder fails the lock is held back {} ms on the coordinator's \
-clock",
-                    h.lock_delay_ms
-                ),
-            });
-        }
+        terms.extend(lease_terms(
+            h,
+            env,
+            " with no renewal; a waiting client is granted at once",
+        ));
         let worst_overlap_ms = overlap_of(h, env);
         if let (Some(o), Some(p)) = (worst_overlap_ms, env.max_pause_ms) {
             if i.path == Path::KeptAlive {

@@ -115,6 +115,25 @@ pub const FENCING: Fix = Fix {
     expect: FENCED,
 };
 
+/// The fix that checks the lease at every step boundary and stops the job once it is
+/// gone; `summary` tells it in the words of its lesson.
+const fn abort_on_loss(summary: &'static str) -> Fix {
+    Fix {
+        name: "abort-on-loss",
+        title: "Stop when the lock is lost",
+        summary,
+        apply: check_and_abort,
+        expect: SAFE,
+    }
+}
+
+fn check_and_abort(sc: &mut Scenario) {
+    clients(sc, |c| {
+        c.check_before_write = true;
+        c.on_loss = LossPolicy::Abort;
+    });
+}
+
 // The sources, as each lesson credits them where the learner reads it.
 pub const KLEPPMANN: &str = "Kleppmann 2016, How to do distributed locking";
 pub const ANTIREZ: &str = "antirez 2016, Is Redlock safe?";
@@ -240,16 +259,7 @@ pub const LESSONS: &[Lesson] = &[
                 },
                 expect: SAFE,
             },
-            Fix {
-                name: "abort-on-loss",
-                title: "Stop when the lock is lost",
-                summary: "each step boundary checks the lease and the job stops cleanly once it is gone",
-                apply: |sc| clients(sc, |c| {
-                    c.check_before_write = true;
-                    c.on_loss = LossPolicy::Abort;
-                }),
-                expect: SAFE,
-            },
+            abort_on_loss("each step boundary checks the lease and the job stops cleanly once it is gone"),
         ],
     },
     Lesson {
@@ -260,16 +270,7 @@ pub const LESSONS: &[Lesson] = &[
         expect: UNSAFE_STALE,
         fixes: &[
             FENCING,
-            Fix {
-                name: "abort-on-loss",
-                title: "Stop when the lock is lost",
-                summary: "the job checks its lease at every step boundary and stops once it is gone",
-                apply: |sc| clients(sc, |c| {
-                    c.check_before_write = true;
-                    c.on_loss = LossPolicy::Abort;
-                }),
-                expect: SAFE,
-            },
+            abort_on_loss("the job checks its lease at every step boundary and stops once it is gone"),
         ],
     },
     Lesson {
