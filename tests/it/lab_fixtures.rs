@@ -114,3 +114,40 @@ fn a_real_etcd_grant_after_an_expiry_is_marked_for_the_waiters_poll() {
         assert_eq!(*after, label.starts_with("c2"), "{marked:?}");
     }
 }
+
+#[test]
+fn the_lab_tier_says_skipped_with_the_reason_where_the_services_cannot_be_installed() {
+    // A machine with no apt-get and none of the services on its PATH: `scripts/lab.sh
+    // --check` (the `make test` tier) must say SKIPPED and why, exit 0, and start nothing.
+    // The PATH holds only `dirname`, which the script needs to find the repository.
+    let bin = std::env::temp_dir().join(format!("leaseline-lab-skip-{}", std::process::id()));
+    std::fs::create_dir_all(&bin).unwrap();
+    let dirname = ["/usr/bin/dirname", "/bin/dirname"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())
+        .expect("dirname");
+    let _ = std::fs::remove_file(bin.join("dirname"));
+    std::os::unix::fs::symlink(dirname, bin.join("dirname")).unwrap();
+    let out = std::process::Command::new("/bin/bash")
+        .arg(root().join("scripts/lab.sh"))
+        .arg("--check")
+        .env_clear()
+        .env("PATH", &bin)
+        .env("HOME", &bin)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&bin);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let last = said.lines().last().unwrap_or("");
+    assert!(
+        last.starts_with("lab: SKIPPED — could not install ")
+            && last.contains("redis-server")
+            && last.ends_with(": apt-get not found (not a Debian system)"),
+        "{said}"
+    );
+}
