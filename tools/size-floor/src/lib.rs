@@ -122,7 +122,7 @@ use whole::exercise;
 fn exercise(input: &str) -> String {
     use leaseline::session::edit::{actions_for, Target};
     use leaseline::session::{embed, share, Action, Session};
-    use leaseline::teach::{course, narrate, walkthrough};
+    use leaseline::teach::{course, narrate, quiz};
     use leaseline::view::{export, layout};
     use leaseline::vocab::ids::NodeId;
     use std::rc::Rc;
@@ -200,7 +200,7 @@ fn exercise(input: &str) -> String {
         }
         out += &w.try_it_text(&facts).unwrap_or_default();
     }
-    if let Some(q) = walkthrough::QUESTIONS.get(n) {
+    if let Some(q) = quiz::QUESTIONS.get(n) {
         out += q.asks;
         out += q.model_answer;
     }
