@@ -30,7 +30,7 @@
 //! renewal. Clock jumps are outside its bounds (see the doc).
 
 use crate::model::clock::Clock;
-use crate::model::flavors::{redlock, Expiry, Flavor, OnExpiry, Tokens};
+use crate::model::flavors::{redlock, Flavor, OnExpiry, Tokens};
 use crate::model::scenario::{
     ClientSpec, ClockSpec, CountFrom, FailMode, FenceMode, FenceWith, Invalidation, LinkOverride,
     LinkSpec, LossPolicy, NetworkSpec, RetrySpec, Scenario, Step, LIMITS,
@@ -650,15 +650,14 @@ fn buildable_worst_case(
 /// A service that revokes an expired lease only when it next looks for one (etcd's
 /// lessor, every 500 ms) or on its next tick (ZooKeeper with `coordinator.tick_ms`) grants
 /// the successor up to a look or a tick later than the lease's end, so the worst case is
-/// the run where the holder's lease runs out on a look (or 1 ms before a tick: ZooKeeper
-/// rounds strictly up, so there the run falls 1 ms short of the bound). The coordinator's
-/// clock is set that much ahead: every reading on it moves by the same amount, and nothing
-/// happens at another true time but the revocation.
+/// the run where the holder's lease runs out where that lag is least (on a look; 1 ms
+/// before a tick, as ZooKeeper rounds strictly up, so there the run falls 1 ms short of
+/// the bound). The coordinator's clock is set that much ahead: every reading on it moves
+/// by the same amount, and nothing happens at another true time but the revocation.
 fn on_an_expiry_scan(mut sc: Scenario) -> Scenario {
-    let (every, before) = match sc.coordinator.flavor.model().expiry {
-        Expiry::Scan { every_ms } => (every_ms, 0),
-        Expiry::NextTick if sc.coordinator.tick_ms > 0 => (sc.coordinator.tick_ms, 1),
-        _ => return sc,
+    let (expiry, tick) = (sc.coordinator.flavor.model().expiry, sc.coordinator.tick_ms);
+    let Some(every) = expiry.period(tick) else {
+        return sc;
     };
     let Ok(trace) = simulate(&sc) else {
         return sc;
@@ -683,7 +682,9 @@ fn on_an_expiry_scan(mut sc: Scenario) -> Scenario {
         })
         .last();
     if let Some(x) = expires {
-        sc.coordinator.clock.offset_ms += (-before - x).rem_euclid(every);
+        let lag = |t: i64| expiry.revoked_at(t, tick) - t;
+        let ahead = (0..every).min_by_key(|s| lag(x + s)).unwrap_or(0);
+        sc.coordinator.clock.offset_ms += ahead;
     }
     sc
 }

@@ -86,6 +86,34 @@ pub enum Expiry {
     NextTick,
 }
 
+impl Expiry {
+    /// How far apart the service's looks (or ticks) are, `tick_ms` being the scenario's
+    /// `coordinator.tick_ms`; `None` when it revokes the moment a lease runs out.
+    pub fn period(self, tick_ms: i64) -> Option<i64> {
+        match self {
+            Expiry::Scan { every_ms } => Some(every_ms),
+            Expiry::NextTick if tick_ms > 0 => Some(tick_ms),
+            _ => None,
+        }
+    }
+
+    /// When a lease that runs out at `expires` (on the service's clock) is revoked: at
+    /// once, at the first look at or after it, or on the first tick strictly after it.
+    pub fn revoked_at(self, expires: i64, tick_ms: i64) -> i64 {
+        let Some(p) = self.period(tick_ms) else {
+            return expires;
+        };
+        // The first multiple of `p` at or after `from`.
+        let from = match self {
+            Expiry::NextTick => expires.saturating_add(1),
+            _ => expires,
+        };
+        from.div_euclid(p)
+            .saturating_add(i64::from(from.rem_euclid(p) != 0))
+            .saturating_mul(p)
+    }
+}
+
 /// What a `failover` fault does to the leases in force.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Failover {

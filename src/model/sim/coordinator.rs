@@ -130,25 +130,9 @@ impl GenericCoordinator {
         }
     }
 
-    /// When a lease that runs out at `expires` is revoked (`flavors::Expiry`): at once, at
-    /// the service's first look for expired leases at or after it (etcd's lessor), or on
-    /// the first tick strictly after it (ZooKeeper).
+    /// When a lease that runs out at `expires` is revoked (`flavors::Expiry`).
     fn revoked_at(&self, expires: i64) -> i64 {
-        match self.model().expiry {
-            Expiry::AtOnce => expires,
-            Expiry::Scan { every_ms } => expires
-                .div_euclid(every_ms)
-                .saturating_add(i64::from(expires.rem_euclid(every_ms) != 0))
-                .saturating_mul(every_ms),
-            Expiry::NextTick if self.spec.tick_ms > 0 => {
-                let tick = self.spec.tick_ms;
-                expires
-                    .div_euclid(tick)
-                    .saturating_add(1)
-                    .saturating_mul(tick)
-            }
-            Expiry::NextTick => expires,
-        }
+        self.model().expiry.revoked_at(expires, self.spec.tick_ms)
     }
 
     /// A create or delete in a revisioned store takes the next revision.
