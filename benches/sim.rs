@@ -62,6 +62,7 @@ fn long_scenario(max_events: u32) -> Scenario {
         .collect();
     sc.faults = (0..50)
         .map(|i| Fault {
+            after: None,
             at_ms: 5_000 + i * 20_000,
             kind: FaultKind::Pause {
                 node: NodeId::Client((i % 8) as u8),

@@ -735,6 +735,7 @@ fn worst_case(sc: &Scenario, h: &Holder, env: &Env, i: &Instants, end: i64) -> S
     let pause_at = if i.passes { i.t_w + 2 * d } else { i.t_w };
     if let Some(p) = env.max_pause_ms.filter(|p| *p > 0) {
         out.faults.push(Fault {
+            after: None,
             at_ms: pause_at,
             kind: FaultKind::Pause {
                 node: c1,
@@ -1288,6 +1289,7 @@ P = {p} ms, ρ = {} ppm, TTL = {} ms: {} = {total} ms",
                     let mut after = 1;
                     for t in &i.ticks {
                         out.faults.push(Fault {
+                            after: None,
                             at_ms: after,
                             kind: FaultKind::Delay {
                                 from: c1,
@@ -1305,6 +1307,7 @@ P = {p} ms, ρ = {} ppm, TTL = {} ms: {} = {total} ms",
         for (at_ms, for_ms) in pauses {
             if for_ms > 0 {
                 out.faults.push(Fault {
+                    after: None,
                     at_ms,
                     kind: FaultKind::Pause {
                         node: c1,

@@ -96,7 +96,9 @@ pub fn apply(sc: &Scenario, edit: &Edit) -> Result<Scenario, ScenarioError> {
     match edit {
         Edit::AddFault(f) => next.faults.push(f.clone()),
         Edit::ResumeAt { node, at_ms } => {
+            // (A pause placed by an event has no fixed time to resume it at.)
             let pause = next.faults.iter_mut().rev().find(|f| match f.kind {
+                _ if f.after.is_some() => false,
                 FaultKind::Pause {
                     node: n, for_ms, ..
                 } => n == *node && f.at_ms <= *at_ms && *at_ms < f.at_ms + for_ms,
@@ -104,6 +106,7 @@ pub fn apply(sc: &Scenario, edit: &Edit) -> Result<Scenario, ScenarioError> {
             });
             match pause {
                 Some(Fault {
+                    after: None,
                     at_ms: start,
                     kind: FaultKind::Pause { for_ms, .. },
                 }) => *for_ms = (*at_ms - *start).max(1),
@@ -169,7 +172,13 @@ pub struct Actions {
 }
 
 pub fn actions_for(target: Target, state: &State, at_ms: i64) -> Actions {
-    let fault = |kind: FaultKind| Edit::AddFault(Fault { at_ms, kind });
+    let fault = |kind: FaultKind| {
+        Edit::AddFault(Fault {
+            at_ms,
+            kind,
+            after: None,
+        })
+    };
     let mut items: Vec<(String, Edit)> = Vec::new();
     let title = match target {
         Target::Node(node) => {
@@ -398,6 +407,7 @@ mod tests {
         assert_eq!(
             running.items[0].1,
             Edit::AddFault(Fault {
+                after: None,
                 at_ms: 1_000,
                 kind: FaultKind::Pause {
                     node: NodeId::Client(0),
@@ -444,6 +454,7 @@ mod tests {
             (
                 "Heal".to_string(),
                 Edit::AddFault(Fault {
+                    after: None,
                     at_ms: 2_500,
                     kind: FaultKind::Heal { a, b }
                 })
@@ -457,6 +468,7 @@ mod tests {
         let d0 = simulate(&base).unwrap().digest();
         let mut h = History::new(base);
         h.edit(&Edit::AddFault(Fault {
+            after: None,
             at_ms: 1_000,
             kind: FaultKind::Pause {
                 node: NodeId::Client(0),

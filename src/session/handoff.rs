@@ -169,7 +169,11 @@ pub fn fence_named(word: &str) -> Option<FenceMode> {
 pub fn edit_words(e: &Edit) -> Option<String> {
     Some(match e {
         Edit::ResumeAt { node, at_ms } => format!("resume {node} {at_ms}"),
-        Edit::AddFault(Fault { at_ms, kind }) => match *kind {
+        Edit::AddFault(Fault {
+            at_ms,
+            kind,
+            after: None,
+        }) => match *kind {
             // The stage's menu adds GC pauses only.
             FaultKind::Pause {
                 node,
@@ -194,7 +198,13 @@ pub fn edit_from_words(s: &str) -> Option<Edit> {
     let w: Vec<&str> = s.split(' ').collect();
     let node = |i: usize| w.get(i).and_then(|s| NodeId::parse(s));
     let int = |i: usize| w.get(i).and_then(|s| s.parse::<i64>().ok());
-    let fault = |at_ms: i64, kind: FaultKind| Edit::AddFault(Fault { at_ms, kind });
+    let fault = |at_ms: i64, kind: FaultKind| {
+        Edit::AddFault(Fault {
+            at_ms,
+            kind,
+            after: None,
+        })
+    };
     Some(match (w[0], w.len()) {
         ("resume", 3) => Edit::ResumeAt {
             node: node(1)?,

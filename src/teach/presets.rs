@@ -161,6 +161,7 @@ fn gc_pause() -> Scenario {
             ),
         ],
         faults: vec![Fault {
+            after: None,
             at_ms: 10_000,
             kind: FaultKind::Pause {
                 node: crate::vocab::ids::NodeId::Client(0),

@@ -318,6 +318,7 @@ fn random_schedule(g: &mut Gen, b: &Bound) -> Scenario {
             _ => g.range(1, end),
         };
         sc.faults.push(Fault {
+            after: None,
             at_ms: at,
             kind: FaultKind::Pause {
                 node: NodeId::Client(0),
@@ -810,6 +811,7 @@ fn random_renewing_schedule(g: &mut Gen, b: &Bound) -> Scenario {
             _ => g.range(1, end.max(2)),
         };
         sc.faults.push(Fault {
+            after: None,
             at_ms: at.clamp(1, sc.horizon_ms - 1),
             kind: FaultKind::Pause {
                 node: NodeId::Client(0),

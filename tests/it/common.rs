@@ -57,7 +57,11 @@ pub fn fault(r: &mut Rng, clients: u8, horizon: i64) -> Fault {
             for_ms: r.range_i64(1, 20_000),
         },
     };
-    Fault { at_ms, kind }
+    Fault {
+        at_ms,
+        kind,
+        after: None,
+    }
 }
 
 fn clock(r: &mut Rng) -> ClockSpec {

@@ -472,6 +472,7 @@ fn random_scenarios_run_reproducibly_under_every_flavor() {
             let last = NodeId::Coord(f.nodes() - 1);
             sc.faults.extend([
                 Fault {
+                    after: None,
                     at_ms: 5_000,
                     kind: FaultKind::Failover {
                         node: last,
@@ -479,12 +480,14 @@ fn random_scenarios_run_reproducibly_under_every_flavor() {
                     },
                 },
                 Fault {
+                    after: None,
                     at_ms: 7_000,
                     kind: FaultKind::FalsePositive {
                         node: NodeId::Client(0),
                     },
                 },
                 Fault {
+                    after: None,
                     at_ms: 9_000,
                     kind: FaultKind::ClockJump {
                         node: last,
@@ -492,6 +495,7 @@ fn random_scenarios_run_reproducibly_under_every_flavor() {
                     },
                 },
                 Fault {
+                    after: None,
                     at_ms: 11_000,
                     kind: FaultKind::Restart {
                         node: last,

@@ -138,6 +138,7 @@ fn watch_reachability_the_watcher_stops_before_the_service_frees_the_lock() {
 fn watch_reachability_a_pause_slips_past_the_watcher_not_past_the_fence() {
     let mut sc = open("watch-reachability/watch-silence");
     sc.faults.push(Fault {
+        after: None,
         at_ms: 5_001,
         kind: FaultKind::Pause {
             node: C1,

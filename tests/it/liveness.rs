@@ -183,7 +183,11 @@ fn giving_up_on_a_held_lock_is_not_an_unreachable_service() {
         a: c2,
         b: NodeId::COORD,
     };
-    sc.faults.push(Fault { at_ms: 0, kind });
+    sc.faults.push(Fault {
+        at_ms: 0,
+        kind,
+        after: None,
+    });
     let (why, row, told) = aborts(&sc);
     assert_eq!(why, [AbortWhy::CoordinatorUnreachable]);
     assert_eq!(row.why, "lock service unreachable: failed closed");

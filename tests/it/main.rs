@@ -13,6 +13,7 @@ mod common;
 mod lab_verdict;
 
 // The model and its checker.
+mod anchors;
 mod bound;
 mod conditional;
 mod digests;

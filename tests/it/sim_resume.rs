@@ -196,3 +196,32 @@ fn a_scenario_changed_otherwise_is_not_resumed() {
     // The scenario itself, nothing added: the rest of its own run.
     assert_eq!(prefix.finish(&sc), Some(run(&sc)));
 }
+
+#[test]
+fn a_run_with_a_fault_placed_by_an_event_resumes_to_the_whole_run() {
+    use leaseline::model::scenario::{Anchor, AnchorEvent, Fault, FaultKind, PauseCause};
+    use leaseline::vocab::ids::NodeId;
+    let mut n = Counted::default();
+    for lesson in ["gc-pause", "slow-client-clock"] {
+        let mut sc = open(lesson).unwrap();
+        // Client 2 pauses 1.5 s after it first acquires: a fault armed mid-run, which the
+        // stopped run must carry over as the whole run queues it.
+        sc.faults.push(Fault {
+            at_ms: 1_501,
+            kind: FaultKind::Pause {
+                node: NodeId::Client(1),
+                for_ms: 3_000,
+                cause: PauseCause::Gc,
+            },
+            after: Some(Anchor {
+                event: AnchorEvent::Acquired,
+                client: NodeId::Client(1),
+                nth: 1,
+            }),
+        });
+        let trace = run(&sc);
+        let added = sample(&sc, &trace, i64::MIN, 40);
+        check_from(lesson, &sc, &added, &mut n);
+    }
+    assert!(n.resumed >= 40, "{}", n.resumed);
+}

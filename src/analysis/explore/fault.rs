@@ -195,7 +195,13 @@ impl Added {
     /// Writes the fault into `sc`: appended after the scenario's own faults, so a fault at
     /// `t` still acts before the events due at `t`.
     pub fn apply(&self, sc: &mut Scenario) {
-        let mut push = |at_ms: i64, kind: FaultKind| sc.faults.push(Fault { at_ms, kind });
+        let mut push = |at_ms: i64, kind: FaultKind| {
+            sc.faults.push(Fault {
+                at_ms,
+                kind,
+                after: None,
+            })
+        };
         match *self {
             Added::Drift { node, ppm } => drift(sc, node, ppm),
             Added::Pause { node, at, ms } => push(
@@ -221,10 +227,12 @@ impl Added {
                 }
                 for b in peers {
                     sc.faults.push(Fault {
+                        after: None,
                         at_ms: at,
                         kind: FaultKind::Partition { a: client, b },
                     });
                     sc.faults.push(Fault {
+                        after: None,
                         at_ms: heal,
                         kind: FaultKind::Heal { a: client, b },
                     });

@@ -363,6 +363,9 @@ const FAIL: &[(&str, FailMode)] = &[("open", FailMode::Open), ("closed", FailMod
 /// The pause causes' words, from their one table (`vocab::names`).
 const PAUSE_CAUSES: &[(&str, PauseCause)] = &PauseCause::WORDS;
 
+/// The words of the events a fault may follow, from their one table (`anchor`).
+const ANCHORS: &[(&str, AnchorEvent)] = &AnchorEvent::WORDS;
+
 /// A fault's kind without its fields: what the word in `"fault"` names.
 #[derive(Clone, Copy, PartialEq)]
 enum FaultWord {
@@ -595,8 +598,16 @@ fn fault(v: &Json, p: &str) -> R<Fault> {
             node: f.node("node")?,
         },
     };
+    let after = match f.take("after") {
+        None => None,
+        Some(_) => Some(Anchor {
+            event: f.word("after", ANCHORS, None)?,
+            client: f.node("client")?,
+            nth: f.u32_or("nth", 1)?,
+        }),
+    };
     f.finish()?;
-    Ok(Fault { at_ms, kind })
+    Ok(Fault { at_ms, kind, after })
 }
 
 /// Builds a scenario from parsed JSON. Types and field names only; see `validate`.
@@ -907,6 +918,12 @@ pub fn encode(sc: &Scenario) -> Json {
             ("fault", word_of(FAULTS, FaultWord::of(&f.kind))),
         ];
         kv.extend(rest);
+        // Left out when absent, so a scenario of fixed times is written as it always was.
+        if let Some(a) = f.after {
+            kv.push(("after", word_of(ANCHORS, a.event)));
+            kv.push(("client", node(a.client)));
+            kv.push(("nth", int(i64::from(a.nth))));
+        }
         obj(kv)
     };
     let link = |l: &LinkSpec| {
@@ -1144,6 +1161,7 @@ mod tests {
         sc.faults = kinds
             .iter()
             .map(|k| Fault {
+                after: None,
                 at_ms: 1,
                 kind: k.clone(),
             })

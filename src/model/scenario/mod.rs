@@ -9,8 +9,11 @@
 //! [`ScenarioError`] that names the field path (`faults[2].at_ms: later than the horizon`),
 //! never a panic. The format is documented in `docs/scenario-format.md`.
 
+mod anchor;
 mod codec;
 mod validate;
+
+pub use anchor::{when, FaultTime};
 
 use crate::vocab::json;
 pub use crate::vocab::names::{FenceMode, Outcome, PauseCause};
@@ -457,11 +460,33 @@ pub struct ClientSpec {
     pub job: Vec<Step>,
 }
 
-/// A fault at a true time.
+/// A fault at a true time, or placed by an event of the run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Fault {
+    /// The true time of the fault; with `after`, how long after that event it comes.
     pub at_ms: i64,
     pub kind: FaultKind,
+    /// The event it follows, if it is placed by one (see `anchor`).
+    pub after: Option<Anchor>,
+}
+
+/// The `nth` time (from 1) that `client` does `event`: what a fault may follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Anchor {
+    pub event: AnchorEvent,
+    pub client: NodeId,
+    pub nth: u32,
+}
+
+/// What a client does that a fault may be placed after.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnchorEvent {
+    /// It starts to believe it holds the lock (a grant arrived).
+    Acquired,
+    /// It sends a write to storage.
+    WriteSent,
+    /// It stops believing it holds the lock, for whatever reason.
+    Lost,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -542,6 +542,18 @@ impl Scenario {
                 "later than the horizon",
             ));
         }
+        if let Some(a) = f.after {
+            match a.client {
+                NodeId::Client(_) => self.node(&format!("{p}.client"), a.client)?,
+                _ => {
+                    return Err(ScenarioError::new(
+                        &format!("{p}.client"),
+                        "a fault follows what a client does: name a client",
+                    ))
+                }
+            }
+            range(&format!("{p}.nth"), i64::from(a.nth), 1, 1_000)?;
+        }
         match &f.kind {
             FaultKind::Pause { node, for_ms, .. } => {
                 self.node(&format!("{p}.node"), *node)?;

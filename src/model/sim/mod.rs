@@ -25,7 +25,7 @@ pub mod storage;
 use crate::model::clock::Clock;
 use crate::model::flavors::{self, Flavor};
 use crate::model::msg::Msg;
-use crate::model::scenario::{FaultKind, Scenario, ScenarioError};
+use crate::model::scenario::{Anchor, FaultKind, Scenario, ScenarioError};
 use crate::model::trace::{DropWhy, Entry, Event, Outcome, Tail, Trace};
 use crate::vocab::ids::NodeId;
 use crate::vocab::time::Time;
@@ -128,6 +128,17 @@ struct Sim<'s> {
     initial_clocks: Vec<Clock>,
     /// Coordinator nodes (1, or Redlock's 5).
     coords: usize,
+    /// The faults placed by an event of the run, each waiting for it (see `arm`).
+    waiting: Vec<Waiting>,
+}
+
+/// A fault placed by an event that has not yet happened often enough.
+#[derive(Clone)]
+struct Waiting {
+    fault: u32,
+    anchor: Anchor,
+    /// How many more of the anchor's events until the fault is armed.
+    left: u32,
 }
 
 pub(crate) fn pair(a: NodeId, b: NodeId) -> (NodeId, NodeId) {
@@ -188,6 +199,7 @@ impl<'s> Sim<'s> {
             cmd_buf: Vec::new(),
             initial_clocks,
             coords: usize::from(sc.coordinator.flavor.nodes()),
+            waiting: Vec::new(),
         };
         // What the lock protects is part of the run's record: the checker reads it there.
         for r in &sc.storage.resources {
@@ -198,8 +210,16 @@ impl<'s> Sim<'s> {
             };
             sim.note(NodeId::Storage, event);
         }
+        // A fault at a true time is queued now; one placed by an event waits for it.
         for (i, f) in sc.faults.iter().enumerate() {
-            sim.queue.push(Time(f.at_ms), Ev::Fault(i as u32));
+            match f.after {
+                None => sim.queue.push(Time(f.at_ms), Ev::Fault(i as u32)),
+                Some(anchor) => sim.waiting.push(Waiting {
+                    fault: i as u32,
+                    anchor,
+                    left: anchor.nth.max(1),
+                }),
+            }
         }
         for (i, c) in sc.clients.iter().enumerate().take(usize::from(n)) {
             sim.queue.push(Time(c.start_ms), Ev::Start(i as u8));
@@ -245,6 +265,7 @@ impl<'s> Sim<'s> {
             cmd_buf: Vec::new(),
             initial_clocks: self.initial_clocks.clone(),
             coords: self.coords,
+            waiting: self.waiting.clone(),
         })
     }
 
@@ -264,6 +285,33 @@ impl<'s> Sim<'s> {
             node,
             local,
             event,
+        });
+        if !self.waiting.is_empty() {
+            self.arm();
+        }
+    }
+
+    /// Queues each waiting fault whose event the entry just recorded is, for the last
+    /// time it waited for: at now plus its `at_ms`. Faults armed by one entry are queued in
+    /// the scenario's order, so the run stays the same from one build to the next.
+    fn arm(&mut self) {
+        let Some(e) = self.trace.last() else {
+            return;
+        };
+        let now = self.now;
+        let faults = &self.sc.faults;
+        let queue = &mut self.queue;
+        self.waiting.retain_mut(|w| {
+            if !w.anchor.is(e.node, &e.event) {
+                return true;
+            }
+            w.left -= 1;
+            if w.left > 0 {
+                return true;
+            }
+            let after = faults.get(w.fault as usize).map_or(0, |f| f.at_ms);
+            queue.push(now.plus(after), Ev::Fault(w.fault));
+            false
         });
     }
 
@@ -744,11 +792,18 @@ impl<'s> Prefix<'s> {
     /// The copy of this run going on with `child`'s added faults (see [`Prefix::finish`]).
     fn resume<'c>(&self, child: &'c Scenario, whole: bool) -> Option<Sim<'c>> {
         let n = self.sim.sc.faults.len();
+        // The queue numbered the faults of fixed times first, before anything else.
+        let queued = self.sim.sc.faults.iter().filter(|f| f.after.is_none());
+        let first_after = queued.count() as u64;
         if !extends(self.sim.sc, child) {
             return None;
         }
         let added = &child.faults[n..];
-        if added.iter().any(|f| Time(f.at_ms) < self.before) {
+        // (An added fault placed by an event is not resumed: run the child whole.)
+        if added
+            .iter()
+            .any(|f| Time(f.at_ms) < self.before || f.after.is_some())
+        {
             return None;
         }
         let room = self.longest.get().max(self.sim.trace.len());
@@ -760,7 +815,7 @@ impl<'s> Prefix<'s> {
             .enumerate()
             .map(|(i, f)| (Time(f.at_ms), Ev::Fault((n + i) as u32)))
             .collect();
-        sim.queue.insert_before(n as u64, faults);
+        sim.queue.insert_before(first_after, faults);
         Some(sim)
     }
 }
@@ -833,6 +888,7 @@ mod tests {
         });
         // Client 1 is cut from the coordinator, not from storage, from t = 1 ms.
         sc.faults.push(Fault {
+            after: None,
             at_ms: 1,
             kind: FaultKind::Partition {
                 a: NodeId::Client(0),
@@ -871,6 +927,7 @@ mod tests {
 
         let mut sc = preset("clean").unwrap().scenario();
         sc.faults.push(Fault {
+            after: None,
             at_ms: 0,
             kind: FaultKind::Delay {
                 from: NodeId::Client(0),

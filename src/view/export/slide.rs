@@ -14,7 +14,7 @@
 
 use super::svg::{document, drawing, el, swatch, text, SWATCH_H, SWATCH_W};
 use crate::analysis::check::Verdict;
-use crate::model::scenario::{FaultKind, Scenario};
+use crate::model::scenario::{Anchor, FaultKind, Scenario};
 use crate::view::layout::Diagram;
 use crate::view::legend;
 use crate::vocab::numbers::{decimal, tenths as n};
@@ -102,7 +102,7 @@ fn s(ms: i64) -> String {
 }
 
 /// One fault in a few words: "pause Client 1 40 s at 10 s".
-fn fault(at_ms: i64, k: &FaultKind) -> String {
+fn fault(at_ms: i64, k: &FaultKind, after: Option<Anchor>) -> String {
     let (what, a, b, ms) = match *k {
         FaultKind::Pause { node, for_ms, .. } => ("pause", Some(node), None, Some(for_ms)),
         FaultKind::Partition { a, b } => ("cut", Some(a), Some(b), None),
@@ -125,8 +125,18 @@ fn fault(at_ms: i64, k: &FaultKind) -> String {
         out.push(' ');
         out.push_str(&s(ms));
     }
-    out.push_str(" at ");
-    out.push_str(&s(at_ms));
+    match after {
+        None => {
+            out.push_str(" at ");
+            out.push_str(&s(at_ms));
+        }
+        Some(a) => {
+            out.push(' ');
+            out.push_str(&s(at_ms));
+            out.push_str(" after ");
+            out.push_str(&a.phrase());
+        }
+    }
     out
 }
 
@@ -153,7 +163,11 @@ pub fn settings(sc: &Scenario) -> Vec<String> {
             format!("TTL {}", each.join(", "))
         }
     };
-    let faults: Vec<String> = sc.faults.iter().map(|f| fault(f.at_ms, &f.kind)).collect();
+    let faults: Vec<String> = sc
+        .faults
+        .iter()
+        .map(|f| fault(f.at_ms, &f.kind, f.after))
+        .collect();
     vec![
         format!("Lock service: {}", sc.coordinator.flavor.name()),
         format!("Fence: {}", sc.storage.fence.label()),
