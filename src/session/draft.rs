@@ -6,7 +6,8 @@
 //! validator as an import, so the editor's errors name the same field paths
 //! (`clients[1].ttl_ms: …`) and nothing the editor accepts can fail to load.
 
-use crate::model::scenario::{Flavor, Outcome, Scenario, ScenarioError};
+use crate::model::scenario::{Anchor, AnchorEvent, Flavor, Outcome, Scenario, ScenarioError};
+use crate::model::trace::Trace;
 use crate::session::form::{self, Nodes, Problem, Start, Unit};
 use crate::vocab::ids::NodeId;
 use crate::vocab::json::{self, Json};
@@ -60,7 +61,13 @@ fn within(p: &str, outer: &str) -> bool {
 }
 
 /// The node keys of faults and links.
-const NODE_KEYS: [&str; 5] = ["node", "a", "b", "from", "to"];
+const NODE_KEYS: [&str; 6] = ["node", "a", "b", "from", "to", ANCHOR_CLIENT];
+
+/// A fault's event to follow (absent: the fault is at a true time), and whose it is and
+/// which time of it (see `model::scenario::anchor`).
+const ANCHOR: &str = "after";
+const ANCHOR_CLIENT: &str = "client";
+const ANCHOR_NTH: &str = "nth";
 
 /// A walkthrough beat's optional node: a choice of the nodes, or none.
 const HIGHLIGHT: &str = "highlight";
@@ -299,9 +306,12 @@ impl Draft {
 
     /// Which nodes the node field `path` may name: a fault's kind narrows them.
     fn nodes_for(&self, path: &str) -> Nodes {
-        let Some((item, _)) = path.rsplit_once('.') else {
+        let Some((item, key)) = path.rsplit_once('.') else {
             return Nodes::All;
         };
+        if key == ANCHOR_CLIENT {
+            return Nodes::Clients;
+        }
         match self.get(&format!("{item}.fault")) {
             Some(Json::Str(w)) if item.starts_with("faults[") => {
                 form::fault_form(w).map_or(Nodes::All, |f| f.nodes)
@@ -360,6 +370,12 @@ impl Draft {
                     ("fault".to_string(), Json::Str(word.to_string())),
                 ];
                 kv.extend(self.fields_of(item, f.fields, f.nodes));
+                // When it happens is not the kind's: an event it follows stays.
+                for k in [ANCHOR, ANCHOR_CLIENT, ANCHOR_NTH] {
+                    if let Some(v) = self.get(&format!("{item}.{k}")) {
+                        kv.push((k.to_string(), v.clone()));
+                    }
+                }
                 self.forget(item);
                 self.set(item, Some(Json::Obj(kv)))
             }
@@ -369,6 +385,25 @@ impl Draft {
                 kv.extend(self.fields_of(item, s.fields, Nodes::All));
                 self.forget(item);
                 self.set(item, Some(Json::Obj(kv)))
+            }
+            // At a true time: the event's fields go, as a file without them has it.
+            ANCHOR if word.is_empty() => {
+                for k in [ANCHOR, ANCHOR_CLIENT, ANCHOR_NTH] {
+                    let p = format!("{item}.{k}");
+                    self.forget(&p);
+                    self.set(&p, None)?;
+                }
+                Ok(())
+            }
+            // After an event: the first client unless one is named already.
+            ANCHOR => {
+                self.forget(path);
+                self.set(path, Some(Json::Str(word.to_string())))?;
+                let client = format!("{item}.{ANCHOR_CLIENT}");
+                if self.get(&client).is_none() {
+                    self.set(&client, Some(Json::Str(NodeId::Client(0).to_string())))?;
+                }
+                Ok(())
             }
             // No lane highlighted: the field is left out, as a file without one has it.
             HIGHLIGHT if word.is_empty() => {
@@ -402,6 +437,48 @@ impl Draft {
                 (k.to_string(), v)
             })
             .collect()
+    }
+
+    /// Where fault `n`, if it follows an event, falls in `trace` (the run on screen),
+    /// ending `end_ms`: the event's time and the fault's, or that the event never comes,
+    /// or that the fault would come after the run ends. `None` for a fault at a true time
+    /// (or one whose fields do not read yet: their boxes say why).
+    pub fn fault_when(&self, n: usize, trace: &Trace, end_ms: i64) -> Option<String> {
+        let item = format!("faults[{n}]");
+        let word = |k: &str| match self.get(&format!("{item}.{k}")) {
+            Some(Json::Str(s)) => Some(s.clone()),
+            _ => None,
+        };
+        let int = |k: &str| match self.get(&format!("{item}.{k}")) {
+            Some(Json::Int(i)) => i64::try_from(*i).ok(),
+            _ => None,
+        };
+        let event = AnchorEvent::WORDS
+            .iter()
+            .find(|(w, _)| Some(*w) == word(ANCHOR).as_deref())?
+            .1;
+        let anchor = Anchor {
+            event,
+            client: NodeId::parse(&word(ANCHOR_CLIENT)?)?,
+            nth: u32::try_from(int(ANCHOR_NTH).unwrap_or(1)).ok()?,
+        };
+        let after = int("at_ms")?;
+        let said = anchor.phrase();
+        let secs = |ms: i64| form::Unit::Seconds.show(ms);
+        Some(match anchor.time_in(trace) {
+            None => format!("In the run on screen, {said} never happens: this fault does not either."),
+            Some(t) if t.saturating_add(after) > end_ms => format!(
+                "In the run on screen, {said} at {}: this fault would come at {}, after the run ends ({}). Lengthen the run to see it.",
+                secs(t),
+                secs(t.saturating_add(after)),
+                secs(end_ms)
+            ),
+            Some(t) => format!(
+                "In the run on screen, {said} at {}: this fault comes at {}.",
+                secs(t),
+                secs(t + after)
+            ),
+        })
     }
 
     /// A switch (`check_before_write`, `idempotency`); absent is off.
@@ -913,6 +990,71 @@ mod tests {
         assert!(d.set_word(h, "c7").is_err(), "not a node of this scenario");
         d.set_word(h, "").unwrap();
         assert_eq!(d.check().unwrap().walkthrough[0].highlight, None);
+    }
+
+    /// A fault can be placed by an event: whose and which time, the time after it, and
+    /// where that falls in the run on screen, said in words; back to a true time, the
+    /// event's fields go.
+    #[test]
+    fn a_fault_follows_an_event_and_says_where_it_falls() {
+        use crate::model::scenario::AnchorEvent;
+        let sc = open("gc-pause").unwrap();
+        let trace = crate::model::sim::run(&sc);
+        let end = trace.end.0;
+        let mut d = Draft::from_scenario(&sc);
+        assert_eq!(d.fault_when(0, &trace, end), None, "at a true time");
+        let words: Vec<String> = d
+            .choices("faults[0].after")
+            .into_iter()
+            .map(|c| c.word)
+            .collect();
+        assert_eq!(words, ["", "acquired", "write_sent", "lost"]);
+        d.set_word("faults[0].after", "acquired").unwrap();
+        let who: Vec<String> = d
+            .choices("faults[0].client")
+            .into_iter()
+            .map(|c| c.word)
+            .collect();
+        assert_eq!(who, ["c1", "c2"], "clients only");
+        d.type_into("faults[0].at_ms", Kind::Secs { optional: false }, "2");
+        let got = d.check().unwrap();
+        let anchor = got.faults[0].after.expect("placed by an event");
+        assert_eq!(
+            (anchor.event, anchor.client, anchor.nth, got.faults[0].at_ms),
+            (AnchorEvent::Acquired, NodeId::Client(0), 1, 2_000)
+        );
+        let t = anchor.time_in(&trace).unwrap();
+        let said = d.fault_when(0, &trace, end).unwrap();
+        assert_eq!(
+            said,
+            format!(
+                "In the run on screen, client 1 acquires the lock at {}: this fault comes at {}.",
+                form::secs_text(t),
+                form::secs_text(t + 2_000)
+            )
+        );
+        // Past the end of the run: said, with what to do.
+        d.type_into(
+            "faults[0].at_ms",
+            Kind::Secs { optional: false },
+            &form::secs_box(end),
+        );
+        let said = d.fault_when(0, &trace, end).unwrap();
+        assert!(
+            said.contains("after the run ends") && said.ends_with("Lengthen the run to see it."),
+            "{said}"
+        );
+        // Its 2nd acquire never comes.
+        d.type_into("faults[0].nth", Kind::Int { optional: true }, "2");
+        let said = d.fault_when(0, &trace, end).unwrap();
+        assert!(said.ends_with("client 1 acquires the lock for the 2nd time never happens: this fault does not either."), "{said}");
+        // Another kind keeps the event it follows.
+        d.set_word("faults[0].fault", "clock_jump").unwrap();
+        assert_eq!(d.check().unwrap().faults[0].after.map(|a| a.nth), Some(2));
+        // Back to a true time: no event fields left in the document.
+        d.set_word("faults[0].after", "").unwrap();
+        assert_eq!(d.check().unwrap().faults[0].after, None);
+        assert!(!d.text().contains("\"client\"") && !d.text().contains("\"nth\""));
     }
 
     /// Faults come from a picker with their own fields, each kind the format's; a row's

@@ -8,7 +8,7 @@
 //! seconds; drift in ppm, loss in percent. The document itself stays in integer
 //! milliseconds; [`parse_secs`] and [`secs_text`] cross between the two without floats.
 
-use crate::model::scenario::{FenceMode, Flavor, Outcome, PauseCause, ScenarioError};
+use crate::model::scenario::{AnchorEvent, FenceMode, Flavor, Outcome, PauseCause, ScenarioError};
 use crate::vocab::numbers::decimal;
 
 /// What a field's number (or text) means.
@@ -84,6 +84,9 @@ pub fn field(path: &str) -> (&'static str, Unit) {
         "timeout_ms" => ("Reply timeout", Seconds),
         "unreachable" => ("If the lock service is unreachable", None),
         "at_ms" => ("At", Seconds),
+        "after" => ("When", None),
+        "client" => ("Whose", None),
+        "nth" => ("Which time (1 = the first)", Count),
         "for_ms" => ("Lasting", Seconds),
         "cause" => ("What froze it", None),
         "by_ms" => ("Jump by", Seconds),
@@ -171,6 +174,9 @@ pub fn words(path: &str) -> Vec<(&'static str, &'static str)> {
             .map(|c| (c.name(), c.label()))
             .collect(),
         "fault" => FAULTS.iter().map(|f| (f.word, f.label)).collect(),
+        "after" => std::iter::once(("", "at a time in the run"))
+            .chain(AnchorEvent::WORDS.iter().map(|&(w, e)| (w, e.label())))
+            .collect(),
         "op" => STEPS.iter().map(|s| (s.word, s.label)).collect(),
         "outcome" => Outcome::ALL.iter().map(|o| (o.name(), o.label())).collect(),
         _ => Vec::new(),

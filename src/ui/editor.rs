@@ -149,6 +149,13 @@ impl Form<'_> {
     /// A labelled box: a time in seconds, a whole number, or text (by `kind`).
     #[inline(never)]
     fn boxed(&self, path: String, kind: Kind, placeholder: &'static str) -> Html {
+        let label = form::label(&path);
+        self.labelled(path, kind, placeholder, &label)
+    }
+
+    /// [`boxed`](Self::boxed) with a label of its own (a fault's time after its event).
+    #[inline(never)]
+    fn labelled(&self, path: String, kind: Kind, placeholder: &'static str, label: &str) -> Html {
         let change = self.change.clone();
         let p = path.clone();
         let oninput = Callback::from(move |e: InputEvent| {
@@ -162,7 +169,7 @@ impl Form<'_> {
         };
         html! {
             <label class={css(&["field", when(bad, "invalid")])} title={path.clone()}>
-                <span>{ form::label(&path) }</span>
+                <span>{ label.to_string() }</span>
                 <input type="text" inputmode={mode} value={self.draft.shown(&path)} {oninput}
                        aria-invalid={bad.to_string()}
                        aria-describedby={bad.then(|| form::error_id(&path))}
@@ -363,14 +370,27 @@ pub fn Editor(props: &RunProps) -> Html {
                 let item = format!("faults[{n}]");
                 let word = f.word_at(&format!("{item}.fault"));
                 let fields = form::fault_form(&word).map_or(&[][..], |k| k.fields);
+                // A fault placed by an event: whose, which time, and how long after it;
+                // and where that puts it in the run on screen.
+                let follows = !f.word_at(&format!("{item}.after")).is_empty();
+                let at = format!("{item}.at_ms");
+                let placed = draft.fault_when(n, &props.run.trace, props.run.trace.end.0);
                 html! {
                     <fieldset class="row fault-row">
                         <legend>{ format!("Fault {}", n + 1) }</legend>
                         <div class="fields">
                             { f.choice(format!("{item}.fault")) }
-                            { f.number(format!("{item}.at_ms"), false) }
+                            { f.choice(format!("{item}.after")) }
+                            if follows {
+                                { f.choice(format!("{item}.client")) }
+                                { f.boxed(format!("{item}.nth"), Kind::Int { optional: true }, "1") }
+                                { f.labelled(at.clone(), Kind::Secs { optional: false }, "", "After it by (s)") }
+                            } else {
+                                { f.number(at, false) }
+                            }
                             { for fields.iter().map(|(k, _)| f.item(format!("{item}.{k}"))) }
                         </div>
+                        if let Some(p) = placed { <p class="hint fault-when">{ p }</p> }
                         { f.button(format!("Remove fault {}", n + 1), Rc::new(move |d: &mut Draft| d.remove("faults", n))) }
                     </fieldset>
                 }

@@ -99,13 +99,22 @@ pub fn when(fault: &Fault, trace: &Trace) -> FaultTime {
     let Some(anchor) = fault.after else {
         return FaultTime::Fixed(fault.at_ms);
     };
-    trace
-        .entries
-        .iter()
-        .filter(|e| anchor.is(e.node, &e.event))
-        .nth(anchor.nth.saturating_sub(1) as usize)
-        .map_or(FaultTime::Never, |e| FaultTime::After {
-            event_ms: e.t.0,
-            at_ms: e.t.0.saturating_add(fault.at_ms),
+    anchor
+        .time_in(trace)
+        .map_or(FaultTime::Never, |event_ms| FaultTime::After {
+            event_ms,
+            at_ms: event_ms.saturating_add(fault.at_ms),
         })
+}
+
+impl Anchor {
+    /// The true time of this anchor's event in `trace`, if it happened that many times.
+    pub fn time_in(&self, trace: &Trace) -> Option<i64> {
+        trace
+            .entries
+            .iter()
+            .filter(|e| self.is(e.node, &e.event))
+            .nth(self.nth.saturating_sub(1) as usize)
+            .map(|e| e.t.0)
+    }
 }
