@@ -55,7 +55,12 @@ impl Session {
             Source::Custom(sc) => (None, sc),
         };
         // What the name opens, before the link's changes: what its description speaks of.
-        let named = name.is_some().then(|| sc.clone());
+        // A scenario of its own that is a built-in edited (a reload of an edited run)
+        // speaks of that built-in.
+        let named = match name {
+            Some(_) => Some(sc.clone()),
+            None => course::origin_of(&sc),
+        };
         // The flavor first: switching it may adjust what the new service would refuse.
         if let Some(f) = v.flavor.as_deref().and_then(Flavor::parse) {
             if sc.coordinator.flavor != f {

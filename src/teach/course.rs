@@ -18,7 +18,7 @@ use crate::teach::library::{
     self, CHAPTER_EXCLUSIVITY, CHAPTER_FENCE, CHAPTER_LEASE, CHAPTER_REACHABLE, CHAPTER_TTL,
     CHAPTER_UNFENCEABLE, FENCING, LESSONS,
 };
-use crate::teach::presets::preset;
+use crate::teach::presets::{preset, PRESETS};
 use crate::teach::quiz::{Question, Stop, QUESTIONS};
 use crate::teach::walkthrough::{Walkthrough, WALKTHROUGHS};
 
@@ -90,6 +90,24 @@ fn lessons() -> impl Iterator<Item = &'static Lesson> {
     LESSONS
         .iter()
         .chain(FLAVOR_PRESETS.iter().map(|p| &p.lesson))
+}
+
+/// The built-in scenario that `sc` was edited from, told by its name and description
+/// (which an edit keeps, and a scenario written from scratch has its own of): a reload
+/// of an edited run, or a link to one, then says "Edited" and marks the description as
+/// the original's, as the page did before. `None` when no built-in shares both, or when
+/// `sc` is the built-in itself.
+pub fn origin_of(sc: &Scenario) -> Option<Scenario> {
+    let names = PRESETS
+        .iter()
+        .map(|p| p.name.to_string())
+        .chain(lessons().flat_map(|l| {
+            std::iter::once(l.id.to_string()).chain(fixes(l.id).into_iter().map(|f| f.scenario))
+        }));
+    names
+        .filter_map(|n| open(&n))
+        .find(|o| o.name == sc.name && o.description == sc.description)
+        .filter(|o| o != sc)
 }
 
 /// The lock service a lesson is about, if it is one of the real services' presets.

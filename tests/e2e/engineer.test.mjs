@@ -3,10 +3,13 @@
 // safety (stop on losing the lease, check before each write); they add a pause through the
 // fault form — a kind picked, its fields typed key by key, no JSON — run it, see the run
 // change with the pause in it, and see the description marked as the original's; an edit
-// stays marked after a reload.
+// stays marked after a reload. Then their own question: the pause placed by an event
+// ("3 s after client 1 acquires the lock"), the run tried on etcd and ZooKeeper, the two
+// compared, and the result exported.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SHOTS, digestOf, harness, openApp, until } from './lib.mjs';
 
@@ -146,6 +149,113 @@ describe('the senior engineer edits a run', () => {
       await until(async () => (await digestOf(page)) === before, 'the original run');
       assert.equal(await description.innerText(), original);
       assert.equal(await picked(), preset);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a pause placed by an event, tried on two lock services, compared and exported', async () => {
+    const { context, page, problems } = await openApp(h.browser, `${h.url}#s=gc-pause`, { ...LAPTOP, acceptDownloads: true });
+    try {
+      const description = page.locator('.scenario-description');
+      const original = await description.innerText();
+      await page.locator('details.editor > summary').click();
+      const editor = page.locator('details.editor');
+      const run = async (what) => {
+        const before = await digestOf(page);
+        await editor.getByRole('button', { name: 'Run this scenario' }).click();
+        await until(async () => (await digestOf(page)) !== before, what);
+      };
+      // The opening lesson's pause, placed 3 s after client 1 acquires the lock.
+      const row = editor.locator('fieldset.fault-row').first();
+      assert.equal(await row.getByLabel('At (s)').inputValue(), '10', 'at a true time first');
+      await row.getByLabel('When', { exact: true }).selectOption({ label: 'after a client acquires the lock' });
+      assert.equal(await row.getByLabel('Whose', { exact: true }).locator('option:checked').innerText(), 'Client 1');
+      const by = row.getByLabel('After it by (s)');
+      await by.fill('');
+      await by.pressSequentially('3');
+      // Shown as both: the event, and the time it gives in the run on screen.
+      const placed = row.locator('.fault-when');
+      const said = async () => {
+        const m = /^In the run on screen, client 1 acquires the lock at ([\d.]+) s: this fault comes at ([\d.]+) s\.$/.exec(await placed.innerText());
+        assert.ok(m, await placed.innerText());
+        assert.equal(Math.round((Number(m[2]) - Number(m[1])) * 1000), 3000);
+        return Number(m[2]);
+      };
+      await said();
+      await row.screenshot({ path: join(SHOTS, 'engineer-fault-after-event.png') });
+      await run('the run with the pause after the acquire');
+      const at = await said();
+      // The run has the pause there: the transcript says so.
+      const transcript = page.locator('details.transcript');
+      await transcript.locator('summary').click();
+      const paused = async () => {
+        const lines = await transcript.locator('li').allInnerTexts();
+        return lines.some((l) => l.startsWith(`t = ${at.toFixed(1)} s`) && /client 1/i.test(l) && /paus/i.test(l));
+      };
+      await until(paused, `client 1 paused at ${at.toFixed(1)} s`);
+
+      // The same question on etcd, then on ZooKeeper: the pause follows the acquire.
+      const verdicts = {};
+      for (const service of ['etcd', 'zookeeper']) {
+        await editor.getByLabel('Lock service', { exact: true }).selectOption(service);
+        await run(`the ${service} run`);
+        const now = await said();
+        assert.ok(now >= 3, `${service}: the pause at ${now} s`);
+        await page.evaluate(() => document.activeElement?.blur());
+        await page.keyboard.press('End');
+        const head = page.getByRole('region', { name: 'Verdict' }).getByRole('heading');
+        await until(async () => /^(Safe|Unsafe)/.test(await head.innerText()), `${service}: a verdict`);
+        verdicts[service] = await head.innerText();
+      }
+      // Named as edited, with the original's description marked as such; the link holds
+      // the whole edited scenario, so a reload gives the same run.
+      const picked = () => page.getByRole('combobox', { name: 'Scenario' }).evaluate((s) => s.options[s.selectedIndex].text);
+      const marked = `From the original scenario (before your edits): ${original}`;
+      assert.match(await picked(), /^Edited: /);
+      assert.equal(await description.innerText(), marked);
+      const edited = await digestOf(page);
+      await until(async () => /[#&]sc=/.test(page.url()), 'the link carries the scenario');
+      await page.reload();
+      await until(async () => (await digestOf(page)) === edited, 'the same run after a reload');
+      assert.match(await picked(), /^Edited: /, 'after a reload');
+      assert.equal(await description.innerText(), marked, 'after a reload');
+      await page.locator('details.editor > summary').click();
+      await said();
+
+      // Compared with the run before the last edit: the etcd run, each side labelled by
+      // its lock service.
+      await page.getByRole('button', { name: 'Compare', exact: true }).click();
+      const bar = page.getByRole('region', { name: 'Compare' });
+      await bar.waitFor();
+      await bar.getByRole('combobox', { name: 'Compare with' }).selectOption({ label: 'this run before my last edit' });
+      await until(async () => /B, before your last edit: /.test(await bar.innerText()), 'side B');
+      const lines = (await bar.innerText()).split('\n');
+      const sideA = lines.find((l) => l.startsWith('A: '));
+      const sideB = lines.find((l) => l.startsWith('B, before your last edit: '));
+      assert.match(sideA, /lock service: zookeeper/, sideA);
+      assert.match(sideB, /lock service: etcd/, sideB);
+      await page.screenshot({ path: join(SHOTS, 'engineer-compare-services.png') });
+
+      // Exported: the scenario keeps the event the pause follows; the sheet says it.
+      await page.locator('details.io summary').click();
+      const group = page.getByRole('group', { name: 'Export' });
+      const download = async (name) => {
+        const [d] = await Promise.all([page.waitForEvent('download'), group.getByRole('button', { name, exact: true }).click()]);
+        return (await readFile(await d.path())).toString('utf8');
+      };
+      const sc = JSON.parse(await download('Scenario JSON'));
+      assert.equal(sc.coordinator.flavor, 'zookeeper');
+      assert.deepEqual(
+        [sc.faults[0].after, sc.faults[0].client, sc.faults[0].at_ms, sc.faults[0].node],
+        ['acquired', 'c1', 3000, 'c1'],
+      );
+      const svg = await download('SVG');
+      assert.match(svg, /pause Client 1 40 s 3 s after client 1 acquires the lock/);
+      const sheet = /class="sheet-verdict[^"]*">([^<]*)</.exec(svg);
+      assert.ok(sheet, 'a verdict on the sheet');
+      assert.equal(sheet[1].slice(0, 6), verdicts.zookeeper.slice(0, 6), 'the verdict the page gave');
       assert.deepEqual(problems, []);
     } finally {
       await context.close();

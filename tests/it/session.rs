@@ -922,4 +922,30 @@ fn a_link_to_a_changed_built_in_run_opens_it_as_edited() {
     assert!(selected.is_empty() && other.unwrap().starts_with("Edited: "));
     let (selected, other) = shown(&page());
     assert_eq!((selected, other), (vec![share::DEFAULT_SCENARIO], None));
+
+    // A run edited beyond what a link's keys say travels whole (`sc=`): it keeps the
+    // built-in's name and description, and is opened as that built-in edited.
+    let mut sc = leaseline::teach::course::open("check-then-write").unwrap();
+    sc.faults[0].at_ms += 1;
+    let link = format!("#sc={}", share::pack(&sc));
+    let whole = act(page(), [Action::Navigate(link)]);
+    assert!(whole.history.edited());
+    assert_eq!(
+        whole.description(),
+        format!(
+            "{}{}",
+            leaseline::session::edit::ORIGINAL,
+            plain.description()
+        )
+    );
+    assert_eq!(shown(&whole).1, Some(format!("Edited: {}", sc.name)));
+    // One of its own name is its own: "Custom", its description as written.
+    sc.name = "My lock check".into();
+    let own = act(
+        page(),
+        [Action::Navigate(format!("#sc={}", share::pack(&sc)))],
+    );
+    assert!(!own.history.edited());
+    assert_eq!(shown(&own).1, Some("Custom: My lock check".into()));
+    assert_eq!(own.description(), sc.description);
 }
