@@ -86,7 +86,7 @@ pub fn field(path: &str) -> (&'static str, Unit) {
         "at_ms" => ("At", Seconds),
         "after" => ("When", None),
         "client" => ("Whose", None),
-        "nth" => ("Which time (1 = the first)", Count),
+        "nth" => ("Which time", Count),
         "for_ms" => ("Lasting", Seconds),
         "cause" => ("What froze it", None),
         "by_ms" => ("Jump by", Seconds),

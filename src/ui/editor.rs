@@ -383,7 +383,7 @@ pub fn Editor(props: &RunProps) -> Html {
                             { f.choice(format!("{item}.after")) }
                             if follows {
                                 { f.choice(format!("{item}.client")) }
-                                { f.boxed(format!("{item}.nth"), Kind::Int { optional: true }, "1") }
+                                { f.boxed(format!("{item}.nth"), Kind::Int { optional: true }, "1st") }
                                 { f.labelled(at.clone(), Kind::Secs { optional: false }, "", "After it by (s)") }
                             } else {
                                 { f.number(at, false) }

@@ -21,12 +21,13 @@ impl AnchorEvent {
         ("lost", AnchorEvent::Lost),
     ];
 
-    /// What the editor's choice says.
+    /// What the editor's choice says (short: the select is a box among boxes; the row's
+    /// sentence below it says the event in full).
     pub fn label(self) -> &'static str {
         match self {
-            AnchorEvent::Acquired => "after a client acquires the lock",
-            AnchorEvent::WriteSent => "after a client sends a write",
-            AnchorEvent::Lost => "after a client stops holding the lock",
+            AnchorEvent::Acquired => "after a client acquires",
+            AnchorEvent::WriteSent => "after a client writes",
+            AnchorEvent::Lost => "after a client loses it",
         }
     }
 
