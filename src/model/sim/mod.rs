@@ -25,7 +25,7 @@ pub mod storage;
 use crate::model::clock::Clock;
 use crate::model::flavors::{self, Flavor};
 use crate::model::msg::Msg;
-use crate::model::scenario::{Anchor, FaultKind, Scenario, ScenarioError};
+use crate::model::scenario::{FaultKind, Scenario, ScenarioError};
 use crate::model::trace::{DropWhy, Entry, Event, Outcome, Tail, Trace};
 use crate::vocab::ids::NodeId;
 use crate::vocab::time::Time;
@@ -128,17 +128,9 @@ struct Sim<'s> {
     initial_clocks: Vec<Clock>,
     /// Coordinator nodes (1, or Redlock's 5).
     coords: usize,
-    /// The faults placed by an event of the run, each waiting for it (see `arm`).
-    waiting: Vec<Waiting>,
-}
-
-/// A fault placed by an event that has not yet happened often enough.
-#[derive(Clone)]
-struct Waiting {
-    fault: u32,
-    anchor: Anchor,
-    /// How many more of the anchor's events until the fault is armed.
-    left: u32,
+    /// The faults placed by an event of the run: each one's index, and how many more of
+    /// its events until it is queued (0: queued). See `arm`.
+    waiting: Vec<(u32, u32)>,
 }
 
 pub(crate) fn pair(a: NodeId, b: NodeId) -> (NodeId, NodeId) {
@@ -214,11 +206,7 @@ impl<'s> Sim<'s> {
         for (i, f) in sc.faults.iter().enumerate() {
             match f.after {
                 None => sim.queue.push(Time(f.at_ms), Ev::Fault(i as u32)),
-                Some(anchor) => sim.waiting.push(Waiting {
-                    fault: i as u32,
-                    anchor,
-                    left: anchor.nth.max(1),
-                }),
+                Some(anchor) => sim.waiting.push((i as u32, anchor.nth.max(1))),
             }
         }
         for (i, c) in sc.clients.iter().enumerate().take(usize::from(n)) {
@@ -298,21 +286,17 @@ impl<'s> Sim<'s> {
         let Some(e) = self.trace.last() else {
             return;
         };
-        let now = self.now;
-        let faults = &self.sc.faults;
-        let queue = &mut self.queue;
-        self.waiting.retain_mut(|w| {
-            if !w.anchor.is(e.node, &e.event) {
-                return true;
+        for (i, left) in &mut self.waiting {
+            let Some(f) = self.sc.faults.get(*i as usize) else {
+                continue;
+            };
+            if *left > 0 && f.after.is_some_and(|a| a.is(e.node, &e.event)) {
+                *left -= 1;
+                if *left == 0 {
+                    self.queue.push(self.now.plus(f.at_ms), Ev::Fault(*i));
+                }
             }
-            w.left -= 1;
-            if w.left > 0 {
-                return true;
-            }
-            let after = faults.get(w.fault as usize).map_or(0, |f| f.at_ms);
-            queue.push(now.plus(after), Ev::Fault(w.fault));
-            false
-        });
+        }
     }
 
     fn run(mut self) -> Trace {
