@@ -196,9 +196,28 @@ describe('the senior engineer edits a run', () => {
       };
       await until(paused, `client 1 paused at ${at.toFixed(1)} s`);
 
-      // The same question on etcd, then on ZooKeeper: the pause follows the acquire.
+      // No two labels stacked on one spot (repeated ones are bundled with a count).
+      const stacked = (texts) => {
+        const seen = new Map();
+        for (const [t, x, y] of texts) {
+          const k = `${t}@${Math.round(x)},${Math.round(y)}`;
+          seen.set(k, (seen.get(k) ?? 0) + 1);
+        }
+        return [...seen].filter(([, n]) => n > 1);
+      };
+      const drawn = () =>
+        page.evaluate(() =>
+          [...document.querySelectorAll('section[aria-label="Space-time diagram"] svg.timeline text')].map((t) => [
+            t.textContent,
+            Number(t.getAttribute('x')),
+            Number(t.getAttribute('y')),
+          ]),
+        );
+
+      // The same question on Redis (whose busy replies client 2 retries), etcd, then
+      // ZooKeeper: the pause follows the acquire on each.
       const verdicts = {};
-      for (const service of ['etcd', 'zookeeper']) {
+      for (const service of ['redis', 'etcd', 'zookeeper']) {
         await editor.getByLabel('Lock service', { exact: true }).selectOption(service);
         await run(`the ${service} run`);
         const now = await said();
@@ -208,6 +227,8 @@ describe('the senior engineer edits a run', () => {
         const head = page.getByRole('region', { name: 'Verdict' }).getByRole('heading');
         await until(async () => /^(Safe|Unsafe)/.test(await head.innerText()), `${service}: a verdict`);
         verdicts[service] = await head.innerText();
+        assert.deepEqual(stacked(await drawn()), [], `${service}: labels stacked on one spot`);
+        assert.ok((await drawn()).length > 10, `${service}: the diagram's labels are read`);
       }
       // Named as edited, with the original's description marked as such.
       const picked = () => page.getByRole('combobox', { name: 'Scenario' }).evaluate((s) => s.options[s.selectedIndex].text);
@@ -243,6 +264,9 @@ describe('the senior engineer edits a run', () => {
         ['acquired', 'c1', 3000, 'c1'],
       );
       const svg = await download('SVG');
+      const exported = [...svg.matchAll(/<text[^>]*x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]*)</g)].map((m) => [m[3], Number(m[1]), Number(m[2])]);
+      assert.ok(exported.length > 10);
+      assert.deepEqual(stacked(exported), [], 'labels stacked on one spot in the export');
       const settings = [...svg.matchAll(/class="sheet-settings"[^>]*>([^<]*)</g)].map((m) => m[1]).join(' ');
       assert.match(settings, /pause Client 1 40 s 3 s after client 1 acquires the lock/, settings);
       const sheet = /class="sheet-verdict[^"]*"[^>]*>([^<]*)</.exec(svg);

@@ -1,7 +1,7 @@
-// End-to-end: the newer lessons. Each opens from the Lessons menu, its
+// End-to-end: the library's lessons walked through. Each opens from the Lessons menu, its
 // walkthrough walks to its last beat, a fix (or the honest variant) is offered there, and
 // the guide credits the lesson's sources. The tail-latency lesson's last beat quotes the
-// share of seeded runs that ended unsafe. Screenshot: target/e2e/lessons-new.png.
+// share of seeded runs that ended unsafe. Screenshot: target/e2e/lessons-walk.png.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -64,7 +64,7 @@ describe('the new lessons', () => {
           const last = await walk.locator('p.beat').innerText();
           assert.match(last, /under 1000 seeds/);
           assert.match(last, /\d+ runs ended unsafe, \d+(\.\d)? %/);
-          await page.screenshot({ path: join(SHOTS, 'lessons-new.png'), fullPage: true });
+          await page.screenshot({ path: join(SHOTS, 'lessons-walk.png'), fullPage: true });
         }
       }
       // A fix's note credits its lesson's sources too.
