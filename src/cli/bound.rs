@@ -1,0 +1,146 @@
+//! `leaseline bound`: the safety calculator from the command line — the worst case a
+//! client's settings allow, as text or JSON.
+
+use super::*;
+
+/// `leaseline bound`: reads the client and the bounds, computes, prints.
+pub(super) fn bound_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
+    let o = options(
+        args,
+        &[
+            "--client",
+            "--work-ms",
+            "--max-pause-ms",
+            "--max-delay-ms",
+            "--max-drift-ppm",
+            "--fence",
+            "--flavor",
+            "--format",
+        ],
+        &[],
+    )?;
+    let (target, sc, json) =
+        o.scenario("bound needs a preset, lesson or file (try `leaseline presets`)")?;
+    sc.validate().map_err(|e| format!("{target}: {e}"))?;
+    let client = match o.get("--client") {
+        None => 0,
+        Some(c) => c
+            .trim_start_matches('c')
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=sc.clients.len()).contains(n))
+            .map(|n| n - 1)
+            .ok_or(format!(
+                "--client: `{c}` is not one of c1 … c{}",
+                sc.clients.len()
+            ))?,
+    };
+    let mut env = Env::of_scenario(&sc);
+    if let Some(v) = o.get("--max-pause-ms") {
+        env.max_pause_ms = match v {
+            "unbounded" | "inf" | "none" => None,
+            v => Some(number("--max-pause-ms", v)?),
+        };
+    }
+    if let Some(v) = o.get("--max-delay-ms") {
+        env.max_delay_ms = number("--max-delay-ms", v)?;
+    }
+    if let Some(v) = o.get("--max-drift-ppm") {
+        env.max_drift_ppm = number("--max-drift-ppm", v)?;
+    }
+    let mut h = holder_of(&sc, client).map_err(|e| e.to_string())?;
+    if let Some(v) = o.get("--work-ms") {
+        h.work_ms = number("--work-ms", v)?;
+    }
+    let b = bound(&sc, &h, &env).map_err(|e| e.to_string())?;
+    let advice = crate::teach::advice::bound_advice(&b);
+    let io = |e: std::io::Error| e.to_string();
+    if json {
+        let v = bound_json(&b, &advice)?;
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?
+        )
+        .map_err(io)
+    } else {
+        write!(out, "{}", bound_text(&target, client, &b, &advice)).map_err(io)
+    }
+}
+
+/// The JSON answer of `leaseline bound --format json`.
+pub fn bound_json(b: &Bound, advice: &str) -> Result<serde_json::Value, String> {
+    let worst_case = match &b.worst_case {
+        Some(sc) => serde_json::from_str(&sc.to_json_pretty()).map_err(|e| e.to_string())?,
+        None => serde_json::Value::Null,
+    };
+    let terms: Vec<serde_json::Value> = b
+        .terms
+        .iter()
+        .map(|t| serde_json::json!({"name": t.name, "ms": t.ms, "why": t.why}))
+        .collect();
+    Ok(serde_json::json!({
+        "safe": b.safe,
+        "worst_overlap_ms": b.worst_overlap_ms,
+        "terms": terms,
+        "formula": b.formula,
+        "advice": advice,
+        "dominant": b.dominant,
+        "fenced": b.holder.fenced,
+        "damage_possible": b.damage().possible(),
+        "latest_write_ms": b.latest_write_ms,
+        "write_never": b.write_never,
+        "validity_ms": b.validity_ms,
+        "bounds": {
+            "max_pause_ms": b.env.max_pause_ms,
+            "max_delay_ms": b.env.max_delay_ms,
+            "max_drift_ppm": b.env.max_drift_ppm,
+        },
+        "worst_case": worst_case,
+    }))
+}
+
+/// The text answer of `leaseline bound`.
+pub fn bound_text(target: &str, client: usize, b: &Bound, advice: &str) -> String {
+    let h = &b.holder;
+    let p = b
+        .env
+        .max_pause_ms
+        .map_or("unbounded".to_string(), |p| format!("{p} ms"));
+    let verdict = match (b.worst_overlap_ms, b.safe) {
+        (Some(o), true) if o > 0 => format!("safe (fenced; the beliefs overlap up to {o} ms)"),
+        (None, true) => "safe (fenced; the beliefs can overlap without bound)".into(),
+        (Some(_), true) => "safe".into(),
+        (Some(o), false) => format!("unsafe by {o} ms"),
+        (None, false) => "unsafe: the overlap has no bound".into(),
+    };
+    let mut s = format!(
+        "{target} c{} [{}]: TTL {} ms, margin {} ms, work {} ms before the write\n\
+bounds: pause {p}, delay {} ms, drift {} ppm\n{verdict}\n{}\n",
+        client + 1,
+        h.flavor.name(),
+        h.ttl_ms,
+        h.margin_ms,
+        h.work_ms,
+        b.env.max_delay_ms,
+        b.env.max_drift_ppm,
+        b.formula
+    );
+    for t in &b.terms {
+        s.push_str(&format!("  {:>12}  {}: {}\n", t.shown(), t.name, t.why));
+    }
+    let words = crate::teach::advice::bound_verdict(b);
+    s.push_str(&format!(
+        "{}\noverlap: {}\ndamage: {}\n",
+        words.headline, words.overlap, words.damage
+    ));
+    if let Some(v) = b.validity_ms {
+        s.push_str(&format!("Redlock validity: {v} ms\n"));
+    }
+    s.push_str(advice);
+    s.push('\n');
+    if b.worst_case.is_some() {
+        s.push_str("The run that attains it: --format json, field worst_case.\n");
+    }
+    s
+}
