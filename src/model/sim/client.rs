@@ -28,6 +28,9 @@
 //! and trusting the lock for its computed validity. With the generic model every one of
 //! these is inert.
 
+mod renewal;
+mod storage_io;
+
 use super::node::{Ctx, TimerKind};
 use crate::model::flavors::{self, generic, redlock, Model, OnExpiry, Tokens};
 use crate::model::msg::{Msg, RejectReason, Text};
@@ -301,132 +304,6 @@ impl Client {
             },
         );
         ctx.timer_in(spec.timeout_ms, TimerKind::RequestTimeout { gen: self.gen });
-    }
-
-    fn send_read(&mut self, ctx: &mut Ctx, spec: &ClientSpec, req: u32) {
-        let Some(Step::Read { key }) = spec.job.get(self.pc) else {
-            return;
-        };
-        self.gen += 1;
-        self.phase = Phase::Reading { req };
-        let key = key.as_str().into();
-        ctx.send(NodeId::Storage, Msg::Read { req, key });
-        ctx.timer_in(spec.timeout_ms, TimerKind::RequestTimeout { gen: self.gen });
-    }
-
-    fn send_write(&mut self, ctx: &mut Ctx, spec: &ClientSpec, req: u32) {
-        let (token, epoch) = match self.creds {
-            Some(c) => (self.fence_value(spec, c), Some(c.epoch)),
-            None => (None, None),
-        };
-        let msg = match spec.job.get(self.pc) {
-            Some(Step::Write { key, value }) => Msg::Write {
-                req,
-                // Shared from here on: the trace, the queue and storage copy only the
-                // pointer.
-                key: key.as_str().into(),
-                value: value.as_str().into(),
-                token,
-                epoch,
-            },
-            Some(Step::Update {
-                key,
-                value,
-                if_unchanged,
-            }) => {
-                // What the last read of the key returned, with this client's entry added.
-                let (old, version) = match &self.seen {
-                    Some(s) if *s.key == **key => (s.value.clone(), s.version),
-                    _ => (Text::from(""), 0),
-                };
-                let value: Text = if old.is_empty() {
-                    value.as_str().into()
-                } else {
-                    format!("{old}, {value}").into()
-                };
-                let key: Text = key.as_str().into();
-                if *if_unchanged {
-                    Msg::WriteIf {
-                        req,
-                        key,
-                        value,
-                        token,
-                        epoch,
-                        version,
-                    }
-                } else {
-                    Msg::Write {
-                        req,
-                        key,
-                        value,
-                        token,
-                        epoch,
-                    }
-                }
-            }
-            _ => return,
-        };
-        self.gen += 1;
-        self.phase = Phase::Writing { req };
-        ctx.send(NodeId::Storage, msg);
-        ctx.timer_in(spec.timeout_ms, TimerKind::RequestTimeout { gen: self.gen });
-    }
-
-    /// Storage refused a conditional write: the key changed since the read. Not a loss of
-    /// the lock (there may be none): go back to the last read of the key and redo the
-    /// update on what is there now, until the retry settings say stop.
-    fn on_version_changed(&mut self, ctx: &mut Ctx, spec: &ClientSpec) {
-        self.conflicts += 1;
-        let key = match spec.job.get(self.pc) {
-            Some(Step::Update { key, .. }) => key,
-            _ => return,
-        };
-        let read = spec.job[..self.pc]
-            .iter()
-            .rposition(|s| matches!(s, Step::Read { key: k } if k == key));
-        let limit = spec.retry.max_attempts;
-        match read {
-            Some(i) if limit == 0 || self.conflicts < limit => {
-                self.pc = i;
-                self.gen += 1;
-                self.run_steps(ctx, spec);
-            }
-            _ => {
-                ctx.note(Event::GaveUp);
-                let times = self.conflicts;
-                self.abort(ctx, AbortWhy::VersionConflicts { times });
-            }
-        }
-    }
-
-    fn send_effect(&mut self, ctx: &mut Ctx, spec: &ClientSpec, req: u32) {
-        let Some(Step::Effect {
-            name,
-            idempotency_key,
-        }) = spec.job.get(self.pc)
-        else {
-            return;
-        };
-        self.gen += 1;
-        self.phase = Phase::Effecting { req };
-        let msg = Msg::Effect {
-            req,
-            name: name.as_str().into(),
-            idempotency_key: idempotency_key.as_deref().map(Text::from),
-            token: self.creds.and_then(|c| self.fence_value(spec, c)),
-        };
-        ctx.send(NodeId::Storage, msg);
-        ctx.timer_in(spec.timeout_ms, TimerKind::RequestTimeout { gen: self.gen });
-    }
-
-    /// What this client's writes carry as a fence: the token, or (the mistake) its owner id,
-    /// kept within 2^53 like every token. Nothing when the service issues no token.
-    fn fence_value(&self, spec: &ClientSpec, c: Creds) -> Option<u64> {
-        match spec.fence_with {
-            FenceWith::Token if self.model().tokens == Tokens::None => None,
-            FenceWith::Token => Some(c.token),
-            FenceWith::OwnerId => Some(c.owner & ((1 << 53) - 1)),
-        }
     }
 
     /// The lock is ours: believe it until `deadline` (local), then go on with the job.
@@ -799,76 +676,6 @@ impl Client {
             ),
             FailMode::Closed => self.abort(ctx, AbortWhy::CoordinatorUnreachable),
         }
-    }
-
-    fn on_renew_tick(&mut self, ctx: &mut Ctx, spec: &ClientSpec) {
-        let (Some(b), Some(c), Some(every)) = (self.belief, self.creds, self.renew_every(spec))
-        else {
-            return;
-        };
-        match self.model().on_expiry {
-            // ZooKeeper's client: silence for two thirds of the session timeout makes it
-            // Disconnected (Curator's SUSPENDED); it has no lease of its own to expire.
-            OnExpiry::Disconnect
-                if !self.disconnected && ctx.now - self.last_heard >= spec.ttl_ms * 2 / 3 =>
-            {
-                self.disconnected = true;
-                self.disconnected_at = ctx.now;
-                ctx.note(Event::Disconnected);
-                if self.stop_on_disconnect {
-                    self.lose_async(ctx, spec, LossHow::Suspended);
-                    return;
-                }
-            }
-            // Curator: once SUSPENDED has lasted the session timeout, it reports LOST
-            // (its simulated session expiration). That ends the belief — and, like every
-            // loss, does only what the job's loss policy says: the lock recipe itself
-            // interrupts nothing.
-            OnExpiry::Disconnect
-                if self.disconnected && ctx.now - self.disconnected_at >= spec.ttl_ms =>
-            {
-                self.lose_async(ctx, spec, LossHow::Lost);
-                return;
-            }
-            OnExpiry::Disconnect => {}
-            OnExpiry::Jeopardy if ctx.now >= b.deadline && !self.jeopardy => {
-                self.jeopardy = true;
-                let deadline = b.deadline.saturating_add(self.grace_ms);
-                self.belief = Some(Belief { deadline, ..b });
-                ctx.note(Event::Jeopardy {
-                    grace_ms: self.grace_ms,
-                    deadline_local: deadline,
-                });
-            }
-            _ if ctx.now >= b.deadline => {
-                self.lose_async(ctx, spec, LossHow::WatchdogExpired);
-                return;
-            }
-            _ => {}
-        }
-        self.send_renew(ctx, spec, c);
-        ctx.timer_in(
-            every,
-            TimerKind::RenewTick {
-                gen: self.renew_gen,
-            },
-        );
-    }
-
-    /// One renewal of the lease `c` names, from the watchdog or a `renew` step; its send
-    /// time is where a lease counted from the request starts again.
-    fn send_renew(&mut self, ctx: &mut Ctx, spec: &ClientSpec, c: Creds) {
-        let req = self.req();
-        self.renew_sent = (req, ctx.now);
-        ctx.send(
-            NodeId::COORD,
-            Msg::Renew {
-                req,
-                owner: c.owner,
-                token: c.token,
-                ttl_ms: spec.ttl_ms,
-            },
-        );
     }
 
     pub fn id(&self) -> NodeId {

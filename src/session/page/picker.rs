@@ -1,0 +1,42 @@
+//! The scenario picker: every preset, the one on screen selected, or what to call a run
+//! that is none of them (a lesson, an edited run, a scenario of its own).
+
+use super::*;
+
+impl Session {
+    /// What the scenario picker lists and which entry it shows.
+    /// The scenario picker. While a question waits for its answer, the run on screen is
+    /// listed under neutral words: its summary or lesson title would give the answer away
+    /// ("…writes late (token 33 vs 34)", "The TTL does not cover the work").
+    pub fn picker(&self) -> Picker {
+        let name = self.name.as_deref();
+        let hides = self.hides_answer();
+        // An edited preset is no longer the preset: picking it again opens the original.
+        let edited = self.history.edited();
+        let options: Vec<_> = PRESETS
+            .iter()
+            .filter(|p| p.in_picker)
+            .map(|p| {
+                let selected = Some(p.name) == name && !edited;
+                let summary = if selected && hides {
+                    narrate::QUESTION_RUN
+                } else {
+                    p.summary
+                };
+                (p.name, summary, selected)
+            })
+            .collect();
+        let other = (!options.iter().any(|o| o.2)).then(|| {
+            if hides {
+                return narrate::QUESTION_RUN.to_string();
+            }
+            let kind = match (edited, name) {
+                (true, _) => "Edited",
+                (false, Some(_)) => "Lesson",
+                (false, None) => "Custom",
+            };
+            format!("{kind}: {}", self.run.scenario.name)
+        });
+        Picker { options, other }
+    }
+}
