@@ -6,7 +6,9 @@
 //! token 33") — never from a script.
 
 mod compare;
+mod gaps;
 pub use compare::*;
+pub use gaps::*;
 
 use crate::analysis::check::{Refusal, Rejection, Verdict, ViolationKind};
 use crate::analysis::projection::{ClientView, JobStatus, Projection, State};

@@ -3,6 +3,7 @@
 //! a window and drawn as a gap on the client's lane.
 
 use super::*;
+use crate::teach::narrate;
 
 /// How far a gap's ticks reach above and below its lane.
 pub const GAP_H: f64 = 16.0;
@@ -101,25 +102,7 @@ pub(super) fn gap_spans(trace: &Trace) -> Vec<GapSpan> {
         };
         let believed = b.3;
         let stopped = b.4.unwrap_or(trace.end);
-        let who = client.name();
-        let tok = token_words(token);
-        let title = hover(|| {
-            let mut title = if believed > at {
-                format!(
-                    "{who}'s clock puts the end of its lease ({tok}) at {believed}, {} after the lock service let it expire at {at}",
-                    Time(believed.0 - at.0)
-                )
-            } else {
-                format!(
-                    "{who}'s clock puts the end of its lease ({tok}) at {believed}, {} before the lock service lets it expire at {at}",
-                    Time(at.0 - believed.0)
-                )
-            };
-            if stopped > believed.max(at) {
-                title += &format!("; it went on believing until {stopped}, past both");
-            }
-            title
-        });
+        let title = hover(|| narrate::gap_title(client, token, believed, at, stopped));
         out.push(GapSpan {
             client,
             believed,
@@ -162,11 +145,7 @@ pub(super) fn gaps(
                     m.believed = m.believed.min(x(g.believed));
                     m.expired = m.expired.max(x(g.expired));
                     m.until = m.until.max(x(until));
-                    m.title = format!(
-                        "{} leases of {}, each a safe margin: the client's clock ends them before the lock service lets them expire",
-                        n + 1,
-                        g.client.name()
-                    );
+                    m.title = narrate::gaps_merged_title(n + 1, g.client);
                     open.insert(g.client, (k, end.max(until.0), n + 1));
                     continue;
                 }
@@ -180,12 +159,7 @@ pub(super) fn gaps(
             y: ly(g.client),
             danger,
             title: g.title.clone(),
-            open: open_text(|| {
-                format!(
-                    "{}'s lease: where its clock ends it (dashed) and where the lock service lets it expire (solid)",
-                    g.client.name()
-                )
-            }),
+            open: open_text(|| narrate::gap_legend(g.client)),
             entry: g.entry,
         });
     }
