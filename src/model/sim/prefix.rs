@@ -1,6 +1,7 @@
 //! A run stopped at an instant and finished with faults added at or after it: what a
 //! search that tries many faults on one run uses to skip simulating the common start
-//! again. Exact because the simulator queues the scenario's faults first (see [`Prefix`]).
+//! again. Exact because the simulator queues the scenario's faults of fixed times first
+//! (see [`Prefix`]).
 
 use super::*;
 
@@ -9,8 +10,9 @@ use super::*;
 /// with more faults appended, all at or after `t`, giving the trace [`run`] gives for that
 /// scenario, byte for byte, without simulating the start again.
 ///
-/// Why that is exact: [`run`] queues the scenario's faults first, in order, so the faults
-/// appended to it are queued right after the scenario's own ones, before the clients'
+/// Why that is exact: [`run`] queues the scenario's faults of fixed times first, in order
+/// (one placed by an event is queued when its event comes, like everything later), so
+/// the faults appended to it are queued right after those, before the clients'
 /// starts and everything the run queues later. Nothing they do happens before `t`, so up
 /// to `t` the run with them is this run, but for the queue's tie-breaking numbers, which
 /// are all larger by the number of added faults from that point on. Finishing inserts the
