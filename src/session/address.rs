@@ -140,7 +140,7 @@ impl Session {
         }
     }
 
-    /// The view as a link: what [`navigate`](Self::navigate) restores. A built-in scenario
+    /// The view as a link: what `navigate` restores. A built-in scenario
     /// is named (with its seed and fence when changed); anything else travels whole.
     pub fn view_state(&self) -> ViewState {
         let cur = self.history.current();

@@ -6,7 +6,7 @@
 //! the reader first asks for one of them. The first build then hands its session over: a
 //! [`Handoff`] says what the whole app must rebuild — the edits made so far (each scenario
 //! of the undo history, so Undo and "Compare with before my edit" still work), the cursor,
-//! and what the reader asked for — and [`Session::resumed`] rebuilds it. Nothing the reader
+//! and what the reader asked for — and `Session::resumed` rebuilds it. Nothing the reader
 //! did is lost, and the request that needed the whole app is carried out once it is there.
 //! This module is the handoff as data and text; `session::resume` makes and follows it.
 //!

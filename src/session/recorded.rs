@@ -4,7 +4,7 @@
 //!
 //! The recording is shown, not simulated: it has no scenario to edit. So any edit (the
 //! fence switch, a fault from the stage, undo) leaves it for the model's own run of the
-//! scenario — [`Session::rerun`] forgets the recording — and the link of a recording is
+//! scenario — `Session::rerun` forgets the recording — and the link of a recording is
 //! the name of a built-in one (`rec=NAME`, fetched by the page) or nothing.
 
 use super::page::Session;

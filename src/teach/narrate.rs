@@ -454,7 +454,7 @@ pub fn plain(cause: &str) -> String {
         .replace("the coordinator", &NodeId::COORD.name())
 }
 
-/// A verdict in a few words, for a line beside another run's: "unsafe — <first cause>",
+/// A verdict in a few words, for a line beside another run's: "unsafe — \<first cause\>",
 /// or "safe", saying how many writes the fence refused if it refused any, and how many of
 /// them were stale and how many carried no token.
 pub fn verdict_line(v: &Verdict) -> String {

@@ -103,7 +103,7 @@ pub struct Want {
     pub at: f64,
 }
 
-/// A count standing for labels that found no room ([`Placer::fold`]); its hover text lists
+/// A count standing for labels that found no room (`Placer::fold`); its hover text lists
 /// them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Fold {

@@ -4,7 +4,7 @@
 //! written ([`numbers`]), the enums with one name table each
 //! ([`names`]: fence modes, violation kinds), the small JSON writer every export and trace line
 //! uses ([`json`]), and the ordered map keyed by small ids that replaces hashing where
-//! order matters ([`vecmap`]), and [`clone_fields`], `Clone` for a state copied into the
+//! order matters ([`vecmap`]), and `clone_fields`, `Clone` for a state copied into the
 //! room it already has. Nothing here knows about leases, scenarios or the page.
 //!
 //! May import: std and serde only. Everything else may import this.

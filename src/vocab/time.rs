@@ -8,7 +8,7 @@
 //!
 //! Two kinds of instant exist and must not be mixed: [`Time`] is the simulator's *true*
 //! time, seen only by the run loop, the checker and the views. A node's own reading of its
-//! clock is a plain `i64` of local milliseconds, produced by [`super::clock::Clock`].
+//! clock is a plain `i64` of local milliseconds, produced by `model::clock::Clock`.
 
 use super::numbers::fmt_ms;
 use serde::{Deserialize, Serialize};

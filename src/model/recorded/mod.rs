@@ -4,8 +4,8 @@
 //! is written as newline-delimited JSON — a header naming the nodes, then one event per
 //! line on one true clock (microseconds) with each node's own clock reading beside it.
 //! `docs/trace-format.md` is the format's definition; this module is its reader
-//! ([`read`]), its conversion into the model's own [`Trace`](crate::model::trace::Trace)
-//! ([`convert`]) and its writer for the model's runs ([`export`]).
+//! ([`read`](mod@read)), its conversion into the model's own [`Trace`](crate::model::trace::Trace)
+//! ([`convert`]) and its writer for the model's runs ([`export`](mod@export)).
 //!
 //! Why convert instead of checking recorded events directly: the checker, the projection
 //! and the statistics are the model's, and they must say the same things about a real run
@@ -43,7 +43,7 @@ pub fn read(bytes: &[u8]) -> Result<Recording, RecordedError> {
     }
 }
 
-/// [`read`] for text.
+/// [`read`](fn@read) for text.
 pub fn parse(text: &str) -> Result<Recording, RecordedError> {
     if text.len() > MAX_BYTES {
         return read::parse(text);

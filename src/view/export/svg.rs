@@ -8,7 +8,7 @@
 //! and the light theme's colours written out: the bare diagram as a document of its own.
 //! [`swatch`] draws one shape alone, through the same writer, as a sample for the legend.
 //!
-//! Coordinates go through [`tenths`]: integer formatting only, no float formatter in the
+//! Coordinates go through `tenths`: integer formatting only, no float formatter in the
 //! WebAssembly bundle.
 
 use crate::vocab::numbers::tenths as n;

@@ -655,7 +655,7 @@ pub fn layout_rows(
 }
 
 /// A window holding more entries than this is drawn at a level of detail: its shapes
-/// merged to what its units can show (see [`lod`]). Every built-in scenario's windows
+/// merged to what its units can show (see `lod`). Every built-in scenario's windows
 /// hold fewer (the busiest, eight clients for 100 s, has about 1,700 entries in all), so
 /// they are drawn shape for shape.
 #[cfg(not(feature = "lite"))]

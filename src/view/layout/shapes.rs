@@ -111,7 +111,7 @@ pub struct Mark {
     /// glyph (events at one spot, which would stack glyph on glyph), drawn as this one
     /// mark with their count, its glyph the most urgent of theirs, its hover text all of
     /// theirs; 0 for a mark drawn by another (its label is still its own). See
-    /// [`stack`]. (Not on the first load, whose two runs stack none.)
+    /// `stack`. (Not on the first load, whose two runs stack none.)
     #[cfg(not(feature = "lite"))]
     pub stacked: usize,
     /// A stacked mark's events, in time order, for the inspector's list
