@@ -155,7 +155,7 @@ describe('the senior engineer edits a run', () => {
     }
   });
 
-  test('a pause placed by an event, tried on two lock services, compared and exported', async () => {
+  test('a pause placed by an event, tried on three lock services, compared and exported', async () => {
     const { context, page, problems } = await openApp(h.browser, `${h.url}#s=gc-pause`, { ...LAPTOP, acceptDownloads: true });
     try {
       const description = page.locator('.scenario-description');
