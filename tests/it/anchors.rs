@@ -185,3 +185,27 @@ fn the_slide_says_the_event_a_fault_follows() {
         "{lines:?}"
     );
 }
+
+#[test]
+fn a_conditional_update_is_a_write_sent() {
+    // The conditional-write fix sends only conditional updates (no plain writes).
+    let sc = open("conditional-write/conditional").unwrap();
+    let trace = run(&sc);
+    let anchor = Anchor {
+        event: AnchorEvent::WriteSent,
+        client: NodeId::Client(0),
+        nth: 1,
+    };
+    let sent = trace.entries.iter().find(|e| {
+        e.node == NodeId::Client(0)
+            && matches!(
+                &e.event,
+                leaseline::model::trace::Event::Sent {
+                    msg: leaseline::model::msg::Msg::WriteIf { .. },
+                    ..
+                }
+            )
+    });
+    let t = sent.expect("client 1 sends a conditional update").t.0;
+    assert_eq!(anchor.time_in(&trace), Some(t));
+}

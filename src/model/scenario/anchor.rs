@@ -9,7 +9,6 @@
 //! trace, for the editor to show both: the event, and the time it gave.
 
 use super::{Anchor, AnchorEvent, Fault};
-use crate::model::msg::Msg;
 use crate::model::trace::{Event, Trace};
 use crate::vocab::ids::NodeId;
 
@@ -57,8 +56,9 @@ impl Anchor {
         node == self.client
             && match (self.event, event) {
                 (AnchorEvent::Acquired, Event::BeliefStarted { .. }) => true,
+                // A write or a conditional update: the messages the drawing calls writes.
                 (AnchorEvent::WriteSent, Event::Sent { msg, to, .. }) => {
-                    *to == NodeId::Storage && matches!(msg, Msg::Write { .. })
+                    *to == NodeId::Storage && msg.class() == "write"
                 }
                 (AnchorEvent::Lost, Event::BeliefEnded { .. }) => true,
                 _ => false,
