@@ -6,7 +6,7 @@
 //! validator as an import, so the editor's errors name the same field paths
 //! (`clients[1].ttl_ms: …`) and nothing the editor accepts can fail to load.
 
-use crate::model::scenario::{Anchor, AnchorEvent, Flavor, Outcome, Scenario, ScenarioError};
+use crate::model::scenario::{when, Fault, FaultTime, Flavor, Outcome, Scenario, ScenarioError};
 use crate::model::trace::Trace;
 use crate::session::form::{self, Nodes, Problem, Start, Unit};
 use crate::vocab::ids::NodeId;
@@ -439,44 +439,29 @@ impl Draft {
             .collect()
     }
 
-    /// Where fault `n`, if it follows an event, falls in `trace` (the run on screen),
-    /// ending `end_ms`: the event's time and the fault's, or that the event never comes,
-    /// or that the fault would come after the run ends. `None` for a fault at a true time
-    /// (or one whose fields do not read yet: their boxes say why).
-    pub fn fault_when(&self, n: usize, trace: &Trace, end_ms: i64) -> Option<String> {
+    /// Where fault `n`, if it follows an event, falls in `trace` (the run on screen): the
+    /// event's time and the fault's, or that the event never comes, or that the fault
+    /// would come after the run ends. `None` for a fault at a true time (or one whose
+    /// fields do not read yet: their boxes say why).
+    pub fn fault_when(&self, n: usize, trace: &Trace) -> Option<String> {
         let item = format!("faults[{n}]");
-        let word = |k: &str| match self.get(&format!("{item}.{k}")) {
-            Some(Json::Str(s)) => Some(s.clone()),
-            _ => None,
-        };
-        let int = |k: &str| match self.get(&format!("{item}.{k}")) {
-            Some(Json::Int(i)) => i64::try_from(*i).ok(),
-            _ => None,
-        };
-        let event = AnchorEvent::WORDS
-            .iter()
-            .find(|(w, _)| Some(*w) == word(ANCHOR).as_deref())?
-            .1;
-        let anchor = Anchor {
-            event,
-            client: NodeId::parse(&word(ANCHOR_CLIENT)?)?,
-            nth: u32::try_from(int(ANCHOR_NTH).unwrap_or(1)).ok()?,
-        };
-        let after = int("at_ms")?;
-        let said = anchor.phrase();
+        let fault = Fault::from_json_value(self.get(&item)?, &item).ok()?;
+        let said = fault.after?.phrase();
         let secs = |ms: i64| form::Unit::Seconds.show(ms);
-        Some(match anchor.time_in(trace) {
-            None => format!("In the run on screen, {said} never happens: this fault does not either."),
-            Some(t) if t.saturating_add(after) > end_ms => format!(
+        let end = trace.end.0;
+        Some(match when(&fault, trace) {
+            FaultTime::Fixed(_) => return None,
+            FaultTime::Never => format!("In the run on screen, {said} never happens: this fault does not either."),
+            FaultTime::After { event_ms, at_ms } if at_ms > end => format!(
                 "In the run on screen, {said} at {}: this fault would come at {}, after the run ends ({}). Lengthen the run to see it.",
-                secs(t),
-                secs(t.saturating_add(after)),
-                secs(end_ms)
+                secs(event_ms),
+                secs(at_ms),
+                secs(end)
             ),
-            Some(t) => format!(
+            FaultTime::After { event_ms, at_ms } => format!(
                 "In the run on screen, {said} at {}: this fault comes at {}.",
-                secs(t),
-                secs(t + after)
+                secs(event_ms),
+                secs(at_ms)
             ),
         })
     }
@@ -1002,7 +987,7 @@ mod tests {
         let trace = crate::model::sim::run(&sc);
         let end = trace.end.0;
         let mut d = Draft::from_scenario(&sc);
-        assert_eq!(d.fault_when(0, &trace, end), None, "at a true time");
+        assert_eq!(d.fault_when(0, &trace), None, "at a true time");
         let words: Vec<String> = d
             .choices("faults[0].after")
             .into_iter()
@@ -1024,7 +1009,7 @@ mod tests {
             (AnchorEvent::Acquired, NodeId::Client(0), 1, 2_000)
         );
         let t = anchor.time_in(&trace).unwrap();
-        let said = d.fault_when(0, &trace, end).unwrap();
+        let said = d.fault_when(0, &trace).unwrap();
         assert_eq!(
             said,
             format!(
@@ -1039,14 +1024,14 @@ mod tests {
             Kind::Secs { optional: false },
             &form::secs_box(end),
         );
-        let said = d.fault_when(0, &trace, end).unwrap();
+        let said = d.fault_when(0, &trace).unwrap();
         assert!(
             said.contains("after the run ends") && said.ends_with("Lengthen the run to see it."),
             "{said}"
         );
         // Its 2nd acquire never comes.
         d.type_into("faults[0].nth", Kind::Int { optional: true }, "2");
-        let said = d.fault_when(0, &trace, end).unwrap();
+        let said = d.fault_when(0, &trace).unwrap();
         assert!(said.ends_with("client 1 acquires the lock for the 2nd time never happens: this fault does not either."), "{said}");
         // Another kind keeps the event it follows.
         d.set_word("faults[0].fault", "clock_jump").unwrap();

@@ -374,7 +374,7 @@ pub fn Editor(props: &RunProps) -> Html {
                 // and where that puts it in the run on screen.
                 let follows = !f.word_at(&format!("{item}.after")).is_empty();
                 let at = format!("{item}.at_ms");
-                let placed = draft.fault_when(n, &props.run.trace, props.run.trace.end.0);
+                let placed = draft.fault_when(n, &props.run.trace);
                 html! {
                     <fieldset class="row fault-row">
                         <legend>{ format!("Fault {}", n + 1) }</legend>

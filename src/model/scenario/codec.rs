@@ -556,7 +556,7 @@ fn authored_question(v: &Json, p: &str) -> R<AuthoredQuestion> {
     Ok(q)
 }
 
-fn fault(v: &Json, p: &str) -> R<Fault> {
+pub(super) fn fault(v: &Json, p: &str) -> R<Fault> {
     let mut f = fields(v, p)?;
     let at_ms = f.i64("at_ms")?;
     let which = f.word("fault", FAULTS, None)?;

@@ -470,6 +470,15 @@ pub struct Fault {
     pub after: Option<Anchor>,
 }
 
+impl Fault {
+    /// One fault read from its JSON, its field names and words checked as the scenario's
+    /// are (an error names `path`); what only the whole scenario can tell (a node it has,
+    /// a time within its horizon) is left to [`Scenario::validate`].
+    pub fn from_json_value(v: &json::Json, path: &str) -> Result<Fault, ScenarioError> {
+        codec::fault(v, path)
+    }
+}
+
 /// The `nth` time (from 1) that `client` does `event`: what a fault may follow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Anchor {
