@@ -377,6 +377,19 @@ fn lease_end(h: &Holder, env: &Env) -> (i64, i64) {
 
 /// The terms the lease subtracts: its TTL on the fast clock, and the lock-delay's own
 /// when there is one. `grant`: how the words go on after "has counted the TTL of N ms".
+/// The pause's term: `P`, and why a pause adds what it does (`why`), or that an unbounded
+/// one leaves the overlap unbounded.
+fn pause_term(env: &Env, why: &str) -> Term {
+    Term {
+        name: "pause",
+        ms: env.max_pause_ms,
+        why: match env.max_pause_ms {
+            Some(p) => format!("P = {p} ms: {why}"),
+            None => format!("unbounded: {why}, so the overlap has no bound"),
+        },
+    }
+}
+
 fn lease_terms(h: &Holder, env: &Env, grant: &str) -> Vec<Term> {
     let (t_exp, e) = lease_end(h, env);
     let mut terms = vec![Term {
@@ -555,15 +568,7 @@ and never writes"
     let pause_why = "a pause freezes the holder's handlers (not its clock) and it learns \
 nothing while frozen: placed where the answer it waits for arrives, it adds its whole \
 length";
-    terms.push(Term {
-        name: "pause",
-        ms: env.max_pause_ms,
-
-        why: match env.max_pause_ms {
-            Some(p) => format!("P = {p} ms: {pause_why}"),
-            None => format!("unbounded: {pause_why}, so the overlap has no bound"),
-        },
-    });
+    terms.push(pause_term(env, pause_why));
     terms.extend(lease_terms(
         h,
         env,

@@ -244,15 +244,7 @@ until the pause ends"
         "a pause freezes the holder's watchdog: part of it holds back the first renewal \
 until the lease has run out, the rest holds the refusal"
     };
-    terms.push(Term {
-        name: "pause",
-        ms: env.max_pause_ms,
-
-        why: match env.max_pause_ms {
-            Some(p) => format!("P = {p} ms: {pause_why}"),
-            None => format!("unbounded: {pause_why}, so the overlap has no bound"),
-        },
-    });
+    terms.push(pause_term(env, pause_why));
     terms.extend(lease_terms(
         h,
         env,
