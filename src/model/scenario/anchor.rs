@@ -30,13 +30,6 @@ impl AnchorEvent {
         }
     }
 
-    pub fn name(self) -> &'static str {
-        Self::WORDS
-            .iter()
-            .find(|(_, e)| *e == self)
-            .map_or("", |(w, _)| *w)
-    }
-
     /// The event in a sentence's words, after the client's name: "client 1 acquires the
     /// lock".
     pub fn phrase(self) -> &'static str {

@@ -14,7 +14,7 @@
 
 use super::svg::{document, drawing, el, swatch, text, SWATCH_H, SWATCH_W};
 use crate::analysis::check::Verdict;
-use crate::model::scenario::{Anchor, FaultKind, Scenario};
+use crate::model::scenario::{Fault, FaultKind, Scenario};
 use crate::view::layout::Diagram;
 use crate::view::legend;
 use crate::vocab::numbers::{decimal, tenths as n};
@@ -102,8 +102,9 @@ fn s(ms: i64) -> String {
 }
 
 /// One fault in a few words: "pause Client 1 40 s at 10 s".
-fn fault(at_ms: i64, k: &FaultKind, after: Option<Anchor>) -> String {
-    let (what, a, b, ms) = match *k {
+fn fault(f: &Fault) -> String {
+    let (at_ms, after) = (f.at_ms, f.after);
+    let (what, a, b, ms) = match f.kind {
         FaultKind::Pause { node, for_ms, .. } => ("pause", Some(node), None, Some(for_ms)),
         FaultKind::Partition { a, b } => ("cut", Some(a), Some(b), None),
         FaultKind::Heal { a, b } => ("heal", Some(a), Some(b), None),
@@ -163,11 +164,7 @@ pub fn settings(sc: &Scenario) -> Vec<String> {
             format!("TTL {}", each.join(", "))
         }
     };
-    let faults: Vec<String> = sc
-        .faults
-        .iter()
-        .map(|f| fault(f.at_ms, &f.kind, f.after))
-        .collect();
+    let faults: Vec<String> = sc.faults.iter().map(fault).collect();
     vec![
         format!("Lock service: {}", sc.coordinator.flavor.name()),
         format!("Fence: {}", sc.storage.fence.label()),
