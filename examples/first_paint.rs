@@ -69,8 +69,8 @@ impl Link {
 
 /// The first view of `page`, as the app draws it at its start.
 fn picture(page: &Session) -> String {
-    let run = &page.run;
-    let name = page.name.as_deref().unwrap_or_default();
+    let run = &page.doc.run;
+    let name = page.doc.name.as_deref().unwrap_or_default();
     let picker = page.picker();
     let mut options: Vec<(&str, bool)> = picker.options.iter().map(|o| (o.1, o.2)).collect();
     if let Some(other) = &picker.other {
@@ -89,10 +89,10 @@ fn picture(page: &Session) -> String {
     } else {
         narrate::fence_switch(run.fenced())
     };
-    let beats = course::beat_count(&page.beats, page.cursor.step);
+    let beats = course::beat_count(&page.teach.beats, page.play.cursor.step);
     let sources = course::sources_line(name);
     let (heading, stops, asks);
-    let guide = match page.quiz {
+    let guide = match page.teach.quiz {
         Some(q) if !q.author => {
             heading = format!(
                 "Interview question {} of {}",
@@ -125,10 +125,10 @@ fn picture(page: &Session) -> String {
         fence,
         violation: !hides && !run.verdict.violations.is_empty(),
         guide,
-        veiled: page.quiz.is_some(),
+        veiled: page.teach.quiz.is_some(),
     };
     let title = page.title();
-    if page.embed {
+    if page.embed.on {
         first_paint::embed(&d, title, &run.digest, &around)
     } else {
         first_paint::html(&d, title, &run.digest, &around)
@@ -182,7 +182,7 @@ fn write_all(dir: &Path) -> Result<Vec<String>, String> {
     for link in links() {
         let fragment = link.fragment();
         let page = Session::opened_at(&fragment);
-        if let Some(e) = &page.error {
+        if let Some(e) = &page.doc.error {
             return Err(format!("{fragment}: the app refuses its own link: {e}"));
         }
         let file = dir.join(format!("{}.html", key(&link)));

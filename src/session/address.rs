@@ -31,20 +31,20 @@ impl Session {
         let v = match share::decode(fragment) {
             Ok(v) => v,
             Err(e) => {
-                self.error = Some(e);
+                self.doc.error = Some(e);
                 // The rest of the link is not followed, but an embed stays an embed.
-                self.embed |= share::wants_embed(fragment);
+                self.embed.on |= share::wants_embed(fragment);
                 return;
             }
         };
         if let Some(rec) = v.recorded {
             // Fetched by the page, which then opens it (`Action::OpenRecorded`).
-            let shown = self.recorded.as_ref().and_then(|r| r.name.clone());
+            let shown = self.doc.recorded.as_ref().and_then(|r| r.name.clone());
             if shown.as_deref() != Some(rec.as_str()) {
-                self.wants_recording = Some(Rc::from(rec.as_str()));
+                self.doc.wants_recording = Some(Rc::from(rec.as_str()));
             }
-            self.menu = None;
-            self.embed = v.embed;
+            self.nav.menu = None;
+            self.embed.on = v.embed;
             return;
         }
         let (name, mut sc) = match v.source {
@@ -80,29 +80,29 @@ impl Session {
             from: v.span_from,
             to: v.span_to,
         };
-        let span_changed = std::mem::replace(&mut self.span, span) != span;
+        let span_changed = std::mem::replace(&mut self.frame.span, span) != span;
         // A link to what is already on screen (a reload, our own fragment) keeps the run.
-        if self.name.as_deref() != name.as_deref()
-            || **self.history.current() != sc
+        if self.doc.name.as_deref() != name.as_deref()
+            || **self.doc.history.current() != sc
             || v.quiz.is_some()
         {
-            self.quiz = None;
+            self.teach.quiz = None;
             self.load(name.as_deref(), sc);
             // A link that changes a built-in run (a reload of an edited one, or one shared)
             // shows it as edited, as the page did before the link was taken.
-            if let Some(named) = named.filter(|n| n != &**self.history.current()) {
-                let present = self.history.current().clone();
-                self.history = History::opened_from(named, present);
+            if let Some(named) = named.filter(|n| n != &**self.doc.history.current()) {
+                let present = self.doc.history.current().clone();
+                self.doc.history = History::opened_from(named, present);
             }
         } else if span_changed {
             self.locate_beats();
-            let c = self.cursor;
+            let c = self.play.cursor;
             self.move_to(c);
         }
         if let Some(q) = v.quiz {
             self.start_quiz(q);
         }
-        self.menu = match (v.chapter, v.panel.as_deref()) {
+        self.nav.menu = match (v.chapter, v.panel.as_deref()) {
             (Some(_), _) | (_, Some("lessons")) => Some(Menu::Lessons),
             (_, Some("interview")) => Some(Menu::Interview),
             (_, Some("share")) => Some(Menu::Share),
@@ -111,10 +111,16 @@ impl Session {
         if v.panel.as_deref() == Some("compare") {
             self.compare_with("");
         }
-        self.chapter = v.chapter;
-        let trace = &self.run.trace;
+        self.nav.chapter = v.chapter;
+        let trace = &self.doc.run.trace;
         if let Some(b) = v.beat {
-            let step = self.beats.get(b).copied().flatten().map_or(0, |i| i + 1);
+            let step = self
+                .teach
+                .beats
+                .get(b)
+                .copied()
+                .flatten()
+                .map_or(0, |i| i + 1);
             self.move_to(Cursor::at_step(trace, step));
         } else if let Some(step) = v.step {
             self.move_to(Cursor::at_step(trace, step as usize));
@@ -126,38 +132,38 @@ impl Session {
         }
         // The link's window, kept inside the run (a link is checked against the horizon;
         // the run may end before it).
-        let end = self.run.end_ms() as i64;
-        self.zoom = self.zoom_inside_span(v.zoom.and_then(|(a, b)| {
-            super::zoom::apply(None, super::zoom::Zoom::To(a, b), self.cursor.t, end)
+        let end = self.doc.run.end_ms() as i64;
+        self.frame.zoom = self.zoom_inside_span(v.zoom.and_then(|(a, b)| {
+            super::zoom::apply(None, super::zoom::Zoom::To(a, b), self.play.cursor.t, end)
         }));
-        self.embed = v.embed;
-        self.autoplay = v.autoplay;
-        self.diagram_only = v.diagram_only;
-        self.origins = Rc::new(v.origins);
-        if v.autoplay && !self.playing && !self.at_span_end() {
-            self.playing = true;
-            self.last_frame = None;
+        self.embed.on = v.embed;
+        self.embed.autoplay = v.autoplay;
+        self.embed.diagram_only = v.diagram_only;
+        self.embed.origins = Rc::new(v.origins);
+        if v.autoplay && !self.play.playing && !self.at_span_end() {
+            self.play.playing = true;
+            self.play.last_frame = None;
         }
     }
 
     /// The view as a link: what `navigate` restores. A built-in scenario
     /// is named (with its seed and fence when changed); anything else travels whole.
     pub fn view_state(&self) -> ViewState {
-        let cur = self.history.current();
+        let cur = self.doc.history.current();
         let mut v = ViewState {
-            embed: self.embed,
-            autoplay: self.autoplay,
-            diagram_only: self.diagram_only,
-            origins: (*self.origins).clone(),
+            embed: self.embed.on,
+            autoplay: self.embed.autoplay,
+            diagram_only: self.embed.diagram_only,
+            origins: (*self.embed.origins).clone(),
             ..ViewState::default()
         };
-        if let Some(r) = &self.recorded {
+        if let Some(r) = &self.doc.recorded {
             // A built-in recording is named (an imported one has no link: see
             // `refresh_fragment`).
             v.recorded = r.name.as_deref().map(str::to_string);
             return v;
         }
-        let named = self.name.as_deref().and_then(course::open);
+        let named = self.doc.name.as_deref().and_then(course::open);
         v.source = match named {
             Some(mut base) => {
                 let (seed, fence, flavor) =
@@ -172,7 +178,7 @@ impl Session {
                     v.seed = (seed != cur.seed).then_some(cur.seed);
                     v.fence = (fence != cur.storage.fence).then_some(cur.storage.fence.into());
                     v.flavor = (flavor != now).then(|| now.name().to_string());
-                    Source::Named(self.name.as_deref().unwrap_or_default().to_string())
+                    Source::Named(self.doc.name.as_deref().unwrap_or_default().to_string())
                 } else {
                     Source::Custom((**cur).clone())
                 }
@@ -181,38 +187,40 @@ impl Session {
         };
         // A built-in question has a number a link can name; an author's questions travel
         // with the scenario and are offered again where it opens.
-        v.quiz = self.quiz.filter(|q| !q.author).map(|q| q.question);
+        v.quiz = self.teach.quiz.filter(|q| !q.author).map(|q| q.question);
         // The span's own window is not a zoom: the link says it once, as `from=`/`to=`.
         v.zoom = self
+            .frame
             .zoom
             .filter(|&w| Some(w) != self.span_window())
             .map(|w| (w.from, w.to));
-        v.span_from = self.span.from;
-        v.span_to = self.span.to;
+        v.span_from = self.frame.span.from;
+        v.span_to = self.frame.span.to;
         let on_beat = self
+            .teach
             .beats
             .iter()
-            .position(|e| e.map(|i| i + 1) == Some(self.cursor.step));
+            .position(|e| e.map(|i| i + 1) == Some(self.play.cursor.step));
         match on_beat {
             Some(b) if matches!(v.source, Source::Named(_)) && v.quiz.is_none() => v.beat = Some(b),
-            _ if self.cursor.step > 0 => {
-                let t = self.cursor.t as i64;
+            _ if self.play.cursor.step > 0 => {
+                let t = self.play.cursor.t as i64;
                 v.t_ms = Some(t);
                 // Several events can share one millisecond: the time alone would land after
                 // all of them, so the step says which one the cursor is just past.
-                let by_time = Cursor::at_time(&self.run.trace, t as f64).step;
-                v.step = (by_time != self.cursor.step).then_some(self.cursor.step as u32);
+                let by_time = Cursor::at_time(&self.doc.run.trace, t as f64).step;
+                v.step = (by_time != self.play.cursor.step).then_some(self.play.cursor.step as u32);
             }
             _ => {}
         }
-        match self.menu {
+        match self.nav.menu {
             Some(Menu::Lessons) => {
-                v.chapter = self.chapter;
-                v.panel = self.chapter.is_none().then(|| "lessons".to_string());
+                v.chapter = self.nav.chapter;
+                v.panel = self.nav.chapter.is_none().then(|| "lessons".to_string());
             }
             Some(Menu::Interview) => v.panel = Some("interview".to_string()),
             Some(Menu::Share) => v.panel = Some("share".to_string()),
-            None if self.versus.is_some() => v.panel = Some("compare".to_string()),
+            None if self.doc.versus.is_some() => v.panel = Some("compare".to_string()),
             None => {}
         }
         v
@@ -225,9 +233,9 @@ impl Session {
     /// stops).
     pub(super) fn refresh_fragment(&mut self) {
         // An imported recording has no link of its own: the address is left as it was.
-        let imported = self.recorded.as_ref().is_some_and(|r| r.name.is_none());
-        self.fragment =
-            (!self.playing && !imported).then(|| Rc::from(share::encode(&self.view_state())));
+        let imported = self.doc.recorded.as_ref().is_some_and(|r| r.name.is_none());
+        self.nav.fragment =
+            (!self.play.playing && !imported).then(|| Rc::from(share::encode(&self.view_state())));
     }
 
     /// The links a reader shares: the full app's fragment and the embed's, both without the

@@ -462,14 +462,14 @@ mod tests {
         let o = b.worst_overlap_ms.unwrap();
         let link = worst_case_link(&b).unwrap();
         let page = Rc::new(Session::default_page()).reduce(Action::Navigate(link));
-        let run = &page.run;
+        let run = &page.doc.run;
         assert_eq!(run.verdict.stats.double_holder_ms, o);
         let band = &run.verdict.overlaps[0];
         // The cursor where the two begin to believe, past the grant that starts it.
-        assert_eq!(page.cursor.t as i64, band.from.0);
-        assert!(page.cursor.step > band.entry as usize);
+        assert_eq!(page.play.cursor.t as i64, band.from.0);
+        assert!(page.play.cursor.step > band.entry as usize);
         // The window holds the whole band, and some of the time either side.
-        let zoom = page.zoom.expect("zoomed to the overlap");
+        let zoom = page.frame.zoom.expect("zoomed to the overlap");
         assert!(
             zoom.from < band.from.0 && band.to.0 < zoom.to,
             "{zoom:?} {band:?}"
@@ -485,13 +485,13 @@ mod tests {
                 Some((zoom.from, zoom.to)),
             );
             let tag = d.bands[0].tag.as_ref().expect("a tag on the band");
-            let edge = d.scale.x(page.cursor.t) + 0.5;
+            let edge = d.scale.x(page.play.cursor.t) + 0.5;
             assert!(
                 d.labels_at(edge).iter().any(|c| std::ptr::eq(c.label, tag)),
                 "the tag at the cursor ({width})"
             );
             // And not a moment before the band.
-            let before = d.scale.x(page.cursor.t - 1.0) + 0.5;
+            let before = d.scale.x(page.play.cursor.t - 1.0) + 0.5;
             assert!(!d
                 .labels_at(before)
                 .iter()
@@ -503,8 +503,8 @@ mod tests {
         assert!(b.worst_overlap_ms.unwrap() <= 0);
         let page =
             Rc::new(Session::default_page()).reduce(Action::Navigate(worst_case_link(&b).unwrap()));
-        assert_eq!(page.cursor.t as i64, b.holder_ends_ms.unwrap());
-        assert_eq!(page.zoom, None);
+        assert_eq!(page.play.cursor.t as i64, b.holder_ends_ms.unwrap());
+        assert_eq!(page.frame.zoom, None);
     }
 
     #[test]

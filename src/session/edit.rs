@@ -359,8 +359,8 @@ impl crate::session::Session {
     /// one opened, marked as the original's once it has been edited (its "30 s lease" may
     /// no longer be this run's); empty when there is none.
     pub fn description(&self) -> String {
-        let d = &self.history.current().description;
-        if d.is_empty() || !self.history.edited() {
+        let d = &self.doc.history.current().description;
+        if d.is_empty() || !self.doc.history.edited() {
             d.clone()
         } else {
             format!("{ORIGINAL}{d}")
@@ -571,9 +571,12 @@ mod tests {
         h.replace(sc.clone());
         assert!(!h.edited());
         let mut s = crate::session::Session::default_page();
-        s.history = History::new(sc.clone());
+        s.doc.history = History::new(sc.clone());
         assert_eq!(s.description(), sc.description);
-        s.history.edit(&Edit::SetCheckBeforeWrite(true)).unwrap();
+        s.doc
+            .history
+            .edit(&Edit::SetCheckBeforeWrite(true))
+            .unwrap();
         assert_eq!(s.description(), format!("{ORIGINAL}{}", sc.description));
     }
 }

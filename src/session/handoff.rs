@@ -18,6 +18,7 @@
 
 use crate::model::scenario::{Fault, FaultKind, FenceMode, PauseCause};
 use crate::session::edit::Edit;
+use crate::session::Panel;
 use crate::vocab::ids::NodeId;
 
 /// What the whole app must rebuild to continue where the first load stopped.
@@ -45,8 +46,8 @@ pub struct Handoff {
     pub compare: Option<String>,
     /// Start a search in the Explore panel once it is drawn.
     pub explore: bool,
-    /// A panel of the page to open once it is drawn: `settings`, `editor`, `io`, `legend`.
-    pub panel: Option<String>,
+    /// A panel of the page to open once it is drawn.
+    pub panel: Option<Panel>,
     /// The diagram's zoom window, from and to in ms.
     pub zoom: Option<(i64, i64)>,
     /// The stage's node or link whose actions to show (a click on the stage: the first
@@ -56,16 +57,6 @@ pub struct Handoff {
 
 /// The menus a handoff may leave open, as links name them (`session::address`).
 pub const MENUS: [&str; 3] = ["lessons", "interview", "share"];
-
-/// The panels a handoff may ask to open (the whole app's `<details>` by class).
-pub const PANELS: [&str; 6] = [
-    "settings",
-    "editor",
-    "io",
-    "legend",
-    "explore",
-    "calculator",
-];
 
 const MAGIC: &str = "leaseline-handoff 1";
 
@@ -99,7 +90,7 @@ impl Handoff {
             line("compare", c);
         }
         if let Some(p) = &self.panel {
-            line("panel", p);
+            line("panel", p.name());
         }
         if self.explore {
             line("explore", "run");
@@ -135,7 +126,7 @@ impl Handoff {
                 "explore" if v == "run" => h.explore = true,
                 "menu" if MENUS.contains(&v) => h.menu = Some(v.to_string()),
                 "compare" => h.compare = Some(v.to_string()),
-                "panel" if PANELS.contains(&v) => h.panel = Some(v.to_string()),
+                "panel" => h.panel = Some(Panel::named(v).ok_or_else(bad)?),
                 "select" => {
                     use crate::session::edit::Target;
                     use crate::vocab::ids::NodeId;

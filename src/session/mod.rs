@@ -22,6 +22,7 @@ pub mod gesture;
 pub mod handoff;
 pub mod link;
 mod page;
+mod panel;
 pub mod recorded;
 mod resume;
 mod run;
@@ -30,5 +31,9 @@ pub mod span;
 pub mod statements;
 pub mod zoom;
 
-pub use page::{Action, Menu, Picker, Selection, Session, BEFORE_LAST_EDIT, DEFAULT};
+pub use page::{
+    Action, Document, Effect, Effects, Embedding, Frame, Menu, Navigation, Picker, Playback,
+    Selection, Session, Teaching, BEFORE_LAST_EDIT, DEFAULT,
+};
+pub use panel::{OpenPanels, Panel};
 pub use run::{Run, Versus};

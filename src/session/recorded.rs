@@ -28,7 +28,7 @@ impl Session {
         let rec = match recorded::parse(text) {
             Ok(r) => r,
             Err(e) => {
-                self.error = Some(format!("recorded trace: {e}"));
+                self.doc.error = Some(format!("recorded trace: {e}"));
                 return;
             }
         };
@@ -36,7 +36,7 @@ impl Session {
             Some(json) => match Scenario::from_json(json) {
                 Ok(sc) => Some(sc),
                 Err(e) => {
-                    self.error = Some(format!("the recording's scenario: {e}"));
+                    self.doc.error = Some(format!("the recording's scenario: {e}"));
                     return;
                 }
             },
@@ -46,23 +46,23 @@ impl Session {
         let shown = model.clone().unwrap_or_else(|| stand_in(&rec, trace.end.0));
         self.load(None, shown.clone());
         // `load` simulated the scenario: that is the model's run, drawn beside the recording.
-        let simulated = self.run.clone();
-        self.run = Rc::new(Run::of_trace(Rc::new(shown), trace));
-        self.state = Rc::new(self.run.state_at(0));
-        self.beats = Rc::new(Vec::new());
-        self.cursor = Cursor::START;
+        let simulated = self.doc.run.clone();
+        self.doc.run = Rc::new(Run::of_trace(Rc::new(shown), trace));
+        self.play.state = Rc::new(self.doc.run.state_at(0));
+        self.teach.beats = Rc::new(Vec::new());
+        self.play.cursor = Cursor::START;
         self.move_to(Cursor::START);
         let title = name
             .and_then(|n| BUILT_IN.iter().find(|(k, _)| *k == n))
             .map_or("A recorded run", |(_, t)| t);
-        self.recorded = Some(Rc::new(Recorded {
+        self.doc.recorded = Some(Rc::new(Recorded {
             title: Rc::from(title),
             name: name.map(Rc::from),
             about: about(&rec),
         }));
-        self.versus = model.map(|_| {
+        self.doc.versus = model.map(|_| {
             let run = simulated;
-            let a = agreement(&run.trace, &self.run.trace);
+            let a = agreement(&run.trace, &self.doc.run.trace);
             let state = Rc::new(run.state_at(0));
             Versus {
                 with: Rc::from(MODEL),
@@ -72,7 +72,8 @@ impl Session {
                     .and_then(|(_, real)| real)
                     .or(a.departs.map(|(_, _, real)| real)),
                 note: Some(Rc::from(
-                    agreement_words(&a, &run, &self.run, rec.header.service.as_deref()).as_str(),
+                    agreement_words(&a, &run, &self.doc.run, rec.header.service.as_deref())
+                        .as_str(),
                 )),
                 run,
                 state,

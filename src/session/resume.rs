@@ -4,6 +4,7 @@
 
 use super::handoff::Handoff;
 use super::page::{Action, Menu, Session};
+use super::panel::Panel;
 use crate::view::playback::Cursor;
 use std::rc::Rc;
 
@@ -24,27 +25,29 @@ fn menu_named(s: &str) -> Option<Menu> {
 impl Session {
     /// What the whole app needs to carry on from here and then do `action` (`None`: only
     /// open `panel`). The first-load build calls this for every action it does not carry.
-    pub fn handoff(&self, action: Option<&Action>, panel: Option<&str>) -> Handoff {
+    pub fn handoff(&self, action: Option<&Action>, panel: Option<Panel>) -> Handoff {
         let mut h = Handoff {
-            step: self.cursor.step,
-            t_ms: self.cursor.t as i64,
+            step: self.play.cursor.step,
+            t_ms: self.play.cursor.t as i64,
             base: self
+                .doc
                 .name
                 .as_deref()
                 .filter(|&n| n != super::DEFAULT)
                 .map(str::to_string),
-            panel: panel.map(str::to_string),
-            menu: self.menu.map(|m| menu_name(m).to_string()),
-            zoom: self.zoom.map(|w| (w.from, w.to)),
+            panel,
+            menu: self.nav.menu.map(|m| menu_name(m).to_string()),
+            zoom: self.frame.zoom.map(|w| (w.from, w.to)),
             ..Handoff::default()
         };
-        if self.history.edited() {
+        if self.doc.history.edited() {
             h.fences = self
+                .doc
                 .history
                 .past()
                 .iter()
                 .skip(1)
-                .chain([self.history.current()])
+                .chain([self.doc.history.current()])
                 .map(|sc| sc.storage.fence)
                 .collect();
         }
@@ -53,7 +56,7 @@ impl Session {
             Some(Action::Navigate(f)) => h.link = Some(f.clone()),
             Some(Action::StartQuiz(q)) => h.link = Some(super::link::quiz(*q)),
             Some(Action::ToggleMenu(m)) => {
-                let open = if self.menu == Some(*m) {
+                let open = if self.nav.menu == Some(*m) {
                     None
                 } else {
                     Some(*m)
@@ -64,18 +67,18 @@ impl Session {
             Some(Action::Edit(e)) => h.edit = Some(e.clone()),
             Some(Action::ExploreHere) => {
                 h.explore = true;
-                h.panel = Some("explore".to_string());
+                h.panel = Some(Panel::Explore);
             }
             Some(Action::ExploreFix(name)) => {
                 h.link = Some(super::link::scenario(name, None));
                 h.explore = true;
-                h.panel = Some("explore".to_string());
+                h.panel = Some(Panel::Explore);
             }
             Some(Action::Select(Some(sel))) => h.selected = Some(*sel),
             Some(Action::Zoom(z)) => {
-                let end = self.run.end_ms() as i64;
-                h.zoom =
-                    super::zoom::apply(self.zoom, *z, self.cursor.t, end).map(|w| (w.from, w.to));
+                let end = self.doc.run.end_ms() as i64;
+                h.zoom = super::zoom::apply(self.frame.zoom, *z, self.play.cursor.t, end)
+                    .map(|w| (w.from, w.to));
             }
             _ => {}
         }
@@ -87,7 +90,7 @@ impl Session {
     pub fn resumed(h: &Handoff) -> Session {
         if let Some(link) = &h.link {
             let mut m = Session::opened_at(link);
-            m.explore_asks = u32::from(h.explore);
+            m.carry_on(h);
             return m;
         }
         let mut m = Session::default_page();
@@ -95,38 +98,39 @@ impl Session {
             m = Rc::unwrap_or_clone(Rc::new(m).reduce(Action::Open(base.clone())));
         }
         for &fence in &h.fences {
-            let mut sc = (**m.history.current()).clone();
+            let mut sc = (**m.doc.history.current()).clone();
             sc.storage.fence = fence;
-            m.history.replace(sc);
+            m.doc.history.replace(sc);
         }
         if !h.fences.is_empty() {
             m.rerun();
         }
         // The step says which of several same-millisecond entries the cursor is past; the
         // time, where between two entries a scrub left it.
-        let by_step = Cursor::at_step(&m.run.trace, h.step);
+        let by_step = Cursor::at_step(&m.doc.run.trace, h.step);
         let t = (h.t_ms as f64).max(by_step.t);
         let next = m
+            .doc
             .run
             .trace
             .entries
             .get(h.step)
             .map_or(f64::MAX, |e| e.t.0 as f64);
         m.move_to(Cursor {
-            t: t.min(next).min(m.run.end_ms()),
+            t: t.min(next).min(m.doc.run.end_ms()),
             step: by_step.step,
         });
-        m.menu = h.menu.as_deref().and_then(menu_named);
-        m.selected = h.selected;
-        let end = m.run.end_ms() as i64;
-        m.zoom = h.zoom.and_then(|(a, b)| {
-            super::zoom::apply(None, super::zoom::Zoom::To(a, b), m.cursor.t, end)
+        m.nav.menu = h.menu.as_deref().and_then(menu_named);
+        m.frame.selected = h.selected;
+        let end = m.doc.run.end_ms() as i64;
+        m.frame.zoom = h.zoom.and_then(|(a, b)| {
+            super::zoom::apply(None, super::zoom::Zoom::To(a, b), m.play.cursor.t, end)
         });
         if let Some(with) = &h.compare {
             m.compare_with(with);
         }
-        m.rev = 1;
-        m.explore_asks = u32::from(h.explore);
+        m.nav.rev = 1;
+        m.carry_on(h);
         m.refresh_fragment();
         match &h.edit {
             Some(e) => Rc::unwrap_or_clone(Rc::new(m).reduce(Action::Edit(e.clone()))),
@@ -139,6 +143,18 @@ impl Action {
     /// Whether the first-load build hands this over to the whole app rather than doing it.
     pub fn needs_whole_app(&self) -> bool {
         needs_whole_app(self)
+    }
+}
+
+impl Session {
+    /// What the handoff asked the whole app to do once drawn: open a panel, search.
+    fn carry_on(&mut self, h: &Handoff) {
+        // A search opens its own panel.
+        match (h.explore, h.panel) {
+            (true, _) => self.ask_explore(true),
+            (false, Some(p)) => self.open_panel(p),
+            (false, None) => {}
+        }
     }
 }
 
@@ -174,6 +190,7 @@ mod tests {
     use super::*;
     use crate::model::scenario::FenceMode;
     use crate::session::edit::actions_for;
+    use crate::session::Effect;
     use crate::session::Selection;
     use crate::vocab::ids::NodeId;
 
@@ -184,28 +201,42 @@ mod tests {
         let page = page.reduce(Action::ToggleFence);
         // A scrub between two entries: the time travels, not only the step.
         let page = page.reduce(Action::Seek(5_000.0));
-        assert!(page.cursor.t > page.run.trace.entries[page.cursor.step - 1].t.0 as f64);
-        let h = page.handoff(Some(&Action::ToggleMenu(Menu::Lessons)), Some("editor"));
+        assert!(
+            page.play.cursor.t > page.doc.run.trace.entries[page.play.cursor.step - 1].t.0 as f64
+        );
+        let h = page.handoff(
+            Some(&Action::ToggleMenu(Menu::Lessons)),
+            Some(Panel::Editor),
+        );
         assert_eq!(h.fences.len(), 3);
         let back = Handoff::decode(&h.encode()).expect("decodes");
         assert_eq!(back, h);
         let resumed = Session::resumed(&back);
-        assert_eq!(**resumed.history.current(), **page.history.current());
-        assert_eq!(resumed.cursor, page.cursor);
-        assert_eq!(resumed.menu, Some(Menu::Lessons));
+        assert_eq!(
+            **resumed.doc.history.current(),
+            **page.doc.history.current()
+        );
+        assert_eq!(resumed.play.cursor, page.play.cursor);
+        assert_eq!(resumed.nav.menu, Some(Menu::Lessons));
+        // The panel asked for is open, and the page is asked to move the reader to it.
+        assert!(resumed.nav.panels.is_open(Panel::Editor));
+        assert_eq!(
+            resumed.effects.pending(),
+            [(0, Effect::Focus(Panel::Editor))]
+        );
         assert!(
             resumed.can_undo(),
             "undo reaches the edits made before the handoff"
         );
         let undone = Rc::new(resumed).reduce(Action::Undo);
-        assert_eq!(undone.run.scenario.storage.fence, FenceMode::None);
+        assert_eq!(undone.doc.run.scenario.storage.fence, FenceMode::None);
     }
 
     #[test]
     fn a_stage_action_is_carried_over_and_done_by_the_whole_app() {
         let page = Rc::new(Session::default_page()).reduce(Action::StepForward);
-        let state = page.state.clone();
-        let at = page.cursor.t as i64;
+        let state = page.play.state.clone();
+        let at = page.play.cursor.t as i64;
         for target in [
             Selection::Node(NodeId::Client(1)),
             Selection::Node(NodeId::COORD),
@@ -217,7 +248,7 @@ mod tests {
                 assert_eq!(back.edit.as_ref(), Some(&e), "{label}");
                 let resumed = Session::resumed(&back);
                 let done = page.clone().reduce(Action::Edit(e));
-                assert_eq!(resumed.run.digest, done.run.digest, "{label}");
+                assert_eq!(resumed.doc.run.digest, done.doc.run.digest, "{label}");
                 assert!(resumed.can_undo(), "{label}");
             }
         }
@@ -235,8 +266,8 @@ mod tests {
             assert!(a.needs_whole_app());
             let h = Handoff::decode(&page.handoff(Some(&a), None).encode()).unwrap();
             let resumed = Session::resumed(&h);
-            assert_eq!(resumed.selected, Some(sel));
-            assert_eq!(resumed.cursor, page.cursor);
+            assert_eq!(resumed.frame.selected, Some(sel));
+            assert_eq!(resumed.play.cursor, page.play.cursor);
         }
         assert!(Handoff::decode("leaseline-handoff 1\nselect c1 nowhere").is_err());
     }
@@ -246,7 +277,7 @@ mod tests {
         let page = Session::default_page();
         let h = page.handoff(Some(&Action::Open("check-then-write".into())), None);
         let resumed = Session::resumed(&Handoff::decode(&h.encode()).unwrap());
-        assert_eq!(resumed.name.as_deref(), Some("check-then-write"));
+        assert_eq!(resumed.doc.name.as_deref(), Some("check-then-write"));
     }
 
     #[test]
@@ -254,9 +285,10 @@ mod tests {
         let page = Rc::new(Session::default_page()).reduce(Action::Open("gc-pause-fenced".into()));
         let h = page.handoff(Some(&Action::ExploreHere), None);
         let resumed = Session::resumed(&Handoff::decode(&h.encode()).unwrap());
-        assert_eq!(resumed.name.as_deref(), Some("gc-pause-fenced"));
-        assert_eq!(resumed.run.digest, page.run.digest);
-        assert_eq!(resumed.explore_asks, 1);
+        assert_eq!(resumed.doc.name.as_deref(), Some("gc-pause-fenced"));
+        assert_eq!(resumed.doc.run.digest, page.doc.run.digest);
+        assert_eq!(resumed.effects.pending()[1], (1, Effect::Explore));
+        assert!(resumed.nav.panels.is_open(Panel::Explore));
     }
 
     #[test]
@@ -265,14 +297,15 @@ mod tests {
         // Handed over from the first load: the whole app opens the fix and searches it.
         let page = Session::default_page();
         let h = page.handoff(Some(&Action::ExploreFix(fix.into())), None);
-        assert_eq!(h.panel.as_deref(), Some("explore"));
+        assert_eq!(h.panel, Some(Panel::Explore));
         let resumed = Session::resumed(&Handoff::decode(&h.encode()).unwrap());
-        assert_eq!(resumed.name.as_deref(), Some(fix));
-        assert_eq!(resumed.explore_asks, 1);
+        assert_eq!(resumed.doc.name.as_deref(), Some(fix));
+        assert_eq!(resumed.effects.pending()[1], (1, Effect::Explore));
+        assert!(resumed.nav.panels.is_open(Panel::Explore));
         // In the whole app: the same, in one action.
         let page = Rc::new(Session::default_page()).reduce(Action::ExploreFix(fix.into()));
-        assert_eq!(page.name.as_deref(), Some(fix));
-        assert_eq!(page.explore_asks, 1);
-        assert_eq!(page.run.digest, resumed.run.digest);
+        assert_eq!(page.doc.name.as_deref(), Some(fix));
+        assert_eq!(page.effects.pending()[1], (1, Effect::Explore));
+        assert_eq!(page.doc.run.digest, resumed.doc.run.digest);
     }
 }

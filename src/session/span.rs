@@ -34,18 +34,18 @@ pub fn end_cursor(trace: &Trace, w: Window) -> Cursor {
 impl Session {
     /// The span on screen as a window of the run, `None` for the whole run.
     pub fn span_window(&self) -> Option<Window> {
-        self.span.within(self.run.end_ms() as i64)
+        self.frame.span.within(self.doc.run.end_ms() as i64)
     }
 
     /// Where Home, a replay and a new load start: the span's start, else the run's.
     pub fn span_start(&self) -> Cursor {
         self.span_window()
-            .map_or(Cursor::START, |w| start_cursor(&self.run.trace, w))
+            .map_or(Cursor::START, |w| start_cursor(&self.doc.run.trace, w))
     }
 
     /// Where End goes and playback stops: the span's end, else the run's.
     pub fn span_end(&self) -> Cursor {
-        let trace = &self.run.trace;
+        let trace = &self.doc.run.trace;
         self.span_window()
             .map_or_else(|| Cursor::end(trace), |w| end_cursor(trace, w))
     }
@@ -53,14 +53,16 @@ impl Session {
     /// The cursor stands at the end of what the reader may play.
     pub fn at_span_end(&self) -> bool {
         match self.span_window() {
-            None => self.cursor.at_end(&self.run.trace),
-            Some(w) => self.cursor.t >= w.to as f64 && self.cursor.step >= self.span_end().step,
+            None => self.play.cursor.at_end(&self.doc.run.trace),
+            Some(w) => {
+                self.play.cursor.t >= w.to as f64 && self.play.cursor.step >= self.span_end().step
+            }
         }
     }
 
     /// The cursor stands at the start of what the reader may play (nothing in it taken).
     pub fn at_span_start(&self) -> bool {
-        self.cursor.step <= self.span_start().step
+        self.play.cursor.step <= self.span_start().step
     }
 
     /// The cursor kept inside the span: before its start is its start, past its end is
@@ -94,17 +96,18 @@ impl Session {
     /// lesson embedded for one stretch tells only that stretch.
     pub(super) fn beats_inside_span(&mut self) {
         let Some(w) = self.span_window() else { return };
-        let entries = &self.run.trace.entries;
+        let entries = &self.doc.run.trace.entries;
         let inside = |i: usize| {
             entries
                 .get(i)
                 .is_some_and(|e| (w.from..=w.to).contains(&e.t.0))
         };
         let beats: Vec<Option<usize>> = self
+            .teach
             .beats
             .iter()
             .map(|b| b.filter(|&i| inside(i)))
             .collect();
-        self.beats = std::rc::Rc::new(beats);
+        self.teach.beats = std::rc::Rc::new(beats);
     }
 }

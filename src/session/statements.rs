@@ -46,12 +46,12 @@ impl Tracker {
     fn lesson_progress(&mut self, s: &Session, out: &mut Vec<Event>) {
         // A walkthrough is shown outside a quiz: a named lesson's, or an author's own,
         // which is named by its scenario's name (it has no name of ours).
-        if s.quiz.is_some() {
+        if s.teach.quiz.is_some() {
             return;
         }
-        let authored = &s.run.scenario;
+        let authored = &s.doc.run.scenario;
         let name = if authored.walkthrough.is_empty() {
-            match s.name.as_deref() {
+            match s.doc.name.as_deref() {
                 Some(name) => name,
                 None => return,
             }
@@ -60,7 +60,7 @@ impl Tracker {
         } else {
             authored.name.as_str()
         };
-        let total = s.beats.iter().flatten().count();
+        let total = s.teach.beats.iter().flatten().count();
         if total == 0 {
             return;
         }
@@ -70,11 +70,11 @@ impl Tracker {
         let Some((_, told)) = &mut self.lesson else {
             return;
         };
-        let Some(b) = course::beat_at(&s.beats, s.cursor.step) else {
+        let Some(b) = course::beat_at(&s.teach.beats, s.play.cursor.step) else {
             return;
         };
         // Beats are counted as the header counts them: only those this run has.
-        let k = s.beats[..=b].iter().flatten().count();
+        let k = s.teach.beats[..=b].iter().flatten().count();
         if told.contains(&k) {
             return;
         }
@@ -99,8 +99,8 @@ impl Tracker {
     }
 
     fn quiz_progress(&mut self, s: &Session, out: &mut Vec<Event>) {
-        let Some(q) = s.quiz else { return };
-        let sc = &s.run.scenario;
+        let Some(q) = s.teach.quiz else { return };
+        let sc = &s.doc.run.scenario;
         let stops = q.stops(sc);
         let key = (q.author, q.question);
         if self.question.as_ref().is_none_or(|(n, _)| *n != key) {
@@ -112,7 +112,7 @@ impl Tracker {
         if !q.revealed || answers.get(q.stop).is_none_or(Option::is_some) {
             return;
         }
-        let Some(right) = q.right(sc, &s.run.trace) else {
+        let Some(right) = q.right(sc, &s.doc.run.trace) else {
             return;
         };
         answers[q.stop] = Some(right);
@@ -154,6 +154,6 @@ fn question_object(q: &Quiz, sc: &Scenario) -> (&'static str, String, String) {
 
 /// The choice picked at the stop in play, as its text.
 fn choice(q: &Quiz, s: &Session) -> Option<String> {
-    let ask = q.ask(&s.run.scenario, &s.run.trace)?;
+    let ask = q.ask(&s.doc.run.scenario, &s.doc.run.trace)?;
     Some(ask.choices.get(q.picked?)?.to_string())
 }

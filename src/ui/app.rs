@@ -16,7 +16,7 @@ use super::io::Io;
 #[cfg(not(feature = "lite"))]
 use super::lessons::Menus;
 use super::on;
-use super::panels::{inspector, verdict_panel, PanelProps};
+use super::panels::{inspector, side_panel, verdict_panel, PanelProps};
 use super::playbar::{playbar, PlaybarProps};
 #[cfg(not(feature = "lite"))]
 use super::settings::Settings;
@@ -29,7 +29,7 @@ use super::transcript::Transcript;
 #[cfg(not(feature = "lite"))]
 use super::versus::{compare_bar, second_diagram};
 use super::{css, when};
-use crate::session::{Action, Menu};
+use crate::session::{Action, Effect, Menu, Panel};
 #[cfg(not(feature = "lite"))]
 use std::rc::Rc;
 use yew::prelude::*;
@@ -59,28 +59,29 @@ pub fn App() -> Html {
             Callback::from(move |ts: f64| d.dispatch(Action::Tick(ts)))
         })
     };
-    use_frames(model.playing, (*on_frame).clone());
+    use_frames(model.play.playing, (*on_frame).clone());
     use_shortcuts(on_action.clone());
     use_page_signals(on_action.clone());
     use_deep_links(on_action.clone());
-    use_progress_store(model.progress.encode(), on_action.clone());
+    use_progress_store(model.teach.progress.encode(), on_action.clone());
     use_link_writer(
-        model.fragment.clone(),
-        model.rev,
-        model.from_link,
-        model.embed,
-        model.zoom,
+        model.nav.fragment.clone(),
+        model.nav.rev,
+        model.nav.from_link,
+        model.embed.on,
+        model.frame.zoom,
     );
     use_embed_host(&model, &on_action);
-    use_action_menu(model.selected);
+    use_action_menu(model.frame.selected);
     super::guide::use_question_in_view(model.quiz_waiting());
     let handover = super::handover::use_handover(&model, &on_action);
-    super::recorded::use_recording_fetch(model.wants_recording.clone(), on_action.clone());
+    super::handover::use_focus(&model, &on_action);
+    super::recorded::use_recording_fetch(model.doc.wants_recording.clone(), on_action.clone());
     // The share links, rebuilt when the view's link changes (never per frame).
     // (The first load shares nothing: the whole app does.)
     let links = {
         let m = model.clone();
-        use_memo(model.fragment.clone(), move |_| {
+        use_memo(model.nav.fragment.clone(), move |_| {
             if cfg!(feature = "lite") {
                 return (String::new(), String::new());
             }
@@ -117,9 +118,9 @@ pub fn App() -> Html {
     #[cfg(feature = "lite")]
     let on_list: Option<Callback<Option<std::rc::Rc<crate::view::layout::Listing>>>> = None;
 
-    let run = model.run.clone();
+    let run = model.doc.run.clone();
     // The built-in scenario on screen; "" for one that came from outside.
-    let name = model.name.as_deref().unwrap_or_default();
+    let name = model.doc.name.as_deref().unwrap_or_default();
     let picker = model.picker();
     #[cfg(not(feature = "lite"))]
     let on_error = {
@@ -134,13 +135,13 @@ pub fn App() -> Html {
     // description, the whole-run transcript, the fence switch and "Next violation".
     let hides = model.hides_answer();
     let bar = PlaybarProps {
-        playing: model.playing,
-        t: model.cursor.t,
+        playing: model.play.playing,
+        t: model.play.cursor.t,
         from: model.span_window().map_or(0.0, |w| w.from as f64),
         end: model.span_window().map_or(run.end_ms(), |w| w.to as f64),
         at_start: model.at_span_start(),
         at_end: model.at_span_end(),
-        step: model.cursor.step,
+        step: model.play.cursor.step,
         steps: run.trace.len(),
         speed: model.speed_label(),
         fenced: run.fenced(),
@@ -152,8 +153,8 @@ pub fn App() -> Html {
     };
     let panel = PanelProps {
         run: run.clone(),
-        state: model.state.clone(),
-        t: model.cursor.t,
+        state: model.play.state.clone(),
+        t: model.play.cursor.t,
         on_action: on_action.clone(),
         hide_fence: hides,
         #[cfg(not(feature = "lite"))]
@@ -161,16 +162,16 @@ pub fn App() -> Html {
     };
     let stage_props = StageProps {
         run: run.clone(),
-        state: model.state.clone(),
-        t: model.cursor.t,
-        selected: model.selected,
+        state: model.play.state.clone(),
+        t: model.play.cursor.t,
+        selected: model.frame.selected,
         on_action: on_action.clone(),
     };
     let verdict_class = if run
         .verdict
         .violations
         .iter()
-        .any(|v| (v.entry as usize) < model.cursor.step)
+        .any(|v| (v.entry as usize) < model.play.cursor.step)
     {
         "unsafe"
     } else {
@@ -179,24 +180,24 @@ pub fn App() -> Html {
     // The parts both layouts show, built once.
     #[cfg(not(feature = "lite"))]
     let share = share_dialog(
-        model.menu == Some(Menu::Share),
+        model.nav.menu == Some(Menu::Share),
         &links,
         &run.scenario.name,
         &on_action,
     );
     let controls = playbar(&bar);
-    let hint = if model.embed {
+    let hint = if model.embed.on {
         crate::teach::narrate::PLAY_HINT_EMBED
     } else {
         crate::teach::narrate::PLAY_HINT
     };
     let caption = html! {
         <p class={css(&["caption", verdict_class])} aria-live="polite" aria-atomic="true">
-            { if model.caption.is_empty() { hint.to_string() } else { model.caption.clone() } }
+            { if model.play.caption.is_empty() { hint.to_string() } else { model.play.caption.clone() } }
         </p>
     };
     #[cfg(not(feature = "lite"))]
-    let zoom_bar = html! { <super::zoom::ZoomBar run={run.clone()} zoom={model.zoom} cursor_t={model.cursor.t} on_action={on_action.clone()} /> };
+    let zoom_bar = html! { <super::zoom::ZoomBar run={run.clone()} zoom={model.frame.zoom} cursor_t={model.play.cursor.t} on_action={on_action.clone()} /> };
     // The first load draws the whole run: zooming in hands over to the whole app, whose
     // zoom bar (with the overview strip) takes the place of this button.
     #[cfg(feature = "lite")]
@@ -215,33 +216,33 @@ pub fn App() -> Html {
     };
     let diagram = html! {
         <section ref={frame.clone()} class="diagram" aria-label="Space-time diagram" tabindex="0" data-digest={run.digest.clone()} data-entries={run.trace.len().to_string()} data-overlap-ms={run.verdict.stats.double_holder_ms.to_string()}>
-            <Timeline run={run.clone()} state={model.state.clone()} cursor_t={model.cursor.t} veil={model.quiz_waiting()} zoom={model.diagram_window()} highlight={model.highlight()} on_action={on_action.clone()} {on_list} {frame} />
+            <Timeline run={run.clone()} state={model.play.state.clone()} cursor_t={model.play.cursor.t} veil={model.quiz_waiting()} zoom={model.diagram_window()} highlight={model.highlight()} on_action={on_action.clone()} {on_list} {frame} />
             { zoom_bar }
         </section>
     };
     let walkthrough = guide(
         &GuideData {
             name,
-            beats: &model.beats,
-            step: model.cursor.step,
+            beats: &model.teach.beats,
+            step: model.play.cursor.step,
             at_start: model.at_span_start(),
-            embed: model.embed,
-            quiz: model.quiz,
+            embed: model.embed.on,
+            quiz: model.teach.quiz,
             waiting: model.quiz_waiting(),
-            playing: model.playing,
-            edited: model.history.beats_predate_edit(),
+            playing: model.play.playing,
+            edited: model.doc.history.beats_predate_edit(),
             run: &run,
         },
         &on_action,
     );
     let verdict = verdict_panel(&panel);
     #[cfg(not(feature = "lite"))]
-    if model.embed {
+    if model.embed.on {
         // Embedded in a course page: the run and its controls, no site around them. With
         // `view=diagram`, only the diagram, its controls and the caption; a quiz keeps its
         // panel, since the diagram waits for its answers.
-        let only = model.diagram_only;
-        let walkthrough = if only && model.quiz.is_none() {
+        let only = model.embed.diagram_only;
+        let walkthrough = if only && model.teach.quiz.is_none() {
             html! {}
         } else {
             walkthrough
@@ -253,10 +254,10 @@ pub fn App() -> Html {
         };
         return html! {
             <div class="shell embed">
-                { embed_bar(model.title(), model.menu == Some(Menu::Share), links.0.clone(), &on_action) }
+                { embed_bar(model.title(), model.nav.menu == Some(Menu::Share), links.0.clone(), &on_action) }
                 <main id="main" class="workspace">
                     { share }
-                    if let Some(err) = &model.error {
+                    if let Some(err) = &model.doc.error {
                         <div class="error" role="alert">{ format!("Not applied — {err}") }</div>
                     }
                     { controls }
@@ -268,23 +269,31 @@ pub fn App() -> Html {
             </div>
         };
     }
+    // The side panels, open as the session says; a search the session asks for.
+    #[cfg(not(feature = "lite"))]
+    let side = |p: Panel, body: Html| side_panel(p, model.nav.panels.is_open(p), &on_action, body);
+    #[cfg(not(feature = "lite"))]
+    let explore_asks = model
+        .effects
+        .newest(|e| (*e == Effect::Explore).then_some(()))
+        .map(|(n, ())| n);
     #[cfg(not(feature = "lite"))]
     let (menus_and_share, legend, view, tools) = (
         html! {
             <>
                 { share }
-                <Menus open={model.menu} current={Rc::<str>::from(name)} progress={model.progress.clone()} chapter={model.chapter} on_action={on_action.clone()} />
+                <Menus open={model.nav.menu} current={Rc::<str>::from(name)} progress={model.teach.progress.clone()} chapter={model.nav.chapter} on_action={on_action.clone()} />
             </>
         },
         html! { <super::legend::Legend run={run.clone()} /> },
-        if model.versus.is_some() {
+        if model.doc.versus.is_some() {
             // Comparing: the two drawings and what tells them apart, together on one
             // screen; the walkthrough waits below them.
             html! {
                 <>
                     <div class="view versus-on">{ diagram }</div>
-                    { compare_bar(&run, model.versus.as_ref(), name, model.can_undo(), &on_action) }
-                    { second_diagram(model.versus.as_ref(), model.cursor.t, model.diagram_window(), &on_action_b) }
+                    { compare_bar(&run, model.doc.versus.as_ref(), name, model.can_undo(), &on_action) }
+                    { second_diagram(model.doc.versus.as_ref(), model.play.cursor.t, model.diagram_window(), &on_action_b) }
                     { walkthrough }
                 </>
             }
@@ -293,11 +302,11 @@ pub fn App() -> Html {
         },
         html! {
             <>
-                <Settings run={run.clone()} on_action={on_action.clone()} {on_error} />
-                <Editor run={run.clone()} on_action={on_action.clone()} />
-                <super::explore::Explore run={run.clone()} on_action={on_action.clone()} asks={model.explore_asks} />
-                <super::calculator::Calculator run={run.clone()} on_action={on_action.clone()} />
-                <Io run={run.clone()} zoom={model.zoom} on_action={on_action.clone()} />
+                { side(Panel::Settings, html! { <Settings run={run.clone()} on_action={on_action.clone()} {on_error} /> }) }
+                { side(Panel::Editor, html! { <Editor run={run.clone()} on_action={on_action.clone()} /> }) }
+                { side(Panel::Explore, html! { <super::explore::Explore run={run.clone()} on_action={on_action.clone()} asks={explore_asks} /> }) }
+                { side(Panel::Calculator, html! { <super::calculator::Calculator run={run.clone()} on_action={on_action.clone()} /> }) }
+                { side(Panel::Io, html! { <Io run={run.clone()} zoom={model.frame.zoom} on_action={on_action.clone()} /> }) }
             </>
         },
     );
@@ -327,25 +336,25 @@ pub fn App() -> Html {
                             }
                         </select>
                     </label>
-                    <button type="button" class="control text" aria-expanded={(model.menu == Some(Menu::Lessons)).to_string()} aria-controls="lessons-menu"
+                    <button type="button" class="control text" aria-expanded={(model.nav.menu == Some(Menu::Lessons)).to_string()} aria-controls="lessons-menu"
                             onclick={on(&on_action, Action::ToggleMenu(Menu::Lessons))}>{ "Lessons" }</button>
-                    <button type="button" class="control text" aria-expanded={(model.menu == Some(Menu::Interview)).to_string()} aria-controls="interview-menu"
+                    <button type="button" class="control text" aria-expanded={(model.nav.menu == Some(Menu::Interview)).to_string()} aria-controls="interview-menu"
                             onclick={on(&on_action, Action::ToggleMenu(Menu::Interview))}>{ "Interview prep" }</button>
-                    <button type="button" class="control text" aria-expanded={(model.menu == Some(Menu::Share)).to_string()} aria-controls="share-dialog"
+                    <button type="button" class="control text" aria-expanded={(model.nav.menu == Some(Menu::Share)).to_string()} aria-controls="share-dialog"
                             onclick={on(&on_action, Action::ToggleMenu(Menu::Share))}>{ "Share" }</button>
-                    <button type="button" class="control text" aria-pressed={model.versus.is_some().to_string()}
+                    <button type="button" class="control text" aria-pressed={model.doc.versus.is_some().to_string()}
                             onclick={on(&on_action, model.compare_toggle())}>{ "Compare" }</button>
                 </div>
                 // Beside the bar, not in it: on a phone it moves below the diagram and the
                 // controls (style.css), so the run is on the first screen.
-                if let Some(r) = &model.recorded {
+                if let Some(r) = &model.doc.recorded {
                     <p class="scenario-description recorded"><strong>{ r.title.to_string() }</strong>{ ". " }{ r.about.clone() }</p>
                 } else if hides {
                     <p class="scenario-description">{ crate::teach::narrate::DESCRIPTION_HIDDEN }</p>
                 } else {
-                    <p class={css(&["scenario-description", when(model.history.edited(), "original")])}>{ model.description() }</p>
+                    <p class={css(&["scenario-description", when(model.doc.history.edited(), "original")])}>{ model.description() }</p>
                 }
-                if let Some(err) = &model.error {
+                if let Some(err) = &model.doc.error {
                     <div class="error" role="alert">
                         <span>{ format!("Not applied — {err}") }</span>
                         <button type="button" class="quiet" aria-label="Dismiss" onclick={on(&on_action, Action::DismissError)}>{ "✕" }</button>

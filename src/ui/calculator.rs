@@ -241,9 +241,8 @@ const SLIDER_STEP: [i64; 6] = [100, 100, 100, 100, 1, 10];
 
 fn shell(body: Html) -> Html {
     html! {
-        <details class="panel calculator">
-            <summary>{ "Safety calculator" }</summary>
+        <>
             { body }
-        </details>
+        </>
     }
 }

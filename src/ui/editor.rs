@@ -577,8 +577,7 @@ pub fn Editor(props: &RunProps) -> Html {
         })
     };
     html! {
-        <details class="panel editor">
-            <summary>{ "Scenario editor" }</summary>
+        <>
             if let Some(what) = offer_saved {
                 <p class="hint">
                     { format!("This browser kept your draft from last time ({what}). ") }
@@ -635,6 +634,6 @@ pub fn Editor(props: &RunProps) -> Html {
             { fault_rows }
             { beat_rows }
             { question_rows }
-        </details>
+        </>
     }
 }

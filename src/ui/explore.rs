@@ -146,8 +146,9 @@ fn listed(status: &Status) -> Vec<String> {
 pub struct ExploreProps {
     pub run: Rc<Run>,
     pub on_action: Callback<Action>,
-    /// `Session::explore_asks`: a change starts a search of the run on screen.
-    pub asks: u32,
+    /// The serial of a search the session asks for (`Effect::Explore`): a new one starts a
+    /// search of the run on screen, and tells the session it is done.
+    pub asks: Option<u32>,
 }
 
 impl PartialEq for ExploreProps {
@@ -298,9 +299,10 @@ pub fn Explore(props: &ExploreProps) -> Html {
             clean.clone(),
             max_pause_s.clone(),
         );
+        let on_action = props.on_action.clone();
         use_effect_with(props.asks, move |&asks| {
-            if asks > 0 {
-                super::handover::open_panel("explore");
+            if let Some(n) = asks {
+                on_action.emit(Action::Done(n));
                 faults.set(1);
                 kinds.set(FaultClass::ALL.to_vec());
                 clean.set(false);
@@ -414,8 +416,7 @@ pub fn Explore(props: &ExploreProps) -> Html {
         Status::Done(report) => results(report, &props.on_action, search, *total.borrow()),
     };
     html! {
-        <details class="panel explore">
-            <summary>{ "Explore: every way it breaks" }</summary>
+        <>
             <p class="hint">{ "Adds up to K faults (pauses, cuts, clock jumps, delays, restarts…) at the moments this run makes critical, and reports each distinct way it breaks as a run you can open." }</p>
             <fieldset class="explore-kinds" disabled={matches!(*status, Status::Running { .. })}>
                 <legend>{ "Faults it may add" }</legend>
@@ -443,7 +444,7 @@ pub fn Explore(props: &ExploreProps) -> Html {
                 }
             </div>
             { body }
-        </details>
+        </>
     }
 }
 

@@ -10,7 +10,7 @@
 
 #[cfg(not(feature = "lite"))]
 use crate::session::handoff::Handoff;
-use crate::session::{Action, Session};
+use crate::session::{Action, Effect, Panel, Session};
 use yew::prelude::*;
 
 /// The global `static/boot.js` leaves the handoff in for the whole app to read.
@@ -29,13 +29,10 @@ pub fn initial_session() -> Session {
     if let Some(text) = global(HANDOFF_GLOBAL).and_then(|v| v.as_string()) {
         let _ = js_sys::Reflect::delete_property(&js_sys::global(), &HANDOFF_GLOBAL.into());
         match Handoff::decode(&text) {
-            Ok(h) => {
-                PANEL.with(|p| *p.borrow_mut() = h.panel.clone());
-                return Session::resumed(&h);
-            }
+            Ok(h) => return Session::resumed(&h),
             Err(e) => {
                 let mut s = Session::opened_at(&super::hooks::hash());
-                s.error = Some(e);
+                s.doc.error = Some(e);
                 return s;
             }
         }
@@ -43,38 +40,44 @@ pub fn initial_session() -> Session {
     Session::opened_at(&super::hooks::hash())
 }
 
-#[cfg(not(feature = "lite"))]
-thread_local! {
-    /// The panel the handoff asked to open, until the page is drawn.
-    static PANEL: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+/// Moves the reader to the panel the session asks for (`Effect::Focus`): a handoff's, or
+/// the Explore panel when a search is asked for. The session has opened it already; the
+/// legend, whose open state is its own `<details>`, is opened here.
+#[hook]
+pub fn use_focus(session: &Session, on_action: &Callback<Action>) {
+    let asked = session.effects.newest(|e| match e {
+        Effect::Focus(p) => Some(*p),
+        _ => None,
+    });
+    let on_action = on_action.clone();
+    use_effect_with(asked, move |asked| {
+        if let Some((n, p)) = *asked {
+            focus_panel(p);
+            on_action.emit(Action::Done(n));
+        }
+    });
 }
 
-/// The whole app: once drawn, opens the panel the first load was asked for and moves the
-/// focus to it, as if the reader's click had opened it here. Draws nothing.
+/// The whole app draws nothing for the handover: the first load's status line is its own.
 #[cfg(not(feature = "lite"))]
 #[hook]
 pub fn use_handover(_session: &Session, _on_action: &Callback<Action>) -> Html {
-    use_effect_with((), |_| {
-        if let Some(p) = PANEL.with(|p| p.borrow_mut().take()) {
-            open_panel(&p);
-        }
-    });
     html! {}
 }
 
-#[cfg(not(feature = "lite"))]
-pub(super) fn open_panel(panel: &str) {
+fn focus_panel(panel: Panel) {
     use wasm_bindgen::JsCast;
-    let selector = if panel == "legend" {
-        "details.legend".to_string()
-    } else {
-        format!("details.panel.{panel}")
+    let selector = match panel {
+        Panel::Legend => "details.legend".to_string(),
+        p => format!("details.panel.{}", p.name()),
     };
     let doc = web_sys::window().and_then(|w| w.document());
     let Some(el) = doc.and_then(|d| d.query_selector(&selector).ok().flatten()) else {
         return;
     };
-    let _ = el.set_attribute("open", "");
+    if panel == Panel::Legend {
+        let _ = el.set_attribute("open", "");
+    }
     if let Some(summary) = el.query_selector("summary").ok().flatten() {
         if let Some(h) = summary.dyn_ref::<web_sys::HtmlElement>() {
             let _ = h.focus();
@@ -89,7 +92,6 @@ pub use lite::*;
 #[cfg(feature = "lite")]
 mod lite {
     use super::*;
-    use crate::session::handoff::PANELS;
     use std::cell::RefCell;
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
@@ -128,9 +130,14 @@ mod lite {
         let load = use_state(|| Load::Idle);
         {
             let load = load.clone();
-            let handoff = session.upgrade.clone();
-            use_effect_with(session.upgrade_try, move |_| {
-                if let Some(h) = handoff {
+            let on_action = on_action.clone();
+            let asked = session.effects.newest(|e| match e {
+                Effect::LoadWholeApp(h) => Some(h.clone()),
+                _ => None,
+            });
+            use_effect_with(asked, move |asked| {
+                if let Some((n, h)) = asked {
+                    on_action.emit(Action::Done(*n));
                     load.set(Load::Loading);
                     let text = h.encode();
                     wasm_bindgen_futures::spawn_local(async move {
@@ -174,28 +181,16 @@ mod lite {
 
     /// A closed panel's summary: its click (or Enter, or Space) asks for the whole app,
     /// which opens the panel (the `<details>` opens here too, showing "Loading…").
-    fn asks(on_action: &Callback<Action>, panel: &'static str) -> Callback<MouseEvent> {
-        // The whole app opens only the panels a handoff may name.
-        debug_assert!(PANELS.contains(&panel), "{panel}");
-        crate::ui::on(on_action, Action::Upgrade(Some(panel.to_string())))
+    fn asks(on_action: &Callback<Action>, panel: Panel) -> Callback<MouseEvent> {
+        crate::ui::on(on_action, Action::Upgrade(Some(panel)))
     }
-
-    /// The whole app's side panels, in its order, each with its summary's words: the
-    /// first load draws them closed (see [`closed_tools`]).
-    const TOOLS: [(&str, &str); 5] = [
-        ("settings", "Settings"),
-        ("editor", "Scenario editor"),
-        ("explore", "Explore: every way it breaks"),
-        ("calculator", "Safety calculator"),
-        ("io", "Export and import"),
-    ];
 
     /// The whole app's side panels, closed: opening one loads the whole app, which opens it.
     pub fn closed_tools(on_action: &Callback<Action>) -> Html {
         html! {
-            { for TOOLS.iter().map(|&(panel, title)| html! {
-                <details class={crate::ui::css(&["panel", panel])}>
-                    <summary onclick={asks(on_action, panel)}>{ title }</summary>
+            { for Panel::SIDE.into_iter().map(|panel| html! {
+                <details class={crate::ui::css(&["panel", panel.name()])}>
+                    <summary onclick={asks(on_action, panel)}>{ panel.title() }</summary>
                     <p>{ "Loading…" }</p>
                 </details>
             }) }
@@ -206,7 +201,7 @@ mod lite {
     pub fn closed_legend(on_action: &Callback<Action>) -> Html {
         html! {
             <details class="legend">
-                <summary class="control text" onclick={asks(on_action, "legend")}>{ "Legend" }</summary>
+                <summary class="control text" onclick={asks(on_action, Panel::Legend)}>{ Panel::Legend.title() }</summary>
             </details>
         }
     }

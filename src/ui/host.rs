@@ -123,7 +123,11 @@ fn post_text(text: &str, origins: &[String]) {
 pub fn use_embed_host(session: &Session, dispatch: &Callback<Action>) {
     #[cfg(not(feature = "lite"))]
     {
-        use_host_messages(session.embed, session.origins.clone(), dispatch.clone());
+        use_host_messages(
+            session.embed.on,
+            session.embed.origins.clone(),
+            dispatch.clone(),
+        );
         use_host_events(session);
         use_fit_to_content(session);
     }
@@ -178,11 +182,11 @@ pub fn use_host_messages(embed: bool, origins: Rc<Vec<String>>, dispatch: Callba
 #[hook]
 pub fn use_host_events(session: &Session) {
     let last = use_mut_ref(|| None::<(usize, String)>);
-    let embed = session.embed;
-    let origins = session.origins.clone();
-    let step = session.cursor.step;
-    let run = session.run.clone();
-    let t = session.cursor.t as i64;
+    let embed = session.embed.on;
+    let origins = session.embed.origins.clone();
+    let step = session.play.cursor.step;
+    let run = session.doc.run.clone();
+    let t = session.play.cursor.t as i64;
     use_effect_with((embed, step, Rc::as_ptr(&run) as usize), move |_| {
         if !embed {
             return;
@@ -215,7 +219,7 @@ pub fn use_host_events(session: &Session) {
         Vec::new()
     };
     {
-        let origins = session.origins.clone();
+        let origins = session.embed.origins.clone();
         use_effect_with(statements, move |statements| {
             for e in statements {
                 post_to_host(e, &origins);
@@ -224,9 +228,9 @@ pub fn use_host_events(session: &Session) {
     }
     // An interview question's stops, by number; an author's questions have no number a
     // link names, and are told by the statements alone.
-    let quiz = session.quiz.filter(|q| q.revealed && !q.author);
-    let answer = quiz.and_then(|q| q.right(&session.run.scenario, &session.run.trace));
-    let origins = session.origins.clone();
+    let quiz = session.teach.quiz.filter(|q| q.revealed && !q.author);
+    let answer = quiz.and_then(|q| q.right(&session.doc.run.scenario, &session.doc.run.trace));
+    let origins = session.embed.origins.clone();
     use_effect_with(quiz.map(|q| (q.question, q.stop)), move |q| {
         if let (true, Some((question, stop)), Some(right)) = (embed, *q, answer) {
             let e = crate::session::embed::Event::QuizAnswered {
@@ -246,16 +250,16 @@ pub fn use_host_events(session: &Session) {
 #[cfg(not(feature = "lite"))]
 #[hook]
 fn use_fit_to_content(session: &Session) {
-    let embed = session.embed;
+    let embed = session.embed.on;
     let told = use_mut_ref(|| 0i64);
-    let origins = session.origins.clone();
+    let origins = session.embed.origins.clone();
     let key = (
         embed,
-        Rc::as_ptr(&session.run) as usize,
-        session.cursor.step,
-        session.quiz,
-        session.menu.is_some(),
-        session.error.is_some(),
+        Rc::as_ptr(&session.doc.run) as usize,
+        session.play.cursor.step,
+        session.teach.quiz,
+        session.nav.menu.is_some(),
+        session.doc.error.is_some(),
     );
     {
         let (told, origins) = (told.clone(), origins.clone());

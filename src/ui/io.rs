@@ -172,8 +172,7 @@ pub fn Io(props: &IoProps) -> Html {
         Callback::from(move |_: MouseEvent| cb.emit(Action::Import(pasted.borrow().clone())))
     };
     html! {
-        <details class="panel io">
-            <summary>{ "Export and import" }</summary>
+        <>
             <div class="guide-actions" role="group" aria-label="Export">
                 { export_button("SVG", 0) }
                 { export_button("PNG", 1) }
@@ -192,6 +191,6 @@ pub fn Io(props: &IoProps) -> Html {
             </label>
             <button type="button" class="control text" onclick={on_load}>{ "Load pasted JSON" }</button>
             { super::recorded::import_field(&props.on_action) }
-        </details>
+        </>
     }
 }

@@ -42,7 +42,7 @@ pub fn Legend(props: &StaticProps) -> Html {
     let view_box = format!("0 0 {w} {h}");
     html! {
         <details class="legend" onkeydown={close_on_escape}>
-            <summary class="control text">{ "Legend" }</summary>
+            <summary class="control text">{ crate::session::Panel::Legend.title() }</summary>
             <section class="legend-panel" aria-label="Legend">
                 <ul>
                     { for used(&props.run.diagram).into_iter().map(|e| html! {

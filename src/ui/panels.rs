@@ -5,7 +5,7 @@
 use super::on;
 use super::{css, when};
 use crate::analysis::projection::State;
-use crate::session::{Action, Run};
+use crate::session::{Action, Panel, Run};
 use crate::teach::narrate::{self};
 use crate::vocab::ids::NodeId;
 use crate::vocab::numbers::fmt_ms;
@@ -129,5 +129,24 @@ pub fn verdict_panel(props: &PanelProps) -> Html {
                 }) }
             </ul>
         </section>
+    }
+}
+
+/// A side panel: a `<details>` open as the session says (`Navigation::panels`), telling the
+/// session when the reader opens or closes it, with the panel's title as its summary.
+#[cfg_attr(feature = "lite", allow(dead_code))]
+pub fn side_panel(p: Panel, open: bool, on_action: &Callback<Action>, body: Html) -> Html {
+    let cb = on_action.clone();
+    let ontoggle = Callback::from(move |e: Event| {
+        let open = e
+            .target_dyn_into::<web_sys::Element>()
+            .is_some_and(|d| d.has_attribute("open"));
+        cb.emit(Action::SetPanel(p, open));
+    });
+    html! {
+        <details class={css(&["panel", p.name()])} {open} {ontoggle}>
+            <summary>{ p.title() }</summary>
+            { body }
+        </details>
     }
 }

@@ -150,8 +150,7 @@ pub fn Settings(props: &SettingsProps) -> Html {
         })
     };
     html! {
-        <details class="panel settings">
-            <summary>{ "Settings" }</summary>
+        <>
             <div class="fields">
                 <label class="field">
                     <span>{ "Lock service" }</span>
@@ -195,7 +194,7 @@ pub fn Settings(props: &SettingsProps) -> Html {
                     }) }
                 </tbody>
             </table>
-        </details>
+        </>
     }
 }
 

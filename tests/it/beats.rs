@@ -8,9 +8,10 @@ use std::rc::Rc;
 
 /// The text of every beat placed on the page's run (`None`: hidden).
 fn beats(m: &Session) -> Vec<Option<String>> {
-    let w = course::walkthrough(m.name.as_deref().unwrap()).unwrap();
-    let facts = m.run.facts();
-    m.beats
+    let w = course::walkthrough(m.doc.name.as_deref().unwrap()).unwrap();
+    let facts = m.doc.run.facts();
+    m.teach
+        .beats
         .iter()
         .enumerate()
         .map(|(b, at)| at.and_then(|i| w.text(b, i, &facts)))
@@ -52,12 +53,12 @@ fn a_beat_an_edit_removes_is_skipped_by_next() {
     let mut m = m.reduce(Action::ToStart);
     let mut seen = 0;
     loop {
-        let before = m.cursor.step;
+        let before = m.play.cursor.step;
         m = m.reduce(Action::NextBeat);
-        if m.cursor.step == before {
+        if m.play.cursor.step == before {
             break;
         }
         seen += 1;
     }
-    assert_eq!(seen, m.beats.iter().flatten().count());
+    assert_eq!(seen, m.teach.beats.iter().flatten().count());
 }

@@ -527,10 +527,13 @@ fn a_bad_link_keeps_only_its_embed_as_the_doc_says() {
     assert!(!d.contains("loses its `embed=1`"));
     let bad =
         Session::opened_at("#s=gc-pause&embed=1&view=diagram&origins=https://a.example&t=abc");
-    assert!(bad.error.as_deref().unwrap().starts_with("t:"));
-    assert!(bad.embed, "the frame stays an embed");
-    assert!(bad.origins.is_empty(), "origins= is dropped with the rest");
-    assert!(!bad.diagram_only, "view= is dropped with the rest");
+    assert!(bad.doc.error.as_deref().unwrap().starts_with("t:"));
+    assert!(bad.embed.on, "the frame stays an embed");
+    assert!(
+        bad.embed.origins.is_empty(),
+        "origins= is dropped with the rest"
+    );
+    assert!(!bad.embed.diagram_only, "view= is dropped with the rest");
 }
 
 /// The fit-to-content script the Share dialog's code loads is the one the build ships, and

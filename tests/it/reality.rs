@@ -31,8 +31,8 @@ fn open(name: &str) -> Rc<Session> {
 fn every_built_in_recording_opens_beside_the_model_and_agrees_on_its_key_moments() {
     for (name, title) in BUILT_IN {
         let s = open(name);
-        assert_eq!(s.error, None, "{name}");
-        let r = s.recorded.as_ref().expect(name);
+        assert_eq!(s.doc.error, None, "{name}");
+        let r = s.doc.recorded.as_ref().expect(name);
         assert_eq!(&*r.title, title);
         // What the page says of it names no file of ours.
         for path in ["tools/", ".json", "scenarios/"] {
@@ -41,9 +41,9 @@ fn every_built_in_recording_opens_beside_the_model_and_agrees_on_its_key_moments
         // The run on screen is the recording, checked as any run is.
         let (text, sc) = files(name);
         let real = recorded::to_trace(&recorded::parse(&text).unwrap());
-        assert_eq!(s.run.trace, real, "{name}");
+        assert_eq!(s.doc.run.trace, real, "{name}");
         // Beside it, the model's run of the same scenario file.
-        let vs = s.versus.as_ref().expect("the model beside it");
+        let vs = s.doc.versus.as_ref().expect("the model beside it");
         assert_eq!(&*vs.with, MODEL);
         let model = leaseline::model::sim::simulate(&Scenario::from_json(&sc).unwrap()).unwrap();
         assert_eq!(vs.run.trace, model);
@@ -61,7 +61,7 @@ fn every_built_in_recording_opens_beside_the_model_and_agrees_on_its_key_moments
             k.dedup();
             k
         };
-        assert_eq!(kinds(&s.run.verdict), kinds(&vs.run.verdict), "{name}");
+        assert_eq!(kinds(&s.doc.run.verdict), kinds(&vs.run.verdict), "{name}");
         // Their times: each matched moment within the lab's ±50 ms target, or the page
         // names the first that is not, jumps to it, and says why where the service is known
         // to work so (the lab's etcd waiter polls every 20 ms where the model's is told at
@@ -90,18 +90,18 @@ fn every_built_in_recording_opens_beside_the_model_and_agrees_on_its_key_moments
             }
         }
         // The link names it, and following it asks the page to fetch it.
-        let link = s.fragment.as_deref().unwrap();
+        let link = s.nav.fragment.as_deref().unwrap();
         assert_eq!(link, format!("#rec={name}"));
         let asked = Rc::new(Session::default_page()).reduce(Action::Navigate(link.to_string()));
-        assert_eq!(asked.wants_recording.as_deref(), Some(name));
-        assert_eq!(asked.error, None);
+        assert_eq!(asked.doc.wants_recording.as_deref(), Some(name));
+        assert_eq!(asked.doc.error, None);
     }
 }
 
 #[test]
 fn a_bad_recording_is_refused_with_its_line_and_field_and_the_run_stays() {
     let page = Rc::new(Session::default_page());
-    let digest = page.run.digest.clone();
+    let digest = page.doc.run.digest.clone();
     let (text, _) = files("gc-pause-redis");
     let bad = text.replacen("\"t_us\":", "\"t_us\":\"x\",\"u\":", 2);
     let s = page.reduce(Action::OpenRecorded {
@@ -109,12 +109,13 @@ fn a_bad_recording_is_refused_with_its_line_and_field_and_the_run_stays() {
         scenario: None,
         name: None,
     });
-    let e = s.error.as_deref().unwrap();
+    let e = s.doc.error.as_deref().unwrap();
     assert!(e.starts_with("recorded trace: line 2"), "{e}");
-    assert_eq!(s.run.digest, digest);
-    assert!(s.recorded.is_none());
+    assert_eq!(s.doc.run.digest, digest);
+    assert!(s.doc.recorded.is_none());
     let s = Rc::new(Session::default_page()).reduce(Action::Navigate("#rec=nope".into()));
     assert!(s
+        .doc
         .error
         .as_deref()
         .unwrap()
@@ -129,17 +130,17 @@ fn an_imported_recording_without_its_scenario_draws_alone_and_an_edit_returns_to
         scenario: None,
         name: None,
     });
-    assert_eq!(s.error, None);
-    assert!(s.recorded.is_some() && s.versus.is_none());
+    assert_eq!(s.doc.error, None);
+    assert!(s.doc.recorded.is_some() && s.doc.versus.is_none());
     assert_eq!(
-        s.fragment, None,
+        s.nav.fragment, None,
         "an imported recording leaves the address alone"
     );
-    assert_eq!(s.run.scenario.clients.len(), 2);
+    assert_eq!(s.doc.run.scenario.clients.len(), 2);
     assert!(
-        !s.run.verdict.violations.is_empty(),
+        !s.doc.run.verdict.violations.is_empty(),
         "the unfenced Redis run is unsafe"
     );
     let edited = s.reduce(Action::ToggleFence);
-    assert!(edited.recorded.is_none());
+    assert!(edited.doc.recorded.is_none());
 }

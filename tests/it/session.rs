@@ -46,17 +46,20 @@ fn a_frame_while_paused_changes_nothing_and_is_the_same_rc() {
 #[test]
 fn playing_moves_the_cursor_and_stops_on_each_notable_event() {
     let s = act(page(), [Action::TogglePlay]);
-    assert!(s.playing);
-    assert!(s.fragment.is_none(), "no link is written while playing");
-    let first = s.run.notable[0];
-    let s = play_frames(s, 100_000, |s| s.cursor.step > first);
+    assert!(s.play.playing);
+    assert!(s.nav.fragment.is_none(), "no link is written while playing");
+    let first = s.doc.run.notable[0];
+    let s = play_frames(s, 100_000, |s| s.play.cursor.step > first);
     // Playback never passes a notable event in one frame: it lands just after it.
-    assert_eq!(s.cursor.step, first + 1);
-    assert!(!s.caption.is_empty(), "the caption says what just happened");
-    let s = play_frames(s, 1_000_000, |s| !s.playing);
-    assert!(s.cursor.at_end(&s.run.trace));
+    assert_eq!(s.play.cursor.step, first + 1);
     assert!(
-        s.fragment.is_some(),
+        !s.play.caption.is_empty(),
+        "the caption says what just happened"
+    );
+    let s = play_frames(s, 1_000_000, |s| !s.play.playing);
+    assert!(s.play.cursor.at_end(&s.doc.run.trace));
+    assert!(
+        s.nav.fragment.is_some(),
         "paused at the end, the link is written again"
     );
 }
@@ -64,62 +67,69 @@ fn playing_moves_the_cursor_and_stops_on_each_notable_event() {
 #[test]
 fn reduced_motion_steps_from_notable_event_to_notable_event() {
     let s = act(page(), [Action::SetReducedMotion(true), Action::TogglePlay]);
-    let s = play_frames(s, 100_000, |s| s.cursor.step > 0);
-    assert_eq!(s.cursor.step, s.run.notable[0] + 1);
+    let s = play_frames(s, 100_000, |s| s.play.cursor.step > 0);
+    assert_eq!(s.play.cursor.step, s.doc.run.notable[0] + 1);
 }
 
 #[test]
 fn undo_and_redo_walk_the_fence_switch() {
     let s = page();
-    assert_eq!(s.run.scenario.storage.fence, FenceMode::None);
+    assert_eq!(s.doc.run.scenario.storage.fence, FenceMode::None);
     let s = act(s, [Action::ToggleFence]);
-    assert_ne!(s.run.scenario.storage.fence, FenceMode::None);
+    assert_ne!(s.doc.run.scenario.storage.fence, FenceMode::None);
     assert!(s.can_undo());
-    let fenced_digest = s.run.digest.clone();
+    let fenced_digest = s.doc.run.digest.clone();
     let s = act(s, [Action::Undo]);
-    assert_eq!(s.run.scenario.storage.fence, FenceMode::None);
+    assert_eq!(s.doc.run.scenario.storage.fence, FenceMode::None);
     let s = act(s, [Action::Redo]);
-    assert_eq!(s.run.digest, fenced_digest, "redo restores the same run");
+    assert_eq!(
+        s.doc.run.digest, fenced_digest,
+        "redo restores the same run"
+    );
 }
 
 #[test]
 fn the_quiz_holds_the_cursor_before_its_decisive_event_until_answered() {
     let s = act(page(), [Action::StartQuiz(0)]);
-    let q = s.quiz.expect("a quiz");
+    let q = s.teach.quiz.expect("a quiz");
     let hold = q
-        .hold(&s.run.scenario, &s.run.trace)
+        .hold(&s.doc.run.scenario, &s.doc.run.trace)
         .expect("the first stop holds somewhere");
     let s = act(s, [Action::TogglePlay]);
-    let s = play_frames(s, 1_000_000, |s| !s.playing);
-    assert_eq!(s.cursor.step, hold, "playback stops at the hold");
+    let s = play_frames(s, 1_000_000, |s| !s.play.playing);
+    assert_eq!(s.play.cursor.step, hold, "playback stops at the hold");
     assert!(s.quiz_waiting());
     // Stepping on does not pass the stop without an answer… it reveals it.
     let s = act(s, [Action::Pick(0), Action::StepForward]);
-    let q = s.quiz.expect("still in the quiz");
+    let q = s.teach.quiz.expect("still in the quiz");
     assert!(q.revealed);
-    assert_eq!(s.cursor.step, hold + 1, "steps onto the decisive event");
+    assert_eq!(
+        s.play.cursor.step,
+        hold + 1,
+        "steps onto the decisive event"
+    );
     // …and plays on through its consequence (client 2 taking the lock), pausing where the
     // consequence's mark stands clear of the cursor line instead of under it.
-    assert!(s.playing, "the reveal plays on");
-    let s = play_frames(s, 1_000_000, |s| !s.playing);
-    let q = s.quiz.expect("still in the quiz");
+    assert!(s.play.playing, "the reveal plays on");
+    let s = play_frames(s, 1_000_000, |s| !s.play.playing);
+    let q = s.teach.quiz.expect("still in the quiz");
     assert!(q.shown);
-    let then = q.current().unwrap().consequence(&s.run.trace).unwrap();
+    let then = q.current().unwrap().consequence(&s.doc.run.trace).unwrap();
     assert!(
         then > hold,
         "the consequence comes after the decisive event"
     );
-    assert!(s.cursor.step > then, "the consequence is drawn");
-    let margin = s.cursor.t - s.run.trace.entries[then].t.0 as f64;
+    assert!(s.play.cursor.step > then, "the consequence is drawn");
+    let margin = s.play.cursor.t - s.doc.run.trace.entries[then].t.0 as f64;
     assert!(
-        margin >= s.run.end_ms() / 50.0,
+        margin >= s.doc.run.end_ms() / 50.0,
         "clear of the cursor: {margin} ms"
     );
     // Playing again goes on past it: the reveal pauses once, not forever.
-    let at = s.cursor.step;
+    let at = s.play.cursor.step;
     let s = act(s, [Action::TogglePlay]);
     let s = play_frames(s, 1_000, |_| false);
-    assert!(s.cursor.step > at);
+    assert!(s.play.cursor.step > at);
 }
 
 /// Real ms of 16 ms frames a session plays until `until` holds.
@@ -139,42 +149,48 @@ fn a_question_about_the_right_behaviour_is_graded_by_a_run_of_it() {
     // and grades "stop and abort" as right — the answer a student who knows it picks.
     let s = act(page(), [Action::StartQuiz(2), Action::SkipToStop]);
     assert!(s.quiz_waiting(), "skip goes straight to the question");
-    let q = s.quiz.unwrap();
+    let q = s.teach.quiz.unwrap();
     assert!(q.current().unwrap().question.contains("what will it do"));
     let s = act(s, [Action::Pick(0), Action::TogglePlay]);
-    let (s, _) = real_ms_until(s, |s| !s.playing);
-    let q = s.quiz.unwrap();
-    assert_eq!(q.right(&s.run.scenario, &s.run.trace), Some(true));
+    let (s, _) = real_ms_until(s, |s| !s.play.playing);
+    let q = s.teach.quiz.unwrap();
+    assert_eq!(q.right(&s.doc.run.scenario, &s.doc.run.trace), Some(true));
     // The reveal played on to the duplicate payment, which the first run is about.
-    let dup = q.current().unwrap().consequence(&s.run.trace).unwrap();
+    let dup = q.current().unwrap().consequence(&s.doc.run.trace).unwrap();
     assert_eq!(
-        leaseline::model::trace::json::kind(&s.run.trace.entries[dup].event),
+        leaseline::model::trace::json::kind(&s.doc.run.trace.entries[dup].event),
         "effect_performed"
     );
-    assert!(s.cursor.step > dup, "the duplicate payment is on screen");
+    assert!(
+        s.play.cursor.step > dup,
+        "the duplicate payment is on screen"
+    );
 
     // The next stop opens the fix and plays towards its question by itself, and says so.
     let s = act(s, [Action::QuizNext]);
     assert_eq!(
-        s.name.as_deref(),
+        s.doc.name.as_deref(),
         Some("partition-duplicate-effects/stop-on-loss")
     );
-    assert!(s.playing);
-    let (s, _) = real_ms_until(s, |s| !s.playing);
+    assert!(s.play.playing);
+    let (s, _) = real_ms_until(s, |s| !s.play.playing);
     assert!(s.quiz_waiting());
-    let stop = s.quiz.unwrap().current().unwrap();
+    let stop = s.teach.quiz.unwrap().current().unwrap();
     let abort = stop
         .choices
         .iter()
         .position(|c| c.text.starts_with("Stop issuing work"))
         .unwrap();
     let s = act(s, [Action::Pick(abort), Action::TogglePlay]);
-    let (s, _) = real_ms_until(s, |s| !s.playing);
+    let (s, _) = real_ms_until(s, |s| !s.play.playing);
     assert_eq!(
-        s.quiz.unwrap().right(&s.run.scenario, &s.run.trace),
+        s.teach
+            .quiz
+            .unwrap()
+            .right(&s.doc.run.scenario, &s.doc.run.trace),
         Some(true)
     );
-    assert_eq!(s.progress.score(2), (2, 2));
+    assert_eq!(s.teach.progress.score(2), (2, 2));
 }
 
 #[test]
@@ -189,17 +205,24 @@ fn playing_on_after_a_pick_reveals_every_stop() {
         for si in 0..q.stops.len() {
             s = act(s, [Action::SkipToStop]);
             assert!(s.quiz_waiting(), "question {qi} stop {si}");
-            let at = s.quiz.unwrap().hold(&s.run.scenario, &s.run.trace).unwrap();
-            if s.run.trace.entries[at].t.0 as f64 - s.cursor.t > 0.0 {
+            let at = s
+                .teach
+                .quiz
+                .unwrap()
+                .hold(&s.doc.run.scenario, &s.doc.run.trace)
+                .unwrap();
+            if s.doc.run.trace.entries[at].t.0 as f64 - s.play.cursor.t > 0.0 {
                 far += 1;
             }
             s = act(s, [Action::Pick(0), Action::TogglePlay]);
-            let (t, _) = real_ms_until(s, |s| s.quiz.is_some_and(|q| q.revealed) || !s.playing);
+            let (t, _) = real_ms_until(s, |s| {
+                s.teach.quiz.is_some_and(|q| q.revealed) || !s.play.playing
+            });
             assert!(
-                t.quiz.unwrap().revealed,
+                t.teach.quiz.unwrap().revealed,
                 "question {qi} stop {si}: play on reveals"
             );
-            let (t, _) = real_ms_until(t, |s| !s.playing);
+            let (t, _) = real_ms_until(t, |s| !s.play.playing);
             s = act(t, [Action::QuizNext]);
         }
     }
@@ -217,15 +240,15 @@ fn dead_time_is_skipped_in_a_long_run() {
             Action::TogglePlay,
         ],
     );
-    let (s, real) = real_ms_until(s, |s| s.cursor.t >= 600_005.0 || !s.playing);
-    assert!(s.playing, "still playing at the expiry");
+    let (s, real) = real_ms_until(s, |s| s.play.cursor.t >= 600_005.0 || !s.play.playing);
+    assert!(s.play.playing, "still playing at the expiry");
     assert!(real < 30_000.0, "reached the expiry after {real} real ms");
 }
 
 #[test]
 fn compare_offers_the_run_before_the_last_edit_and_an_import_keeps_one() {
     let s = page();
-    let original = s.run.digest.clone();
+    let original = s.doc.run.digest.clone();
     let s = act(
         s,
         [
@@ -233,14 +256,14 @@ fn compare_offers_the_run_before_the_last_edit_and_an_import_keeps_one() {
             Action::Compare(Some(BEFORE_LAST_EDIT.into())),
         ],
     );
-    let vs = s.versus.as_ref().expect("comparing");
+    let vs = s.doc.versus.as_ref().expect("comparing");
     assert_eq!(vs.run.digest, original, "B is the run before the edit");
-    assert_ne!(s.run.digest, original);
+    assert_ne!(s.doc.run.digest, original);
     assert!(vs.divergence.is_some(), "the fence changes the run");
     // Another edit: B follows, still the run just before it.
-    let before = s.run.digest.clone();
+    let before = s.doc.run.digest.clone();
     let s = act(s, [Action::ToggleFence]);
-    assert_eq!(s.versus.as_ref().unwrap().run.digest, before);
+    assert_eq!(s.doc.versus.as_ref().unwrap().run.digest, before);
 
     // An import replaces the run on screen; the run it replaced is "before" it.
     let text = leaseline::teach::course::open("gc-pause-fenced")
@@ -253,19 +276,19 @@ fn compare_offers_the_run_before_the_last_edit_and_an_import_keeps_one() {
             Action::Compare(Some(BEFORE_LAST_EDIT.into())),
         ],
     );
-    assert_eq!(s.versus.as_ref().unwrap().run.digest, original);
+    assert_eq!(s.doc.versus.as_ref().unwrap().run.digest, original);
     assert!(
-        !s.history.edited(),
+        !s.doc.history.edited(),
         "an import is a scenario of its own, not an edit of the one it replaced"
     );
     let s = act(s, [Action::Compare(None), Action::Undo]);
     assert_eq!(
-        s.run.digest, original,
+        s.doc.run.digest, original,
         "undo goes back to before the import"
     );
     // Nothing to undo, nothing before: no comparison.
     let s = act(page(), [Action::Compare(Some(BEFORE_LAST_EDIT.into()))]);
-    assert!(s.versus.is_none());
+    assert!(s.doc.versus.is_none());
 }
 
 #[test]
@@ -274,33 +297,39 @@ fn compare_builds_run_b_and_keeps_its_state_under_the_cursor() {
         page(),
         [Action::Compare(Some(String::new())), Action::ToEnd],
     );
-    let v = s.versus.as_ref().expect("comparing");
-    assert_ne!(v.run.scenario.storage.fence, s.run.scenario.storage.fence);
+    let v = s.doc.versus.as_ref().expect("comparing");
+    assert_ne!(
+        v.run.scenario.storage.fence,
+        s.doc.run.scenario.storage.fence
+    );
     let i = v.divergence.expect("fenced and unfenced part somewhere");
-    assert_eq!(v.state.step, Cursor::at_time(&v.run.trace, s.cursor.t).step);
+    assert_eq!(
+        v.state.step,
+        Cursor::at_time(&v.run.trace, s.play.cursor.t).step
+    );
     // A click on B's entry moves A's cursor to that entry's time.
     let s = act(s, [Action::SeekEntryB(i)]);
-    let t = s.versus.as_ref().unwrap().run.trace.entries[i].t.0 as f64;
-    assert_eq!(s.cursor.t, t);
-    let b = s.versus.as_ref().unwrap();
+    let t = s.doc.versus.as_ref().unwrap().run.trace.entries[i].t.0 as f64;
+    assert_eq!(s.play.cursor.t, t);
+    let b = s.doc.versus.as_ref().unwrap();
     assert_eq!(b.state.step, Cursor::at_time(&b.run.trace, t).step);
     let s = act(s, [Action::Compare(None)]);
-    assert!(s.versus.is_none());
+    assert!(s.doc.versus.is_none());
 }
 
 #[test]
 fn host_commands_play_seek_and_open() {
     let s = act(page(), [Action::Host(Command::Seek(30_000))]);
-    assert_eq!(s.cursor.t, 30_000.0);
+    assert_eq!(s.play.cursor.t, 30_000.0);
     let s = act(s, [Action::Host(Command::Play)]);
-    assert!(s.playing);
+    assert!(s.play.playing);
     let s = act(s, [Action::Host(Command::Open("clean".into()))]);
-    assert_eq!(s.name.as_deref(), Some("clean"));
-    assert!(!s.playing);
-    let before = s.run.digest.clone();
+    assert_eq!(s.doc.name.as_deref(), Some("clean"));
+    assert!(!s.play.playing);
+    let before = s.doc.run.digest.clone();
     let s = act(s, [Action::Host(Command::Open("no-such".into()))]);
-    assert_eq!(s.run.digest, before, "a bad name changes no run");
-    assert!(s.error.as_deref().unwrap_or("").starts_with("s:"));
+    assert_eq!(s.doc.run.digest, before, "a bad name changes no run");
+    assert!(s.doc.error.as_deref().unwrap_or("").starts_with("s:"));
 }
 
 #[test]
@@ -313,23 +342,26 @@ fn a_link_restores_the_view_it_was_made_from() {
             Action::ToggleMenu(Menu::Lessons),
         ],
     );
-    let fragment = s.fragment.clone().expect("paused: a link");
+    let fragment = s.nav.fragment.clone().expect("paused: a link");
     let t = act(page(), [Action::Navigate(fragment.to_string())]);
-    assert_eq!(t.run.digest, s.run.digest);
-    assert_eq!(t.cursor.step, s.cursor.step);
-    assert_eq!(t.menu, Some(Menu::Lessons));
-    assert_eq!(t.fragment, s.fragment, "and describes itself the same way");
+    assert_eq!(t.doc.run.digest, s.doc.run.digest);
+    assert_eq!(t.play.cursor.step, s.play.cursor.step);
+    assert_eq!(t.nav.menu, Some(Menu::Lessons));
+    assert_eq!(
+        t.nav.fragment, s.nav.fragment,
+        "and describes itself the same way"
+    );
 }
 
 #[test]
 fn a_bad_link_names_its_key_and_keeps_the_run() {
     let s = page();
     let t = act(s.clone(), [Action::Navigate("#s=gc-pause&t=abc".into())]);
-    assert_eq!(t.run.digest, s.run.digest);
+    assert_eq!(t.doc.run.digest, s.doc.run.digest);
     assert!(
-        t.error.as_deref().unwrap().starts_with("t:"),
+        t.doc.error.as_deref().unwrap().starts_with("t:"),
         "{:?}",
-        t.error
+        t.doc.error
     );
 }
 
@@ -342,32 +374,32 @@ fn a_link_takes_the_same_fence_words_as_the_command_line() {
             "#s=gc-pause&fence=volatile&embed=1".into(),
         )],
     );
-    assert_eq!(s.error, None);
-    assert!(s.embed);
+    assert_eq!(s.doc.error, None);
+    assert!(s.embed.on);
     let mut sc = leaseline::teach::course::open("gc-pause").unwrap();
     leaseline::cli::apply_fence(&mut sc, "volatile").unwrap();
-    assert_eq!(**s.history.current(), sc);
+    assert_eq!(**s.doc.history.current(), sc);
     assert_eq!(sc.storage.fence, FenceMode::Monotone);
 }
 
 #[test]
 fn a_step_key_lands_inside_a_group_of_events_that_share_one_millisecond() {
     let s = page();
-    let trace = &s.run.trace;
+    let trace = &s.doc.run.trace;
     // Find entries k-1 and k at the same ms: the cursor just after k-1 has no time of its own.
     let k = (1..trace.len())
         .find(|&k| trace.entries[k].t == trace.entries[k - 1].t)
         .expect("the default run has two events in one millisecond");
     let s = act(s, [Action::SeekEntry(k - 1)]);
-    assert_eq!(s.cursor.step, k);
-    let fragment = s.fragment.clone().unwrap();
+    assert_eq!(s.play.cursor.step, k);
+    let fragment = s.nav.fragment.clone().unwrap();
     assert!(fragment.contains(&format!("step={k}")), "{fragment}");
     let t = act(page(), [Action::Navigate(fragment.to_string())]);
-    assert_eq!(t.cursor.step, k, "the link lands on that exact step");
+    assert_eq!(t.play.cursor.step, k, "the link lands on that exact step");
     // Old links (time only) keep working: they land after the whole group.
     let old = fragment.split("&step=").next().unwrap().to_string();
     let u = act(page(), [Action::Navigate(old)]);
-    assert!(u.cursor.step > k);
+    assert!(u.play.cursor.step > k);
     // A step past the run's end is clamped to it; a step that is no number is refused.
     let v = share::decode("#s=gc-pause&step=1000000").unwrap();
     assert_eq!(v.step, Some(1_000_000));
@@ -375,7 +407,7 @@ fn a_step_key_lands_inside_a_group_of_events_that_share_one_millisecond() {
         page(),
         [Action::Navigate("#s=gc-pause&step=1000000".into())],
     );
-    assert_eq!(w.cursor.step, w.run.trace.len());
+    assert_eq!(w.play.cursor.step, w.doc.run.trace.len());
     assert!(share::decode("#s=gc-pause&step=x")
         .unwrap_err()
         .starts_with("step:"));
@@ -384,7 +416,7 @@ fn a_step_key_lands_inside_a_group_of_events_that_share_one_millisecond() {
 #[test]
 fn a_paused_action_computes_the_fragment_once() {
     let s = act(page(), [Action::StepForward]);
-    let f = s.fragment.clone().unwrap();
+    let f = s.nav.fragment.clone().unwrap();
     // The fragment is the view's encoding, not recomputed by anyone who reads it.
     assert_eq!(&*f, share::encode(&s.view_state()));
 }
@@ -393,20 +425,20 @@ fn a_paused_action_computes_the_fragment_once() {
 fn an_autoplaying_embed_keeps_every_key_it_was_opened_with() {
     let s = page();
     assert!(
-        s.fragment.is_none(),
+        s.nav.fragment.is_none(),
         "nothing to write before the page's link is read"
     );
     let s = act(
         s,
         [Action::Navigate("#s=gc-pause&embed=1&autoplay=1".into())],
     );
-    assert!(s.playing && s.embed);
+    assert!(s.play.playing && s.embed.on);
     assert!(
-        s.fragment.is_none(),
+        s.nav.fragment.is_none(),
         "the address is left alone while it plays"
     );
-    let s = play_frames(s, 1_000_000, |s| !s.playing);
-    let f = s.fragment.clone().expect("written once it stops");
+    let s = play_frames(s, 1_000_000, |s| !s.play.playing);
+    let f = s.nav.fragment.clone().expect("written once it stops");
     assert!(f.contains("embed=1") && f.contains("autoplay=1"), "{f}");
 }
 
@@ -417,35 +449,35 @@ fn a_bad_link_in_an_embed_keeps_the_frame_an_embed() {
         "#embed=1&s=gc-pause&fence=maybe",
     ] {
         let s = act(page(), [Action::Navigate(bad.into())]);
-        assert!(s.embed, "{bad}");
-        assert!(s.error.is_some(), "{bad}: the message is shown");
+        assert!(s.embed.on, "{bad}");
+        assert!(s.doc.error.is_some(), "{bad}: the message is shown");
     }
     let s = act(page(), [Action::Navigate("#s=gc-pause&beat=9".into())]);
-    assert!(!s.embed);
+    assert!(!s.embed.on);
 }
 
 #[test]
 fn running_the_editors_draft_is_an_edit_that_keeps_the_cursor_and_undoes() {
     let s = act(page(), [Action::Seek(40_000.0)]);
-    let before = s.run.digest.clone();
-    let mut sc = s.run.scenario.as_ref().clone();
+    let before = s.doc.run.digest.clone();
+    let mut sc = s.doc.run.scenario.as_ref().clone();
     sc.clients[0].ttl_ms = 20_000;
     let s = act(s, [Action::RunDraft(sc.to_json_pretty())]);
-    assert_ne!(s.run.digest, before, "the draft runs");
-    assert_eq!(s.cursor.t, 40_000.0, "the cursor keeps its time");
-    assert_eq!(s.run.scenario.clients[0].ttl_ms, 20_000);
-    let f = s.fragment.clone().unwrap();
+    assert_ne!(s.doc.run.digest, before, "the draft runs");
+    assert_eq!(s.play.cursor.t, 40_000.0, "the cursor keeps its time");
+    assert_eq!(s.doc.run.scenario.clients[0].ttl_ms, 20_000);
+    let f = s.nav.fragment.clone().unwrap();
     assert!(f.contains("sc="), "the link carries the edited run: {f}");
     let t = act(page(), [Action::Navigate(f.to_string())]);
-    assert_eq!(t.run.digest, s.run.digest);
+    assert_eq!(t.doc.run.digest, s.doc.run.digest);
     let s = act(s, [Action::Undo]);
     assert_eq!(
-        s.run.digest, before,
+        s.doc.run.digest, before,
         "undo returns to the run before the edit"
     );
     let bad = act(s, [Action::RunDraft("{".into())]);
-    assert!(bad.error.as_deref().unwrap().starts_with("editor:"));
-    assert_eq!(bad.run.digest, before);
+    assert!(bad.doc.error.as_deref().unwrap().starts_with("editor:"));
+    assert_eq!(bad.doc.run.digest, before);
 }
 
 #[test]
@@ -458,10 +490,10 @@ fn a_quiz_question_is_never_asked_while_the_run_plays() {
             now += frame;
             s = s.reduce(Action::Tick(now));
             assert!(
-                !(s.quiz_waiting() && s.playing),
+                !(s.quiz_waiting() && s.play.playing),
                 "frame {frame} ms: asked while playing"
             );
-            if !s.playing {
+            if !s.play.playing {
                 break;
             }
         }
@@ -477,16 +509,16 @@ fn a_page_opened_at_a_link_is_that_link_from_its_first_render() {
     // The page's first state already follows its address: an embed of another scenario
     // never draws the default run first.
     let s = Session::opened_at("#s=check-then-write&embed=1");
-    assert_eq!(s.name.as_deref(), Some("check-then-write"));
-    assert!(s.embed);
-    assert_ne!(s.run.digest, Session::default_page().run.digest);
+    assert_eq!(s.doc.name.as_deref(), Some("check-then-write"));
+    assert!(s.embed.on);
+    assert_ne!(s.doc.run.digest, Session::default_page().doc.run.digest);
     assert_eq!(
-        Session::opened_at("").run.digest,
-        Session::default_page().run.digest
+        Session::opened_at("").doc.run.digest,
+        Session::default_page().doc.run.digest
     );
     // A bad link opens the default run with the message, as following it later does.
     let bad = Session::opened_at("#s=gc-pause&t=abc");
-    assert!(bad.error.as_deref().unwrap().starts_with("t:"));
+    assert!(bad.doc.error.as_deref().unwrap().starts_with("t:"));
 }
 
 #[test]
@@ -495,16 +527,16 @@ fn the_zoom_window_is_in_the_link_follows_playback_and_survives_the_handoff() {
     use leaseline::session::zoom::{Window, Zoom};
     let s = act(page(), [Action::Navigate("#s=gc-pause&z=1000-5000".into())]);
     assert_eq!(
-        s.zoom,
+        s.frame.zoom,
         Some(Window {
             from: 1_000,
             to: 5_000
         })
     );
     assert!(
-        s.fragment.as_deref().unwrap().contains("z=1000-5000"),
+        s.nav.fragment.as_deref().unwrap().contains("z=1000-5000"),
         "{:?}",
-        s.fragment
+        s.nav.fragment
     );
     // Zooming in around a point keeps it in place; Fit is the whole run again.
     let z = act(
@@ -515,29 +547,32 @@ fn the_zoom_window_is_in_the_link_follows_playback_and_survives_the_handoff() {
         })],
     );
     assert_eq!(
-        z.zoom,
+        z.frame.zoom,
         Some(Window {
             from: 2_000,
             to: 4_000
         })
     );
-    assert_eq!(act(z.clone(), [Action::Zoom(Zoom::Fit)]).zoom, None);
+    assert_eq!(act(z.clone(), [Action::Zoom(Zoom::Fit)]).frame.zoom, None);
     // Playing on past the window moves it along, keeping its width.
     let played = play_frames(act(z, [Action::TogglePlay]), 2_000, |s| {
-        s.cursor.t > 20_000.0
+        s.play.cursor.t > 20_000.0
     });
-    let w = played.zoom.unwrap();
+    let w = played.frame.zoom.unwrap();
     assert_eq!(w.span(), 2_000);
     assert!(
-        (w.from as f64..=w.to as f64).contains(&played.cursor.t),
+        (w.from as f64..=w.to as f64).contains(&played.play.cursor.t),
         "{w:?} {}",
-        played.cursor.t
+        played.play.cursor.t
     );
     // The first load hands the window over to the whole app.
     let h = Handoff::decode(&s.handoff(None, None).encode()).unwrap();
-    assert_eq!(Session::resumed(&h).zoom, s.zoom);
+    assert_eq!(Session::resumed(&h).frame.zoom, s.frame.zoom);
     // Opening another scenario shows its whole run.
-    assert_eq!(act(s, [Action::Open("delayed-write".into())]).zoom, None);
+    assert_eq!(
+        act(s, [Action::Open("delayed-write".into())]).frame.zoom,
+        None
+    );
 }
 
 #[test]
@@ -558,9 +593,9 @@ fn a_waiting_question_names_its_run_neutrally_until_it_is_answered() {
         assert_eq!(shown, [narrate::QUESTION_RUN], "question {}", question + 1);
         assert_eq!(s.title(), narrate::QUESTION_RUN);
         let s = act(s, [Action::Pick(0), Action::TogglePlay]);
-        let (s, _) = real_ms_until(s, |s| !s.playing);
-        assert!(s.quiz.unwrap().revealed);
-        assert_eq!(s.title(), s.run.scenario.name, "named after the answer");
+        let (s, _) = real_ms_until(s, |s| !s.play.playing);
+        assert!(s.teach.quiz.unwrap().revealed);
+        assert_eq!(s.title(), s.doc.run.scenario.name, "named after the answer");
         let picker = s.picker();
         assert!(picker.options.iter().all(|o| o.1 != narrate::QUESTION_RUN));
         assert_ne!(picker.other.as_deref(), Some(narrate::QUESTION_RUN));
@@ -584,7 +619,7 @@ fn progress_statements_arrive_in_order_for_a_lesson_and_a_question() {
     // A lesson, beat by beat: each beat told once, however often it is passed.
     let mut tracker = Tracker::default();
     let mut s = act(page(), [Action::Open("gc-pause".into())]);
-    let beats = s.beats.iter().flatten().count();
+    let beats = s.teach.beats.iter().flatten().count();
     assert!(beats >= 3, "{beats}");
     let mut told = tracker.observe(&s);
     assert!(told.is_empty(), "nothing before the first beat: {told:?}");
@@ -605,15 +640,21 @@ fn progress_statements_arrive_in_order_for_a_lesson_and_a_question() {
     // A question: each stop answered (the first choice, whatever it is), then the score,
     // which counts the stops the run says were right.
     let mut s = act(page(), [Action::StartQuiz(2)]);
-    let stops = s.quiz.unwrap().question().unwrap().stops.len();
+    let stops = s.teach.quiz.unwrap().question().unwrap().stops.len();
     let mut told = Vec::new();
     let mut rights = 0;
     for _ in 0..stops {
         s = act(s, [Action::SkipToStop, Action::Pick(0), Action::TogglePlay]);
-        let (t, _) = real_ms_until(s, |s| s.quiz.is_some_and(|q| q.revealed));
-        rights += usize::from(t.quiz.unwrap().right(&t.run.scenario, &t.run.trace) == Some(true));
+        let (t, _) = real_ms_until(s, |s| s.teach.quiz.is_some_and(|q| q.revealed));
+        rights += usize::from(
+            t.teach
+                .quiz
+                .unwrap()
+                .right(&t.doc.run.scenario, &t.doc.run.trace)
+                == Some(true),
+        );
         told.extend(tracker.observe(&t));
-        let (t, _) = real_ms_until(t, |s| !s.playing);
+        let (t, _) = real_ms_until(t, |s| !s.play.playing);
         told.extend(tracker.observe(&t));
         s = act(t, [Action::QuizNext]);
         told.extend(tracker.observe(&s));
@@ -656,16 +697,17 @@ fn a_span_keeps_the_reader_inside_it() {
             "#s=gc-pause&from=25000&to=52000&embed=1".into(),
         )],
     );
-    assert_eq!(s.error, None);
-    assert_eq!(s.cursor.t, 25_000.0, "it opens at the span's start");
+    assert_eq!(s.doc.error, None);
+    assert_eq!(s.play.cursor.t, 25_000.0, "it opens at the span's start");
     let w = s.span_window().expect("a span");
     assert_eq!((w.from, w.to), (25_000, 52_000));
-    assert_eq!(s.zoom, Some(w), "the diagram shows the span");
+    assert_eq!(s.frame.zoom, Some(w), "the diagram shows the span");
     assert!(s.at_span_start());
     // Only the beats whose events fall inside it are told: client 1's grant and pause at
     // 10 s are not, the expiry at 30 s is.
-    let trace = &s.run.trace;
+    let trace = &s.doc.run.trace;
     let told: Vec<i64> = s
+        .teach
         .beats
         .iter()
         .flatten()
@@ -676,32 +718,35 @@ fn a_span_keeps_the_reader_inside_it() {
         "{told:?}"
     );
     assert!(
-        s.beats.iter().any(Option::is_none),
+        s.teach.beats.iter().any(Option::is_none),
         "the beats before it are left out"
     );
     let back = act(
         s.clone(),
         [Action::NextBeat, Action::PrevBeat, Action::PrevBeat],
     );
-    assert_eq!(back.cursor.t, 25_000.0, "Back stops at the span's start");
+    assert_eq!(
+        back.play.cursor.t, 25_000.0,
+        "Back stops at the span's start"
+    );
 
     // Playing runs to the span's end and stops there.
     let played = play_frames(act(s.clone(), [Action::TogglePlay]), 200_000, |m| {
-        !m.playing
+        !m.play.playing
     });
-    assert!(!played.playing);
+    assert!(!played.play.playing);
     assert!(
-        played.cursor.t <= 52_000.0 && played.cursor.t >= 51_000.0,
+        played.play.cursor.t <= 52_000.0 && played.play.cursor.t >= 51_000.0,
         "{}",
-        played.cursor.t
+        played.play.cursor.t
     );
     assert!(played.at_span_end());
     // Play again starts over from the span's start.
     let again = act(played.clone(), [Action::TogglePlay]);
     assert!(
-        again.playing && again.cursor.t == 25_000.0,
+        again.play.playing && again.play.cursor.t == 25_000.0,
         "{}",
-        again.cursor.t
+        again.play.cursor.t
     );
 
     // Jumps, a scrub and a host's seek outside it land on its edges.
@@ -714,9 +759,11 @@ fn a_span_keeps_the_reader_inside_it() {
     ] {
         let m = act(s.clone(), [a.clone()]);
         assert!(
-            (m.cursor.t - t).abs() < 1_000.0 && m.cursor.t >= 25_000.0 && m.cursor.t <= 52_000.0,
+            (m.play.cursor.t - t).abs() < 1_000.0
+                && m.play.cursor.t >= 25_000.0
+                && m.play.cursor.t <= 52_000.0,
             "{a:?}: {}",
-            m.cursor.t
+            m.play.cursor.t
         );
     }
     // Fit is the span; a zoom stays inside it.
@@ -724,7 +771,7 @@ fn a_span_keeps_the_reader_inside_it() {
         s.clone(),
         [Action::Zoom(leaseline::session::zoom::Zoom::Fit)],
     );
-    assert_eq!(fit.zoom, Some(w));
+    assert_eq!(fit.frame.zoom, Some(w));
     let out = act(
         s.clone(),
         [Action::Zoom(leaseline::session::zoom::Zoom::By {
@@ -732,10 +779,11 @@ fn a_span_keeps_the_reader_inside_it() {
             around: None,
         })],
     );
-    assert_eq!(out.zoom, Some(w));
+    assert_eq!(out.frame.zoom, Some(w));
 
     // The link says the span back, once (not as a zoom too), and restores it.
     let link = act(s.clone(), [Action::Seek(40_000.0)])
+        .nav
         .fragment
         .clone()
         .unwrap();
@@ -745,7 +793,7 @@ fn a_span_keeps_the_reader_inside_it() {
     );
     let restored = act(page(), [Action::Navigate(link.to_string())]);
     assert_eq!(restored.span_window(), Some(w));
-    assert_eq!(restored.cursor.t, 40_000.0);
+    assert_eq!(restored.play.cursor.t, 40_000.0);
 }
 
 #[test]
@@ -757,9 +805,9 @@ fn a_bad_span_names_its_key() {
     ] {
         let t = act(page(), [Action::Navigate(link.into())]);
         assert!(
-            t.error.as_deref().unwrap_or("").starts_with(key),
+            t.doc.error.as_deref().unwrap_or("").starts_with(key),
             "{link}: {:?}",
-            t.error
+            t.doc.error
         );
         assert_eq!(t.span_window(), None);
     }
@@ -802,32 +850,32 @@ fn an_authored_walkthrough_travels_in_the_link_and_is_walked_like_a_lesson() {
     );
     let link = format!("#sc={}&embed=1", share::pack(&sc));
     let s = act(page(), [Action::Navigate(link)]);
-    assert_eq!(s.error, None);
+    assert_eq!(s.doc.error, None);
     assert_eq!(
-        s.run.scenario.walkthrough, sc.walkthrough,
+        s.doc.run.scenario.walkthrough, sc.walkthrough,
         "the link carries it"
     );
-    assert_eq!(s.beats.iter().flatten().count(), 3);
+    assert_eq!(s.teach.beats.iter().flatten().count(), 3);
     let mut tracker = Tracker::default();
     let mut times = Vec::new();
     let mut s = s;
     for _ in 0..3 {
         s = act(s, [Action::NextBeat]);
-        times.push(s.cursor.t as i64);
+        times.push(s.play.cursor.t as i64);
         tracker.observe(&s);
     }
     assert!(times[0] >= 10_000 && times[0] < 30_000, "{times:?}");
     assert!(times[1] >= 30_000 && times[1] < 50_000, "{times:?}");
     assert!(times[2] >= 50_000, "{times:?}");
     let back = act(s.clone(), [Action::PrevBeat]);
-    assert_eq!(back.cursor.t as i64, times[1]);
+    assert_eq!(back.play.cursor.t as i64, times[1]);
     // Written over the built-in run in the editor, the beats are this run's own: no note
     // that they tell the original; an edit after that leaves them the opened run's.
     let drafted = act(page(), [Action::RunDraft(json.clone())]);
-    assert!(drafted.history.edited() && !drafted.history.beats_predate_edit());
-    assert_eq!(drafted.beats.iter().flatten().count(), 3);
+    assert!(drafted.doc.history.edited() && !drafted.doc.history.beats_predate_edit());
+    assert_eq!(drafted.teach.beats.iter().flatten().count(), 3);
     let refenced = act(s.clone(), [Action::ToggleFence]);
-    assert!(refenced.history.beats_predate_edit());
+    assert!(refenced.doc.history.beats_predate_edit());
     // The progress statements name the lesson by the scenario's name.
     let mut fresh = Tracker::default();
     let told: Vec<String> = [
@@ -891,7 +939,7 @@ fn a_link_to_a_changed_built_in_run_opens_it_as_edited() {
         (selected, p.other.clone())
     };
     let plain = act(page(), [Action::Navigate("#s=check-then-write".into())]);
-    assert!(!plain.history.edited());
+    assert!(!plain.doc.history.edited());
     assert!(!plain
         .description()
         .starts_with(leaseline::session::edit::ORIGINAL));
@@ -900,7 +948,7 @@ fn a_link_to_a_changed_built_in_run_opens_it_as_edited() {
         page(),
         [Action::Navigate("#s=check-then-write&flavor=redis".into())],
     );
-    assert!(changed.history.edited());
+    assert!(changed.doc.history.edited());
     assert!(changed
         .description()
         .starts_with(leaseline::session::edit::ORIGINAL));
@@ -909,7 +957,7 @@ fn a_link_to_a_changed_built_in_run_opens_it_as_edited() {
     assert!(selected.is_empty(), "{selected:?}");
     assert_eq!(
         other,
-        Some(format!("Edited: {}", changed.run.scenario.name))
+        Some(format!("Edited: {}", changed.doc.run.scenario.name))
     );
 
     // The same on the default page's own preset: after its fence is switched, it is no
@@ -929,7 +977,7 @@ fn a_link_to_a_changed_built_in_run_opens_it_as_edited() {
     sc.faults[0].at_ms += 1;
     let link = format!("#sc={}", share::pack(&sc));
     let whole = act(page(), [Action::Navigate(link)]);
-    assert!(whole.history.edited());
+    assert!(whole.doc.history.edited());
     assert_eq!(
         whole.description(),
         format!(
@@ -945,7 +993,7 @@ fn a_link_to_a_changed_built_in_run_opens_it_as_edited() {
         page(),
         [Action::Navigate(format!("#sc={}", share::pack(&sc)))],
     );
-    assert!(!own.history.edited());
+    assert!(!own.doc.history.edited());
     assert_eq!(shown(&own).1, Some("Custom: My lock check".into()));
     assert_eq!(own.description(), sc.description);
 }

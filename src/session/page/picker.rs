@@ -9,10 +9,10 @@ impl Session {
     /// listed under neutral words: its summary or lesson title would give the answer away
     /// ("…writes late (token 33 vs 34)", "The TTL does not cover the work").
     pub fn picker(&self) -> Picker {
-        let name = self.name.as_deref();
+        let name = self.doc.name.as_deref();
         let hides = self.hides_answer();
         // An edited preset is no longer the preset: picking it again opens the original.
-        let edited = self.history.edited();
+        let edited = self.doc.history.edited();
         let options: Vec<_> = PRESETS
             .iter()
             .filter(|p| p.in_picker)
@@ -35,7 +35,7 @@ impl Session {
                 (false, Some(_)) => "Lesson",
                 (false, None) => "Custom",
             };
-            format!("{kind}: {}", self.run.scenario.name)
+            format!("{kind}: {}", self.doc.run.scenario.name)
         });
         Picker { options, other }
     }

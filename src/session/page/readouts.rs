@@ -8,11 +8,11 @@ impl Session {
     /// The node whose lane an author's beat at the cursor asks to be marked (none during a
     /// quiz, which tells a different story).
     pub fn highlight(&self) -> Option<crate::vocab::ids::NodeId> {
-        if self.quiz.is_some() {
+        if self.teach.quiz.is_some() {
             return None;
         }
-        let b = course::beat_at(&self.beats, self.cursor.step)?;
-        self.run.scenario.walkthrough.get(b)?.highlight
+        let b = course::beat_at(&self.teach.beats, self.play.cursor.step)?;
+        self.doc.run.scenario.walkthrough.get(b)?.highlight
     }
 
     /// The window both diagrams are drawn in: the reader's zoom; or, while two runs are
@@ -20,11 +20,11 @@ impl Session {
     /// before an edit), both whole on one time axis, the longer run's, so that one moment
     /// sits at one place in both; else the whole run (`None`).
     pub fn diagram_window(&self) -> Option<crate::session::zoom::Window> {
-        if self.zoom.is_some() {
-            return self.zoom;
+        if self.frame.zoom.is_some() {
+            return self.frame.zoom;
         }
-        let vs = self.versus.as_ref()?;
-        let (a, b) = (self.run.trace.end.0, vs.run.trace.end.0);
+        let vs = self.doc.versus.as_ref()?;
+        let (a, b) = (self.doc.run.trace.end.0, vs.run.trace.end.0);
         (a != b).then(|| crate::session::zoom::Window {
             from: 0,
             to: a.max(b),
@@ -37,19 +37,19 @@ impl Session {
         if self.hides_answer() {
             narrate::QUESTION_RUN
         } else {
-            &self.run.scenario.name
+            &self.doc.run.scenario.name
         }
     }
 
     pub fn can_undo(&self) -> bool {
-        self.history.can_undo()
+        self.doc.history.can_undo()
     }
 
     pub fn can_redo(&self) -> bool {
-        self.history.can_redo()
+        self.doc.history.can_redo()
     }
 
     pub fn speed_label(&self) -> String {
-        playback::speed_label(self.speed)
+        playback::speed_label(self.play.speed)
     }
 }

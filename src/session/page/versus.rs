@@ -7,14 +7,15 @@ impl Session {
     /// Builds the second run: a named variant on this run's seed, this scenario with the
     /// fence switched (`""`), or the scenario before the last edit ([`BEFORE_LAST_EDIT`]).
     pub(in crate::session) fn compare_with(&mut self, with: &str) {
-        let a = self.history.current();
+        let a = self.doc.history.current();
         let b = if with.is_empty() {
             Some(crate::analysis::compare::fence_flipped(a))
         } else if with == BEFORE_LAST_EDIT {
             // The last run that differs from this one: running the editor again with
             // nothing changed adds a step to undo, not a run to compare with. With none,
             // there is nothing before: compare stops.
-            self.history
+            self.doc
+                .history
                 .past()
                 .iter()
                 .rev()
@@ -26,11 +27,11 @@ impl Session {
                 sc
             })
         };
-        self.versus = b.map(|sc| {
+        self.doc.versus = b.map(|sc| {
             let run = Rc::new(Run::new(Rc::new(sc)));
             let divergence =
-                crate::analysis::compare::first_divergence(&self.run.trace, &run.trace);
-            let state = Rc::new(run.state_at(Cursor::at_time(&run.trace, self.cursor.t).step));
+                crate::analysis::compare::first_divergence(&self.doc.run.trace, &run.trace);
+            let state = Rc::new(run.state_at(Cursor::at_time(&run.trace, self.play.cursor.t).step));
             Versus {
                 with: Rc::from(with),
                 run,
@@ -45,25 +46,25 @@ impl Session {
     pub(in crate::session) fn host(&mut self, cmd: Command) {
         match cmd {
             Command::Play => {
-                if !self.playing {
-                    if self.cursor.at_end(&self.run.trace) {
+                if !self.play.playing {
+                    if self.play.cursor.at_end(&self.doc.run.trace) {
                         self.move_to(Cursor::START);
                     }
-                    self.playing = true;
-                    self.last_frame = None;
+                    self.play.playing = true;
+                    self.play.last_frame = None;
                 }
             }
-            Command::Pause => self.playing = false,
+            Command::Pause => self.play.playing = false,
             Command::Seek(t) => {
-                let c = Cursor::at_time(&self.run.trace, t as f64);
+                let c = Cursor::at_time(&self.doc.run.trace, t as f64);
                 self.move_to(c);
             }
             Command::Open(name) => {
-                self.quiz = None;
+                self.teach.quiz = None;
                 self.open(&name);
             }
             Command::Load(sc) => {
-                self.quiz = None;
+                self.teach.quiz = None;
                 self.load(None, *sc);
             }
         }
@@ -72,7 +73,7 @@ impl Session {
     /// What the Compare button does: stop comparing; or, after an edit, compare with the
     /// run before it (the question is what the edit changed); else with the fence switched.
     pub fn compare_toggle(&self) -> Action {
-        Action::Compare(match (self.versus.is_some(), self.can_undo()) {
+        Action::Compare(match (self.doc.versus.is_some(), self.can_undo()) {
             (true, _) => None,
             (false, true) => Some(BEFORE_LAST_EDIT.to_string()),
             (false, false) => Some(String::new()),
