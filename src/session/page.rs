@@ -7,8 +7,10 @@
 //! fencing switch) and then only *read*. Actions that change nothing return the same `Rc`,
 //! so the page skips the render (a tick while paused costs nothing).
 
+mod document;
 mod parts;
 mod picker;
+mod play;
 mod quiz;
 mod readouts;
 mod versus;
@@ -432,71 +434,11 @@ impl Session {
             _ => Kind::Other,
         };
         match action {
-            Action::TogglePlay => {
-                if m.play.playing {
-                    m.play.playing = false;
-                } else {
-                    if m.at_span_end() {
-                        let start = m.span_start();
-                        m.move_to(start);
-                    }
-                    m.play.start();
-                }
-            }
+            Action::TogglePlay => m.toggle_play(),
             Action::Pause => m.play.playing = false,
             Action::Tick(now) => {
-                let dt = m
-                    .play
-                    .last_frame
-                    .map_or(0.0, |l| within(now - l, 0.0, 100.0));
-                m.play.last_frame = Some(now);
-                if m.play.reduced_motion {
-                    // Discrete steps: one notable event at a time, no in-between frames.
-                    m.play.discrete_wait += dt;
-                    if m.play.discrete_wait < DISCRETE_STEP_REAL_MS {
-                        return Rc::new(m);
-                    }
-                    m.play.discrete_wait = 0.0;
-                    let c = match m.notable_after(m.play.cursor.step) {
-                        Some(i) => Cursor::at_step(trace, i + 1),
-                        None => Cursor::end(trace),
-                    };
-                    m.move_to(c);
-                } else {
-                    if m.play.dwell > 0.0 {
-                        // Holding on a notable event so its caption can be read.
-                        m.play.dwell -= dt;
-                        return Rc::new(m);
-                    }
-                    let at = |i: usize| trace.entries.get(i).map(|e| e.t.0 as f64);
-                    let gap = (
-                        m.play
-                            .cursor
-                            .step
-                            .checked_sub(1)
-                            .and_then(at)
-                            .unwrap_or(0.0),
-                        at(m.play.cursor.step).unwrap_or(m.doc.run.end_ms()),
-                    );
-                    let t = playback::advance(
-                        m.play.cursor.t,
-                        dt,
-                        SPEEDS[m.play.speed],
-                        &m.doc.run.flights,
-                        gap,
-                        m.doc.run.end_ms(),
-                    );
-                    // Never pass a notable event in one frame: stop on it and dwell, so
-                    // every one is drawn, captioned and announced (several can share a ms).
-                    let c = match m.notable_after(m.play.cursor.step) {
-                        Some(i) if trace.entries[i].t.0 as f64 <= t => {
-                            m.play.dwell = playback::dwell_ms(SPEEDS[m.play.speed]);
-                            Cursor::at_step(trace, i + 1)
-                        }
-                        _ if t >= m.doc.run.end_ms() => Cursor::end(trace),
-                        _ => Cursor::at_time(trace, t),
-                    };
-                    m.move_to(c);
+                if let play::Ticked::Held = m.tick(now) {
+                    return Rc::new(m);
                 }
             }
             Action::Zoom(z) => {
@@ -504,94 +446,31 @@ impl Session {
                     super::zoom::apply(m.frame.zoom, z, m.play.cursor.t, m.doc.run.end_ms() as i64);
                 m.frame.zoom = m.zoom_inside_span(z);
             }
-            Action::StepForward => {
-                m.play.playing = false;
-                m.move_to(Cursor::at_step(trace, m.play.cursor.step + 1));
-            }
+            Action::StepForward => m.pause_at(Cursor::at_step(trace, m.play.cursor.step + 1)),
             Action::StepBack => {
-                m.play.playing = false;
-                m.move_to(Cursor::at_step(trace, m.play.cursor.step.saturating_sub(1)));
+                m.pause_at(Cursor::at_step(trace, m.play.cursor.step.saturating_sub(1)))
             }
-            Action::NextNotable => {
-                m.play.playing = false;
-                let c = m
-                    .notable_after(m.play.cursor.step)
-                    .map_or(Cursor::end(trace), |i| Cursor::at_step(trace, i + 1));
-                m.move_to(c);
-            }
-            Action::PrevNotable => {
-                m.play.playing = false;
-                let c = m
-                    .notable_before(m.play.cursor.step)
-                    .map_or(Cursor::START, |i| Cursor::at_step(trace, i + 1));
-                m.move_to(c);
-            }
+            Action::NextNotable => m.jump_to_notable(true),
+            Action::PrevNotable => m.jump_to_notable(false),
             Action::ToStart => {
-                m.play.playing = false;
                 let start = m.span_start();
-                m.move_to(start);
+                m.pause_at(start);
             }
             Action::ToEnd => {
-                m.play.playing = false;
                 let end = m.span_end();
-                m.move_to(end);
+                m.pause_at(end);
             }
-            Action::NextViolation => {
-                m.play.playing = false;
-                let next = m
-                    .doc
-                    .run
-                    .verdict
-                    .violations
-                    .iter()
-                    .map(|v| v.entry as usize)
-                    .find(|&i| i >= m.play.cursor.step);
-                let first = m
-                    .doc
-                    .run
-                    .verdict
-                    .violations
-                    .first()
-                    .map(|v| v.entry as usize);
-                if let Some(i) = next.or(first) {
-                    m.move_to(Cursor::at_step(trace, i + 1));
-                }
-            }
+            Action::NextViolation => m.jump_to_next_violation(),
             Action::Seek(t) => m.move_to(Cursor::at_time(trace, t)),
-            Action::SeekEntryB(i) => {
-                m.play.playing = false;
-                let t = m
-                    .doc
-                    .versus
-                    .as_ref()
-                    .and_then(|v| v.run.trace.entries.get(i));
-                let t = t.map_or(0.0, |e| e.t.0 as f64);
-                m.move_to(Cursor::at_time(trace, t));
-            }
-            Action::SeekEntry(i) => {
-                m.play.playing = false;
-                m.move_to(Cursor::at_step(trace, i + 1));
-            }
-            Action::Faster => m.play.speed = (m.play.speed + 1).min(SPEEDS.len() - 1),
-            Action::Slower => m.play.speed = m.play.speed.saturating_sub(1),
+            Action::SeekEntryB(i) => m.jump_to_entry_of_b(i),
+            Action::SeekEntry(i) => m.pause_at(Cursor::at_step(trace, i + 1)),
+            Action::Faster => m.change_speed(true),
+            Action::Slower => m.change_speed(false),
             Action::Select(s) => m.frame.selected = s,
             #[cfg(not(feature = "lite"))]
-            Action::Edit(e) => match m.doc.history.edit(&e) {
-                Ok(()) => {
-                    m.doc.error = None;
-                    m.frame.selected = None;
-                    m.rerun();
-                }
-                Err(err) => m.doc.error = Some(err.to_string()),
-            },
+            Action::Edit(e) => m.edit(&e),
             #[cfg(not(feature = "lite"))]
-            Action::ToggleFence => {
-                let f = m.doc.run.scenario.storage.fence.flipped();
-                match m.doc.history.edit(&Edit::SetFence(f)) {
-                    Ok(()) => m.rerun(),
-                    Err(err) => m.doc.error = Some(err.to_string()),
-                }
-            }
+            Action::ToggleFence => m.toggle_fence(),
             // The first load's one edit: its scenario (the default page's, fenced or not)
             // stays valid either way, so it needs none of the edits' validation.
             #[cfg(feature = "lite")]
@@ -624,37 +503,13 @@ impl Session {
             Action::Compare(None) => m.doc.versus = None,
             #[cfg(not(feature = "lite"))]
             Action::Compare(Some(with)) => m.compare_with(&with),
-            Action::NextBeat => {
-                m.play.playing = false;
-                if let Some(s) = course::next_beat_step(&m.teach.beats, m.play.cursor.step) {
-                    m.move_to(Cursor::at_step(trace, s));
-                }
-            }
-            Action::PrevBeat => {
-                m.play.playing = false;
-                let s = course::prev_beat_step(&m.teach.beats, m.play.cursor.step);
-                m.move_to(Cursor::at_step(trace, s));
-            }
+            Action::NextBeat => m.jump_to_beat(true),
+            Action::PrevBeat => m.jump_to_beat(false),
             #[cfg(not(feature = "lite"))]
             Action::StartQuiz(q) => m.start_quiz(q),
             #[cfg(not(feature = "lite"))]
-            Action::AskAuthor => {
-                if let Some(q) = Quiz::of_author(&m.doc.run.scenario) {
-                    m.teach.quiz = Some(q);
-                    m.nav.menu = None;
-                    m.play.playing = false;
-                    let start = m.span_start();
-                    m.move_to(start);
-                }
-            }
-            Action::Pick(i) => {
-                if let Some(q) = &mut m.teach.quiz {
-                    let ask = q.ask(&m.doc.run.scenario, &m.doc.run.trace);
-                    if !q.revealed && ask.is_some_and(|a| i < a.choices.len()) {
-                        q.picked = Some(i);
-                    }
-                }
-            }
+            Action::AskAuthor => m.ask_author(),
+            Action::Pick(i) => m.pick(i),
             #[cfg(not(feature = "lite"))]
             Action::QuizNext => m.next_stop(),
             #[cfg(not(feature = "lite"))]
@@ -670,29 +525,9 @@ impl Session {
             }
             Action::LoadProgress(s) => m.teach.progress = Progress::decode(&s),
             #[cfg(not(feature = "lite"))]
-            Action::RunDraft(text) => match Scenario::from_json(&text) {
-                Ok(sc) => {
-                    m.doc.history.replace(sc);
-                    m.doc.error = None;
-                    m.frame.selected = None;
-                    m.rerun();
-                }
-                Err(e) => m.doc.error = Some(format!("editor: {e}")),
-            },
+            Action::RunDraft(text) => m.run_draft(&text),
             #[cfg(not(feature = "lite"))]
-            Action::Import(text) => match Scenario::from_json(&text) {
-                Ok(sc) => {
-                    m.teach.quiz = None;
-                    // Undo (and Compare's "before my last edit") go back to the run the
-                    // import replaced.
-                    let mut history = m.doc.history.clone();
-                    history.open_over(sc.clone());
-                    m.load(None, sc);
-                    m.doc.history = history;
-                }
-                // The current scenario stays; the message names the field.
-                Err(e) => m.doc.error = Some(format!("import: {e}")),
-            },
+            Action::Import(text) => m.import(&text),
             Action::ResetProgress => m.teach.progress = Progress::default(),
             Action::SetReducedMotion(on) => m.play.reduced_motion = on,
             Action::ShowError(e) => m.doc.error = Some(e),

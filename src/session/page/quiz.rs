@@ -1,9 +1,49 @@
-//! The interview question's part of the page: starting one, stopping the run before each
-//! of its outcomes, and what stays hidden until the reader has answered.
+//! The teaching part's reducer: the walkthrough's beats, and the interview question —
+//! starting one, stopping the run before each of its outcomes, the reader's pick, and what
+//! stays hidden until the reader has answered.
 
 use super::*;
 
 impl Session {
+    /// Pauses on the next (`forward`) or previous beat of the walkthrough.
+    pub(super) fn jump_to_beat(&mut self, forward: bool) {
+        self.play.playing = false;
+        let (beats, step) = (&self.teach.beats, self.play.cursor.step);
+        let s = if forward {
+            course::next_beat_step(beats, step)
+        } else {
+            Some(course::prev_beat_step(beats, step))
+        };
+        if let Some(s) = s {
+            let c = Cursor::at_step(&self.doc.run.trace, s);
+            self.move_to(c);
+        }
+    }
+
+    /// Asks the questions the scenario on screen carries (its author's), from the start of
+    /// what may be played.
+    #[cfg_attr(feature = "lite", allow(dead_code))]
+    pub(super) fn ask_author(&mut self) {
+        if let Some(q) = Quiz::of_author(&self.doc.run.scenario) {
+            self.teach.quiz = Some(q);
+            self.nav.menu = None;
+            self.play.playing = false;
+            let start = self.span_start();
+            self.move_to(start);
+        }
+    }
+
+    /// The reader's prediction at a quiz stop: one of the choices asked, before the reveal.
+    pub(super) fn pick(&mut self, i: usize) {
+        let run = &self.doc.run;
+        if let Some(q) = &mut self.teach.quiz {
+            let ask = q.ask(&run.scenario, &run.trace);
+            if !q.revealed && ask.is_some_and(|a| i < a.choices.len()) {
+                q.picked = Some(i);
+            }
+        }
+    }
+
     pub(in crate::session) fn start_quiz(&mut self, q: usize) {
         if let Some(quiz) = Quiz::new(q) {
             if quiz.scenario().is_some_and(|name| self.open(name)) {
