@@ -6,7 +6,8 @@
 //! anything else travels whole; the cursor is a beat, a time, or — where several events
 //! share one millisecond — a time and a step.
 
-use super::page::{Menu, Session};
+use super::page::Session;
+use super::panel::Menu;
 use crate::model::scenario::Flavor;
 use crate::session::edit::{self, Edit, History};
 use crate::session::share::{self, Source, ViewState};
@@ -102,11 +103,9 @@ impl Session {
         if let Some(q) = v.quiz {
             self.start_quiz(q);
         }
-        self.nav.menu = match (v.chapter, v.panel.as_deref()) {
-            (Some(_), _) | (_, Some("lessons")) => Some(Menu::Lessons),
-            (_, Some("interview")) => Some(Menu::Interview),
-            (_, Some("share")) => Some(Menu::Share),
-            _ => None,
+        self.nav.menu = match v.chapter {
+            Some(_) => Some(Menu::Lessons),
+            None => v.panel.as_deref().and_then(Menu::named),
         };
         if v.panel.as_deref() == Some("compare") {
             self.compare_with("");
@@ -214,12 +213,11 @@ impl Session {
             _ => {}
         }
         match self.nav.menu {
-            Some(Menu::Lessons) => {
+            Some(m @ Menu::Lessons) => {
                 v.chapter = self.nav.chapter;
-                v.panel = self.nav.chapter.is_none().then(|| "lessons".to_string());
+                v.panel = self.nav.chapter.is_none().then(|| m.name().to_string());
             }
-            Some(Menu::Interview) => v.panel = Some("interview".to_string()),
-            Some(Menu::Share) => v.panel = Some("share".to_string()),
+            Some(m @ (Menu::Interview | Menu::Share)) => v.panel = Some(m.name().to_string()),
             None if self.doc.versus.is_some() => v.panel = Some("compare".to_string()),
             None => {}
         }

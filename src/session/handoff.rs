@@ -18,7 +18,7 @@
 
 use crate::model::scenario::{Fault, FaultKind, FenceMode, PauseCause};
 use crate::session::edit::Edit;
-use crate::session::Panel;
+use crate::session::{Menu, Panel};
 use crate::vocab::ids::NodeId;
 
 /// What the whole app must rebuild to continue where the first load stopped.
@@ -40,7 +40,7 @@ pub struct Handoff {
     pub step: usize,
     /// The cursor's time, in whole ms (a scrub can stop between two entries).
     pub t_ms: i64,
-    /// The open menu by its link name (`lessons`, `interview`, `share`: `MENUS`).
+    /// The open menu by its link name (`Menu::name`).
     pub menu: Option<String>,
     /// Compare with this (`""` = the fence switched, `@before` = before the last edit).
     pub compare: Option<String>,
@@ -54,9 +54,6 @@ pub struct Handoff {
     /// load has no action menu of its own).
     pub selected: Option<crate::session::edit::Target>,
 }
-
-/// The menus a handoff may leave open, as links name them (`session::address`).
-pub const MENUS: [&str; 3] = ["lessons", "interview", "share"];
 
 const MAGIC: &str = "leaseline-handoff 1";
 
@@ -124,7 +121,7 @@ impl Handoff {
                 "step" => h.step = v.parse().map_err(|_| bad())?,
                 "t" => h.t_ms = v.parse().map_err(|_| bad())?,
                 "explore" if v == "run" => h.explore = true,
-                "menu" if MENUS.contains(&v) => h.menu = Some(v.to_string()),
+                "menu" if Menu::named(v).is_some() => h.menu = Some(v.to_string()),
                 "compare" => h.compare = Some(v.to_string()),
                 "panel" => h.panel = Some(Panel::named(v).ok_or_else(bad)?),
                 "select" => {

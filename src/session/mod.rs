@@ -32,8 +32,8 @@ pub mod statements;
 pub mod zoom;
 
 pub use page::{
-    Action, Document, Effect, Effects, Embedding, Frame, Menu, Navigation, Picker, Playback,
-    Selection, Session, Teaching, BEFORE_LAST_EDIT, DEFAULT,
+    Action, Document, Effect, Effects, Embedding, Frame, Navigation, Picker, Playback, Selection,
+    Session, Teaching, BEFORE_LAST_EDIT, DEFAULT,
 };
-pub use panel::{OpenPanels, Panel};
+pub use panel::{Menu, OpenPanels, Panel};
 pub use run::{Run, Versus};

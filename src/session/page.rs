@@ -15,7 +15,7 @@ mod quiz;
 mod readouts;
 mod versus;
 
-use super::panel::Panel;
+use super::panel::{Menu, Panel};
 use super::run::{Run, Versus};
 use crate::model::scenario::Scenario;
 use crate::session::edit::{Edit, History};
@@ -43,15 +43,6 @@ pub struct Picker {
 
 /// What the stage's action menu is open for: the same value `edit::actions_for` reads.
 pub use crate::session::edit::Target as Selection;
-
-/// Which menu is open over the page.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Menu {
-    Lessons,
-    Interview,
-    /// The share dialog: the link and an iframe snippet.
-    Share,
-}
 
 /// The page's state, in parts (`parts`): each action changes the few it concerns.
 #[derive(Clone)]

@@ -1,10 +1,38 @@
-//! The page's side panels, declared once: each one's name (in a handoff and on its
-//! `<details>` as a class), its title (its summary's words), and which are open.
+//! The page's menus and side panels, declared once: each menu's name (in a link and a
+//! handoff), each panel's name (in a handoff and on its `<details>` as a class) and title
+//! (its summary's words), and which panels are open.
 //!
 //! Every place that names a panel reads it here through an exhaustive match, so a new
 //! panel that misses one does not compile. Whether a panel is open is the session's
 //! (`Navigation::panels`): the page draws it so and tells the session when the reader
 //! opens or closes one.
+
+/// Which menu is open over the page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Menu {
+    Lessons,
+    Interview,
+    /// The share dialog: the link and an iframe snippet.
+    Share,
+}
+
+impl Menu {
+    pub const ALL: [Menu; 3] = [Menu::Lessons, Menu::Interview, Menu::Share];
+
+    /// Its name in a link (`panel=`) and a handoff.
+    pub fn name(self) -> &'static str {
+        match self {
+            Menu::Lessons => "lessons",
+            Menu::Interview => "interview",
+            Menu::Share => "share",
+        }
+    }
+
+    /// The menu of this name.
+    pub fn named(name: &str) -> Option<Menu> {
+        Menu::ALL.into_iter().find(|m| m.name() == name)
+    }
+}
 
 /// A panel of the page the reader opens and closes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,6 +124,14 @@ impl OpenPanels {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_menu_is_found_by_its_name() {
+        for m in Menu::ALL {
+            assert_eq!(Menu::named(m.name()), Some(m));
+        }
+        assert_eq!(Menu::named("compare"), None);
+    }
 
     #[test]
     fn every_panel_is_found_by_its_name_and_opens_alone() {

@@ -3,24 +3,10 @@
 //! ([`Session::resumed`]).
 
 use super::handoff::Handoff;
-use super::page::{Action, Menu, Session};
-use super::panel::Panel;
+use super::page::{Action, Session};
+use super::panel::{Menu, Panel};
 use crate::view::playback::Cursor;
 use std::rc::Rc;
-
-fn menu_name(m: Menu) -> &'static str {
-    match m {
-        Menu::Lessons => "lessons",
-        Menu::Interview => "interview",
-        Menu::Share => "share",
-    }
-}
-
-fn menu_named(s: &str) -> Option<Menu> {
-    [Menu::Lessons, Menu::Interview, Menu::Share]
-        .into_iter()
-        .find(|&m| menu_name(m) == s)
-}
 
 impl Session {
     /// What the whole app needs to carry on from here and then do `action` (`None`: only
@@ -36,7 +22,7 @@ impl Session {
                 .filter(|&n| n != super::DEFAULT)
                 .map(str::to_string),
             panel,
-            menu: self.nav.menu.map(|m| menu_name(m).to_string()),
+            menu: self.nav.menu.map(|m| m.name().to_string()),
             zoom: self.frame.zoom.map(|w| (w.from, w.to)),
             ..Handoff::default()
         };
@@ -61,7 +47,7 @@ impl Session {
                 } else {
                     Some(*m)
                 };
-                h.menu = open.map(|m| menu_name(m).to_string());
+                h.menu = open.map(|m| m.name().to_string());
             }
             Some(Action::Compare(with)) => h.compare = with.clone(),
             Some(Action::Edit(e)) => h.edit = Some(e.clone()),
@@ -120,7 +106,7 @@ impl Session {
             t: t.min(next).min(m.doc.run.end_ms()),
             step: by_step.step,
         });
-        m.nav.menu = h.menu.as_deref().and_then(menu_named);
+        m.nav.menu = h.menu.as_deref().and_then(Menu::named);
         m.frame.selected = h.selected;
         let end = m.doc.run.end_ms() as i64;
         m.frame.zoom = h.zoom.and_then(|(a, b)| {

@@ -16,7 +16,9 @@ use super::io::Io;
 #[cfg(not(feature = "lite"))]
 use super::lessons::Menus;
 use super::on;
-use super::panels::{inspector, side_panel, verdict_panel, PanelProps};
+#[cfg(not(feature = "lite"))]
+use super::panels::panel_details;
+use super::panels::{inspector, verdict_panel, PanelProps};
 use super::playbar::{playbar, PlaybarProps};
 #[cfg(not(feature = "lite"))]
 use super::settings::Settings;
@@ -29,7 +31,9 @@ use super::transcript::Transcript;
 #[cfg(not(feature = "lite"))]
 use super::versus::{compare_bar, second_diagram};
 use super::{css, when};
-use crate::session::{Action, Effect, Menu, Panel};
+use crate::session::{Action, Menu};
+#[cfg(not(feature = "lite"))]
+use crate::session::{Effect, Panel};
 #[cfg(not(feature = "lite"))]
 use std::rc::Rc;
 use yew::prelude::*;
@@ -269,9 +273,10 @@ pub fn App() -> Html {
             </div>
         };
     }
-    // The side panels, open as the session says; a search the session asks for.
+    // The panels, open as the session says; a search the session asks for.
     #[cfg(not(feature = "lite"))]
-    let side = |p: Panel, body: Html| side_panel(p, model.nav.panels.is_open(p), &on_action, body);
+    let side =
+        |p: Panel, body: Html| panel_details(p, model.nav.panels.is_open(p), &on_action, body);
     #[cfg(not(feature = "lite"))]
     let explore_asks = model
         .effects
@@ -285,7 +290,10 @@ pub fn App() -> Html {
                 <Menus open={model.nav.menu} current={Rc::<str>::from(name)} progress={model.teach.progress.clone()} chapter={model.nav.chapter} on_action={on_action.clone()} />
             </>
         },
-        html! { <super::legend::Legend run={run.clone()} /> },
+        side(
+            Panel::Legend,
+            html! { <super::legend::Legend run={run.clone()} /> },
+        ),
         if model.doc.versus.is_some() {
             // Comparing: the two drawings and what tells them apart, together on one
             // screen; the walkthrough waits below them.

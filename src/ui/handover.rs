@@ -41,8 +41,7 @@ pub fn initial_session() -> Session {
 }
 
 /// Moves the reader to the panel the session asks for (`Effect::Focus`): a handoff's, or
-/// the Explore panel when a search is asked for. The session has opened it already; the
-/// legend, whose open state is its own `<details>`, is opened here.
+/// the Explore panel when a search is asked for. The session has opened it already.
 #[hook]
 pub fn use_focus(session: &Session, on_action: &Callback<Action>) {
     let asked = session.effects.newest(|e| match e {
@@ -75,9 +74,6 @@ fn focus_panel(panel: Panel) {
     let Some(el) = doc.and_then(|d| d.query_selector(&selector).ok().flatten()) else {
         return;
     };
-    if panel == Panel::Legend {
-        let _ = el.set_attribute("open", "");
-    }
     if let Some(summary) = el.query_selector("summary").ok().flatten() {
         if let Some(h) = summary.dyn_ref::<web_sys::HtmlElement>() {
             let _ = h.focus();

@@ -1,11 +1,11 @@
 //! The "Legend" disclosure beside the diagram: a native `<details>` whose summary opens a
-//! small panel saying what each shape in this run's diagram means.
+//! small panel saying what each shape in this run's diagram means (the `<details>` is the
+//! page's, `panels::panel_details`, open as the session says).
 //!
 //! The rows are the core's table ([`crate::view::legend`]), limited to the shapes this
 //! diagram draws, and each sample is the core's SVG of that shape with the diagram's own
 //! classes, so the page's stylesheet colours it exactly as it colours the diagram (in both
-//! themes). `<details>` gives the keyboard and the open state for free (no hook, no
-//! state); Escape inside it closes it and gives the focus back to its summary.
+//! themes). Escape inside it closes it and gives the focus back to its summary.
 
 // The timeline's props: the run alone, compared by pointer (no render per frame).
 use super::timeline::StaticProps;
@@ -16,7 +16,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// Escape in an open legend closes it, leaving the focus on its summary.
-fn close_on_escape(e: KeyboardEvent) {
+pub(super) fn close_on_escape(e: KeyboardEvent) {
     // Yew delegates events to the page's root, so the `<details>` is found from the target.
     let Some(details) = e
         .target()
@@ -41,8 +41,6 @@ pub fn Legend(props: &StaticProps) -> Html {
     let (w, h) = (tenths(SWATCH_W), tenths(SWATCH_H));
     let view_box = format!("0 0 {w} {h}");
     html! {
-        <details class="legend" onkeydown={close_on_escape}>
-            <summary class="control text">{ crate::session::Panel::Legend.title() }</summary>
             <section class="legend-panel" aria-label="Legend">
                 <ul>
                     { for used(&props.run.diagram).into_iter().map(|e| html! {
@@ -55,6 +53,5 @@ pub fn Legend(props: &StaticProps) -> Html {
                     }) }
                 </ul>
             </section>
-        </details>
     }
 }

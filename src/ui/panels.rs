@@ -132,10 +132,12 @@ pub fn verdict_panel(props: &PanelProps) -> Html {
     }
 }
 
-/// A side panel: a `<details>` open as the session says (`Navigation::panels`), telling the
-/// session when the reader opens or closes it, with the panel's title as its summary.
-#[cfg_attr(feature = "lite", allow(dead_code))]
-pub fn side_panel(p: Panel, open: bool, on_action: &Callback<Action>, body: Html) -> Html {
+/// A panel's `<details>`, open as the session says (`Navigation::panels`), telling the
+/// session when the reader opens or closes it, with the panel's title as its summary. The
+/// legend is a disclosure in the diagram's bar (a button-like summary; Escape closes it),
+/// the others side panels. (The first load draws them closed: `handover::closed_tools`.)
+#[cfg(not(feature = "lite"))]
+pub fn panel_details(p: Panel, open: bool, on_action: &Callback<Action>, body: Html) -> Html {
     let cb = on_action.clone();
     let ontoggle = Callback::from(move |e: Event| {
         let open = e
@@ -143,10 +145,18 @@ pub fn side_panel(p: Panel, open: bool, on_action: &Callback<Action>, body: Html
             .is_some_and(|d| d.has_attribute("open"));
         cb.emit(Action::SetPanel(p, open));
     });
-    html! {
-        <details class={css(&["panel", p.name()])} {open} {ontoggle}>
-            <summary>{ p.title() }</summary>
-            { body }
-        </details>
+    match p {
+        Panel::Legend => html! {
+            <details class="legend" {open} {ontoggle} onkeydown={super::legend::close_on_escape}>
+                <summary class="control text">{ p.title() }</summary>
+                { body }
+            </details>
+        },
+        Panel::Settings | Panel::Editor | Panel::Explore | Panel::Calculator | Panel::Io => html! {
+            <details class={css(&["panel", p.name()])} {open} {ontoggle}>
+                <summary>{ p.title() }</summary>
+                { body }
+            </details>
+        },
     }
 }
