@@ -10,7 +10,7 @@
 
 use crate::analysis::bound::{bound, holder_of, work_before_write, Bound, Env, Holder, Refusal};
 use crate::model::flavors::Flavor;
-use crate::model::scenario::{FaultKind, FenceMode, Scenario};
+use crate::model::scenario::{FenceMode, Kind, Scenario};
 use crate::session::edit::set_flavor;
 use crate::session::share::{encode, Source, ViewState};
 
@@ -241,15 +241,16 @@ pub fn worst_case_link(b: &Bound) -> Option<String> {
 pub fn uncovered(sc: &Scenario) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
     for f in &sc.faults {
-        let name = match f.kind {
-            FaultKind::Pause { .. } | FaultKind::Heal { .. } => continue,
-            FaultKind::Delay { .. } => "a held-up message",
-            FaultKind::Partition { .. } => "a partition",
-            FaultKind::ClockJump { .. } => "a clock jump",
-            FaultKind::Restart { .. } => "a restart",
-            FaultKind::FailRenewals { .. } => "failing renewals",
-            FaultKind::Failover { .. } => "a failover",
-            FaultKind::FalsePositive { .. } => "a false positive",
+        // Pauses are what the figure is for; a heal ends a partition, named already.
+        let name = match f.kind.kind() {
+            Kind::Pause | Kind::Heal => continue,
+            k @ (Kind::Delay
+            | Kind::Partition
+            | Kind::ClockJump
+            | Kind::Restart
+            | Kind::FailRenewals
+            | Kind::Failover
+            | Kind::FalsePositive) => k.spec().phrase,
         };
         if !out.contains(&name) {
             out.push(name);

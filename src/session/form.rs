@@ -8,7 +8,9 @@
 //! seconds; drift in ppm, loss in percent. The document itself stays in integer
 //! milliseconds; [`parse_secs`] and [`secs_text`] cross between the two without floats.
 
-use crate::model::scenario::{AnchorEvent, FenceMode, Flavor, Outcome, PauseCause, ScenarioError};
+use crate::model::scenario::{
+    AnchorEvent, FenceMode, Flavor, Kind, Outcome, PauseCause, ScenarioError,
+};
 use crate::vocab::numbers::decimal;
 
 /// What a field's number (or text) means.
@@ -183,102 +185,23 @@ pub fn words(path: &str) -> Vec<(&'static str, &'static str)> {
     }
 }
 
-/// Which nodes a node field of a fault may name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Nodes {
-    All,
-    Clients,
-    Coordinators,
-    /// Coordinator nodes and storage: what can be restarted.
-    Servers,
-}
+/// Which nodes a fault's node field may name, and a new field's starting value: declared
+/// with the fault kinds (`model::scenario::kind`), used by the steps' forms too.
+pub use crate::model::scenario::{KindSpec, Nodes, Start};
 
-/// One kind of fault, as the form offers it: its word, its label, and its fields with the
-/// values a new one starts with (milliseconds, node words).
-pub struct FaultForm {
-    pub word: &'static str,
-    pub label: &'static str,
-    pub nodes: Nodes,
-    pub fields: &'static [(&'static str, Start)],
-}
+/// Every fault kind the form offers, in the select's order: each kind's row of the one
+/// table (its word, its label, its nodes and its fields with their starting values).
+pub const FAULTS: [&KindSpec; Kind::ALL.len()] = {
+    let mut all = [Kind::ALL[0].spec(); Kind::ALL.len()];
+    let mut i = 0;
+    while i < all.len() {
+        all[i] = Kind::ALL[i].spec();
+        i += 1;
+    }
+    all
+};
 
-/// A new field's starting value.
-#[derive(Clone, Copy, Debug)]
-pub enum Start {
-    Ms(i64),
-    Node(&'static str),
-    Text(&'static str),
-}
-
-pub const FAULTS: &[FaultForm] = &[
-    FaultForm {
-        word: "pause",
-        label: "Pause a node (GC, VM migration, SIGSTOP…)",
-        nodes: Nodes::All,
-        fields: &[
-            ("node", Start::Node("c1")),
-            ("for_ms", Start::Ms(5_000)),
-            ("cause", Start::Text("gc")),
-        ],
-    },
-    FaultForm {
-        word: "partition",
-        label: "Cut a link (partition)",
-        nodes: Nodes::All,
-        fields: &[("a", Start::Node("c1")), ("b", Start::Node("coord"))],
-    },
-    FaultForm {
-        word: "heal",
-        label: "Heal a cut link",
-        nodes: Nodes::All,
-        fields: &[("a", Start::Node("c1")), ("b", Start::Node("coord"))],
-    },
-    FaultForm {
-        word: "delay",
-        label: "Delay the next message",
-        nodes: Nodes::All,
-        fields: &[
-            ("from", Start::Node("c1")),
-            ("to", Start::Node("storage")),
-            ("extra_ms", Start::Ms(10_000)),
-        ],
-    },
-    FaultForm {
-        word: "clock_jump",
-        label: "Jump a clock",
-        nodes: Nodes::All,
-        fields: &[("node", Start::Node("c1")), ("by_ms", Start::Ms(10_000))],
-    },
-    FaultForm {
-        word: "restart",
-        label: "Crash and restart a server",
-        nodes: Nodes::Servers,
-        fields: &[
-            ("node", Start::Node("coord")),
-            ("down_ms", Start::Ms(1_000)),
-        ],
-    },
-    FaultForm {
-        word: "fail_renewals",
-        label: "Drop every renewal",
-        nodes: Nodes::All,
-        fields: &[("for_ms", Start::Ms(10_000))],
-    },
-    FaultForm {
-        word: "failover",
-        label: "Fail over the lock service",
-        nodes: Nodes::Coordinators,
-        fields: &[("node", Start::Node("coord")), ("down_ms", Start::Ms(0))],
-    },
-    FaultForm {
-        word: "false_positive",
-        label: "Declare a live client dead",
-        nodes: Nodes::Clients,
-        fields: &[("node", Start::Node("c1"))],
-    },
-];
-
-/// One kind of job step, as [`FaultForm`] is for faults.
+/// One kind of job step, as a fault kind's [`KindSpec`] is for faults.
 pub struct StepForm {
     pub word: &'static str,
     pub label: &'static str,
@@ -323,8 +246,8 @@ pub const STEPS: &[StepForm] = &[
     },
 ];
 
-pub fn fault_form(word: &str) -> Option<&'static FaultForm> {
-    FAULTS.iter().find(|f| f.word == word)
+pub fn fault_form(word: &str) -> Option<&'static KindSpec> {
+    Kind::parse(word).map(Kind::spec)
 }
 
 pub fn step_form(word: &str) -> Option<&'static StepForm> {

@@ -16,7 +16,7 @@
 //! its own few words ([`edit_words`]); the whole app applies them through its validating
 //! edits. A handoff that does not parse opens the page the address names, with the message.
 
-use crate::model::scenario::{Fault, FaultKind, FenceMode, PauseCause};
+use crate::model::scenario::{Fault, FaultKind, FenceMode, Kind, PauseCause};
 use crate::session::edit::Edit;
 use crate::session::{Menu, Panel};
 use crate::vocab::ids::NodeId;
@@ -153,7 +153,8 @@ pub fn fence_named(word: &str) -> Option<FenceMode> {
 }
 
 /// A stage action in a few words (`pause c1 12000 5000`): the edits the stage's menu makes
-/// (`edit::actions_for`); `None` for any other, which the first load never hands over.
+/// (`edit::actions_for`); `None` for any other, which the first load never hands over. A
+/// fault is its kind's JSON word ([`Kind::word`]), its nodes, its time and its length.
 pub fn edit_words(e: &Edit) -> Option<String> {
     Some(match e {
         Edit::ResumeAt { node, at_ms } => format!("resume {node} {at_ms}"),
@@ -162,20 +163,26 @@ pub fn edit_words(e: &Edit) -> Option<String> {
             kind,
             after: None,
         }) => match *kind {
-            // The stage's menu adds GC pauses only.
+            // The words are written out rather than read from the kinds' table, which the
+            // first load (which writes these) would otherwise carry whole; a test reads
+            // every one back through the table.
             FaultKind::Pause {
                 node,
                 for_ms,
                 cause: PauseCause::Gc,
             } => format!("pause {node} {at_ms} {for_ms}"),
-            FaultKind::ClockJump { node, by_ms } => format!("jump {node} {at_ms} {by_ms}"),
+            FaultKind::ClockJump { node, by_ms } => format!("clock_jump {node} {at_ms} {by_ms}"),
             FaultKind::Restart { node, down_ms } => format!("restart {node} {at_ms} {down_ms}"),
             FaultKind::Partition { a, b } => format!("partition {a} {b} {at_ms}"),
             FaultKind::Heal { a, b } => format!("heal {a} {b} {at_ms}"),
             FaultKind::Delay { from, to, extra_ms } => {
                 format!("delay {from} {to} {at_ms} {extra_ms}")
             }
-            _ => return None,
+            // The stage's menu adds GC pauses only, and none of these.
+            FaultKind::Pause { .. }
+            | FaultKind::FailRenewals { .. }
+            | FaultKind::Failover { .. }
+            | FaultKind::FalsePositive { .. } => return None,
         },
         _ => return None,
     })
@@ -186,19 +193,16 @@ pub fn edit_from_words(s: &str) -> Option<Edit> {
     let w: Vec<&str> = s.split(' ').collect();
     let node = |i: usize| w.get(i).and_then(|s| NodeId::parse(s));
     let int = |i: usize| w.get(i).and_then(|s| s.parse::<i64>().ok());
-    let fault = |at_ms: i64, kind: FaultKind| {
-        Edit::AddFault(Fault {
-            at_ms,
-            kind,
-            after: None,
-        })
-    };
-    Some(match (w[0], w.len()) {
-        ("resume", 3) => Edit::ResumeAt {
+    if w[0] == "resume" {
+        return (w.len() == 3).then_some(Edit::ResumeAt {
             node: node(1)?,
             at_ms: int(2)?,
-        },
-        ("pause", 4) => fault(
+        });
+    }
+    // How many words the kind's line has, its time, and the fault.
+    let (n, at_ms, kind) = match Kind::parse(w[0])? {
+        Kind::Pause => (
+            4,
             int(2)?,
             FaultKind::Pause {
                 node: node(1)?,
@@ -206,35 +210,40 @@ pub fn edit_from_words(s: &str) -> Option<Edit> {
                 cause: PauseCause::Gc,
             },
         ),
-        ("jump", 4) => fault(
+        Kind::ClockJump => (
+            4,
             int(2)?,
             FaultKind::ClockJump {
                 node: node(1)?,
                 by_ms: int(3)?,
             },
         ),
-        ("restart", 4) => fault(
+        Kind::Restart => (
+            4,
             int(2)?,
             FaultKind::Restart {
                 node: node(1)?,
                 down_ms: int(3)?,
             },
         ),
-        ("partition", 4) => fault(
+        Kind::Partition => (
+            4,
             int(3)?,
             FaultKind::Partition {
                 a: node(1)?,
                 b: node(2)?,
             },
         ),
-        ("heal", 4) => fault(
+        Kind::Heal => (
+            4,
             int(3)?,
             FaultKind::Heal {
                 a: node(1)?,
                 b: node(2)?,
             },
         ),
-        ("delay", 5) => fault(
+        Kind::Delay => (
+            5,
             int(3)?,
             FaultKind::Delay {
                 from: node(1)?,
@@ -242,8 +251,14 @@ pub fn edit_from_words(s: &str) -> Option<Edit> {
                 extra_ms: int(4)?,
             },
         ),
-        _ => return None,
-    })
+        // Never handed over (see `edit_words`).
+        Kind::FailRenewals | Kind::Failover | Kind::FalsePositive => return None,
+    };
+    (w.len() == n).then_some(Edit::AddFault(Fault {
+        at_ms,
+        kind,
+        after: None,
+    }))
 }
 
 #[cfg(test)]

@@ -55,6 +55,7 @@ mod share;
 
 // The house: floors, names, docs, and every parser under generated input.
 mod docs;
+mod fault_kinds;
 mod fuzz;
 mod layers;
 mod names;

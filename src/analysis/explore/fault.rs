@@ -7,7 +7,7 @@
 //! of), the true time it starts, its *cost* (how much fault time it adds, so the smallest
 //! counterexample can be preferred) and how to write itself into a scenario.
 
-use crate::model::scenario::{Fault, FaultKind, PauseCause, Scenario};
+use crate::model::scenario::{Fault, FaultKind, Kind, PauseCause, Scenario};
 use crate::vocab::ids::NodeId;
 use crate::vocab::numbers::fmt_ms;
 
@@ -32,17 +32,6 @@ pub enum FaultClass {
     FailRenewals,
 }
 
-const CLASS_NAMES: [(FaultClass, &str); 8] = [
-    (FaultClass::Pause, "pause"),
-    (FaultClass::Partition, "partition"),
-    (FaultClass::Clock, "clock"),
-    (FaultClass::Delay, "delay"),
-    (FaultClass::Restart, "restart"),
-    (FaultClass::Failover, "failover"),
-    (FaultClass::FalsePositive, "false-positive"),
-    (FaultClass::FailRenewals, "fail-renewals"),
-];
-
 impl FaultClass {
     pub const ALL: [FaultClass; 8] = [
         FaultClass::Pause,
@@ -55,17 +44,39 @@ impl FaultClass {
         FaultClass::FailRenewals,
     ];
 
+    /// The class a scenario's fault of kind `k` is of: a heal ends a partition, a jump is
+    /// one of the clock's faults. Its word is the kind's row's `class`.
+    pub fn of(k: Kind) -> FaultClass {
+        match k {
+            Kind::Pause => FaultClass::Pause,
+            Kind::Partition | Kind::Heal => FaultClass::Partition,
+            Kind::ClockJump => FaultClass::Clock,
+            Kind::Delay => FaultClass::Delay,
+            Kind::Restart => FaultClass::Restart,
+            Kind::Failover => FaultClass::Failover,
+            Kind::FalsePositive => FaultClass::FalsePositive,
+            Kind::FailRenewals => FaultClass::FailRenewals,
+        }
+    }
+
+    /// Its word, as the fault kinds' table writes it: `pause`, `clock`, `false-positive`.
     pub fn name(self) -> &'static str {
-        CLASS_NAMES.iter().find(|r| r.0 == self).map_or("", |r| r.1)
+        Kind::ALL
+            .into_iter()
+            .find(|&k| FaultClass::of(k) == self)
+            .map_or("", |k| k.spec().class)
     }
 
     pub fn parse(s: &str) -> Option<FaultClass> {
-        CLASS_NAMES.iter().find(|r| r.1 == s).map(|r| r.0)
+        Kind::ALL
+            .into_iter()
+            .find(|k| k.spec().class == s)
+            .map(FaultClass::of)
     }
 
     /// Every word, for messages and the usage text.
     pub fn names() -> String {
-        let v: Vec<&str> = CLASS_NAMES.iter().map(|r| r.1).collect();
+        let v: Vec<&str> = FaultClass::ALL.iter().map(|c| c.name()).collect();
         v.join(", ")
     }
 }

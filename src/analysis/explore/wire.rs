@@ -4,7 +4,7 @@
 //! between workers as one typed array (`BigInt64Array`), copied without parsing, and a
 //! run key (a full 64-bit word) survives where a JavaScript number would round it.
 //!
-//! A fault is five words: its kind, then its fields (a node as a small number). A chunk is
+//! A fault is five words: its kind (by the fault kinds' table, [`code`]), then its fields (a node as a small number). A chunk is
 //! its first job's index, the number of jobs, then each job as its number of faults and
 //! the faults. An evaluation is the run key, the ordering key, the class (the number of
 //! violation kinds — 0 for a safe run — the kinds, then the clients and the fault kinds,
@@ -14,6 +14,7 @@ use super::engine::{Chunk, Eval};
 use super::fault::{Added, Cut, FaultClass};
 use super::ClassKey;
 use crate::analysis::check::ViolationKind;
+use crate::model::scenario::Kind;
 use crate::vocab::ids::NodeId;
 
 fn node(n: NodeId) -> i64 {
@@ -35,33 +36,41 @@ fn node_of(w: i64) -> Result<NodeId, String> {
 
 const CUTS: [Cut; 3] = [Cut::LockService, Cut::Storage, Cut::Both];
 
+/// A fault's first word: 0 for a drift (a clock's rate, not a fault of the scenario), else
+/// one more than the place of its scenario kind in [`Kind::ALL`] — a cut and its heal are
+/// one partition, of kind [`Kind::Partition`].
+fn code(k: Kind) -> i64 {
+    // `Kind::ALL` is in declaration order, so a kind's place is its discriminant.
+    1 + k as i64
+}
+
 fn fault(f: &Added, out: &mut Vec<i64>) {
     let w: [i64; 5] = match *f {
         Added::Drift { node: n, ppm } => [0, node(n), ppm, 0, 0],
-        Added::Pause { node: n, at, ms } => [1, node(n), at, ms, 0],
+        Added::Pause { node: n, at, ms } => [code(Kind::Pause), node(n), at, ms, 0],
         Added::Partition {
             client,
             cut,
             at,
             heal,
         } => [
-            2,
+            code(Kind::Partition),
             node(client),
             at,
             heal,
             CUTS.iter().position(|c| *c == cut).unwrap_or(0) as i64,
         ],
-        Added::Jump { node: n, at, by } => [3, node(n), at, by, 0],
+        Added::Jump { node: n, at, by } => [code(Kind::ClockJump), node(n), at, by, 0],
         Added::Delay {
             from,
             to,
             at,
             extra,
-        } => [4, node(from), at, extra, node(to)],
-        Added::Restart { node: n, at, down } => [5, node(n), at, down, 0],
-        Added::Failover { node: n, at, down } => [6, node(n), at, down, 0],
-        Added::FalsePositive { client, at } => [7, node(client), at, 0, 0],
-        Added::FailRenewals { at, ms } => [8, 0, at, ms, 0],
+        } => [code(Kind::Delay), node(from), at, extra, node(to)],
+        Added::Restart { node: n, at, down } => [code(Kind::Restart), node(n), at, down, 0],
+        Added::Failover { node: n, at, down } => [code(Kind::Failover), node(n), at, down, 0],
+        Added::FalsePositive { client, at } => [code(Kind::FalsePositive), node(client), at, 0, 0],
+        Added::FailRenewals { at, ms } => [code(Kind::FailRenewals), 0, at, ms, 0],
     };
     out.extend_from_slice(&w);
 }
@@ -94,19 +103,29 @@ impl Reader<'_> {
         ];
         let node = node_of(n);
         let cut = CUTS.get(c as usize).copied().ok_or("wire: no such cut");
+        let kind = match k {
+            0 => None,
+            _ => Some(
+                usize::try_from(k - 1)
+                    .ok()
+                    .and_then(|i| Kind::ALL.get(i).copied())
+                    .ok_or_else(|| format!("wire: no fault kind {k}"))?,
+            ),
+        };
         // One line a kind: the table [`fault`] writes, read back.
         #[rustfmt::skip]
-        let f = match k {
-            0 => Added::Drift { node: node?, ppm: a },
-            1 => Added::Pause { node: node?, at: a, ms: b },
-            2 => Added::Partition { client: node?, cut: cut?, at: a, heal: b },
-            3 => Added::Jump { node: node?, at: a, by: b },
-            4 => Added::Delay { from: node?, to: node_of(c)?, at: a, extra: b },
-            5 => Added::Restart { node: node?, at: a, down: b },
-            6 => Added::Failover { node: node?, at: a, down: b },
-            7 => Added::FalsePositive { client: node?, at: a },
-            8 => Added::FailRenewals { at: a, ms: b },
-            _ => return Err(format!("wire: no fault kind {k}")),
+        let f = match kind {
+            None => Added::Drift { node: node?, ppm: a },
+            Some(Kind::Pause) => Added::Pause { node: node?, at: a, ms: b },
+            Some(Kind::Partition) => Added::Partition { client: node?, cut: cut?, at: a, heal: b },
+            Some(Kind::ClockJump) => Added::Jump { node: node?, at: a, by: b },
+            Some(Kind::Delay) => Added::Delay { from: node?, to: node_of(c)?, at: a, extra: b },
+            Some(Kind::Restart) => Added::Restart { node: node?, at: a, down: b },
+            Some(Kind::Failover) => Added::Failover { node: node?, at: a, down: b },
+            Some(Kind::FalsePositive) => Added::FalsePositive { client: node?, at: a },
+            Some(Kind::FailRenewals) => Added::FailRenewals { at: a, ms: b },
+            // The search adds a heal only with its cut, as one partition.
+            Some(Kind::Heal) => return Err("wire: a heal travels with its partition".into()),
         };
         Ok(f)
     }

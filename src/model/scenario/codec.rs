@@ -369,48 +369,8 @@ const PAUSE_CAUSES: &[(&str, PauseCause)] = &PauseCause::WORDS;
 /// The words of the events a fault may follow, from their one table (`anchor`).
 const ANCHORS: &[(&str, AnchorEvent)] = &AnchorEvent::WORDS;
 
-/// A fault's kind without its fields: what the word in `"fault"` names.
-#[derive(Clone, Copy, PartialEq)]
-enum FaultWord {
-    Pause,
-    Partition,
-    Heal,
-    Delay,
-    ClockJump,
-    Restart,
-    FailRenewals,
-    Failover,
-    FalsePositive,
-}
-
-/// The fault words, read by the decoder and written by the encoder.
-const FAULTS: &[(&str, FaultWord)] = &[
-    ("pause", FaultWord::Pause),
-    ("partition", FaultWord::Partition),
-    ("heal", FaultWord::Heal),
-    ("delay", FaultWord::Delay),
-    ("clock_jump", FaultWord::ClockJump),
-    ("restart", FaultWord::Restart),
-    ("fail_renewals", FaultWord::FailRenewals),
-    ("failover", FaultWord::Failover),
-    ("false_positive", FaultWord::FalsePositive),
-];
-
-impl FaultWord {
-    fn of(k: &FaultKind) -> FaultWord {
-        match k {
-            FaultKind::Pause { .. } => FaultWord::Pause,
-            FaultKind::Partition { .. } => FaultWord::Partition,
-            FaultKind::Heal { .. } => FaultWord::Heal,
-            FaultKind::Delay { .. } => FaultWord::Delay,
-            FaultKind::ClockJump { .. } => FaultWord::ClockJump,
-            FaultKind::Restart { .. } => FaultWord::Restart,
-            FaultKind::FailRenewals { .. } => FaultWord::FailRenewals,
-            FaultKind::Failover { .. } => FaultWord::Failover,
-            FaultKind::FalsePositive { .. } => FaultWord::FalsePositive,
-        }
-    }
-}
+/// The fault words, from their one table (`kind`).
+const FAULTS: &[(&str, Kind)] = &Kind::WORDS;
 
 fn word_of<T: Copy + PartialEq>(table: &[(&'static str, T)], t: T) -> Json {
     Json::Str(
@@ -561,43 +521,43 @@ pub(super) fn fault(v: &Json, p: &str) -> R<Fault> {
     let at_ms = f.i64("at_ms")?;
     let which = f.word("fault", FAULTS, None)?;
     let kind = match which {
-        FaultWord::Pause => FaultKind::Pause {
+        Kind::Pause => FaultKind::Pause {
             node: f.node("node")?,
             for_ms: f.i64("for_ms")?,
             cause: f.word("cause", PAUSE_CAUSES, Some(PauseCause::Gc))?,
         },
-        FaultWord::Partition => FaultKind::Partition {
+        Kind::Partition => FaultKind::Partition {
             a: f.node("a")?,
             b: f.node("b")?,
         },
-        FaultWord::Heal => FaultKind::Heal {
+        Kind::Heal => FaultKind::Heal {
             a: f.node("a")?,
             b: f.node("b")?,
         },
-        FaultWord::Delay => FaultKind::Delay {
+        Kind::Delay => FaultKind::Delay {
             from: f.node("from")?,
             to: f.node("to")?,
             extra_ms: f.i64("extra_ms")?,
         },
-        FaultWord::ClockJump => FaultKind::ClockJump {
+        Kind::ClockJump => FaultKind::ClockJump {
             node: f.node("node")?,
             by_ms: f.i64("by_ms")?,
         },
-        FaultWord::Restart => FaultKind::Restart {
+        Kind::Restart => FaultKind::Restart {
             node: f.node("node")?,
             down_ms: f.i64_or("down_ms", 0)?,
         },
-        FaultWord::FailRenewals => FaultKind::FailRenewals {
+        Kind::FailRenewals => FaultKind::FailRenewals {
             for_ms: f.i64("for_ms")?,
         },
-        FaultWord::Failover => FaultKind::Failover {
+        Kind::Failover => FaultKind::Failover {
             node: match f.take("node") {
                 Some(_) => f.node("node")?,
                 None => NodeId::COORD,
             },
             down_ms: f.i64_or("down_ms", 0)?,
         },
-        FaultWord::FalsePositive => FaultKind::FalsePositive {
+        Kind::FalsePositive => FaultKind::FalsePositive {
             node: f.node("node")?,
         },
     };

@@ -11,9 +11,11 @@
 
 mod anchor;
 mod codec;
+mod kind;
 mod validate;
 
 pub use anchor::{when, FaultTime};
+pub use kind::{Kind, KindSpec, Nodes, Start};
 
 use crate::vocab::json;
 pub use crate::vocab::names::{FenceMode, Outcome, PauseCause};
@@ -498,6 +500,7 @@ pub enum AnchorEvent {
     Lost,
 }
 
+/// A fault with its fields; its kind's words are its [`Kind`]'s row (`kind`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum FaultKind {
     /// Freeze a node: its handlers stop, its clock does not. `cause` names what froze it

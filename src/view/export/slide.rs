@@ -104,17 +104,19 @@ fn s(ms: i64) -> String {
 /// One fault in a few words: "pause Client 1 40 s at 10 s".
 fn fault(f: &Fault) -> String {
     let (at_ms, after) = (f.at_ms, f.after);
-    let (what, a, b, ms) = match f.kind {
-        FaultKind::Pause { node, for_ms, .. } => ("pause", Some(node), None, Some(for_ms)),
-        FaultKind::Partition { a, b } => ("cut", Some(a), Some(b), None),
-        FaultKind::Heal { a, b } => ("heal", Some(a), Some(b), None),
-        FaultKind::Delay { from, to, extra_ms } => ("delay", Some(from), Some(to), Some(extra_ms)),
-        FaultKind::ClockJump { node, by_ms } => ("clock jump", Some(node), None, Some(by_ms)),
-        FaultKind::Restart { node, down_ms } => ("restart", Some(node), None, Some(down_ms)),
-        FaultKind::FailRenewals { for_ms } => ("renewals fail", None, None, Some(for_ms)),
-        FaultKind::Failover { node, down_ms } => ("failover", Some(node), None, Some(down_ms)),
-        FaultKind::FalsePositive { node } => ("declared dead", Some(node), None, None),
+    // The nodes and the length each kind has; its words are its row's.
+    let (a, b, ms) = match f.kind {
+        FaultKind::Pause { node, for_ms, .. } => (Some(node), None, Some(for_ms)),
+        FaultKind::Partition { a, b } | FaultKind::Heal { a, b } => (Some(a), Some(b), None),
+        FaultKind::Delay { from, to, extra_ms } => (Some(from), Some(to), Some(extra_ms)),
+        FaultKind::ClockJump { node, by_ms } => (Some(node), None, Some(by_ms)),
+        FaultKind::Restart { node, down_ms } | FaultKind::Failover { node, down_ms } => {
+            (Some(node), None, Some(down_ms))
+        }
+        FaultKind::FailRenewals { for_ms } => (None, None, Some(for_ms)),
+        FaultKind::FalsePositive { node } => (Some(node), None, None),
     };
+    let what = f.kind.kind().spec().brief;
     let mut out = what.to_string();
     for (sep, n) in [(" ", a), ("–", b)] {
         if let Some(n) = n {
