@@ -402,7 +402,7 @@ impl Session {
             Action::Tick(_) | Action::Pause if !self.play.playing => return self,
             Action::Select(s) if s == self.frame.selected => return self,
             Action::SetPanel(p, open) if self.nav.panels.is_open(p) == open => return self,
-            Action::Done(n) if !self.effects.pending().iter().any(|(k, _)| *k == n) => return self,
+            Action::Done(n) if !self.effects.waits(n) => return self,
             _ => (*self).clone(),
         };
         let action_kind = match &action {

@@ -95,8 +95,9 @@ impl Panel {
         Panel::ALL.into_iter().find(|p| p.name() == name)
     }
 
+    /// Its bit in [`OpenPanels`]: one per variant (six fit in a byte).
     fn bit(self) -> u8 {
-        1 << Panel::ALL.iter().position(|&p| p == self).unwrap_or(0)
+        1 << self as u8
     }
 }
 

@@ -135,7 +135,7 @@ pub fn fixes(lesson: &str) -> Vec<FixRef> {
             title: FENCING.title,
             summary: FENCING.summary,
             scenario: FIRST_FIXED.to_string(),
-            standing: holds::standing(FIRST_FIXED, FENCING.expect.safe),
+            standing: holds::standing(FENCING.expect.safe, FENCING.expect.narrows),
         }];
     }
     lessons()
@@ -149,7 +149,7 @@ pub fn fixes(lesson: &str) -> Vec<FixRef> {
                         name: f.name,
                         title: f.title,
                         summary: f.summary,
-                        standing: holds::standing(&scenario, f.expect.safe),
+                        standing: holds::standing(f.expect.safe, f.expect.narrows),
                         scenario,
                     }
                 })

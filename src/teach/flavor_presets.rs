@@ -9,6 +9,7 @@
 //!
 //! Names: `redlock-restart` for the base, `redlock-restart/delayed-restart` for a remedy.
 
+use super::holds;
 use super::library::{Expect, Fix, Lesson, FENCED, SAFE, UNSAFE_STALE as UNSAFE};
 use super::library::{ANTIREZ, CHUBBY, CONSUL, CURATOR, ETCD, KLEPPMANN, REDIS, ZOOKEEPER};
 use crate::model::scenario::{FenceMode, Flavor, LossPolicy, Scenario};
@@ -130,7 +131,7 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
                     title: "Keep a restarted master down longer than the TTL",
                     summary: "a restarted master stays down a little longer than the longest TTL (11 s against 10 s), so it joins no live lock",
                     apply: |sc| sc.coordinator.restart_delay_ms = 11_000,
-                    expect: SAFE,
+                    expect: SAFE.narrowed(holds::REDLOCK_RESTART_DELAYED_RESTART),
                 },
             ],
         },
@@ -194,7 +195,7 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
                     title: "Keep Consul's 15 s lock delay",
                     summary: "Consul's default 15 s lock-delay: the old holder's write lands before anyone else gets the lock",
                     apply: |sc| sc.coordinator.lock_delay_ms = None,
-                    expect: SAFE,
+                    expect: SAFE.narrowed(holds::CONSUL_FALSE_POSITIVE_LOCK_DELAY),
                 },
                 Fix {
                     name: "sequencer",
@@ -233,7 +234,7 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
                     title: "Use Chubby's longest lock delay (60 s)",
                     summary: "a lock-delay of one minute, the longest a Chubby client may choose: the lock stays free until the failed holder's write is long done",
                     apply: |sc| sc.coordinator.lock_delay_ms = None,
-                    expect: SAFE,
+                    expect: SAFE.narrowed(holds::CHUBBY_LOCK_DELAY_LOCK_DELAY),
                 },
                 Fix {
                     name: "sequencer",

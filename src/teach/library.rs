@@ -14,6 +14,7 @@ use crate::model::scenario::{
     ClientSpec, Durability, FailMode, FenceMode, FenceWith, Flavor, LossPolicy, MarkScope,
     Scenario, Step,
 };
+use crate::teach::holds::{self, Narrows};
 
 /// What a variant's verdict must show.
 #[derive(Clone, Copy, Debug)]
@@ -25,6 +26,19 @@ pub struct Expect {
     pub must_not: &'static [ViolationKind],
     /// At least one write refused by the fence.
     pub rejected: bool,
+    /// For a change expected safe: what one added fault still breaks (`None`: nothing
+    /// does, within the explorer's default bounds). See `teach::holds`.
+    pub narrows: Option<Narrows>,
+}
+
+impl Expect {
+    /// The same, for a change that only narrows the window.
+    pub const fn narrowed(self, n: Narrows) -> Expect {
+        Expect {
+            narrows: Some(n),
+            ..self
+        }
+    }
 }
 
 pub(crate) const UNSAFE_STALE: Expect = Expect {
@@ -32,18 +46,21 @@ pub(crate) const UNSAFE_STALE: Expect = Expect {
     must: &[StaleWrite, LostUpdate],
     must_not: &[],
     rejected: false,
+    narrows: None,
 };
 pub(crate) const FENCED: Expect = Expect {
     safe: true,
     must: &[],
     must_not: &[],
     rejected: true,
+    narrows: None,
 };
 pub(crate) const SAFE: Expect = Expect {
     safe: true,
     must: &[],
     must_not: &[],
     rejected: false,
+    narrows: None,
 };
 
 pub struct Fix {
@@ -116,14 +133,15 @@ pub const FENCING: Fix = Fix {
 };
 
 /// The fix that checks the lease at every step boundary and stops the job once it is
-/// gone; `summary` tells it in the words of its lesson.
-const fn abort_on_loss(summary: &'static str) -> Fix {
+/// gone; `summary` tells it in the words of its lesson, `still` what its lesson's run
+/// still lets through.
+const fn abort_on_loss(summary: &'static str, still: Narrows) -> Fix {
     Fix {
         name: "abort-on-loss",
         title: "Stop when the lock is lost",
         summary,
         apply: check_and_abort,
-        expect: SAFE,
+        expect: SAFE.narrowed(still),
     }
 }
 
@@ -193,7 +211,7 @@ pub const LESSONS: &[Lesson] = &[
                 title: "A session with no health checks",
                 summary: "the session has no health check, so the false positive ends nothing: client 1 keeps the lock and writes; when it then hangs, only its TTL ends the session, and client 2 waits for that and the lock-delay",
                 apply: |sc| sc.coordinator.health_checks = false,
-                expect: SAFE,
+                expect: SAFE.narrowed(holds::SESSION_CHECKS_TRADEOFF_NO_CHECKS),
             },
             Fix {
                 name: "no-checks-no-ttl",
@@ -205,7 +223,7 @@ pub const LESSONS: &[Lesson] = &[
                         c.ttl_ms = 86_400_000;
                     }
                 },
-                expect: SAFE,
+                expect: SAFE.narrowed(holds::SESSION_CHECKS_TRADEOFF_NO_CHECKS_NO_TTL),
             },
             Fix {
                 name: "sequencer",
@@ -247,7 +265,7 @@ pub const LESSONS: &[Lesson] = &[
         chapter: CHAPTER_TTL,
         sources: &[ASSUMPTIONS],
         json: include_str!("library/ttl-shorter-than-work.json"),
-        expect: Expect { safe: false, must: &[StaleWrite, LostUpdate, DuplicateEffect], must_not: &[], rejected: false },
+        expect: Expect { safe: false, must: &[StaleWrite, LostUpdate, DuplicateEffect], must_not: &[], rejected: false, narrows: None },
         fixes: &[
             Fix {
                 name: "watchdog",
@@ -257,9 +275,9 @@ pub const LESSONS: &[Lesson] = &[
                     clients(sc, |c| c.renew_every_ms = Some(200_000));
                     sc.storage.idempotency = true;
                 },
-                expect: SAFE,
+                expect: SAFE.narrowed(holds::TTL_SHORTER_THAN_WORK_WATCHDOG),
             },
-            abort_on_loss("each step boundary checks the lease and the job stops cleanly once it is gone"),
+            abort_on_loss("each step boundary checks the lease and the job stops cleanly once it is gone", holds::TTL_SHORTER_THAN_WORK_ABORT_ON_LOSS),
         ],
     },
     Lesson {
@@ -270,7 +288,7 @@ pub const LESSONS: &[Lesson] = &[
         expect: UNSAFE_STALE,
         fixes: &[
             FENCING,
-            abort_on_loss("the job checks its lease at every step boundary and stops once it is gone"),
+            abort_on_loss("the job checks its lease at every step boundary and stops once it is gone", holds::STARVED_RENEWAL_ABORT_ON_LOSS),
         ],
     },
     Lesson {
@@ -278,21 +296,21 @@ pub const LESSONS: &[Lesson] = &[
         chapter: CHAPTER_REACHABLE,
         sources: &[ASSUMPTIONS],
         json: include_str!("library/partition-duplicate-effects.json"),
-        expect: Expect { safe: false, must: &[DuplicateEffect, StaleWrite], must_not: &[], rejected: false },
+        expect: Expect { safe: false, must: &[DuplicateEffect, StaleWrite], must_not: &[], rejected: false, narrows: None },
         fixes: &[
             Fix {
                 name: "stop-on-loss",
                 title: "Treat a lost session as a stop",
                 summary: "losing the session is a stop signal, wired to the same path as lease loss",
                 apply: |sc| clients(sc, |c| c.on_loss = LossPolicy::Abort),
-                expect: SAFE,
+                expect: SAFE.narrowed(holds::PARTITION_DUPLICATE_EFFECTS_STOP_ON_LOSS),
             },
             Fix {
                 name: "idempotency-key",
                 title: "Idempotency key on the payments",
                 summary: "the payment service drops a batch whose key it has seen (the data still needs a fence)",
                 apply: |sc| sc.storage.idempotency = true,
-                expect: Expect { safe: false, must: &[StaleWrite], must_not: &[DuplicateEffect], rejected: false },
+                expect: Expect { safe: false, must: &[StaleWrite], must_not: &[DuplicateEffect], rejected: false, narrows: None },
             },
             Fix {
                 name: "fencing-and-key",
@@ -326,7 +344,7 @@ pub const LESSONS: &[Lesson] = &[
                         c.margin_ms = 1_000;
                     }
                 },
-                expect: SAFE,
+                expect: SAFE.narrowed(holds::WATCH_REACHABILITY_WATCH_SILENCE),
             },
             FENCING,
         ],
@@ -373,7 +391,7 @@ pub const LESSONS: &[Lesson] = &[
                 title: "Expire leases on a monotonic clock",
                 summary: "the lock service expires leases on a monotonic clock that steps cannot move",
                 apply: |sc| sc.coordinator.clock.monotonic = true,
-                expect: SAFE,
+                expect: SAFE.narrowed(holds::COORDINATOR_CLOCK_JUMP_MONOTONIC_EXPIRY),
             },
         ],
     },
@@ -382,7 +400,7 @@ pub const LESSONS: &[Lesson] = &[
         chapter: CHAPTER_FENCE,
         sources: &[DANGEROUS],
         json: include_str!("library/counter-reset.json"),
-        expect: Expect { safe: false, must: &[TokenRegression, StaleWrite], must_not: &[], rejected: false },
+        expect: Expect { safe: false, must: &[TokenRegression, StaleWrite], must_not: &[], rejected: false, narrows: None },
         fixes: &[Fix {
             name: "durable-counter",
             title: "Keep the token counter across restarts",
@@ -410,7 +428,7 @@ pub const LESSONS: &[Lesson] = &[
         chapter: CHAPTER_FENCE,
         sources: &[DANGEROUS, CONSUL],
         json: include_str!("library/unguarded-path.json"),
-        expect: Expect { safe: false, must: &[StaleWrite, LostUpdate], must_not: &[], rejected: true },
+        expect: Expect { safe: false, must: &[StaleWrite, LostUpdate], must_not: &[], rejected: true, narrows: None },
         fixes: &[Fix {
             name: "every-path",
             title: "Check the token on every write path",
@@ -426,7 +444,7 @@ pub const LESSONS: &[Lesson] = &[
         chapter: CHAPTER_FENCE,
         sources: &[DANGEROUS, CHUBBY, KLEPPMANN],
         json: include_str!("library/token-wrong-resource.json"),
-        expect: Expect { safe: false, must: &[StaleWrite], must_not: &[LostUpdate], rejected: true },
+        expect: Expect { safe: false, must: &[StaleWrite], must_not: &[LostUpdate], rejected: true, narrows: None },
         fixes: &[Fix {
             name: "one-mark",
             title: "One mark for the whole account",
@@ -468,7 +486,7 @@ pub const LESSONS: &[Lesson] = &[
         chapter: CHAPTER_UNFENCEABLE,
         sources: &[DANGEROUS, ANTIREZ],
         json: include_str!("library/unfenceable-effect.json"),
-        expect: Expect { safe: false, must: &[DuplicateEffect], must_not: &[], rejected: false },
+        expect: Expect { safe: false, must: &[DuplicateEffect], must_not: &[], rejected: false, narrows: None },
         fixes: &[Fix {
             name: "idempotency-key",
             title: "Send once per idempotency key",
@@ -482,7 +500,7 @@ pub const LESSONS: &[Lesson] = &[
         chapter: CHAPTER_REACHABLE,
         sources: &[ASSUMPTIONS],
         json: include_str!("library/coordinator-unreachable.json"),
-        expect: Expect { safe: false, must: &[DuplicateEffect], must_not: &[], rejected: false },
+        expect: Expect { safe: false, must: &[DuplicateEffect], must_not: &[], rejected: false, narrows: None },
         fixes: &[Fix {
             name: "fail-closed",
             title: "Fail closed: no lock, no work",
@@ -510,7 +528,7 @@ pub const LESSONS: &[Lesson] = &[
             title: "The same overlap with a job that is not idempotent",
             summary: "the service no longer ignores a repeat: the same two holders now do the work twice, as a payment would",
             apply: |sc| sc.storage.idempotency = false,
-            expect: Expect { safe: false, must: &[DuplicateEffect], must_not: &[], rejected: false },
+            expect: Expect { safe: false, must: &[DuplicateEffect], must_not: &[], rejected: false, narrows: None },
         }],
     },
     Lesson {
@@ -525,7 +543,7 @@ pub const LESSONS: &[Lesson] = &[
                 title: "Stop when the renewals stop",
                 summary: "the watchdog's failure is acted on: once the lease runs out unrenewed, the job stops",
                 apply: |sc| clients(sc, |c| c.on_loss = LossPolicy::Abort),
-                expect: SAFE,
+                expect: SAFE.narrowed(holds::SILENT_RENEWAL_FAILURE_STOP_ON_FAILED_RENEWAL),
             },
             FENCING,
         ],
@@ -598,14 +616,14 @@ pub const LESSONS: &[Lesson] = &[
                 title: "Give up once the lock is lost",
                 summary: "the job stops when the watchdog sees the loss: no stale write, and the order is left half done — invoiced, never marked so",
                 apply: |sc| clients(sc, |c| c.on_loss = LossPolicy::Abort),
-                expect: SAFE,
+                expect: SAFE.narrowed(holds::REACQUIRE_AFTER_LOSS_GIVE_UP),
             },
             Fix {
                 name: "reacquire",
                 title: "Take the lock again and run the job again",
                 summary: "client 1 queues for the lock again, gets token 35 and runs its job from the acquire step: the order is marked, and the invoice goes out a second time",
                 apply: |sc| clients(sc, |c| c.on_loss = LossPolicy::Reacquire),
-                expect: Expect { safe: false, must: &[DuplicateEffect], must_not: &[StaleWrite], rejected: false },
+                expect: Expect { safe: false, must: &[DuplicateEffect], must_not: &[StaleWrite], rejected: false, narrows: None },
             },
             Fix {
                 name: "reacquire-safely",
@@ -653,7 +671,7 @@ pub const LESSONS: &[Lesson] = &[
             title: "A shorter lease: less waiting, more risk",
             summary: "a 10 s lease frees the lock 20 s sooner, and would expire 20 s sooner under a holder that is only slow",
             apply: |sc| clients(sc, |c| c.ttl_ms = 10_000),
-            expect: SAFE,
+            expect: SAFE.narrowed(holds::RELEASE_LOST_SHORTER_LEASE),
         }],
     },
     Lesson {
@@ -678,7 +696,7 @@ pub const LESSONS: &[Lesson] = &[
         chapter: CHAPTER_FENCE,
         sources: &[DANGEROUS],
         json: include_str!("library/restore-from-backup.json"),
-        expect: Expect { safe: false, must: &[TokenRegression], must_not: &[StaleWrite], rejected: true },
+        expect: Expect { safe: false, must: &[TokenRegression], must_not: &[StaleWrite], rejected: true, narrows: None },
         fixes: &[Fix {
             name: "counter-outside-backup",
             title: "Never restore the counter below an issued token",
@@ -706,7 +724,7 @@ pub const LESSONS: &[Lesson] = &[
         chapter: CHAPTER_UNFENCEABLE,
         sources: &[DANGEROUS],
         json: include_str!("library/unique-constraint.json"),
-        expect: Expect { safe: false, must: &[DuplicateEffect], must_not: &[], rejected: false },
+        expect: Expect { safe: false, must: &[DuplicateEffect], must_not: &[], rejected: false, narrows: None },
         fixes: &[Fix {
             name: "unique-index",
             title: "A unique index on the order id",
@@ -727,14 +745,14 @@ pub const LESSONS: &[Lesson] = &[
                 title: "No lock: write only if the version is unchanged",
                 summary: "each client reads the ledger with its version and writes back only if it is still at that version; storage refuses the stale writer, which reads again and retries. As with the unique index and the idempotent job, the resource itself carries correctness, and there is no lock left to outlive",
                 apply: |sc| without_lock(sc, true),
-                expect: Expect { safe: true, must: &[], must_not: &[], rejected: true },
+                expect: Expect { safe: true, must: &[], must_not: &[], rejected: true, narrows: None },
             },
             Fix {
                 name: "blind",
                 title: "No lock and no condition",
                 summary: "the same read-modify-write with neither a lock nor a version check: nothing refuses the writer that read an older version",
                 apply: |sc| without_lock(sc, false),
-                expect: Expect { safe: false, must: &[LostUpdate], must_not: &[StaleWrite], rejected: false },
+                expect: Expect { safe: false, must: &[LostUpdate], must_not: &[StaleWrite], rejected: false, narrows: None },
             },
         ],
     },

@@ -31,9 +31,9 @@ use super::transcript::Transcript;
 #[cfg(not(feature = "lite"))]
 use super::versus::{compare_bar, second_diagram};
 use super::{css, when};
-use crate::session::{Action, Menu};
 #[cfg(not(feature = "lite"))]
-use crate::session::{Effect, Panel};
+use crate::session::Panel;
+use crate::session::{Action, Menu};
 #[cfg(not(feature = "lite"))]
 use std::rc::Rc;
 use yew::prelude::*;
@@ -79,7 +79,6 @@ pub fn App() -> Html {
     use_action_menu(model.frame.selected);
     super::guide::use_question_in_view(model.quiz_waiting());
     let handover = super::handover::use_handover(&model, &on_action);
-    super::handover::use_focus(&model, &on_action);
     super::recorded::use_recording_fetch(model.doc.wants_recording.clone(), on_action.clone());
     // The share links, rebuilt when the view's link changes (never per frame).
     // (The first load shares nothing: the whole app does.)
@@ -278,10 +277,7 @@ pub fn App() -> Html {
     let side =
         |p: Panel, body: Html| panel_details(p, model.nav.panels.is_open(p), &on_action, body);
     #[cfg(not(feature = "lite"))]
-    let explore_asks = model
-        .effects
-        .newest(|e| (*e == Effect::Explore).then_some(()))
-        .map(|(n, ())| n);
+    let explore_asks = model.effects.explore();
     #[cfg(not(feature = "lite"))]
     let (menus_and_share, legend, view, tools) = (
         html! {

@@ -10,7 +10,7 @@
 
 #[cfg(not(feature = "lite"))]
 use crate::session::handoff::Handoff;
-use crate::session::{Action, Effect, Panel, Session};
+use crate::session::{Action, Panel, Session};
 use yew::prelude::*;
 
 /// The global `static/boot.js` leaves the handoff in for the whole app to read.
@@ -42,12 +42,10 @@ pub fn initial_session() -> Session {
 
 /// Moves the reader to the panel the session asks for (`Effect::Focus`): a handoff's, or
 /// the Explore panel when a search is asked for. The session has opened it already.
+#[cfg(not(feature = "lite"))]
 #[hook]
-pub fn use_focus(session: &Session, on_action: &Callback<Action>) {
-    let asked = session.effects.newest(|e| match e {
-        Effect::Focus(p) => Some(*p),
-        _ => None,
-    });
+fn use_focus(session: &Session, on_action: &Callback<Action>) {
+    let asked = session.effects.focus();
     let on_action = on_action.clone();
     use_effect_with(asked, move |asked| {
         if let Some((n, p)) = *asked {
@@ -57,13 +55,16 @@ pub fn use_focus(session: &Session, on_action: &Callback<Action>) {
     });
 }
 
-/// The whole app draws nothing for the handover: the first load's status line is its own.
+/// The whole app: moves the reader to the panels the session asks for ([`use_focus`]),
+/// and draws nothing (the first load's status line is its own).
 #[cfg(not(feature = "lite"))]
 #[hook]
-pub fn use_handover(_session: &Session, _on_action: &Callback<Action>) -> Html {
+pub fn use_handover(session: &Session, on_action: &Callback<Action>) -> Html {
+    use_focus(session, on_action);
     html! {}
 }
 
+#[cfg(not(feature = "lite"))]
 fn focus_panel(panel: Panel) {
     use wasm_bindgen::JsCast;
     let selector = match panel {
@@ -126,14 +127,13 @@ mod lite {
         let load = use_state(|| Load::Idle);
         {
             let load = load.clone();
-            let on_action = on_action.clone();
-            let asked = session.effects.newest(|e| match e {
-                Effect::LoadWholeApp(h) => Some(h.clone()),
-                _ => None,
-            });
-            use_effect_with(asked, move |asked| {
-                if let Some((n, h)) = asked {
-                    on_action.emit(Action::Done(*n));
+            let asked = session.effects.load();
+            // Watched by its serial alone: a new one is a new ask (a Retry). It is left
+            // waiting, not drained: this build is unmounted when the whole app starts,
+            // and a failed load is asked again under a new serial.
+            let serial = asked.as_ref().map(|&(n, _)| n);
+            use_effect_with(serial, move |_| {
+                if let Some((_, h)) = asked {
                     load.set(Load::Loading);
                     let text = h.encode();
                     wasm_bindgen_futures::spawn_local(async move {

@@ -158,54 +158,78 @@ pub enum Effect {
 }
 
 /// The effects not yet carried out, each with its serial number (increasing over the
-/// page's life), so a layer that sees the same list twice does each once.
-#[derive(Clone, Default, PartialEq)]
+/// page's life), so a layer that sees the same one twice does it once. One of each kind
+/// waits at most: a newer ask supersedes an older one of its kind (two searches asked
+/// before the page drew start one).
+#[derive(Clone, Default)]
 pub struct Effects {
-    pending: Rc<Vec<(u32, Effect)>>,
     next: u32,
+    explore: Option<u32>,
+    load: Option<(u32, Rc<Handoff>)>,
+    focus: Option<(u32, Panel)>,
 }
 
 impl Effects {
     /// Asks for `e` to be done.
     pub fn push(&mut self, e: Effect) {
-        Rc::make_mut(&mut self.pending).push((self.next, e));
-        self.next = self.next.wrapping_add(1);
+        let n = self.next;
+        self.next = n.wrapping_add(1);
+        match e {
+            Effect::Explore => self.explore = Some(n),
+            Effect::LoadWholeApp(h) => self.load = Some((n, h)),
+            Effect::Focus(p) => self.focus = Some((n, p)),
+        }
+    }
+
+    /// A search asked for, by its serial.
+    pub fn explore(&self) -> Option<u32> {
+        self.explore
+    }
+
+    /// The whole app asked for, with what to hand over to it.
+    pub fn load(&self) -> Option<(u32, Rc<Handoff>)> {
+        self.load.clone()
+    }
+
+    /// A panel to move the reader to.
+    pub fn focus(&self) -> Option<(u32, Panel)> {
+        self.focus
     }
 
     /// The effects waiting, oldest first.
-    pub fn pending(&self) -> &[(u32, Effect)] {
-        &self.pending
+    pub fn pending(&self) -> Vec<(u32, Effect)> {
+        let mut all: Vec<(u32, Effect)> = [
+            self.explore.map(|n| (n, Effect::Explore)),
+            self.load.clone().map(|(n, h)| (n, Effect::LoadWholeApp(h))),
+            self.focus.map(|(n, p)| (n, Effect::Focus(p))),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        all.sort_by_key(|&(n, _)| n);
+        all
     }
 
-    /// The newest effect waiting that `pick` accepts, with its serial: what a part of the
-    /// page watches, doing it once per serial.
-    pub fn newest<T>(&self, pick: impl Fn(&Effect) -> Option<T>) -> Option<(u32, T)> {
-        self.pending
-            .iter()
-            .rev()
-            .find_map(|(n, e)| pick(e).map(|t| (*n, t)))
+    /// Whether the effect of serial `n` still waits.
+    pub fn waits(&self, n: u32) -> bool {
+        self.explore == Some(n)
+            || self.load.as_ref().is_some_and(|l| l.0 == n)
+            || self.focus.is_some_and(|f| f.0 == n)
     }
 
-    /// Forgets the effect of serial `n`, and any older one of the same kind (it was
-    /// superseded): it has been carried out. Whether anything was forgotten.
+    /// Forgets the effect of serial `n`: it has been carried out. Whether it was waiting.
     pub fn done(&mut self, n: u32) -> bool {
-        let Some(kind) = self
-            .pending
-            .iter()
-            .find(|(k, _)| *k == n)
-            .map(|(_, e)| e.kind())
-        else {
-            return false;
-        };
-        Rc::make_mut(&mut self.pending).retain(|(k, e)| *k > n || e.kind() != kind);
-        true
-    }
-}
-
-impl Effect {
-    /// Which effect this is, whatever it carries.
-    fn kind(&self) -> std::mem::Discriminant<Effect> {
-        std::mem::discriminant(self)
+        let waited = self.waits(n);
+        if self.explore == Some(n) {
+            self.explore = None;
+        }
+        if self.load.as_ref().is_some_and(|l| l.0 == n) {
+            self.load = None;
+        }
+        if self.focus.is_some_and(|f| f.0 == n) {
+            self.focus = None;
+        }
+        waited
     }
 }
 
@@ -214,30 +238,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_effect_is_pending_until_it_is_done() {
-        let explore = |e: &Effect| matches!(e, Effect::Explore).then_some(());
-        let load = |e: &Effect| match e {
-            Effect::LoadWholeApp(h) => Some(h.clone()),
-            _ => None,
-        };
+    fn an_effect_waits_until_it_is_done() {
         let mut fx = Effects::default();
-        assert_eq!(fx.newest(explore), None);
+        assert_eq!(fx.explore(), None);
         fx.push(Effect::Explore);
         fx.push(Effect::LoadWholeApp(Rc::default()));
         fx.push(Effect::Explore);
-        assert_eq!(fx.pending().len(), 3);
-        assert_eq!(fx.newest(explore), Some((2, ())));
-        assert_eq!(fx.newest(load).map(|(n, _)| n), Some(1));
-        // The newest search done: the older one it superseded goes too, the load stays.
+        // The second search supersedes the first; the load waits beside it.
+        assert_eq!(fx.explore(), Some(2));
+        assert_eq!(fx.load().map(|(n, _)| n), Some(1));
+        assert_eq!(fx.pending().len(), 2);
+        assert!(!fx.waits(0));
         assert!(fx.done(2));
-        assert_eq!(fx.newest(explore), None);
-        assert_eq!(fx.pending().len(), 1);
+        assert_eq!(fx.explore(), None);
         // Done twice changes nothing the second time.
         assert!(fx.done(1));
         assert!(!fx.done(1));
         assert!(fx.pending().is_empty());
         // Serials keep increasing after a drain, so a new effect is never taken for one done.
-        fx.push(Effect::Explore);
-        assert_eq!(fx.newest(explore), Some((3, ())));
+        fx.push(Effect::Focus(Panel::Editor));
+        assert_eq!(fx.focus(), Some((3, Panel::Editor)));
+        assert_eq!(fx.pending(), [(3, Effect::Focus(Panel::Editor))]);
     }
 }

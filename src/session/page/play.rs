@@ -89,6 +89,8 @@ impl Session {
     }
 
     /// Pauses just after the next (`forward`) or previous notable event, or at an end.
+    // Inlined: each arm of the reducer keeps only its own direction (the first load counts bytes).
+    #[inline(always)]
     pub(super) fn jump_to_notable(&mut self, forward: bool) {
         let trace = &self.doc.run.trace;
         let step = self.play.cursor.step;

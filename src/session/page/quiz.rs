@@ -6,6 +6,8 @@ use super::*;
 
 impl Session {
     /// Pauses on the next (`forward`) or previous beat of the walkthrough.
+    // Inlined: each arm of the reducer keeps only its own direction (the first load counts bytes).
+    #[inline(always)]
     pub(super) fn jump_to_beat(&mut self, forward: bool) {
         self.play.playing = false;
         let (beats, step) = (&self.teach.beats, self.play.cursor.step);
