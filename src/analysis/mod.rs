@@ -1,7 +1,9 @@
 //! Reading a run: what happened, and whether it was safe.
 //!
 //! [`projection`] is the one fold of the trace — who believes what, which lease is live,
-//! what storage holds — at any step, from keyframes, without re-simulating. [`check`] reads
+//! what storage holds — at any step, from keyframes, without re-simulating; [`believed`]
+//! reads off the same fold, for each lease a client believed in and the lock service
+//! expired, where the client's clock ended it against where the service did. [`check`] reads
 //! a run and returns the verdict (two believers, stale writes, lost updates, token
 //! regressions, duplicate effects) and, beside it, [`liveness`]: whose work never completed.
 //! [`compare`] lines two runs up and finds where they part. [`explore`] searches the
@@ -12,6 +14,7 @@
 //! May import: [`crate::vocab`] and [`crate::model`]. No prose for learners lives here
 //! (that is [`crate::teach::walkthrough`]), and no geometry (that is [`crate::view`]).
 
+pub mod believed;
 pub mod bound;
 pub mod check;
 pub mod compare;

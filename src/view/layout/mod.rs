@@ -16,6 +16,7 @@ use crate::vocab::names::{token_words, PauseCause};
 use crate::vocab::numbers::decimal;
 use crate::vocab::numbers::within;
 
+use crate::analysis::believed::{believed_spans, BelievedSpan};
 use crate::analysis::projection::{Interval, Span, State};
 use crate::model::trace::{Event, Trace};
 use crate::vocab::ids::NodeId;
@@ -38,8 +39,8 @@ mod stage;
 pub use arrows::arrowhead_box;
 use arrows::{labelled, sent};
 use bars::interval_bar;
+use gaps::gaps;
 pub use gaps::GAP_H;
-use gaps::{gap_spans, gaps, GapSpan};
 #[cfg(not(feature = "lite"))]
 use marks::stack;
 #[cfg(not(feature = "lite"))]
@@ -195,8 +196,8 @@ pub struct Index {
     /// The longest flight of any message (ms): a message sent more than this before a
     /// window cannot reach into it, so nothing earlier is looked at.
     longest_flight: i64,
-    /// Believed vs actual, in true time (see [`gap_spans`]).
-    gaps: Vec<GapSpan>,
+    /// Believed vs actual, in true time ([`believed_spans`]).
+    gaps: Vec<BelievedSpan>,
     /// Look only at the window's entries (always, but in the test that a window is drawn
     /// exactly as a walk of every entry would draw it: [`Index::uncut`]).
     cut: bool,
@@ -228,7 +229,7 @@ impl Index {
             spans: crate::analysis::projection::intervals(trace),
             dropped,
             longest_flight,
-            gaps: gap_spans(trace),
+            gaps: believed_spans(trace),
             cut: true,
             #[cfg(not(feature = "lite"))]
             lod: std::cell::OnceCell::new(),
