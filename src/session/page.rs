@@ -1,9 +1,11 @@
-//! The page's one reducer: the scenario history, the current run, the cursor, playback, the
-//! quiz hold, the comparison, the menus and what a host page asked for.
+//! The page's state and its reducer: [`Session`] in parts (`parts`: the document,
+//! playback, the frame, navigation, the embedding, teaching, the effects), and
+//! [`Session::reduce`], which routes each action to the reducer of the part it concerns
+//! (`play`, `document`, `quiz`, …) and records it in the link.
 //!
 //! [`Session::reduce`] is a pure function of (state, [`Action`]): the browser layer wraps
 //! it in Yew's `Reducible` and adds only what touches the browser (frames, keys, storage,
-//! the address bar). A [`Run`] is simulated once per scenario (an edit, undo, redo, the
+//! the address bar), carrying out the effects it leaves (`Effect`). A [`Run`] is simulated once per scenario (an edit, undo, redo, the
 //! fencing switch) and then only *read*. Actions that change nothing return the same `Rc`,
 //! so the page skips the render (a tick while paused costs nothing).
 
@@ -59,7 +61,8 @@ pub struct Session {
     pub embed: Embedding,
     /// The walkthrough's beats, the quiz, the learner's progress.
     pub teach: Teaching,
-    /// What the page must do once: searches to start, the whole app to load.
+    /// What the page must do once: a search to start, the whole app to load, a panel to
+    /// move the reader to.
     pub effects: Effects,
 }
 

@@ -109,7 +109,7 @@ mod whole {
         ] {
             session = session.reduce(a);
         }
-        out += session.fragment.as_deref().unwrap_or_default();
+        out += session.nav.fragment.as_deref().unwrap_or_default();
         out += &format!("{:?}", session.picker());
         out
     }
@@ -155,20 +155,20 @@ fn exercise(input: &str) -> String {
         Action::Pick(n),
         Action::QuizNext,
         Action::Open(input.to_string()),
-        Action::Upgrade(Some(input.to_string())),
+        Action::Upgrade(leaseline::session::Panel::named(input)),
         Action::Pause,
     ] {
         s = s.reduce(a);
     }
     // The stage's menu offers edits, and the first load applies them.
-    let menu = actions_for(Target::Node(node), &s.state, n as i64);
+    let menu = actions_for(Target::Node(node), &s.play.state, n as i64);
     out += &menu.title;
     for (label, edit) in menu.items {
         out += &label;
         s = s.reduce(Action::Edit(edit));
     }
     s = s.reduce(Action::Undo).reduce(Action::Redo);
-    let run = &s.run;
+    let run = &s.doc.run;
     // The timeline: the diagram laid out at the box's width, its axis and its body.
     let width = layout::fitted_width(x);
     let d = layout::layout_in(&run.index, &run.trace, &run.verdict, width, None);
@@ -180,18 +180,18 @@ fn exercise(input: &str) -> String {
     // The stage, the panels, the caption, the transcript.
     out += &format!(
         "{} {}",
-        layout::stage_links(&run.stage, &s.state).len(),
-        layout::packets(&run.stage, &run.trace, &s.state, x).len()
+        layout::stage_links(&run.stage, &s.play.state).len(),
+        layout::packets(&run.stage, &run.trace, &s.play.state, x).len()
     );
-    let step = s.cursor.step;
-    out += &narrate::sentence(&run.trace, &run.verdict, step, &s.state).unwrap_or_default();
+    let step = s.play.cursor.step;
+    out += &narrate::sentence(&run.trace, &run.verdict, step, &s.play.state).unwrap_or_default();
     out += &narrate::ending(&run.verdict);
     out += &narrate::verdict_line(&run.verdict);
     out += &narrate::verdict_so_far(&run.verdict, step, n == 0).1;
     for line in narrate::transcript(&run.trace, &run.verdict, &run.projection) {
         out += &line.text;
     }
-    out += &s.caption;
+    out += &s.play.caption;
     // The walkthrough: the beat at the cursor, its facts filled in.
     if let Some(w) = course::walkthrough(input) {
         let facts = run.facts();
@@ -204,9 +204,9 @@ fn exercise(input: &str) -> String {
         out += q.asks;
         out += q.model_answer;
     }
-    out += &format!("{:?} {:?}", s.beats, s.picker());
+    out += &format!("{:?} {:?}", s.teach.beats, s.picker());
     // The address bar and an embed's host page.
-    out += s.fragment.as_deref().unwrap_or_default();
+    out += s.nav.fragment.as_deref().unwrap_or_default();
     out += &share::encode(&share::ViewState::default());
     if let Ok(command) = embed::parse(input) {
         out += &format!("{command:?}");
