@@ -196,7 +196,8 @@ impl Effects {
         self.focus
     }
 
-    /// The effects waiting, oldest first.
+    /// The effects waiting, oldest first (what the tests read; the page asks by kind).
+    #[cfg(test)]
     pub fn pending(&self) -> Vec<(u32, Effect)> {
         let mut all: Vec<(u32, Effect)> = [
             self.explore.map(|n| (n, Effect::Explore)),
