@@ -7,7 +7,7 @@
 use crate::analysis::check::{check, Verdict};
 use crate::analysis::projection::{Projection, State};
 use crate::model::scenario::{FenceMode, Scenario};
-use crate::model::sim::run;
+use crate::model::sim::{self, Kit};
 use crate::model::trace::Trace;
 use crate::teach::facts::Facts;
 use crate::teach::narrate;
@@ -40,9 +40,20 @@ impl PartialEq for Run {
     }
 }
 
+/// The services and faults the page builds its runs with: every one in the whole app; the
+/// generic service and pauses in the first load, which plays the default page's run and
+/// its fix and hands every other run to the whole app (`Session::handoff`), so that the
+/// rest of the model's code stays out of its wasm. Either kit gives the same run of a
+/// scenario it carries (`model::sim::kit`'s tests).
+#[cfg(not(feature = "lite"))]
+pub type PageKit = sim::Whole;
+#[cfg(feature = "lite")]
+pub type PageKit = sim::Pauses;
+
 impl Run {
     pub fn new(scenario: Rc<Scenario>) -> Run {
-        let trace = run(&scenario);
+        debug_assert!(PageKit::carries(&scenario), "{}", scenario.name);
+        let trace = sim::run_with::<PageKit>(&scenario);
         Run::of_trace(scenario, trace)
     }
 
@@ -80,7 +91,12 @@ impl Run {
 
     /// What a walkthrough beat's numbers are read from.
     pub fn facts(&self) -> Facts<'_> {
-        Facts::new(&self.trace, &self.scenario, &self.projection)
+        Facts::new(
+            &self.trace,
+            &self.scenario,
+            &self.projection,
+            sim::run_with::<PageKit>,
+        )
     }
 
     pub fn state_at(&self, step: usize) -> State {

@@ -61,14 +61,23 @@ pub struct Facts<'a> {
     pub trace: &'a Trace,
     pub scenario: &'a Scenario,
     pub projection: &'a Projection,
+    /// How the page simulates a scenario (`sim::run_with` of its kit), for facts that
+    /// run variants of this one (the tail's share).
+    pub runs: fn(&Scenario) -> Trace,
 }
 
 impl<'a> Facts<'a> {
-    pub fn new(trace: &'a Trace, scenario: &'a Scenario, projection: &'a Projection) -> Self {
+    pub fn new(
+        trace: &'a Trace,
+        scenario: &'a Scenario,
+        projection: &'a Projection,
+        runs: fn(&Scenario) -> Trace,
+    ) -> Self {
         Facts {
             trace,
             scenario,
             projection,
+            runs,
         }
     }
 
@@ -303,13 +312,15 @@ impl<'a> Facts<'a> {
             ("c1_token", _) => self.first_token(NodeId::Client(0))?.to_string(),
             ("c2_token", _) => self.first_token(NodeId::Client(1))?.to_string(),
             ("c1_next", _) => (self.first_token(NodeId::Client(0))? + 1).to_string(),
-            ("tail_runs", _) => tail::share(self.scenario)?.runs.to_string(),
-            ("tail_unsafe", _) => tail::share(self.scenario)?.unsafe_runs.to_string(),
+            ("tail_runs", _) => tail::share(self.scenario, self.runs)?.runs.to_string(),
+            ("tail_unsafe", _) => tail::share(self.scenario, self.runs)?
+                .unsafe_runs
+                .to_string(),
             ("tail_pct", _) => {
-                let s = tail::share(self.scenario)?;
+                let s = tail::share(self.scenario, self.runs)?;
                 decimal((s.unsafe_runs * 1_000 / s.runs) as i64, 1)
             }
-            ("tail_p99_s", _) => secs(tail::share(self.scenario)?.p99_ms),
+            ("tail_p99_s", _) => secs(tail::share(self.scenario, self.runs)?.p99_ms),
             ("c1_left_at_pause_s", _) => secs(self.left_at_pause(NodeId::Client(0))?),
             _ => return None,
         })
@@ -426,7 +437,7 @@ mod tests {
                 .iter()
                 .position(|e| e.node == NodeId::Client(0))
                 .unwrap();
-            Facts::new(&trace, sc, &p).fill("its clock runs {drift}", i)
+            Facts::new(&trace, sc, &p, crate::model::sim::run).fill("its clock runs {drift}", i)
         };
         assert_eq!(told(&sc), None);
         sc.clients[0].clock.drift_ppm = -125_000;
@@ -440,7 +451,7 @@ mod tests {
         let sc = crate::teach::course::open("gc-pause").unwrap();
         let trace = crate::model::sim::simulate(&sc).unwrap();
         let p = Projection::new(&trace);
-        let f = Facts::new(&trace, &sc, &p);
+        let f = Facts::new(&trace, &sc, &p, crate::model::sim::run);
         assert_eq!(f.fill("{nonsense}", 0), None);
         assert_eq!(f.fill("token {token", 4), None);
         assert_eq!(

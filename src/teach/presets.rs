@@ -182,11 +182,11 @@ mod tests {
         assert_eq!(super::gc_pause(), file);
     }
 
-    /// The first load simulates this scenario alone, fenced or not, and leaves out of its
-    /// simulation what the scenario does not use: every service but the generic one
-    /// (`model::flavors::simulated`), every fault but a pause (`model::sim`'s `fault`), and
-    /// the telling of the events only those make (`model::trace::left_out_events`). A
-    /// default page that used more would run wrongly there, so it fails here first.
+    /// The first load simulates this scenario alone, fenced or not, with the kit that
+    /// carries the generic service and pauses (`model::sim::Pauses`), and leaves out the
+    /// telling of the events only other services and faults make
+    /// (`model::trace::left_out_events`). A default page that used more would not be
+    /// carried there, so it fails here first.
     #[test]
     fn the_first_load_simulates_all_the_default_page_uses() {
         let sc = super::gc_pause();

@@ -10,8 +10,8 @@
 
 use crate::analysis::check::check;
 use crate::model::scenario::{FaultKind, Scenario};
-use crate::model::sim;
 use crate::model::sim::rng::Rng;
+use crate::model::trace::Trace;
 use std::cell::RefCell;
 
 /// How many seeded runs the share is computed over.
@@ -43,9 +43,10 @@ thread_local! {
     static LAST: RefCell<Option<(Scenario, Option<Share>)>> = const { RefCell::new(None) };
 }
 
-/// `sc` run under seeds 1 ..= [`RUNS`], every pause drawn from [`draw_pause`]; `None` if
-/// the scenario has no pause to draw.
-pub fn share(sc: &Scenario) -> Option<Share> {
+/// `sc` run by `run` (a simulation: the page's, [`Facts::runs`](super::facts::Facts)) under
+/// seeds 1 ..= [`RUNS`], every pause drawn from [`draw_pause`]; `None` if the scenario has
+/// no pause to draw.
+pub fn share(sc: &Scenario, run: fn(&Scenario) -> Trace) -> Option<Share> {
     if let Some(hit) = LAST.with(|l| {
         l.borrow()
             .as_ref()
@@ -53,12 +54,12 @@ pub fn share(sc: &Scenario) -> Option<Share> {
     }) {
         return hit;
     }
-    let v = compute(sc);
+    let v = compute(sc, run);
     LAST.with(|l| *l.borrow_mut() = Some((sc.clone(), v)));
     v
 }
 
-fn compute(sc: &Scenario) -> Option<Share> {
+fn compute(sc: &Scenario, simulate: fn(&Scenario) -> Trace) -> Option<Share> {
     if !sc
         .faults
         .iter()
@@ -80,7 +81,7 @@ fn compute(sc: &Scenario) -> Option<Share> {
         }
         // The scenario on screen is valid (a built-in one by its tests, an edited one by
         // the editor), and a drawn pause (10 ms and up) keeps it so: no validation again.
-        let trace = sim::run(&run);
+        let trace = simulate(&run);
         unsafe_runs += u64::from(!check(&trace).safe);
     }
     pauses.sort_unstable();
@@ -96,13 +97,18 @@ fn compute(sc: &Scenario) -> Option<Share> {
 mod tests {
     use super::*;
     use crate::model::scenario::FenceMode;
+    use crate::model::sim;
     use crate::teach::library::find;
 
     #[test]
     fn some_runs_outrun_a_ttl_above_the_p99() {
         let sc = find("tail-latency").unwrap();
-        let s = share(&sc).unwrap();
-        assert_eq!(s, share(&sc).unwrap(), "deterministic (and cached)");
+        let s = share(&sc, sim::run).unwrap();
+        assert_eq!(
+            s,
+            share(&sc, sim::run).unwrap(),
+            "deterministic (and cached)"
+        );
         assert_eq!(s.runs, RUNS);
         // The TTL (5 s) is above the p99 pause, and still some runs outrun it.
         assert!(s.p99_ms < 3_000, "{s:?}");
@@ -110,11 +116,11 @@ mod tests {
         // Fencing closes the tail: no seed ends unsafe.
         let mut fenced = sc.clone();
         fenced.storage.fence = FenceMode::Monotone;
-        assert_eq!(share(&fenced).unwrap().unsafe_runs, 0);
+        assert_eq!(share(&fenced, sim::run).unwrap().unsafe_runs, 0);
         // No pause, nothing to draw.
         let mut calm = sc;
         calm.faults.clear();
-        assert_eq!(share(&calm), None);
+        assert_eq!(share(&calm, sim::run), None);
     }
 
     #[test]

@@ -604,7 +604,7 @@ mod fill_tests {
         let w = course::walkthrough(name).unwrap();
         let trace = simulate(sc).unwrap();
         let projection = Projection::new(&trace);
-        let run = Facts::new(&trace, sc, &projection);
+        let run = Facts::new(&trace, sc, &projection, crate::model::sim::run);
         let texts = w
             .place(&run)
             .iter()
@@ -1213,7 +1213,7 @@ mod fill_tests {
         let sc = stock("delayed-write");
         let trace = simulate(&sc).unwrap();
         let projection = Projection::new(&trace);
-        let run = Facts::new(&trace, &sc, &projection);
+        let run = Facts::new(&trace, &sc, &projection, crate::model::sim::run);
         let w = course::walkthrough("delayed-write").unwrap();
         let at = w.place(&run)[1].unwrap();
         let e = &trace.entries[at];

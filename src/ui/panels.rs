@@ -75,6 +75,12 @@ pub fn inspector(props: &PanelProps) -> Html {
     });
     #[cfg(feature = "lite")]
     let folded: Option<Html> = None;
+    // The first load runs the generic service alone (`session::run::PageKit`), so it
+    // carries that service's text only.
+    #[cfg(not(feature = "lite"))]
+    let explainer = flavor.explainer();
+    #[cfg(feature = "lite")]
+    let explainer = crate::model::flavors::generic::EXPLAINER;
     html! {
         <section class="panel inspector" aria-label="Inspector">
             <h2>{ narrate::inspector_heading(t) }</h2>
@@ -84,7 +90,7 @@ pub fn inspector(props: &PanelProps) -> Html {
             </p>
             <details class="explainer">
                 <summary>{ narrate::explainer_summary(flavor) }</summary>
-                <p>{ flavor.explainer() }</p>
+                <p>{ explainer }</p>
             </details>
             <table>
                 <thead><tr><th scope="col">{ "node" }</th><th scope="col">{ "clock" }</th><th scope="col">{ "state" }</th><th scope="col">{ "believes" }</th></tr></thead>

@@ -552,7 +552,12 @@ fn everything_told() -> Vec<Told> {
         }
         if let Some(w) = course::walkthrough(id) {
             let projection = leaseline::analysis::projection::Projection::new(&base.trace);
-            let facts = leaseline::teach::facts::Facts::new(&base.trace, &base.sc, &projection);
+            let facts = leaseline::teach::facts::Facts::new(
+                &base.trace,
+                &base.sc,
+                &projection,
+                leaseline::model::sim::run,
+            );
             for (b, at) in w.place(&facts).into_iter().enumerate() {
                 if let Some(t) = at.and_then(|i| w.text(b, i, &facts)) {
                     let mut beat = told(format!("{id}: beat {b}"), t, &base, false);

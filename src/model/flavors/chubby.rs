@@ -29,10 +29,8 @@ pub const GRACE_MS: i64 = 45_000;
 /// the scenario sets none (the paper names no default).
 pub const LOCK_DELAY_MS: i64 = 60_000;
 
-pub const MODEL: Model = Model {
-    name: "chubby",
-    explainer: super::not_in_first_load(
-        "Chubby, described by Mike Burrows in \"The Chubby lock service for \
+/// One paragraph for the inspector, in our words, naming the source.
+pub const EXPLAINER: &str = "Chubby, described by Mike Burrows in \"The Chubby lock service for \
 loosely-coupled distributed systems\" (OSDI 2006). Clients keep a session alive with \
 KeepAlives; if the local lease runs out the client enters jeopardy and waits a 45-second \
 grace period before declaring the session lost; meanwhile the library holds back the \
@@ -42,8 +40,10 @@ no lock, though the client sees it: jeopardy, then safe, and a fail-over event. 
 When a holder really fails, its lock is held back for a lock-delay the client chose, up to a \
 minute (the model uses the full minute), for servers that cannot check anything. Those that can ask for a sequencer: the lock's name, \
 mode and generation number, which increases on every acquisition, so a resource can refuse \
-a request carrying an older one.",
-    ),
+a request carrying an older one.";
+
+pub const MODEL: Model = Model {
+    name: "chubby",
     fence: "sequencer (name, mode, lock generation): the generation is the token",
     tokens: Tokens::Counter,
     waiters: None,

@@ -24,10 +24,9 @@ pub const LOCK_DELAY_MS: i64 = 15_000;
 /// The shortest session TTL Consul accepts.
 pub const MIN_TTL_MS: i64 = 10_000;
 
-pub const MODEL: Model = Model {
-    name: "consul",
-    explainer: super::not_in_first_load(
-        "Consul's locks, per its sessions documentation: a lock is a key held by a \
+/// One paragraph for the inspector, in our words, naming the source.
+pub const EXPLAINER: &str =
+    "Consul's locks, per its sessions documentation: a lock is a key held by a \
 session, and the session ends when its TTL runs out, when it is destroyed, or when the \
 node's health check goes critical. The TTL is only a lower bound; the servers may take up \
 to twice as long to notice (this model picks a random moment between one and two TTLs: a \
@@ -35,8 +34,10 @@ modelling choice, not Consul's rule). Gossip-based health checks can report a li
 releasing a lock whose holder is still working, so after such an invalidation Consul refuses \
 to hand the lock out again for the lock-delay (15 seconds by default) in the hope that the \
 old holder notices in time. The real protection is the sequencer: the key, its LockIndex \
-(which grows with every acquisition) and the session, which a resource can check.",
-    ),
+(which grows with every acquisition) and the session, which a resource can check.";
+
+pub const MODEL: Model = Model {
+    name: "consul",
     fence: "sequencer (Key, LockIndex, Session): LockIndex is the token",
     tokens: Tokens::Counter,
     waiters: None,

@@ -34,10 +34,8 @@ pub fn keepalive_ms(ttl_ms: i64) -> i64 {
     ttl_ms / 3
 }
 
-pub const MODEL: Model = Model {
-    name: "etcd",
-    explainer: super::not_in_first_load(
-        "etcd's lock, as its documentation and client library describe it: the client \
+/// One paragraph for the inspector, in our words, naming the source.
+pub const EXPLAINER: &str = "etcd's lock, as its documentation and client library describe it: the client \
 takes a lease (etcd raises a TTL under 2 seconds to 2 seconds), keeps it alive every third of its TTL, and puts a key \
 under the lock's prefix attached to that lease. Whoever's key has the lowest create revision \
 owns the lock; the others wait for the key just before theirs to be deleted. When a lease is \
@@ -48,8 +46,10 @@ took), and that makes it the fencing token. The docs warn that the lock alone do
 exclusion. And a new leader's lessor (Promote, in lessor.go) gives every lease its full TTL \
 again plus the 1-second election timeout (etcd issues #9395 and #9888): a dead holder can \
 block the lock for longer than its TTL. Lease checkpointing, which persists the remaining \
-TTL, limits that; the model runs without it.",
-    ),
+TTL, limits that; the model runs without it.";
+
+pub const MODEL: Model = Model {
+    name: "etcd",
     fence: "the lock key's create revision: ordered, survives restarts",
     tokens: Tokens::Revision,
     waiters: Some(Waiters::Queue),

@@ -6,14 +6,17 @@
 
 use super::{Expiry, Failover, Model, OnExpiry, Tokens};
 
-pub const MODEL: Model = Model {
-    name: "generic",
-    explainer: "A textbook lease server, as drawn in Kleppmann's 2016 post \"How to do \
+/// One paragraph for the inspector, in our words, naming the source.
+pub const EXPLAINER: &str =
+    "A textbook lease server, as drawn in Kleppmann's 2016 post \"How to do \
 distributed locking\": it grants one lease at a time, expires it on its own clock when the \
 TTL runs out, and stamps every grant with the next value of a counter that only goes up. \
 That counter is the fencing token: storage that remembers the highest token it has seen can \
 refuse a late writer holding an older one. The lease alone never guarantees exclusion; the \
-token is what lets the resource enforce it.",
+token is what lets the resource enforce it.";
+
+pub const MODEL: Model = Model {
+    name: "generic",
     fence: "token: a counter bumped on every grant",
     tokens: Tokens::Counter,
     waiters: None,

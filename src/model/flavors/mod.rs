@@ -127,36 +127,10 @@ pub enum Failover {
     Extend { extra_ms: i64 },
 }
 
-/// A text only the whole app shows: the first load (the `lite` feature) runs the default
-/// page's generic lock service alone, so it leaves out the other services' explainers, a
-/// couple of kilobytes of its wasm.
-pub(crate) const fn not_in_first_load(text: &'static str) -> &'static str {
-    if cfg!(feature = "lite") {
-        ""
-    } else {
-        text
-    }
-}
-
-/// The model the simulation runs for a service whose model is `model`. The first load (the
-/// `lite` feature) simulates the default page's scenario alone, which runs on the generic
-/// service (a test in `teach::presets` holds it so): there this is the generic model,
-/// whatever it is given. As a constant, it lets the compiler drop every other service's
-/// branches from the first load's simulation, over a kilobyte of its wasm.
-pub(crate) const fn simulated(model: &'static Model) -> &'static Model {
-    if cfg!(feature = "lite") {
-        &generic::MODEL
-    } else {
-        model
-    }
-}
-
 /// The safety-relevant shape of one lock service, as data.
 #[derive(Clone, Copy, Debug)]
 pub struct Model {
     pub name: &'static str,
-    /// One paragraph for the inspector, in our words, naming the source.
-    pub explainer: &'static str,
     /// The fence the service offers, or "none".
     pub fence: &'static str,
     pub tokens: Tokens,
@@ -214,8 +188,18 @@ impl Flavor {
         Flavor::ALL.into_iter().find(|f| f.name() == s)
     }
 
+    /// One paragraph for the inspector, in our words, naming the source. Kept beside the
+    /// models rather than in them: a run reads its model, never this text.
     pub fn explainer(self) -> &'static str {
-        self.model().explainer
+        match self {
+            Flavor::Generic => generic::EXPLAINER,
+            Flavor::Redis => redis::EXPLAINER,
+            Flavor::Redlock => redlock::EXPLAINER,
+            Flavor::Zookeeper => zookeeper::EXPLAINER,
+            Flavor::Etcd => etcd::EXPLAINER,
+            Flavor::Consul => consul::EXPLAINER,
+            Flavor::Chubby => chubby::EXPLAINER,
+        }
     }
 
     pub fn fence_offered(self) -> &'static str {

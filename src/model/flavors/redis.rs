@@ -16,18 +16,19 @@
 use super::Waiters;
 use super::{Expiry, Failover, Model, OnExpiry, Tokens};
 
-pub const MODEL: Model = Model {
-    name: "redis",
-    explainer: super::not_in_first_load(
-        "A single Redis server used as a lock, as the Redis distributed-lock docs \
+/// One paragraph for the inspector, in our words, naming the source.
+pub const EXPLAINER: &str =
+    "A single Redis server used as a lock, as the Redis distributed-lock docs \
 describe: SET with NX and a TTL creates the key only if it is absent, the value is a random \
 id so that only its owner deletes it (compare-and-delete), and the key expires at an \
 absolute time on the server's wall clock, so an operator or NTP stepping that clock forward \
 frees the lock early. Nothing in a grant is ordered, so there is no fencing token: storage \
 cannot tell a late writer from the current one. Replication is asynchronous, so after a \
 failover the promoted replica may never have seen the key, and a second client gets the \
-same lock. The docs themselves say to add fencing for correctness.",
-    ),
+same lock. The docs themselves say to add fencing for correctness.";
+
+pub const MODEL: Model = Model {
+    name: "redis",
     fence: "none: the random value identifies the owner but carries no order",
     tokens: Tokens::None,
     waiters: Some(Waiters::Retry),

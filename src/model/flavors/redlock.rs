@@ -33,18 +33,19 @@ pub fn validity_ms(ttl_ms: i64, elapsed_ms: i64) -> i64 {
     ttl_ms - elapsed_ms - drift_ms(ttl_ms)
 }
 
-pub const MODEL: Model = Model {
-    name: "redlock",
-    explainer: super::not_in_first_load(
-        "Redlock, the multi-master algorithm of the Redis distributed-lock docs: the \
+/// One paragraph for the inspector, in our words, naming the source.
+pub const EXPLAINER: &str =
+    "Redlock, the multi-master algorithm of the Redis distributed-lock docs: the \
 client tries to set the same random key on five independent Redis masters, and holds the \
 lock if at least three accepted and there is time left — the TTL minus the time the round \
 took minus a small drift allowance. Martin Kleppmann's 2016 critique shows why this is not \
 enough for correctness: if one master's clock jumps forward its key expires early and a \
 second client can win a majority; a client paused after the check still writes late; a \
 master restarted without persistence forgets who holds the lock unless it stays down for a \
-TTL. And there is no fencing token at all.",
-    ),
+TTL. And there is no fencing token at all.";
+
+pub const MODEL: Model = Model {
+    name: "redlock",
     fence: "none: five random values, no order",
     nodes: MASTERS,
     ..redis::MODEL

@@ -28,10 +28,8 @@
 use super::Waiters;
 use super::{Expiry, Failover, Model, OnExpiry, Tokens};
 
-pub const MODEL: Model = Model {
-    name: "zookeeper",
-    explainer: super::not_in_first_load(
-        "ZooKeeper with the lock recipe of Apache Curator (InterProcessMutex): each \
+/// One paragraph for the inspector, in our words, naming the source.
+pub const EXPLAINER: &str = "ZooKeeper with the lock recipe of Apache Curator (InterProcessMutex): each \
 contender creates an ephemeral sequential node, the lowest one holds the lock, and every other \
 waiter watches the node just before its own. The node lives as long as the client's session, \
 which the ensemble expires when it has not heard from the client for the session timeout. A \
@@ -41,8 +39,10 @@ holding the lock: only a connection listener that stops the work does. The model
 a ZooKeeper client before 3.9.3 (from 3.9.3 the client itself gives a silent session up after \
 4/3 of the timeout). The zxid at which the lock node was created: zxids increase with every change to \
 the store (skipping the numbers other changes took), so it serves as the fencing token (Kleppmann 2016 suggests exactly this); storage has \
-to check it.",
-    ),
+to check it.";
+
+pub const MODEL: Model = Model {
+    name: "zookeeper",
     fence: "the lock node's creation zxid (czxid): ordered, survives restarts",
     tokens: Tokens::Revision,
     waiters: Some(Waiters::Queue),

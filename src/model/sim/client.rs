@@ -31,14 +31,16 @@
 mod renewal;
 mod storage_io;
 
+use super::models::Models;
 use super::node::{Ctx, TimerKind};
-use crate::model::flavors::{self, generic, redlock, Model, OnExpiry, Tokens};
+use crate::model::flavors::{generic, redlock, Model, OnExpiry, Tokens};
 use crate::model::msg::{Msg, RejectReason, Text};
 use crate::model::scenario::{
     ClientSpec, CoordinatorSpec, CountFrom, FailMode, FenceWith, LossPolicy, Step,
 };
 use crate::model::trace::{AbortWhy, Event, LossHow};
 use crate::vocab::ids::NodeId;
+use std::marker::PhantomData;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Belief {
@@ -84,8 +86,11 @@ struct Seen {
     version: u64,
 }
 
+/// `K`: the models the run is built with, whose [`Models::model`] the client reads its
+/// service's model through.
 #[derive(Clone)]
-pub struct Client {
+pub struct Client<K: Models> {
+    kit: PhantomData<K>,
     me: NodeId,
     /// The last read, and how many conditional writes of the current update storage has
     /// refused so far.
@@ -128,9 +133,10 @@ pub struct Client {
     round_start: i64,
 }
 
-impl Client {
-    pub fn new(me: NodeId) -> Client {
+impl<K: Models> Client<K> {
+    pub fn new(me: NodeId) -> Client<K> {
         Client {
+            kit: PhantomData,
             me,
             seen: None,
             conflicts: 0,
@@ -161,14 +167,13 @@ impl Client {
         }
     }
 
-    /// The service's model, as the simulation runs it (`flavors::simulated`: the generic
-    /// one in the first load).
+    /// The service's model, as the run's kit reads it ([`Models::model`]).
     fn model(&self) -> &'static Model {
-        flavors::simulated(self.model)
+        K::model(self.model)
     }
 
     /// A client of the lock service `coord` describes.
-    pub fn for_flavor(me: NodeId, coord: &CoordinatorSpec) -> Client {
+    pub fn for_flavor(me: NodeId, coord: &CoordinatorSpec) -> Client<K> {
         Client {
             model: coord.flavor.model(),
             grace_ms: coord.grace_ms,
@@ -688,6 +693,7 @@ mod tests {
     use super::*;
     use crate::model::sim::node::Cmd;
     use crate::model::sim::rng::Rng;
+    use crate::model::sim::Whole;
 
     fn spec(job: Vec<Step>) -> ClientSpec {
         ClientSpec {
@@ -721,9 +727,9 @@ mod tests {
     }
 
     /// A client of `s` that started at 0 and got token `token` (a 10 s lease) at 5 ms.
-    fn granted(s: &ClientSpec, token: u64) -> (Client, Rng) {
+    fn granted(s: &ClientSpec, token: u64) -> (Client<Whole>, Rng) {
         let mut rng = Rng::new(3);
-        let mut c = Client::new(NodeId::Client(0));
+        let mut c = Client::<Whole>::new(NodeId::Client(0));
         c.on_start(&mut Ctx::new(0, &mut rng), s);
         let grant = Msg::Granted {
             req: 1,
@@ -746,7 +752,7 @@ mod tests {
     fn deadline_counts_from_the_request_minus_the_margin() {
         let s = spec(vec![Step::Acquire, Step::Work { ms: 100 }]);
         let mut rng = Rng::new(3);
-        let mut c = Client::new(NodeId::Client(0));
+        let mut c = Client::<Whole>::new(NodeId::Client(0));
         c.on_start(&mut Ctx::new(1_000, &mut rng), &s);
         let mut ctx = Ctx::new(1_050, &mut rng);
         c.on_message(
@@ -764,7 +770,7 @@ mod tests {
             count_from: CountFrom::Grant,
             ..s.clone()
         };
-        let mut c = Client::new(NodeId::Client(0));
+        let mut c = Client::<Whole>::new(NodeId::Client(0));
         c.on_start(&mut Ctx::new(1_000, &mut rng), &grant);
         c.on_message(
             &mut Ctx::new(1_050, &mut rng),
@@ -861,7 +867,7 @@ mod tests {
                 ..spec(vec![Step::Acquire, write_step()])
             };
             let mut rng = Rng::new(3);
-            let mut c = Client::new(NodeId::Client(0));
+            let mut c = Client::<Whole>::new(NodeId::Client(0));
             c.on_start(&mut Ctx::new(0, &mut rng), &s);
             let mut ctx = Ctx::new(500, &mut rng);
             c.on_timer(&mut ctx, &s, &TimerKind::RequestTimeout { gen: c.gen });
@@ -956,7 +962,7 @@ mod tests {
         // Never granted: nothing to renew.
         let s = spec(vec![Step::Renew, Step::Work { ms: 1 }]);
         let mut rng = Rng::new(3);
-        let mut c = Client::new(NodeId::Client(0));
+        let mut c = Client::<Whole>::new(NodeId::Client(0));
         let mut ctx = Ctx::new(0, &mut rng);
         c.on_start(&mut ctx, &s);
         assert!(!ctx.out.iter().any(|cmd| matches!(cmd, Cmd::Send { .. })));

@@ -18,14 +18,16 @@
 //! generic model every flavor branch below is inert, so the generic coordinator behaves
 //! exactly as a service with no flavors at all would (the golden digests check it).
 
+use super::models::Models;
 use super::node::{Ctx, TimerKind};
 use super::rng::Rng;
-use crate::model::flavors::{self, Expiry, Failover, Model, Tokens, Waiters};
+use crate::model::flavors::{Expiry, Failover, Model, Tokens, Waiters};
 use crate::model::msg::Msg;
 use crate::model::scenario::{CoordinatorSpec, Durability, Invalidation};
 use crate::model::trace::{Event, Forgot};
 use crate::vocab::ids::NodeId;
 use std::collections::VecDeque;
+use std::marker::PhantomData;
 
 /// What the run loop needs from any coordinator. `node` is the coordinator node the
 /// input is for (always `coord` except with Redlock's masters).
@@ -44,10 +46,43 @@ pub trait LockService {
     fn current_token(&self) -> Option<u64>;
     /// Renewals are dropped while `failing` (the "make renewals fail" fault).
     fn set_renewals_failing(&mut self, failing: bool);
-    /// A copy of the service's whole state (a run resumed from a snapshot: see
-    /// [`super::Prefix`]); `None` in the first-load build, which never resumes a run (it
-    /// does not search) and so leaves the copying code out of its wasm.
-    fn boxed_clone(&self) -> Option<Box<dyn LockService>>;
+    /// A copy of the service's whole state, behind the trait (a fork of a run: see
+    /// [`super::Prefix`]).
+    fn boxed_clone(&self) -> Box<dyn LockService>;
+}
+
+impl Clone for Box<dyn LockService> {
+    fn clone(&self) -> Self {
+        self.boxed_clone()
+    }
+}
+
+/// Any service behind the trait (the whole kit's service: `sim::Whole`).
+impl LockService for Box<dyn LockService> {
+    fn on_message(&mut self, ctx: &mut Ctx, node: NodeId, from: NodeId, msg: &Msg) {
+        (**self).on_message(ctx, node, from, msg)
+    }
+    fn on_timer(&mut self, ctx: &mut Ctx, node: NodeId, timer: &TimerKind) {
+        (**self).on_timer(ctx, node, timer)
+    }
+    fn on_restart(&mut self, ctx: &mut Ctx, node: NodeId) {
+        (**self).on_restart(ctx, node)
+    }
+    fn on_failover(&mut self, ctx: &mut Ctx, node: NodeId, down_ms: i64) {
+        (**self).on_failover(ctx, node, down_ms)
+    }
+    fn invalidate(&mut self, ctx: &mut Ctx, node: NodeId, client: NodeId) {
+        (**self).invalidate(ctx, node, client)
+    }
+    fn current_token(&self) -> Option<u64> {
+        (**self).current_token()
+    }
+    fn set_renewals_failing(&mut self, failing: bool) {
+        (**self).set_renewals_failing(failing)
+    }
+    fn boxed_clone(&self) -> Box<dyn LockService> {
+        (**self).boxed_clone()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,8 +107,11 @@ struct Waiter {
     token: Option<u64>,
 }
 
+/// `K`: the models the run is built with, whose [`Models::model`] the service reads its model
+/// through.
 #[derive(Clone)]
-pub struct GenericCoordinator {
+pub struct GenericCoordinator<K: Models> {
+    kit: PhantomData<K>,
     spec: CoordinatorSpec,
     model: &'static Model,
     /// The last token (or revision) issued (`first_token - 1` before any).
@@ -87,9 +125,10 @@ pub struct GenericCoordinator {
     delay_until: Option<i64>,
 }
 
-impl GenericCoordinator {
-    pub fn new(spec: &CoordinatorSpec) -> GenericCoordinator {
+impl<K: Models> GenericCoordinator<K> {
+    pub fn new(spec: &CoordinatorSpec) -> GenericCoordinator<K> {
         GenericCoordinator {
+            kit: PhantomData,
             spec: spec.clone(),
             model: spec.flavor.model(),
             counter: spec.first_token - 1,
@@ -101,10 +140,9 @@ impl GenericCoordinator {
         }
     }
 
-    /// The service's model, as the simulation runs it (`flavors::simulated`: the generic
-    /// one in the first load).
+    /// The service's model, as the run's kit reads it ([`Models::model`]).
     fn model(&self) -> &'static Model {
-        flavors::simulated(self.model)
+        K::model(self.model)
     }
 
     pub fn lease(&self) -> Option<&Lease> {
@@ -218,7 +256,7 @@ impl GenericCoordinator {
     }
 }
 
-impl LockService for GenericCoordinator {
+impl<K: Models> LockService for GenericCoordinator<K> {
     fn on_message(&mut self, ctx: &mut Ctx, _node: NodeId, from: NodeId, msg: &Msg) {
         // A lease that ran out, waiting for the service's next look to be revoked, is
         // gone as far as its holder is concerned: a keepalive is refused, and an acquire
@@ -435,8 +473,8 @@ impl LockService for GenericCoordinator {
         self.renewals_failing = failing;
     }
 
-    fn boxed_clone(&self) -> Option<Box<dyn LockService>> {
-        (!cfg!(feature = "lite")).then(|| Box::new(self.clone()) as Box<dyn LockService>)
+    fn boxed_clone(&self) -> Box<dyn LockService> {
+        Box::new(self.clone())
     }
 }
 
@@ -451,6 +489,7 @@ mod tests {
     use super::*;
     use crate::model::sim::node::Cmd;
     use crate::model::sim::rng::Rng;
+    use crate::model::sim::Whole;
 
     fn spec(first: u64, counter: Durability, waiters: Waiters) -> CoordinatorSpec {
         CoordinatorSpec {
@@ -472,7 +511,7 @@ mod tests {
     }
 
     /// `from` asks for a 10 s lease as owner `owner`.
-    fn acquire(c: &mut GenericCoordinator, ctx: &mut Ctx, from: NodeId, owner: u64) {
+    fn acquire(c: &mut GenericCoordinator<Whole>, ctx: &mut Ctx, from: NodeId, owner: u64) {
         c.on_message(
             ctx,
             NodeId::COORD,
@@ -486,7 +525,13 @@ mod tests {
     }
 
     /// `from`, owner `owner`, renews token `token` for another 10 s.
-    fn renew(c: &mut GenericCoordinator, ctx: &mut Ctx, from: NodeId, owner: u64, token: u64) {
+    fn renew(
+        c: &mut GenericCoordinator<Whole>,
+        ctx: &mut Ctx,
+        from: NodeId,
+        owner: u64,
+        token: u64,
+    ) {
         let msg = Msg::Renew {
             req: 2,
             owner,
@@ -513,7 +558,7 @@ mod tests {
             .collect()
     }
 
-    fn ticking(flavor: crate::model::scenario::Flavor, tick_ms: i64) -> GenericCoordinator {
+    fn ticking(flavor: crate::model::scenario::Flavor, tick_ms: i64) -> GenericCoordinator<Whole> {
         GenericCoordinator::new(&CoordinatorSpec {
             flavor,
             tick_ms,
@@ -569,7 +614,8 @@ mod tests {
     #[test]
     fn grants_with_increasing_tokens_and_queues_waiters() {
         let mut rng = Rng::new(1);
-        let mut c = GenericCoordinator::new(&spec(33, Durability::Durable, Waiters::Queue));
+        let mut c =
+            GenericCoordinator::<Whole>::new(&spec(33, Durability::Durable, Waiters::Queue));
         let mut ctx = Ctx::new(0, &mut rng);
         c.on_message(
             &mut ctx,
@@ -626,7 +672,7 @@ mod tests {
     #[test]
     fn a_renewed_lease_ignores_the_old_expiry_timer() {
         let mut rng = Rng::new(1);
-        let mut c = GenericCoordinator::new(&spec(1, Durability::Durable, Waiters::Retry));
+        let mut c = GenericCoordinator::<Whole>::new(&spec(1, Durability::Durable, Waiters::Retry));
         let mut ctx = Ctx::new(0, &mut rng);
         acquire(&mut c, &mut ctx, C1, 7);
         let mut ctx = Ctx::new(5_000, &mut rng);
@@ -642,7 +688,7 @@ mod tests {
     #[test]
     fn only_the_owner_releases_and_busy_in_retry_mode() {
         let mut rng = Rng::new(1);
-        let mut c = GenericCoordinator::new(&spec(1, Durability::Durable, Waiters::Retry));
+        let mut c = GenericCoordinator::<Whole>::new(&spec(1, Durability::Durable, Waiters::Retry));
         let mut ctx = Ctx::new(0, &mut rng);
         acquire(&mut c, &mut ctx, C1, 7);
         acquire(&mut c, &mut ctx, C2, 8);
@@ -660,7 +706,7 @@ mod tests {
     fn in_memory_counter_repeats_tokens_after_restart() {
         for (durability, second) in [(Durability::Durable, 2), (Durability::Memory, 1)] {
             let mut rng = Rng::new(1);
-            let mut c = GenericCoordinator::new(&spec(1, durability, Waiters::Queue));
+            let mut c = GenericCoordinator::<Whole>::new(&spec(1, durability, Waiters::Queue));
             let mut ctx = Ctx::new(0, &mut rng);
             acquire(&mut c, &mut ctx, C1, 7);
             c.on_restart(&mut ctx, NodeId::COORD);
@@ -673,7 +719,7 @@ mod tests {
     #[test]
     fn failing_renewals_are_dropped_silently() {
         let mut rng = Rng::new(1);
-        let mut c = GenericCoordinator::new(&spec(1, Durability::Durable, Waiters::Queue));
+        let mut c = GenericCoordinator::<Whole>::new(&spec(1, Durability::Durable, Waiters::Queue));
         let mut ctx = Ctx::new(0, &mut rng);
         acquire(&mut c, &mut ctx, C1, 7);
         c.set_renewals_failing(true);
@@ -685,7 +731,7 @@ mod tests {
     fn flavored(
         flavor: crate::model::scenario::Flavor,
         lock_delay_ms: Option<i64>,
-    ) -> GenericCoordinator {
+    ) -> GenericCoordinator<Whole> {
         GenericCoordinator::new(&CoordinatorSpec {
             flavor,
             lock_delay_ms,

@@ -16,6 +16,8 @@
 
 pub mod client;
 pub mod coordinator;
+mod kit;
+mod models;
 pub mod node;
 mod prefix;
 pub mod queue;
@@ -24,7 +26,6 @@ pub mod rng;
 pub mod storage;
 
 use crate::model::clock::Clock;
-use crate::model::flavors::{self, Flavor};
 use crate::model::msg::Msg;
 use crate::model::scenario::{FaultKind, Scenario, ScenarioError};
 use crate::model::trace::{DropWhy, Entry, Event, Outcome, Tail, Trace};
@@ -32,33 +33,15 @@ use crate::vocab::ids::NodeId;
 use crate::vocab::time::Time;
 use crate::vocab::vecmap::{VecMap, VecSet};
 use client::Client;
-use coordinator::{GenericCoordinator, LockService};
+use coordinator::LockService;
 
-/// The lock service a simulation runs: any service, behind a trait object — except in the
-/// first load (the `lite` feature), which runs the generic service alone
-/// (`flavors::simulated`). There it is that service itself, so what the first load never
-/// asks of it (restarts, failovers, false positives: the faults it leaves out) stays out of
-/// its build.
-#[cfg(not(feature = "lite"))]
-type Service = Box<dyn LockService>;
-#[cfg(feature = "lite")]
-type Service = Box<GenericCoordinator>;
-
-/// A copy of the service, for a fork of the run (`None`: this service cannot be copied).
-#[cfg(not(feature = "lite"))]
-fn clone_service(service: &Service) -> Option<Service> {
-    service.boxed_clone()
-}
-#[cfg(feature = "lite")]
-fn clone_service(service: &Service) -> Option<Service> {
-    Some(service.clone())
-}
 use node::{Cmd, Ctx, TimerKind};
 use queue::EventQueue;
-use redlock::Redlock;
 use rng::Rng;
 use storage::Storage;
 
+pub use kit::{Kit, Pauses, Whole};
+pub use models::Models;
 pub use prefix::Prefix;
 
 /// Validates `scenario` and runs it.
@@ -70,11 +53,17 @@ pub fn simulate(scenario: &Scenario) -> Result<Trace, ScenarioError> {
 /// Runs an already validated scenario. (An unvalidated one cannot panic either, but it
 /// may run for as long as its limits allow.)
 pub fn run(scenario: &Scenario) -> Trace {
-    Sim::new(scenario).run()
+    run_with::<Whole>(scenario)
+}
+
+/// Runs an already validated scenario with the services and faults of kit `K`: the run
+/// [`run`] gives, when `K` [carries](Kit::carries) the scenario.
+pub fn run_with<K: Kit>(scenario: &Scenario) -> Trace {
+    Sim::<K>::new(scenario).run()
 }
 
 #[derive(Clone, Debug)]
-enum Ev {
+pub(crate) enum Ev {
     Start(u8),
     Deliver {
         id: u32,
@@ -108,16 +97,16 @@ struct NodeRt {
     timers: VecMap<u64, (i64, TimerKind, u32)>,
 }
 
-struct Sim<'s> {
+pub(crate) struct Sim<'s, K: Kit = Whole> {
     sc: &'s Scenario,
     now: Time,
     rng: Rng,
     queue: EventQueue<Ev>,
     rt: Vec<NodeRt>,
-    clients: Vec<Client>,
-    /// The lock service, behind its trait ([`Service`]): the run loop never depends on
-    /// which one it is, so a flavor with other semantics plugs in here.
-    coord: Service,
+    clients: Vec<Client<K>>,
+    /// The lock service, as the kit builds it ([`Kit::Service`]): the run loop never
+    /// depends on which one it is, so a flavor with other semantics plugs in here.
+    coord: K::Service,
     storage: Storage,
     cut: VecSet<(NodeId, NodeId)>,
     held: VecMap<(NodeId, NodeId), i64>,
@@ -144,8 +133,8 @@ pub(crate) fn pair(a: NodeId, b: NodeId) -> (NodeId, NodeId) {
     }
 }
 
-impl<'s> Sim<'s> {
-    fn new(sc: &'s Scenario) -> Sim<'s> {
+impl<'s, K: Kit> Sim<'s, K> {
+    fn new(sc: &'s Scenario) -> Sim<'s, K> {
         let n = sc.client_count();
         let rt = sc
             .nodes()
@@ -154,7 +143,7 @@ impl<'s> Sim<'s> {
                 let c = sc.clock_of(node);
                 // Redis expires keys on the wall clock, whatever the scenario asks for.
                 let wall = matches!(node, NodeId::Coord(_))
-                    && flavors::simulated(sc.coordinator.flavor.model()).wall_expiry;
+                    && K::model(sc.coordinator.flavor.model()).wall_expiry;
                 NodeRt {
                     clock: Clock {
                         offset_ms: c.offset_ms,
@@ -178,12 +167,7 @@ impl<'s> Sim<'s> {
             clients: (0..n)
                 .map(|i| Client::for_flavor(NodeId::Client(i), &sc.coordinator))
                 .collect(),
-            coord: match sc.coordinator.flavor {
-                // Not in the first load, which runs the generic service alone.
-                #[cfg(not(feature = "lite"))]
-                Flavor::Redlock => Box::new(Redlock::new(&sc.coordinator)),
-                _ => Box::new(GenericCoordinator::new(&sc.coordinator)),
-            },
+            coord: K::service(&sc.coordinator),
             storage: Storage::new(&sc.storage),
             cut: VecSet::new(),
             held: VecMap::new(),
@@ -219,8 +203,7 @@ impl<'s> Sim<'s> {
     }
 
     /// A copy of the run so far, going on with `sc` (see [`Prefix`]), with the trace so
-    /// far (`whole`) or without it (for a [`Tail`]), and room for `room` entries in all;
-    /// `None` when the lock service cannot be copied (the first-load build).
+    /// far (`whole`) or without it (for a [`Tail`]), and room for `room` entries in all.
     /// `spare` is an emptied buffer to write the trace into (its room is kept).
     fn fork<'c>(
         &self,
@@ -228,8 +211,8 @@ impl<'s> Sim<'s> {
         whole: bool,
         room: usize,
         spare: Vec<Entry>,
-    ) -> Option<Sim<'c>> {
-        let coord = clone_service(&self.coord)?;
+    ) -> Sim<'c, K> {
+        let coord = self.coord.clone();
         let mut trace = spare;
         trace.clear();
         if whole {
@@ -238,7 +221,7 @@ impl<'s> Sim<'s> {
         } else {
             trace.reserve(room.saturating_sub(self.trace.len()));
         }
-        Some(Sim {
+        Sim {
             sc,
             now: self.now,
             rng: self.rng.clone(),
@@ -257,7 +240,7 @@ impl<'s> Sim<'s> {
             initial_clocks: self.initial_clocks.clone(),
             coords: self.coords,
             waiting: self.waiting.clone(),
-        })
+        }
     }
 
     fn idx(&self, node: NodeId) -> usize {
@@ -426,8 +409,14 @@ impl<'s> Sim<'s> {
                     }
                 }
             }
-            // Queued only by the faults the first load leaves out (see `fault`).
-            Ev::Recover(_) | Ev::Elected(..) | Ev::RenewalsRestored if cfg!(feature = "lite") => {}
+            // Queued only by faults other than a pause, which the kit applies.
+            Ev::Recover(_) | Ev::Elected(..) | Ev::RenewalsRestored => K::after_fault(self, ev),
+        }
+    }
+
+    /// An event only faults other than a pause queue (the whole kit's, [`Kit::after_fault`]).
+    fn after_fault(&mut self, ev: Ev) {
+        match ev {
             Ev::Recover(node) => {
                 let r = self.idx(node);
                 if self.rt[r].down {
@@ -446,6 +435,7 @@ impl<'s> Sim<'s> {
                 self.coord.set_renewals_failing(false);
                 self.note(NodeId::COORD, Event::RenewalsRestored);
             }
+            _ => {}
         }
     }
 
@@ -476,7 +466,7 @@ impl<'s> Sim<'s> {
 
     /// Runs one handler of `node` with a context on the node's own clock, then carries out
     /// its commands.
-    fn handle(&mut self, node: NodeId, f: impl FnOnce(&mut Sim<'s>, &mut Ctx)) {
+    fn handle(&mut self, node: NodeId, f: impl FnOnce(&mut Sim<'s, K>, &mut Ctx)) {
         let r = self.idx(node);
         let now_local = self.rt[r].clock.timer_reading(self.now);
         // The handler needs `&mut self` for node state and the rng for randomness; lend it
@@ -584,10 +574,15 @@ impl<'s> Sim<'s> {
                 self.note(node, Event::Paused { for_ms, cause });
                 self.queue.push(until, Ev::Resume(node));
             }
-            // The first load runs the default page's scenario alone, whose only faults
-            // are pauses (a test in `teach::presets` holds it so): it leaves the code of
-            // the others to the whole app.
-            _ if cfg!(feature = "lite") => {}
+            _ => K::fault(self, &f.kind),
+        }
+    }
+
+    /// A fault other than a pause (the whole kit's, [`Kit::fault`]).
+    fn other_fault(&mut self, kind: &FaultKind) {
+        match *kind {
+            // Applied by `fault`.
+            FaultKind::Pause { .. } => {}
             FaultKind::Partition { a, b } => {
                 self.cut.insert(pair(a, b));
                 self.note(a, Event::LinkCut { peer: b });

@@ -132,7 +132,7 @@ impl<'s> Prefix<'s> {
         let room = self.longest.get().max(self.sim.trace.len());
         // A whole trace is kept by the caller: only a tail's buffer comes back.
         let spare = if whole { Vec::new() } else { self.spare.take() };
-        let mut sim = self.sim.fork(child, whole, room, spare)?;
+        let mut sim = self.sim.fork(child, whole, room, spare);
         let faults = added
             .iter()
             .enumerate()

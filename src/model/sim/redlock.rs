@@ -9,6 +9,7 @@ use crate::model::flavors::redlock::MASTERS;
 use crate::model::msg::Msg;
 use crate::model::scenario::CoordinatorSpec;
 use crate::model::sim::coordinator::{GenericCoordinator, LockService};
+use crate::model::sim::models::Models;
 use crate::model::sim::node::{Ctx, TimerKind};
 use crate::vocab::ids::NodeId;
 
@@ -17,13 +18,13 @@ use crate::vocab::ids::NodeId;
 /// bookkeeping that orders grants for the checker) stay unique and increasing across
 /// masters.
 #[derive(Clone)]
-pub struct Redlock {
-    masters: Vec<GenericCoordinator>,
+pub struct Redlock<K: Models> {
+    masters: Vec<GenericCoordinator<K>>,
     grants: u32,
 }
 
-impl Redlock {
-    pub fn new(spec: &CoordinatorSpec) -> Redlock {
+impl<K: Models> Redlock<K> {
+    pub fn new(spec: &CoordinatorSpec) -> Redlock<K> {
         Redlock {
             masters: (0..MASTERS)
                 .map(|_| GenericCoordinator::new(spec))
@@ -32,7 +33,7 @@ impl Redlock {
         }
     }
 
-    fn on(&mut self, node: NodeId, f: impl FnOnce(&mut GenericCoordinator)) {
+    fn on(&mut self, node: NodeId, f: impl FnOnce(&mut GenericCoordinator<K>)) {
         let i = match node {
             NodeId::Coord(i) => usize::from(i).min(self.masters.len() - 1),
             _ => return,
@@ -44,7 +45,7 @@ impl Redlock {
     }
 }
 
-impl LockService for Redlock {
+impl<K: Models> LockService for Redlock<K> {
     fn on_message(&mut self, ctx: &mut Ctx, node: NodeId, from: NodeId, msg: &Msg) {
         self.on(node, |m| m.on_message(ctx, node, from, msg));
     }
@@ -69,7 +70,7 @@ impl LockService for Redlock {
         }
     }
 
-    fn boxed_clone(&self) -> Option<Box<dyn LockService>> {
-        (!cfg!(feature = "lite")).then(|| Box::new(self.clone()) as Box<dyn LockService>)
+    fn boxed_clone(&self) -> Box<dyn LockService> {
+        Box::new(self.clone())
     }
 }

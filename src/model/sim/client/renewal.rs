@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl Client {
+impl<K: Models> Client<K> {
     pub(super) fn on_renew_tick(&mut self, ctx: &mut Ctx, spec: &ClientSpec) {
         let (Some(b), Some(c), Some(every)) = (self.belief, self.creds, self.renew_every(spec))
         else {

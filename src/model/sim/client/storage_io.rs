@@ -4,7 +4,7 @@
 
 use super::*;
 
-impl Client {
+impl<K: Models> Client<K> {
     pub(super) fn send_read(&mut self, ctx: &mut Ctx, spec: &ClientSpec, req: u32) {
         let Some(Step::Read { key }) = spec.job.get(self.pc) else {
             return;
