@@ -563,8 +563,12 @@ impl Progress {
     }
 
     /// Reads what [`encode`](Self::encode) wrote. Stored data is not trusted: anything
-    /// unknown or malformed (another version, a hand edit, a removed lesson) is dropped
-    /// rather than refused, so a bad entry costs that entry and never the page.
+    /// malformed (another version, a hand edit) is dropped rather than refused, so a bad
+    /// entry costs that entry and never the page. A well-formed entry is kept even when
+    /// this page does not know its lesson or question: the first load carries the default
+    /// page's lesson alone, and a learner who finishes it there must not lose the others
+    /// when the page writes their progress back. What the page shows counts only the
+    /// lessons and questions it lists.
     pub fn decode(s: &str) -> Progress {
         let mut p = Progress::default();
         let mut parts = s.split('|');
@@ -573,24 +577,32 @@ impl Progress {
         }
         for part in parts {
             if let Some(list) = part.strip_prefix("w:") {
-                for name in list.split(',').filter(|n| walkthrough(n).is_some()) {
+                for name in list.split(',').filter(|n| Self::is_name(n)) {
                     p.walk(name);
                 }
             } else if let Some(list) = part.strip_prefix("q:") {
                 for item in list.split(',') {
-                    let mut f = item.split('.').map(|x| x.parse::<usize>().ok());
+                    let mut f = item.split('.').map(|x| x.parse::<u8>().ok());
                     if let (Some(Some(q)), Some(Some(st)), Some(Some(r)), None) =
                         (f.next(), f.next(), f.next(), f.next())
                     {
-                        let known = QUESTIONS.get(q).is_some_and(|x| st < x.stops.len());
-                        if known && r <= 1 {
-                            p.answer(q, st, r == 1);
+                        if r <= 1 {
+                            p.answer(usize::from(q), usize::from(st), r == 1);
                         }
                     }
                 }
             }
         }
         p
+    }
+
+    /// Whether `name` could name a scenario (`check-then-write`, `lesson/fix`): short, and
+    /// in the letters the built-in names use.
+    fn is_name(name: &str) -> bool {
+        (1..=80).contains(&name.len())
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'/')
     }
 }
 
@@ -842,15 +854,21 @@ mod tests {
         for junk in [
             "",
             "2|w:gc-pause",
-            "1|w:nope,,|q:9.0.1,0.9.1,0.0.2,x.y.z,0.0",
+            "1|w:Nope!,,|q:300.0.1,0.300.1,0.0.2,x.y.z,0.0,0.0.1.1",
             "1|||",
             "\u{0}|q:",
         ] {
             assert_eq!(Progress::decode(junk), Progress::default(), "{junk:?}");
         }
-        let mixed = Progress::decode("1|w:nope,gc-pause|q:0.0.1,7.0.1|zz:1");
-        assert_eq!(mixed.walked, vec!["gc-pause".to_string()]);
-        assert_eq!(mixed.answers, vec![(0, 0, true)]);
+        // Well-formed entries are kept whether or not this build lists their lesson or
+        // question (the first load lists the default page's alone); malformed ones are
+        // dropped, each on its own.
+        let mixed = Progress::decode("1|w:some-later-lesson,gc-pause,a b|q:0.0.1,7.0.1,0.1.5|zz:1");
+        assert_eq!(
+            mixed.walked,
+            vec!["gc-pause".to_string(), "some-later-lesson".to_string()]
+        );
+        assert_eq!(mixed.answers, vec![(0, 0, true), (7, 0, true)]);
     }
 
     #[test]

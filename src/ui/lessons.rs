@@ -70,11 +70,18 @@ pub fn Menus(props: &MenusProps) -> Html {
         None | Some(Menu::Share) => html! {},
         Some(Menu::Lessons) => {
             let total: usize = chapters.iter().map(|c| c.lessons.len()).sum();
+            // Only the lessons listed count: progress keeps entries of any lesson it was
+            // given (`Progress::decode`).
+            let walked = chapters
+                .iter()
+                .flat_map(|c| &c.lessons)
+                .filter(|l| p.walked.iter().any(|w| w == l.id))
+                .count();
             html! {
                 <nav id="lessons-menu" class="menu panel" aria-label="Lessons">
                     <header class="guide-head">
                         <h2>{ "Lessons" }</h2>
-                        <span class="beat-count">{ format!("{} of {total} walked through", p.walked.len()) }</span>
+                        <span class="beat-count">{ format!("{walked} of {total} walked through") }</span>
                         { reset }
                     </header>
                     { for chapters.iter().enumerate().map(|(i, c)| html! {
