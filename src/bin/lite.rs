@@ -11,12 +11,14 @@
 //! - lol_alloc's free-list allocator instead of the standard one (below), and wasm-opt
 //!   -O1 run until it stops shrinking (index.html: gzip packs -O1's output smaller than
 //!   -Os's or -Oz's, by about 1 KB);
-//! - a simulation built with the kit the default page needs (`session::run::PageKit`:
-//!   the generic service and pauses, `model::sim::Pauses`), so the linker leaves every
-//!   other service and fault out; and the telling of the events only those make left out
-//!   (`model::trace::left_out_events`): the next largest. A test in `teach::presets` holds
-//!   the default page to that scope, one in `model::sim::kit` holds the kit to the whole
-//!   model's runs (and `docs/architecture.md` says what the remaining cuts cost);
+//! - what the page carries, chosen in `session::carries`: runs built with the kit the
+//!   default page needs (the generic service and pauses, `model::sim::Pauses`) and the
+//!   catalog of the default lesson alone (`teach::course::FirstLoad`, its scenario built
+//!   in code), so the linker leaves every other service, fault and lesson, and the JSON
+//!   reader, out; and the telling of the events only other services and faults make
+//!   (`model::trace::left_out_events`): the next largest. Tests in `model::sim::kit` and
+//!   `teach::course` hold the small kit and catalog to the whole model's runs and names
+//!   (and `docs/architecture.md` says what the remaining cuts cost);
 //! - integers and clocks without 128-bit arithmetic (`vocab::json`, `model::clock`).
 //!
 //! Its floor is measured by `tools/size-floor` (the same core driven the way this page

@@ -9,9 +9,10 @@
 use super::page::Session;
 use super::panel::Menu;
 use crate::model::scenario::Flavor;
+use crate::session::carries::PageCourse;
 use crate::session::edit::{self, Edit, History};
 use crate::session::share::{self, Source, ViewState};
-use crate::teach::course;
+use crate::teach::course::Catalog;
 use crate::view::playback::Cursor;
 use std::rc::Rc;
 
@@ -49,7 +50,7 @@ impl Session {
             return;
         }
         let (name, mut sc) = match v.source {
-            Source::Named(name) => match course::open(&name) {
+            Source::Named(name) => match PageCourse::open(&name) {
                 Some(sc) => (Some(name), sc),
                 None => return,
             },
@@ -60,7 +61,7 @@ impl Session {
         // speaks of that built-in.
         let named = match name {
             Some(_) => Some(sc.clone()),
-            None => course::origin_of(&sc),
+            None => PageCourse::origin_of(&sc),
         };
         // The flavor first: switching it may adjust what the new service would refuse.
         if let Some(f) = v.flavor.as_deref().and_then(Flavor::parse) {
@@ -162,7 +163,7 @@ impl Session {
             v.recorded = r.name.as_deref().map(str::to_string);
             return v;
         }
-        let named = self.doc.name.as_deref().and_then(course::open);
+        let named = self.doc.name.as_deref().and_then(PageCourse::open);
         v.source = match named {
             Some(mut base) => {
                 let (seed, fence, flavor) =

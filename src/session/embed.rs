@@ -9,7 +9,8 @@
 use crate::analysis::check::Verdict;
 use crate::model::scenario::Scenario;
 use crate::model::trace::Trace;
-use crate::teach::course;
+use crate::session::carries::PageCourse;
+use crate::teach::course::Catalog;
 use crate::vocab::json::{self, Json};
 
 /// The protocol version every message carries.
@@ -71,7 +72,7 @@ pub fn parse(text: &str) -> Result<Command, String> {
             _ => Err("t_ms: expected a whole number of milliseconds, 0 or more".to_string()),
         },
         _ => match v.get("scenario") {
-            Some(Json::Str(name)) => match course::open(name) {
+            Some(Json::Str(name)) => match PageCourse::open(name) {
                 Some(_) => Ok(Command::Open(name.clone())),
                 None => Err(format!("scenario: no built-in scenario named \"{name}\"")),
             },

@@ -13,6 +13,7 @@
 
 mod address;
 pub mod calculator;
+pub mod carries;
 pub mod draft;
 pub mod edit;
 pub mod embed;

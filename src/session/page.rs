@@ -20,12 +20,13 @@ mod versus;
 use super::panel::{Menu, Panel};
 use super::run::{Run, Versus};
 use crate::model::scenario::Scenario;
+use crate::session::carries::PageCourse;
 use crate::session::edit::{Edit, History};
 use crate::session::embed::Command;
 use crate::session::share;
+use crate::teach::course::Catalog;
 use crate::teach::course::{self, clamp_to_hold, Progress, Quiz};
 use crate::teach::narrate;
-use crate::teach::presets::PRESETS;
 use crate::view::playback::{self, Cursor, DISCRETE_STEP_REAL_MS, SPEEDS};
 use crate::vocab::numbers::within;
 pub use parts::{Document, Effect, Effects, Embedding, Frame, Navigation, Playback, Teaching};
@@ -176,7 +177,7 @@ impl Session {
     /// The default page: the unfenced GC-pause scenario, ready to play, with its
     /// walkthrough beside it.
     pub fn default_page() -> Session {
-        let sc = course::open(DEFAULT).unwrap_or_else(|| unreachable!("gc-pause is built in"));
+        let sc = PageCourse::open(DEFAULT).unwrap_or_else(|| unreachable!("gc-pause is built in"));
         let mut m = Session::new(sc);
         m.locate_beats();
         // No fragment yet: the page has not read its own link. Writing the default page's
@@ -301,7 +302,7 @@ impl Session {
             self.doc
                 .name
                 .as_deref()
-                .and_then(course::walkthrough)
+                .and_then(PageCourse::walkthrough)
                 .map_or_else(Vec::new, |w| w.place(&self.doc.run.facts()))
         } else {
             crate::teach::authored::place(authored, &self.doc.run.trace)
@@ -311,7 +312,7 @@ impl Session {
 
     /// Replaces the scenario with a named one, at the start, paused.
     pub(super) fn open(&mut self, name: &str) -> bool {
-        let Some(sc) = course::open(name) else {
+        let Some(sc) = PageCourse::open(name) else {
             self.doc.error = Some(format!("s: no scenario named \"{name}\""));
             return false;
         };

@@ -12,7 +12,8 @@ use super::run::{Run, Versus};
 use crate::analysis::compare::{agreement, Agreement, Moment, TARGET_MS};
 use crate::model::recorded::{self, Recording, Role};
 use crate::model::scenario::Scenario;
-use crate::teach::course;
+use crate::session::carries::PageCourse;
+use crate::teach::course::Catalog;
 use crate::view::playback::Cursor;
 use crate::vocab::numbers::fmt_ms;
 use std::rc::Rc;
@@ -40,7 +41,7 @@ impl Session {
                     return;
                 }
             },
-            None => rec.header.scenario.as_deref().and_then(course::open),
+            None => rec.header.scenario.as_deref().and_then(PageCourse::open),
         };
         let trace = recorded::to_trace(&rec);
         let shown = model.clone().unwrap_or_else(|| stand_in(&rec, trace.end.0));
@@ -89,7 +90,7 @@ pub const MODEL: &str = "@model";
 /// clients as the recording has, running to its end — so the stage and the lanes have the
 /// recording's nodes. Nothing is simulated from it while the recording is on screen.
 fn stand_in(rec: &Recording, end_ms: i64) -> Scenario {
-    let mut sc = course::open(super::DEFAULT).unwrap_or_else(|| unreachable!("built in"));
+    let mut sc = PageCourse::open(super::DEFAULT).unwrap_or_else(|| unreachable!("built in"));
     let clients = rec
         .header
         .nodes

@@ -5,6 +5,8 @@
 use super::handoff::Handoff;
 use super::page::{Action, Session};
 use super::panel::{Menu, Panel};
+use crate::session::carries::PageCourse;
+use crate::teach::course::Catalog;
 use crate::view::playback::Cursor;
 use std::rc::Rc;
 
@@ -146,7 +148,7 @@ impl Session {
 
 fn needs_whole_app(action: &Action) -> bool {
     if let Action::Open(name) = action {
-        return crate::teach::course::open(name).is_none();
+        return PageCourse::open(name).is_none();
     }
     matches!(
         action,

@@ -9,6 +9,7 @@ use crate::analysis::projection::{Projection, State};
 use crate::model::scenario::{FenceMode, Scenario};
 use crate::model::sim::{self, Kit};
 use crate::model::trace::Trace;
+use crate::session::carries::PageKit;
 use crate::teach::facts::Facts;
 use crate::teach::narrate;
 use crate::view::layout::{self, Diagram, StageNode};
@@ -39,16 +40,6 @@ impl PartialEq for Run {
         std::ptr::eq(self, other)
     }
 }
-
-/// The services and faults the page builds its runs with: every one in the whole app; the
-/// generic service and pauses in the first load, which plays the default page's run and
-/// its fix and hands every other run to the whole app (`Session::handoff`), so that the
-/// rest of the model's code stays out of its wasm. Either kit gives the same run of a
-/// scenario it carries (`model::sim::kit`'s tests).
-#[cfg(not(feature = "lite"))]
-pub type PageKit = sim::Whole;
-#[cfg(feature = "lite")]
-pub type PageKit = sim::Pauses;
 
 impl Run {
     pub fn new(scenario: Rc<Scenario>) -> Run {

@@ -18,6 +18,7 @@
 use super::embed::{Event, Statement};
 use super::Session;
 use crate::model::scenario::Scenario;
+use crate::session::carries::PageCourse;
 use crate::teach::course::{self, Quiz};
 
 /// Which question a quiz plays: whether it is an author's, and the built-in one's number.
@@ -139,7 +140,7 @@ impl Tracker {
 
 /// A question as a statement's object: its link's id (`quiz=1` is question 1; an author's
 /// questions are named by their scenario, `questions:NAME`), and what it asks.
-fn question_object(q: &Quiz, sc: &Scenario) -> (&'static str, String, String) {
+fn question_object(q: &Quiz<PageCourse>, sc: &Scenario) -> (&'static str, String, String) {
     let id = if q.author {
         let name = sc.name.trim();
         format!(
@@ -153,7 +154,7 @@ fn question_object(q: &Quiz, sc: &Scenario) -> (&'static str, String, String) {
 }
 
 /// The choice picked at the stop in play, as its text.
-fn choice(q: &Quiz, s: &Session) -> Option<String> {
+fn choice(q: &Quiz<PageCourse>, s: &Session) -> Option<String> {
     let ask = q.ask(&s.doc.run.scenario, &s.doc.run.trace)?;
     Some(ask.choices.get(q.picked?)?.to_string())
 }

@@ -11,16 +11,17 @@
 
 use crate::model::scenario::{Flavor, Scenario};
 use crate::model::trace::Trace;
-use crate::teach::flavor_presets::{self, CHAPTER_SERVICES, FLAVOR_PRESETS};
+use crate::teach::flavor_presets::{FlavorPreset, CHAPTER_SERVICES, FLAVOR_PRESETS};
 use crate::teach::holds::{self, Standing};
 use crate::teach::library::Lesson;
 use crate::teach::library::{
-    self, CHAPTER_EXCLUSIVITY, CHAPTER_FENCE, CHAPTER_LEASE, CHAPTER_REACHABLE, CHAPTER_TTL,
+    CHAPTER_EXCLUSIVITY, CHAPTER_FENCE, CHAPTER_LEASE, CHAPTER_REACHABLE, CHAPTER_TTL,
     CHAPTER_UNFENCEABLE, FENCING, LESSONS,
 };
-use crate::teach::presets::{preset, PRESETS};
+use crate::teach::presets::{self, Preset, PRESETS};
 use crate::teach::quiz::{Question, Stop, QUESTIONS};
-use crate::teach::walkthrough::{Walkthrough, WALKTHROUGHS};
+use crate::teach::walkthrough::{self, Walkthrough, WALKTHROUGHS};
+use std::marker::PhantomData;
 
 /// The chapters, in the order the sources argue them, then the real lock services (each
 /// one's characteristic failure and remedy: the sources' point that the service matters
@@ -68,55 +69,269 @@ pub struct Chapter {
     pub lessons: Vec<LessonRef>,
 }
 
-/// Opens a scenario by name: a preset, a lesson or a lock-service preset, or `lesson/fix`.
+/// What a page carries of the course, as a type the page picks: its built-in scenarios,
+/// lessons, lock services' lessons, walkthroughs and interview questions, and everything
+/// read from them (which name opens what, the menu, a lesson's fixes, its walkthrough).
+/// The whole app carries [`Complete`]; the first load [`FirstLoad`], the default page's
+/// lesson and its fix, so the linker leaves every other lesson's text, and the JSON
+/// reader their files need, out of its wasm. The functions of this module with the same
+/// names answer for [`Complete`].
+pub trait Catalog: Copy + std::fmt::Debug + PartialEq + Eq + 'static {
+    const PRESETS: &'static [Preset];
+    const LESSONS: &'static [Lesson];
+    const SERVICES: &'static [FlavorPreset];
+    const WALKTHROUGHS: &'static [Walkthrough];
+    const QUESTIONS: &'static [Question];
+
+    /// Opens a scenario by name: a preset, a lesson or a lock-service preset, or
+    /// `lesson/fix`.
+    fn open(name: &str) -> Option<Scenario> {
+        if let Some(p) = Self::PRESETS.iter().find(|p| p.name == name) {
+            return Some(p.scenario());
+        }
+        let (id, fix) = match name.split_once('/') {
+            Some((id, fix)) => (id, Some(fix)),
+            None => (name, None),
+        };
+        let lesson = Self::LESSONS
+            .iter()
+            .chain(Self::SERVICES.iter().map(|p| &p.lesson))
+            .find(|l| l.id == id)?;
+        match fix {
+            None => Some(lesson.scenario()),
+            Some(f) => lesson.variant(f),
+        }
+    }
+
+    /// Every lesson of the menu but the first: the library's, then the lock services'.
+    fn lessons() -> impl Iterator<Item = &'static Lesson> {
+        Self::LESSONS
+            .iter()
+            .chain(Self::SERVICES.iter().map(|p| &p.lesson))
+    }
+
+    /// The built-in scenario that `sc` was edited from, told by its name and description
+    /// (which an edit keeps, and a scenario written from scratch has its own of): a reload
+    /// of an edited run, or a link to one, then says "Edited" and marks the description
+    /// as the original's, as the page did before. `None` when no built-in shares both, or
+    /// when `sc` is the built-in itself.
+    fn origin_of(sc: &Scenario) -> Option<Scenario> {
+        let names =
+            Self::PRESETS
+                .iter()
+                .map(|p| p.name.to_string())
+                .chain(Self::lessons().flat_map(|l| {
+                    std::iter::once(l.id.to_string())
+                        .chain(Self::fixes(l.id).into_iter().map(|f| f.scenario))
+                }));
+        names
+            .filter_map(|n| Self::open(&n))
+            .find(|o| o.name == sc.name && o.description == sc.description)
+            .filter(|o| o != sc)
+    }
+
+    /// The lock service a lesson is about, if it is one of the real services' presets.
+    fn service_of(name: &str) -> Option<Flavor> {
+        let id = lesson_of(name);
+        Self::SERVICES
+            .iter()
+            .find(|p| p.name() == id)
+            .map(|p| p.flavor)
+    }
+
+    /// The fixes of a lesson, as scenarios to open.
+    fn fixes(lesson: &str) -> Vec<FixRef> {
+        if lesson == FIRST {
+            return vec![FixRef {
+                name: FENCING.name,
+                title: FENCING.title,
+                summary: FENCING.summary,
+                scenario: FIRST_FIXED.to_string(),
+                standing: holds::standing(FENCING.expect.safe, FENCING.expect.narrows),
+            }];
+        }
+        Self::lessons()
+            .find(|l| l.id == lesson)
+            .map(|l| {
+                l.fixes
+                    .iter()
+                    .map(|f| {
+                        let scenario = format!("{}/{}", l.id, f.name);
+                        FixRef {
+                            name: f.name,
+                            title: f.title,
+                            summary: f.summary,
+                            standing: holds::standing(f.expect.safe, f.expect.narrows),
+                            scenario,
+                        }
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The fixes worth offering beside a run of `lesson` whose scenario is `sc`: those
+    /// that would change it. A fix the run already has (fencing switched on by hand over
+    /// the GC pause) is not offered again.
+    fn fixes_to_offer(lesson: &str, sc: &Scenario) -> Vec<FixRef> {
+        let apply = |name: &str| -> Option<fn(&mut Scenario)> {
+            if lesson == FIRST {
+                return Some(FENCING.apply);
+            }
+            let l = Self::lessons().find(|l| l.id == lesson)?;
+            Some(l.fixes.iter().find(|f| f.name == name)?.apply)
+        };
+        Self::fixes(lesson)
+            .into_iter()
+            .filter(|f| {
+                apply(f.name).is_none_or(|a| {
+                    let mut fixed = sc.clone();
+                    a(&mut fixed);
+                    fixed != *sc
+                })
+            })
+            .collect()
+    }
+
+    /// The fix a scenario name applies, if it is a fix variant.
+    fn fix_of(name: &str) -> Option<FixRef> {
+        Self::fixes(lesson_of(name))
+            .into_iter()
+            .find(|f| f.scenario == name)
+    }
+
+    /// The sources a scenario's lesson credits (a fix credits its lesson's); none for a
+    /// scenario that is no lesson or preset.
+    fn sources(name: &str) -> &'static [&'static str] {
+        let id = lesson_of(name);
+        let preset = |n: &str| Self::PRESETS.iter().find(|p| p.name == n);
+        preset(name)
+            .or_else(|| preset(id))
+            .map(|p| p.sources)
+            .or_else(|| Self::lessons().find(|l| l.id == id).map(|l| l.sources))
+            .unwrap_or_default()
+    }
+
+    /// The line under a walkthrough that credits its sources ("Sources: A; B."); "" for
+    /// none.
+    fn sources_line(name: &str) -> String {
+        let s = Self::sources(name);
+        if s.is_empty() {
+            String::new()
+        } else {
+            format!("Sources: {}.", s.join("; "))
+        }
+    }
+
+    /// The chapter menu: every lesson under its chapter, titled by its scenario's name.
+    fn menu() -> Vec<Chapter> {
+        let lesson = |id: &'static str| LessonRef {
+            id,
+            title: Self::open(id).map(|s| s.name).unwrap_or_default(),
+            fixes: Self::fixes(id),
+        };
+        CHAPTERS
+            .iter()
+            .map(|&title| {
+                let first = (title == CHAPTER_EXCLUSIVITY).then(|| lesson(FIRST));
+                Chapter {
+                    title,
+                    lessons: first
+                        .into_iter()
+                        .chain(
+                            Self::lessons()
+                                .filter(|l| l.chapter == title)
+                                .map(|l| lesson(l.id)),
+                        )
+                        .collect(),
+                }
+            })
+            .collect()
+    }
+
+    /// The walkthrough told over exactly this scenario, if any (fix variants have none:
+    /// their panel shows what the fix changed and the verdict).
+    fn walkthrough(name: &str) -> Option<&'static Walkthrough> {
+        Self::WALKTHROUGHS.iter().find(|w| w.scenario == name)
+    }
+
+    /// How the compare menu names a variant: a fix by its title, the lesson's own run as
+    /// such.
+    fn variant_label(name: &str) -> String {
+        match Self::fix_of(name) {
+            Some(f) => format!("{}: {}", f.standing.word(), f.title),
+            None => "the lesson's run, without a fix".to_string(),
+        }
+    }
+
+    /// The variants worth comparing with a scenario: its lesson's unsafe run and every
+    /// fix, by name (the current one excluded).
+    fn variants(name: &str) -> Vec<String> {
+        let lesson = lesson_of(name);
+        std::iter::once(lesson.to_string())
+            .chain(Self::fixes(lesson).into_iter().map(|f| f.scenario))
+            .filter(|n| n != name && Self::open(n).is_some())
+            .collect()
+    }
+
+    /// The quiz of built-in question `question`, from its first stop (`None`: no such
+    /// question).
+    fn quiz(question: usize) -> Option<Quiz<Self>>
+    where
+        Self: Sized,
+    {
+        (question < Self::QUESTIONS.len()).then_some(Quiz {
+            catalog: PhantomData,
+            question,
+            author: false,
+            stop: 0,
+            picked: None,
+            revealed: false,
+            shown: false,
+        })
+    }
+}
+
+/// Everything the course has: what the whole app, the command-line tool and the tests
+/// read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Complete;
+
+impl Catalog for Complete {
+    const PRESETS: &'static [Preset] = PRESETS;
+    const LESSONS: &'static [Lesson] = LESSONS;
+    const SERVICES: &'static [FlavorPreset] = FLAVOR_PRESETS;
+    const WALKTHROUGHS: &'static [Walkthrough] = WALKTHROUGHS;
+    const QUESTIONS: &'static [Question] = QUESTIONS;
+}
+
+/// The default page's lesson and its fix, with its walkthrough, its scenario built in
+/// code (`presets::FIRST_LOAD`): what the first load carries. Every other name opens
+/// nothing here, and the page hands it to the whole app (`session::handoff`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FirstLoad;
+
+impl Catalog for FirstLoad {
+    const PRESETS: &'static [Preset] = presets::FIRST_LOAD;
+    const LESSONS: &'static [Lesson] = &[];
+    const SERVICES: &'static [FlavorPreset] = &[];
+    const WALKTHROUGHS: &'static [Walkthrough] = &[walkthrough::GC_PAUSE];
+    const QUESTIONS: &'static [Question] = &[];
+}
+
+/// [`Catalog::open`] of the whole course.
 pub fn open(name: &str) -> Option<Scenario> {
-    #[cfg(not(feature = "lite"))]
-    return preset(name)
-        .map(|p| p.scenario())
-        .or_else(|| library::find(name))
-        .or_else(|| flavor_presets::find(name));
-    // The first-load build opens the default page's run and its fenced fix only: anything
-    // else is opened by the whole app (`session::handoff`), so the other lessons' files
-    // are left out of it.
-    #[cfg(feature = "lite")]
-    return [FIRST, FIRST_FIXED]
-        .contains(&name)
-        .then(|| preset(name).map(|p| p.scenario()))
-        .flatten();
+    Complete::open(name)
 }
 
-/// Every lesson of the menu but the first: the library's, then the lock services'.
-fn lessons() -> impl Iterator<Item = &'static Lesson> {
-    LESSONS
-        .iter()
-        .chain(FLAVOR_PRESETS.iter().map(|p| &p.lesson))
-}
-
-/// The built-in scenario that `sc` was edited from, told by its name and description
-/// (which an edit keeps, and a scenario written from scratch has its own of): a reload
-/// of an edited run, or a link to one, then says "Edited" and marks the description as
-/// the original's, as the page did before. `None` when no built-in shares both, or when
-/// `sc` is the built-in itself.
+/// [`Catalog::origin_of`] of the whole course.
 pub fn origin_of(sc: &Scenario) -> Option<Scenario> {
-    let names = PRESETS
-        .iter()
-        .map(|p| p.name.to_string())
-        .chain(lessons().flat_map(|l| {
-            std::iter::once(l.id.to_string()).chain(fixes(l.id).into_iter().map(|f| f.scenario))
-        }));
-    names
-        .filter_map(|n| open(&n))
-        .find(|o| o.name == sc.name && o.description == sc.description)
-        .filter(|o| o != sc)
+    Complete::origin_of(sc)
 }
 
-/// The lock service a lesson is about, if it is one of the real services' presets.
+/// [`Catalog::service_of`] of the whole course.
 pub fn service_of(name: &str) -> Option<Flavor> {
-    let id = lesson_of(name);
-    FLAVOR_PRESETS
-        .iter()
-        .find(|p| p.name() == id)
-        .map(|p| p.flavor)
+    Complete::service_of(name)
 }
 
 /// The lesson a scenario name belongs to (a fix variant belongs to its lesson).
@@ -127,58 +342,14 @@ pub fn lesson_of(name: &str) -> &str {
     }
 }
 
-/// The fixes of a lesson, as scenarios to open.
+/// [`Catalog::fixes`] of the whole course.
 pub fn fixes(lesson: &str) -> Vec<FixRef> {
-    if lesson == FIRST {
-        return vec![FixRef {
-            name: FENCING.name,
-            title: FENCING.title,
-            summary: FENCING.summary,
-            scenario: FIRST_FIXED.to_string(),
-            standing: holds::standing(FENCING.expect.safe, FENCING.expect.narrows),
-        }];
-    }
-    lessons()
-        .find(|l| l.id == lesson)
-        .map(|l| {
-            l.fixes
-                .iter()
-                .map(|f| {
-                    let scenario = format!("{}/{}", l.id, f.name);
-                    FixRef {
-                        name: f.name,
-                        title: f.title,
-                        summary: f.summary,
-                        standing: holds::standing(f.expect.safe, f.expect.narrows),
-                        scenario,
-                    }
-                })
-                .collect()
-        })
-        .unwrap_or_default()
+    Complete::fixes(lesson)
 }
 
-/// The fixes worth offering beside a run of `lesson` whose scenario is `sc`: those that
-/// would change it. A fix the run already has (fencing switched on by hand over the GC
-/// pause) is not offered again.
+/// [`Catalog::fixes_to_offer`] of the whole course.
 pub fn fixes_to_offer(lesson: &str, sc: &Scenario) -> Vec<FixRef> {
-    let apply = |name: &str| -> Option<fn(&mut Scenario)> {
-        if lesson == FIRST {
-            return Some(FENCING.apply);
-        }
-        let l = lessons().find(|l| l.id == lesson)?;
-        Some(l.fixes.iter().find(|f| f.name == name)?.apply)
-    };
-    fixes(lesson)
-        .into_iter()
-        .filter(|f| {
-            apply(f.name).is_none_or(|a| {
-                let mut fixed = sc.clone();
-                a(&mut fixed);
-                fixed != *sc
-            })
-        })
-        .collect()
+    Complete::fixes_to_offer(lesson, sc)
 }
 
 /// What a fix's note says the variant changes: its summary, without claiming how many
@@ -211,64 +382,29 @@ pub fn open_label(f: &FixRef) -> String {
     format!("{verb}: {}", f.title)
 }
 
-/// The fix a scenario name applies, if it is a fix variant.
+/// [`Catalog::fix_of`] of the whole course.
 pub fn fix_of(name: &str) -> Option<FixRef> {
-    fixes(lesson_of(name))
-        .into_iter()
-        .find(|f| f.scenario == name)
+    Complete::fix_of(name)
 }
 
-/// The sources a scenario's lesson credits (a fix credits its lesson's); none for a
-/// scenario that is no lesson or preset.
+/// [`Catalog::sources`] of the whole course.
 pub fn sources(name: &str) -> &'static [&'static str] {
-    let id = lesson_of(name);
-    preset(name)
-        .or_else(|| preset(id))
-        .map(|p| p.sources)
-        .or_else(|| lessons().find(|l| l.id == id).map(|l| l.sources))
-        .unwrap_or_default()
+    Complete::sources(name)
 }
 
-/// The line under a walkthrough that credits its sources ("Sources: A; B."); "" for none.
+/// [`Catalog::sources_line`] of the whole course.
 pub fn sources_line(name: &str) -> String {
-    let s = sources(name);
-    if s.is_empty() {
-        String::new()
-    } else {
-        format!("Sources: {}.", s.join("; "))
-    }
+    Complete::sources_line(name)
 }
 
-/// The chapter menu: every lesson under its chapter, titled by its scenario's name.
+/// [`Catalog::menu`] of the whole course.
 pub fn menu() -> Vec<Chapter> {
-    let lesson = |id: &'static str| LessonRef {
-        id,
-        title: open(id).map(|s| s.name).unwrap_or_default(),
-        fixes: fixes(id),
-    };
-    CHAPTERS
-        .iter()
-        .map(|&title| {
-            let first = (title == CHAPTER_EXCLUSIVITY).then(|| lesson(FIRST));
-            Chapter {
-                title,
-                lessons: first
-                    .into_iter()
-                    .chain(
-                        lessons()
-                            .filter(|l| l.chapter == title)
-                            .map(|l| lesson(l.id)),
-                    )
-                    .collect(),
-            }
-        })
-        .collect()
+    Complete::menu()
 }
 
-/// The walkthrough told over exactly this scenario, if any (fix variants have none: their
-/// panel shows what the fix changed and the verdict).
+/// [`Catalog::walkthrough`] of the whole course.
 pub fn walkthrough(name: &str) -> Option<&'static Walkthrough> {
-    WALKTHROUGHS.iter().find(|w| w.scenario == name)
+    Complete::walkthrough(name)
 }
 
 // ------------------------------------------------------------------ walkthrough beats
@@ -316,9 +452,11 @@ pub fn prev_beat_step(located: &[Option<usize>], step: usize) -> usize {
 /// the questions an author wrote into the scenario on screen: `author`): which stop, what
 /// they predicted, whether the answer has been revealed (by playing on past the decisive
 /// event) and whether the reveal has played on to its consequence.
+/// `C`: the catalog whose built-in questions ([`Catalog::QUESTIONS`]) it asks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Quiz {
-    /// The built-in question (an index into `QUESTIONS`); 0 for an author's questions.
+pub struct Quiz<C: Catalog> {
+    catalog: PhantomData<C>,
+    /// The built-in question (an index into the catalog's); 0 for an author's questions.
     pub question: usize,
     /// The questions are the scenario's own (`Scenario::questions`), asked on its run.
     pub author: bool,
@@ -364,21 +502,18 @@ impl Ask<'static> {
 /// that the consequence's mark stands clear of the cursor line instead of under it.
 const REVEAL_MARGIN_SHARE: i64 = 40;
 
-impl Quiz {
-    pub fn new(question: usize) -> Option<Quiz> {
-        (question < QUESTIONS.len()).then_some(Quiz {
-            question,
-            author: false,
-            stop: 0,
-            picked: None,
-            revealed: false,
-            shown: false,
-        })
+impl Quiz<Complete> {
+    /// [`Catalog::quiz`] of the whole course.
+    pub fn new(question: usize) -> Option<Quiz<Complete>> {
+        Complete::quiz(question)
     }
+}
 
+impl<C: Catalog> Quiz<C> {
     /// The questions an author wrote into `sc`, if it has any.
-    pub fn of_author(sc: &Scenario) -> Option<Quiz> {
+    pub fn of_author(sc: &Scenario) -> Option<Quiz<C>> {
         (!sc.questions.is_empty()).then_some(Quiz {
+            catalog: PhantomData,
             question: 0,
             author: true,
             stop: 0,
@@ -425,7 +560,7 @@ impl Quiz {
 
     /// The built-in question; `None` for an author's questions.
     pub fn question(&self) -> Option<&'static Question> {
-        QUESTIONS.get(self.question).filter(|_| !self.author)
+        C::QUESTIONS.get(self.question).filter(|_| !self.author)
     }
 
     /// What the whole question asks, as its heading says it.
@@ -489,8 +624,8 @@ impl Quiz {
 /// Clamps a cursor move to a quiz's hold. Returns the step to go to and whether the move
 /// reveals the answer: moving past the decisive event is allowed once a choice is picked
 /// and the cursor is already waiting at it; otherwise the cursor stops there.
-pub fn clamp_to_hold(
-    quiz: &Quiz,
+pub fn clamp_to_hold<C: Catalog>(
+    quiz: &Quiz<C>,
     sc: &Scenario,
     trace: &Trace,
     from: usize,
@@ -606,28 +741,51 @@ impl Progress {
     }
 }
 
-/// How the compare menu names a variant: a fix by its title, the lesson's own run as such.
+/// [`Catalog::variant_label`] of the whole course.
 pub fn variant_label(name: &str) -> String {
-    match fix_of(name) {
-        Some(f) => format!("{}: {}", f.standing.word(), f.title),
-        None => "the lesson's run, without a fix".to_string(),
-    }
+    Complete::variant_label(name)
 }
 
-/// The variants worth comparing with a scenario: its lesson's unsafe run and every fix,
-/// by name (the current one excluded).
+/// [`Catalog::variants`] of the whole course.
 pub fn variants(name: &str) -> Vec<String> {
-    let lesson = lesson_of(name);
-    std::iter::once(lesson.to_string())
-        .chain(fixes(lesson).into_iter().map(|f| f.scenario))
-        .filter(|n| n != name && open(n).is_some())
-        .collect()
+    Complete::variants(name)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::sim::simulate;
+    use crate::model::sim::{simulate, Kit, Pauses};
+
+    /// The first load's catalog opens the default lesson and its fix as the whole course
+    /// does, with the same walkthrough, sources and fix; a run the kit it plays with
+    /// carries; and nothing else, which its page hands to the whole app.
+    #[test]
+    fn the_first_loads_catalog_is_the_default_lesson_of_the_whole_course() {
+        for name in ["gc-pause", "gc-pause-fenced"] {
+            let small = FirstLoad::open(name).unwrap();
+            assert_eq!(Some(&small), Complete::open(name).as_ref(), "{name}");
+            assert!(Pauses::carries(&small), "{name}");
+            assert_eq!(FirstLoad::sources(name), Complete::sources(name), "{name}");
+            assert_eq!(FirstLoad::fix_of(name), Complete::fix_of(name), "{name}");
+            assert_eq!(
+                FirstLoad::walkthrough(name).map(|w| w.scenario),
+                Complete::walkthrough(name).map(|w| w.scenario),
+                "{name}"
+            );
+        }
+        assert_eq!(FirstLoad::fixes("gc-pause"), Complete::fixes("gc-pause"));
+        for name in [
+            "clean",
+            "check-then-write",
+            "check-then-write/fencing",
+            "redis-failover",
+        ] {
+            assert!(Complete::open(name).is_some(), "{name}");
+            assert_eq!(FirstLoad::open(name), None, "{name}");
+        }
+        assert_eq!(FirstLoad::quiz(0), None);
+        assert!(Complete::quiz(0).is_some());
+    }
 
     #[test]
     fn the_beat_count_counts_the_beats_this_run_has() {
@@ -652,7 +810,7 @@ mod tests {
             .collect();
         assert_eq!(ids.len(), LESSONS.len() + FLAVOR_PRESETS.len() + 1);
         assert_eq!(ids[0], "gc-pause");
-        for l in lessons() {
+        for l in Complete::lessons() {
             assert_eq!(ids.iter().filter(|&&i| i == l.id).count(), 1, "{}", l.id);
         }
         for c in &menu {
@@ -689,7 +847,10 @@ mod tests {
             }
         }
         assert!(sources("custom").is_empty());
-        assert_eq!(sources("gc-pause-fenced")[0], library::KLEPPMANN);
+        assert_eq!(
+            sources("gc-pause-fenced")[0],
+            crate::teach::library::KLEPPMANN
+        );
     }
 
     /// A fix is shown by a title in plain words, never by its slug.
@@ -794,7 +955,11 @@ mod tests {
             outcome,
         };
         let mut sc = open("gc-pause").unwrap();
-        assert_eq!(Quiz::of_author(&sc), None, "no questions, no quiz");
+        assert_eq!(
+            Quiz::<Complete>::of_author(&sc),
+            None,
+            "no questions, no quiz"
+        );
         sc.questions = vec![
             AuthoredQuestion {
                 at_ms: 0,
@@ -816,7 +981,7 @@ mod tests {
             },
         ];
         let t = crate::model::sim::simulate(&sc).unwrap();
-        let mut q = Quiz::of_author(&sc).unwrap();
+        let mut q = Quiz::<Complete>::of_author(&sc).unwrap();
         assert_eq!((q.stops(&sc), q.scenario()), (2, None));
         assert!(q.hides_answer(&sc));
         let ask = q.ask(&sc, &t).unwrap();

@@ -52,11 +52,6 @@ const NO_TOKEN: Fix = Fix {
     expect: FENCED,
 };
 
-/// The first-load build carries no lock service's lesson (see `library::LESSONS`).
-#[cfg(feature = "lite")]
-pub const FLAVOR_PRESETS: &[FlavorPreset] = &[];
-
-#[cfg(not(feature = "lite"))]
 pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
     FlavorPreset {
         flavor: Flavor::Redis,

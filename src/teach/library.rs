@@ -175,12 +175,6 @@ pub const CHAPTER_REACHABLE: &str = "The lock service is not always reachable";
 pub const CHAPTER_FENCE: &str = "What a fence needs: ordered, durable, atomic";
 pub const CHAPTER_UNFENCEABLE: &str = "When you cannot fence";
 
-/// The first-load build carries no lesson of the library: it opens the default page only,
-/// and the whole app the rest (`session::handoff`), so these texts load on demand.
-#[cfg(feature = "lite")]
-pub const LESSONS: &[Lesson] = &[];
-
-#[cfg(not(feature = "lite"))]
 pub const LESSONS: &[Lesson] = &[
     Lesson {
         id: "permanent-lock",

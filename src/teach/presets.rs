@@ -4,7 +4,6 @@
 //! The scenario library (`library`) and the lock services' presets (`flavor_presets`) hold
 //! the lessons; these are the playground scenarios of the picker.
 
-#[cfg(any(test, feature = "lite"))]
 use crate::model::scenario::{
     ClientSpec, ClockSpec, CoordinatorSpec, CountFrom, FailMode, Fault, FaultKind, FenceWith,
     LinkSpec, LossPolicy, NetworkSpec, RetrySpec, Step, StorageSpec,
@@ -16,24 +15,17 @@ use crate::teach::library::{ASSUMPTIONS, DANGEROUS, KLEPPMANN};
 pub struct Preset {
     pub name: &'static str,
     pub summary: &'static str,
-    /// Listed in the scenario picker. A fence variant is not: the Fence switch reaches it.
-    pub in_picker: bool,
     /// Where its argument comes from (see the library's sources).
     pub sources: &'static [&'static str],
-    json: &'static str,
+    /// Builds the scenario: read from its file, or (the first load's) built in code. A
+    /// function per preset, so a build links the reading of the files it carries only.
+    build: fn() -> Scenario,
     fence: Option<FenceMode>,
 }
 
 impl Preset {
     pub fn scenario(&self) -> Scenario {
-        // The embedded files are checked by a test; a broken one would fail it, not a user.
-        #[cfg(not(feature = "lite"))]
-        let mut sc =
-            Scenario::from_json(self.json).unwrap_or_else(|e| panic!("preset {}: {e}", self.name));
-        // The first load opens the default page's run and its fenced variant only
-        // (`course::open`): the same scenario, built in code, so it carries no JSON parser.
-        #[cfg(feature = "lite")]
-        let mut sc = gc_pause();
+        let mut sc = (self.build)();
         if let Some(f) = self.fence {
             sc.storage.fence = f;
         }
@@ -41,57 +33,73 @@ impl Preset {
     }
 }
 
-/// A preset file the first-load build leaves out: it opens the default page's run only
-/// (`course::open`), and the whole app the rest.
-#[cfg(not(feature = "lite"))]
-macro_rules! elsewhere {
-    ($file:expr) => {
-        include_str!($file)
-    };
-}
-#[cfg(feature = "lite")]
-macro_rules! elsewhere {
-    ($file:expr) => {
-        ""
-    };
+/// Reads a preset's file. The embedded files are checked by a test; a broken one would
+/// fail it, not a user.
+fn read(name: &str, json: &str) -> Scenario {
+    Scenario::from_json(json).unwrap_or_else(|e| panic!("preset {name}: {e}"))
 }
 
-/// The default page's scenario file. The first load builds the same scenario in code
-/// ([`gc_pause`]) and never reads it, so it leaves the text out too.
-const GC_PAUSE: &str = elsewhere!("presets/gc-pause.json");
+/// The default page's scenario file.
+const GC_PAUSE: &str = include_str!("presets/gc-pause.json");
+
+/// The default page's run, and what its two presets say of it.
+const GC_PAUSE_PRESET: Preset = Preset {
+    name: "gc-pause",
+    summary: "GC pause: client 1 freezes past its lease and writes late (token 33 vs 34)",
+    sources: &[KLEPPMANN, ASSUMPTIONS],
+    build: || read("gc-pause", GC_PAUSE),
+    fence: None,
+};
+const GC_PAUSE_FENCED_PRESET: Preset = Preset {
+    name: "gc-pause-fenced",
+    summary: "GC pause with fencing (reject lower tokens): storage rejects token 33 < 34",
+    fence: Some(FenceMode::Monotone),
+    ..GC_PAUSE_PRESET
+};
+
+const CLEAN: Preset = Preset {
+    name: "clean",
+    summary: "Clean run: two clients take turns, no fault",
+    sources: &[KLEPPMANN],
+    build: || read("clean", include_str!("presets/clean.json")),
+    fence: None,
+};
+const EIGHT_CLIENTS: Preset = Preset {
+    name: "eight-clients",
+    summary: "Eight clients renewing leases; one freezes mid-lease and is fenced",
+    sources: &[KLEPPMANN, DANGEROUS],
+    build: || read("eight-clients", include_str!("presets/eight-clients.json")),
+    fence: None,
+};
 
 pub const PRESETS: &[Preset] = &[
+    CLEAN,
+    GC_PAUSE_PRESET,
+    GC_PAUSE_FENCED_PRESET,
+    EIGHT_CLIENTS,
+];
+
+/// What the scenario picker lists, by name and summary, in every build: a page that does
+/// not carry the one picked hands it to the whole app. A fence variant is not listed: the
+/// Fence switch reaches it. Names and words only, so the first load lists them all without
+/// linking their files.
+pub const PICKER: &[(&str, &str)] = &[
+    (CLEAN.name, CLEAN.summary),
+    (GC_PAUSE_PRESET.name, GC_PAUSE_PRESET.summary),
+    (EIGHT_CLIENTS.name, EIGHT_CLIENTS.summary),
+];
+
+/// The first load's presets (`course::FirstLoad`): the default page's run and its fix,
+/// the same scenario built in code ([`gc_pause`]), so the first load carries no JSON
+/// reader.
+pub const FIRST_LOAD: &[Preset] = &[
     Preset {
-        name: "clean",
-        summary: "Clean run: two clients take turns, no fault",
-        in_picker: true,
-        sources: &[KLEPPMANN],
-        json: elsewhere!("presets/clean.json"),
-        fence: None,
+        build: gc_pause,
+        ..GC_PAUSE_PRESET
     },
     Preset {
-        name: "gc-pause",
-        summary: "GC pause: client 1 freezes past its lease and writes late (token 33 vs 34)",
-        in_picker: true,
-        sources: &[KLEPPMANN, ASSUMPTIONS],
-        json: GC_PAUSE,
-        fence: None,
-    },
-    Preset {
-        name: "gc-pause-fenced",
-        summary: "GC pause with fencing (reject lower tokens): storage rejects token 33 < 34",
-        in_picker: false,
-        sources: &[KLEPPMANN, ASSUMPTIONS],
-        json: GC_PAUSE,
-        fence: Some(FenceMode::Monotone),
-    },
-    Preset {
-        name: "eight-clients",
-        summary: "Eight clients renewing leases; one freezes mid-lease and is fenced",
-        in_picker: true,
-        sources: &[KLEPPMANN, DANGEROUS],
-        json: elsewhere!("presets/eight-clients.json"),
-        fence: None,
+        build: gc_pause,
+        ..GC_PAUSE_FENCED_PRESET
     },
 ];
 
@@ -100,9 +108,8 @@ pub fn preset(name: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.name == name)
 }
 
-/// `presets/gc-pause.json`, built in code for the first load (see [`Preset::scenario`]);
-/// the test below holds the two equal, so the file stays the one source of the story.
-#[cfg(any(test, feature = "lite"))]
+/// `presets/gc-pause.json`, built in code for the first load ([`FIRST_LOAD`]); the test
+/// below holds the two equal, so the file stays the one source of the story.
 fn gc_pause() -> Scenario {
     let client = |start_ms: i64, job: Vec<Step>| ClientSpec {
         start_ms,
@@ -176,6 +183,16 @@ fn gc_pause() -> Scenario {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_picker_lists_every_preset_but_the_fence_variant() {
+        let listed: Vec<(&str, &str)> = super::PRESETS
+            .iter()
+            .filter(|p| p.fence.is_none())
+            .map(|p| (p.name, p.summary))
+            .collect();
+        assert_eq!(super::PICKER, listed.as_slice());
+    }
+
     #[test]
     fn the_default_page_built_in_code_is_its_json_file() {
         let file = crate::model::scenario::Scenario::from_json(super::GC_PAUSE).unwrap();

@@ -228,11 +228,6 @@ const SESSION_LOST: Moment = Moment {
     after: None,
 };
 
-/// The first-load build asks no interview question: the whole app does.
-#[cfg(feature = "lite")]
-pub const QUESTIONS: &[Question] = &[];
-
-#[cfg(not(feature = "lite"))]
 pub const QUESTIONS: &[Question] = &[
     Question {
         asks: "Two clients both believe they hold the lock. Walk me through the timeline.",

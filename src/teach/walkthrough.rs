@@ -145,12 +145,6 @@ pub const GC_PAUSE: Walkthrough = Walkthrough {
     try_it: "{if_unfenced}Press “Fix it: Storage checks the fencing token” to open the fenced run, and watch storage refuse token {c1_token}, because it has already seen {c2_token}.",
 };
 
-/// The first-load build carries the default page's walkthrough only (see
-/// `library::LESSONS`).
-#[cfg(feature = "lite")]
-pub const WALKTHROUGHS: &[Walkthrough] = &[GC_PAUSE];
-
-#[cfg(not(feature = "lite"))]
 pub const WALKTHROUGHS: &[Walkthrough] = &[
     GC_PAUSE,
     Walkthrough {

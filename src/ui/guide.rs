@@ -8,12 +8,13 @@
 
 use super::css;
 use super::on;
+use crate::session::carries::PageCourse;
 use crate::session::link;
 use crate::session::{Action, Run};
+use crate::teach::course::Catalog;
 use crate::teach::course::Quiz;
 use crate::teach::course::{self, FixRef};
 use crate::teach::holds::Standing;
-use crate::teach::quiz::QUESTIONS;
 use yew::prelude::*;
 
 /// What the guide draws: the page's scenario name, where its beats landed, the cursor's
@@ -25,7 +26,7 @@ pub struct GuideData<'a> {
     /// The cursor is at the start of what may be played (the run's, or a link's span).
     pub at_start: bool,
     pub embed: bool,
-    pub quiz: Option<Quiz>,
+    pub quiz: Option<Quiz<PageCourse>>,
     /// The cursor waits at the quiz stop for the learner's answer.
     pub waiting: bool,
     /// The run on screen is an edit of the scenario the walkthrough was written for.
@@ -59,7 +60,7 @@ fn fix_buttons(fixes: &[FixRef], cb: &Callback<Action>, explore: bool) -> Html {
 
 /// Where the lesson's argument comes from, credited where the learner reads it.
 fn sources(name: &str) -> Html {
-    let line = course::sources_line(name);
+    let line = PageCourse::sources_line(name);
     if line.is_empty() {
         return html! {};
     }
@@ -70,7 +71,7 @@ fn walkthrough(m: &GuideData, cb: &Callback<Action>) -> Html {
     // An author's own walkthrough (carried in the scenario) is told as it was written,
     // with no fixes or sources of ours below it; else the built-in lesson's.
     let authored = &m.run.scenario.walkthrough;
-    let w = course::walkthrough(m.name).filter(|_| authored.is_empty());
+    let w = PageCourse::walkthrough(m.name).filter(|_| authored.is_empty());
     if w.is_none() && authored.is_empty() {
         return html! {};
     }
@@ -131,7 +132,7 @@ fn walkthrough(m: &GuideData, cb: &Callback<Action>) -> Html {
                 // fencing is on.
                 // (Not inside an embed: it has no Explore panel.)
                 if w.is_some() {
-                    { fix_buttons(&course::fixes_to_offer(course::lesson_of(m.name), &m.run.scenario), cb, !m.embed) }
+                    { fix_buttons(&PageCourse::fixes_to_offer(course::lesson_of(m.name), &m.run.scenario), cb, !m.embed) }
                 }
             }
             { ask_author(m, cb) }
@@ -143,7 +144,7 @@ fn walkthrough(m: &GuideData, cb: &Callback<Action>) -> Html {
 }
 
 fn fix_note(m: &GuideData, cb: &Callback<Action>) -> Html {
-    let Some(f) = course::fix_of(m.name) else {
+    let Some(f) = PageCourse::fix_of(m.name) else {
         return html! {};
     };
     let lesson = course::lesson_of(m.name).to_string();
@@ -294,7 +295,7 @@ fn quiz(m: &GuideData, cb: &Callback<Action>) -> Html {
                     <h3>{ "A model answer" }</h3>
                     <p class="explain">{ question.model_answer }</p>
                     <div class="guide-actions">
-                        if q.question + 1 < QUESTIONS.len() {
+                        if q.question + 1 < PageCourse::QUESTIONS.len() {
                             <button type="button" class="action" onclick={on(cb, Action::StartQuiz(q.question + 1))}>{ "Next question" }</button>
                         }
                     </div>
@@ -314,7 +315,7 @@ fn quiz(m: &GuideData, cb: &Callback<Action>) -> Html {
         false => format!(
             "Interview question {} of {}",
             q.question + 1,
-            QUESTIONS.len()
+            PageCourse::QUESTIONS.len()
         ),
         true => "Questions".to_string(),
     };
@@ -333,7 +334,7 @@ fn quiz(m: &GuideData, cb: &Callback<Action>) -> Html {
 
 /// A lock service's preset: what the service is, the fence it offers, and its remedies.
 fn service_note(m: &GuideData, cb: &Callback<Action>) -> Html {
-    let Some(f) = course::service_of(m.name) else {
+    let Some(f) = PageCourse::service_of(m.name) else {
         return html! {};
     };
     html! {
@@ -341,7 +342,7 @@ fn service_note(m: &GuideData, cb: &Callback<Action>) -> Html {
             <h2>{ format!("Lock service: {}", f.name()) }</h2>
             <p class="beat">{ m.run.scenario.description.clone() }</p>
             <p class="hint">{ format!("Fence it offers: {}.", f.fence_offered()) }</p>
-            { fix_buttons(&course::fixes_to_offer(m.name, &m.run.scenario), cb, false) }
+            { fix_buttons(&PageCourse::fixes_to_offer(m.name, &m.run.scenario), cb, false) }
             { sources(m.name) }
         </section>
     }
@@ -414,16 +415,16 @@ pub fn guide(m: &GuideData, cb: &Callback<Action>) -> Html {
     if m.quiz.is_some() {
         return quiz(m, cb);
     }
-    let told = course::walkthrough(m.name).is_some() || !m.run.scenario.walkthrough.is_empty();
+    let told = PageCourse::walkthrough(m.name).is_some() || !m.run.scenario.walkthrough.is_empty();
     #[cfg(not(feature = "lite"))]
     if !told && !m.run.scenario.questions.is_empty() {
         return questions_offer(m, cb);
     }
     if told {
         walkthrough(m, cb)
-    } else if course::fix_of(m.name).is_some() {
+    } else if PageCourse::fix_of(m.name).is_some() {
         fix_note(m, cb)
-    } else if course::service_of(m.name).is_some() {
+    } else if PageCourse::service_of(m.name).is_some() {
         service_note(m, cb)
     } else {
         about(m)

@@ -7,11 +7,12 @@
 
 use super::on;
 use super::{css, when};
+use crate::session::carries::PageCourse;
 use crate::session::link;
 use crate::session::recorded::BUILT_IN;
 use crate::session::{Action, Menu};
-use crate::teach::course::{self, Progress};
-use crate::teach::quiz::QUESTIONS;
+use crate::teach::course::Catalog;
+use crate::teach::course::Progress;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -50,7 +51,7 @@ fn recordings(cb: &Callback<Action>) -> Html {
 
 #[component]
 pub fn Menus(props: &MenusProps) -> Html {
-    let chapters = use_memo((), |_| course::menu());
+    let chapters = use_memo((), |_| PageCourse::menu());
     let chapter = props.chapter;
     use_effect_with(chapter, |c| {
         if let Some(el) = c.and_then(|c| {
@@ -117,7 +118,7 @@ pub fn Menus(props: &MenusProps) -> Html {
                 </header>
                 <p class="hint">{ "Five questions interviewers ask about distributed locks. Each plays a run that stops just before its decisive moment: predict, then play on to see what the model does." }</p>
                 <ol>
-                    { for QUESTIONS.iter().enumerate().map(|(i, q)| {
+                    { for PageCourse::QUESTIONS.iter().enumerate().map(|(i, q)| {
                         let (answered, right) = p.score(i);
                         html! {
                             <li>

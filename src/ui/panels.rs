@@ -75,7 +75,7 @@ pub fn inspector(props: &PanelProps) -> Html {
     });
     #[cfg(feature = "lite")]
     let folded: Option<Html> = None;
-    // The first load runs the generic service alone (`session::run::PageKit`), so it
+    // The first load runs the generic service alone (`session::carries::PageKit`), so it
     // carries that service's text only.
     #[cfg(not(feature = "lite"))]
     let explainer = flavor.explainer();

@@ -74,13 +74,13 @@ fn the_documented_walkthrough_reads_and_changes_no_run() {
 /// late write (the second choice), and the run holds just before that refusal.
 #[test]
 fn the_documented_question_is_graded_by_the_run() {
-    use leaseline::teach::course::Quiz;
+    use leaseline::teach::course::{Complete, Quiz};
     let sc = example_with("questions");
     assert_eq!(sc.questions.len(), 1);
     let plain = Scenario::from_json(&example()).unwrap();
     let t = simulate(&sc).unwrap();
     assert_eq!(t.entries, simulate(&plain).unwrap().entries);
-    let q = Quiz::of_author(&sc).unwrap();
+    let q = Quiz::<Complete>::of_author(&sc).unwrap();
     let ask = q.ask(&sc, &t).unwrap();
     assert_eq!(ask.answer, Some(1), "the fence refuses the late write");
     let i = q.hold(&sc, &t).unwrap();

@@ -8,6 +8,7 @@
 
 use super::Menu;
 use crate::analysis::projection::State;
+use crate::session::carries::PageCourse;
 use crate::session::edit::{History, Target};
 use crate::session::handoff::Handoff;
 use crate::session::panel::{OpenPanels, Panel};
@@ -141,7 +142,7 @@ pub struct Teaching {
     /// Where each walkthrough beat lands in the current run (empty without a walkthrough).
     pub beats: Rc<Vec<Option<usize>>>,
     /// The interview question being played, if any.
-    pub quiz: Option<Quiz>,
+    pub quiz: Option<Quiz<PageCourse>>,
     pub progress: Progress,
 }
 

@@ -1,7 +1,9 @@
-//! The scenario picker: every preset, the one on screen selected, or what to call a run
+//! The scenario picker: every preset of the course (`presets::PICKER`, in every build),
+//! the one on screen selected, or what to call a run
 //! that is none of them (a lesson, an edited run, a scenario of its own).
 
 use super::*;
+use crate::teach::presets::PICKER;
 
 impl Session {
     /// What the scenario picker lists and which entry it shows.
@@ -13,17 +15,16 @@ impl Session {
         let hides = self.hides_answer();
         // An edited preset is no longer the preset: picking it again opens the original.
         let edited = self.doc.history.edited();
-        let options: Vec<_> = PRESETS
+        let options: Vec<_> = PICKER
             .iter()
-            .filter(|p| p.in_picker)
-            .map(|p| {
-                let selected = Some(p.name) == name && !edited;
+            .map(|&(p, summary)| {
+                let selected = Some(p) == name && !edited;
                 let summary = if selected && hides {
                     narrate::QUESTION_RUN
                 } else {
-                    p.summary
+                    summary
                 };
-                (p.name, summary, selected)
+                (p, summary, selected)
             })
             .collect();
         let other = (!options.iter().any(|o| o.2)).then(|| {

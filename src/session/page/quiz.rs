@@ -3,6 +3,8 @@
 //! stays hidden until the reader has answered.
 
 use super::*;
+use crate::session::carries::PageCourse;
+use crate::teach::course::Catalog;
 
 impl Session {
     /// Pauses on the next (`forward`) or previous beat of the walkthrough.
@@ -47,7 +49,7 @@ impl Session {
     }
 
     pub(in crate::session) fn start_quiz(&mut self, q: usize) {
-        if let Some(quiz) = Quiz::new(q) {
+        if let Some(quiz) = PageCourse::quiz(q) {
             if quiz.scenario().is_some_and(|name| self.open(name)) {
                 self.teach.quiz = Some(quiz);
                 self.nav.menu = None;

@@ -2,6 +2,8 @@
 //! switched, or the run before the last edit), and an embed's host page's commands.
 
 use super::*;
+use crate::session::carries::PageCourse;
+use crate::teach::course::Catalog;
 
 impl Session {
     /// Builds the second run: a named variant on this run's seed, this scenario with the
@@ -22,7 +24,7 @@ impl Session {
                 .find(|p| ***p != **a)
                 .map(|p| (**p).clone())
         } else {
-            course::open(with).map(|mut sc| {
+            PageCourse::open(with).map(|mut sc| {
                 sc.seed = a.seed;
                 sc
             })

@@ -11,7 +11,7 @@
 //!
 //! ```text
 //! fragment = "#"? [ pair *( "&" pair ) ]
-//! pair     = "s=" name          ; a preset, a lesson or lesson/fix (course::open)
+//! pair     = "s=" name          ; a preset, a lesson or lesson/fix (PageCourse::open)
 //!          | "sc=" base64url    ; a custom scenario: compact JSON, compressed (share::lz)
 //!          | "seed=" u64 | "fence=" mode | "flavor=" flavor
 //!          | "t=" ms            ; cursor time, 0 ..= the scenario's horizon
@@ -38,8 +38,9 @@ pub mod snippet;
 pub use snippet::{iframe_snippet, EmbedOptions, Size, SIZES};
 
 use crate::model::scenario::{FenceWord, Flavor, Scenario, LIMITS};
-use crate::teach::course::{open, walkthrough, CHAPTERS};
-use crate::teach::quiz::QUESTIONS;
+use crate::session::carries::PageCourse;
+use crate::teach::course::Catalog;
+use crate::teach::course::CHAPTERS;
 use crate::vocab::json;
 
 /// The longest fragment read. Chrome keeps URLs up to 2 MB, but nothing we write comes
@@ -54,7 +55,7 @@ pub const DEFAULT_SCENARIO: &str = "gc-pause";
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Source {
-    /// A preset, a library lesson, or `lesson/fix`, as [`crate::teach::course::open`] reads it.
+    /// A preset, a library lesson, or `lesson/fix`, as [`PageCourse::open`] reads it.
     Named(String),
     /// A scenario carried whole inside the link.
     Custom(Scenario),
@@ -286,7 +287,7 @@ pub fn decode(fragment: &str) -> Result<ViewState, String> {
         (Some(_), Some(_)) => return Err("sc: a link has s= or sc=, not both".to_string()),
         (Some(name), None) => {
             let sc = is_name(name, 64)
-                .then(|| open(name))
+                .then(|| PageCourse::open(name))
                 .flatten()
                 .ok_or_else(|| format!("s: no scenario named \"{}\"", clip(name)))?;
             v.source = Source::Named(name.to_string());
@@ -298,7 +299,7 @@ pub fn decode(fragment: &str) -> Result<ViewState, String> {
             v.source = Source::Custom(sc);
             horizon
         }
-        (None, None) => open(DEFAULT_SCENARIO).map_or(i64::MAX, |sc| sc.horizon_ms),
+        (None, None) => PageCourse::open(DEFAULT_SCENARIO).map_or(i64::MAX, |sc| sc.horizon_ms),
     };
     if let Some(x) = seed {
         v.seed = Some(whole(x).ok_or_else(|| {
@@ -368,7 +369,7 @@ pub fn decode(fragment: &str) -> Result<ViewState, String> {
     if let Some(x) = beat {
         // Only a named lesson has a walkthrough to be at a beat of.
         let name = s.ok_or("beat: a beat needs a named scenario (s=…)")?;
-        let beats = walkthrough(name).map_or(0, |w| w.beats.len());
+        let beats = PageCourse::walkthrough(name).map_or(0, |w| w.beats.len());
         if beats == 0 {
             return Err(format!("beat: {name} has no walkthrough"));
         }
@@ -378,7 +379,7 @@ pub fn decode(fragment: &str) -> Result<ViewState, String> {
         v.chapter = Some(ordinal("chapter", x, CHAPTERS.len())?);
     }
     if let Some(x) = quiz {
-        v.quiz = Some(ordinal("quiz", x, QUESTIONS.len())?);
+        v.quiz = Some(ordinal("quiz", x, PageCourse::QUESTIONS.len())?);
     }
     if let Some(x) = panel {
         let ok = is_name(x, 32) && !x.contains('/');

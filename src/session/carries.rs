@@ -1,0 +1,26 @@
+//! What this build of the page carries, chosen once here: the kit its runs are built with
+//! (`model::sim::kit`) and the course it can open (`teach::course::Catalog`). The whole
+//! app carries everything. The first load carries the default page's run and its fix —
+//! the generic lock service, pauses, the default lesson's walkthrough — and hands every
+//! other name, link and tool to the whole app (`Session::handoff`), so that the rest of
+//! the model and the course stays out of its wasm. The model does not change with the
+//! choice: either kit gives the same run of a scenario it carries (`model::sim::kit`'s
+//! tests), and either catalog opens the same scenario by a name it has
+//! (`teach::course`'s tests).
+
+use crate::model::sim;
+use crate::teach::course;
+
+/// The services and faults the page's runs are built with.
+#[cfg(not(feature = "lite"))]
+pub type PageKit = sim::Whole;
+/// The services and faults the page's runs are built with.
+#[cfg(feature = "lite")]
+pub type PageKit = sim::Pauses;
+
+/// The lessons, presets, walkthroughs and questions the page can open.
+#[cfg(not(feature = "lite"))]
+pub type PageCourse = course::Complete;
+/// The lessons, presets, walkthroughs and questions the page can open.
+#[cfg(feature = "lite")]
+pub type PageCourse = course::FirstLoad;
