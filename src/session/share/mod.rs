@@ -11,7 +11,7 @@
 //!
 //! ```text
 //! fragment = "#"? [ pair *( "&" pair ) ]
-//! pair     = "s=" name          ; a preset, a lesson or lesson/fix (PageCourse::open)
+//! pair     = "s=" name          ; a preset, a lesson or lesson/fix (`Catalog::open`)
 //!          | "sc=" base64url    ; a custom scenario: compact JSON, compressed (share::lz)
 //!          | "seed=" u64 | "fence=" mode | "flavor=" flavor
 //!          | "t=" ms            ; cursor time, 0 ..= the scenario's horizon
@@ -39,8 +39,7 @@ pub use snippet::{iframe_snippet, EmbedOptions, Size, SIZES};
 
 use crate::model::scenario::{FenceWord, Flavor, Scenario, LIMITS};
 use crate::session::carries::PageCourse;
-use crate::teach::course::Catalog;
-use crate::teach::course::CHAPTERS;
+use crate::teach::course::{Catalog, CHAPTERS};
 use crate::vocab::json;
 
 /// The longest fragment read. Chrome keeps URLs up to 2 MB, but nothing we write comes
@@ -55,7 +54,7 @@ pub const DEFAULT_SCENARIO: &str = "gc-pause";
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Source {
-    /// A preset, a library lesson, or `lesson/fix`, as [`PageCourse::open`] reads it.
+    /// A preset, a library lesson, or `lesson/fix`, as the page's catalog opens it ([`Catalog::open`]).
     Named(String),
     /// A scenario carried whole inside the link.
     Custom(Scenario),
