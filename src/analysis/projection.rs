@@ -326,16 +326,11 @@ impl State {
     }
 
     /// Applies the next entry, `e`.
-    // The first load's arm makes the later arms of its events unreachable there.
-    #[cfg_attr(feature = "lite", allow(unreachable_patterns))]
     pub fn apply_entry(&mut self, e: &Entry) {
         self.step += 1;
         self.t = e.t;
         let n = e.node;
         match &e.event {
-            // Events the first load never sees (`model::trace::left_out_events`).
-            #[cfg(feature = "lite")]
-            crate::left_out_events!() => {}
             Event::JobStarted => {
                 if let Some(c) = self.client(n) {
                     c.status = JobStatus::Running

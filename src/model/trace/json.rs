@@ -182,15 +182,10 @@ fn how(h: LossHow) -> Json {
 }
 
 /// An event as JSON, tagged by `kind`.
-// The first load's arm makes the later arms of its events unreachable there.
-#[cfg_attr(feature = "lite", allow(unreachable_patterns))]
 pub fn event(e: &Event) -> Json {
     use Event::*;
     let o = |k: &str| Obj::tag("kind", k);
     match e {
-        // Events the first load never sees (`model::trace::left_out_events`).
-        #[cfg(feature = "lite")]
-        crate::left_out_events!() => o(""),
         JobStarted => o("job_started"),
         StepStarted { step } => o("step_started").int("step", *step),
         JobFinished => o("job_finished"),
@@ -419,14 +414,9 @@ pub fn event(e: &Event) -> Json {
 }
 
 /// The `kind` tag of an event, as written in the canonical JSON.
-// The first load's arm makes the later arms of its events unreachable there.
-#[cfg_attr(feature = "lite", allow(unreachable_patterns))]
 pub fn kind(e: &Event) -> &'static str {
     use Event::*;
     match e {
-        // Events the first load never sees (`model::trace::left_out_events`).
-        #[cfg(feature = "lite")]
-        crate::left_out_events!() => "",
         JobStarted => "job_started",
         StepStarted { .. } => "step_started",
         JobFinished => "job_finished",

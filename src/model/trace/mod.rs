@@ -428,10 +428,11 @@ impl Fnv {
 }
 
 /// The events only a fault other than a pause, or a service other than the generic one,
-/// makes — what the first load's simulation leaves out (`model::sim`) — as a pattern. A
-/// `match` that tells of events puts it first, compiled in the first load alone (the
-/// `lite` feature), so that the first load is built without the later arms that tell of
-/// them: a test in `teach::presets` holds its one scenario to making none of these.
+/// makes — what the first load's kit (`model::sim::Pauses`) never makes — as a pattern.
+/// The narration and the diagram's marks put it first in the first load alone (the
+/// `lite` feature), so that it is built without their later arms that tell of them (the
+/// trace's JSON and text and the projection tell every event in every build): a test in
+/// `teach::presets` holds its one scenario to making none of these.
 #[macro_export]
 macro_rules! left_out_events {
     () => {
@@ -464,13 +465,9 @@ impl Event {
 }
 
 impl fmt::Display for Event {
-    // The first load's first arm makes the later arms of its events unreachable there.
-    #[cfg_attr(feature = "lite", allow(unreachable_patterns))]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use Event::*;
         match self {
-            #[cfg(feature = "lite")]
-            left_out_events!() => Ok(()),
             JobStarted => write!(f, "starts its job"),
             StepStarted { step } => write!(f, "step {}", step + 1),
             JobFinished => write!(f, "finishes its job"),
