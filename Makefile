@@ -58,6 +58,8 @@ test: setup
 		cargo clippy --target wasm32-unknown-unknown --bin leaseline-record --no-default-features --features worker -- -D warnings'
 	@$(STEP) "native tests (web)" cargo test
 	@$(STEP) "native tests (core only)" cargo test --no-default-features
+	@$(STEP) "native tests (first load's build of the library)" \
+		cargo test --no-default-features --features lite --lib
 	@$(STEP) "browser tests (wasm32, headless Chromium)" \
 		cargo test --target wasm32-unknown-unknown --test wasm
 	@$(STEP) "release build (trunk)" scripts/cuts.sh trunk build --release

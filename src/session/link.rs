@@ -66,6 +66,10 @@ mod tests {
     use super::*;
 
     #[test]
+    #[cfg_attr(
+        feature = "lite",
+        ignore = "the first load opens the default lesson alone (teach::course::FirstLoad)"
+    )]
     fn links_round_trip() {
         for (frag, want) in [
             (

@@ -380,6 +380,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        feature = "lite",
+        ignore = "the first load does not fold labels (cut by the lite feature in view::labels)"
+    )]
     fn a_crowded_label_moves_then_shortens_then_folds() {
         let mut p = Placer::new(300.0, 200.0);
         let want = |x: f64, text: &str, short: Option<&str>| Want {

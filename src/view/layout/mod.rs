@@ -685,6 +685,10 @@ mod tests {
     /// the solid one (the expiry) and the danger from there to where it stops believing —
     /// drawn from the start of the run, before client 2 gets the lock.
     #[test]
+    #[cfg_attr(
+        feature = "lite",
+        ignore = "the first load draws no hover text (cut by the lite feature in view::layout)"
+    )]
     fn gc_pause_marks_what_client_1_believes_against_the_expiry() {
         let (t, _, d) = gc("gc-pause");
         let c1 = NodeId::Client(0);
@@ -899,6 +903,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        feature = "lite",
+        ignore = "the first load does not bundle arrows (cut by the lite feature in view::layout)"
+    )]
     fn renewal_traffic_is_drawn_as_bundles_that_count_every_message() {
         for name in ["eight-clients", "gc-pause"] {
             let t = simulate(&preset(name).unwrap().scenario()).unwrap();
