@@ -55,6 +55,7 @@ echo "first load: $first bytes gzip ($first_parts)"
 # the whole app (its glue and wasm, and boot.js), which is that link's player.
 shared=$((first - $(gz dist/boot.js) - $(find dist -maxdepth 1 -name 'leaseline-lite-*' -type f -print0 | xargs -0 -n1 gzip -9 -c | wc -c)))
 whole_app=$(( $(gz dist/boot.js) + $(gz dist/leaseline.js) + $(gz dist/leaseline_bg.wasm) ))
+echo "the whole app: $whole_app bytes gzip (its wasm $(gz dist/leaseline_bg.wasm), its glue $(gz dist/leaseline.js), boot.js $(gz dist/boot.js)): every other link's player"
 echo "first load by kind of link (bytes gzip, to the first diagram / to Play):"
 echo "  default page: $first / $first"
 for kind in "lesson:s-slow-client-clock" "fix:s-check-then-write~fencing" "question:quiz-2" \
