@@ -203,11 +203,21 @@ export async function openApp(browser, url, contextOptions, prepare, { ready } =
     if (UNUSED_PRELOAD.test(msg.text())) problems.push(`console warning: ${msg.text()}`);
   });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  // Which document of the page made each request: a reload (or any navigation of the page
+  // itself) cancels what the document it replaces was still loading — its icon, say —
+  // and nothing failed.
+  let documents = 0;
+  const madeBy = new WeakMap();
+  page.on('request', (req) => {
+    if (req.isNavigationRequest() && !inChildFrame(page, req)) documents += 1;
+    madeBy.set(req, documents);
+  });
   page.on('requestfailed', (req) => {
     // A frame inside the page (the Share dialog's preview) that is closed or pointed
     // elsewhere while it loads cancels its requests: nothing failed.
     const error = req.failure()?.errorText;
     if (error === 'net::ERR_ABORTED' && inChildFrame(page, req)) return;
+    if (error === 'net::ERR_ABORTED' && madeBy.get(req) < documents) return;
     // A recording's preview (a blob: URL in the page's own memory) that the page drops while
     // the image is still being read — the run changed, the panel closed — is cancelled, not
     // failed: nothing went over the network.
