@@ -15,12 +15,13 @@ use crate::teach::flavor_presets::{FlavorPreset, CHAPTER_SERVICES, FLAVOR_PRESET
 use crate::teach::holds::{self, Standing};
 use crate::teach::library::Lesson;
 use crate::teach::library::{
-    CHAPTER_EXCLUSIVITY, CHAPTER_FENCE, CHAPTER_LEASE, CHAPTER_REACHABLE, CHAPTER_TTL,
+    self, CHAPTER_EXCLUSIVITY, CHAPTER_FENCE, CHAPTER_LEASE, CHAPTER_REACHABLE, CHAPTER_TTL,
     CHAPTER_UNFENCEABLE, FENCING, LESSONS,
 };
 use crate::teach::presets::{self, Preset, PRESETS};
 use crate::teach::quiz::{Question, Stop, QUESTIONS};
 use crate::teach::walkthrough::{self, Walkthrough, WALKTHROUGHS};
+use crate::vocab::names::is_slug;
 use std::marker::PhantomData;
 
 /// The chapters, in the order the sources argue them, then the real lock services (each
@@ -86,20 +87,9 @@ pub trait Catalog: Copy + std::fmt::Debug + PartialEq + Eq + 'static {
     /// Opens a scenario by name: a preset, a lesson or a lock-service preset, or
     /// `lesson/fix`.
     fn open(name: &str) -> Option<Scenario> {
-        if let Some(p) = Self::PRESETS.iter().find(|p| p.name == name) {
-            return Some(p.scenario());
-        }
-        let (id, fix) = match name.split_once('/') {
-            Some((id, fix)) => (id, Some(fix)),
-            None => (name, None),
-        };
-        let lesson = Self::LESSONS
-            .iter()
-            .chain(Self::SERVICES.iter().map(|p| &p.lesson))
-            .find(|l| l.id == id)?;
-        match fix {
-            None => Some(lesson.scenario()),
-            Some(f) => lesson.variant(f),
+        match Self::PRESETS.iter().find(|p| p.name == name) {
+            Some(p) => Some(p.scenario()),
+            None => library::open_in(Self::lessons(), name),
         }
     }
 
@@ -276,10 +266,7 @@ pub trait Catalog: Copy + std::fmt::Debug + PartialEq + Eq + 'static {
 
     /// The quiz of built-in question `question`, from its first stop (`None`: no such
     /// question).
-    fn quiz(question: usize) -> Option<Quiz<Self>>
-    where
-        Self: Sized,
-    {
+    fn quiz(question: usize) -> Option<Quiz<Self>> {
         (question < Self::QUESTIONS.len()).then_some(Quiz {
             catalog: PhantomData,
             question,
@@ -676,6 +663,19 @@ impl Progress {
         }
     }
 
+    /// Whether the walkthrough of lesson `id` was followed to its end.
+    pub fn has_walked(&self, id: &str) -> bool {
+        self.walked.binary_search_by(|w| w.as_str().cmp(id)).is_ok()
+    }
+
+    /// (walked through, in all) over the lessons of `menu`: only the lessons it lists
+    /// count, whatever else progress keeps ([`Progress::decode`]).
+    pub fn walked_of(&self, menu: &[Chapter]) -> (usize, usize) {
+        let lessons = menu.iter().flat_map(|c| &c.lessons);
+        let walked = lessons.clone().filter(|l| self.has_walked(l.id)).count();
+        (walked, lessons.count())
+    }
+
     /// (answered, right) for one question.
     pub fn score(&self, question: usize) -> (usize, usize) {
         let mine = self.answers.iter().filter(|a| a.0 as usize == question);
@@ -712,7 +712,7 @@ impl Progress {
         }
         for part in parts {
             if let Some(list) = part.strip_prefix("w:") {
-                for name in list.split(',').filter(|n| Self::is_name(n)) {
+                for name in list.split(',').filter(|n| is_slug(n, 80)) {
                     p.walk(name);
                 }
             } else if let Some(list) = part.strip_prefix("q:") {
@@ -729,15 +729,6 @@ impl Progress {
             }
         }
         p
-    }
-
-    /// Whether `name` could name a scenario (`check-then-write`, `lesson/fix`): short, and
-    /// in the letters the built-in names use.
-    fn is_name(name: &str) -> bool {
-        (1..=80).contains(&name.len())
-            && name
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'/')
     }
 }
 
@@ -1034,6 +1025,16 @@ mod tests {
             vec!["gc-pause".to_string(), "some-later-lesson".to_string()]
         );
         assert_eq!(mixed.answers, vec![(0, 0, true), (7, 0, true)]);
+    }
+
+    #[test]
+    fn only_the_lessons_the_menu_lists_count_as_walked() {
+        let p = Progress::decode("1|w:check-then-write,some-removed-lesson,gc-pause");
+        let menu = menu();
+        let total = menu.iter().map(|c| c.lessons.len()).sum::<usize>();
+        assert_eq!(p.walked_of(&menu), (2, total));
+        assert!(p.has_walked("gc-pause") && !p.has_walked("slow-client-clock"));
+        assert_eq!(Progress::default().walked_of(&menu), (0, total));
     }
 
     #[test]

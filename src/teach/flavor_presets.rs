@@ -245,15 +245,7 @@ pub const FLAVOR_PRESETS: &[FlavorPreset] = &[
 
 /// A flavor preset by name, or one of its remedies as `name/fix`.
 pub fn find(name: &str) -> Option<Scenario> {
-    let (id, fix) = match name.split_once('/') {
-        Some((id, fix)) => (id, Some(fix)),
-        None => (name, None),
-    };
-    let p = FLAVOR_PRESETS.iter().find(|p| p.name() == id)?;
-    match fix {
-        None => Some(p.scenario()),
-        Some(f) => p.lesson.variant(f),
-    }
+    super::library::open_in(FLAVOR_PRESETS.iter().map(|p| &p.lesson), name)
 }
 
 /// Every runnable name with the verdict it must reach: bases, then `base/fix`.

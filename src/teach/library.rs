@@ -768,11 +768,17 @@ fn without_lock(sc: &mut Scenario, conditional: bool) {
 
 /// A lesson by id, or one of its fixes as `id/fix`.
 pub fn find(name: &str) -> Option<Scenario> {
+    open_in(LESSONS, name)
+}
+
+/// The scenario `name` opens among `lessons`: a lesson by id, or one of its fixes as
+/// `id/fix`.
+pub fn open_in<'a>(lessons: impl IntoIterator<Item = &'a Lesson>, name: &str) -> Option<Scenario> {
     let (id, fix) = match name.split_once('/') {
         Some((id, fix)) => (id, Some(fix)),
         None => (name, None),
     };
-    let lesson = LESSONS.iter().find(|l| l.id == id)?;
+    let lesson = lessons.into_iter().find(|l| l.id == id)?;
     match fix {
         None => Some(lesson.scenario()),
         Some(f) => lesson.variant(f),

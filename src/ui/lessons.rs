@@ -70,14 +70,7 @@ pub fn Menus(props: &MenusProps) -> Html {
     match props.open {
         None | Some(Menu::Share) => html! {},
         Some(Menu::Lessons) => {
-            let total: usize = chapters.iter().map(|c| c.lessons.len()).sum();
-            // Only the lessons listed count: progress keeps entries of any lesson it was
-            // given (`Progress::decode`).
-            let walked = chapters
-                .iter()
-                .flat_map(|c| &c.lessons)
-                .filter(|l| p.walked.iter().any(|w| w == l.id))
-                .count();
+            let (walked, total) = p.walked_of(&chapters);
             html! {
                 <nav id="lessons-menu" class="menu panel" aria-label="Lessons">
                     <header class="guide-head">
@@ -90,7 +83,7 @@ pub fn Menus(props: &MenusProps) -> Html {
                             <h3>{ nav_link(link::chapter(i), html! { { format!("{}. {}", i + 1, c.title) } }, false, cb) }</h3>
                             <ol>
                                 { for c.lessons.iter().map(|l| {
-                                    let done = p.walked.iter().any(|w| w == l.id);
+                                    let done = p.has_walked(l.id);
                                     html! {
                                         <li>
                                             { nav_link(link::scenario(l.id, None), html! { { l.title.clone() } }, &*props.current == l.id, cb) }

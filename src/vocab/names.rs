@@ -354,6 +354,16 @@ pub fn token_words(token: u64) -> String {
     }
 }
 
+/// Whether `value` is a name as the page writes them (`check-then-write`, `lesson/fix`, a
+/// panel's `explore`): 1 to `max` bytes of lower-case letters, digits, `-` and `/`. Links
+/// and stored progress name scenarios so; anything else is not one of ours.
+pub fn is_slug(value: &str, max: usize) -> bool {
+    (1..=max).contains(&value.len())
+        && value
+            .bytes()
+            .all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'-' | b'/'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -41,6 +41,7 @@ use crate::model::scenario::{FenceWord, Flavor, Scenario, LIMITS};
 use crate::session::carries::PageCourse;
 use crate::teach::course::{Catalog, CHAPTERS};
 use crate::vocab::json;
+use crate::vocab::names::is_slug;
 
 /// The longest fragment read. Chrome keeps URLs up to 2 MB, but nothing we write comes
 /// near this: a custom scenario with eight clients is a few kilobytes.
@@ -238,13 +239,6 @@ fn flag(key: &str, value: &str) -> Result<bool, String> {
     }
 }
 
-fn is_name(value: &str, max: usize) -> bool {
-    (1..=max).contains(&value.len())
-        && value
-            .bytes()
-            .all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'-' | b'/'))
-}
-
 /// Whether a fragment asks for embed mode (`embed=1`), read on its own: a link that fails
 /// [`decode`] for another key must still keep a course page's frame an embed, so the reader
 /// sees the message inside the frame instead of the whole site.
@@ -285,7 +279,7 @@ pub fn decode(fragment: &str) -> Result<ViewState, String> {
     let horizon = match (s, sc) {
         (Some(_), Some(_)) => return Err("sc: a link has s= or sc=, not both".to_string()),
         (Some(name), None) => {
-            let sc = is_name(name, 64)
+            let sc = is_slug(name, 64)
                 .then(|| PageCourse::open(name))
                 .flatten()
                 .ok_or_else(|| format!("s: no scenario named \"{}\"", clip(name)))?;
@@ -381,7 +375,7 @@ pub fn decode(fragment: &str) -> Result<ViewState, String> {
         v.quiz = Some(ordinal("quiz", x, PageCourse::QUESTIONS.len())?);
     }
     if let Some(x) = panel {
-        let ok = is_name(x, 32) && !x.contains('/');
+        let ok = is_slug(x, 32) && !x.contains('/');
         if !ok {
             return Err(format!(
                 "panel: \"{}\" is not a panel name (a-z, 0-9 and -, up to 32)",
