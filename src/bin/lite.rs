@@ -14,11 +14,14 @@
 //! - what the page carries, chosen in `session::carries`: runs built with the kit the
 //!   default page needs (the generic service and pauses, `model::sim::Pauses`) and the
 //!   catalog of the default lesson alone (`teach::course::FirstLoad`, its scenario built
-//!   in code), so the linker leaves every other service, fault and lesson, and the JSON
-//!   reader, out; and the telling of the events only other services and faults make
-//!   (`model::trace::left_out_events`): the next largest. Tests in `model::sim::kit` and
-//!   `teach::course` hold the small kit and catalog to the whole model's runs and names
-//!   (and `docs/architecture.md` says what the remaining cuts cost);
+//!   in code), drawn in the plain detail (`view::layout::detail::Plain`: no hover texts
+//!   on shapes that span time, nothing merged or spread), so the linker leaves every
+//!   other service, fault and lesson, the JSON reader and the drawing's merging out; and
+//!   the telling of the events only other services and faults make
+//!   (`model::trace::left_out_events`), still a cut. Tests in `model::sim::kit`,
+//!   `teach::course` and `tests/it/detail.rs` hold the small kit, catalog and detail to
+//!   the whole app's runs, names and drawing (and `docs/architecture.md` says what the
+//!   remaining cut costs);
 //! - integers and clocks without 128-bit arithmetic (`vocab::json`, `model::clock`).
 //!
 //! Its floor is measured by `tools/size-floor` (the same core driven the way this page

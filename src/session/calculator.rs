@@ -482,11 +482,12 @@ mod tests {
         // Drawn at a phone's width and at a laptop's, the band carries its tag, and the
         // tag shows at the cursor (nothing of the band is revealed yet).
         for width in [360.0, 1000.0] {
-            let d = crate::view::layout::layout_in(
+            let d = crate::view::layout::layout_rows::<crate::session::carries::PageDetail>(
                 &run.index,
                 &run.trace,
                 &run.verdict,
                 width,
+                crate::view::layout::LANE_H,
                 Some((zoom.from, zoom.to)),
             );
             let tag = d.bands[0].tag.as_ref().expect("a tag on the band");

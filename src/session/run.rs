@@ -9,7 +9,7 @@ use crate::analysis::projection::{Projection, State};
 use crate::model::scenario::{FenceMode, Scenario};
 use crate::model::sim::{self, Kit};
 use crate::model::trace::Trace;
-use crate::session::carries::PageKit;
+use crate::session::carries::{PageDetail, PageKit};
 use crate::teach::facts::Facts;
 use crate::teach::narrate;
 use crate::view::layout::{self, Diagram, StageNode};
@@ -24,9 +24,9 @@ pub struct Run {
     pub projection: Projection,
     /// What any layout of this run reads from the whole trace, gathered once: a zoom
     /// window or a narrow screen is laid out from it without walking the trace again.
-    pub index: layout::Index,
+    pub index: layout::Index<PageDetail>,
     /// Shared, so the diagram of the whole run is drawn from this one layout, never copied.
-    pub diagram: Rc<Diagram>,
+    pub diagram: Rc<Diagram<PageDetail>>,
     pub stage: Vec<StageNode>,
     pub notable: Vec<usize>,
     pub flights: Vec<(i64, i64)>,
@@ -55,11 +55,12 @@ impl Run {
         let verdict = check(&trace);
         let projection = Projection::new(&trace);
         let index = layout::Index::new(&trace);
-        let diagram = Rc::new(layout::layout_in(
+        let diagram = Rc::new(layout::layout_rows::<PageDetail>(
             &index,
             &trace,
             &verdict,
             layout::DIAGRAM_WIDTH,
+            layout::LANE_H,
             None,
         ));
         let stage = layout::stage_nodes(&scenario.nodes());

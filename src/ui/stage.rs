@@ -4,6 +4,7 @@
 //! nothing needs a right-click.
 
 use super::on;
+use crate::session::carries::PageDetail;
 use crate::session::edit::{actions_for, Actions};
 use crate::session::{Action, Run, Selection};
 use crate::view::layout::{self, STAGE_W};
@@ -48,7 +49,7 @@ fn activate(
 pub fn stage(props: &StageProps) -> Html {
     let st = &props.state;
     let nodes = &props.run.stage;
-    let links = layout::stage_links(nodes, st);
+    let links = layout::stage_links_with::<PageDetail>(nodes, st);
     let packets = layout::packets(nodes, &props.run.trace, st, props.t);
     let height = layout::stage_height(nodes);
     // The first load has no action menu: a click on the stage hands over to the whole app,

@@ -5,10 +5,13 @@
 
 use super::{css, when};
 use crate::analysis::projection::step_at_time;
+use crate::session::carries::PageDetail;
 use crate::session::gesture::Gesture;
 use crate::session::zoom::{Window, Zoom};
 use crate::session::{Action, Run};
-use crate::view::layout::{Diagram, LEFT};
+use crate::view::layout::LEFT;
+/// The page's drawing, in the detail it draws.
+type Diagram = crate::view::layout::Diagram<crate::session::carries::PageDetail>;
 use crate::vocab::numbers::fmt_ms;
 use crate::vocab::numbers::within;
 use crate::vocab::time::Time;
@@ -121,17 +124,8 @@ fn drawing(run: &Run, zoom: Option<Window>, width: f64, lane_h: f64) -> Rc<Diagr
     }
     // (The first load's lanes are always the usual height: it is never an embed.)
     #[cfg(feature = "lite")]
-    let _ = lane_h;
-    #[cfg(feature = "lite")]
-    return Rc::new(crate::view::layout::layout_in(
-        &run.index,
-        &run.trace,
-        &run.verdict,
-        width,
-        window,
-    ));
-    #[cfg(not(feature = "lite"))]
-    Rc::new(crate::view::layout::layout_rows(
+    let lane_h = crate::view::layout::LANE_H;
+    Rc::new(crate::view::layout::layout_rows::<PageDetail>(
         &run.index,
         &run.trace,
         &run.verdict,
@@ -654,7 +648,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let ticks: &[crate::view::layout::Tick] = if stretch.is_none() {
         &d.ticks
     } else {
-        own = crate::view::layout::ticks(&s);
+        own = crate::view::layout::ticks_with::<PageDetail>(&s);
         &own
     };
     #[cfg(feature = "lite")]

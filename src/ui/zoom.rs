@@ -9,7 +9,9 @@
 use super::css;
 use crate::session::zoom::{Window, Zoom, STEP_FACTOR};
 use crate::session::{Action, Run};
-use crate::view::layout::{Diagram, LEFT};
+use crate::view::layout::LEFT;
+/// The page's drawing, in the detail it draws.
+type Diagram = crate::view::layout::Diagram<crate::session::carries::PageDetail>;
 use crate::vocab::numbers::tenths;
 use crate::vocab::numbers::within;
 use std::cell::Cell;

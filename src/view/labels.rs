@@ -268,8 +268,9 @@ impl Placer {
     }
 
     /// Places every want, the most important first; returns each one's label (or `None`,
-    /// in the wants' order) and the folds standing for those that found no room.
-    pub fn place_all(&mut self, wants: &[Want]) -> (Vec<Option<Label>>, Vec<Fold>) {
+    /// in the wants' order) and, with `fold`, the folds standing for those that found no
+    /// room (without, such a label is left out).
+    pub fn place_all(&mut self, wants: &[Want], fold: bool) -> (Vec<Option<Label>>, Vec<Fold>) {
         // Rank by rank, each in the order the layout asked (the order of the run): a few
         // passes instead of a sort, which would cost the first load a sorting routine.
         let mut order: Vec<usize> = Vec::with_capacity(wants.len());
@@ -296,9 +297,7 @@ impl Placer {
                 recent.push(i);
                 continue;
             }
-            // The first load draws the default page's two runs, whose labels all find room:
-            // it leaves the folding out (wasm size). The whole app folds.
-            if cfg!(feature = "lite") {
+            if !fold {
                 continue;
             }
             let near = at
@@ -380,10 +379,6 @@ mod tests {
     }
 
     #[test]
-    #[cfg_attr(
-        feature = "lite",
-        ignore = "the first load does not fold labels (cut by the lite feature in view::labels)"
-    )]
     fn a_crowded_label_moves_then_shortens_then_folds() {
         let mut p = Placer::new(300.0, 200.0);
         let want = |x: f64, text: &str, short: Option<&str>| Want {
@@ -400,7 +395,7 @@ mod tests {
         let wants: Vec<Want> = (0..120)
             .map(|i| want(100.0 + (i / 2) as f64, "a long label here", Some("ab")))
             .collect();
-        let (labels, folds) = p.place_all(&wants);
+        let (labels, folds) = p.place_all(&wants, true);
         let placed: Vec<&Label> = labels.iter().flatten().collect();
         assert!(
             placed.iter().any(|l| l.leader.is_some()),

@@ -44,6 +44,7 @@ mod presets;
 mod reveal;
 
 // What is drawn and exported.
+mod detail;
 mod export;
 mod labels;
 mod layout_lod;

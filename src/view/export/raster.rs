@@ -456,7 +456,6 @@ impl Scene {
         }
         for m in &d.marks {
             // A mark drawn by another at its spot (see `layout::Mark::stacked`).
-            #[cfg(not(feature = "lite"))]
             if m.stacked == 0 {
                 continue;
             }

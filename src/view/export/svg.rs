@@ -12,9 +12,9 @@
 //! WebAssembly bundle.
 
 use crate::vocab::numbers::tenths as n;
-#[cfg(not(feature = "lite"))]
 use std::cell::Cell;
 
+use crate::view::layout::detail::Detail;
 use crate::view::layout::{Arrow, Band, Bar, Diagram, Label, Mark, Scale, Tone, LEFT};
 use crate::view::legend::Swatch;
 
@@ -93,12 +93,23 @@ fn title(s: &str) -> impl Fn(&mut String) + '_ {
 /// The hover text of a shape that spans time ([`Diagram::told`]): in the saved drawing, its
 /// whole text; in play, while the cursor is inside the shape, only what has begun — its
 /// `open` text, numbered (`data-told`, in `Diagram::told`'s order) for the timeline to
-/// swap for the whole text once the cursor passes its end. The first load makes neither
-/// text for a shape that spans time and shows none in play (its whole run, drawn natively
-/// before the wasm arrives, has them all); a mark's, true once it is seen, it shows.
-#[cfg(not(feature = "lite"))]
-fn told(o: &mut String, in_play: bool, k: &Cell<usize>, full: &str, open: &str, _: bool) {
-    if in_play && !open.is_empty() {
+/// swap for the whole text once the cursor passes its end. A drawing whose detail does not
+/// tell ([`Detail::TELLS`], the first load's) has neither text for a shape that spans time
+/// and shows none in play (the first load's whole run, drawn natively before its wasm
+/// arrives, has them all); a mark's, true once it is seen, it shows.
+fn told<D: Detail>(
+    o: &mut String,
+    in_play: bool,
+    k: &Cell<usize>,
+    full: &str,
+    open: &str,
+    spans: bool,
+) {
+    if !D::TELLS {
+        if !(in_play && spans) {
+            title(full)(o);
+        }
+    } else if in_play && !open.is_empty() {
         el(o, "title", &[("data-told", &k.get().to_string())], &|o| {
             escape_into(o, open)
         });
@@ -108,42 +119,32 @@ fn told(o: &mut String, in_play: bool, k: &Cell<usize>, full: &str, open: &str, 
     }
 }
 
-#[cfg(feature = "lite")]
-fn told(o: &mut String, in_play: bool, _: &(), full: &str, _: &(), spans: bool) {
-    if !(in_play && spans) {
-        title(full)(o);
-    }
-}
-
 /// The diagram's shapes — bands, bars, arrows (a bundle as the band between its first and
 /// last arrow), marks, and the counts of folded labels — as the `<g class="body">` element
 /// the timeline draws. Bands and marks carry `data-entry="N"`, their trace entry; a label
 /// placed away from what it names has a leader line (`class="leader"`).
-pub fn diagram_body(d: &Diagram) -> String {
-    body(d, false)
+pub fn diagram_body<D: Detail>(d: &Diagram<D>) -> String {
+    body::<D>(d, false)
 }
 
 /// [`diagram_body`] as the timeline reveals it while a run plays: without the labels
 /// placed left of the moment they tell of ([`Label::early`]), which the timeline draws
 /// itself once the cursor reaches that moment (a sweep left to right would show them
-/// early).
-pub fn diagram_body_in_play(d: &Diagram) -> String {
-    body(d, true)
+/// early). `D`: the detail `d` was laid out in ([`crate::view::layout::detail`]).
+pub fn diagram_body_in_play<D: Detail>(d: &Diagram<D>) -> String {
+    body::<D>(d, true)
 }
 
 /// The drawing in play leaves out labels placed left of their moment (the timeline draws
 /// them once their moment is revealed); the saved and first-paint drawings, of the whole
 /// run, have them all.
-fn body(d: &Diagram, in_play: bool) -> String {
+fn body<D: Detail>(d: &Diagram<D>, in_play: bool) -> String {
     let label = |o: &mut String, class: &str, l: Option<&Label>| {
         label(o, class, l.filter(|l| !(in_play && l.early())));
     };
-    #[cfg(not(feature = "lite"))]
     let k = Cell::new(0);
-    #[cfg(feature = "lite")]
-    let k = ();
-    let told = |o: &mut String, full: &str, open: &crate::view::layout::Open, spans: bool| {
-        told(o, in_play, &k, full, open, spans)
+    let told = |o: &mut String, full: &str, open: &str, spans: bool| {
+        told::<D>(o, in_play, &k, full, open, spans)
     };
     let mut out = String::with_capacity(256 * (d.bars.len() + d.arrows.len() + d.marks.len()));
     el(&mut out, "g", &[("class", "body")], &|o| {
@@ -157,7 +158,7 @@ fn body(d: &Diagram, in_play: bool) -> String {
                     ("height", n(b.y1 - b.y0)),
                 ];
                 el(o, "rect", &pairs(&attrs), &|o| {
-                    told(o, &b.label, &b.open, true)
+                    told(o, &b.label, b.open.as_ref(), true)
                 });
                 label(o, "band-label", b.tag.as_ref());
             });
@@ -170,7 +171,7 @@ fn body(d: &Diagram, in_play: bool) -> String {
             let kind = if g.danger { "gap danger" } else { "gap margin" };
             let attrs = [("class", kind), ("data-entry", &g.entry.to_string())];
             el(o, "g", &attrs, &|o| {
-                told(o, &g.title, &g.open, true);
+                told(o, &g.title, g.open.as_ref(), true);
                 let h = crate::view::layout::GAP_H;
                 let (x0, x1) = (g.believed.min(g.expired), g.believed.max(g.expired));
                 let late = if g.believed > g.expired { "late" } else { "" };
@@ -213,7 +214,7 @@ fn body(d: &Diagram, in_play: bool) -> String {
                         ("rx", "3".into()),
                     ];
                     el(o, "rect", &pairs(&attrs), &|o| {
-                        told(o, &b.title, &b.open, true)
+                        told(o, &b.title, b.open.as_ref(), true)
                     });
                     label(o, "", b.label.as_ref());
                 },
@@ -237,11 +238,9 @@ fn body(d: &Diagram, in_play: bool) -> String {
                     ];
                     el(o, "line", &pairs(&attrs), body);
                 };
-                // (The first load's layout makes no bundles and no folds: it leaves out
-                // drawing them.)
-                if a.count > 1 && !cfg!(feature = "lite") {
+                if D::MERGES && a.count > 1 {
                     // A bundle: the band its messages sweep, its first and last arrows.
-                    told(o, &a.title, &a.open, true);
+                    told(o, &a.title, a.open.as_ref(), true);
                     let (l0, l1) = a.last;
                     let mut points = String::new();
                     for (x, y) in [(a.x0, a.y0), (l0, a.y0), (l1, a.y1), (a.x1, a.y1)] {
@@ -254,42 +253,37 @@ fn body(d: &Diagram, in_play: bool) -> String {
                     line(o, a.x0, a.x1, &|_| {});
                     line(o, l0, l1, &|_| {});
                 } else {
-                    line(o, a.x0, a.x1, &|o| told(o, &a.title, &a.open, true));
+                    line(o, a.x0, a.x1, &|o| told(o, &a.title, a.open.as_ref(), true));
                 }
                 label(o, "", a.label.as_ref());
             });
         }
         for (k, m) in d.marks.iter().enumerate() {
-            // A mark drawn for several events: a click lists them in the inspector.
-            #[cfg(not(feature = "lite"))]
-            let attrs = {
-                let mut a = vec![
-                    ("class", format!("mark {}", m.tone.class())),
-                    ("data-entry", m.entry.to_string()),
-                ];
-                if m.stacked > 1 {
-                    a.push(("data-stack", k.to_string()));
-                }
-                a
-            };
-            #[cfg(feature = "lite")]
+            // A mark drawn for several events: a click lists them in the inspector. (Only
+            // a drawing that merges has stacks: one that does not leaves their drawing out.)
+            let stacked = if D::MERGES { m.stacked } else { 1 };
             let attrs = [
                 ("class", format!("mark {}", m.tone.class())),
                 ("data-entry", m.entry.to_string()),
             ];
-            let _ = k;
-            el(o, "g", &pairs(&attrs), &|o| {
+            let mut attrs = pairs(&attrs);
+            let stack = if stacked > 1 {
+                k.to_string()
+            } else {
+                String::new()
+            };
+            if stacked > 1 {
+                attrs.push(("data-stack", &stack));
+            }
+            el(o, "g", &attrs, &|o| {
                 // A mark drawn by another at its spot keeps only its label; one drawn for
                 // several says how many, above its glyph.
-                #[cfg(not(feature = "lite"))]
-                let stacked = m.stacked;
-                #[cfg(feature = "lite")]
-                let stacked = 1;
+                let stacked = if D::MERGES { m.stacked } else { 1 };
                 if stacked > 0 {
                     let c = [("cx", n(m.x)), ("cy", n(m.y)), ("r", "7".into())];
                     let spans = m.until > m.x;
                     el(o, "circle", &pairs(&c), &|o| {
-                        told(o, &m.title, &m.open, spans)
+                        told(o, &m.title, m.open.as_ref(), spans)
                     });
                     text(o, "glyph", m.x, m.y + 4.0, m.glyph);
                 }
@@ -305,12 +299,7 @@ fn body(d: &Diagram, in_play: bool) -> String {
         // named by its own text and the labels it stands for. Out of the tab order and
         // hidden from a screen reader until the cursor reveals it: the page's timeline puts
         // the revealed ones in (so Tab never reads what the run has not yet shown).
-        for (k, f) in d
-            .folds
-            .iter()
-            .enumerate()
-            .filter(|_| !cfg!(feature = "lite"))
-        {
+        for (k, f) in d.folds.iter().enumerate().filter(|_| D::MERGES) {
             let list = format!("{} more here: {}", f.items.len(), f.items.join("; "));
             let name = format!("{}: {list}", f.label.text);
             let attrs = [
@@ -479,7 +468,7 @@ pub const SWATCH_H: f64 = 24.0;
 /// classes and look as the shapes it explains. `name` becomes its hover title.
 pub fn swatch(s: Swatch, name: &str) -> String {
     let (w, h) = (SWATCH_W, SWATCH_H);
-    let mut d = Diagram {
+    let mut d: Diagram = Diagram {
         width: w,
         height: h,
         lane_h: h,
@@ -526,7 +515,6 @@ pub fn swatch(s: Swatch, name: &str) -> String {
                 label: None,
                 title,
                 open: Default::default(),
-                #[cfg(not(feature = "lite"))]
                 count: 1,
             });
         }
@@ -563,11 +551,8 @@ pub fn swatch(s: Swatch, name: &str) -> String {
             until: w / 2.0,
             open: Default::default(),
             entry: 0,
-            #[cfg(not(feature = "lite"))]
             count: 1,
-            #[cfg(not(feature = "lite"))]
             stacked: 1,
-            #[cfg(not(feature = "lite"))]
             events: Vec::new(),
         }),
     }

@@ -6,12 +6,12 @@ use super::*;
 /// The bar of one of the projection's intervals, cut to the scale's axis, and the label it
 /// wants (its text and short form); `ended`: the event that ended it (`None`: it runs to
 /// the end of the run), which the bar's title names.
-pub(super) fn interval_bar(
+pub(super) fn interval_bar<D: Detail>(
     scale: &Scale,
     y: f64,
     iv: &Interval,
     ended: Option<&Event>,
-) -> (Bar, Option<(String, Option<String>)>) {
+) -> (Bar<D>, Option<(String, Option<String>)>) {
     let (t0, t1) = (iv.from, iv.to);
     let x0 = within(scale.x(t0.0 as f64), scale.x0, scale.x1);
     let x1 = within(scale.x(t1.0 as f64), scale.x0, scale.x1);
@@ -24,7 +24,6 @@ pub(super) fn interval_bar(
         label: None,
         title,
         open,
-        #[cfg(not(feature = "lite"))]
         count: 1,
     };
     match iv.span {
@@ -34,13 +33,13 @@ pub(super) fn interval_bar(
                 Some(_) => "it took another token".to_string(),
                 None => "still believing at the end".to_string(),
             };
-            let title = hover(|| {
+            let title = hover::<D>(|| {
                 format!(
                     "believes it holds the lock ({}) from {t0} to {t1} (then {how})",
                     token_words(token)
                 )
             });
-            let open = open_text(|| {
+            let open = open_text::<D>(|| {
                 format!(
                     "believes it holds the lock ({}) from {t0}",
                     token_words(token)
@@ -52,16 +51,17 @@ pub(super) fn interval_bar(
         }
         Span::Paused => {
             let title =
-                hover(|| format!("paused from {t0} to {t1}: handlers frozen, clock running"));
-            let open = open_text(|| format!("paused from {t0}: handlers frozen, clock running"));
+                hover::<D>(|| format!("paused from {t0} to {t1}: handlers frozen, clock running"));
+            let open =
+                open_text::<D>(|| format!("paused from {t0}: handlers frozen, clock running"));
             (bar(-14.0, 28.0, Tone::Paused, title, open), None)
         }
         Span::Down => {
-            let title = hover(|| match ended {
+            let title = hover::<D>(|| match ended {
                 Some(_) => format!("{} down from {t0} to {t1}", iv.node.name()),
                 None => format!("{} down from {t0}", iv.node.name()),
             });
-            let open = open_text(|| format!("{} down from {t0}", iv.node.name()));
+            let open = open_text::<D>(|| format!("{} down from {t0}", iv.node.name()));
             (bar(-12.0, 24.0, Tone::Down, title, open), None)
         }
         Span::Lease { client, token } => {
@@ -78,14 +78,14 @@ pub(super) fn interval_bar(
             let who = client.name().replace("client ", "c");
             let text = format!("{who} · {}", token_words(token));
             let want = (x1 - x0 > 40.0).then(|| (text, Some(format!("{who} · {token}"))));
-            let title = hover(|| {
+            let title = hover::<D>(|| {
                 format!(
                     "lease ({}) held by {} from {t0} to {t1} ({how})",
                     token_words(token),
                     client.name()
                 )
             });
-            let open = open_text(|| {
+            let open = open_text::<D>(|| {
                 format!(
                     "lease ({}) held by {} from {t0}",
                     token_words(token),

@@ -10,14 +10,14 @@ use crate::teach::narrate;
 pub const GAP_H: f64 = 16.0;
 
 /// The gaps of a run's [`believed_spans`] that reach into the scale's window, in its units.
-pub(super) fn gaps(
+pub(super) fn gaps<D: Detail>(
     spans: &[BelievedSpan],
     scale: &Scale,
     ly: &dyn Fn(NodeId) -> f64,
     merge: f64,
-) -> Vec<Gap> {
+) -> Vec<Gap<D>> {
     let x = |t: Time| within(scale.x(t.0 as f64), scale.x0, scale.x1);
-    let mut out: Vec<Gap> = Vec::new();
+    let mut out: Vec<Gap<D>> = Vec::new();
     // At a level of detail, a client's safe margins less than `merge` ms apart are drawn
     // as one: per client, its last margin drawn (index into `out`), where it ends (ms) and
     // how many it stands for.
@@ -52,10 +52,10 @@ pub(super) fn gaps(
             until: x(g.stopped.max(g.believed.max(g.expired))),
             y: ly(g.client),
             danger,
-            title: hover(|| {
+            title: hover::<D>(|| {
                 narrate::gap_title(g.client, g.token, g.believed, g.expired, g.stopped)
             }),
-            open: open_text(|| narrate::gap_legend(g.client)),
+            open: open_text::<D>(|| narrate::gap_legend(g.client)),
             entry: g.entry,
         });
     }

@@ -31,7 +31,7 @@ struct Marks {
     before: Vec<[u32; 4]>,
 }
 
-pub(super) struct Lod {
+pub struct Lod {
     marks: VecMap<NodeId, Marks>,
     /// The alarming markers' times and entries, never merged, in time order.
     alarms: Vec<(i64, usize)>,
@@ -141,17 +141,17 @@ fn runs<T>(
 /// The window's bars, arrows and markers (and the labels they want) at the level of
 /// detail of `unit` ms per drawing unit.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn body(
+pub(super) fn body<D: Detail>(
     lod: &Lod,
-    ix: &Index,
+    ix: &Index<D>,
     trace: &Trace,
     violation_at: &VecMap<usize, ViolationKind>,
     scale: &Scale,
     unit: f64,
     ly: &dyn Fn(NodeId) -> f64,
-    bars: &mut Vec<Bar>,
-    arrows: &mut Vec<Arrow>,
-    marks: &mut Vec<Mark>,
+    bars: &mut Vec<Bar<D>>,
+    arrows: &mut Vec<Arrow<D>>,
+    marks: &mut Vec<Mark<D>>,
     wants: &mut Wants,
 ) {
     let (t0, t1) = (scale.t0 as i64, scale.t1 as i64);
@@ -176,7 +176,8 @@ pub(super) fn body(
                 to = to.max(nx.to.0);
                 n += 1;
             }
-            let (mut bar, want) = interval_bar(scale, ly(*node), iv, ended(iv).map(|e| &e.event));
+            let (mut bar, want) =
+                interval_bar::<D>(scale, ly(*node), iv, ended(iv).map(|e| &e.event));
             if n == 1 {
                 if let Some((text, short)) = want {
                     let at = (bar.x0, ly(*node));
@@ -204,11 +205,13 @@ pub(super) fn body(
                     Time(from),
                     Time(to)
                 );
-                bar.open = format!(
-                    "{what} of {} from {}, drawn as one (each less than a unit of this zoom from the next)",
-                    node.name(),
-                    Time(from)
-                );
+                bar.open = D::open(|| {
+                    format!(
+                        "{what} of {} from {}, drawn as one (each less than a unit of this zoom from the next)",
+                        node.name(),
+                        Time(from)
+                    )
+                });
                 bar.count = n;
             }
             bars.push(bar);
@@ -298,7 +301,7 @@ pub(super) fn body(
             dropped: lost,
             label: None,
             title,
-            open,
+            open: D::open(|| open),
             count: n,
             last: (l0, l1),
         });
@@ -311,7 +314,7 @@ pub(super) fn body(
     for &(_, i) in &lod.alarms[lo..hi] {
         let e = &trace.entries[i];
         let until = x(told_until(e).0);
-        put_marker(marks, wants, i, e, (at(e), until), violation_at, None);
+        put_marker::<D>(marks, wants, i, e, (at(e), until), violation_at, None);
     }
     let wide = 48.0 * unit;
     for (node, m) in lod.marks.iter() {
@@ -338,7 +341,7 @@ pub(super) fn body(
             // A count tells of the last event it stands for.
             let last = &trace.entries[m.entry[j - 1]];
             let until = x(told_until(e).0).max(x(told_until(last).0));
-            put_marker(marks, wants, k, e, (at(e), until), violation_at, folded);
+            put_marker::<D>(marks, wants, k, e, (at(e), until), violation_at, folded);
         }
     }
 }

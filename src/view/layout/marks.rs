@@ -103,15 +103,13 @@ pub(super) fn marker(
 
 /// Marks closer than this on one lane would print glyph on glyph (two circles of radius
 /// 7): they are drawn as one.
-#[cfg(not(feature = "lite"))]
 pub const STACK: f64 = 14.0;
 
 /// Draws the marks of a lane that stand closer than [`STACK`] to the one before them as
 /// one mark ([`Mark::stacked`]): at the last of them, so that nothing is drawn before its
 /// time; with the glyph, tone and entry of the most urgent (a violation, then a fault,
 /// then the latest); its hover text every one's, in order. Each keeps its own label.
-#[cfg(not(feature = "lite"))]
-pub(super) fn stack(marks: &mut [Mark]) {
+pub(crate) fn stack(marks: &mut [Mark]) {
     let urgency = |t: Tone| match t {
         Tone::Stale | Tone::Duplicate | Tone::Reject => 0,
         Tone::Fault => 1,
@@ -179,8 +177,8 @@ pub(super) fn told_until(e: &crate::model::trace::Entry) -> Time {
 /// of its lane (a level of detail's `folded`: `n` and their hover text), "+n-1" for the
 /// others, after every label of its own (they are ranked first).
 #[allow(clippy::too_many_arguments)]
-pub(super) fn put_marker(
-    marks: &mut Vec<Mark>,
+pub(super) fn put_marker<D: Detail>(
+    marks: &mut Vec<Mark<D>>,
     wants: &mut Wants,
     i: usize,
     e: &crate::model::trace::Entry,
@@ -193,7 +191,6 @@ pub(super) fn put_marker(
     };
     let who = Who::Mark(marks.len());
     let dy = if tone == Tone::Fault { -16.0 } else { 20.0 };
-    #[cfg(not(feature = "lite"))]
     let many = folded.is_some();
     let (n, rank, text, short, title) = match folded {
         None => (1, rank, text, short, title),
@@ -205,18 +202,15 @@ pub(super) fn put_marker(
         w.at = until;
     }
     // A pause's hover text says how long it lasts, and a count's how many it stands
-    // for: until then, only what has begun.
-    #[cfg(not(feature = "lite"))]
+    // for: until then, only what has begun (where the detail tells it).
     let open = if until > at.0 {
-        match many {
+        D::open(|| match many {
             true => format!("events on {} from {}, drawn as one", e.node.name(), e.t),
             false => format!("{}: {} — paused", e.t, e.node.name()),
-        }
+        })
     } else {
-        Open::default()
+        D::Open::default()
     };
-    #[cfg(feature = "lite")]
-    let open = ();
     marks.push(Mark {
         x: at.0,
         y: at.1,
@@ -227,14 +221,10 @@ pub(super) fn put_marker(
         until,
         open,
         entry: i,
-        #[cfg(not(feature = "lite"))]
         count: n,
-        #[cfg(not(feature = "lite"))]
         stacked: 1,
-        #[cfg(not(feature = "lite"))]
-        events: Vec::new(),
+        events: Default::default(),
     });
-    let _ = n; // (The first load keeps no count.)
 }
 
 /// Faults and failure reactions get a glyph and a short label on their lane, and a shorter

@@ -8,9 +8,6 @@
 //! to the cursor with a clip, so a message in flight shows as an arrow cut at the cursor;
 //! nothing is re-laid-out per frame.
 
-// On the first load an `Open` hover text is nothing (`()`): the lets that make one bind it.
-#![cfg_attr(feature = "lite", allow(clippy::let_unit_value))]
-
 use crate::analysis::check::{Verdict, ViolationKind};
 use crate::vocab::names::{token_words, PauseCause};
 use crate::vocab::numbers::decimal;
@@ -26,10 +23,12 @@ use crate::vocab::vecmap::VecMap;
 
 use crate::view::labels::{text_width, Placer, Want};
 pub use crate::view::labels::{Fold, Label, Rect};
+use detail::{Detail, Full};
 
 // The rooms of the drawing that stand on their own.
 mod arrows;
 mod bars;
+pub mod detail;
 mod gaps;
 mod marks;
 mod popover;
@@ -41,9 +40,8 @@ use arrows::{labelled, sent};
 use bars::interval_bar;
 use gaps::gaps;
 pub use gaps::GAP_H;
-#[cfg(not(feature = "lite"))]
-use marks::stack;
-#[cfg(not(feature = "lite"))]
+pub use lod::Lod;
+pub(crate) use marks::stack;
 pub use marks::STACK;
 use marks::{marker, put_marker, told_until};
 pub use popover::popover;
@@ -96,30 +94,21 @@ pub fn lane_height_for(lanes: usize, room: f64) -> f64 {
 /// The drawing's height below its last lane (the axis's ticks run into it).
 pub const BOTTOM: f64 = 10.0;
 
-/// A shape's hover text while it runs on past the cursor ([`Diagram::told`]); empty where
-/// its whole text is true whenever it is seen. Nothing on the first load, whose drawing in
-/// play shows no hover text on shapes that span time.
-#[cfg(not(feature = "lite"))]
-pub type Open = String;
-#[cfg(feature = "lite")]
-pub type Open = ();
-
-/// Makes a shape's whole hover text: on the first load, nothing (it shows no hover text in
-/// play, and its whole run drawn before the wasm arrives is drawn natively).
-fn hover(f: impl FnOnce() -> String) -> String {
-    if cfg!(feature = "lite") {
-        String::new()
-    } else {
+/// Makes the whole hover text of a shape that spans time, where the detail tells it
+/// ([`Detail::TELLS`]); else nothing, and the text is never made.
+fn hover<D: Detail>(f: impl FnOnce() -> String) -> String {
+    if D::TELLS {
         f()
+    } else {
+        String::new()
     }
 }
 
-/// Makes an [`Open`] text (on the first load, nothing).
-fn open_text(f: impl FnOnce() -> String) -> Open {
-    #[cfg(not(feature = "lite"))]
-    return f();
-    #[cfg(feature = "lite")]
-    let _ = f;
+/// Makes a shape's hover text while it runs on past the cursor ([`Diagram::told`]), where
+/// the detail tells it ([`Detail::open`]); empty where its whole text is true whenever it
+/// is seen.
+fn open_text<D: Detail>(f: impl FnOnce() -> String) -> D::Open {
+    D::open(f)
 }
 
 /// A label the page draws over the revealed drawing ([`Diagram::labels_at`]); `alarm`:
@@ -188,7 +177,7 @@ const BURST: f64 = 8.0;
 /// per run (`session::Run` keeps it), so that a zoom, a pan or a narrower screen lays out
 /// only what its window shows — a window of a 100,000-entry run costs what its own entries
 /// cost, not a walk of the whole trace.
-pub struct Index {
+pub struct Index<D: Detail = Full> {
     /// The projection's intervals, in the order they end ([`crate::analysis::projection::intervals`]).
     spans: Vec<Interval>,
     /// When each message dropped on arrival was dropped, by id.
@@ -202,16 +191,14 @@ pub struct Index {
     /// exactly as a walk of every entry would draw it: [`Index::uncut`]).
     cut: bool,
     /// The run's items sorted for windows drawn at a level of detail, made by the first
-    /// such window (a short run never needs them).
-    #[cfg(not(feature = "lite"))]
-    lod: std::cell::OnceCell<lod::Lod>,
+    /// such window (a short run never needs them); nothing where the detail does not merge.
+    lod: D::Kept,
     /// A window of more entries than this is drawn at a level of detail.
-    #[cfg(not(feature = "lite"))]
     lod_above: usize,
 }
 
-impl Index {
-    pub fn new(trace: &Trace) -> Index {
+impl<D: Detail> Index<D> {
+    pub fn new(trace: &Trace) -> Self {
         let mut dropped = VecMap::new();
         let mut longest_flight = 0;
         for e in &trace.entries {
@@ -231,9 +218,7 @@ impl Index {
             longest_flight,
             gaps: believed_spans(trace),
             cut: true,
-            #[cfg(not(feature = "lite"))]
-            lod: std::cell::OnceCell::new(),
-            #[cfg(not(feature = "lite"))]
+            lod: D::Kept::default(),
             lod_above: LOD_ENTRIES,
         }
     }
@@ -242,14 +227,13 @@ impl Index {
     /// shape (no level of detail): what a window's layout must come to
     /// (tests/it/labels.rs), and what a level of detail must stay true to
     /// (tests/it/layout_lod.rs).
-    pub fn uncut(self) -> Index {
+    pub fn uncut(self) -> Self {
         Index { cut: false, ..self }
     }
 
     /// The same index, but drawing at a level of detail any window of more than `n`
     /// entries (the tests draw short runs so, to check what merging keeps).
-    #[cfg(not(feature = "lite"))]
-    pub fn lod_above(self, n: usize) -> Index {
+    pub fn lod_above(self, n: usize) -> Self {
         Index {
             lod_above: n,
             ..self
@@ -257,7 +241,9 @@ impl Index {
     }
 }
 
-/// Lays out the diagram of `trace` over its whole time span, [`DIAGRAM_WIDTH`] across.
+/// Lays out the diagram of `trace` over its whole time span, [`DIAGRAM_WIDTH`] across,
+/// in [`Full`] detail (as are [`layout`] and [`layout_in`]; a page picks its own with
+/// [`layout_rows`]).
 pub fn diagram(trace: &Trace, verdict: &Verdict) -> Diagram {
     layout(trace, verdict, DIAGRAM_WIDTH, None)
 }
@@ -280,20 +266,21 @@ pub fn layout_in(
     width: f64,
     window: Option<(i64, i64)>,
 ) -> Diagram {
-    layout_rows(ix, trace, verdict, width, LANE_H, window)
+    layout_rows::<Full>(ix, trace, verdict, width, LANE_H, window)
 }
 
 /// [`layout_in`] with lanes `lane_h` units tall (see [`lane_height_for`]): what an embed in
 /// a short frame draws, so that every lane is in view. Shapes keep their sizes; only the
-/// lanes move closer together, and the labels are placed for the room that leaves.
-pub fn layout_rows(
-    ix: &Index,
+/// lanes move closer together, and the labels are placed for the room that leaves. `D`:
+/// how much the drawing adds beyond its shapes ([`detail`]).
+pub fn layout_rows<D: Detail>(
+    ix: &Index<D>,
     trace: &Trace,
     verdict: &Verdict,
     width: f64,
     lane_h: f64,
     window: Option<(i64, i64)>,
-) -> Diagram {
+) -> Diagram<D> {
     let lanes: Vec<Lane> = trace
         .nodes
         .iter()
@@ -315,7 +302,7 @@ pub fn layout_rows(
     let xc = |t: Time| within(x(t), scale.x0, scale.x1);
     let mut wants = Wants::default();
     let mut bars = Vec::new();
-    let mut arrows: Vec<Arrow> = Vec::new();
+    let mut arrows: Vec<Arrow<D>> = Vec::new();
     let mut marks = Vec::new();
 
     let mut violation_at: VecMap<usize, ViolationKind> = VecMap::new();
@@ -364,7 +351,7 @@ pub fn layout_rows(
             y0,
             y1,
             tag: None,
-            label: hover(|| {
+            label: hover::<D>(|| {
                 format!(
                     "{} both believe they hold the lock, {} → {}",
                     who.join(" and "),
@@ -372,7 +359,7 @@ pub fn layout_rows(
                     o.to
                 )
             }),
-            open: open_text(|| {
+            open: open_text::<D>(|| {
                 format!(
                     "{} both believe they hold the lock, from {}",
                     who.join(" and "),
@@ -394,23 +381,24 @@ pub fn layout_rows(
     };
     // A window of more entries than its drawing can show is drawn at a level of detail
     // (`unit`: ms per drawing unit); else shape for shape, walking its entries.
-    #[cfg(not(feature = "lite"))]
-    let unit = {
+    let unit = if D::MERGES {
         let lo = trace
             .entries
             .partition_point(|e| e.t.0 < t0.saturating_sub(ix.longest_flight));
         let hi = trace.entries.partition_point(|e| e.t.0 <= t1);
         (ix.cut && hi - lo > ix.lod_above)
             .then(|| (t1 - t0) as f64 / (scale.x1 - scale.x0).max(1.0))
+    } else {
+        None
     };
-    #[cfg(feature = "lite")]
-    let unit: Option<f64> = None;
-    #[cfg(not(feature = "lite"))]
-    if let Some(u) = unit {
-        let lod = ix
-            .lod
-            .get_or_init(|| lod::Lod::new(trace, &violation_at, &ix.spans, &ix.dropped));
-        lod::body(
+    // (`unit` is `None` where the detail does not merge, and so is its `lod`.)
+    let lod = unit.and_then(|_| {
+        D::lod(&ix.lod, || {
+            lod::Lod::new(trace, &violation_at, &ix.spans, &ix.dropped)
+        })
+    });
+    if let (Some(u), Some(lod)) = (unit, lod) {
+        lod::body::<D>(
             lod,
             ix,
             trace,
@@ -434,11 +422,11 @@ pub fn layout_rows(
         .next_if(|iv| iv.ended_by.is_some_and(|j| j < first))
         .is_some()
     {}
-    let add_bar = |bars: &mut Vec<Bar>, wants: &mut Wants, iv: &Interval, ended| {
+    let add_bar = |bars: &mut Vec<Bar<D>>, wants: &mut Wants, iv: &Interval, ended| {
         if iv.to.0 < t0 || iv.from.0 > t1 {
             return;
         }
-        let (bar, want) = interval_bar(&scale, ly(iv.node), iv, ended);
+        let (bar, want) = interval_bar::<D>(&scale, ly(iv.node), iv, ended);
         if let Some((text, short)) = want {
             let who = Who::Bar(bars.len());
             let (at, end) = ((bar.x0, ly(iv.node)), Some(bar.x1));
@@ -479,9 +467,8 @@ pub fn layout_rows(
                 let who = Who::Arrow(arrows.len());
                 let dy = if y1 > y0 { -14.0 } else { 18.0 };
                 wants.add(who, 2, (x1, y1), (5.0, dy), msg.label(), None, None);
-            } else if arrives.is_some() && !cfg!(feature = "lite") {
-                // Unlabelled: it may join the bundle of its kind, if that is close. (The
-                // first load's two runs have no bursts: it leaves bundling out, for size.)
+            } else if arrives.is_some() && D::MERGES {
+                // Unlabelled: it may join the bundle of its kind, if that is close.
                 let near = open.iter().position(|(k, j, _)| {
                     let a = &arrows[*j];
                     *k == key && x0 - a.last.0 <= BURST && (x1 - a.last.1).abs() <= BURST
@@ -499,7 +486,7 @@ pub fn layout_rows(
                         msg.class(),
                         e.t
                     );
-                    a.open = open_text(|| {
+                    a.open = open_text::<D>(|| {
                         format!(
                             "{} → {}: {} messages, sent from {first}",
                             n.name(),
@@ -526,8 +513,10 @@ pub fn layout_rows(
                 class: msg.class(),
                 dropped,
                 label: None,
-                title: hover(|| format!("{} → {}: {} ({when})", n.name(), to.name(), msg.label())),
-                open: open_text(|| {
+                title: hover::<D>(|| {
+                    format!("{} → {}: {} ({when})", n.name(), to.name(), msg.label())
+                }),
+                open: open_text::<D>(|| {
                     format!(
                         "{} → {}: {} (sent {})",
                         n.name(),
@@ -548,7 +537,7 @@ pub fn layout_rows(
         // first).
         let at = (x(e.t), ly(n));
         let until = x(told_until(e));
-        put_marker(
+        put_marker::<D>(
             &mut marks,
             &mut wants,
             i,
@@ -569,7 +558,7 @@ pub fn layout_rows(
     // as many and stays quiet.
     let client_y = |y: f64| lanes.iter().any(|l| l.y == y && l.node.is_client());
     for (j, a) in arrows.iter().enumerate() {
-        if a.count >= 3 && client_y(a.y1) && !cfg!(feature = "lite") {
+        if D::MERGES && a.count >= 3 && client_y(a.y1) {
             let mid = ((a.x1 + a.last.1) / 2.0, a.y1);
             let dy = if a.y1 > a.y0 { -14.0 } else { 18.0 };
             let text = a.count.to_string() + " " + a.class;
@@ -583,9 +572,8 @@ pub fn layout_rows(
     }
 
     // (A margin of one client is merged with the next only at a level of detail.)
-    let gaps = gaps(&ix.gaps, &scale, &ly, unit.map_or(0.0, |u| u));
-    #[cfg(not(feature = "lite"))]
-    stack(&mut marks);
+    let gaps = gaps::<D>(&ix.gaps, &scale, &ly, unit.map_or(0.0, |u| u));
+    D::stack(&mut marks);
 
     // The shapes take their cells first, then the labels theirs, the most important first.
     let mut placer = Placer::new(width, height);
@@ -606,8 +594,7 @@ pub fn layout_rows(
         };
         placer.fill((m.x - r, m.y - r, m.x + r, m.y + r));
         // A stacked mark's count, above its glyph.
-        #[cfg(not(feature = "lite"))]
-        if m.stacked > 1 {
+        if D::MERGES && m.stacked > 1 {
             let w = text_width(&m.stacked.to_string());
             placer.fill((m.x, m.y - 21.0, m.x + w + 2.0, m.y - 7.0));
         }
@@ -627,7 +614,7 @@ pub fn layout_rows(
             placer.fill((gx - 1.0, g.y - GAP_H, gx + 1.0, g.y + GAP_H));
         }
     }
-    let (placed, folds) = placer.place_all(&wants.v);
+    let (placed, folds) = placer.place_all(&wants.v, D::MERGES);
     for (label, who) in placed.into_iter().zip(wants.who) {
         match who {
             Who::Band(i) => bands[i].tag = label,
@@ -637,7 +624,7 @@ pub fn layout_rows(
         }
     }
 
-    let ticks = ticks(&scale);
+    let ticks = ticks_with::<D>(&scale);
 
     Diagram {
         width,
@@ -659,16 +646,13 @@ pub fn layout_rows(
 /// merged to what its units can show (see `lod`). Every built-in scenario's windows
 /// hold fewer (the busiest, eight clients for 100 s, has about 1,700 entries in all), so
 /// they are drawn shape for shape.
-#[cfg(not(feature = "lite"))]
 pub const LOD_ENTRIES: usize = 2_000;
 
 /// At most this many arrows (single messages or bundles) in a window drawn at a level of
 /// detail: its bundles widen until they fit, so a window's drawing stays a few thousand
 /// SVG elements however long the run.
-#[cfg(not(feature = "lite"))]
 pub const LOD_ARROWS: usize = 240;
 
-#[cfg(not(feature = "lite"))]
 mod lod;
 
 #[cfg(test)]
@@ -685,10 +669,6 @@ mod tests {
     /// the solid one (the expiry) and the danger from there to where it stops believing —
     /// drawn from the start of the run, before client 2 gets the lock.
     #[test]
-    #[cfg_attr(
-        feature = "lite",
-        ignore = "the first load draws no hover text (cut by the lite feature in view::layout)"
-    )]
     fn gc_pause_marks_what_client_1_believes_against_the_expiry() {
         let (t, _, d) = gc("gc-pause");
         let c1 = NodeId::Client(0);
@@ -903,10 +883,6 @@ mod tests {
     }
 
     #[test]
-    #[cfg_attr(
-        feature = "lite",
-        ignore = "the first load does not bundle arrows (cut by the lite feature in view::layout)"
-    )]
     fn renewal_traffic_is_drawn_as_bundles_that_count_every_message() {
         for name in ["eight-clients", "gc-pause"] {
             let t = simulate(&preset(name).unwrap().scenario()).unwrap();

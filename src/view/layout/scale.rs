@@ -99,10 +99,16 @@ pub fn scale_of(end: i64, width: f64, window: Option<(i64, i64)>) -> Scale {
     }
 }
 
-/// The time axis's ticks for `scale`'s window ([`axis_ticks_in`]), placed on it.
-/// On a narrow drawing (a phone's), only every second (or fifth…) of them, so that no two
-/// labels of the axis touch: each is centred on its tick and kept a few units apart.
+/// The time axis's ticks for `scale`'s window ([`axis_ticks_in`]), placed on it, in
+/// [`Full`] detail.
 pub fn ticks(scale: &Scale) -> Vec<Tick> {
+    ticks_with::<Full>(scale)
+}
+
+/// [`ticks`] in the detail `D`. Where it spreads ([`Detail::SPREADS`]), on a narrow
+/// drawing (a phone's) only every second (or fifth…) tick, so that no two labels of the
+/// axis touch: each is centred on its tick and kept a few units apart.
+pub fn ticks_with<D: Detail>(scale: &Scale) -> Vec<Tick> {
     let all = axis_ticks_in(scale.t0 as i64, scale.t1 as i64);
     let widest = all.iter().map(|(_, l)| text_width(l)).fold(0.0, f64::max);
     let pitch = match all.as_slice() {
@@ -110,8 +116,7 @@ pub fn ticks(scale: &Scale) -> Vec<Tick> {
         _ => f64::MAX,
     };
     let mut stride = 1;
-    // (The first load's two runs need no thinning at any width: it leaves it out.)
-    while !cfg!(feature = "lite") && pitch * (stride as f64) < widest + 6.0 && stride < all.len() {
+    while D::SPREADS && pitch * (stride as f64) < widest + 6.0 && stride < all.len() {
         stride += 1;
     }
     all.into_iter()

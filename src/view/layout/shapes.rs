@@ -49,7 +49,7 @@ pub struct Lane {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Bar {
+pub struct Bar<D: Detail = Full> {
     pub x0: f64,
     pub x1: f64,
     pub y: f64,
@@ -58,16 +58,15 @@ pub struct Bar {
     pub label: Option<Label>,
     pub title: String,
     /// Its hover text while it runs on past the cursor ([`Diagram::told`]).
-    pub open: Open,
+    pub open: D::Open,
     /// How many bars it stands for: more than one where a long run's window merges bars
     /// of one kind on one lane that lie less than a unit apart (it covers exactly their
-    /// union and the gaps between them). (Not on the first load.)
-    #[cfg(not(feature = "lite"))]
+    /// union and the gaps between them). (Only where the detail merges.)
     pub count: usize,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Arrow {
+pub struct Arrow<D: Detail = Full> {
     pub x0: f64,
     pub y0: f64,
     pub x1: f64,
@@ -79,7 +78,7 @@ pub struct Arrow {
     pub label: Option<Label>,
     pub title: String,
     /// Its hover text while it is on its way at the cursor ([`Diagram::told`]).
-    pub open: Open,
+    pub open: D::Open,
     /// How many messages it stands for: more than one is a bundle of one kind of message
     /// between the same two nodes in a short burst, drawn from this arrow to the last one,
     /// whose start and end x are `last` (for one message, this arrow's own).
@@ -88,7 +87,7 @@ pub struct Arrow {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Mark {
+pub struct Mark<D: Detail = Full> {
     pub x: f64,
     pub y: f64,
     pub tone: Tone,
@@ -98,36 +97,31 @@ pub struct Mark {
     /// The x of the last moment its hover text tells of: its own, but a pause's end (its
     /// text says how long it lasts). Before then it says `open` ([`Diagram::told`]).
     pub until: f64,
-    pub open: Open,
+    pub open: D::Open,
     /// The trace entry it marks (a click jumps there).
     pub entry: usize,
     /// How many events it stands for: more than one where a long run's window folds the
     /// events of a lane closer than a label's width into one marker and a count ("+n").
-    /// Never a violation: those are drawn one by one. (Not on the first load, which
-    /// draws two short runs.)
-    #[cfg(not(feature = "lite"))]
+    /// Never a violation: those are drawn one by one.
     pub count: usize,
     /// How many marks of its lane it is drawn as: 1; more where marks stand closer than a
     /// glyph (events at one spot, which would stack glyph on glyph), drawn as this one
     /// mark with their count, its glyph the most urgent of theirs, its hover text all of
     /// theirs; 0 for a mark drawn by another (its label is still its own). See
-    /// `stack`. (Not on the first load, whose two runs stack none.)
-    #[cfg(not(feature = "lite"))]
+    /// `stack`. (Always 1 where the detail does not merge.)
     pub stacked: usize,
     /// A stacked mark's events, in time order, for the inspector's list
     /// ([`Diagram::stack_listing`]); empty for any other mark.
-    #[cfg(not(feature = "lite"))]
-    pub events: Vec<StackedEvent>,
+    pub events: D::Events,
 }
 
 /// One of the events a stacked mark is drawn for ([`Mark::stacked`]).
-#[cfg(not(feature = "lite"))]
 #[derive(Clone, Debug, PartialEq)]
 pub struct StackedEvent {
     pub entry: usize,
     /// Its hover text, and what it says until `until` (empty: the same).
     pub title: String,
-    pub open: Open,
+    pub open: String,
     pub until: f64,
 }
 
@@ -143,7 +137,7 @@ pub struct Listing {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Band {
+pub struct Band<D: Detail = Full> {
     pub x0: f64,
     pub x1: f64,
     pub y0: f64,
@@ -152,7 +146,7 @@ pub struct Band {
     pub tag: Option<Label>,
     pub label: String,
     /// Its hover text while it runs on past the cursor ([`Diagram::told`]).
-    pub open: Open,
+    pub open: D::Open,
     pub entry: usize,
 }
 
@@ -160,7 +154,7 @@ pub struct Band {
 /// latest deadline, read on its own clock and mapped to true time) and where the lock
 /// service actually let that lease expire, with the gap between them.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Gap {
+pub struct Gap<D: Detail = Full> {
     /// The x of the believed end (drawn as a dashed tick).
     pub believed: f64,
     /// The x of the lock service's expiry (drawn as a solid tick).
@@ -175,7 +169,7 @@ pub struct Gap {
     pub danger: bool,
     pub title: String,
     /// Its hover text while it runs on past the cursor ([`Diagram::told`]).
-    pub open: Open,
+    pub open: D::Open,
     /// The expiry's trace entry (a click jumps there).
     pub entry: usize,
 }
@@ -188,25 +182,25 @@ pub struct Tick {
 
 /// The whole space-time diagram of one run.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Diagram {
+pub struct Diagram<D: Detail = Full> {
     pub width: f64,
     pub height: f64,
     /// The height of each lane ([`LANE_H`] unless the box asked for shorter ones).
     pub lane_h: f64,
     pub scale: Scale,
     pub lanes: Vec<Lane>,
-    pub bands: Vec<Band>,
-    pub bars: Vec<Bar>,
-    pub arrows: Vec<Arrow>,
-    pub marks: Vec<Mark>,
+    pub bands: Vec<Band<D>>,
+    pub bars: Vec<Bar<D>>,
+    pub arrows: Vec<Arrow<D>>,
+    pub marks: Vec<Mark<D>>,
     /// Believed vs actual, per lease a client believed in and the lock service expired.
-    pub gaps: Vec<Gap>,
+    pub gaps: Vec<Gap<D>>,
     /// Counts standing for labels that found no room.
     pub folds: Vec<Fold>,
     pub ticks: Vec<Tick>,
 }
 
-impl Diagram {
+impl<D: Detail> Diagram<D> {
     pub fn lane_y(&self, node: NodeId) -> f64 {
         self.lanes
             .iter()
@@ -291,9 +285,8 @@ impl Diagram {
     /// order (the order the drawing in play numbers them, `data-told`) — each with the x
     /// from which its whole text is true. Before that x the cursor is inside the shape
     /// (a lease still held, a message on its way), and the shape tells only what has
-    /// happened: its `open` text, which names its start and never its end. The first load
-    /// leaves these out (its drawing in play has no hover text on them).
-    #[cfg(not(feature = "lite"))]
+    /// happened: its `open` text, which names its start and never its end. A drawing
+    /// whose detail does not tell ([`Detail::TELLS`]) has none.
     pub fn told<'a>(&'a self) -> Vec<Told<'a>> {
         let mut v = Vec::new();
         let mut add = |until: f64, open: &'a str, full: &'a str| {
@@ -302,30 +295,32 @@ impl Diagram {
             }
         };
         for b in &self.bands {
-            add(b.x1, &b.open, &b.label);
+            add(b.x1, b.open.as_ref(), &b.label);
         }
         for g in &self.gaps {
-            add(g.believed.max(g.expired).max(g.until), &g.open, &g.title);
+            add(
+                g.believed.max(g.expired).max(g.until),
+                g.open.as_ref(),
+                &g.title,
+            );
         }
         for b in &self.bars {
-            add(b.x1, &b.open, &b.title);
+            add(b.x1, b.open.as_ref(), &b.title);
         }
         for a in &self.arrows {
-            add(a.x1.max(a.last.1), &a.open, &a.title);
+            add(a.x1.max(a.last.1), a.open.as_ref(), &a.title);
         }
         for m in &self.marks {
             // (A mark drawn by another has no hover text of its own.)
-            #[cfg(not(feature = "lite"))]
             if m.stacked == 0 {
                 continue;
             }
-            add(m.until, &m.open, &m.title);
+            add(m.until, m.open.as_ref(), &m.title);
         }
         v
     }
 }
 
-#[cfg(not(feature = "lite"))]
 impl Diagram {
     /// The inspector's list for a count of folded labels.
     pub fn fold_listing(&self, k: usize) -> Option<Listing> {
@@ -365,7 +360,6 @@ impl Diagram {
 }
 
 /// One shape's hover text for the reveal ([`Diagram::told`]).
-#[cfg(not(feature = "lite"))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Told<'a> {
     /// From here (drawing units) the whole text is true.
@@ -375,7 +369,6 @@ pub struct Told<'a> {
     pub full: &'a str,
 }
 
-#[cfg(not(feature = "lite"))]
 impl<'a> Told<'a> {
     /// What it says with the reveal's edge at `edge` (with no open text, its whole text).
     pub fn at(&self, edge: f64) -> &'a str {

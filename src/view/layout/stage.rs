@@ -119,8 +119,14 @@ pub(super) fn pos(nodes: &[StageNode], n: NodeId) -> (f64, f64) {
         .map_or((0.0, 0.0), |s| (s.x, s.y))
 }
 
-/// The links of the stage with their state at `state`.
+/// The links of the stage with their state at `state`, in [`Full`] detail.
 pub fn stage_links(nodes: &[StageNode], state: &State) -> Vec<StageLink> {
+    stage_links_with::<Full>(nodes, state)
+}
+
+/// [`stage_links`] in the detail `D`: where it spreads ([`Detail::SPREADS`]), the ✂ of
+/// cut links are moved off each other.
+pub fn stage_links_with<D: Detail>(nodes: &[StageNode], state: &State) -> Vec<StageLink> {
     let mut v = Vec::new();
     let others: Vec<NodeId> = nodes
         .iter()
@@ -147,10 +153,8 @@ pub fn stage_links(nodes: &[StageNode], state: &State) -> Vec<StageLink> {
     // then nearer either end) whose box is clear of the ones placed before it: links fan
     // out from a client, so the cuts of two links to Redlock's masters would otherwise
     // print on each other.
-    // (The first load's two runs cut no link: it leaves the placing out, and a ✂ would
-    // stand at the first spot.)
     let mut taken: Vec<(f64, f64)> = Vec::new();
-    for l in v.iter_mut().filter(|l| l.cut && !cfg!(feature = "lite")) {
+    for l in v.iter_mut().filter(|l| l.cut && D::SPREADS) {
         let at = |f: f64| (l.x0 + (l.x1 - l.x0) * f, l.y0 + (l.y1 - l.y0) * f);
         let clear = |p: (f64, f64)| {
             taken

@@ -121,6 +121,7 @@ use whole::exercise;
 #[cfg(feature = "first-load")]
 fn exercise(input: &str) -> String {
     use leaseline::session::edit::{actions_for, Target};
+    use leaseline::session::carries::PageDetail;
     use leaseline::session::{embed, share, Action, Session};
     use leaseline::teach::{course, narrate, quiz};
     use leaseline::view::{export, layout};
@@ -171,16 +172,18 @@ fn exercise(input: &str) -> String {
     let run = &s.doc.run;
     // The timeline: the diagram laid out at the box's width, its axis and its body.
     let width = layout::fitted_width(x);
-    let d = layout::layout_in(&run.index, &run.trace, &run.verdict, width, None);
-    out += &export::svg::diagram_body(&d);
+    // (In the detail the page draws in, `session::carries`.)
+    let (i, t, v, h) = (&run.index, &run.trace, &run.verdict, layout::LANE_H);
+    let d = layout::layout_rows::<PageDetail>(i, t, v, width, h, None);
+    out += &export::svg::diagram_body_in_play(&d);
     let scale = layout::scale_of(run.trace.end.0, width, None);
-    for t in layout::ticks(&scale) {
+    for t in layout::ticks_with::<PageDetail>(&scale) {
         out += &t.label;
     }
     // The stage, the panels, the caption, the transcript.
     out += &format!(
         "{} {}",
-        layout::stage_links(&run.stage, &s.play.state).len(),
+        layout::stage_links_with::<PageDetail>(&run.stage, &s.play.state).len(),
         layout::packets(&run.stage, &run.trace, &s.play.state, x).len()
     );
     let step = s.play.cursor.step;
