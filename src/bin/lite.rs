@@ -16,12 +16,11 @@
 //!   catalog of the default lesson alone (`teach::course::FirstLoad`, its scenario built
 //!   in code), drawn in the plain detail (`view::layout::detail::Plain`: no hover texts
 //!   on shapes that span time, nothing merged or spread), so the linker leaves every
-//!   other service, fault and lesson, the JSON reader and the drawing's merging out; and
-//!   the telling of the events only other services and faults make
-//!   (`model::trace::left_out_events`), still a cut. Tests in `model::sim::kit`,
-//!   `teach::course` and `tests/it/detail.rs` hold the small kit, catalog and detail to
-//!   the whole app's runs, names and drawing (and `docs/architecture.md` says what the
-//!   remaining cut costs);
+//!   other service, fault and lesson, the JSON reader, the drawing's merging and the
+//!   words and marks of the events only other services and faults make
+//!   (`teach::narrate::TellsEvents`, `view::layout::MarksEvents`, by the kit) out. Tests
+//!   in `model::sim::kit`, `teach::course` and `tests/it/detail.rs` hold the small kit,
+//!   catalog and detail to the whole app's runs, names and drawing;
 //! - integers and clocks without 128-bit arithmetic (`vocab::json`, `model::clock`).
 //!
 //! Its floor is measured by `tools/size-floor` (the same core driven the way this page

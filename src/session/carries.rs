@@ -34,3 +34,18 @@ pub type PageDetail = detail::Full;
 /// How much the page's drawings add beyond their shapes (hover texts, merging, spreading).
 #[cfg(feature = "lite")]
 pub type PageDetail = detail::Plain;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::view::layout::detail::Detail;
+    use std::any::TypeId;
+
+    /// The page draws its runs in the detail of the kit it builds them with, so its marks
+    /// tell every event its runs make.
+    #[test]
+    fn the_page_draws_in_the_detail_of_its_kit() {
+        type DrawnKit = <PageDetail as Detail>::Kit;
+        assert_eq!(TypeId::of::<DrawnKit>(), TypeId::of::<PageKit>());
+    }
+}

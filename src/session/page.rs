@@ -20,7 +20,7 @@ mod versus;
 use super::panel::{Menu, Panel};
 use super::run::{Run, Versus};
 use crate::model::scenario::Scenario;
-use crate::session::carries::PageCourse;
+use crate::session::carries::{PageCourse, PageKit};
 use crate::session::edit::{Edit, History};
 use crate::session::embed::Command;
 use crate::session::share;
@@ -254,7 +254,7 @@ impl Session {
         // The caption is the latest notable entry at or before the cursor.
         let idx = self.doc.run.notable.partition_point(|&i| i < c.step);
         self.play.caption = match idx.checked_sub(1).map(|j| self.doc.run.notable[j]) {
-            Some(i) if i < c.step => narrate::sentence(
+            Some(i) if i < c.step => narrate::sentence_with::<PageKit>(
                 &self.doc.run.trace,
                 &self.doc.run.verdict,
                 i,

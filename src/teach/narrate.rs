@@ -13,6 +13,7 @@ pub use gaps::*;
 use crate::analysis::check::{Refusal, Rejection, Verdict, ViolationKind};
 use crate::analysis::projection::{ClientView, JobStatus, Projection, State};
 use crate::model::scenario::{FenceMode, Flavor, LossPolicy, Scenario};
+use crate::model::sim::{Kit, Pauses, Whole};
 use crate::model::trace::{AbortWhy, Event, Forgot, Trace};
 use crate::vocab::ids::NodeId;
 use crate::vocab::numbers::fmt_ms;
@@ -79,11 +80,22 @@ fn still_believes(state: &State, client: NodeId) -> Option<String> {
 /// The sentence for entry `i`, given the state right after it, with its time in front
 /// ("t = 30.0 s: …"). `None` if not notable.
 pub fn sentence(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Option<String> {
+    sentence_with::<Whole>(trace, verdict, i, after)
+}
+
+/// [`sentence`] for a run built with the kit `K`, which tells the events it makes
+/// ([`TellsEvents`]).
+pub fn sentence_with<K: TellsEvents>(
+    trace: &Trace,
+    verdict: &Verdict,
+    i: usize,
+    after: &State,
+) -> Option<String> {
     let e = trace.entries.get(i)?;
     Some(format!(
         "t = {}: {}",
         secs(e.t.0),
-        happened(trace, verdict, i, after)?
+        happened::<K>(trace, verdict, i, after)?
     ))
 }
 
@@ -99,6 +111,15 @@ pub struct Line {
 /// after it. It is the diagram for a reader who cannot see the drawing, and a study sheet
 /// for one who can.
 pub fn transcript(trace: &Trace, verdict: &Verdict, projection: &Projection) -> Vec<Line> {
+    transcript_with::<Whole>(trace, verdict, projection)
+}
+
+/// [`transcript`] of a run built with the kit `K` (see [`sentence_with`]).
+pub fn transcript_with<K: TellsEvents>(
+    trace: &Trace,
+    verdict: &Verdict,
+    projection: &Projection,
+) -> Vec<Line> {
     notable_steps(trace)
         .into_iter()
         .filter_map(|i| {
@@ -106,22 +127,26 @@ pub fn transcript(trace: &Trace, verdict: &Verdict, projection: &Projection) -> 
             Some(Line {
                 step: i,
                 at: trace.entries.get(i)?.t,
-                text: happened(trace, verdict, i, &after)?,
+                text: happened::<K>(trace, verdict, i, &after)?,
             })
         })
         .collect()
 }
 
-/// What entry `i` did, in words, without its time. `None` if not notable.
-// The first load's arm makes the later arms of its events unreachable there.
-#[cfg_attr(feature = "lite", allow(unreachable_patterns))]
-fn happened(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Option<String> {
+/// What entry `i` did, in words, without its time. `None` if not notable, or not one the
+/// kit `K` makes (whose build then has no words for it).
+fn happened<K: TellsEvents>(
+    trace: &Trace,
+    verdict: &Verdict,
+    i: usize,
+    after: &State,
+) -> Option<String> {
     let e = trace.entries.get(i)?;
     let who = e.node.name();
     let s = match &e.event {
-        // Events the first load never sees (`model::trace::left_out_events`).
-        #[cfg(feature = "lite")]
-        crate::left_out_events!() => return None,
+        // Told by the kit that makes them ([`TellsEvents`]): a build whose kit makes none
+        // of them has none of their words.
+        crate::events_beyond_pauses!() => return K::beyond_pauses(&e.event, &who),
         Event::LeaseGranted { client, token, .. } => {
             let mut s = format!("{who} granted the lock to {} with {}", client.name(), tok(*token));
             let others: Vec<String> = after
@@ -242,26 +267,6 @@ fn happened(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Option
                 None => format!("{who} woke up{paused}"),
             }
         }
-        Event::LinkCut { peer } => format!("{who} is cut off from {}", peer.name()),
-        Event::LinkHealed { peer } => format!("{who} can reach {} again", peer.name()),
-        Event::ClockJumped { by_ms } => format!(
-            "{who}'s clock jumped {} by {}",
-            if *by_ms >= 0 { "forward" } else { "back" },
-            secs(by_ms.abs())
-        ),
-        Event::Crashed { .. } => format!("{who} crashed"),
-        Event::Restarted { forgot } => format!(
-            "{who} restarted{}",
-            match forgot {
-                Forgot::LeasesAndCounter => ", forgetting its token counter: tokens will repeat",
-                Forgot::Mark => ", forgetting its high-water mark",
-                Forgot::Leases => ", forgetting its leases",
-                Forgot::Nothing => "",
-            }
-        ),
-        Event::RenewalsFailing { for_ms } => {
-            format!("renewals start failing for {}", secs(*for_ms))
-        }
         Event::FailedOpen => {
             format!("{who} cannot reach the lock service and fails open: it proceeds without a lock")
         }
@@ -282,53 +287,6 @@ fn happened(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Option
                 ),
             }
         ),
-        Event::MessageHeld { to, extra_ms } => {
-            format!(
-                "{who}'s next message to {} will be held for {}",
-                to.name(),
-                secs(*extra_ms)
-            )
-        }
-        Event::Disconnected => format!(
-            "{who} has heard nothing from the ensemble: Disconnected — it does not know whether its session is alive and still believes it holds the lock"
-        ),
-        Event::Reconnected => format!("{who} reconnected; its session is still alive"),
-        Event::Jeopardy { grace_ms, .. } => format!(
-            "{who}'s lease ran out on its clock: jeopardy — it waits a {} grace period for a KeepAlive",
-            secs(*grace_ms)
-        ),
-        Event::Safe => format!("{who}'s KeepAlive was answered: safe, it keeps its session and lock"),
-        Event::QuorumAcquired {
-            granted,
-            validity_ms,
-        } => format!(
-            "{who} got {granted} of 5 masters and holds the lock for {}",
-            secs(*validity_ms)
-        ),
-        Event::QuorumFailed {
-            granted,
-            validity_ms,
-        } => format!(
-            "{who} got {granted} of 5 masters with {} of validity left: no lock, it releases all and retries",
-            secs(*validity_ms)
-        ),
-        Event::FailingOver { down_ms } => {
-            format!("{who} lost its leader: no service for {}", secs(*down_ms))
-        }
-        Event::FailedOver { lost: Some(c) } => format!(
-            "a replica took over {who}'s role, but it never received {}'s key: the lock is free again",
-            c.name()
-        ),
-        Event::FailedOver { lost: None } => format!("a new leader took over as {who}"),
-        Event::LeaseExtended { client, .. } => format!(
-            "the new leader extended {}'s lease to a full TTL — longer than it would have lasted",
-            client.name()
-        ),
-        Event::SessionInvalidated { client, token } => format!(
-            "{who} wrongly declared {}'s session dead (a health-check false positive){}",
-            client.name(),
-            if token.is_some() { ": its lock is released while it still works" } else { "" }
-        ),
         Event::LockDelayed { until_local } => format!(
             "{who} holds the lock back (lock-delay) until {} on its clock",
             secs(*until_local)
@@ -336,6 +294,97 @@ fn happened(trace: &Trace, verdict: &Verdict, i: usize, after: &State) -> Option
         _ => return None,
     };
     Some(s)
+}
+
+/// How the events of a run built with a kit are told: [`Whole`] tells every event,
+/// [`Pauses`] those a run of pauses makes, and a build whose runs are built with it has
+/// none of the others' words.
+pub trait TellsEvents: Kit {
+    /// The words for an event only another lock service or a fault other than a pause
+    /// makes ([`crate::events_beyond_pauses`]), `who` the name of its node.
+    fn beyond_pauses(ev: &Event, who: &str) -> Option<String>;
+}
+
+impl TellsEvents for Whole {
+    fn beyond_pauses(ev: &Event, who: &str) -> Option<String> {
+        Some(match ev {
+            Event::LinkCut { peer } => format!("{who} is cut off from {}", peer.name()),
+            Event::LinkHealed { peer } => format!("{who} can reach {} again", peer.name()),
+            Event::ClockJumped { by_ms } => format!(
+                "{who}'s clock jumped {} by {}",
+                if *by_ms >= 0 { "forward" } else { "back" },
+                secs(by_ms.abs())
+            ),
+            Event::Crashed { .. } => format!("{who} crashed"),
+            Event::Restarted { forgot } => format!(
+                "{who} restarted{}",
+                match forgot {
+                    Forgot::LeasesAndCounter => ", forgetting its token counter: tokens will repeat",
+                    Forgot::Mark => ", forgetting its high-water mark",
+                    Forgot::Leases => ", forgetting its leases",
+                    Forgot::Nothing => "",
+                }
+            ),
+            Event::RenewalsFailing { for_ms } => {
+                format!("renewals start failing for {}", secs(*for_ms))
+            }
+            Event::MessageHeld { to, extra_ms } => {
+                format!(
+                    "{who}'s next message to {} will be held for {}",
+                    to.name(),
+                    secs(*extra_ms)
+                )
+            }
+            Event::Disconnected => format!(
+                "{who} has heard nothing from the ensemble: Disconnected — it does not know whether its session is alive and still believes it holds the lock"
+            ),
+            Event::Reconnected => format!("{who} reconnected; its session is still alive"),
+            Event::Jeopardy { grace_ms, .. } => format!(
+                "{who}'s lease ran out on its clock: jeopardy — it waits a {} grace period for a KeepAlive",
+                secs(*grace_ms)
+            ),
+            Event::Safe => format!("{who}'s KeepAlive was answered: safe, it keeps its session and lock"),
+            Event::QuorumAcquired {
+                granted,
+                validity_ms,
+            } => format!(
+                "{who} got {granted} of 5 masters and holds the lock for {}",
+                secs(*validity_ms)
+            ),
+            Event::QuorumFailed {
+                granted,
+                validity_ms,
+            } => format!(
+                "{who} got {granted} of 5 masters with {} of validity left: no lock, it releases all and retries",
+                secs(*validity_ms)
+            ),
+            Event::FailingOver { down_ms } => {
+                format!("{who} lost its leader: no service for {}", secs(*down_ms))
+            }
+            Event::FailedOver { lost: Some(c) } => format!(
+                "a replica took over {who}'s role, but it never received {}'s key: the lock is free again",
+                c.name()
+            ),
+            Event::FailedOver { lost: None } => format!("a new leader took over as {who}"),
+            Event::LeaseExtended { client, .. } => format!(
+                "the new leader extended {}'s lease to a full TTL — longer than it would have lasted",
+                client.name()
+            ),
+            Event::SessionInvalidated { client, token } => format!(
+                "{who} wrongly declared {}'s session dead (a health-check false positive){}",
+                client.name(),
+                if token.is_some() { ": its lock is released while it still works" } else { "" }
+            ),
+            _ => return None,
+        })
+    }
+}
+
+impl TellsEvents for Pauses {
+    /// Never called with an event: a run of pauses makes none of them.
+    fn beyond_pauses(_: &Event, _: &str) -> Option<String> {
+        None
+    }
 }
 
 /// What a client holds, in one wording everywhere: "token 33", or "the lock (no token)"

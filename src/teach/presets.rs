@@ -200,9 +200,9 @@ mod tests {
     }
 
     /// The first load simulates this scenario alone, fenced or not, with the kit that
-    /// carries the generic service and pauses (`model::sim::Pauses`), and leaves out the
-    /// telling of the events only other services and faults make
-    /// (`model::trace::left_out_events`). A default page that used more would not be
+    /// carries the generic service and pauses (`model::sim::Pauses`), which tells none of
+    /// the events only other services and faults make
+    /// (`model::trace::events_beyond_pauses`). A default page that used more would not be
     /// carried there, so it fails here first.
     #[test]
     fn the_first_load_simulates_all_the_default_page_uses() {
@@ -225,7 +225,7 @@ mod tests {
             let trace = crate::model::sim::run(&sc);
             assert!(trace.entries.len() > 10);
             for e in &trace.entries {
-                assert!(!e.event.of_left_out_code(), "{e:?}");
+                assert!(!e.event.is_beyond_pauses(), "{e:?}");
             }
         }
     }

@@ -5,15 +5,16 @@
 
 use super::adapter::RunProps;
 use super::on;
+use crate::session::carries::PageKit;
 use crate::session::Action;
-use crate::teach::narrate::{ending, transcript};
+use crate::teach::narrate::{ending, transcript_with};
 use crate::vocab::numbers::secs;
 use yew::prelude::*;
 
 #[component]
 pub fn Transcript(props: &RunProps) -> Html {
     let run = &props.run;
-    let lines = transcript(&run.trace, &run.verdict, &run.projection);
+    let lines = transcript_with::<PageKit>(&run.trace, &run.verdict, &run.projection);
     html! {
         <details class="panel transcript">
             <summary>{ format!("Transcript: {} events", lines.len()) }</summary>

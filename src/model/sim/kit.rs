@@ -146,6 +146,11 @@ mod tests {
                 let whole = run_with::<Whole>(&sc);
                 let small = run_with::<Pauses>(&sc);
                 assert_eq!(small.entries, whole.entries, "{name}");
+                // (So what tells a run of this kit needs no words for those events.)
+                assert!(
+                    small.entries.iter().all(|e| !e.event.is_beyond_pauses()),
+                    "{name}"
+                );
                 assert_eq!(small.digest(), whole.digest(), "{name}");
                 carried.push(name);
             }

@@ -428,13 +428,14 @@ impl Fnv {
 }
 
 /// The events only a fault other than a pause, or a service other than the generic one,
-/// makes — what the first load's kit (`model::sim::Pauses`) never makes — as a pattern.
-/// The narration and the diagram's marks put it first in the first load alone (the
-/// `lite` feature), so that it is built without their later arms that tell of them (the
-/// trace's JSON and text and the projection tell every event in every build): a test in
-/// `teach::presets` holds its one scenario to making none of these.
+/// makes — what a run built with the kit `model::sim::Pauses` never makes — as a pattern.
+/// The narration and the diagram's marks hand them to the kit that makes them
+/// (`teach::narrate::TellsEvents`, `view::layout::MarksEvents`), so a build whose runs
+/// make none of them has none of their words; the trace's JSON and text and the
+/// projection tell every event in every build. `model::sim::kit`'s tests hold every run
+/// `Pauses` carries to making none of these.
 #[macro_export]
-macro_rules! left_out_events {
+macro_rules! events_beyond_pauses {
     () => {
         $crate::model::trace::Event::LinkCut { .. }
             | $crate::model::trace::Event::LinkHealed { .. }
@@ -458,9 +459,10 @@ macro_rules! left_out_events {
 }
 
 impl Event {
-    /// Whether this is one of [`left_out_events`]'s events.
-    pub fn of_left_out_code(&self) -> bool {
-        matches!(self, left_out_events!())
+    /// Whether this is one of [`events_beyond_pauses`]'s events: made only by another
+    /// service or a fault other than a pause.
+    pub fn is_beyond_pauses(&self) -> bool {
+        matches!(self, events_beyond_pauses!())
     }
 }
 

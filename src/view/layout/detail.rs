@@ -19,7 +19,8 @@
 //! no room (the whole app folds it into a "+1"). Anything else that differed would fail
 //! there.
 
-use super::{Lod, Mark, StackedEvent};
+use super::{Lod, Mark, MarksEvents, StackedEvent};
+use crate::model::sim::{Pauses, Whole};
 use std::cell::OnceCell;
 use std::fmt::Debug;
 
@@ -33,6 +34,12 @@ pub trait Detail: Copy + Debug + Default + PartialEq + 'static {
     const MERGES: bool;
     /// What would touch is spread: the axis's ticks thinned, cut links' ✂ moved apart.
     const SPREADS: bool;
+
+    /// The kit whose runs it draws: it marks the faults that kit makes
+    /// ([`MarksEvents`]), so a build drawing in the detail of a smaller kit has no marks
+    /// for the others. The page draws in the detail of the kit it builds its runs with
+    /// (`session::carries`).
+    type Kit: MarksEvents;
 
     /// A shape's hover text while the cursor is inside it ([`Self::TELLS`]).
     type Open: Clone + Debug + Default + PartialEq + AsRef<str>;
@@ -63,6 +70,7 @@ impl Detail for Full {
     const TELLS: bool = true;
     const MERGES: bool = true;
     const SPREADS: bool = true;
+    type Kit = Whole;
     type Open = String;
     type Events = Vec<StackedEvent>;
 
@@ -90,6 +98,7 @@ impl Detail for Plain {
     const TELLS: bool = false;
     const MERGES: bool = false;
     const SPREADS: bool = false;
+    type Kit = Pauses;
     type Open = Untold;
     type Events = ();
 

@@ -53,7 +53,7 @@ fn span_kind(s: &Span) -> u8 {
 }
 
 impl Lod {
-    pub(super) fn new(
+    pub(super) fn new<D: Detail>(
         trace: &Trace,
         violation_at: &VecMap<usize, ViolationKind>,
         spans: &[Interval],
@@ -70,7 +70,7 @@ impl Lod {
                     .push((e.t.0, arrives.map(|a| a.0), i));
                 continue;
             }
-            let Some((tone, ..)) = marker(i, e, violation_at) else {
+            let Some((tone, ..)) = marker::<D>(i, e, violation_at) else {
                 continue;
             };
             let kind = match tone {

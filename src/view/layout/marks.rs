@@ -3,12 +3,13 @@
 //! those closer than a glyph's width drawn as one.
 
 use super::*;
+use crate::model::sim::{Kit, Pauses, Whole};
 
 /// A marker's look and wanted label for entry `i` (`e`), if it draws one: tone, glyph, rank,
 /// text, short text, hover title. One place for every kind of event (a copy per kind would
 /// cost the first load).
 #[allow(clippy::type_complexity)]
-pub(super) fn marker(
+pub(super) fn marker<D: Detail>(
     i: usize,
     e: &crate::model::trace::Entry,
     violation_at: &VecMap<usize, ViolationKind>,
@@ -94,7 +95,7 @@ pub(super) fn marker(
             Some((tone, "✉", rank, text, None, title))
         }
         // Faults and failure reactions, labelled above their lane.
-        ev => fault_glyph(ev).map(|(glyph, text, short)| {
+        ev => fault_glyph::<D>(ev).map(|(glyph, text, short)| {
             let title = format!("{}: {} — {text}", e.t, n.name());
             (Tone::Fault, glyph, 1, text, short, title)
         }),
@@ -186,7 +187,7 @@ pub(super) fn put_marker<D: Detail>(
     violation_at: &VecMap<usize, ViolationKind>,
     folded: Option<(usize, String)>,
 ) {
-    let Some((tone, glyph, rank, text, short, title)) = marker(i, e, violation_at) else {
+    let Some((tone, glyph, rank, text, short, title)) = marker::<D>(i, e, violation_at) else {
         return;
     };
     let who = Who::Mark(marks.len());
@@ -229,13 +230,11 @@ pub(super) fn put_marker<D: Detail>(
 
 /// Faults and failure reactions get a glyph and a short label on their lane, and a shorter
 /// one for a tight spot.
-// The first load's arm makes the later arms of its events unreachable there.
-#[cfg_attr(feature = "lite", allow(unreachable_patterns))]
-fn fault_glyph(ev: &Event) -> Option<(&'static str, String, Option<String>)> {
+fn fault_glyph<D: Detail>(ev: &Event) -> Option<Glyph> {
     Some(match ev {
-        // Events the first load never sees (`model::trace::left_out_events`).
-        #[cfg(feature = "lite")]
-        crate::left_out_events!() => return None,
+        // Drawn by the kit that makes them ([`MarksEvents`]): a build whose kit makes
+        // none of them has none of their marks.
+        crate::events_beyond_pauses!() => return D::Kit::beyond_pauses(ev),
         Event::Paused { for_ms, cause } => (
             "❄",
             match cause {
@@ -244,25 +243,55 @@ fn fault_glyph(ev: &Event) -> Option<(&'static str, String, Option<String>)> {
             },
             Some(fmt_ms(*for_ms)),
         ),
-        // Nodes by the names the lanes and the text give them ("lock service 4"), never
-        // by their ids in links and JSON ("coord4").
-        Event::LinkCut { peer } => ("✂", format!("cut from {}", peer.name()), Some(peer.name())),
-        Event::LinkHealed { peer } => {
-            ("⇄", format!("healed to {}", peer.name()), Some(peer.name()))
-        }
-        Event::ClockJumped { by_ms } => (
-            "◷",
-            format!(
-                "clock {}{}",
-                if *by_ms >= 0 { "+" } else { "" },
-                fmt_ms(*by_ms)
-            ),
-            None,
-        ),
-        Event::Crashed { .. } => ("✖", "crash".to_string(), None),
-        Event::MessageHeld { .. } => ("⇢", "delay".to_string(), None),
-        Event::RenewalsFailing { .. } => ("!", "renewals fail".to_string(), Some("fail".into())),
         Event::FailedOpen => ("!", "fails open".to_string(), None),
         _ => return None,
     })
+}
+
+/// A fault's glyph, its label and its label for a tight spot.
+pub type Glyph = (&'static str, String, Option<String>);
+
+/// How the faults of a run built with a kit are marked: [`Whole`] marks every fault,
+/// [`Pauses`] only pauses, and a build drawing with it has none of the others' marks.
+pub trait MarksEvents: Kit {
+    /// The mark of an event only another lock service or a fault other than a pause
+    /// makes ([`crate::events_beyond_pauses`]), if it is marked.
+    fn beyond_pauses(ev: &Event) -> Option<Glyph>;
+}
+
+impl MarksEvents for Whole {
+    fn beyond_pauses(ev: &Event) -> Option<Glyph> {
+        Some(match ev {
+            // Nodes by the names the lanes and the text give them ("lock service 4"),
+            // never by their ids in links and JSON ("coord4").
+            Event::LinkCut { peer } => {
+                ("✂", format!("cut from {}", peer.name()), Some(peer.name()))
+            }
+            Event::LinkHealed { peer } => {
+                ("⇄", format!("healed to {}", peer.name()), Some(peer.name()))
+            }
+            Event::ClockJumped { by_ms } => (
+                "◷",
+                format!(
+                    "clock {}{}",
+                    if *by_ms >= 0 { "+" } else { "" },
+                    fmt_ms(*by_ms)
+                ),
+                None,
+            ),
+            Event::Crashed { .. } => ("✖", "crash".to_string(), None),
+            Event::MessageHeld { .. } => ("⇢", "delay".to_string(), None),
+            Event::RenewalsFailing { .. } => {
+                ("!", "renewals fail".to_string(), Some("fail".into()))
+            }
+            _ => return None,
+        })
+    }
+}
+
+impl MarksEvents for Pauses {
+    /// Never called with an event: a run of pauses makes none of them.
+    fn beyond_pauses(_: &Event) -> Option<Glyph> {
+        None
+    }
 }

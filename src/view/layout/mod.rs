@@ -44,6 +44,7 @@ pub use lod::Lod;
 pub(crate) use marks::stack;
 pub use marks::STACK;
 use marks::{marker, put_marker, told_until};
+pub use marks::{Glyph, MarksEvents};
 pub use popover::popover;
 pub use scale::*;
 pub use shapes::*;
@@ -394,7 +395,7 @@ pub fn layout_rows<D: Detail>(
     // (`unit` is `None` where the detail does not merge, and so is its `lod`.)
     let lod = unit.and_then(|_| {
         D::lod(&ix.lod, || {
-            lod::Lod::new(trace, &violation_at, &ix.spans, &ix.dropped)
+            lod::Lod::new::<D>(trace, &violation_at, &ix.spans, &ix.dropped)
         })
     });
     if let (Some(u), Some(lod)) = (unit, lod) {

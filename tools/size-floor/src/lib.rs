@@ -121,7 +121,7 @@ use whole::exercise;
 #[cfg(feature = "first-load")]
 fn exercise(input: &str) -> String {
     use leaseline::session::edit::{actions_for, Target};
-    use leaseline::session::carries::PageDetail;
+    use leaseline::session::carries::{PageDetail, PageKit};
     use leaseline::session::{embed, share, Action, Session};
     use leaseline::teach::{course, narrate, quiz};
     use leaseline::view::{export, layout};
@@ -187,11 +187,12 @@ fn exercise(input: &str) -> String {
         layout::packets(&run.stage, &run.trace, &s.play.state, x).len()
     );
     let step = s.play.cursor.step;
-    out += &narrate::sentence(&run.trace, &run.verdict, step, &s.play.state).unwrap_or_default();
+    let (t, v) = (&run.trace, &run.verdict);
+    out += &narrate::sentence_with::<PageKit>(t, v, step, &s.play.state).unwrap_or_default();
     out += &narrate::ending(&run.verdict);
     out += &narrate::verdict_line(&run.verdict);
     out += &narrate::verdict_so_far(&run.verdict, step, n == 0).1;
-    for line in narrate::transcript(&run.trace, &run.verdict, &run.projection) {
+    for line in narrate::transcript_with::<PageKit>(t, v, &run.projection) {
         out += &line.text;
     }
     out += &s.play.caption;
