@@ -298,6 +298,7 @@ fn tell_height(told: &std::cell::RefCell<i64>, origins: &[String]) {
 /// (`data-natural`, in the drawing's units) less the box it has now.
 #[cfg(not(feature = "lite"))]
 fn needed_height() -> Option<i64> {
+    use crate::vocab::numbers;
     let doc = web_sys::window()?.document()?;
     let shell = doc.query_selector(".shell.embed").ok()??;
     let mut need = f64::from(shell.client_height());
@@ -314,13 +315,11 @@ fn needed_height() -> Option<i64> {
     }
     if let Some(frame) = doc.query_selector(".embed .timeline-frame").ok().flatten() {
         let svg = frame.query_selector("svg.timeline[data-natural]").ok()??;
-        let natural: f64 = svg.get_attribute("data-natural")?.parse().ok()?;
-        let units: f64 = svg
-            .get_attribute("viewBox")?
-            .split_whitespace()
-            .nth(2)?
-            .parse()
-            .ok()?;
+        // (Both written by the timeline with `tenths`, and read back without the standard
+        // float parser.)
+        let natural = numbers::parse_decimal(&svg.get_attribute("data-natural")?)?;
+        let view_box = svg.get_attribute("viewBox")?;
+        let units = numbers::parse_decimal(view_box.split_whitespace().nth(2)?)?;
         let px = svg.get_bounding_client_rect().width();
         if units > 0.0 && px > 0.0 {
             need += natural * px / units - f64::from(frame.client_height());

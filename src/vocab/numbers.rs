@@ -1,9 +1,10 @@
 //! How every number is written, in one place: exact times for the inspector and the
 //! trace ("30.005s"), rounded times for sentences ("30.0 s"), drawing coordinates ("12.5")
-//! and the editor's decimals ("2.5").
+//! and the editor's decimals ("2.5"), and how the drawing's coordinates are read back.
 //!
-//! Integer arithmetic throughout, on purpose: float formatting would add kilobytes to the
-//! wasm, and the same number must read the same natively and in the browser.
+//! Integer arithmetic throughout, on purpose: float formatting and parsing would add
+//! kilobytes to the wasm, and the same number must read the same natively and in the
+//! browser.
 
 /// Formats milliseconds as seconds with three decimals: `30.005s`, `-1.200s`.
 pub fn fmt_ms(ms: i64) -> String {
@@ -46,6 +47,29 @@ pub fn tenths(v: f64) -> String {
     format!("{}{}.{}", if t < 0 { "-" } else { "" }, a / 10, a % 10)
 }
 
+/// A plain decimal as the page writes one into an SVG attribute ([`tenths`]: "12.3",
+/// "-4", "960.0"), read back without the standard float parser, whose tables would add
+/// about 10 KB gzip to the wasm. `None` for anything else (an exponent, a sign but minus,
+/// no digits, more than 15 digits before the point or 9 after it).
+pub fn parse_decimal(s: &str) -> Option<f64> {
+    let (negative, s) = match s.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, s),
+    };
+    let (int, frac) = s.split_once('.').unwrap_or((s, ""));
+    let digits = |d: &str, most: usize| -> Option<i64> {
+        if d.len() > most || !d.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        Some(d.bytes().fold(0, |n, b| n * 10 + i64::from(b - b'0')))
+    };
+    if int.is_empty() && frac.is_empty() {
+        return None;
+    }
+    let v = digits(int, 15)? as f64 + digits(frac, 9)? as f64 / 10f64.powi(frac.len() as i32);
+    Some(if negative { -v } else { v })
+}
+
 /// `units / 10^places` as a short decimal: `decimal(2500, 3)` = "2.5", `decimal(30000, 3)` = "30".
 pub fn decimal(units: i64, places: u32) -> String {
     let div = 10u64.pow(places);
@@ -77,6 +101,31 @@ pub fn ordinal(n: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_coordinate_reads_back_as_it_was_written() {
+        for t in -20_000..20_000 {
+            let v = f64::from(t) / 10.0;
+            assert_eq!(parse_decimal(&tenths(v)), Some(v), "{v}");
+        }
+        assert_eq!(parse_decimal("960"), Some(960.0));
+        assert_eq!(parse_decimal("2.25"), Some(2.25));
+        assert_eq!(parse_decimal(".5"), Some(0.5));
+        for bad in [
+            "",
+            "-",
+            ".",
+            "1e3",
+            "+1",
+            "1.2.3",
+            "abc",
+            " 1",
+            "NaN",
+            "1234567890123456",
+        ] {
+            assert_eq!(parse_decimal(bad), None, "{bad:?}");
+        }
+    }
 
     #[test]
     fn each_format_reads_as_its_readers_expect() {
