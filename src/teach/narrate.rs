@@ -381,7 +381,7 @@ impl TellsEvents for Whole {
 }
 
 impl TellsEvents for Pauses {
-    /// Never called with an event: a run of pauses makes none of them.
+    /// Nothing: a run of pauses makes none of these events (`model::sim::kit`'s tests).
     fn beyond_pauses(_: &Event, _: &str) -> Option<String> {
         None
     }

@@ -90,7 +90,7 @@ pub const PICKER: &[(&str, &str)] = &[
 ];
 
 /// The first load's presets (`course::FirstLoad`): the default page's run and its fix,
-/// the same scenario built in code ([`gc_pause`]), so the first load carries no JSON
+/// the same scenario built in code (`gc_pause`), so the first load carries no JSON
 /// reader.
 pub const FIRST_LOAD: &[Preset] = &[
     Preset {

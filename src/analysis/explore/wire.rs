@@ -4,7 +4,7 @@
 //! between workers as one typed array (`BigInt64Array`), copied without parsing, and a
 //! run key (a full 64-bit word) survives where a JavaScript number would round it.
 //!
-//! A fault is five words: its kind (by the fault kinds' table, [`code`]), then its fields (a node as a small number). A chunk is
+//! A fault is five words: its kind (by the fault kinds' table, `code`), then its fields (a node as a small number). A chunk is
 //! its first job's index, the number of jobs, then each job as its number of faults and
 //! the faults. An evaluation is the run key, the ordering key, the class (the number of
 //! violation kinds — 0 for a safe run — the kinds, then the clients and the fault kinds,

@@ -290,7 +290,7 @@ impl MarksEvents for Whole {
 }
 
 impl MarksEvents for Pauses {
-    /// Never called with an event: a run of pauses makes none of them.
+    /// Nothing: a run of pauses makes none of these events (`model::sim::kit`'s tests).
     fn beyond_pauses(_: &Event) -> Option<Glyph> {
         None
     }
