@@ -297,24 +297,7 @@ pub fn secs_box(ms: i64) -> String {
 /// Seconds as typed ("30", "2.5", "-0.25", ".5") into milliseconds; `None` if it is not
 /// such a number or is finer than a millisecond.
 pub fn parse_secs(typed: &str) -> Option<i64> {
-    let t = typed.trim();
-    let (neg, t) = t.strip_prefix('-').map_or((false, t), |r| (true, r));
-    let (int, frac) = t.split_once('.').unwrap_or((t, ""));
-    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if (int.is_empty() && frac.is_empty()) || !digits(int) || !digits(frac) || frac.len() > 3 {
-        return None;
-    }
-    let whole: i64 = if int.is_empty() { 0 } else { int.parse().ok()? };
-    let mut milli: i64 = if frac.is_empty() {
-        0
-    } else {
-        frac.parse().ok()?
-    };
-    for _ in frac.len()..3 {
-        milli *= 10;
-    }
-    let ms = whole.checked_mul(1000)?.checked_add(milli)?;
-    Some(if neg { -ms } else { ms })
+    crate::vocab::numbers::parse_units(typed.trim(), 3)
 }
 
 /// Why typed text is not a value of `path`'s field, in plain words.

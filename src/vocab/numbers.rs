@@ -47,27 +47,34 @@ pub fn tenths(v: f64) -> String {
     format!("{}{}.{}", if t < 0 { "-" } else { "" }, a / 10, a % 10)
 }
 
-/// A plain decimal as the page writes one into an SVG attribute ([`tenths`]: "12.3",
-/// "-4", "960.0"), read back without the standard float parser, whose tables would add
-/// about 10 KB gzip to the wasm. `None` for anything else (an exponent, a sign but minus,
-/// no digits, more than 15 digits before the point or 9 after it).
-pub fn parse_decimal(s: &str) -> Option<f64> {
-    let (negative, s) = match s.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, s),
-    };
+/// A plain decimal ("30", "2.5", "-0.25", ".5", "2.") in units of `10^-places`, the
+/// inverse of [`decimal`]: `parse_units("2.5", 3)` = 2500. `None` for anything else (an
+/// exponent, a sign but minus, a space, no digits), for one finer than a unit, or for one
+/// that does not fit.
+pub fn parse_units(s: &str, places: u32) -> Option<i64> {
+    let (negative, s) = s.strip_prefix('-').map_or((false, s), |rest| (true, rest));
     let (int, frac) = s.split_once('.').unwrap_or((s, ""));
-    let digits = |d: &str, most: usize| -> Option<i64> {
-        if d.len() > most || !d.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        Some(d.bytes().fold(0, |n, b| n * 10 + i64::from(b - b'0')))
-    };
-    if int.is_empty() && frac.is_empty() {
+    let digits = |d: &str| d.bytes().all(|b| b.is_ascii_digit());
+    if (int.is_empty() && frac.is_empty()) || !digits(int) || !digits(frac) {
         return None;
     }
-    let v = digits(int, 15)? as f64 + digits(frac, 9)? as f64 / 10f64.powi(frac.len() as i32);
-    Some(if negative { -v } else { v })
+    let finer = u32::try_from(frac.len()).ok().filter(|&f| f <= places)?;
+    let units = int
+        .bytes()
+        .chain(frac.bytes())
+        .try_fold(0i64, |n, b| {
+            n.checked_mul(10)?.checked_add(i64::from(b - b'0'))
+        })?
+        .checked_mul(10i64.checked_pow(places - finer)?)?;
+    Some(if negative { -units } else { units })
+}
+
+/// A plain decimal as the page writes one into an SVG attribute ([`tenths`]: "12.3",
+/// "-4", "960.0"), read back without the standard float parser, whose tables would add
+/// about 10 KB gzip to the wasm: [`parse_units`] to nine places, so up to about nine
+/// billion.
+pub fn parse_decimal(s: &str) -> Option<f64> {
+    parse_units(s, 9).map(|units| units as f64 / 1e9)
 }
 
 /// `units / 10^places` as a short decimal: `decimal(2500, 3)` = "2.5", `decimal(30000, 3)` = "30".

@@ -259,9 +259,8 @@ fn body<D: Detail>(d: &Diagram<D>, in_play: bool) -> String {
             });
         }
         for (k, m) in d.marks.iter().enumerate() {
-            // A mark drawn for several events: a click lists them in the inspector. (Only
-            // a drawing that merges has stacks: one that does not leaves their drawing out.)
-            let stacked = if D::MERGES { m.stacked } else { 1 };
+            // A mark drawn for several events: a click lists them in the inspector.
+            let stacked = m.drawn_as();
             let attrs = [
                 ("class", format!("mark {}", m.tone.class())),
                 ("data-entry", m.entry.to_string()),
@@ -278,7 +277,7 @@ fn body<D: Detail>(d: &Diagram<D>, in_play: bool) -> String {
             el(o, "g", &attrs, &|o| {
                 // A mark drawn by another at its spot keeps only its label; one drawn for
                 // several says how many, above its glyph.
-                let stacked = if D::MERGES { m.stacked } else { 1 };
+                let stacked = m.drawn_as();
                 if stacked > 0 {
                     let c = [("cx", n(m.x)), ("cy", n(m.y)), ("r", "7".into())];
                     let spans = m.until > m.x;

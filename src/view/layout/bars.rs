@@ -39,7 +39,7 @@ pub(super) fn interval_bar<D: Detail>(
                     token_words(token)
                 )
             });
-            let open = open_text::<D>(|| {
+            let open = D::open(|| {
                 format!(
                     "believes it holds the lock ({}) from {t0}",
                     token_words(token)
@@ -52,8 +52,7 @@ pub(super) fn interval_bar<D: Detail>(
         Span::Paused => {
             let title =
                 hover::<D>(|| format!("paused from {t0} to {t1}: handlers frozen, clock running"));
-            let open =
-                open_text::<D>(|| format!("paused from {t0}: handlers frozen, clock running"));
+            let open = D::open(|| format!("paused from {t0}: handlers frozen, clock running"));
             (bar(-14.0, 28.0, Tone::Paused, title, open), None)
         }
         Span::Down => {
@@ -61,7 +60,7 @@ pub(super) fn interval_bar<D: Detail>(
                 Some(_) => format!("{} down from {t0} to {t1}", iv.node.name()),
                 None => format!("{} down from {t0}", iv.node.name()),
             });
-            let open = open_text::<D>(|| format!("{} down from {t0}", iv.node.name()));
+            let open = D::open(|| format!("{} down from {t0}", iv.node.name()));
             (bar(-12.0, 24.0, Tone::Down, title, open), None)
         }
         Span::Lease { client, token } => {
@@ -85,7 +84,7 @@ pub(super) fn interval_bar<D: Detail>(
                     client.name()
                 )
             });
-            let open = open_text::<D>(|| {
+            let open = D::open(|| {
                 format!(
                     "lease ({}) held by {} from {t0}",
                     token_words(token),

@@ -55,7 +55,7 @@ pub(super) fn gaps<D: Detail>(
             title: hover::<D>(|| {
                 narrate::gap_title(g.client, g.token, g.believed, g.expired, g.stopped)
             }),
-            open: open_text::<D>(|| narrate::gap_legend(g.client)),
+            open: D::open(|| narrate::gap_legend(g.client)),
             entry: g.entry,
         });
     }

@@ -105,13 +105,6 @@ fn hover<D: Detail>(f: impl FnOnce() -> String) -> String {
     }
 }
 
-/// Makes a shape's hover text while it runs on past the cursor ([`Diagram::told`]), where
-/// the detail tells it ([`Detail::open`]); empty where its whole text is true whenever it
-/// is seen.
-fn open_text<D: Detail>(f: impl FnOnce() -> String) -> D::Open {
-    D::open(f)
-}
-
 /// A label the page draws over the revealed drawing ([`Diagram::labels_at`]); `alarm`:
 /// drawn in the alarm's colour and weight, as the two-believers tag and a stale write's
 /// label are; `whole`: drawn whole (it is not in the revealed drawing), with its leader,
@@ -360,7 +353,7 @@ pub fn layout_rows<D: Detail>(
                     o.to
                 )
             }),
-            open: open_text::<D>(|| {
+            open: D::open(|| {
                 format!(
                     "{} both believe they hold the lock, from {}",
                     who.join(" and "),
@@ -487,7 +480,7 @@ pub fn layout_rows<D: Detail>(
                         msg.class(),
                         e.t
                     );
-                    a.open = open_text::<D>(|| {
+                    a.open = D::open(|| {
                         format!(
                             "{} → {}: {} messages, sent from {first}",
                             n.name(),
@@ -517,7 +510,7 @@ pub fn layout_rows<D: Detail>(
                 title: hover::<D>(|| {
                     format!("{} → {}: {} ({when})", n.name(), to.name(), msg.label())
                 }),
-                open: open_text::<D>(|| {
+                open: D::open(|| {
                     format!(
                         "{} → {}: {} (sent {})",
                         n.name(),
@@ -595,7 +588,7 @@ pub fn layout_rows<D: Detail>(
         };
         placer.fill((m.x - r, m.y - r, m.x + r, m.y + r));
         // A stacked mark's count, above its glyph.
-        if D::MERGES && m.stacked > 1 {
+        if m.drawn_as() > 1 {
             let w = text_width(&m.stacked.to_string());
             placer.fill((m.x, m.y - 21.0, m.x + w + 2.0, m.y - 7.0));
         }

@@ -115,6 +115,18 @@ pub struct Mark<D: Detail = Full> {
     pub events: D::Events,
 }
 
+impl<D: Detail> Mark<D> {
+    /// How many marks it is drawn as ([`Mark::stacked`]): always 1 in a detail that does
+    /// not merge, which then has none of the drawing of stacks.
+    pub fn drawn_as(&self) -> usize {
+        if D::MERGES {
+            self.stacked
+        } else {
+            1
+        }
+    }
+}
+
 /// One of the events a stacked mark is drawn for ([`Mark::stacked`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct StackedEvent {
