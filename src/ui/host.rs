@@ -251,7 +251,7 @@ pub fn use_host_events(session: &Session) {
 #[hook]
 fn use_fit_to_content(session: &Session) {
     let embed = session.embed.on;
-    let told = use_mut_ref(|| 0i64);
+    let told = use_mut_ref(Told::default);
     let origins = session.embed.origins.clone();
     let key = (
         embed,
@@ -276,16 +276,50 @@ fn use_fit_to_content(session: &Session) {
     });
 }
 
+/// The height an embed last asked its host for, and the frame's height when it asked.
+#[cfg(not(feature = "lite"))]
+#[derive(Default)]
+struct Told {
+    height: i64,
+    from: i64,
+}
+
 /// Posts the fit-to-content messages when the height the embed needs differs from the
 /// last one told: any growth, or a shrink of more than two pixels. (Measured in a frame of
 /// whole pixels, boxes of fractional height round differently from one height to the
 /// next, and a frame that followed each pixel would swing between two heights for ever.)
+///
+/// Once the frame has changed to a height it asked for, the host is known to fit it, and
+/// the page says so (`data-fitted` on the root): the drawing then stops keeping its share
+/// of a fixed frame's height (tools.css), which in a fitted frame would only squeeze the
+/// text below it into a scrolling box. A host that fitted the frame once is trusted to
+/// fit it again, so the mark stays.
 #[cfg(not(feature = "lite"))]
-fn tell_height(told: &std::cell::RefCell<i64>, origins: &[String]) {
+fn tell_height(told: &std::cell::RefCell<Told>, origins: &[String]) {
     let Some(h) = needed_height() else { return };
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let inner = window
+        .inner_height()
+        .ok()
+        .and_then(|v| v.as_f64())
+        .map_or(0, |px| px.round() as i64);
     let mut told = told.borrow_mut();
-    if h > *told || h < *told - 2 {
-        *told = h;
+    let asked = told
+        .height
+        .clamp(crate::session::fit::LEAST, crate::session::fit::MOST);
+    let near = |a: i64, b: i64| (a - b).abs() <= 2;
+    if told.height > 0 && near(inner, asked) && !near(told.from, asked) {
+        if let Some(root) = window.document().and_then(|d| d.document_element()) {
+            let _ = root.set_attribute("data-fitted", "");
+        }
+    }
+    if h > told.height || h < told.height - 2 {
+        *told = Told {
+            height: h,
+            from: inner,
+        };
         for m in crate::session::fit::messages(h) {
             post_text(&m, origins);
         }
@@ -293,37 +327,51 @@ fn tell_height(told: &std::cell::RefCell<i64>, origins: &[String]) {
 }
 
 /// The frame's height with nothing scrolled inside it and the drawing's lanes at their
-/// usual height: the frame's own height, plus what each text box below the drawing hides
-/// (its scroll height past its box), plus the drawing's height at the usual lanes
-/// (`data-natural`, in the drawing's units) less the box it has now.
+/// usual height, measured rather than worked out: for the length of one synchronous layout
+/// the page is laid out at its content's own height (`data-measuring` on the root, whose
+/// rules in tools.css let every box take the height its content asks for) with the
+/// drawing's frame as tall as its lanes at their usual height (`data-natural`, in the
+/// drawing's units, scaled by its width on screen); then put back as it was, before
+/// anything is painted. Working it out from the boxes as they are laid out in the frame
+/// missed what the drawing's share of the frame's height (45% of it) took from the text
+/// below it, so on a phone a walkthrough stayed a scrolling box in a frame that said it
+/// fitted.
 #[cfg(not(feature = "lite"))]
 fn needed_height() -> Option<i64> {
     use crate::vocab::numbers;
-    let doc = web_sys::window()?.document()?;
+    let window = web_sys::window()?;
+    let doc = window.document()?;
+    let root = doc.document_element()?;
     let shell = doc.query_selector(".shell.embed").ok()??;
-    let mut need = f64::from(shell.client_height());
-    let boxes = doc
-        .query_selector_all(".embed .guide, .embed .verdict, .embed .share")
-        .ok()?;
-    for i in 0..boxes.length() {
-        if let Some(el) = boxes
-            .item(i)
-            .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
-        {
-            need += f64::from((el.scroll_height() - el.client_height()).max(0));
-        }
+    // The drawing's frame and its height at the usual lanes, in whole CSS pixels.
+    let drawing = doc
+        .query_selector(".embed .timeline-frame")
+        .ok()
+        .flatten()
+        .and_then(|frame| {
+            let svg = frame.query_selector("svg.timeline[data-natural]").ok()??;
+            // (Both written by the timeline with `tenths`, and read back without the
+            // standard float parser.)
+            let natural = numbers::parse_decimal(&svg.get_attribute("data-natural")?)?;
+            let view_box = svg.get_attribute("viewBox")?;
+            let units = numbers::parse_decimal(view_box.split_whitespace().nth(2)?)?;
+            let px = svg.get_bounding_client_rect().width();
+            (units > 0.0 && px > 0.0).then(|| (frame, (natural * px / units).ceil() as i64))
+        });
+    let _ = root.set_attribute("data-measuring", "");
+    let kept = drawing.as_ref().map(|(frame, natural)| {
+        let style = frame.get_attribute("style");
+        let height = format!("height:{natural}px");
+        let _ = frame.set_attribute("style", &height);
+        (frame, style)
+    });
+    let need = shell.get_bounding_client_rect().bottom() + window.scroll_y().unwrap_or(0.0);
+    if let Some((frame, style)) = kept {
+        let _ = match style {
+            Some(s) => frame.set_attribute("style", &s),
+            None => frame.remove_attribute("style"),
+        };
     }
-    if let Some(frame) = doc.query_selector(".embed .timeline-frame").ok().flatten() {
-        let svg = frame.query_selector("svg.timeline[data-natural]").ok()??;
-        // (Both written by the timeline with `tenths`, and read back without the standard
-        // float parser.)
-        let natural = numbers::parse_decimal(&svg.get_attribute("data-natural")?)?;
-        let view_box = svg.get_attribute("viewBox")?;
-        let units = numbers::parse_decimal(view_box.split_whitespace().nth(2)?)?;
-        let px = svg.get_bounding_client_rect().width();
-        if units > 0.0 && px > 0.0 {
-            need += natural * px / units - f64::from(frame.client_height());
-        }
-    }
+    let _ = root.remove_attribute("data-measuring");
     Some(need.ceil() as i64)
 }

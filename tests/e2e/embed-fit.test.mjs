@@ -9,8 +9,9 @@
 //   narrower than about ten characters. A contact sheet of the sweep's screenshots goes to
 //   target/e2e/embed-sweep.png.
 // - Fit to content: examples/course.html resizes its frames from their messages, in each
-//   of the three conventions (ours, Canvas's, H5P's); then nothing in a frame scrolls and
-//   its lanes are the usual height.
+//   of the three conventions (ours, Canvas's, H5P's), on a desktop's page, and in ours
+//   also on a phone's (360 wide) and in a small window (480×360); then nothing in a frame
+//   scrolls, its lanes are the usual height and it stays inside the page's width.
 // - Progress: the same page records the statements for a lesson walked to its end and a
 //   question answered to its model answer, in order.
 
@@ -256,18 +257,30 @@ describe('embeds at every size', () => {
     }
   });
 
-  for (const fit of ['leaseline', 'canvas', 'h5p']) {
-    test(`a course page fits its frames from their ${fit} messages, and nothing scrolls inside them`, async () => {
+  // Each convention on a desktop's page; ours also on a phone's and in a small window,
+  // where the text below the drawing wraps to many lines and must still not scroll.
+  const pages = [
+    ['leaseline', 1024, 800],
+    ['leaseline', 360, 740],
+    ['leaseline', 480, 360],
+    ['canvas', 1024, 800],
+    ['h5p', 1024, 800],
+  ];
+  for (const [fit, width, height] of pages) {
+    test(`a ${width}×${height} course page fits its frames from their ${fit} messages, and nothing scrolls inside them`, async () => {
       const examples = await serveExamples();
       try {
         const host = `${urlOf(examples)}course.html?app=${encodeURIComponent(h.url)}&fit=${fit}`;
-        const { context, page, problems } = await openApp(h.browser, host, { viewport: { width: 1024, height: 800 } }, null, {
+        const { context, page, problems } = await openApp(h.browser, host, { viewport: { width, height } }, null, {
           ready: 'h1',
         });
         try {
           for (const id of ['lesson', 'question']) {
             const frame = page.frameLocator(`#${id}`);
             await frame.getByRole('toolbar', { name: 'Playback' }).waitFor();
+            // In view, as a reader scrolls it: the browser lays out a frame out of view
+            // only when it comes into view.
+            await page.locator(`#${id}`).scrollIntoViewIfNeeded();
             // Fitted: the frame grew from the page's 300 px and the embed is laid out in it
             // with nothing left over to scroll.
             const fitted = () =>
@@ -283,9 +296,10 @@ describe('embeds at every size', () => {
                   : { scrolls: boxes.map((el) => `${el.className} ${el.scrollHeight}>${el.clientHeight}`), usual };
               });
             await until(async () => (await fitted()) === true, `the ${id} frame fitted (${JSON.stringify(await fitted())})`);
-            const px = await page.locator(`#${id}`).evaluate((f) => f.getBoundingClientRect().height);
-            assert.ok(px > 300, `${id}: ${px} px`);
-            await page.locator(`#${id}`).screenshot({ path: join(SHOTS, `embed-fit-${fit}-${id}.png`) });
+            const box = await page.locator(`#${id}`).evaluate((f) => f.getBoundingClientRect().toJSON());
+            assert.ok(box.height > 300, `${id}: ${box.height} px`);
+            assert.ok(box.left >= 0 && box.right <= width, `${id}: inside the page's width (${box.left}..${box.right})`);
+            await page.locator(`#${id}`).screenshot({ path: join(SHOTS, `embed-fit-${fit}-${width}x${height}-${id}.png`) });
           }
           // Settled: a frame left alone asks for nothing more (no swing between heights).
           await settles(page, 'the heights settle');
