@@ -276,12 +276,44 @@ fn use_fit_to_content(session: &Session) {
     });
 }
 
-/// The height an embed last asked its host for, and the frame's height when it asked.
+/// The height an embed last asked its host for, the frame's height when it asked, and
+/// what the page showed when it last measured ([`shown`]).
 #[cfg(not(feature = "lite"))]
 #[derive(Default)]
 struct Told {
     height: i64,
     from: i64,
+    shown: String,
+}
+
+/// What the embed's height depends on, read without laying the page out: the frame's
+/// size, the drawing's usual height and width in its units, and the words of every box
+/// below it. While a run plays the step changes every frame and these seldom do, so the
+/// measurement ([`needed_height`], two layouts) is made only when they change.
+#[cfg(not(feature = "lite"))]
+fn shown(window: &web_sys::Window, doc: &web_sys::Document) -> String {
+    let px = |v: Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue>| {
+        v.ok().and_then(|v| v.as_f64()).unwrap_or(0.0) as i64
+    };
+    let mut s = format!("{}x{}", px(window.inner_width()), px(window.inner_height()));
+    if let Some(svg) = doc.query_selector(".embed svg.timeline").ok().flatten() {
+        for attr in ["data-natural", "viewBox"] {
+            s.push('|');
+            s.push_str(&svg.get_attribute(attr).unwrap_or_default());
+        }
+    }
+    if let Ok(boxes) = doc.query_selector_all(".embed :is(.guide, .verdict, .share, .error)") {
+        for i in 0..boxes.length() {
+            s.push('|');
+            s.push_str(
+                &boxes
+                    .item(i)
+                    .and_then(|n| n.text_content())
+                    .unwrap_or_default(),
+            );
+        }
+    }
+    s
 }
 
 /// Posts the fit-to-content messages when the height the embed needs differs from the
@@ -296,30 +328,34 @@ struct Told {
 /// fit it again, so the mark stays.
 #[cfg(not(feature = "lite"))]
 fn tell_height(told: &std::cell::RefCell<Told>, origins: &[String]) {
-    let Some(h) = needed_height() else { return };
     let Some(window) = web_sys::window() else {
         return;
     };
+    let Some(doc) = window.document() else { return };
+    let now = shown(&window, &doc);
+    if told.borrow().shown == now {
+        return;
+    }
+    let Some(h) = needed_height() else { return };
     let inner = window
         .inner_height()
         .ok()
         .and_then(|v| v.as_f64())
         .map_or(0, |px| px.round() as i64);
     let mut told = told.borrow_mut();
+    told.shown = now;
     let asked = told
         .height
         .clamp(crate::session::fit::LEAST, crate::session::fit::MOST);
     let near = |a: i64, b: i64| (a - b).abs() <= 2;
     if told.height > 0 && near(inner, asked) && !near(told.from, asked) {
-        if let Some(root) = window.document().and_then(|d| d.document_element()) {
+        if let Some(root) = doc.document_element() {
             let _ = root.set_attribute("data-fitted", "");
         }
     }
     if h > told.height || h < told.height - 2 {
-        *told = Told {
-            height: h,
-            from: inner,
-        };
+        told.height = h;
+        told.from = inner;
         for m in crate::session::fit::messages(h) {
             post_text(&m, origins);
         }
