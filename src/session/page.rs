@@ -551,9 +551,22 @@ impl Session {
                 m.doc.wants_recording = None;
                 m.open_recorded(&text, scenario.as_deref(), name.as_deref());
             }
-            // Handed over above, before anything changed (see `handoff`).
+            // Handed over above, before anything changed (see `handoff`). Listed rather
+            // than caught by `_`, so that a new action does not compile in the first load
+            // until it says what the first load does with it.
             #[cfg(feature = "lite")]
-            _ => return self,
+            Action::Edit(_)
+            | Action::Navigate(_)
+            | Action::Host(_)
+            | Action::Compare(Some(_))
+            | Action::StartQuiz(_)
+            | Action::AskAuthor
+            | Action::QuizNext
+            | Action::SkipToStop
+            | Action::RunDraft(_)
+            | Action::Import(_)
+            | Action::ExploreFix(_)
+            | Action::OpenRecorded { .. } => return self,
         }
         // What a link records: a new browser-history entry for a change the user made, the
         // same entry rewritten for one that came from a link.

@@ -147,30 +147,57 @@ impl Session {
 }
 
 fn needs_whole_app(action: &Action) -> bool {
-    if let Action::Open(name) = action {
-        return PageCourse::open(name).is_none();
-    }
-    matches!(
-        action,
+    // Every action named, none caught by `_`: a new one does not compile until it says
+    // whether the first load can do it.
+    match action {
+        Action::Open(name) => PageCourse::open(name).is_none(),
         Action::Edit(_)
-            | Action::StartQuiz(_)
-            | Action::AskAuthor
-            | Action::Pick(_)
-            | Action::QuizNext
-            | Action::SkipToStop
-            | Action::EndQuiz
-            | Action::ToggleMenu(_)
-            | Action::Import(_)
-            | Action::RunDraft(_)
-            | Action::Host(_)
-            | Action::Compare(_)
-            | Action::SeekEntryB(_)
-            | Action::ExploreHere
-            | Action::ExploreFix(_)
-            | Action::OpenRecorded { .. }
-            | Action::Zoom(_)
-            | Action::Select(Some(_))
-    )
+        | Action::StartQuiz(_)
+        | Action::AskAuthor
+        | Action::Pick(_)
+        | Action::QuizNext
+        | Action::SkipToStop
+        | Action::EndQuiz
+        | Action::ToggleMenu(_)
+        | Action::Import(_)
+        | Action::RunDraft(_)
+        | Action::Host(_)
+        | Action::Compare(_)
+        | Action::SeekEntryB(_)
+        | Action::ExploreHere
+        | Action::ExploreFix(_)
+        | Action::OpenRecorded { .. }
+        | Action::Zoom(_) => true,
+        Action::Select(selected) => selected.is_some(),
+        Action::TogglePlay
+        | Action::Pause
+        | Action::Tick(_)
+        | Action::StepForward
+        | Action::StepBack
+        | Action::NextNotable
+        | Action::PrevNotable
+        | Action::ToStart
+        | Action::ToEnd
+        | Action::NextViolation
+        | Action::Seek(_)
+        | Action::SeekEntry(_)
+        | Action::Faster
+        | Action::Slower
+        | Action::ToggleFence
+        | Action::Undo
+        | Action::Redo
+        | Action::Navigate(_)
+        | Action::NextBeat
+        | Action::PrevBeat
+        | Action::LoadProgress(_)
+        | Action::ResetProgress
+        | Action::SetReducedMotion(_)
+        | Action::ShowError(_)
+        | Action::DismissError
+        | Action::Done(_)
+        | Action::SetPanel(..)
+        | Action::Upgrade(_) => false,
+    }
 }
 
 #[cfg(test)]
