@@ -77,10 +77,7 @@ pub fn stage(props: &StageProps) -> Html {
                     }
                 }) }
                 { for packets.iter().map(|p| html! {
-                    <g class={css(&["packet", p.class])}>
-                        <circle cx={n(p.x)} cy={n(p.y)} r="6" />
-                        <text x={n(p.x + 8.0)} y={n(p.y - 6.0)}>{ p.label.clone() }</text>
-                    </g>
+                    <circle class={css(&["packet", p.class])} cx={n(p.x)} cy={n(p.y)} r="6" />
                 }) }
                 { for nodes.iter().map(|s| {
                     let sel = Selection::Node(s.node);
@@ -115,6 +112,12 @@ pub fn stage(props: &StageProps) -> Html {
                         </g>
                         </>
                     }
+                }) }
+                // A message's label over the nodes, its dot under them: one about to arrive
+                // sits on its destination's circle, where the dot would hide the node's
+                // name and the node would cut the label to "ant 34".
+                { for packets.iter().map(|p| html! {
+                    <text class="packet-label" x={n(p.x + 8.0)} y={n(p.y - 6.0)}>{ p.label.clone() }</text>
                 }) }
             </svg>
             { menu }

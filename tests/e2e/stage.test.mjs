@@ -1,7 +1,7 @@
 // End-to-end: the stage draws the messages in the air at the cursor, each with its label
 // (`layout::packets`, which reads a message's label from the trace: the projection keeps
 // only the index of the entry that sent it). In the whole app at a linked instant, and in
-// the first load while it plays.
+// the first load while it plays; its label over the nodes and its dot under them.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +13,7 @@ const LAPTOP = { viewport: { width: 1280, height: 800 } };
 const packets = (page, what, every) =>
   until(
     async () => {
-      const p = await page.evaluate(() => [...document.querySelectorAll('svg.stage .packet text')].map((t) => t.textContent));
+      const p = await page.evaluate(() => [...document.querySelectorAll('svg.stage .packet-label')].map((t) => t.textContent));
       return p.length ? p : null;
     },
     what,
@@ -28,6 +28,16 @@ describe('messages on the stage', () => {
     try {
       const got = await packets(page, 'a message on the stage');
       assert.deepEqual(got, ['write 34']);
+      // Its label is drawn over the nodes and its dot under them, so one arriving at a
+      // node neither hides the node's name nor is hidden by it.
+      const order = await page.evaluate(() => {
+        const all = [...document.querySelectorAll('svg.stage > *')];
+        const at = (sel) => all.findIndex((el) => el.matches(sel));
+        const last = (sel) => all.findLastIndex((el) => el.matches(sel));
+        return { dot: at('.packet'), label: at('.packet-label'), first: at('.node'), last: last('.node') };
+      });
+      assert.ok(order.dot >= 0 && order.dot < order.first, `the dot under the nodes: ${JSON.stringify(order)}`);
+      assert.ok(order.label > order.last, `the label over the nodes: ${JSON.stringify(order)}`);
       assert.deepEqual(problems, []);
     } finally {
       await context.close();
