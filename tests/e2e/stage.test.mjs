@@ -44,6 +44,31 @@ describe('messages on the stage', () => {
     }
   });
 
+  // Every word on the stage (a node's name, its clock and token, a message's label) at
+  // 10 px or more on screen, where the stage is drawn at a scale of 0.9 or more: from 480 px
+  // up. Below that the stage is scaled down to its box (0.64 at 320 px) and its text with it;
+  // laying it out at its box's width, as the timeline is, is still to come.
+  test('every word on the stage is drawn at 10 px or more, from 480 px to 1920 px wide', async () => {
+    for (const width of [480, 640, 1024, 1280, 1920]) {
+      const { context, page, problems } = await openApp(h.browser, `${h.url}#s=gc-pause&t=31012`, { viewport: { width, height: 800 } });
+      try {
+        await packets(page, `${width}: a message on the stage`);
+        const small = await page.evaluate(() => {
+          const svg = document.querySelector('svg.stage');
+          const k = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+          return [...svg.querySelectorAll('text')]
+            .map((t) => [t.textContent, parseFloat(getComputedStyle(t).fontSize) * k])
+            .filter(([, px]) => px < 9.95)
+            .map(([text, px]) => `"${text}" at ${px.toFixed(1)} px`);
+        });
+        assert.deepEqual(small, [], `${width} px wide`);
+        assert.deepEqual(problems, []);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
   test('the first load, playing, labels every message it draws', async () => {
     const { context, page, problems } = await openApp(h.browser, h.url, LAPTOP);
     try {
