@@ -7,7 +7,8 @@ use super::footer::footer;
 use super::guide::{guide, GuideData};
 use super::header::header;
 use super::hooks::{
-    use_deep_links, use_frames, use_page_signals, use_progress_store, use_shortcuts,
+    use_deep_links, use_frames, use_narrow_stage, use_page_signals, use_progress_store,
+    use_shortcuts,
 };
 use super::host::use_embed_host;
 use super::host::use_link_writer;
@@ -66,6 +67,7 @@ pub fn App() -> Html {
     use_frames(model.play.playing, (*on_frame).clone());
     use_shortcuts(on_action.clone());
     use_page_signals(on_action.clone());
+    let narrow = use_narrow_stage();
     use_deep_links(on_action.clone());
     use_progress_store(model.teach.progress.encode(), on_action.clone());
     use_link_writer(
@@ -169,6 +171,7 @@ pub fn App() -> Html {
         t: model.play.cursor.t,
         selected: model.frame.selected,
         on_action: on_action.clone(),
+        narrow,
     };
     let verdict_class = if run
         .verdict

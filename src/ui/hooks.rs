@@ -148,6 +148,37 @@ fn is_field(target: Option<web_sys::EventTarget>) -> (bool, bool) {
 
 /// Global keyboard shortcuts. Keys typed into a field, and Space on a button, keep their
 /// usual meaning.
+/// Whether the screen is narrow enough for the narrow stage (`ui::stage`): at most 448 CSS
+/// pixels wide, where the usual stage, scaled to its box, would draw its words below
+/// 10 px. Follows the window as it is resized or turned.
+#[cfg(not(feature = "lite"))]
+#[hook]
+pub fn use_narrow_stage() -> bool {
+    fn now() -> bool {
+        web_sys::window()
+            .and_then(|w| w.inner_width().ok())
+            .and_then(|v| v.as_f64())
+            .is_some_and(|px| px <= 448.0)
+    }
+    let narrow = use_state_eq(now);
+    {
+        let set = narrow.setter();
+        use_effect_with((), move |_| {
+            let listener = Closure::<dyn Fn()>::new(move || set.set(now()));
+            listen(web_sys::window().map(Into::into), "resize", listener)
+        });
+    }
+    *narrow
+}
+
+/// The first load draws the usual stage at every width. (A hook in both builds, since
+/// Yew's component macro cannot take a hook call under `cfg`.)
+#[cfg(feature = "lite")]
+#[hook]
+pub fn use_narrow_stage() -> bool {
+    false
+}
+
 #[hook]
 pub fn use_shortcuts(dispatch: Callback<Action>) {
     use_effect_with((), move |_| {

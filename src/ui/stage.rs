@@ -21,6 +21,10 @@ pub struct StageProps {
     pub t: f64,
     pub selected: Option<Selection>,
     pub on_action: Callback<Action>,
+    /// The screen is narrow: the stage is laid out narrower (`layout::narrowed`), so its
+    /// words are not scaled below 10 px. Always false in the first load, which draws the
+    /// usual stage.
+    pub narrow: bool,
 }
 
 fn n(v: f64) -> String {
@@ -48,7 +52,15 @@ fn activate(
 /// anyway, so memoizing it would buy nothing, and each component costs wasm size.
 pub fn stage(props: &StageProps) -> Html {
     let st = &props.state;
-    let nodes = &props.run.stage;
+    #[cfg(not(feature = "lite"))]
+    let pressed = props.narrow.then(|| layout::narrowed(&props.run.stage));
+    #[cfg(not(feature = "lite"))]
+    let (nodes, width) = match &pressed {
+        Some(p) => (p, layout::STAGE_W_NARROW),
+        None => (&props.run.stage, STAGE_W),
+    };
+    #[cfg(feature = "lite")]
+    let (nodes, width) = (&props.run.stage, STAGE_W);
     let links = layout::stage_links_with::<PageDetail>(nodes, st);
     let packets = layout::packets(nodes, &props.run.trace, st, props.t);
     let height = layout::stage_height(nodes);
@@ -60,7 +72,7 @@ pub fn stage(props: &StageProps) -> Html {
     let menu = html! {};
     html! {
         <div class="stage-panel">
-            <svg class="stage" viewBox={format!("0 0 {} {}", n(STAGE_W), n(height))} role="group" aria-label="Stage: nodes and links; select one for its actions">
+            <svg class="stage" viewBox={format!("0 0 {} {}", n(width), n(height))} role="group" aria-label="Stage: nodes and links; select one for its actions">
                 { for links.iter().map(|l| {
                     let sel = Selection::Link(l.a, l.b);
                     let (onclick, onkeydown) = activate(&props.on_action, sel);

@@ -1008,6 +1008,7 @@ mod tests {
         assert_eq!(stage_links(&nodes, &s).len(), 2 * 6);
     }
 
+    /// In the usual stage and the narrow one ([`narrowed`]).
     #[test]
     fn stage_footprints_never_overlap_and_fit_the_stage() {
         for coords in [1u8, 5] {
@@ -1015,37 +1016,44 @@ mod tests {
                 let mut ids: Vec<NodeId> = (0..k).map(NodeId::Client).collect();
                 ids.extend((0..coords).map(NodeId::Coord));
                 ids.push(NodeId::Storage);
-                let nodes = stage_nodes(&ids);
-                let h = stage_height(&nodes);
-                let boxes: Vec<(f64, f64, f64, f64)> = nodes
-                    .iter()
-                    .map(|s| {
-                        // Only a client carries a token label above its circle.
-                        let above = if s.node.is_client() { NODE_ABOVE } else { 23.0 };
-                        let b = (
-                            s.x - NODE_HALF_W,
-                            s.y - above,
-                            s.x + NODE_HALF_W,
-                            s.y + NODE_BELOW,
-                        );
-                        assert!(
-                            b.0 >= 0.0 && b.1 >= 0.0 && b.2 <= STAGE_W && b.3 <= h,
-                            "{k} clients: {} off the stage: {b:?} in {STAGE_W}×{h}",
-                            s.name
-                        );
-                        b
-                    })
-                    .collect();
-                for (i, a) in boxes.iter().enumerate() {
-                    for (j, b) in boxes.iter().enumerate().skip(i + 1) {
-                        let apart = a.2 <= b.0 || b.2 <= a.0 || a.3 <= b.1 || b.3 <= a.1;
-                        assert!(
-                            apart,
-                            "{k} clients, {coords} coordinators: {} and {} overlap",
-                            nodes[i].name, nodes[j].name
-                        );
-                    }
+                let usual = stage_nodes(&ids);
+                let narrow = narrowed(&usual);
+                for (nodes, width) in [(usual, STAGE_W), (narrow, STAGE_W_NARROW)] {
+                    footprints_apart(&nodes, width, k, coords);
                 }
+            }
+        }
+    }
+
+    fn footprints_apart(nodes: &[StageNode], width: f64, k: u8, coords: u8) {
+        let h = stage_height(nodes);
+        let boxes: Vec<(f64, f64, f64, f64)> = nodes
+            .iter()
+            .map(|s| {
+                // Only a client carries a token label above its circle.
+                let above = if s.node.is_client() { NODE_ABOVE } else { 23.0 };
+                let b = (
+                    s.x - NODE_HALF_W,
+                    s.y - above,
+                    s.x + NODE_HALF_W,
+                    s.y + NODE_BELOW,
+                );
+                assert!(
+                    b.0 >= 0.0 && b.1 >= 0.0 && b.2 <= width && b.3 <= h,
+                    "{k} clients: {} off the stage: {b:?} in {width}×{h}",
+                    s.name
+                );
+                b
+            })
+            .collect();
+        for (i, a) in boxes.iter().enumerate() {
+            for (j, b) in boxes.iter().enumerate().skip(i + 1) {
+                let apart = a.2 <= b.0 || b.2 <= a.0 || a.3 <= b.1 || b.3 <= a.1;
+                assert!(
+                    apart,
+                    "{k} clients, {coords} coordinators: {} and {} overlap",
+                    nodes[i].name, nodes[j].name
+                );
             }
         }
     }

@@ -10,6 +10,8 @@ pub const STAGE_H: f64 = 300.0;
 /// it and the clock reading below it. No two footprints may overlap.
 pub const NODE_HALF_W: f64 = 26.0;
 pub const NODE_ABOVE: f64 = 38.0;
+/// The most a letter of a node's name takes across, in units (11 px bold).
+const NAME_LETTER_W: f64 = 7.0;
 pub const NODE_BELOW: f64 = 42.0;
 /// Four or more clients zigzag between two columns this far apart, one client every
 /// `CLIENT_PITCH` down the page, so each column keeps two pitches between neighbours —
@@ -112,6 +114,27 @@ pub fn stage_nodes(nodes: &[NodeId]) -> Vec<StageNode> {
     v
 }
 
+/// The stage's width for a narrow screen ([`narrowed`]).
+pub const STAGE_W_NARROW: f64 = 290.0;
+
+/// [`stage_nodes`]' places pressed into [`STAGE_W_NARROW`] units across, heights unchanged,
+/// for a stage whose box is narrower than its usual width in pixels: the picture is scaled
+/// to its box, so at 420 units in a phone's 270 px its words would be drawn at 7 px; at 290
+/// they keep 10 px or more. The press keeps every footprint clear of its neighbours: the
+/// clients' zigzag columns (50 and 130) land 54 apart, two footprints' width plus 2; two
+/// masters' columns (250 and 350) 68 apart, so one master's clock reading still ends
+/// before the next one's name, the widest word on the stage, begins; and that name, the
+/// rightmost, ends inside the width.
+pub fn narrowed(nodes: &[StageNode]) -> Vec<StageNode> {
+    nodes
+        .iter()
+        .map(|s| StageNode {
+            x: s.x * 0.68 + 4.0,
+            ..s.clone()
+        })
+        .collect()
+}
+
 pub(super) fn pos(nodes: &[StageNode], n: NodeId) -> (f64, f64) {
     nodes
         .iter()
@@ -150,9 +173,10 @@ pub fn stage_links_with<D: Detail>(nodes: &[StageNode], state: &State) -> Vec<St
         }
     }
     // Each ✂ takes the first spot along its link (two fifths of the way from the client,
-    // then nearer either end) whose box is clear of the ones placed before it: links fan
-    // out from a client, so the cuts of two links to Redlock's masters would otherwise
-    // print on each other.
+    // then nearer either end) whose box is clear of the ones placed before it and of every
+    // node's name: links fan out from a client, so the cuts of two links to Redlock's
+    // masters would otherwise print on each other, and in the narrow stage on a master's
+    // name.
     let mut taken: Vec<(f64, f64)> = Vec::new();
     for l in v.iter_mut().filter(|l| l.cut && D::SPREADS) {
         let at = |f: f64| (l.x0 + (l.x1 - l.x0) * f, l.y0 + (l.y1 - l.y0) * f);
@@ -160,6 +184,12 @@ pub fn stage_links_with<D: Detail>(nodes: &[StageNode], state: &State) -> Vec<St
             taken
                 .iter()
                 .all(|q| (p.0 - q.0).abs() >= 14.0 || (p.1 - q.1).abs() >= 18.0)
+                && nodes.iter().all(|s| {
+                    // The name's box, centred on the node (at most 7 units a letter at
+                    // 11 px bold), and the ✂'s, 14 by 18 around its spot.
+                    let half = NAME_LETTER_W * s.node.badge().chars().count() as f64 / 2.0;
+                    (p.0 - s.x).abs() >= half + 7.0 || (p.1 - s.y).abs() >= 16.0
+                })
         };
         let spot = [0.4, 0.3, 0.5, 0.25, 0.6, 0.2, 0.7]
             .into_iter()
