@@ -146,8 +146,6 @@ fn is_field(target: Option<web_sys::EventTarget>) -> (bool, bool) {
     )
 }
 
-/// Global keyboard shortcuts. Keys typed into a field, and Space on a button, keep their
-/// usual meaning.
 /// Whether the screen is narrow enough for the narrow stage (`ui::stage`): at most 448 CSS
 /// pixels wide, where the usual stage, scaled to its box, would draw its words below
 /// 10 px. Follows the window as it is resized or turned.
@@ -179,6 +177,8 @@ pub fn use_narrow_stage() -> bool {
     false
 }
 
+/// Global keyboard shortcuts. Keys typed into a field, and Space on a button, keep their
+/// usual meaning.
 #[hook]
 pub fn use_shortcuts(dispatch: Callback<Action>) {
     use_effect_with((), move |_| {
