@@ -10,9 +10,9 @@ pub const STAGE_H: f64 = 300.0;
 /// it and the clock reading below it. No two footprints may overlap.
 pub const NODE_HALF_W: f64 = 26.0;
 pub const NODE_ABOVE: f64 = 38.0;
+pub const NODE_BELOW: f64 = 42.0;
 /// The most a letter of a node's name takes across, in units (11 px bold).
 const NAME_LETTER_W: f64 = 7.0;
-pub const NODE_BELOW: f64 = 42.0;
 /// Four or more clients zigzag between two columns this far apart, one client every
 /// `CLIENT_PITCH` down the page, so each column keeps two pitches between neighbours —
 /// room for a node's footprint.
