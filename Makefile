@@ -52,14 +52,17 @@ test: setup
 	@$(STEP) "format" cargo fmt --check
 	@$(STEP) "clippy (web)" cargo clippy --all-targets -- -D warnings
 	@$(STEP) "clippy (core only)" cargo clippy --all-targets --no-default-features -- -D warnings
-	@$(STEP) "clippy (first load and explore worker, wasm32)" sh -c '\
+	@$(STEP) "clippy (first load, links' player and workers, wasm32)" sh -c '\
 		cargo clippy --target wasm32-unknown-unknown --bin leaseline-lite --no-default-features --features lite -- -D warnings && \
+		cargo clippy --target wasm32-unknown-unknown --bin leaseline-player --no-default-features --features player -- -D warnings && \
 		cargo clippy --target wasm32-unknown-unknown --bin leaseline-explore --no-default-features --features worker -- -D warnings && \
 		cargo clippy --target wasm32-unknown-unknown --bin leaseline-record --no-default-features --features worker -- -D warnings'
 	@$(STEP) "native tests (web)" cargo test
 	@$(STEP) "native tests (core only)" cargo test --no-default-features
 	@$(STEP) "native tests (first load's build of the library)" \
 		cargo test --no-default-features --features lite --lib
+	@$(STEP) "native tests (links' player's build of the library)" \
+		cargo test --no-default-features --features player --lib
 	@$(STEP) "browser tests (wasm32, headless Chromium)" \
 		cargo test --target wasm32-unknown-unknown --test wasm
 	@$(STEP) "release build (trunk)" scripts/cuts.sh trunk build --release

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Prints what the page weighs, in gzip -9 bytes: the bundle (every .html, .js, .wasm and
-# .css file in dist/, both builds), the first load (index.html and the files it names: what
+# .css file in dist/, every build), the first load (index.html and the files it names: what
 # a reader downloads before anything is asked for), and the rest of dist/, fetched on
-# demand (the whole app's build, the docs); then the ten largest functions of each build's
-# wasm by twiggy; then the floors, built the way Trunk builds the app (wasm-bindgen, then
+# demand (the links' player, the whole app, the docs); then the ten largest functions of
+# each build's wasm by twiggy; then the floors, built the way Trunk builds the app (wasm-bindgen, then
 # wasm-opt) from tools/size-floor, so the budget can be argued with measured numbers:
 # Yew plus the web-free core with no views at all, and the first load's floor — its share
 # of the core with no views, with Yew and without it.
@@ -33,12 +33,13 @@ for ext in html js wasm css; do
   total=$((total + sum))
   parts+="${parts:+, }$ext $sum"
 done
-echo "bundle: $total bytes gzip ($parts; every page file, both builds)"
+echo "bundle: $total bytes gzip ($parts; every page file, every build)"
 
 # The first load: index.html and every file it names (its scripts, styles, icon, and the
 # first-load build's JS and wasm in boot.js's data attributes). The rest of dist/ — the
-# whole app's build (leaseline.js, leaseline_bg.wasm), the docs — is fetched only when a
-# reader asks for it (see static/boot.js and src/ui/handover.rs).
+# links' player and the whole app's builds, the docs — is fetched only by a link that
+# runs it or when a reader asks for it (see static/first-paint.js, static/boot.js and
+# src/ui/handover.rs).
 first=$(gz dist/index.html)
 first_parts="index.html $first"
 while IFS= read -r name; do
@@ -51,22 +52,34 @@ echo "first load: $first bytes gzip ($first_parts)"
 
 # What each kind of link downloads before its first diagram, and before Play answers. The
 # default page's first load is both. Any other built-in link draws its picture from
-# index.html's files, the whole app's stylesheet and its own first/ file; Play waits for
-# the whole app (its glue and wasm, and boot.js), which is that link's player.
+# index.html's files and its own first/ file (an embed or a question with the whole app's
+# stylesheet too); Play waits for that link's player and boot.js: the player build
+# (leaseline-player) on a page link to a preset, a lesson, a fix or a question, the whole
+# app on an embed (static/first-paint.js chooses).
 shared=$((first - $(gz dist/boot.js) - $(find dist -maxdepth 1 -name 'leaseline-lite-*' -type f -print0 | xargs -0 -n1 gzip -9 -c | wc -c)))
 whole_app=$(( $(gz dist/boot.js) + $(gz dist/leaseline.js) + $(gz dist/leaseline_bg.wasm) ))
-echo "the whole app: $whole_app bytes gzip (its wasm $(gz dist/leaseline_bg.wasm), its glue $(gz dist/leaseline.js), boot.js $(gz dist/boot.js)): every other link's player"
+player=$(( $(gz dist/boot.js) + $(gz dist/leaseline-player.js) + $(gz dist/leaseline-player_bg.wasm) ))
+echo "the whole app: $whole_app bytes gzip (its wasm $(gz dist/leaseline_bg.wasm), its glue $(gz dist/leaseline.js), boot.js $(gz dist/boot.js)): an embed's player"
+echo "the links' player: $player bytes gzip (its wasm $(gz dist/leaseline-player_bg.wasm), its glue $(gz dist/leaseline-player.js), boot.js $(gz dist/boot.js)): a page link's to a preset, a lesson, a fix or a question"
 echo "first load by kind of link (bytes gzip, to the first diagram / to Play):"
 echo "  default page: $first / $first"
 for kind in "lesson:s-slow-client-clock" "fix:s-check-then-write~fencing" "question:quiz-2" \
   "embed of a lesson:s-check-then-write.embed" "embed of a question:quiz-1.embed"; do
-  picture=dist/first/${kind#*:}.html
+  file=${kind#*:}
+  picture=dist/first/$file.html
   [[ -f $picture ]] || { echo "size: $picture is missing (scripts/first-paint.mjs writes it)" >&2; exit 1; }
-  drawn=$((shared + $(gz dist/tools.css) + $(gz "$picture")))
-  played=$((drawn + whole_app))
+  if [[ $file != *.embed ]]; then
+    drawn=$((shared + $(gz "$picture")))
+    played=$((drawn + player))
+    by="the links' player"
+  else
+    drawn=$((shared + $(gz dist/tools.css) + $(gz "$picture")))
+    played=$((drawn + whole_app))
+    by="the whole app"
+  fi
   note=""
-  ((played > FIRST_LOAD_MAX)) && note=" (to Play: over the $FIRST_LOAD_MAX ceiling by $((played - FIRST_LOAD_MAX)); the whole app is its player)"
-  echo "  ${kind%%:*} (${kind#*:}): $drawn / $played$note"
+  ((played > FIRST_LOAD_MAX)) && note=" (to Play: over the $FIRST_LOAD_MAX ceiling by $((played - FIRST_LOAD_MAX)); $by is its player)"
+  echo "  ${kind%%:*} ($file): $drawn / $played$note"
 done
 
 later=0
@@ -74,7 +87,7 @@ while IFS= read -r -d '' file; do
   later=$((later + $(gz "$file")))
 done < <(find dist -type f -print0)
 later=$((later - first))
-echo "on demand: $later bytes gzip (the rest of dist/: the whole app, the docs; fetched only when opened)"
+echo "on demand: $later bytes gzip (the rest of dist/: the links' player, the whole app, the docs; each fetched only where it is used)"
 
 # Twiggy reads the builds before wasm-opt strips their names, so the sizes are before it:
 # a ranking, not the shipped bytes.
@@ -85,7 +98,7 @@ top10() {
 }
 release=target/wasm32-unknown-unknown/release
 if command -v twiggy >/dev/null; then
-  for build in leaseline-lite:"the first load" leaseline:"the whole app"; do
+  for build in leaseline-lite:"the first load" leaseline-player:"the links' player" leaseline:"the whole app"; do
     file=$release/${build%%:*}.wasm
     [[ -f $file ]] || continue
     echo "largest functions of ${build#*:} (twiggy, bytes before wasm-opt):"

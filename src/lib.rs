@@ -15,7 +15,7 @@
 //! Everything outside `ui` (behind the `web` feature) is free of browser dependencies.
 // The first-load build (`lite`) compiles the whole crate and uses a part of it; what it
 // leaves unused is the whole app's, not dead code.
-#![cfg_attr(feature = "lite", allow(dead_code, unused_imports))]
+#![cfg_attr(feature = "player", allow(dead_code, unused_imports))]
 
 pub mod analysis;
 pub mod cli;

@@ -4,10 +4,11 @@
 // data attributes of the script tag that loads this file (see `pattern_script` in
 // Trunk.toml), and `{base}` there honours `--public-url`, so a sub-path build works too.
 //
-// Two builds share the page. The first load (the tag's files) is the default page's
-// player; the whole app (leaseline.js and leaseline_bg.wasm beside it) loads when a reader
-// asks for more, or at once for a link to anything but the default page (another
-// scenario, an embed, a beat, a quiz), which the first load does not carry.
+// Three builds share the page; static/first-paint.js chose which one this page runs
+// (`leaselineBuild`): the first load (the tag's files) on the default page, the links'
+// player (leaseline-player.js) on a page link to a built-in preset, lesson, fix or
+// question, the whole app (leaseline.js and leaseline_bg.wasm beside it) on any other
+// link. The first two hand the page to the whole app when a reader asks for more.
 const tag = document.querySelector('script[data-wasm]');
 const here = new URL(tag.dataset.js, location.href);
 const whole = {
@@ -56,13 +57,8 @@ globalThis.leaselineUpgrade = async (handoff) => {
   };
 };
 
-const h = location.hash;
-if (h && h !== '#') {
-  // A link with a picture drawn at build time fetches that first (static/first-paint.js).
-  await globalThis.leaselinePicture;
-  const [{ default: init }] = await Promise.all([import(whole.js), toolsStyles()]);
-  await init({ module_or_path: whole.wasm });
-} else {
-  const { default: init } = await import(tag.dataset.js);
-  await init({ module_or_path: tag.dataset.wasm });
-}
+const build = globalThis.leaselineBuild ?? { js: tag.dataset.js, wasm: tag.dataset.wasm, tools: false };
+// A link with a picture drawn at build time fetches that first (static/first-paint.js).
+await globalThis.leaselinePicture;
+const [{ default: init }] = await Promise.all([import(build.js), build.tools ? toolsStyles() : null]);
+await init({ module_or_path: build.wasm });

@@ -4,12 +4,18 @@
 // and hides the picture, then puts in its place the picture of the run its link names —
 // drawn at build time too, one file per built-in link (scripts/first-paint.mjs writes
 // them into first/) — so a lesson, a fix, a question or an embed is seen as soon as the
-// default page is, long before the whole app has arrived. A link naming anything else (a
+// default page is, long before its player has arrived. A link naming anything else (a
 // custom scenario, a time, a panel) has no picture: the page waits for the app.
 //
-// It also starts the download of the build the page will run, before boot.js (a module,
-// run after parsing) asks for it: the first load on the default page, the whole app on
-// any other link. Nothing else is preloaded, so a page downloads nothing it does not use.
+// It also chooses the build the page runs, and starts its download before boot.js (a
+// module, run after parsing) asks for it (`leaselineBuild`):
+//   - the first load (the tag's files) on the default page;
+//   - the player (leaseline-player.js) on a page link to a built-in preset, lesson, fix
+//     or interview question: the first load's page with every lock service, fault,
+//     lesson and question;
+//   - the whole app (leaseline.js) on any other link: an embed, a custom scenario, a
+//     time, a panel.
+// Nothing else is preloaded, so a page downloads nothing it does not use.
 (function () {
   var h = location.hash;
   var deep = h && h !== '#';
@@ -19,10 +25,17 @@
   if (!tag) return;
   var js = new URL(tag.getAttribute('data-js'), location.href);
   var wasm = new URL(tag.getAttribute('data-wasm'), location.href);
+  var file = deep && pictureOf(h);
+  // A page link (no embed) to a preset, a lesson, a fix or a question: the player. A name
+  // that is not built in finds no picture, and the player hands it to the whole app, which
+  // says what is wrong with it.
+  var player = file && !/\.embed$/.test(file);
   if (deep) {
-    js = new URL('leaseline.js', js);
-    wasm = new URL('leaseline_bg.wasm', js);
+    var name = player ? 'leaseline-player' : 'leaseline';
+    js = new URL(name + '.js', js);
+    wasm = new URL(name + '_bg.wasm', js);
   }
+  window.leaselineBuild = { js: js.href, wasm: wasm.href, tools: deep && !player };
   var link = function (rel, href, as) {
     var l = document.createElement('link');
     l.rel = rel;
@@ -43,20 +56,20 @@
   };
   if (!deep) return build();
   // The whole app's stylesheet, which its embeds and panels need (static/boot.js waits for
-  // it before the app starts); the embed's picture is laid out by it too.
-  var tools = link('stylesheet', new URL('tools.css', js).href);
-  tools.setAttribute('data-tools', '');
-  var file = other && pictureOf(h);
-  if (!file) return build();
+  // it before the app starts); the embed's picture is laid out by it too. The player
+  // draws the first load's page, which needs none of it.
+  var tools = player ? null : link('stylesheet', new URL('tools.css', js).href);
+  if (tools) tools.setAttribute('data-tools', '');
+  if (!other || !file) return build();
   // The picture first: a few kilobytes the reader sees, which would otherwise share the
-  // line with the whole app's half megabyte. The app's download starts when it is in
-  // (and boot.js waits for the same promise before it asks for the app).
+  // line with the player's or the whole app's hundreds. The build's download starts when
+  // it is in (and boot.js waits for the same promise before it asks for the build).
   var text = fetch(new URL('first/' + file + '.html', js)).then(function (r) {
     return r.ok ? r.text() : null;
   });
   window.leaselinePicture = text.then(build, build);
   var styled = new Promise(function (ok) {
-    if (tools.sheet) return ok();
+    if (!tools || tools.sheet) return ok();
     tools.addEventListener('load', ok);
     tools.addEventListener('error', ok);
   });

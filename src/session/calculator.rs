@@ -455,8 +455,8 @@ mod tests {
 
     #[test]
     #[cfg_attr(
-        feature = "lite",
-        ignore = "the first load has no calculator: it links no edited scenario"
+        feature = "player",
+        ignore = "a player has no calculator: it links no edited scenario"
     )]
     fn the_worst_case_opens_at_the_start_of_its_overlap_with_the_band_tagged() {
         use crate::session::{Action, Session};

@@ -53,6 +53,19 @@ pub struct Handoff {
     /// The stage's node or link whose actions to show (a click on the stage: the first
     /// load has no action menu of its own).
     pub selected: Option<crate::session::edit::Target>,
+    /// An interview question under way (the links' player asks them), where it stands.
+    pub quiz: Option<QuizAt>,
+}
+
+/// Where a built-in interview question stands: which one, at which stop, what was picked
+/// there and whether its answer is out (`teach::course::Quiz`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QuizAt {
+    pub question: usize,
+    pub stop: usize,
+    pub picked: Option<usize>,
+    pub revealed: bool,
+    pub shown: bool,
 }
 
 const MAGIC: &str = "leaseline-handoff 1";
@@ -100,6 +113,20 @@ impl Handoff {
             Some(crate::session::edit::Target::Link(a, b)) => line("select", &format!("{a} {b}")),
             None => {}
         }
+        if let Some(q) = self.quiz {
+            let picked = q.picked.map_or("-".to_string(), |p| p.to_string());
+            let flag = |b: bool| if b { "1" } else { "0" };
+            line(
+                "quiz",
+                &format!(
+                    "{} {} {picked} {} {}",
+                    q.question,
+                    q.stop,
+                    flag(q.revealed),
+                    flag(q.shown)
+                ),
+            );
+        }
         out
     }
 
@@ -132,6 +159,29 @@ impl Handoff {
                         Some([n]) => Target::Node(*n),
                         Some([a, b]) => Target::Link(*a, *b),
                         _ => return Err(bad()),
+                    });
+                }
+                "quiz" => {
+                    let w: Vec<&str> = v.split(' ').collect();
+                    let num = |i: usize| w.get(i).and_then(|s| s.parse::<usize>().ok());
+                    let flag = |i: usize| match w.get(i) {
+                        Some(&"1") => Some(true),
+                        Some(&"0") => Some(false),
+                        _ => None,
+                    };
+                    let picked = match w.get(2) {
+                        Some(&"-") => None,
+                        _ => Some(num(2).ok_or_else(bad)?),
+                    };
+                    if w.len() != 5 {
+                        return Err(bad());
+                    }
+                    h.quiz = Some(QuizAt {
+                        question: num(0).ok_or_else(bad)?,
+                        stop: num(1).ok_or_else(bad)?,
+                        picked,
+                        revealed: flag(3).ok_or_else(bad)?,
+                        shown: flag(4).ok_or_else(bad)?,
                     });
                 }
                 "z" => {

@@ -41,6 +41,39 @@ pub fn quiz(i: usize) -> String {
     format!("#quiz={}", i + 1)
 }
 
+/// A plain page link: the one kind the players (the first load and the links' player)
+/// follow themselves (`Action::needs_whole_app`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plain<'a> {
+    /// `#s=<name>`: a preset, a lesson or a fix.
+    Scenario(&'a str),
+    /// `#quiz=<n>`: an interview question (0-based here).
+    Quiz(usize),
+}
+
+/// What a plain page link names — `#s=<name>` or `#quiz=<n>`, with `embed=0` at most
+/// beside it — and nothing else: any other fragment, however well formed, is `None`, left
+/// to [`parse`] and the whole app. Read without the link parser, which the first load
+/// does not carry.
+pub fn plain(fragment: &str) -> Option<Plain<'_>> {
+    let mut named = None;
+    for pair in fragment.strip_prefix('#')?.split('&') {
+        let it = match pair.split_once('=')? {
+            ("s", n) if !n.is_empty() => Plain::Scenario(n),
+            // 1 to 99, as a reader counts and the pictures are named (`first/quiz-<n>`).
+            ("quiz", n) if n.len() <= 2 && !n.starts_with('0') => {
+                Plain::Quiz(n.parse::<usize>().ok()?.checked_sub(1)?)
+            }
+            ("embed", "0") => continue,
+            _ => return None,
+        };
+        if named.replace(it).is_some() {
+            return None;
+        }
+    }
+    named
+}
+
 /// Reads a menu link (with or without its `#`) as the target it names; an empty fragment
 /// is `Ok(None)`, the default page. The reading is [`crate::session::share::decode`]'s — one parser
 /// for every link — so a bad value's error names its key exactly as a shared link's does.
@@ -64,6 +97,36 @@ pub fn parse(fragment: &str) -> Result<Option<Target>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_plain_page_link_names_its_scenario_or_question_and_nothing_else_does() {
+        assert_eq!(plain("#s=gc-pause"), Some(Plain::Scenario("gc-pause")));
+        assert_eq!(
+            plain("#s=check-then-write/fencing&embed=0"),
+            Some(Plain::Scenario("check-then-write/fencing"))
+        );
+        assert_eq!(plain("#quiz=2"), Some(Plain::Quiz(1)));
+        assert_eq!(plain("#embed=0&quiz=12"), Some(Plain::Quiz(11)));
+        for other in [
+            "",
+            "#",
+            "s=gc-pause",
+            "#s=",
+            "#s=a&s=b",
+            "#s=a&embed=1",
+            "#s=a&beat=2",
+            "#s=a&",
+            "#quiz=0",
+            "#quiz=02",
+            "#quiz=100",
+            "#quiz=x",
+            "#quiz=",
+            "#quiz=1&s=a",
+            "#quiz=1&embed=1",
+        ] {
+            assert_eq!(plain(other), None, "{other}");
+        }
+    }
 
     #[test]
     #[cfg_attr(

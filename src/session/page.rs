@@ -378,15 +378,15 @@ impl Session {
     pub fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         // The first load draws the whole run only: a zoom that changes nothing (Fit, or
         // zooming out of the whole run) stays here; any other is the whole app's.
-        #[cfg(feature = "lite")]
+        #[cfg(feature = "player")]
         if let Action::Zoom(z) = action {
             let end = self.doc.run.end_ms() as i64;
             if super::zoom::apply(self.frame.zoom, z, self.play.cursor.t, end) == self.frame.zoom {
                 return self;
             }
         }
-        #[cfg(feature = "lite")]
-        if action.needs_whole_app() || matches!(action, Action::Navigate(_) | Action::Upgrade(_)) {
+        #[cfg(feature = "player")]
+        if action.needs_whole_app() || matches!(action, Action::Upgrade(_)) {
             let mut m = (*self).clone();
             m.play.playing = false;
             m.nav.upgrade = match action {
@@ -461,7 +461,7 @@ impl Session {
             Action::Faster => m.change_speed(true),
             Action::Slower => m.change_speed(false),
             Action::Select(s) => m.frame.selected = s,
-            #[cfg(not(feature = "lite"))]
+            #[cfg(not(feature = "player"))]
             Action::Edit(e) => m.edit(&e),
             #[cfg(not(feature = "lite"))]
             Action::ToggleFence => m.toggle_fence(),
@@ -490,18 +490,44 @@ impl Session {
                     m.nav.menu = None;
                 }
             }
-            #[cfg(not(feature = "lite"))]
+            #[cfg(not(feature = "player"))]
             Action::Navigate(fragment) => m.navigate(&fragment),
-            #[cfg(not(feature = "lite"))]
+            // A plain link to a scenario this build carries (any other was handed over
+            // above): opened as the whole app's `navigate` opens it, keeping the run when
+            // it is the one on screen, unedited. The first load, opened at the default page
+            // only, hands every link over (`needs_whole_app`), which keeps this out of it.
+            #[cfg(all(feature = "player", not(feature = "lite")))]
+            Action::Navigate(fragment) => {
+                use super::link::{plain, Plain};
+                match plain(&fragment) {
+                    Some(Plain::Scenario(name)) => {
+                        let shown = m.doc.name.as_deref() == Some(name)
+                            && PageCourse::open(name)
+                                .is_some_and(|sc| **m.doc.history.current() == sc);
+                        if !shown {
+                            m.teach.quiz = None;
+                            m.open(name);
+                        }
+                    }
+                    Some(Plain::Quiz(q)) => {
+                        m.teach.quiz = None;
+                        m.start_quiz(q);
+                    }
+                    None => {}
+                }
+                m.nav.menu = None;
+                m.nav.chapter = None;
+            }
+            #[cfg(not(feature = "player"))]
             Action::Host(cmd) => m.host(cmd),
             Action::Compare(None) => m.doc.versus = None,
-            #[cfg(not(feature = "lite"))]
+            #[cfg(not(feature = "player"))]
             Action::Compare(Some(with)) => m.compare_with(&with),
             Action::NextBeat => m.jump_to_beat(true),
             Action::PrevBeat => m.jump_to_beat(false),
             #[cfg(not(feature = "lite"))]
             Action::StartQuiz(q) => m.start_quiz(q),
-            #[cfg(not(feature = "lite"))]
+            #[cfg(not(feature = "player"))]
             Action::AskAuthor => m.ask_author(),
             Action::Pick(i) => m.pick(i),
             #[cfg(not(feature = "lite"))]
@@ -518,9 +544,9 @@ impl Session {
                 m.nav.chapter = None;
             }
             Action::LoadProgress(s) => m.teach.progress = Progress::decode(&s),
-            #[cfg(not(feature = "lite"))]
+            #[cfg(not(feature = "player"))]
             Action::RunDraft(text) => m.run_draft(&text),
-            #[cfg(not(feature = "lite"))]
+            #[cfg(not(feature = "player"))]
             Action::Import(text) => m.import(&text),
             Action::ResetProgress => m.teach.progress = Progress::default(),
             Action::SetReducedMotion(on) => m.play.reduced_motion = on,
@@ -534,7 +560,7 @@ impl Session {
             }
             Action::Upgrade(_) => return self,
             Action::ExploreHere => m.ask_explore(true),
-            #[cfg(not(feature = "lite"))]
+            #[cfg(not(feature = "player"))]
             Action::ExploreFix(name) => {
                 m.teach.quiz = None;
                 if m.open(&name) {
@@ -542,7 +568,7 @@ impl Session {
                     m.ask_explore(true);
                 }
             }
-            #[cfg(not(feature = "lite"))]
+            #[cfg(not(feature = "player"))]
             Action::OpenRecorded {
                 text,
                 scenario,
@@ -555,14 +581,14 @@ impl Session {
             // than caught by `_`, so that a new action does not compile in the first load
             // until it says what the first load does with it.
             #[cfg(feature = "lite")]
+            Action::Navigate(_) | Action::StartQuiz(_) | Action::QuizNext | Action::SkipToStop => {
+                return self
+            }
+            #[cfg(feature = "player")]
             Action::Edit(_)
-            | Action::Navigate(_)
             | Action::Host(_)
             | Action::Compare(Some(_))
-            | Action::StartQuiz(_)
             | Action::AskAuthor
-            | Action::QuizNext
-            | Action::SkipToStop
             | Action::RunDraft(_)
             | Action::Import(_)
             | Action::ExploreFix(_)

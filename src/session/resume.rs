@@ -28,6 +28,15 @@ impl Session {
             zoom: self.frame.zoom.map(|w| (w.from, w.to)),
             ..Handoff::default()
         };
+        if let Some(q) = self.teach.quiz.filter(|q| !q.author) {
+            h.quiz = Some(super::handoff::QuizAt {
+                question: q.question,
+                stop: q.stop,
+                picked: q.picked,
+                revealed: q.revealed,
+                shown: q.shown,
+            });
+        }
         if self.doc.history.edited() {
             h.fences = self
                 .doc
@@ -117,6 +126,14 @@ impl Session {
         if let Some(with) = &h.compare {
             m.compare_with(with);
         }
+        // The question under way, where it stood: its scenario is the base just opened.
+        if let Some(at) = h.quiz {
+            m.teach.quiz = PageCourse::quiz(at.question).map(|mut q| {
+                (q.stop, q.picked, q.revealed, q.shown) =
+                    (at.stop, at.picked, at.revealed, at.shown);
+                q
+            });
+        }
         m.nav.rev = 1;
         m.carry_on(h);
         m.refresh_fragment();
@@ -151,13 +168,27 @@ fn needs_whole_app(action: &Action) -> bool {
     // whether the first load can do it.
     match action {
         Action::Open(name) => PageCourse::open(name).is_none(),
-        Action::Edit(_)
-        | Action::StartQuiz(_)
-        | Action::AskAuthor
+        // A plain link to a scenario the page carries is followed here; any other link
+        // (a time, a panel, a question, an embed, a scenario of its own) is the whole
+        // app's, which reads every key. The first load, opened at the default page only,
+        // hands every link over: following one would cost it bytes it does not have.
+        Action::Navigate(f) => {
+            use super::link::{plain, Plain};
+            cfg!(feature = "lite")
+                || match plain(f) {
+                    Some(Plain::Scenario(n)) => PageCourse::open(n).is_none(),
+                    Some(Plain::Quiz(q)) => PageCourse::quiz(q).is_none(),
+                    None => true,
+                }
+        }
+        // The links' player asks the interview questions; the first load asks none.
+        Action::StartQuiz(_)
         | Action::Pick(_)
         | Action::QuizNext
         | Action::SkipToStop
-        | Action::EndQuiz
+        | Action::EndQuiz => cfg!(feature = "lite"),
+        Action::Edit(_)
+        | Action::AskAuthor
         | Action::ToggleMenu(_)
         | Action::Import(_)
         | Action::RunDraft(_)
@@ -186,7 +217,6 @@ fn needs_whole_app(action: &Action) -> bool {
         | Action::ToggleFence
         | Action::Undo
         | Action::Redo
-        | Action::Navigate(_)
         | Action::NextBeat
         | Action::PrevBeat
         | Action::LoadProgress(_)
@@ -249,8 +279,8 @@ mod tests {
 
     #[test]
     #[cfg_attr(
-        feature = "lite",
-        ignore = "the first load makes no edit of its own: the whole app resumes the handoff"
+        feature = "player",
+        ignore = "a player makes no edit of its own: the whole app resumes the handoff"
     )]
     fn a_stage_action_is_carried_over_and_done_by_the_whole_app() {
         let page = Rc::new(Session::default_page()).reduce(Action::StepForward);
@@ -304,6 +334,44 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        feature = "lite",
+        ignore = "the first load asks no question: the whole app starts it from the link"
+    )]
+    fn a_question_under_way_is_handed_over_where_it_stands() {
+        // A learner at the second question's first stop, answered and revealed, opens the
+        // lessons menu: the whole app shows the same stop, the same pick and its answer.
+        let mut page = Rc::new(Session::default_page()).reduce(Action::StartQuiz(1));
+        while !page.quiz_waiting() {
+            page = page.reduce(Action::StepForward);
+        }
+        page = page.reduce(Action::Pick(1)).reduce(Action::QuizNext);
+        let q = page.teach.quiz.unwrap();
+        let h = page.handoff(Some(&Action::ToggleMenu(Menu::Lessons)), None);
+        assert!(h.quiz.is_some());
+        let resumed = Session::resumed(&Handoff::decode(&h.encode()).unwrap());
+        let r = resumed.teach.quiz.expect("the question is still under way");
+        assert_eq!(
+            (r.question, r.stop, r.picked, r.revealed, r.shown),
+            (q.question, q.stop, q.picked, q.revealed, q.shown)
+        );
+        assert_eq!(resumed.doc.name, page.doc.name);
+        assert_eq!(resumed.play.cursor, page.play.cursor);
+        assert_eq!(resumed.nav.menu, Some(Menu::Lessons));
+        for bad in [
+            "quiz 1 0 - 1",
+            "quiz 1 0 x 1 0",
+            "quiz 1 0 - 2 0",
+            "quiz a 0 - 1 0",
+        ] {
+            assert!(
+                Handoff::decode(&format!("leaseline-handoff 1\n{bad}")).is_err(),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
     fn a_fix_opened_in_the_first_load_is_the_run_handed_over() {
         let page = Rc::new(Session::default_page()).reduce(Action::Open("gc-pause-fenced".into()));
         let h = page.handoff(Some(&Action::ExploreHere), None);
@@ -316,8 +384,8 @@ mod tests {
 
     #[test]
     #[cfg_attr(
-        feature = "lite",
-        ignore = "the first load opens the default lesson alone: the whole app resumes the handoff"
+        feature = "player",
+        ignore = "a player hands the search over: the whole app resumes the handoff and searches"
     )]
     fn the_last_beats_explore_of_a_fix_opens_it_and_asks_the_search() {
         let fix = "slow-client-clock/safety-margin";

@@ -32,7 +32,7 @@ impl PartialEq for RunProps {
 
 /// A file input's change: reads the chosen file as text and emits `make(text)`, or the
 /// `unreadable` message as an error.
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 pub(super) fn read_file(
     cb: &Callback<Action>,
     make: fn(String) -> Action,

@@ -1,7 +1,7 @@
 //! The root component: the session ([`Session`], reduced in the core) and the page's parts. Leaves receive data
 //! and emit [`Action`]s; nothing below this file holds state that matters.
 
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 use super::editor::Editor;
 use super::footer::footer;
 use super::guide::{guide, GuideData};
@@ -12,30 +12,30 @@ use super::hooks::{
 };
 use super::host::use_embed_host;
 use super::host::use_link_writer;
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 use super::io::Io;
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 use super::lessons::Menus;
 use super::on;
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 use super::panels::panel_details;
 use super::panels::{inspector, verdict_panel, PanelProps};
 use super::playbar::{playbar, PlaybarProps};
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 use super::settings::Settings;
 use super::sharing::base;
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 use super::sharing::{embed_bar, share_dialog};
 use super::stage::{stage, use_action_menu, StageProps};
 use super::timeline::Timeline;
 use super::transcript::Transcript;
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 use super::versus::{compare_bar, second_diagram};
 use super::{css, when};
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 use crate::session::Panel;
 use crate::session::{Action, Menu};
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -49,7 +49,7 @@ pub fn App() -> Html {
         let d = model.dispatcher();
         use_memo((), move |_| {
             Callback::from(move |a: Action| {
-                #[cfg(not(feature = "lite"))]
+                #[cfg(not(feature = "player"))]
                 if matches!(a, Action::Zoom(_)) {
                     super::bench::redraw_asked();
                 }
@@ -87,7 +87,7 @@ pub fn App() -> Html {
     let links = {
         let m = model.clone();
         use_memo(model.nav.fragment.clone(), move |_| {
-            if cfg!(feature = "lite") {
+            if cfg!(feature = "player") {
                 return (String::new(), String::new());
             }
             let (full, embed) = m.share_fragments();
@@ -111,10 +111,10 @@ pub fn App() -> Html {
     // `use_node_ref` caller costs the first load's wasm more than this does.
     let frame = NodeRef::default();
     // The list of what the reader last focused or clicked on the diagram (a fold of
-    // labels, a mark drawn for several events), for the inspector (the first load draws
-    // neither).
+    // labels, a mark drawn for several events), for the inspector (the first load, in the
+    // plain detail, draws neither).
     #[cfg(not(feature = "lite"))]
-    let list = use_state_eq(|| None::<Rc<crate::view::layout::Listing>>);
+    let list = use_state_eq(|| None::<std::rc::Rc<crate::view::layout::Listing>>);
     #[cfg(not(feature = "lite"))]
     let on_list = {
         let f = list.setter();
@@ -127,7 +127,7 @@ pub fn App() -> Html {
     // The built-in scenario on screen; "" for one that came from outside.
     let name = model.doc.name.as_deref().unwrap_or_default();
     let picker = model.picker();
-    #[cfg(not(feature = "lite"))]
+    #[cfg(not(feature = "player"))]
     let on_error = {
         let cb = on_action.clone();
         Callback::from(move |e: String| cb.emit(Action::ShowError(e)))
@@ -184,7 +184,7 @@ pub fn App() -> Html {
         "safe"
     };
     // The parts both layouts show, built once.
-    #[cfg(not(feature = "lite"))]
+    #[cfg(not(feature = "player"))]
     let share = share_dialog(
         model.nav.menu == Some(Menu::Share),
         &links,
@@ -202,11 +202,11 @@ pub fn App() -> Html {
             { if model.play.caption.is_empty() { hint.to_string() } else { model.play.caption.clone() } }
         </p>
     };
-    #[cfg(not(feature = "lite"))]
+    #[cfg(not(feature = "player"))]
     let zoom_bar = html! { <super::zoom::ZoomBar run={run.clone()} zoom={model.frame.zoom} cursor_t={model.play.cursor.t} on_action={on_action.clone()} /> };
     // The first load draws the whole run: zooming in hands over to the whole app, whose
     // zoom bar (with the overview strip) takes the place of this button.
-    #[cfg(feature = "lite")]
+    #[cfg(feature = "player")]
     let zoom_bar = {
         let zoom_in = crate::session::zoom::Zoom::By {
             factor: crate::session::zoom::STEP_FACTOR,
@@ -242,7 +242,7 @@ pub fn App() -> Html {
         &on_action,
     );
     let verdict = verdict_panel(&panel);
-    #[cfg(not(feature = "lite"))]
+    #[cfg(not(feature = "player"))]
     if model.embed.on {
         // Embedded in a course page: the run and its controls, no site around them. With
         // `view=diagram`, only the diagram, its controls and the caption; a quiz keeps its
@@ -276,12 +276,12 @@ pub fn App() -> Html {
         };
     }
     // The panels, open as the session says; a search the session asks for.
-    #[cfg(not(feature = "lite"))]
+    #[cfg(not(feature = "player"))]
     let side =
         |p: Panel, body: Html| panel_details(p, model.nav.panels.is_open(p), &on_action, body);
-    #[cfg(not(feature = "lite"))]
+    #[cfg(not(feature = "player"))]
     let explore_asks = model.effects.explore();
-    #[cfg(not(feature = "lite"))]
+    #[cfg(not(feature = "player"))]
     let (menus_and_share, legend, view, tools) = (
         html! {
             <>
@@ -318,9 +318,9 @@ pub fn App() -> Html {
         },
     );
     // The first load: what the whole app would draw there, closed, asking for it when opened.
-    #[cfg(feature = "lite")]
+    #[cfg(feature = "player")]
     let _ = (links, on_action_b);
-    #[cfg(feature = "lite")]
+    #[cfg(feature = "player")]
     let (menus_and_share, legend, view, tools) = (
         html! {},
         super::handover::closed_legend(&on_action),

@@ -51,7 +51,7 @@ pub fn frame_started() {
 
 /// A zoom or a pan asked for a redraw: its cost, from here to after the render, is sampled
 /// as a frame's is (the benchmark zooms and pans a long run).
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 pub fn redraw_asked() {
     TICK_START.with(|t| {
         if t.get().is_none() {
@@ -69,13 +69,13 @@ pub fn sample_frame_cost() {
 }
 
 /// A zoom window held still and is about to be laid out anew.
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 pub fn settle_started() {
     SETTLING.with(|s| s.set(Some(now())));
 }
 
 /// The settled window's drawing is on screen: records how long it took.
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 pub fn settle_drawn() {
     if let Some(start) = SETTLING.with(|s| s.take()) {
         sample("leaselineSettles", now() - start);

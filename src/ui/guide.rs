@@ -193,7 +193,7 @@ pub fn use_question_in_view(waiting: bool) {
     });
 }
 
-/// The first load asks no question: nothing to bring into view. (A hook in both builds,
+/// The first load asks no question: nothing to bring into view. (A hook in every build,
 /// since Yew's component macro cannot take a hook call under `cfg`.)
 #[cfg(feature = "lite")]
 #[hook]
@@ -350,7 +350,7 @@ fn service_note(m: &GuideData, cb: &Callback<Action>) -> Html {
 
 /// The button that asks the questions an author wrote into the scenario on screen, if it
 /// carries any.
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 fn ask_author(m: &GuideData, cb: &Callback<Action>) -> Html {
     let n = m.run.scenario.questions.len();
     if n == 0 {
@@ -369,14 +369,14 @@ fn ask_author(m: &GuideData, cb: &Callback<Action>) -> Html {
 }
 
 /// The first load offers no question (see [`guide`]).
-#[cfg(feature = "lite")]
+#[cfg(feature = "player")]
 fn ask_author(_: &GuideData, _: &Callback<Action>) -> Html {
     html! {}
 }
 
 /// A scenario that carries an author's questions and no walkthrough: its description (in
 /// an embed, which has no picker to show it) and the button that asks them.
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 fn questions_offer(m: &GuideData, cb: &Callback<Action>) -> Html {
     let text = m.run.scenario.description.trim();
     html! {
@@ -416,7 +416,7 @@ pub fn guide(m: &GuideData, cb: &Callback<Action>) -> Html {
         return quiz(m, cb);
     }
     let told = PageCourse::walkthrough(m.name).is_some() || !m.run.scenario.walkthrough.is_empty();
-    #[cfg(not(feature = "lite"))]
+    #[cfg(not(feature = "player"))]
     if !told && !m.run.scenario.questions.is_empty() {
         return questions_offer(m, cb);
     }

@@ -8,7 +8,7 @@
 //! mounts with the session handed over and does what was asked. A failed fetch says so,
 //! with a Retry button; the page keeps working meanwhile.
 
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 use crate::session::handoff::Handoff;
 use crate::session::{Action, Panel, Session};
 use yew::prelude::*;
@@ -25,7 +25,7 @@ fn global(name: &str) -> Option<wasm_bindgen::JsValue> {
 /// one over, else the one the address names (read before the first render, see
 /// `Session::opened_at`).
 pub fn initial_session() -> Session {
-    #[cfg(not(feature = "lite"))]
+    #[cfg(not(feature = "player"))]
     if let Some(text) = global(HANDOFF_GLOBAL).and_then(|v| v.as_string()) {
         let _ = js_sys::Reflect::delete_property(&js_sys::global(), &HANDOFF_GLOBAL.into());
         match Handoff::decode(&text) {
@@ -42,7 +42,7 @@ pub fn initial_session() -> Session {
 
 /// Moves the reader to the panel the session asks for (`Effect::Focus`): a handoff's, or
 /// the Explore panel when a search is asked for. The session has opened it already.
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 #[hook]
 fn use_focus(session: &Session, on_action: &Callback<Action>) {
     let asked = session.effects.focus();
@@ -57,14 +57,14 @@ fn use_focus(session: &Session, on_action: &Callback<Action>) {
 
 /// The whole app: moves the reader to the panels the session asks for ([`use_focus`]),
 /// and draws nothing (the first load's status line is its own).
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 #[hook]
 pub fn use_handover(session: &Session, on_action: &Callback<Action>) -> Html {
     use_focus(session, on_action);
     html! {}
 }
 
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 fn focus_panel(panel: Panel) {
     use wasm_bindgen::JsCast;
     let selector = match panel {
@@ -83,10 +83,10 @@ fn focus_panel(panel: Panel) {
     }
 }
 
-#[cfg(feature = "lite")]
+#[cfg(feature = "player")]
 pub use lite::*;
 
-#[cfg(feature = "lite")]
+#[cfg(feature = "player")]
 mod lite {
     use super::*;
     use std::cell::RefCell;

@@ -26,18 +26,18 @@ pub fn use_link_writer(
     zoom: Option<crate::session::zoom::Window>,
 ) {
     let written_rev = use_mut_ref(|| 0u32);
-    #[cfg(not(feature = "lite"))]
+    #[cfg(not(feature = "player"))]
     let (last_zoom, pending) = (
         use_mut_ref(|| zoom),
         use_mut_ref(|| None::<gloo_timers::callback::Timeout>),
     );
-    #[cfg(feature = "lite")]
+    #[cfg(feature = "player")]
     let _ = zoom;
     use_effect_with(
         (fragment, rev, from_link),
         move |(fragment, rev, from_link)| {
             let (rev, from_link) = (*rev, *from_link);
-            #[cfg(not(feature = "lite"))]
+            #[cfg(not(feature = "player"))]
             let zoomed = {
                 // A newer fragment replaces one still waiting to be written.
                 drop(pending.borrow_mut().take());
@@ -68,7 +68,7 @@ pub fn use_link_writer(
             // rewrite makes the browser save the state of every form field on the page
             // (the editor's hundreds: ~20 ms a time). The window is written once it has
             // stood still for a moment instead.
-            #[cfg(not(feature = "lite"))]
+            #[cfg(not(feature = "player"))]
             if zoomed && !push {
                 let url = fragment.to_string();
                 let later = move || write_link(&url, false);
@@ -121,7 +121,7 @@ fn post_text(text: &str, origins: &[String]) {
 /// so it carries none of it.
 #[hook]
 pub fn use_embed_host(session: &Session, dispatch: &Callback<Action>) {
-    #[cfg(not(feature = "lite"))]
+    #[cfg(not(feature = "player"))]
     {
         use_host_messages(
             session.embed.on,
@@ -131,7 +131,7 @@ pub fn use_embed_host(session: &Session, dispatch: &Callback<Action>) {
         use_host_events(session);
         use_fit_to_content(session);
     }
-    #[cfg(feature = "lite")]
+    #[cfg(feature = "player")]
     let _ = (session, dispatch);
 }
 
@@ -247,7 +247,7 @@ pub fn use_host_events(session: &Session) {
 /// whenever it changes — after a render that may change what is shown (another run, step,
 /// beat or quiz state, a panel, a message) and when the frame's width changes (the text
 /// wraps anew).
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 #[hook]
 fn use_fit_to_content(session: &Session) {
     let embed = session.embed.on;
@@ -278,7 +278,7 @@ fn use_fit_to_content(session: &Session) {
 
 /// The height an embed last asked its host for, the frame's height when it asked, and
 /// what the page showed when it last measured ([`shown`]).
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 #[derive(Default)]
 struct Told {
     height: i64,
@@ -290,7 +290,7 @@ struct Told {
 /// size, the drawing's usual height and width in its units, and the words of every box
 /// below it. While a run plays the step changes every frame and these seldom do, so the
 /// measurement ([`needed_height`], two layouts) is made only when they change.
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 fn shown(window: &web_sys::Window, doc: &web_sys::Document) -> String {
     let px = |v: Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue>| {
         v.ok().and_then(|v| v.as_f64()).unwrap_or(0.0) as i64
@@ -326,7 +326,7 @@ fn shown(window: &web_sys::Window, doc: &web_sys::Document) -> String {
 /// of a fixed frame's height (tools.css), which in a fitted frame would only squeeze the
 /// text below it into a scrolling box. A host that fitted the frame once is trusted to
 /// fit it again, so the mark stays.
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 fn tell_height(told: &std::cell::RefCell<Told>, origins: &[String]) {
     let Some(window) = web_sys::window() else {
         return;
@@ -372,7 +372,7 @@ fn tell_height(told: &std::cell::RefCell<Told>, origins: &[String]) {
 /// missed what the drawing's share of the frame's height (45% of it) took from the text
 /// below it, so on a phone a walkthrough stayed a scrolling box in a frame that said it
 /// fitted.
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 fn needed_height() -> Option<i64> {
     use crate::vocab::numbers;
     let window = web_sys::window()?;

@@ -23,11 +23,11 @@
 mod adapter;
 mod app;
 mod bench;
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 mod calculator;
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 mod editor;
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 mod explore;
 mod footer;
 mod guide;
@@ -35,26 +35,26 @@ mod handover;
 mod header;
 mod hooks;
 mod host;
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 mod io;
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 mod legend;
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 mod lessons;
 mod panels;
 mod playbar;
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 mod record;
 mod recorded;
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 mod settings;
 mod sharing;
 mod stage;
 mod timeline;
 mod transcript;
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 mod versus;
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 mod zoom;
 
 pub use app::App;
@@ -120,9 +120,9 @@ pub fn mount() {
     remove_first_paint();
     let app = Renderer::<App>::new().render();
     // The first load keeps its handle: the whole app unmounts it when it takes over.
-    #[cfg(feature = "lite")]
+    #[cfg(feature = "player")]
     handover::keep(app);
-    #[cfg(not(feature = "lite"))]
+    #[cfg(not(feature = "player"))]
     let _ = app;
 }
 

@@ -142,7 +142,7 @@ pub fn verdict_panel(props: &PanelProps) -> Html {
 /// session when the reader opens or closes it, with the panel's title as its summary. The
 /// legend is a disclosure in the diagram's bar (a button-like summary; Escape closes it),
 /// the others side panels. (The first load draws them closed: `handover::closed_tools`.)
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 pub fn panel_details(p: Panel, open: bool, on_action: &Callback<Action>, body: Html) -> Html {
     let cb = on_action.clone();
     let ontoggle = Callback::from(move |e: Event| {

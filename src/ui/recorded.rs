@@ -13,7 +13,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 /// The first load never asks for a recording (a `rec=` link loads the whole app).
-#[cfg(feature = "lite")]
+#[cfg(feature = "player")]
 #[hook]
 pub fn use_recording_fetch(wants: Option<Rc<str>>, dispatch: Callback<Action>) {
     let _ = (wants, dispatch);
@@ -21,7 +21,7 @@ pub fn use_recording_fetch(wants: Option<Rc<str>>, dispatch: Callback<Action>) {
 
 /// Fetches the recording the session asks for, then opens it; a failed fetch says so (the
 /// link's key, `rec`, first) and the run on screen stays.
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 #[hook]
 pub fn use_recording_fetch(wants: Option<Rc<str>>, dispatch: Callback<Action>) {
     use_effect_with(wants, move |wants| {
@@ -47,7 +47,7 @@ pub fn use_recording_fetch(wants: Option<Rc<str>>, dispatch: Callback<Action>) {
     });
 }
 
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 async fn fetch_text(url: &str) -> Result<String, String> {
     use wasm_bindgen::JsCast;
     use wasm_bindgen_futures::JsFuture;
@@ -67,7 +67,7 @@ async fn fetch_text(url: &str) -> Result<String, String> {
         .ok_or_else(|| format!("{url}: unreadable"))
 }
 
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 /// Import → "Recorded trace": a file in the format of docs/trace-format.md, opened as the
 /// run on screen (with no scenario beside it unless its header names a built-in one).
 pub fn import_field(on_action: &Callback<Action>) -> Html {

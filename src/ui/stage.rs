@@ -66,9 +66,9 @@ pub fn stage(props: &StageProps) -> Html {
     let height = layout::stage_height(nodes);
     // The first load has no action menu: a click on the stage hands over to the whole app,
     // which opens the menu there (`session::handoff`'s `selected`).
-    #[cfg(not(feature = "lite"))]
+    #[cfg(not(feature = "player"))]
     let menu = action_menu(props);
-    #[cfg(feature = "lite")]
+    #[cfg(feature = "player")]
     let menu = html! {};
     html! {
         <div class="stage-panel">
@@ -183,7 +183,16 @@ pub fn use_action_menu(selected: Option<Selection>) {
         let menu = sel
             .and(doc.as_ref())
             .and_then(|d| d.query_selector(".stage-panel .action-menu").ok()?);
-        let opener = menu.as_ref().and_then(|_| doc.as_ref()?.active_element());
+        // What opened the menu: the focused shape, or — when the menu opened with nothing
+        // focused (a page the whole app took over, which draws the menu the first load
+        // was asked for) — the selected shape itself.
+        let opener = menu.as_ref().and_then(|m| {
+            let d = doc.as_ref()?;
+            let active = d
+                .active_element()
+                .filter(|a| Some(a) != d.body().map(Into::into).as_ref());
+            active.or_else(|| m.parent_element()?.query_selector(".selected").ok()?)
+        });
         if let Some(m) = &menu {
             place(m);
             focus(m.query_selector("button").ok().flatten().as_ref());

@@ -117,13 +117,13 @@ impl PartialEq for TimelineProps {
 fn drawing(run: &Run, zoom: Option<Window>, width: f64, lane_h: f64) -> Rc<Diagram> {
     // The first load never zooms: a zoom hands over to the whole app.
     let window = zoom
-        .filter(|_| !cfg!(feature = "lite"))
+        .filter(|_| !cfg!(feature = "player"))
         .map(|w| (w.from, w.to));
     if window.is_none() && width == run.diagram.width && lane_h == run.diagram.lane_h {
         return run.diagram.clone();
     }
     // (The first load's lanes are always the usual height: it is never an embed.)
-    #[cfg(feature = "lite")]
+    #[cfg(feature = "player")]
     let lane_h = crate::view::layout::LANE_H;
     Rc::new(crate::view::layout::layout_rows::<PageDetail>(
         &run.index,
@@ -160,7 +160,7 @@ fn use_wheel_zoom(svg: NodeRef, s: crate::view::layout::Scale, width: f64, cb: C
                         factor: within((dy * 0.002).exp(), 0.5, 2.0),
                         around: Some(s.t(x.max(LEFT))),
                     }
-                } else if !cfg!(feature = "lite") && (e.shift_key() || dx.abs() > dy.abs()) {
+                } else if !cfg!(feature = "player") && (e.shift_key() || dx.abs() > dy.abs()) {
                     let by = if dx.abs() > dy.abs() { dx } else { dy };
                     Zoom::Pan((by * span / r.width()).round() as i64)
                 } else {
@@ -175,12 +175,12 @@ fn use_wheel_zoom(svg: NodeRef, s: crate::view::layout::Scale, width: f64, cb: C
 }
 
 /// How long a zoom window must hold still before it is laid out anew (see [`Timeline`]).
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 const SETTLE_MS: u32 = 150;
 
 /// The zoom window to draw: `zoom` once it has held still for [`SETTLE_MS`], or at once for
 /// a new run. (The whole app's: the first load draws the whole run only.)
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 #[hook]
 fn use_settled(run: &Rc<Run>, zoom: Option<Window>) -> Option<Window> {
     let settled = use_state_eq(|| (RunKey(run.clone()), zoom));
@@ -219,6 +219,8 @@ fn use_folds_revealed(svg: &NodeRef, drawn: &Rc<Diagram>, edge: f64) {
     let revealed = drawn.folds.iter().filter(|f| f.label.at <= edge).count();
     let (svg, drawn) = (svg.clone(), drawn.clone());
     use_effect_with((Rc::as_ptr(&drawn) as usize, revealed), move |_| {
+        // The players draw the whole run only: no zoom window settles there.
+        #[cfg(not(feature = "player"))]
         super::bench::settle_drawn();
         let Some(root) = svg.cast::<web_sys::Element>() else {
             return;
@@ -300,7 +302,7 @@ fn svg_x(e: &MouseEvent, width: f64) -> Option<f64> {
 /// An embed goes narrower, to [`layout::EMBED_NARROWEST`](crate::view::layout::EMBED_NARROWEST).
 fn fit_in(b: &web_sys::Element) -> Option<f64> {
     let px = f64::from(b.client_width());
-    #[cfg(not(feature = "lite"))]
+    #[cfg(not(feature = "player"))]
     if (1.0..crate::view::layout::NARROWEST).contains(&px)
         && b.closest(".embed").ok().flatten().is_some()
     {
@@ -317,7 +319,7 @@ fn fit_in(b: &web_sys::Element) -> Option<f64> {
 /// shorter lanes never make the frame shorter in turn.)
 /// Returns the lane height and the frame's least height in CSS pixels: its lanes at their
 /// shortest, below which the frame scrolls rather than be squeezed by the text below it.
-#[cfg(not(feature = "lite"))]
+#[cfg(not(feature = "player"))]
 fn rows_in(f: &web_sys::Element, fit: f64, lanes: usize) -> Option<(i64, i64)> {
     use crate::view::layout::{lane_height_for, BOTTOM, LANE_H_MIN, TOP};
     f.closest(".embed").ok().flatten()?;
@@ -370,7 +372,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     // below the drawing growing or shrinking as its beat changes — and for each run's
     // number of lanes.
     let frame = use_node_ref();
-    #[cfg(not(feature = "lite"))]
+    #[cfg(not(feature = "player"))]
     let lane_h = {
         let rows = use_state_eq(|| None::<(i64, i64)>);
         let lanes = props.run.trace.nodes.len();
@@ -395,18 +397,18 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             rows.map(|(_, least)| format!("min-height:{least}px")),
         )
     };
-    #[cfg(not(feature = "lite"))]
+    #[cfg(not(feature = "player"))]
     let (lane_h, least) = lane_h;
-    #[cfg(feature = "lite")]
+    #[cfg(feature = "player")]
     let (lane_h, least) = (crate::view::layout::LANE_H, None::<String>);
     // The window drawn: the one asked for, once it has held still for [`SETTLE_MS`]
     // (the whole app's zoom); until then the last drawing stands in, moved and stretched
     // onto the new window by one transform, so a wheel turn, a drag or a key held down
     // costs a frame no new shapes (a wide window of a long run is a few thousand).
     // A new run is drawn at once.
-    #[cfg(not(feature = "lite"))]
+    #[cfg(not(feature = "player"))]
     let shown = use_settled(&props.run, props.zoom);
-    #[cfg(feature = "lite")]
+    #[cfg(feature = "player")]
     let shown = props.zoom;
     // The run's own drawing when it is shown whole at the usual width; laid out again for
     // a zoom window or a narrow box (only what the window shows, its labels placed for it),
@@ -422,9 +424,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     // The window in view (which the axis, the cursor and the pointer read) and, while the
     // drawing is of another, the transform that carries it there.
     // (The first load draws the whole run only: no stand-in.)
-    #[cfg(feature = "lite")]
+    #[cfg(feature = "player")]
     let s = d.scale;
-    #[cfg(not(feature = "lite"))]
+    #[cfg(not(feature = "player"))]
     let (s, stretch) = if shown == props.zoom {
         (d.scale, None)
     } else {
@@ -511,7 +513,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     use_wheel_zoom(svg.clone(), s, width, props.on_action.clone());
     // Drag to pan, pinch to zoom, double-click to fit: the whole app's (the first load
     // draws the whole run, and its zoom hands over).
-    #[cfg(not(feature = "lite"))]
+    #[cfg(not(feature = "player"))]
     let (onpointerdown, onpointermove, onpointerup, ondblclick) = {
         let onpointerdown = {
             let gesture = gesture.clone();
@@ -543,7 +545,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             Some(ondblclick),
         )
     };
-    #[cfg(feature = "lite")]
+    #[cfg(feature = "player")]
     let (onpointerdown, onpointermove, onpointerup, ondblclick) = (
         None::<Callback<PointerEvent>>,
         None::<Callback<PointerEvent>>,
@@ -611,9 +613,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     // of is drawn whole once the edge reaches that moment (`Diagram::labels_at`).
     let edge = if props.veil { cx - 9.0 } else { cx + 0.5 };
     // (None while a stand-in drawing is stretched: its labels are where it puts them.)
-    #[cfg(feature = "lite")]
+    #[cfg(feature = "player")]
     let crossed = d.labels_at(edge);
-    #[cfg(not(feature = "lite"))]
+    #[cfg(not(feature = "player"))]
     let crossed = if stretch.is_none() {
         d.labels_at(edge)
     } else {
@@ -642,30 +644,30 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         </>
     };
     // The axis of the window in view (the stand-in drawing's own is of its window).
-    #[cfg(not(feature = "lite"))]
+    #[cfg(not(feature = "player"))]
     let own;
-    #[cfg(not(feature = "lite"))]
+    #[cfg(not(feature = "player"))]
     let ticks: &[crate::view::layout::Tick] = if stretch.is_none() {
         &d.ticks
     } else {
         own = crate::view::layout::ticks_with::<PageDetail>(&s);
         &own
     };
-    #[cfg(feature = "lite")]
+    #[cfg(feature = "player")]
     let ticks = &d.ticks;
     #[cfg(not(feature = "lite"))]
     {
         use_folds_revealed(&svg, &drawn, d.scale.x(s.t(edge)));
         use_told(&svg, &drawn, d.scale.x(s.t(edge)));
     }
-    #[cfg(not(feature = "lite"))]
+    #[cfg(not(feature = "player"))]
     let natural = Some(n(crate::view::layout::TOP
         + crate::view::layout::LANE_H * d.lanes.len() as f64
         + crate::view::layout::BOTTOM));
-    #[cfg(feature = "lite")]
+    #[cfg(feature = "player")]
     let natural = None::<String>;
     let body = html! { <DiagramBody diagram={(*drawn).clone()} /> };
-    #[cfg(not(feature = "lite"))]
+    #[cfg(not(feature = "player"))]
     let body = html! { <g transform={stretch}>{ body }</g> };
     let label = format!(
         "Space-time diagram of {} nodes; cursor at {}",

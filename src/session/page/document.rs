@@ -8,7 +8,7 @@ use super::*;
 
 impl Session {
     /// An edit of the scenario on screen, kept in the undo history.
-    #[cfg_attr(feature = "lite", allow(dead_code))]
+    #[cfg_attr(feature = "player", allow(dead_code))]
     pub(super) fn edit(&mut self, e: &Edit) {
         match self.doc.history.edit(e) {
             Ok(()) => {
@@ -30,7 +30,7 @@ impl Session {
     }
 
     /// The editor's draft, run as an edit of the scenario on screen.
-    #[cfg_attr(feature = "lite", allow(dead_code))]
+    #[cfg_attr(feature = "player", allow(dead_code))]
     pub(super) fn run_draft(&mut self, text: &str) {
         match Scenario::from_json(text) {
             Ok(sc) => {
@@ -45,7 +45,7 @@ impl Session {
 
     /// A scenario from a file or a paste: it replaces the one on screen, and undo goes
     /// back to the one it replaced.
-    #[cfg_attr(feature = "lite", allow(dead_code))]
+    #[cfg_attr(feature = "player", allow(dead_code))]
     pub(super) fn import(&mut self, text: &str) {
         match Scenario::from_json(text) {
             Ok(sc) => {

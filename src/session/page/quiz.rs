@@ -26,7 +26,7 @@ impl Session {
 
     /// Asks the questions the scenario on screen carries (its author's), from the start of
     /// what may be played.
-    #[cfg_attr(feature = "lite", allow(dead_code))]
+    #[cfg_attr(feature = "player", allow(dead_code))]
     pub(super) fn ask_author(&mut self) {
         if let Some(q) = Quiz::of_author(&self.doc.run.scenario) {
             self.teach.quiz = Some(q);

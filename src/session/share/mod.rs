@@ -184,12 +184,12 @@ pub fn encode(v: &ViewState) -> String {
     let mut parts = vec![match (&v.recorded, &v.source) {
         (Some(r), _) => format!("rec={r}"),
         (None, Source::Named(name)) => format!("s={name}"),
-        #[cfg(not(feature = "lite"))]
+        #[cfg(not(feature = "player"))]
         (None, Source::Custom(sc)) => format!("sc={}", pack(sc)),
         // The first load never edits beyond the fence switch (any other edit is the whole
         // app's: `session::handoff`), so its scenario is always a named one and it carries
         // no scenario codec.
-        #[cfg(feature = "lite")]
+        #[cfg(feature = "player")]
         (None, Source::Custom(_)) => unreachable!("the first load shows built-in scenarios only"),
     }];
     let mut put = |key: &str, value: Option<String>| {
