@@ -39,10 +39,11 @@ const toolsStyles = () =>
     });
   });
 
-// Called by the first load (`ui::handover`) with the session it hands over: fetches and
-// compiles the whole app, and resolves to the function that starts it. A failed fetch
-// rejects, and the first load says so and offers to retry.
-globalThis.leaselineUpgrade = async (handoff) => {
+// Called by a player (`ui::handover`) when the reader asks for a tool: fetches and
+// compiles the whole app, and resolves to the function that starts it with the session
+// handed over — as it stands once the app is ready, since the run on screen plays on
+// meanwhile. A failed fetch rejects, and the player says so and offers to retry.
+globalThis.leaselineUpgrade = async () => {
   const [mod, module] = await Promise.all([
     import(whole.js),
     fetch(whole.wasm).then((r) => {
@@ -51,14 +52,25 @@ globalThis.leaselineUpgrade = async (handoff) => {
     }).then((bytes) => WebAssembly.compile(bytes)),
     toolsStyles(),
   ]);
-  return () => {
+  return (handoff) => {
     globalThis.leaselineHandoff = handoff;
     return mod.default({ module_or_path: module });
   };
 };
 
-const build = globalThis.leaselineBuild ?? { js: tag.dataset.js, wasm: tag.dataset.wasm, tools: false };
+// The whole app starts once its stylesheet is in; the players have none.
+const start = async (b) => {
+  const [{ default: init }] = await Promise.all([import(b.js), b.js === whole.js && toolsStyles()]);
+  await init({ module_or_path: b.wasm });
+};
+const build = globalThis.leaselineBuild;
 // A link with a picture drawn at build time fetches that first (static/first-paint.js).
 await globalThis.leaselinePicture;
-const [{ default: init }] = await Promise.all([import(build.js), build.tools ? toolsStyles() : null]);
-await init({ module_or_path: build.wasm });
+try {
+  await start(build);
+} catch (err) {
+  // The links' player did not load — offline, after a visit that never needed it, while
+  // the whole app is in the browser's cache: the whole app plays the link instead.
+  if (!build.player) throw err;
+  await start(whole);
+}

@@ -35,7 +35,7 @@
     js = new URL(name + '.js', js);
     wasm = new URL(name + '_bg.wasm', js);
   }
-  window.leaselineBuild = { js: js.href, wasm: wasm.href, tools: deep && !player };
+  window.leaselineBuild = { js: js.href, wasm: wasm.href, player: player };
   var link = function (rel, href, as) {
     var l = document.createElement('link');
     l.rel = rel;

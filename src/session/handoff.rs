@@ -71,6 +71,22 @@ pub struct QuizAt {
 const MAGIC: &str = "leaseline-handoff 1";
 
 impl Handoff {
+    /// This handoff, asked for earlier, with the page as it stands `now` (another
+    /// handoff, asking nothing): the reader may have played, stepped, switched the fence,
+    /// opened another built-in run or answered a question while the whole app loaded.
+    /// What was asked for (a link, an edit, a panel, a menu, a search, a selection, a
+    /// zoom) is kept as it was asked.
+    pub fn caught_up(&self, now: &Handoff) -> Handoff {
+        Handoff {
+            base: now.base.clone(),
+            fences: now.fences.clone(),
+            step: now.step,
+            t_ms: now.t_ms,
+            quiz: now.quiz,
+            ..self.clone()
+        }
+    }
+
     pub fn encode(&self) -> String {
         let mut out = String::from(MAGIC);
         let mut line = |k: &str, v: &str| {
@@ -113,6 +129,9 @@ impl Handoff {
             Some(crate::session::edit::Target::Link(a, b)) => line("select", &format!("{a} {b}")),
             None => {}
         }
+        // The first load asks no question (`Session::handoff` never sets one there), so
+        // it carries none of this.
+        #[cfg(not(feature = "lite"))]
         if let Some(q) = self.quiz {
             let picked = q.picked.map_or("-".to_string(), |p| p.to_string());
             let flag = |b: bool| if b { "1" } else { "0" };

@@ -28,6 +28,8 @@ impl Session {
             zoom: self.frame.zoom.map(|w| (w.from, w.to)),
             ..Handoff::default()
         };
+        // The first load asks no question, so it carries none of this.
+        #[cfg(not(feature = "lite"))]
         if let Some(q) = self.teach.quiz.filter(|q| !q.author) {
             h.quiz = Some(super::handoff::QuizAt {
                 question: q.question,
@@ -369,6 +371,28 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn what_the_reader_did_while_the_whole_app_loaded_is_handed_over_too() {
+        // Asked for the settings at the start, then stepped and switched the fence while
+        // the whole app loaded: it opens the settings on the run as it then stood.
+        let asked = Session::default_page().handoff(None, Some(Panel::Settings));
+        let mut page = Rc::new(Session::default_page());
+        for a in [
+            Action::StepForward,
+            Action::StepForward,
+            Action::ToggleFence,
+        ] {
+            page = page.reduce(a);
+        }
+        let now = page.handoff(None, None);
+        let h = Handoff::decode(&asked.caught_up(&now).encode()).unwrap();
+        assert_eq!(h.panel, Some(Panel::Settings));
+        let resumed = Session::resumed(&h);
+        assert_eq!(resumed.play.cursor, page.play.cursor);
+        assert_eq!(resumed.doc.run.digest, page.doc.run.digest);
+        assert!(resumed.nav.panels.is_open(Panel::Settings));
     }
 
     #[test]

@@ -8,7 +8,6 @@
 //! mounts with the session handed over and does what was asked. A failed fetch says so,
 //! with a Retry button; the page keeps working meanwhile.
 
-#[cfg(not(feature = "player"))]
 use crate::session::handoff::Handoff;
 use crate::session::{Action, Panel, Session};
 use yew::prelude::*;
@@ -97,6 +96,9 @@ mod lite {
     thread_local! {
         /// The first load's app, unmounted when the whole app takes over.
         static APP: RefCell<Option<AppHandle<crate::ui::App>>> = const { RefCell::new(None) };
+        /// While the whole app loads, the page's state as of the last render: the reader
+        /// may play, step or switch the fence meanwhile, and the handoff carries that.
+        static NOW: RefCell<Option<Handoff>> = const { RefCell::new(None) };
     }
 
     /// Keeps the mounted app's handle so the handover can unmount it.
@@ -106,10 +108,10 @@ mod lite {
 
     #[wasm_bindgen]
     extern "C" {
-        /// `static/boot.js`: fetches and compiles the whole app, leaves the handoff for it,
-        /// and resolves to the function that starts it.
+        /// `static/boot.js`: fetches and compiles the whole app, and resolves to the
+        /// function that leaves the handoff for it and starts it.
         #[wasm_bindgen(catch, js_namespace = globalThis, js_name = leaselineUpgrade)]
-        fn upgrade(handoff: &str) -> Result<js_sys::Promise, JsValue>;
+        fn upgrade() -> Result<js_sys::Promise, JsValue>;
     }
 
     /// Loading the whole app.
@@ -135,15 +137,17 @@ mod lite {
             use_effect_with(serial, move |_| {
                 if let Some((_, h)) = asked {
                     load.set(Load::Loading);
-                    let text = h.encode();
                     wasm_bindgen_futures::spawn_local(async move {
-                        match start_whole_app(&text).await {
+                        match start_whole_app(&h).await {
                             Ok(()) => {}
                             Err(()) => load.set(Load::Failed),
                         }
                     });
                 }
             });
+        }
+        if *load == Load::Loading {
+            NOW.with(|n| *n.borrow_mut() = Some(session.handoff(None, None)));
         }
         match *load {
             Load::Idle => html! {},
@@ -161,18 +165,25 @@ mod lite {
         }
     }
 
-    async fn start_whole_app(handoff: &str) -> Result<(), ()> {
-        let promise = upgrade(handoff).map_err(|_| ())?;
+    async fn start_whole_app(asked: &Handoff) -> Result<(), ()> {
+        let promise = upgrade().map_err(|_| ())?;
         let start = wasm_bindgen_futures::JsFuture::from(promise)
             .await
             .map_err(|_| ())?;
         let start: js_sys::Function = start.dyn_into().map_err(|_| ())?;
+        let text = match NOW.with(|n| n.borrow_mut().take()) {
+            Some(now) => asked.caught_up(&now).encode(),
+            None => asked.encode(),
+        };
         // Unmount this build first: its listeners (keys, frames, the address) stop, and the
         // whole app mounts into an empty page.
         if let Some(app) = APP.with(|a| a.borrow_mut().take()) {
             app.destroy();
         }
-        start.call0(&JsValue::NULL).map(|_| ()).map_err(|_| ())
+        start
+            .call1(&JsValue::NULL, &JsValue::from_str(&text))
+            .map(|_| ())
+            .map_err(|_| ())
     }
 
     /// A closed panel's summary: its click (or Enter, or Space) asks for the whole app,

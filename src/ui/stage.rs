@@ -176,6 +176,7 @@ fn action_menu(props: &StageProps) -> Html {
 /// core's decision, [`layout::popover`]) and focuses its first action; once it closes
 /// (Escape, ✕, an action applied) and focus would fall to the page, gives focus back to the
 /// shape that opened it. Reads layout when the selection changes, never per frame.
+#[cfg(not(feature = "player"))]
 #[hook]
 pub fn use_action_menu(selected: Option<Selection>) {
     use_effect_with(selected, |sel| {
@@ -183,16 +184,12 @@ pub fn use_action_menu(selected: Option<Selection>) {
         let menu = sel
             .and(doc.as_ref())
             .and_then(|d| d.query_selector(".stage-panel .action-menu").ok()?);
-        // What opened the menu: the focused shape, or — when the menu opened with nothing
-        // focused (a page the whole app took over, which draws the menu the first load
-        // was asked for) — the selected shape itself.
-        let opener = menu.as_ref().and_then(|m| {
-            let d = doc.as_ref()?;
-            let active = d
-                .active_element()
-                .filter(|a| Some(a) != d.body().map(Into::into).as_ref());
-            active.or_else(|| m.parent_element()?.query_selector(".selected").ok()?)
-        });
+        // The shape the menu is for, which a click, Enter or Space on it selected — and
+        // which had the focus, unless the menu came with a page the whole app took over
+        // from a player, where nothing has it yet.
+        let opener = menu
+            .as_ref()
+            .and_then(|m| m.parent_element()?.query_selector(".selected").ok()?);
         if let Some(m) = &menu {
             place(m);
             focus(m.query_selector("button").ok().flatten().as_ref());
@@ -209,7 +206,15 @@ pub fn use_action_menu(selected: Option<Selection>) {
     });
 }
 
+/// The players draw no action menu (a click on the stage hands over to the whole app):
+/// nothing to place. (A hook in every build, since Yew's component macro cannot take a
+/// hook call under `cfg`.)
+#[cfg(feature = "player")]
+#[hook]
+pub fn use_action_menu(_selected: Option<Selection>) {}
+
 /// Moves keyboard focus to `el` (a button, or a stage shape: SVG elements focus too).
+#[cfg(not(feature = "player"))]
 fn focus(el: Option<&web_sys::Element>) {
     if let Some(el) = el {
         let _ = wasm_bindgen::JsCast::unchecked_ref::<web_sys::HtmlElement>(el).focus();
@@ -218,6 +223,7 @@ fn focus(el: Option<&web_sys::Element>) {
 
 /// Puts the open menu beside the selected shape of its stage (the panel it is positioned
 /// in), inside the viewport.
+#[cfg(not(feature = "player"))]
 fn place(menu: &web_sys::Element) -> Option<()> {
     let panel = menu.parent_element()?;
     let shape = panel.query_selector(".selected").ok()??;
@@ -247,6 +253,7 @@ fn place(menu: &web_sys::Element) -> Option<()> {
     menu.set_attribute("style", &style).ok()
 }
 
+#[cfg(not(feature = "player"))]
 fn rect(e: &web_sys::Element) -> layout::Rect {
     let r = e.get_bounding_client_rect();
     (r.left(), r.top(), r.right(), r.bottom())

@@ -50,8 +50,11 @@ function offences(text) {
 async function open(h, hash) {
   const r = await openApp(h.browser, `${h.url}${hash}`, LAPTOP);
   await r.page.locator('svg.timeline').first().waitFor();
-  // The settings panel too: its fence select and its clock table name every node.
+  // The settings panel too: its fence select and its clock table name every node. A
+  // player hands the page to the whole app to open it: wait for the panel's own controls,
+  // so the keys pressed next reach the app that draws them.
   await r.page.locator('details.settings > summary').click();
+  await r.page.locator('details.settings[open] select').first().waitFor();
   return r;
 }
 

@@ -24,10 +24,11 @@ const LAPTOP = { viewport: { width: 1280, height: 800 } };
 async function visit(context, url) {
   const page = await context.newPage();
   const problems = [];
-  // A link's picture drawn at build time (first/…) is fetched only by a page opened at that
-  // link; one never opened online is not in the cache, and the page then waits for the
-  // app, as it does for any link without a picture. Nothing else may fail.
-  const picture = (url) => new URL(url).pathname.includes('/first/');
+  // A link's picture drawn at build time (first/…) and the links' player are fetched only
+  // by a page opened at such a link; one never opened online is not in the cache, and the
+  // page then waits for the whole app, which is, as it does for any link without a
+  // picture (static/boot.js). Nothing else may fail.
+  const picture = (url) => /\/first\/|\/leaseline-player/.test(new URL(url).pathname);
   page.on('console', (m) => {
     if (m.type() === 'error' && !(m.location()?.url && picture(m.location().url))) problems.push(`console error: ${m.text()}`);
   });
@@ -89,7 +90,7 @@ describe('offline after a first visit', () => {
       await home.page.screenshot({ path: join(SHOTS, 'offline-home.png') });
       await home.page.close();
 
-      // A lesson's link: the whole app, from the cache, at that lesson.
+      // A lesson's link: its player never came online, so the whole app, from the cache, at that lesson.
       const lesson = await visit(context, `${url}#s=check-then-write`);
       await until(async () => /6 beats/.test(await lesson.page.locator('body').innerText()), 'the lesson’s walkthrough');
       await plays(lesson.page);

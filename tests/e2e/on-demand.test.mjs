@@ -12,6 +12,7 @@ import { SHOTS, harness, openApp, playback, until, WAIT } from './lib.mjs';
 
 const LAPTOP = { viewport: { width: 1280, height: 800 } };
 const WHOLE = /\/leaseline_bg\.wasm$/;
+const PLAYER = /\/leaseline-player_bg\.wasm$/;
 
 /** Records every wasm file the page asks for. */
 function wasmRequests(page) {
@@ -94,23 +95,87 @@ describe('the first load and the whole app', () => {
     }
   });
 
-  test('a link to another scenario opens the whole app at once, never the first load', async () => {
+  test('a lesson\'s, a fix\'s and a question\'s link open the links\' player, an embed the whole app; never the first load', async () => {
+    for (const [hash, build] of [
+      ['#s=check-then-write', PLAYER],
+      ['#s=check-then-write/fencing', PLAYER],
+      ['#quiz=2', PLAYER],
+      ['#s=check-then-write&embed=1', WHOLE],
+    ]) {
+      const context = await h.browser.newContext(LAPTOP);
+      const page = await context.newPage();
+      const wasm = wasmRequests(page);
+      const glue = [];
+      page.on('request', (r) => /\/leaseline-lite-[0-9a-f]+\.js$/.test(r.url()) && glue.push(r.url()));
+      try {
+        await page.goto(`${h.url}${hash}`, { waitUntil: 'load' });
+        await page.getByRole('banner').waitFor();
+        await page.locator('section.diagram[data-digest]').waitFor();
+        assert.deepEqual(wasm, [wasm.find((u) => build.test(u))].filter(Boolean), `${hash}: ${build} alone`);
+        assert.equal(wasm.length, 1, `${hash}: one build`);
+        assert.deepEqual(glue, [], `${hash}: not the first load`);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
+  test('on a lesson\'s link a tool brings the whole app with the session; a question under way stays where it stood', async () => {
     const context = await h.browser.newContext(LAPTOP);
     const page = await context.newPage();
     const wasm = wasmRequests(page);
-    const glue = [];
-    page.on('request', (r) => /\/leaseline-lite-[0-9a-f]+\.js$/.test(r.url()) && glue.push(r.url()));
     try {
       await page.goto(`${h.url}#s=check-then-write`, { waitUntil: 'load' });
-      await page.getByRole('banner').waitFor();
-      assert.ok(wasm.some((u) => WHOLE.test(u)), 'the whole app');
-      assert.deepEqual(glue, [], 'not the first load');
+      const { button, slider } = playback(page);
+      await button('Play').waitFor();
+      // Step to the run's second event in the player, then ask for the settings.
+      await button('Step forward').click();
+      await button('Step forward').click();
+      const at = await slider.inputValue();
+      assert.ok(!wasm.some((u) => WHOLE.test(u)), 'the player steps on its own');
+      // The whole app is slow to come: the reader steps on meanwhile, and it takes over
+      // where the run then stands, not where it stood when asked.
+      let release;
+      const held = new Promise((ok) => (release = ok));
+      await page.route(WHOLE, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.locator('details.settings > summary').click();
+      await page.getByRole('status').filter({ hasText: 'Loading the lessons' }).waitFor();
+      // (Several entries can share a moment: step until the time moves.)
+      for (let i = 0; i < 10 && (await slider.inputValue()) === at; i++) await button('Step forward').click();
+      const later = await slider.inputValue();
+      assert.notEqual(later, at, 'the player stepped while the whole app loaded');
+      release();
+      await page.locator('details.settings[open] select').first().waitFor();
+      assert.ok(wasm.some((u) => WHOLE.test(u)), 'the whole app came');
+      assert.equal(await slider.inputValue(), later, 'at the moment the reader had stepped to');
+      assert.match(page.url(), /#s=check-then-write/);
+
+      // A question: answered at its first stop in the player, then the Lessons menu.
+      await page.goto(`${h.url}#quiz=2`);
+      await page.reload({ waitUntil: 'load' });
+      const quiz = page.getByRole('region', { name: 'Interview question' });
+      await quiz.getByRole('button', { name: 'Skip to the stop' }).click();
+      const prediction = page.getByRole('group', { name: 'Your prediction' });
+      await prediction.waitFor();
+      await prediction.getByRole('button').nth(1).click();
+      await until(async () => (await prediction.getByRole('button').nth(1).getAttribute('aria-pressed')) === 'true', 'the pick');
+      const asked = await quiz.innerText();
+      const before = wasm.filter((u) => WHOLE.test(u)).length;
+      await page.getByRole('button', { name: 'Lessons', exact: true }).click();
+      await page.getByRole('navigation', { name: 'Lessons' }).waitFor();
+      assert.equal(wasm.filter((u) => WHOLE.test(u)).length, before + 1, 'the whole app came');
+      assert.equal(await quiz.innerText(), asked, 'the same stop, the same words');
+      assert.equal(await prediction.getByRole('button').nth(1).getAttribute('aria-pressed'), 'true', 'the same pick');
+      await page.screenshot({ path: join(SHOTS, 'player-quiz-handed-over.png') });
     } finally {
       await context.close();
     }
   });
 
-  test('a link to another scenario asks for nothing of the first load, even on a slow network', async () => {
+  test('a lesson\'s link asks for nothing but the links\' player, even on a slow network', async () => {
     const context = await h.browser.newContext(LAPTOP);
     const page = await context.newPage();
     try {
@@ -126,12 +191,12 @@ describe('the first load and the whole app', () => {
       });
       const asked = [];
       cdp.on('Network.requestWillBeSent', (e) => /leaseline-lite-[0-9a-f]+(_bg\.wasm|\.js)$/.test(e.request.url) && asked.push(e.request.url));
-      const whole = [];
-      cdp.on('Network.requestWillBeSent', (e) => /\/leaseline_bg\.wasm$/.test(e.request.url) && whole.push(e.request.url));
+      const builds = [];
+      cdp.on('Network.requestWillBeSent', (e) => /_bg\.wasm$/.test(e.request.url) && builds.push(new URL(e.request.url).pathname));
       await page.goto(`${h.url}#s=check-then-write`, { waitUntil: 'load' });
       await page.locator('section.diagram').waitFor({ timeout: WAIT });
       assert.deepEqual(asked, [], 'nothing of the first load was asked for');
-      assert.equal(whole.length, 1, 'the whole app was fetched once (its preload, taken by the glue)');
+      assert.deepEqual(builds, ['/leaseline-player_bg.wasm'], 'the links\' player was fetched once (its preload, taken by the glue), and nothing else');
     } finally {
       await context.close();
     }
