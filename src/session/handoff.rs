@@ -1,9 +1,11 @@
-//! Handing the page over from the first load to the whole app.
+//! Handing the page over from a player to the whole app.
 //!
-//! The browser first loads a small build (the `lite` feature: the default page's player,
-//! its walkthrough and the stage's edits) so a reader on a phone network can play the run
-//! sooner; the whole app (lessons, editor, exports, sharing, comparing, quizzes) loads when
-//! the reader first asks for one of them. The first build then hands its session over: a
+//! The browser first loads a smaller build — a player: the first load (the `lite`
+//! feature: the default page's run, its walkthrough and the stage's edits) or the links'
+//! player (`player`: any built-in run, lesson or question) — so a reader on a phone
+//! network can play the run sooner; the whole app (the lessons menu, editor, exports,
+//! sharing, comparing) loads when the reader first asks for one of them. The player then
+//! hands its session over: a
 //! [`Handoff`] says what the whole app must rebuild — the edits made so far (each scenario
 //! of the undo history, so Undo and "Compare with before my edit" still work), the cursor,
 //! and what the reader asked for — and `Session::resumed` rebuilds it. Nothing the reader
@@ -21,17 +23,17 @@ use crate::session::edit::Edit;
 use crate::session::{Menu, Panel};
 use crate::vocab::ids::NodeId;
 
-/// What the whole app must rebuild to continue where the first load stopped.
+/// What the whole app must rebuild to continue where a player stopped.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Handoff {
     /// A link to follow instead of rebuilding the default page (opening another scenario,
     /// a deep link, a quiz).
     pub link: Option<String>,
-    /// The built-in scenario the first load had open, when not the default page's (its
-    /// fenced fix, opened from the walkthrough).
+    /// The built-in scenario the player had open, when not the default page's (a lesson,
+    /// its fix opened from the walkthrough).
     pub base: Option<String>,
     /// The fence of each scenario of the undo history after the default one, oldest first
-    /// (the last is the scenario on screen): the first load's only edit of its own is the
+    /// (the last is the scenario on screen): a player's only edit of its own is the
     /// fence switch; any other edit is handed over as [`edit`](Self::edit).
     pub fences: Vec<FenceMode>,
     /// A stage action to carry out once rebuilt (a fault added at the cursor, a resume).

@@ -376,7 +376,7 @@ impl Session {
     /// Applies one action. Returns `self` itself when nothing changed, so the page can
     /// skip the render by pointer comparison.
     pub fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        // The first load draws the whole run only: a zoom that changes nothing (Fit, or
+        // A player draws the whole run only: a zoom that changes nothing (Fit, or
         // zooming out of the whole run) stays here; any other is the whole app's.
         #[cfg(feature = "player")]
         if let Action::Zoom(z) = action {
@@ -578,8 +578,8 @@ impl Session {
                 m.open_recorded(&text, scenario.as_deref(), name.as_deref());
             }
             // Handed over above, before anything changed (see `handoff`). Listed rather
-            // than caught by `_`, so that a new action does not compile in the first load
-            // until it says what the first load does with it.
+            // than caught by `_`, so that a new action does not compile in a player until
+            // it says what a player does with it.
             #[cfg(feature = "lite")]
             Action::Navigate(_) | Action::StartQuiz(_) | Action::QuizNext | Action::SkipToStop => {
                 return self

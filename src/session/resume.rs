@@ -1,4 +1,4 @@
-//! Making and following a [`Handoff`] (see `session::handoff`): what the first load asks
+//! Making and following a [`Handoff`] (see `session::handoff`): what a player asks
 //! the whole app to rebuild ([`Session::handoff`]), and the session rebuilt from it
 //! ([`Session::resumed`]).
 
@@ -167,11 +167,11 @@ impl Session {
 
 fn needs_whole_app(action: &Action) -> bool {
     // Every action named, none caught by `_`: a new one does not compile until it says
-    // whether the first load can do it.
+    // whether a player can do it.
     match action {
         Action::Open(name) => PageCourse::open(name).is_none(),
-        // A plain link to a scenario the page carries is followed here; any other link
-        // (a time, a panel, a question, an embed, a scenario of its own) is the whole
+        // A plain link to a scenario or a question the page carries is followed here; any
+        // other link (a time, a panel, an embed, a scenario of its own) is the whole
         // app's, which reads every key. The first load, opened at the default page only,
         // hands every link over: following one would cost it bytes it does not have.
         Action::Navigate(f) => {
@@ -341,13 +341,18 @@ mod tests {
         ignore = "the first load asks no question: the whole app starts it from the link"
     )]
     fn a_question_under_way_is_handed_over_where_it_stands() {
-        // A learner at the second question's first stop, answered and revealed, opens the
-        // lessons menu: the whole app shows the same stop, the same pick and its answer.
+        // A learner at the second question's first stop, a prediction picked, opens the
+        // lessons menu: the whole app shows the same stop with the same pick.
         let mut page = Rc::new(Session::default_page()).reduce(Action::StartQuiz(1));
-        while !page.quiz_waiting() {
+        for _ in 0..1000 {
+            if page.quiz_waiting() {
+                break;
+            }
             page = page.reduce(Action::StepForward);
         }
-        page = page.reduce(Action::Pick(1)).reduce(Action::QuizNext);
+        assert!(page.quiz_waiting(), "the question's first stop");
+        page = page.reduce(Action::Pick(1));
+        assert_eq!(page.teach.quiz.unwrap().picked, Some(1));
         let q = page.teach.quiz.unwrap();
         let h = page.handoff(Some(&Action::ToggleMenu(Menu::Lessons)), None);
         assert!(h.quiz.is_some());

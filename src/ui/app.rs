@@ -83,7 +83,7 @@ pub fn App() -> Html {
     let handover = super::handover::use_handover(&model, &on_action);
     super::recorded::use_recording_fetch(model.doc.wants_recording.clone(), on_action.clone());
     // The share links, rebuilt when the view's link changes (never per frame).
-    // (The first load shares nothing: the whole app does.)
+    // (A player shares nothing: the whole app does.)
     let links = {
         let m = model.clone();
         use_memo(model.nav.fragment.clone(), move |_| {
@@ -204,7 +204,7 @@ pub fn App() -> Html {
     };
     #[cfg(not(feature = "player"))]
     let zoom_bar = html! { <super::zoom::ZoomBar run={run.clone()} zoom={model.frame.zoom} cursor_t={model.play.cursor.t} on_action={on_action.clone()} /> };
-    // The first load draws the whole run: zooming in hands over to the whole app, whose
+    // A player draws the whole run: zooming in hands over to the whole app, whose
     // zoom bar (with the overview strip) takes the place of this button.
     #[cfg(feature = "player")]
     let zoom_bar = {
@@ -317,7 +317,7 @@ pub fn App() -> Html {
             </>
         },
     );
-    // The first load: what the whole app would draw there, closed, asking for it when opened.
+    // A player: what the whole app would draw there, closed, asking for it when opened.
     #[cfg(feature = "player")]
     let _ = (links, on_action_b);
     #[cfg(feature = "player")]

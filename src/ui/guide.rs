@@ -368,7 +368,8 @@ fn ask_author(m: &GuideData, cb: &Callback<Action>) -> Html {
     }
 }
 
-/// The first load offers no question (see [`guide`]).
+/// A player offers no author's question: it opens built-in scenarios only, which carry
+/// none (see [`guide`]).
 #[cfg(feature = "player")]
 fn ask_author(_: &GuideData, _: &Callback<Action>) -> Html {
     html! {}
@@ -409,8 +410,8 @@ fn about(m: &GuideData) -> Html {
 /// them; an embedded scenario with none of these shows its description, and anything else
 /// nothing.
 pub fn guide(m: &GuideData, cb: &Callback<Action>) -> Html {
-    // The first load asks no question, ours or an author's: starting one needs the whole
-    // app (`session::resume`), so its build leaves the quiz's views out.
+    // The first load asks no question, ours or an author's: starting one needs another
+    // build (`session::resume`), so it leaves the quiz's views out.
     #[cfg(not(feature = "lite"))]
     if m.quiz.is_some() {
         return quiz(m, cb);

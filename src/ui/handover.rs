@@ -1,8 +1,7 @@
-//! The first load and the whole app, in the browser (the core half is
-//! `session::handoff`).
+//! The players and the whole app, in the browser (the core half is `session::handoff`).
 //!
-//! The first load (`lite`) draws the same page, with the lessons, the editor, the exports,
-//! sharing and comparing left out. Their buttons and panels are still there, closed; opening
+//! A player — the first load (`lite`) or the links' player (`player`) — draws the same
+//! page, with the lessons menu, the editor, the exports, sharing and comparing left out. Their buttons and panels are still there, closed; opening
 //! one asks for the whole app. `static/boot.js` then fetches and compiles it while the run
 //! stays on screen (a status line says so), this build is unmounted, and the whole app
 //! mounts with the session handed over and does what was asked. A failed fetch says so,
@@ -20,7 +19,7 @@ fn global(name: &str) -> Option<wasm_bindgen::JsValue> {
     (!v.is_undefined() && !v.is_null()).then_some(v)
 }
 
-/// The session the page starts with: the one handed over by the first load, if it handed
+/// The session the page starts with: the one handed over by a player, if it handed
 /// one over, else the one the address names (read before the first render, see
 /// `Session::opened_at`).
 pub fn initial_session() -> Session {
@@ -55,7 +54,7 @@ fn use_focus(session: &Session, on_action: &Callback<Action>) {
 }
 
 /// The whole app: moves the reader to the panels the session asks for ([`use_focus`]),
-/// and draws nothing (the first load's status line is its own).
+/// and draws nothing (a player's status line is its own).
 #[cfg(not(feature = "player"))]
 #[hook]
 pub fn use_handover(session: &Session, on_action: &Callback<Action>) -> Html {
@@ -94,7 +93,7 @@ mod lite {
     use yew::AppHandle;
 
     thread_local! {
-        /// The first load's app, unmounted when the whole app takes over.
+        /// The player's app, unmounted when the whole app takes over.
         static APP: RefCell<Option<AppHandle<crate::ui::App>>> = const { RefCell::new(None) };
         /// While the whole app loads, the page's state as of the last render: the reader
         /// may play, step or switch the fence meanwhile, and the handoff carries that.
@@ -122,7 +121,7 @@ mod lite {
         Failed,
     }
 
-    /// The first load: when the session asks for the whole app, loads it and hands over;
+    /// A player: when the session asks for the whole app, loads it and hands over;
     /// draws what the reader sees meanwhile (a status line, or the failure and Retry).
     #[hook]
     pub fn use_handover(session: &Session, on_action: &Callback<Action>) -> Html {

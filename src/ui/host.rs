@@ -117,8 +117,8 @@ fn post_text(text: &str, origins: &[String]) {
 }
 
 /// An embed's conversation with its host page: its commands in, the cursor's events out.
-/// The first load is never embedded (`static/boot.js` opens every link with the whole app),
-/// so it carries none of it.
+/// A player is never embedded (`static/first-paint.js` opens every embed with the whole
+/// app), so it carries none of it.
 #[hook]
 pub fn use_embed_host(session: &Session, dispatch: &Callback<Action>) {
     #[cfg(not(feature = "player"))]

@@ -119,7 +119,7 @@ use yew::{AppHandle, Renderer};
 pub fn mount() {
     remove_first_paint();
     let app = Renderer::<App>::new().render();
-    // The first load keeps its handle: the whole app unmounts it when it takes over.
+    // A player keeps its handle: the whole app unmounts it when it takes over.
     #[cfg(feature = "player")]
     handover::keep(app);
     #[cfg(not(feature = "player"))]

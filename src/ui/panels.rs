@@ -141,7 +141,7 @@ pub fn verdict_panel(props: &PanelProps) -> Html {
 /// A panel's `<details>`, open as the session says (`Navigation::panels`), telling the
 /// session when the reader opens or closes it, with the panel's title as its summary. The
 /// legend is a disclosure in the diagram's bar (a button-like summary; Escape closes it),
-/// the others side panels. (The first load draws them closed: `handover::closed_tools`.)
+/// the others side panels. (A player draws them closed: `handover::closed_tools`.)
 #[cfg(not(feature = "player"))]
 pub fn panel_details(p: Panel, open: bool, on_action: &Callback<Action>, body: Html) -> Html {
     let cb = on_action.clone();

@@ -12,7 +12,7 @@ use crate::session::Action;
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// The first load never asks for a recording (a `rec=` link loads the whole app).
+/// A player never asks for a recording (a `rec=` link loads the whole app).
 #[cfg(feature = "player")]
 #[hook]
 pub fn use_recording_fetch(wants: Option<Rc<str>>, dispatch: Callback<Action>) {

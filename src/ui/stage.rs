@@ -64,7 +64,7 @@ pub fn stage(props: &StageProps) -> Html {
     let links = layout::stage_links_with::<PageDetail>(nodes, st);
     let packets = layout::packets(nodes, &props.run.trace, st, props.t);
     let height = layout::stage_height(nodes);
-    // The first load has no action menu: a click on the stage hands over to the whole app,
+    // A player has no action menu: a click on the stage hands over to the whole app,
     // which opens the menu there (`session::handoff`'s `selected`).
     #[cfg(not(feature = "player"))]
     let menu = action_menu(props);

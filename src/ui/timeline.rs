@@ -115,14 +115,14 @@ impl PartialEq for TimelineProps {
 /// shown whole at the usual width; else laid out again from the run's index (only what the
 /// window shows, its labels placed for it and the width).
 fn drawing(run: &Run, zoom: Option<Window>, width: f64, lane_h: f64) -> Rc<Diagram> {
-    // The first load never zooms: a zoom hands over to the whole app.
+    // A player never zooms: a zoom hands over to the whole app.
     let window = zoom
         .filter(|_| !cfg!(feature = "player"))
         .map(|w| (w.from, w.to));
     if window.is_none() && width == run.diagram.width && lane_h == run.diagram.lane_h {
         return run.diagram.clone();
     }
-    // (The first load's lanes are always the usual height: it is never an embed.)
+    // (A player's lanes are always the usual height: it is never an embed.)
     #[cfg(feature = "player")]
     let lane_h = crate::view::layout::LANE_H;
     Rc::new(crate::view::layout::layout_rows::<PageDetail>(
@@ -179,7 +179,7 @@ fn use_wheel_zoom(svg: NodeRef, s: crate::view::layout::Scale, width: f64, cb: C
 const SETTLE_MS: u32 = 150;
 
 /// The zoom window to draw: `zoom` once it has held still for [`SETTLE_MS`], or at once for
-/// a new run. (The whole app's: the first load draws the whole run only.)
+/// a new run. (The whole app's: a player draws the whole run only.)
 #[cfg(not(feature = "player"))]
 #[hook]
 fn use_settled(run: &Rc<Run>, zoom: Option<Window>) -> Option<Window> {
@@ -423,7 +423,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let d: &Diagram = &drawn;
     // The window in view (which the axis, the cursor and the pointer read) and, while the
     // drawing is of another, the transform that carries it there.
-    // (The first load draws the whole run only: no stand-in.)
+    // (A player draws the whole run only: no stand-in.)
     #[cfg(feature = "player")]
     let s = d.scale;
     #[cfg(not(feature = "player"))]
@@ -511,8 +511,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     );
     let gesture = use_mut_ref(Gesture::default);
     use_wheel_zoom(svg.clone(), s, width, props.on_action.clone());
-    // Drag to pan, pinch to zoom, double-click to fit: the whole app's (the first load
-    // draws the whole run, and its zoom hands over).
+    // Drag to pan, pinch to zoom, double-click to fit: the whole app's (a player draws
+    // the whole run, and its zoom hands over).
     #[cfg(not(feature = "player"))]
     let (onpointerdown, onpointermove, onpointerup, ondblclick) = {
         let onpointerdown = {

@@ -454,8 +454,11 @@ fn the_csp_header_is_the_one_the_end_to_end_test_serves() {
     for part in ["{base}boot.js", "data-js=", "data-wasm="] {
         assert!(pattern.contains(part), "{part}");
     }
+    // first-paint.js reads the tag's files and chooses the build; boot.js starts it.
+    let choose = read("static/first-paint.js");
+    assert!(choose.contains("'data-js'") && choose.contains("'data-wasm'"));
     let boot = read("static/boot.js");
-    assert!(boot.contains("dataset.js") && boot.contains("dataset.wasm"));
+    assert!(boot.contains("dataset.js") && boot.contains("leaselineBuild"));
     assert!(hosting.contains("pattern_script") && hosting.contains("boot.js"));
 }
 

@@ -186,11 +186,11 @@ pub fn encode(v: &ViewState) -> String {
         (None, Source::Named(name)) => format!("s={name}"),
         #[cfg(not(feature = "player"))]
         (None, Source::Custom(sc)) => format!("sc={}", pack(sc)),
-        // The first load never edits beyond the fence switch (any other edit is the whole
+        // A player never edits beyond the fence switch (any other edit is the whole
         // app's: `session::handoff`), so its scenario is always a named one and it carries
         // no scenario codec.
         #[cfg(feature = "player")]
-        (None, Source::Custom(_)) => unreachable!("the first load shows built-in scenarios only"),
+        (None, Source::Custom(_)) => unreachable!("a player shows built-in scenarios only"),
     }];
     let mut put = |key: &str, value: Option<String>| {
         if let Some(value) = value {
