@@ -389,6 +389,13 @@ impl Session {
         if action.needs_whole_app() || matches!(action, Action::Upgrade(_)) {
             let mut m = (*self).clone();
             m.play.playing = false;
+            // A zoom is kept, though not drawn (a player draws the whole run), so one that
+            // goes on while the whole app loads — a pinch, + pressed again — asks for all
+            // of it, not its last step.
+            if let Action::Zoom(z) = action {
+                let end = self.doc.run.end_ms() as i64;
+                m.frame.zoom = super::zoom::apply(self.frame.zoom, z, self.play.cursor.t, end);
+            }
             m.nav.upgrade = match action {
                 Action::Upgrade(None) => m.nav.upgrade.clone(),
                 Action::Upgrade(Some(panel)) => Some(Rc::new(self.handoff(None, Some(panel)))),

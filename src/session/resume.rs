@@ -401,6 +401,25 @@ mod tests {
     }
 
     #[test]
+    fn zooms_asked_one_after_another_add_up_in_every_build() {
+        // In a player each zoom is handed over (and the whole app opens at the window of
+        // all of them); in the whole app each is drawn. Either way two steps in are two.
+        use crate::session::zoom::{Zoom, STEP_FACTOR};
+        let step = Zoom::By {
+            factor: STEP_FACTOR,
+            around: None,
+        };
+        let page = Rc::new(Session::default_page());
+        let once = page.clone().reduce(Action::Zoom(step)).frame.zoom.unwrap();
+        let twice = page.reduce(Action::Zoom(step)).reduce(Action::Zoom(step));
+        let w = twice.frame.zoom.unwrap();
+        assert!(w.to - w.from < once.to - once.from, "{w:?} inside {once:?}");
+        if let Some(h) = twice.nav.upgrade.as_deref() {
+            assert_eq!(h.zoom, Some((w.from, w.to)));
+        }
+    }
+
+    #[test]
     fn a_fix_opened_in_the_first_load_is_the_run_handed_over() {
         let page = Rc::new(Session::default_page()).reduce(Action::Open("gc-pause-fenced".into()));
         let h = page.handoff(Some(&Action::ExploreHere), None);

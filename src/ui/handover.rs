@@ -88,6 +88,7 @@ pub use lite::*;
 mod lite {
     use super::*;
     use std::cell::RefCell;
+    use std::rc::Rc;
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
     use yew::AppHandle;
@@ -98,6 +99,11 @@ mod lite {
         /// While the whole app loads, the page's state as of the last render: the reader
         /// may play, step or switch the fence meanwhile, and the handoff carries that.
         static NOW: RefCell<Option<Handoff>> = const { RefCell::new(None) };
+        /// The reader's latest ask for the whole app (a second one while it loads — another
+        /// tool, a pinch going on — replaces the first rather than loading it again).
+        static ASKED: RefCell<Option<Rc<Handoff>>> = const { RefCell::new(None) };
+        /// Whether the whole app is being fetched: one download, however many asks.
+        static LOADING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     }
 
     /// Keeps the mounted app's handle so the handover can unmount it.
@@ -135,13 +141,17 @@ mod lite {
             let serial = asked.as_ref().map(|&(n, _)| n);
             use_effect_with(serial, move |_| {
                 if let Some((_, h)) = asked {
+                    ASKED.with(|a| *a.borrow_mut() = Some(h));
                     load.set(Load::Loading);
-                    wasm_bindgen_futures::spawn_local(async move {
-                        match start_whole_app(&h).await {
-                            Ok(()) => {}
-                            Err(()) => load.set(Load::Failed),
-                        }
-                    });
+                    if !LOADING.with(|l| l.replace(true)) {
+                        wasm_bindgen_futures::spawn_local(async move {
+                            let started = start_whole_app().await;
+                            LOADING.with(|l| l.set(false));
+                            if started.is_err() {
+                                load.set(Load::Failed);
+                            }
+                        });
+                    }
                 }
             });
         }
@@ -164,12 +174,13 @@ mod lite {
         }
     }
 
-    async fn start_whole_app(asked: &Handoff) -> Result<(), ()> {
+    async fn start_whole_app() -> Result<(), ()> {
         let promise = upgrade().map_err(|_| ())?;
         let start = wasm_bindgen_futures::JsFuture::from(promise)
             .await
             .map_err(|_| ())?;
         let start: js_sys::Function = start.dyn_into().map_err(|_| ())?;
+        let asked = ASKED.with(|a| a.borrow().clone()).ok_or(())?;
         let text = match NOW.with(|n| n.borrow_mut().take()) {
             Some(now) => asked.caught_up(&now).encode(),
             None => asked.encode(),

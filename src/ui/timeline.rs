@@ -511,9 +511,10 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     );
     let gesture = use_mut_ref(Gesture::default);
     use_wheel_zoom(svg.clone(), s, width, props.on_action.clone());
-    // Drag to pan, pinch to zoom, double-click to fit: the whole app's (a player draws
-    // the whole run, and its zoom hands over).
-    #[cfg(not(feature = "player"))]
+    // Drag to pan, pinch to zoom, double-click to fit. The links' player draws the whole
+    // run, so its pinch hands the page over with the zoom asked for (the latest, if it
+    // goes on while the whole app loads); the first load, kept small, has none of it.
+    #[cfg(not(feature = "lite"))]
     let (onpointerdown, onpointermove, onpointerup, ondblclick) = {
         let onpointerdown = {
             let gesture = gesture.clone();
@@ -545,7 +546,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             Some(ondblclick),
         )
     };
-    #[cfg(feature = "player")]
+    #[cfg(feature = "lite")]
     let (onpointerdown, onpointermove, onpointerup, ondblclick) = (
         None::<Callback<PointerEvent>>,
         None::<Callback<PointerEvent>>,

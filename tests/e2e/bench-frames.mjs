@@ -1,10 +1,13 @@
 // Frame-cost benchmark (part of `make test`, after the end-to-end tests). In the built app
-// (dist/), in headless Chromium, three measurements of the per-frame cost the app records
+// (dist/), in headless Chromium, four measurements of the per-frame cost the app records
 // in `window.leaselineFrames` (ms from the animation-frame tick, or from the zoom or pan
 // that asked for a redraw, to after the render), one line each:
 //
 //   bench frames: N samples, p50 X ms, p95 Y ms (8 clients, E entries)
-//       playing the "eight-clients" preset for about 8 s, as before;
+//       playing the "eight-clients" preset for about 8 s, as before (chosen on the
+//       default page: the whole app plays it);
+//   bench frames (the links' player): … (8 clients, E entries)
+//       the same, opened at its own link: the links' player plays it;
 //   bench frames (playback, big run): … (8 clients, E entries, W in the visible window)
 //       playing a generated run of eight clients renewing every 40 ms, over 20,000
 //       entries, drawn whole (every entry in the window);
@@ -150,6 +153,24 @@ async function presetPlayback(browser, server) {
   }
 }
 
+/** The same preset opened at its own link: the links' player plays it. */
+async function playerPlayback(browser, server) {
+  const { context, page, problems, diagram } = await open(browser, server, '#s=eight-clients');
+  try {
+    const builds = await page.evaluate(() =>
+      performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.endsWith('.wasm')),
+    );
+    if (builds.join() !== '/leaseline-player_bg.wasm') throw new Error(`#s=eight-clients ran ${builds.join()}, not the links' player`);
+    const clients = await clientsOf(page);
+    const entries = Number(await diagram.getAttribute('data-entries'));
+    const frames = await play(page);
+    checked(problems, 'eight-clients in the links\' player');
+    console.log(`bench frames (the links' player): ${summary(frames)} (${clients} clients, ${entries} entries)`);
+  } finally {
+    await context.close();
+  }
+}
+
 /** A generated run of 20,000-odd entries, drawn whole, played. */
 async function bigPlayback(browser, server) {
   const { context, page, problems, diagram } = await open(browser, server, `#sc=${scValue(bigScenario(24_000))}`);
@@ -253,6 +274,7 @@ async function main() {
   try {
     browser = await launchBrowser();
     await presetPlayback(browser, server);
+    await playerPlayback(browser, server);
     await bigPlayback(browser, server);
     await bigZoom(browser, server);
     return 0;
