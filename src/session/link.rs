@@ -61,7 +61,11 @@ pub fn plain(fragment: &str) -> Option<Plain<'_>> {
         let it = match pair.split_once('=')? {
             ("s", n) if !n.is_empty() => Plain::Scenario(n),
             // 1 to 99, as a reader counts and the pictures are named (`first/quiz-<n>`).
-            ("quiz", n) if n.len() <= 2 && !n.starts_with('0') => {
+            ("quiz", n)
+                if (1..=2).contains(&n.len())
+                    && !n.starts_with('0')
+                    && n.bytes().all(|b| b.is_ascii_digit()) =>
+            {
                 Plain::Quiz(n.parse::<usize>().ok()?.checked_sub(1)?)
             }
             ("embed", "0") => continue,
@@ -120,6 +124,7 @@ mod tests {
             "#quiz=02",
             "#quiz=100",
             "#quiz=x",
+            "#quiz=+1",
             "#quiz=",
             "#quiz=1&s=a",
             "#quiz=1&embed=1",

@@ -1,10 +1,11 @@
 //! The players and the whole app, in the browser (the core half is `session::handoff`).
 //!
 //! A player — the first load (`lite`) or the links' player (`player`) — draws the same
-//! page, with the lessons menu, the editor, the exports, sharing and comparing left out. Their buttons and panels are still there, closed; opening
-//! one asks for the whole app. `static/boot.js` then fetches and compiles it while the run
-//! stays on screen (a status line says so), this build is unmounted, and the whole app
-//! mounts with the session handed over and does what was asked. A failed fetch says so,
+//! page, with the lessons menu, the editor, the exports, sharing and comparing left out.
+//! Their buttons and panels are still there, closed; opening one asks for the whole app.
+//! `static/boot.js` then fetches and compiles it while the run stays on screen (a status
+//! line says so), this build is unmounted, and the whole app mounts with the session
+//! handed over — as it stands by then — and does what was asked. A failed fetch says so,
 //! with a Retry button; the page keeps working meanwhile.
 
 use crate::session::handoff::Handoff;
@@ -82,10 +83,10 @@ fn focus_panel(panel: Panel) {
 }
 
 #[cfg(feature = "player")]
-pub use lite::*;
+pub use player::*;
 
 #[cfg(feature = "player")]
-mod lite {
+mod player {
     use super::*;
     use std::cell::RefCell;
     use std::rc::Rc;
