@@ -70,7 +70,9 @@
     return r.ok ? r.text() : null;
   });
   if (player) build();
-  window.leaselinePicture = player ? text : text.then(build, build);
+  // Settled either way: a picture that cannot be fetched (offline, say) must not keep the
+  // page from starting its player.
+  window.leaselinePicture = player ? text.then(null, function () {}) : text.then(build, build);
   var styled = new Promise(function (ok) {
     if (!tools || tools.sheet) return ok();
     tools.addEventListener('load', ok);
