@@ -3,8 +3,9 @@
 # .css file in dist/, every build), the first load (index.html and the files it names: what
 # a reader downloads before anything is asked for), and the rest of dist/, fetched on
 # demand (the links' player, the whole app, the docs); then the ten largest functions of
-# each build's wasm by twiggy; then the floors, built the way Trunk builds the app (wasm-bindgen, then
-# wasm-opt) from tools/size-floor, so the budget can be argued with measured numbers:
+# each build's wasm by twiggy; then the floors, built the way Trunk builds the app
+# (wasm-bindgen, then wasm-opt) from tools/size-floor, so the budget can be argued with
+# measured numbers:
 # Yew plus the web-free core with no views at all, and the first load's floor — its share
 # of the core with no views, with Yew and without it.
 # Fails when the first load is over FIRST_LOAD_MAX (after printing everything).
@@ -52,8 +53,8 @@ echo "first load: $first bytes gzip ($first_parts)"
 
 # What each kind of link downloads before its first diagram, and before Play answers. The
 # default page's first load is both. Any other built-in link draws its picture from
-# index.html's files and its own first/ file (an embed or a question with the whole app's
-# stylesheet too); Play waits for that link's player and boot.js: the player build
+# index.html's files and its own first/ file (an embed with the whole app's stylesheet
+# too); Play waits for that link's player and boot.js: the player build
 # (leaseline-player) on a page link to a preset, a lesson, a fix or a question, the whole
 # app on an embed (static/first-paint.js chooses).
 shared=$((first - $(gz dist/boot.js) - $(find dist -maxdepth 1 -name 'leaseline-lite-*' -type f -print0 | xargs -0 -n1 gzip -9 -c | wc -c)))
