@@ -6,9 +6,10 @@
 //
 // Three builds share the page; static/first-paint.js chose which one this page runs
 // (`leaselineBuild`): the first load (the tag's files) on the default page, the links'
-// player (leaseline-player.js) on a page link to a built-in preset, lesson, fix or
-// question, the whole app (leaseline.js and leaseline_bg.wasm beside it) on any other
-// link. The first two hand the page to the whole app when a reader asks for more.
+// player (leaseline-player.js) on a plain link to a built-in preset, lesson, fix or
+// question (a page's or an embed's), the whole app (leaseline.js and leaseline_bg.wasm
+// beside it) on any other link. The first two hand the page to the whole app when a
+// reader asks for more.
 const tag = document.querySelector('script[data-wasm]');
 const here = new URL(tag.dataset.js, location.href);
 const whole = {
@@ -58,9 +59,11 @@ globalThis.leaselineUpgrade = async () => {
   };
 };
 
-// The whole app starts once its stylesheet is in; the players have none.
+// The whole app and an embed start once the whole app's stylesheet is in (it lays out
+// the embed); the players of a page have none.
 const start = async (b) => {
-  const [{ default: init }] = await Promise.all([import(b.js), b.js === whole.js && toolsStyles()]);
+  const styled = b.js === whole.js || b.embed;
+  const [{ default: init }] = await Promise.all([import(b.js), styled && toolsStyles()]);
   await init({ module_or_path: b.wasm });
 };
 const build = globalThis.leaselineBuild;

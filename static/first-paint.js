@@ -10,11 +10,11 @@
 // It also chooses the build the page runs, and starts its download before boot.js (a
 // module, run after parsing) asks for it (`leaselineBuild`):
 //   - the first load (the tag's files) on the default page;
-//   - the player (leaseline-player.js) on a page link to a built-in preset, lesson, fix
-//     or interview question: the first load's page with every lock service, fault,
-//     lesson and question;
-//   - the whole app (leaseline.js) on any other link: an embed, a custom scenario, a
-//     time, a panel.
+//   - the player (leaseline-player.js) on a plain link to a built-in preset, lesson, fix
+//     or interview question, a page's or an embed's: the first load's page with every
+//     lock service, fault, lesson and question, and the embed's view and host messages;
+//   - the whole app (leaseline.js) on any other link: a custom scenario, a time, a
+//     panel, an embed's options.
 // Nothing else is preloaded, so a page downloads nothing it does not use.
 (function () {
   var h = location.hash;
@@ -26,16 +26,17 @@
   var js = new URL(tag.getAttribute('data-js'), location.href);
   var wasm = new URL(tag.getAttribute('data-wasm'), location.href);
   var file = deep && pictureOf(h);
-  // A page link (no embed) to a preset, a lesson, a fix or a question: the player. A name
-  // that is not built in finds no picture, and the player hands it to the whole app, which
-  // says what is wrong with it.
-  var player = file && !/\.embed$/.test(file);
+  // A plain link to a preset, a lesson, a fix or a question: the player. A name that is
+  // not built in finds no picture, and the player hands it to the whole app, which says
+  // what is wrong with it.
+  var player = !!file;
+  var embed = player && /\.embed$/.test(file);
   if (deep) {
     var name = player ? 'leaseline-player' : 'leaseline';
     js = new URL(name + '.js', js);
     wasm = new URL(name + '_bg.wasm', js);
   }
-  window.leaselineBuild = { js: js.href, wasm: wasm.href, player: player };
+  window.leaselineBuild = { js: js.href, wasm: wasm.href, player: player, embed: embed };
   var link = function (rel, href, as) {
     var l = document.createElement('link');
     l.rel = rel;
@@ -56,9 +57,9 @@
   };
   if (!deep) return build();
   // The whole app's stylesheet, which its embeds and panels need (static/boot.js waits for
-  // it before the app starts); the embed's picture is laid out by it too. The player
-  // draws the first load's page, which needs none of it.
-  var tools = player ? null : link('stylesheet', new URL('tools.css', js).href);
+  // it before the app starts); the embed's picture is laid out by it too. The player of
+  // a page link draws the first load's page, which needs none of it.
+  var tools = player && !embed ? null : link('stylesheet', new URL('tools.css', js).href);
   if (tools) tools.setAttribute('data-tools', '');
   if (!other || !file) return build();
   // The picture first: a few kilobytes the reader sees. The whole app's half megabyte

@@ -57,6 +57,11 @@ pub struct Handoff {
     pub selected: Option<crate::session::edit::Target>,
     /// An interview question under way (the links' player asks them), where it stands.
     pub quiz: Option<QuizAt>,
+    /// The page is an embed in a host's page (the links' player plays a plain embed link).
+    pub embed: bool,
+    /// A host's `load` message for the whole app to read and carry out (a player checks
+    /// all of it but the scenario: `embed::read`), as one line of JSON text.
+    pub host: Option<String>,
 }
 
 /// Where a built-in interview question stands: which one, at which stop, what was picked
@@ -131,8 +136,17 @@ impl Handoff {
             Some(crate::session::edit::Target::Link(a, b)) => line("select", &format!("{a} {b}")),
             None => {}
         }
-        // The first load asks no question (`Session::handoff` never sets one there), so
-        // it carries none of this.
+        // The first load asks no question and is never embedded (`Session::handoff` never
+        // sets these there), so it carries none of this.
+        #[cfg(not(feature = "lite"))]
+        if self.embed {
+            line("embed", "1");
+        }
+        #[cfg(not(feature = "lite"))]
+        if let Some(m) = &self.host {
+            // JSON allows a line break only between its tokens, where a space does as well.
+            line("host", &m.replace(['\n', '\r'], " "));
+        }
         #[cfg(not(feature = "lite"))]
         if let Some(q) = self.quiz {
             let picked = q.picked.map_or("-".to_string(), |p| p.to_string());
@@ -205,6 +219,8 @@ impl Handoff {
                         shown: flag(4).ok_or_else(bad)?,
                     });
                 }
+                "embed" if v == "1" => h.embed = true,
+                "host" => h.host = Some(v.to_string()),
                 "z" => {
                     let (a, b) = v.split_once(' ').ok_or_else(bad)?;
                     h.zoom = Some((a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?));

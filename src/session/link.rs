@@ -41,8 +41,8 @@ pub fn quiz(i: usize) -> String {
     format!("#quiz={}", i + 1)
 }
 
-/// A plain page link: the one kind the players (the first load and the links' player)
-/// follow themselves (`Action::needs_whole_app`).
+/// A plain link: the one kind the players (the first load and the links' player) follow
+/// themselves (`Action::needs_whole_app`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Plain<'a> {
     /// `#s=<name>`: a preset, a lesson or a fix.
@@ -51,12 +51,12 @@ pub enum Plain<'a> {
     Quiz(usize),
 }
 
-/// What a plain page link names — `#s=<name>` or `#quiz=<n>`, with `embed=0` at most
-/// beside it — and nothing else: any other fragment, however well formed, is `None`, left
-/// to [`parse`] and the whole app. Read without the link parser, which the first load
-/// does not carry.
-pub fn plain(fragment: &str) -> Option<Plain<'_>> {
-    let mut named = None;
+/// What a plain link names — `#s=<name>` or `#quiz=<n>`, with at most one `embed=0|1`
+/// beside it — and whether it is an embed's; any other fragment, however well formed, is
+/// `None`, left to [`parse`] and the whole app. Read without the link parser, which the
+/// players do not carry.
+pub fn plain(fragment: &str) -> Option<(Plain<'_>, bool)> {
+    let (mut named, mut embed) = (None, None);
     for pair in fragment.strip_prefix('#')?.split('&') {
         let it = match pair.split_once('=')? {
             ("s", n) if !n.is_empty() => Plain::Scenario(n),
@@ -68,14 +68,19 @@ pub fn plain(fragment: &str) -> Option<Plain<'_>> {
             {
                 Plain::Quiz(n.parse::<usize>().ok()?.checked_sub(1)?)
             }
-            ("embed", "0") => continue,
+            ("embed", on @ ("0" | "1")) => {
+                if embed.replace(on == "1").is_some() {
+                    return None;
+                }
+                continue;
+            }
             _ => return None,
         };
         if named.replace(it).is_some() {
             return None;
         }
     }
-    named
+    Some((named?, embed.unwrap_or(false)))
 }
 
 /// Reads a menu link (with or without its `#`) as the target it names; an empty fragment
@@ -103,21 +108,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_plain_page_link_names_its_scenario_or_question_and_nothing_else_does() {
-        assert_eq!(plain("#s=gc-pause"), Some(Plain::Scenario("gc-pause")));
+    fn a_plain_link_names_its_scenario_or_question_and_whether_it_is_an_embed() {
+        assert_eq!(
+            plain("#s=gc-pause"),
+            Some((Plain::Scenario("gc-pause"), false))
+        );
         assert_eq!(
             plain("#s=check-then-write/fencing&embed=0"),
-            Some(Plain::Scenario("check-then-write/fencing"))
+            Some((Plain::Scenario("check-then-write/fencing"), false))
         );
-        assert_eq!(plain("#quiz=2"), Some(Plain::Quiz(1)));
-        assert_eq!(plain("#embed=0&quiz=12"), Some(Plain::Quiz(11)));
+        assert_eq!(plain("#s=a&embed=1"), Some((Plain::Scenario("a"), true)));
+        assert_eq!(plain("#quiz=2"), Some((Plain::Quiz(1), false)));
+        assert_eq!(plain("#embed=0&quiz=12"), Some((Plain::Quiz(11), false)));
+        assert_eq!(plain("#quiz=1&embed=1"), Some((Plain::Quiz(0), true)));
         for other in [
             "",
             "#",
             "s=gc-pause",
             "#s=",
             "#s=a&s=b",
-            "#s=a&embed=1",
+            "#s=a&embed=2",
+            "#s=a&embed=1&embed=1",
+            "#s=a&embed=0&embed=1",
+            "#embed=1",
             "#s=a&beat=2",
             "#s=a&",
             "#quiz=0",
@@ -127,7 +140,7 @@ mod tests {
             "#quiz=+1",
             "#quiz=",
             "#quiz=1&s=a",
-            "#quiz=1&embed=1",
+            "#quiz=1&autoplay=1&embed=1",
         ] {
             assert_eq!(plain(other), None, "{other}");
         }

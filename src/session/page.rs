@@ -122,6 +122,10 @@ pub enum Action {
     RunDraft(String),
     /// A command from the host page of an embed, already validated.
     Host(Command),
+    /// A host's `load` message with a scenario object, checked but for the scenario
+    /// (`embed::read`): the links' player, which carries no scenario codec, hands it to the
+    /// whole app, which reads it with `embed::parse` and loads it or says what is wrong.
+    HostLoad(String),
     /// Compare with a variant ("" = the fence switched, [`BEFORE_LAST_EDIT`] = the run
     /// before the last edit), or stop comparing.
     Compare(Option<String>),
@@ -431,7 +435,8 @@ impl Session {
             | Action::RunDraft(_)
             | Action::Compare(_)
             | Action::OpenRecorded { .. }
-            | Action::Host(Command::Open(_) | Command::Load(_)) => Kind::Changes,
+            | Action::Host(Command::Open(_) | Command::Load(_))
+            | Action::HostLoad(_) => Kind::Changes,
             _ => Kind::Other,
         };
         match action {
@@ -508,7 +513,13 @@ impl Session {
             #[cfg(all(feature = "player", not(feature = "lite")))]
             Action::Navigate(fragment) => {
                 use super::link::{plain, Plain};
-                match plain(&fragment) {
+                let link = plain(&fragment);
+                // An embed stays an embed, and a page stays a page, as the whole app's
+                // `navigate` keeps them.
+                if let Some((_, embed)) = link {
+                    m.embed.on = embed;
+                }
+                match link.map(|(names, _)| names) {
                     Some(Plain::Scenario(name)) => {
                         let shown = m.doc.name.as_deref() == Some(name)
                             && PageCourse::open(name)
@@ -527,8 +538,15 @@ impl Session {
                 m.nav.menu = None;
                 m.nav.chapter = None;
             }
-            #[cfg(not(feature = "player"))]
+            // (The first load is never embedded: static/first-paint.js opens it at the
+            // default page only.)
+            #[cfg(not(feature = "lite"))]
             Action::Host(cmd) => m.host(cmd),
+            #[cfg(not(feature = "player"))]
+            Action::HostLoad(text) => match super::embed::parse(&text) {
+                Ok(cmd) => m.host(cmd),
+                Err(e) => m.doc.error = Some(e),
+            },
             Action::Compare(None) => m.doc.versus = None,
             #[cfg(not(feature = "player"))]
             Action::Compare(Some(with)) => m.compare_with(&with),
@@ -590,12 +608,14 @@ impl Session {
             // than caught by `_`, so that a new action does not compile in a player until
             // it says what a player does with it.
             #[cfg(feature = "lite")]
-            Action::Navigate(_) | Action::StartQuiz(_) | Action::QuizNext | Action::SkipToStop => {
-                return self
-            }
+            Action::Navigate(_)
+            | Action::StartQuiz(_)
+            | Action::QuizNext
+            | Action::SkipToStop
+            | Action::Host(_) => return self,
             #[cfg(feature = "player")]
             Action::Edit(_)
-            | Action::Host(_)
+            | Action::HostLoad(_)
             | Action::Compare(Some(_))
             | Action::AskAuthor
             | Action::RunDraft(_)

@@ -2,6 +2,7 @@
 //! the whole app to rebuild ([`Session::handoff`]), and the session rebuilt from it
 //! ([`Session::resumed`]).
 
+use super::embed::Command;
 use super::handoff::Handoff;
 use super::page::{Action, Session};
 use super::panel::{Menu, Panel};
@@ -26,6 +27,7 @@ impl Session {
             panel,
             menu: self.nav.menu.map(|m| m.name().to_string()),
             zoom: self.frame.zoom.map(|w| (w.from, w.to)),
+            embed: self.embed.on,
             ..Handoff::default()
         };
         // The first load asks no question, so it carries none of this.
@@ -74,6 +76,7 @@ impl Session {
                 h.panel = Some(Panel::Explore);
             }
             Some(Action::Select(Some(sel))) => h.selected = Some(*sel),
+            Some(Action::HostLoad(text)) => h.host = Some(text.clone()),
             Some(Action::Zoom(z)) => {
                 let end = self.doc.run.end_ms() as i64;
                 h.zoom = super::zoom::apply(self.frame.zoom, *z, self.play.cursor.t, end)
@@ -89,6 +92,8 @@ impl Session {
     pub fn resumed(h: &Handoff) -> Session {
         if let Some(link) = &h.link {
             let mut m = Session::opened_at(link);
+            m.embed.on |= h.embed;
+            m.embed.told = h.embed;
             m.carry_on(h);
             return m;
         }
@@ -136,13 +141,16 @@ impl Session {
                 q
             });
         }
+        (m.embed.on, m.embed.told) = (h.embed, h.embed);
         m.nav.rev = 1;
         m.carry_on(h);
         m.refresh_fragment();
-        match &h.edit {
-            Some(e) => Rc::unwrap_or_clone(Rc::new(m).reduce(Action::Edit(e.clone()))),
-            None => m,
-        }
+        let then = match (&h.edit, &h.host) {
+            (Some(e), _) => Action::Edit(e.clone()),
+            (None, Some(text)) => Action::HostLoad(text.clone()),
+            (None, None) => return m,
+        };
+        Rc::unwrap_or_clone(Rc::new(m).reduce(then))
     }
 }
 
@@ -171,13 +179,13 @@ fn needs_whole_app(action: &Action) -> bool {
     match action {
         Action::Open(name) => PageCourse::open(name).is_none(),
         // A plain link to a scenario or a question the page carries is followed here; any
-        // other link (a time, a panel, an embed, a scenario of its own) is the whole
-        // app's, which reads every key. The first load, opened at the default page only,
+        // other link (a time, a panel, an embed's options, a scenario of its own) is the
+        // whole app's, which reads every key. The first load, opened at the default page only,
         // hands every link over: following one would cost it bytes it does not have.
         Action::Navigate(f) => {
             use super::link::{plain, Plain};
             cfg!(feature = "lite")
-                || match plain(f) {
+                || match plain(f).map(|(names, _)| names) {
                     Some(Plain::Scenario(n)) => PageCourse::open(n).is_none(),
                     Some(Plain::Quiz(q)) => PageCourse::quiz(q).is_none(),
                     None => true,
@@ -194,13 +202,23 @@ fn needs_whole_app(action: &Action) -> bool {
         | Action::ToggleMenu(_)
         | Action::Import(_)
         | Action::RunDraft(_)
-        | Action::Host(_)
+        | Action::HostLoad(_)
         | Action::Compare(_)
         | Action::SeekEntryB(_)
         | Action::ExploreHere
         | Action::ExploreFix(_)
         | Action::OpenRecorded { .. }
         | Action::Zoom(_) => true,
+        // A player plays, pauses, seeks and opens any built-in run for its host page; a
+        // scenario of the host's own is the whole app's (`HostLoad`).
+        Action::Host(cmd) => {
+            cfg!(feature = "lite")
+                || match cmd {
+                    Command::Play | Command::Pause | Command::Seek(_) => false,
+                    Command::Open(name) => PageCourse::open(name).is_none(),
+                    Command::Load(_) => true,
+                }
+        }
         Action::Select(selected) => selected.is_some(),
         Action::TogglePlay
         | Action::Pause
@@ -303,6 +321,71 @@ mod tests {
                 assert!(resumed.can_undo(), "{label}");
             }
         }
+    }
+
+    #[test]
+    #[cfg_attr(
+        feature = "lite",
+        ignore = "the first load is never embedded: it opens the default page alone"
+    )]
+    fn an_embed_the_player_plays_stays_an_embed_in_the_whole_app() {
+        let embed = Rc::new(Session::opened_at("#s=slow-client-clock&embed=1"));
+        assert!(embed.embed.on);
+        assert_eq!(embed.doc.name.as_deref(), Some("slow-client-clock"));
+        // The host's play, pause, seek and open are the player's own.
+        for cmd in [
+            Command::Play,
+            Command::Seek(1_000),
+            Command::Open("gc-pause-fenced".into()),
+        ] {
+            assert!(!Action::Host(cmd).needs_whole_app());
+        }
+        let played = embed.clone().reduce(Action::Host(Command::Seek(40_000)));
+        assert!(played.play.cursor.step > 0);
+        // Share is the whole app's: it opens the dialog in the embed, where the player was.
+        let share = Action::ToggleMenu(Menu::Share);
+        assert!(share.needs_whole_app());
+        let h = Handoff::decode(&played.handoff(Some(&share), None).encode()).unwrap();
+        let resumed = Session::resumed(&h);
+        assert!(resumed.embed.on && resumed.embed.told);
+        assert_eq!(resumed.nav.menu, Some(Menu::Share));
+        assert_eq!(resumed.play.cursor, played.play.cursor);
+        assert_eq!(resumed.doc.run.digest, played.doc.run.digest);
+    }
+
+    #[test]
+    #[cfg_attr(
+        feature = "player",
+        ignore = "a player hands a host's own scenario over: the whole app reads it"
+    )]
+    fn a_hosts_own_scenario_is_handed_over_and_loaded_by_the_whole_app() {
+        let embed = Rc::new(Session::opened_at("#quiz=2&embed=1"));
+        let mut sc = crate::teach::course::open("gc-pause").unwrap();
+        sc.name = "the host's own".into();
+        sc.seed = 99;
+        // Pretty-printed, across lines, as a host may send it.
+        let msg = format!(
+            r#"{{"leaseline":1,"type":"load","scenario":{}}}"#,
+            sc.to_json_pretty()
+        );
+        assert!(msg.contains('\n'));
+        let a = Action::HostLoad(msg);
+        assert!(a.needs_whole_app());
+        let h = Handoff::decode(&embed.handoff(Some(&a), None).encode()).unwrap();
+        let resumed = Session::resumed(&h);
+        assert!(resumed.embed.on);
+        assert_eq!(*resumed.doc.run.scenario, sc);
+        assert_eq!(resumed.teach.quiz, None);
+        // A scenario the whole app refuses is said, and the page stays as it was.
+        let bad = r#"{"leaseline":1,"type":"load","scenario":{"version":1}}"#;
+        let h = embed.handoff(Some(&Action::HostLoad(bad.into())), None);
+        let resumed = Session::resumed(&Handoff::decode(&h.encode()).unwrap());
+        assert!(resumed
+            .doc
+            .error
+            .as_deref()
+            .is_some_and(|e| e.starts_with("scenario")));
+        assert_eq!(resumed.doc.run.digest, embed.doc.run.digest);
     }
 
     #[test]

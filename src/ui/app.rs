@@ -24,8 +24,10 @@ use super::playbar::{playbar, PlaybarProps};
 #[cfg(not(feature = "player"))]
 use super::settings::Settings;
 use super::sharing::base;
+#[cfg(not(feature = "lite"))]
+use super::sharing::embed_bar;
 #[cfg(not(feature = "player"))]
-use super::sharing::{embed_bar, share_dialog};
+use super::sharing::share_dialog;
 use super::stage::{stage, use_action_menu, StageProps};
 use super::timeline::Timeline;
 use super::transcript::Transcript;
@@ -82,12 +84,14 @@ pub fn App() -> Html {
     super::guide::use_question_in_view(model.quiz_waiting());
     let handover = super::handover::use_handover(&model, &on_action);
     super::recorded::use_recording_fetch(model.doc.wants_recording.clone(), on_action.clone());
-    // The share links, rebuilt when the view's link changes (never per frame).
-    // (A player shares nothing: the whole app does.)
+    // The share links, rebuilt when the view's link changes (never per frame). A player
+    // shares nothing (its Share button asks for the whole app), but an embed's bar links
+    // to the run in the full page.
     let links = {
         let m = model.clone();
         use_memo(model.nav.fragment.clone(), move |_| {
-            if cfg!(feature = "player") {
+            // (The first load is never embedded.)
+            if cfg!(feature = "lite") || (cfg!(feature = "player") && !m.embed.on) {
                 return (String::new(), String::new());
             }
             let (full, embed) = m.share_fragments();
@@ -242,7 +246,10 @@ pub fn App() -> Html {
         &on_action,
     );
     let verdict = verdict_panel(&panel);
-    #[cfg(not(feature = "player"))]
+    // (A player's Share button asks for the whole app, which opens the dialog.)
+    #[cfg(all(feature = "player", not(feature = "lite")))]
+    let share = html! {};
+    #[cfg(not(feature = "lite"))]
     if model.embed.on {
         // Embedded in a course page: the run and its controls, no site around them. With
         // `view=diagram`, only the diagram, its controls and the caption; a quiz keeps its

@@ -117,11 +117,11 @@ fn post_text(text: &str, origins: &[String]) {
 }
 
 /// An embed's conversation with its host page: its commands in, the cursor's events out.
-/// A player is never embedded (`static/first-paint.js` opens every embed with the whole
-/// app), so it carries none of it.
+/// The first load is never embedded (`static/first-paint.js` opens it at the default page
+/// only), so it carries none of it.
 #[hook]
 pub fn use_embed_host(session: &Session, dispatch: &Callback<Action>) {
-    #[cfg(not(feature = "player"))]
+    #[cfg(not(feature = "lite"))]
     {
         use_host_messages(
             session.embed.on,
@@ -131,7 +131,7 @@ pub fn use_embed_host(session: &Session, dispatch: &Callback<Action>) {
         use_host_events(session);
         use_fit_to_content(session);
     }
-    #[cfg(feature = "player")]
+    #[cfg(feature = "lite")]
     let _ = (session, dispatch);
 }
 
@@ -165,8 +165,8 @@ pub fn use_host_messages(embed: bool, origins: Rc<Vec<String>>, dispatch: Callba
                 if text.as_deref().is_some_and(crate::session::fit::foreign) {
                     return;
                 }
-                match text.map(|t| crate::session::embed::parse(&t)) {
-                    Some(Ok(cmd)) => dispatch.emit(Action::Host(cmd)),
+                match text.map(|t| command(&t)) {
+                    Some(Ok(action)) => dispatch.emit(action),
                     Some(Err(message)) => {
                         post_to_host(&crate::session::embed::Event::Error { message }, &origins)
                     }
@@ -177,11 +177,28 @@ pub fn use_host_messages(embed: bool, origins: Rc<Vec<String>>, dispatch: Callba
     });
 }
 
+/// A host's message as the action it asks for, or what is wrong with it. The links' player
+/// carries no scenario codec: it checks a `load` of the host's own scenario all but the
+/// scenario, and hands it to the whole app (`Action::HostLoad`), which reads the rest.
+fn command(text: &str) -> Result<Action, String> {
+    #[cfg(not(feature = "player"))]
+    return crate::session::embed::parse(text).map(Action::Host);
+    #[cfg(feature = "player")]
+    crate::session::embed::read(text).map(|r| match r {
+        crate::session::embed::Read::Command(c) => Action::Host(c),
+        crate::session::embed::Read::Load(_) => Action::HostLoad(text.to_string()),
+    })
+}
+
 /// Tells the host page what happens in an embed: ready, the cursor's step, each violation
 /// the cursor passes, each quiz answer, and the learner's progress as statements.
 #[hook]
 pub fn use_host_events(session: &Session) {
-    let last = use_mut_ref(|| None::<(usize, String)>);
+    // A whole app a player handed its embed over to starts where the host's news stands:
+    // the player told it `ready`, the cursor and the progress so far.
+    let told = session.embed.told;
+    let last =
+        use_mut_ref(|| told.then(|| (session.play.cursor.step, session.doc.run.digest.clone())));
     let embed = session.embed.on;
     let origins = session.embed.origins.clone();
     let step = session.play.cursor.step;
@@ -212,7 +229,13 @@ pub fn use_host_events(session: &Session) {
     });
     // Progress a course platform records: worked out at each render (the tracker keeps
     // what was told, so each statement is new), posted once the render is committed.
-    let tracker = use_mut_ref(crate::session::statements::Tracker::default);
+    let tracker = use_mut_ref(|| {
+        let mut t = crate::session::statements::Tracker::default();
+        if told {
+            t.observe(session);
+        }
+        t
+    });
     let statements = if embed {
         tracker.borrow_mut().observe(session)
     } else {
@@ -231,7 +254,12 @@ pub fn use_host_events(session: &Session) {
     let quiz = session.teach.quiz.filter(|q| q.revealed && !q.author);
     let answer = quiz.and_then(|q| q.right(&session.doc.run.scenario, &session.doc.run.trace));
     let origins = session.embed.origins.clone();
+    let first = use_mut_ref(|| told);
     use_effect_with(quiz.map(|q| (q.question, q.stop)), move |q| {
+        // (An answer out when the page was handed over was told by the player.)
+        if std::mem::take(&mut *first.borrow_mut()) {
+            return;
+        }
         if let (true, Some((question, stop)), Some(right)) = (embed, *q, answer) {
             let e = crate::session::embed::Event::QuizAnswered {
                 question,
@@ -247,7 +275,7 @@ pub fn use_host_events(session: &Session) {
 /// whenever it changes — after a render that may change what is shown (another run, step,
 /// beat or quiz state, a panel, a message) and when the frame's width changes (the text
 /// wraps anew).
-#[cfg(not(feature = "player"))]
+#[cfg(not(feature = "lite"))]
 #[hook]
 fn use_fit_to_content(session: &Session) {
     let embed = session.embed.on;
@@ -278,7 +306,7 @@ fn use_fit_to_content(session: &Session) {
 
 /// The height an embed last asked its host for, the frame's height when it asked, and
 /// what the page showed when it last measured ([`shown`]).
-#[cfg(not(feature = "player"))]
+#[cfg(not(feature = "lite"))]
 #[derive(Default)]
 struct Told {
     height: i64,
@@ -290,7 +318,7 @@ struct Told {
 /// size, the drawing's usual height and width in its units, and the words of every box
 /// below it. While a run plays the step changes every frame and these seldom do, so the
 /// measurement ([`needed_height`], two layouts) is made only when they change.
-#[cfg(not(feature = "player"))]
+#[cfg(not(feature = "lite"))]
 fn shown(window: &web_sys::Window, doc: &web_sys::Document) -> String {
     let px = |v: Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue>| {
         v.ok().and_then(|v| v.as_f64()).unwrap_or(0.0) as i64
@@ -326,7 +354,7 @@ fn shown(window: &web_sys::Window, doc: &web_sys::Document) -> String {
 /// of a fixed frame's height (tools.css), which in a fitted frame would only squeeze the
 /// text below it into a scrolling box. A host that fitted the frame once is trusted to
 /// fit it again, so the mark stays.
-#[cfg(not(feature = "player"))]
+#[cfg(not(feature = "lite"))]
 fn tell_height(told: &std::cell::RefCell<Told>, origins: &[String]) {
     let Some(window) = web_sys::window() else {
         return;
@@ -372,7 +400,7 @@ fn tell_height(told: &std::cell::RefCell<Told>, origins: &[String]) {
 /// missed what the drawing's share of the frame's height (45% of it) took from the text
 /// below it, so on a phone a walkthrough stayed a scrolling box in a frame that said it
 /// fitted.
-#[cfg(not(feature = "player"))]
+#[cfg(not(feature = "lite"))]
 fn needed_height() -> Option<i64> {
     use crate::vocab::numbers;
     let window = web_sys::window()?;
