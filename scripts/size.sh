@@ -54,14 +54,14 @@ echo "first load: $first bytes gzip ($first_parts)"
 # What each kind of link downloads before its first diagram, and before Play answers. The
 # default page's first load is both. Any other built-in link draws its picture from
 # index.html's files and its own first/ file (an embed with the whole app's stylesheet
-# too); Play waits for that link's player and boot.js: the player build
-# (leaseline-player) on a page link to a preset, a lesson, a fix or a question, the whole
-# app on an embed (static/first-paint.js chooses).
+# too); Play waits for the links' player (leaseline-player) and boot.js, on a plain link
+# to a preset, a lesson, a fix or a question, a page's or an embed's (static/first-paint.js
+# chooses; an embed with options, a custom scenario and the like wait for the whole app).
 shared=$((first - $(gz dist/boot.js) - $(find dist -maxdepth 1 -name 'leaseline-lite-*' -type f -print0 | xargs -0 -n1 gzip -9 -c | wc -c)))
 whole_app=$(( $(gz dist/boot.js) + $(gz dist/leaseline.js) + $(gz dist/leaseline_bg.wasm) ))
 player=$(( $(gz dist/boot.js) + $(gz dist/leaseline-player.js) + $(gz dist/leaseline-player_bg.wasm) ))
-echo "the whole app: $whole_app bytes gzip (its wasm $(gz dist/leaseline_bg.wasm), its glue $(gz dist/leaseline.js), boot.js $(gz dist/boot.js)): an embed's player"
-echo "the links' player: $player bytes gzip (its wasm $(gz dist/leaseline-player_bg.wasm), its glue $(gz dist/leaseline-player.js), boot.js $(gz dist/boot.js)): a page link's to a preset, a lesson, a fix or a question"
+echo "the whole app: $whole_app bytes gzip (its wasm $(gz dist/leaseline_bg.wasm), its glue $(gz dist/leaseline.js), boot.js $(gz dist/boot.js)): the player of any other link, and every tool"
+echo "the links' player: $player bytes gzip (its wasm $(gz dist/leaseline-player_bg.wasm), its glue $(gz dist/leaseline-player.js), boot.js $(gz dist/boot.js)): a plain link's to a preset, a lesson, a fix or a question, a page's or an embed's"
 echo "first load by kind of link (bytes gzip, to the first diagram / to Play):"
 echo "  default page: $first / $first"
 for kind in "lesson:s-slow-client-clock" "fix:s-check-then-write~fencing" "question:quiz-2" \
@@ -71,15 +71,12 @@ for kind in "lesson:s-slow-client-clock" "fix:s-check-then-write~fencing" "quest
   [[ -f $picture ]] || { echo "size: $picture is missing (scripts/first-paint.mjs writes it)" >&2; exit 1; }
   if [[ $file != *.embed ]]; then
     drawn=$((shared + $(gz "$picture")))
-    played=$((drawn + player))
-    by="the links' player"
   else
     drawn=$((shared + $(gz dist/tools.css) + $(gz "$picture")))
-    played=$((drawn + whole_app))
-    by="the whole app"
   fi
+  played=$((drawn + player))
   note=""
-  ((played > FIRST_LOAD_MAX)) && note=" (to Play: over the $FIRST_LOAD_MAX ceiling by $((played - FIRST_LOAD_MAX)); $by is its player)"
+  ((played > FIRST_LOAD_MAX)) && note=" (to Play: over the $FIRST_LOAD_MAX ceiling by $((played - FIRST_LOAD_MAX)); the links' player is its player)"
   echo "  ${kind%%:*} ($file): $drawn / $played$note"
 done
 

@@ -28,7 +28,16 @@ pub fn initial_session() -> Session {
     if let Some(text) = global(HANDOFF_GLOBAL).and_then(|v| v.as_string()) {
         let _ = js_sys::Reflect::delete_property(&js_sys::global(), &HANDOFF_GLOBAL.into());
         match Handoff::decode(&text) {
-            Ok(h) => return Session::resumed(&h),
+            Ok(h) => {
+                let s = Session::resumed(&h);
+                // A host's scenario the player passed on unread and the whole app refused:
+                // the host is told, as the whole app's own listener tells it (`ui::host`).
+                if let Some(Err(message)) = h.host.as_deref().map(crate::session::embed::parse) {
+                    let refused = crate::session::embed::Event::Error { message };
+                    super::host::post_to_host(&refused, &s.embed.origins);
+                }
+                return s;
+            }
             Err(e) => {
                 let mut s = Session::opened_at(&super::hooks::hash());
                 s.doc.error = Some(e);

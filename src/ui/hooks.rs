@@ -108,7 +108,7 @@ pub(super) fn listen<T: ?Sized>(
 /// Calls `f` whenever `el` changes size (and once when it is first observed), until the
 /// returned observer is dropped. A `ResizeObserver`: it hears a box that grows because
 /// something beside it shrank, which the window's `resize` event does not.
-#[cfg(not(feature = "player"))]
+#[cfg(not(feature = "lite"))]
 pub(super) fn on_resize(el: Option<web_sys::Element>, f: impl Fn() + 'static) -> Option<Observed> {
     let el = el?;
     let callback = Closure::<dyn Fn()>::new(f);
@@ -121,13 +121,13 @@ pub(super) fn on_resize(el: Option<web_sys::Element>, f: impl Fn() + 'static) ->
 }
 
 /// A live [`on_resize`]: dropping it stops observing and frees the callback.
-#[cfg(not(feature = "player"))]
+#[cfg(not(feature = "lite"))]
 pub(super) struct Observed {
     observer: web_sys::ResizeObserver,
     _callback: Closure<dyn Fn()>,
 }
 
-#[cfg(not(feature = "player"))]
+#[cfg(not(feature = "lite"))]
 impl Drop for Observed {
     fn drop(&mut self) {
         self.observer.disconnect();

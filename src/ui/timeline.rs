@@ -122,8 +122,8 @@ fn drawing(run: &Run, zoom: Option<Window>, width: f64, lane_h: f64) -> Rc<Diagr
     if window.is_none() && width == run.diagram.width && lane_h == run.diagram.lane_h {
         return run.diagram.clone();
     }
-    // (A player's lanes are always the usual height: it is never an embed.)
-    #[cfg(feature = "player")]
+    // (The first load's lanes are always the usual height: it is never an embed.)
+    #[cfg(feature = "lite")]
     let lane_h = crate::view::layout::LANE_H;
     Rc::new(crate::view::layout::layout_rows::<PageDetail>(
         &run.index,
@@ -302,7 +302,7 @@ fn svg_x(e: &MouseEvent, width: f64) -> Option<f64> {
 /// An embed goes narrower, to [`layout::EMBED_NARROWEST`](crate::view::layout::EMBED_NARROWEST).
 fn fit_in(b: &web_sys::Element) -> Option<f64> {
     let px = f64::from(b.client_width());
-    #[cfg(not(feature = "player"))]
+    #[cfg(not(feature = "lite"))]
     if (1.0..crate::view::layout::NARROWEST).contains(&px)
         && b.closest(".embed").ok().flatten().is_some()
     {
@@ -319,7 +319,7 @@ fn fit_in(b: &web_sys::Element) -> Option<f64> {
 /// shorter lanes never make the frame shorter in turn.)
 /// Returns the lane height and the frame's least height in CSS pixels: its lanes at their
 /// shortest, below which the frame scrolls rather than be squeezed by the text below it.
-#[cfg(not(feature = "player"))]
+#[cfg(not(feature = "lite"))]
 fn rows_in(f: &web_sys::Element, fit: f64, lanes: usize) -> Option<(i64, i64)> {
     use crate::view::layout::{lane_height_for, BOTTOM, LANE_H_MIN, TOP};
     f.closest(".embed").ok().flatten()?;
@@ -372,7 +372,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     // below the drawing growing or shrinking as its beat changes — and for each run's
     // number of lanes.
     let frame = use_node_ref();
-    #[cfg(not(feature = "player"))]
+    #[cfg(not(feature = "lite"))]
     let lane_h = {
         let rows = use_state_eq(|| None::<(i64, i64)>);
         let lanes = props.run.trace.nodes.len();
@@ -397,9 +397,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             rows.map(|(_, least)| format!("min-height:{least}px")),
         )
     };
-    #[cfg(not(feature = "player"))]
+    #[cfg(not(feature = "lite"))]
     let (lane_h, least) = lane_h;
-    #[cfg(feature = "player")]
+    #[cfg(feature = "lite")]
     let (lane_h, least) = (crate::view::layout::LANE_H, None::<String>);
     // The window drawn: the one asked for, once it has held still for [`SETTLE_MS`]
     // (the whole app's zoom); until then the last drawing stands in, moved and stretched
@@ -661,11 +661,11 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         use_folds_revealed(&svg, &drawn, d.scale.x(s.t(edge)));
         use_told(&svg, &drawn, d.scale.x(s.t(edge)));
     }
-    #[cfg(not(feature = "player"))]
+    #[cfg(not(feature = "lite"))]
     let natural = Some(n(crate::view::layout::TOP
         + crate::view::layout::LANE_H * d.lanes.len() as f64
         + crate::view::layout::BOTTOM));
-    #[cfg(feature = "player")]
+    #[cfg(feature = "lite")]
     let natural = None::<String>;
     let body = html! { <DiagramBody diagram={(*drawn).clone()} /> };
     #[cfg(not(feature = "player"))]

@@ -7,8 +7,9 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SHOTS, harness, openApp, playback, until, WAIT } from './lib.mjs';
+import { ROOT, SHOTS, harness, openApp, playback, servePages, stopServer, until, urlOf, WAIT } from './lib.mjs';
 
 const LAPTOP = { viewport: { width: 1280, height: 800 } };
 const WHOLE = /\/leaseline_bg\.wasm$/;
@@ -95,12 +96,14 @@ describe('the first load and the whole app', () => {
     }
   });
 
-  test('a lesson\'s, a fix\'s and a question\'s link open the links\' player, an embed the whole app; never the first load', async () => {
+  test('a lesson\'s, a fix\'s and a question\'s link, a page\'s or an embed\'s, open the links\' player, an embed with options the whole app; never the first load', async () => {
     for (const [hash, build] of [
       ['#s=check-then-write', PLAYER],
       ['#s=check-then-write/fencing', PLAYER],
       ['#quiz=2', PLAYER],
-      ['#s=check-then-write&embed=1', WHOLE],
+      ['#s=check-then-write&embed=1', PLAYER],
+      ['#quiz=1&embed=1', PLAYER],
+      ['#s=check-then-write&embed=1&autoplay=1', WHOLE],
     ]) {
       const context = await h.browser.newContext(LAPTOP);
       const page = await context.newPage();
@@ -117,6 +120,95 @@ describe('the first load and the whole app', () => {
       } finally {
         await context.close();
       }
+    }
+  });
+
+  test('an embed in the links\' player obeys its host; Share and a host\'s own scenario bring the whole app into the same frame, which tells nothing twice', async () => {
+    const scenario = JSON.parse(await readFile(join(ROOT, 'src/teach/flavors/redis-failover.json'), 'utf8'));
+    scenario.name = 'The host\'s own failover';
+    const host = await servePages({
+      '/unit.html': `<!doctype html><link rel="icon" href="data:,"><title>Unit 2</title><h1>Unit 2</h1>
+        <iframe title="Leaseline" width="640" height="560" src="${h.url}#s=check-then-write&embed=1"></iframe>
+        <script>
+          window.received = [];
+          addEventListener('message', (e) => e.data && e.data.leaseline === 1 && window.received.push(e.data));
+          window.send = (m) => document.querySelector('iframe').contentWindow.postMessage({ leaseline: 1, ...m }, '*');
+        </script>`,
+    });
+    const { context, page, problems } = await openApp(h.browser, `${urlOf(host)}unit.html`, LAPTOP, null, { ready: 'h1' });
+    const wasm = wasmRequests(page);
+    const frame = page.frameLocator('iframe');
+    const got = (type) => page.evaluate((t) => window.received.filter((e) => e.type === t), type);
+    try {
+      await until(async () => (await got('ready')).length === 1, 'ready from the player');
+      // Seek, play and pause: the player's own.
+      await page.evaluate(() => window.send({ type: 'seek', t_ms: 30000 }));
+      await until(async () => (await got('cursor')).some((e) => e.t_ms === 30000), 'the cursor at 30 s');
+      assert.equal(await frame.getByRole('slider', { name: 'Time' }).inputValue(), '30000');
+      await page.evaluate(() => window.send({ type: 'play' }));
+      await frame.getByRole('button', { name: 'Pause' }).waitFor();
+      await page.evaluate(() => window.send({ type: 'pause' }));
+      await frame.getByRole('button', { name: 'Play' }).waitFor();
+      // A bad message is refused by name there too.
+      await page.evaluate(() => window.send({ type: 'seek', t_ms: -5 }));
+      await until(async () => (await got('error')).some((e) => /^t_ms:/.test(e.message)), 'the error event');
+      assert.ok(!wasm.some((u) => WHOLE.test(u)), `the player obeyed alone: ${wasm.join(', ')}`);
+      const steps = (await got('cursor')).length;
+
+      // Share: the whole app opens its dialog in the frame, still an embed, the cursor kept.
+      const at = await frame.getByRole('slider', { name: 'Time' }).inputValue();
+      await frame.getByRole('button', { name: 'Share' }).click();
+      await frame.locator('#share-dialog').waitFor();
+      assert.ok(wasm.some((u) => WHOLE.test(u)), 'the whole app was fetched');
+      assert.equal(await frame.locator('.shell.embed').count(), 1, 'still an embed');
+      assert.equal(await frame.getByRole('slider', { name: 'Time' }).inputValue(), at, 'the cursor where it was');
+      assert.equal((await got('ready')).length, 1, 'the host is not told ready again');
+      assert.equal((await got('cursor')).length, steps, 'nor the cursor it has heard of');
+
+      // The host's own scenario, pretty-printed across lines: loaded in the frame.
+      await page.evaluate((sc) => window.send({ type: 'load', scenario: sc }), scenario);
+      await until(async () => (await frame.locator('.embed-title').innerText()).includes('The host\'s own failover'), 'the host\'s scenario on screen');
+      assert.equal(await frame.locator('.shell.embed').count(), 1);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+      await stopServer(host);
+    }
+  });
+
+  test('a host\'s own scenario sent to an embed in the links\' player is loaded by the whole app, or refused by name', async () => {
+    const scenario = JSON.parse(await readFile(join(ROOT, 'src/teach/flavors/redis-failover.json'), 'utf8'));
+    const host = await servePages({
+      '/unit.html': `<!doctype html><link rel="icon" href="data:,"><title>Unit 3</title><h1>Unit 3</h1>
+        <iframe title="Leaseline" width="640" height="560" src="${h.url}#quiz=1&embed=1"></iframe>
+        <script>
+          window.received = [];
+          addEventListener('message', (e) => e.data && e.data.leaseline === 1 && window.received.push(e.data));
+          window.send = (m) => document.querySelector('iframe').contentWindow.postMessage({ leaseline: 1, ...m }, '*');
+        </script>`,
+    });
+    const { context, page, problems } = await openApp(h.browser, `${urlOf(host)}unit.html`, LAPTOP, null, { ready: 'h1' });
+    const wasm = wasmRequests(page);
+    const frame = page.frameLocator('iframe');
+    const got = (type) => page.evaluate((t) => window.received.filter((e) => e.type === t), type);
+    try {
+      await until(async () => (await got('ready')).length === 1, 'ready from the player');
+      // A scenario the whole app refuses: the error names the field; the question stays.
+      const bad = { ...scenario, clients: 'many' };
+      await page.evaluate((sc) => window.send({ type: 'load', scenario: sc }), bad);
+      await until(async () => (await got('error')).some((e) => /^scenario\.clients/.test(e.message)), 'the refusal, by name');
+      assert.ok(wasm.some((u) => WHOLE.test(u)), 'the whole app read it');
+      assert.equal(await frame.locator('.shell.embed').count(), 1, 'still an embed');
+      await page.evaluate((sc) => window.send({ type: 'load', scenario: sc }), scenario);
+      await until(async () => (await frame.locator('.embed-title').innerText()).includes('Redis failover'), 'the host\'s scenario on screen');
+      // Ready once for the question's run, once for the host's: none for the handover.
+      const readies = (await got('ready')).map((e) => e.digest);
+      assert.equal(readies.length, 2, `${readies}`);
+      assert.notEqual(readies[0], readies[1]);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+      await stopServer(host);
     }
   });
 
