@@ -24,6 +24,27 @@ function wasmRequests(page) {
   return seen;
 }
 
+/**
+ * A course page of our own, on its own origin, embedding the app at `hash`: it records
+ * every event the frame posts (`got(type)` reads them) and sends commands (`send`).
+ */
+async function hostPage(h, hash) {
+  const host = await servePages({
+    '/unit.html': `<!doctype html><link rel="icon" href="data:,"><title>Unit 2</title><h1>Unit 2</h1>
+      <iframe title="Leaseline" width="640" height="560" src="${h.url}${hash}"></iframe>
+      <script>
+        window.received = [];
+        addEventListener('message', (e) => e.data && e.data.leaseline === 1 && window.received.push(e.data));
+        window.send = (m) => document.querySelector('iframe').contentWindow.postMessage({ leaseline: 1, ...m }, '*');
+      </script>`,
+  });
+  const { context, page, problems } = await openApp(h.browser, `${urlOf(host)}unit.html`, LAPTOP, null, { ready: 'h1' });
+  const wasm = wasmRequests(page);
+  const frame = page.frameLocator('iframe');
+  const got = (type) => page.evaluate((t) => window.received.filter((e) => e.type === t), type);
+  return { host, context, page, problems, wasm, frame, got };
+}
+
 describe('the first load and the whole app', () => {
   const h = harness();
 
@@ -126,19 +147,7 @@ describe('the first load and the whole app', () => {
   test('an embed in the links\' player obeys its host; Share and a host\'s own scenario bring the whole app into the same frame, which tells nothing twice', async () => {
     const scenario = JSON.parse(await readFile(join(ROOT, 'src/teach/flavors/redis-failover.json'), 'utf8'));
     scenario.name = 'The host\'s own failover';
-    const host = await servePages({
-      '/unit.html': `<!doctype html><link rel="icon" href="data:,"><title>Unit 2</title><h1>Unit 2</h1>
-        <iframe title="Leaseline" width="640" height="560" src="${h.url}#s=check-then-write&embed=1"></iframe>
-        <script>
-          window.received = [];
-          addEventListener('message', (e) => e.data && e.data.leaseline === 1 && window.received.push(e.data));
-          window.send = (m) => document.querySelector('iframe').contentWindow.postMessage({ leaseline: 1, ...m }, '*');
-        </script>`,
-    });
-    const { context, page, problems } = await openApp(h.browser, `${urlOf(host)}unit.html`, LAPTOP, null, { ready: 'h1' });
-    const wasm = wasmRequests(page);
-    const frame = page.frameLocator('iframe');
-    const got = (type) => page.evaluate((t) => window.received.filter((e) => e.type === t), type);
+    const { host, context, page, problems, wasm, frame, got } = await hostPage(h, '#s=check-then-write&embed=1');
     try {
       await until(async () => (await got('ready')).length === 1, 'ready from the player');
       // Seek, play and pause: the player's own.
@@ -178,19 +187,7 @@ describe('the first load and the whole app', () => {
 
   test('a host\'s own scenario sent to an embed in the links\' player is loaded by the whole app, or refused by name', async () => {
     const scenario = JSON.parse(await readFile(join(ROOT, 'src/teach/flavors/redis-failover.json'), 'utf8'));
-    const host = await servePages({
-      '/unit.html': `<!doctype html><link rel="icon" href="data:,"><title>Unit 3</title><h1>Unit 3</h1>
-        <iframe title="Leaseline" width="640" height="560" src="${h.url}#quiz=1&embed=1"></iframe>
-        <script>
-          window.received = [];
-          addEventListener('message', (e) => e.data && e.data.leaseline === 1 && window.received.push(e.data));
-          window.send = (m) => document.querySelector('iframe').contentWindow.postMessage({ leaseline: 1, ...m }, '*');
-        </script>`,
-    });
-    const { context, page, problems } = await openApp(h.browser, `${urlOf(host)}unit.html`, LAPTOP, null, { ready: 'h1' });
-    const wasm = wasmRequests(page);
-    const frame = page.frameLocator('iframe');
-    const got = (type) => page.evaluate((t) => window.received.filter((e) => e.type === t), type);
+    const { host, context, page, problems, wasm, frame, got } = await hostPage(h, '#quiz=1&embed=1');
     try {
       await until(async () => (await got('ready')).length === 1, 'ready from the player');
       // A scenario the whole app refuses: the error names the field; the question stays.
