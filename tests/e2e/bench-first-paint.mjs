@@ -18,8 +18,9 @@
 // It fails when a link shows another run first, when a link's first diagram comes later
 // than RaftScope's (above 1.0×), when Chromium warns of a preload the page never used, or
 // when a page reports an error or cannot be driven. Play is measured against its 2.0×
-// target and marked when above it: the links' player (a lesson, a fix) and the whole app
-// (a question, an embed) do not yet answer within it, so it is printed, not failed.
+// target and marked when above it: the links' player (which plays a lesson, a fix, a
+// question and an embed of one) does not yet answer within it, so it is printed, not
+// failed.
 
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
