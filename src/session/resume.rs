@@ -92,8 +92,8 @@ impl Session {
     pub fn resumed(h: &Handoff) -> Session {
         if let Some(link) = &h.link {
             let mut m = Session::opened_at(link);
+            // (The link is what was asked for: the host hears of it as new.)
             m.embed.on |= h.embed;
-            m.embed.told = h.embed;
             m.carry_on(h);
             return m;
         }
@@ -141,7 +141,11 @@ impl Session {
                 q
             });
         }
-        (m.embed.on, m.embed.told) = (h.embed, h.embed);
+        m.embed.on = h.embed;
+        // What the host heard of from the player: the page before what was asked for.
+        m.embed.told = h
+            .embed
+            .then(|| (m.play.cursor.step, m.doc.run.digest.clone()));
         m.nav.rev = 1;
         m.carry_on(h);
         m.refresh_fragment();
@@ -347,7 +351,9 @@ mod tests {
         assert!(share.needs_whole_app());
         let h = Handoff::decode(&played.handoff(Some(&share), None).encode()).unwrap();
         let resumed = Session::resumed(&h);
-        assert!(resumed.embed.on && resumed.embed.told);
+        assert!(resumed.embed.on);
+        let heard = (played.play.cursor.step, played.doc.run.digest.clone());
+        assert_eq!(resumed.embed.told, Some(heard));
         assert_eq!(resumed.nav.menu, Some(Menu::Share));
         assert_eq!(resumed.play.cursor, played.play.cursor);
         assert_eq!(resumed.doc.run.digest, played.doc.run.digest);
@@ -375,6 +381,9 @@ mod tests {
         let resumed = Session::resumed(&h);
         assert!(resumed.embed.on);
         assert_eq!(*resumed.doc.run.scenario, sc);
+        // The host heard of the question's run, not of its own: that is news to tell.
+        let heard = resumed.embed.told.as_ref().map(|(_, d)| d);
+        assert_eq!(heard, Some(&embed.doc.run.digest));
         assert_eq!(resumed.teach.quiz, None);
         // A scenario the whole app refuses is said, and the page stays as it was.
         let bad = r#"{"leaseline":1,"type":"load","scenario":{"version":1}}"#;

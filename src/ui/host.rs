@@ -195,10 +195,13 @@ fn command(text: &str) -> Result<Action, String> {
 #[hook]
 pub fn use_host_events(session: &Session) {
     // A whole app a player handed its embed over to starts where the host's news stands:
-    // the player told it `ready`, the cursor and the progress so far.
-    let told = session.embed.told;
-    let last =
-        use_mut_ref(|| told.then(|| (session.play.cursor.step, session.doc.run.digest.clone())));
+    // the player told it `ready`, the cursor and the progress so far, of the run on
+    // screen unless the handover loaded another (a host's own scenario).
+    let told = session.embed.told.clone();
+    let same_run = told
+        .as_ref()
+        .is_some_and(|(_, d)| *d == session.doc.run.digest);
+    let last = use_mut_ref(|| told);
     let embed = session.embed.on;
     let origins = session.embed.origins.clone();
     let step = session.play.cursor.step;
@@ -239,7 +242,7 @@ pub fn use_host_events(session: &Session) {
     // what was told, so each statement is new), posted once the render is committed.
     let tracker = use_mut_ref(|| {
         let mut t = crate::session::statements::Tracker::default();
-        if told {
+        if same_run {
             t.observe(session);
         }
         t
@@ -262,7 +265,7 @@ pub fn use_host_events(session: &Session) {
     let quiz = session.teach.quiz.filter(|q| q.revealed && !q.author);
     let answer = quiz.and_then(|q| q.right(&session.doc.run.scenario, &session.doc.run.trace));
     let origins = session.embed.origins.clone();
-    let first = use_mut_ref(|| told);
+    let first = use_mut_ref(|| same_run);
     use_effect_with(quiz.map(|q| (q.question, q.stop)), move |q| {
         // (An answer out when the page was handed over was told by the player.)
         if std::mem::take(&mut *first.borrow_mut()) {

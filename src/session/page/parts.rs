@@ -134,9 +134,10 @@ pub struct Embedding {
     pub diagram_only: bool,
     /// Host origins allowed to send commands (empty: the parent page, any origin).
     pub origins: Rc<Vec<String>>,
-    /// Handed over by a player that was the embed until now: the host has heard of the
-    /// page as it stands (`ready`, the cursor, the progress), and is not told it again.
-    pub told: bool,
+    /// Handed over by a player that was the embed until now: the step and the run (its
+    /// digest) the host last heard of — `ready`, the cursor, the progress — which it is
+    /// not told again.
+    pub told: Option<(usize, String)>,
 }
 
 /// The lesson told beside the run and the question asked of it.
