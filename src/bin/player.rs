@@ -1,8 +1,10 @@
-//! The player of every built-in page link but the default page: a preset, a lesson, a fix
-//! or an interview question, opened from a shared link. It is the first load's page
-//! (`src/bin/lite.rs`) — the run, its walkthrough, the stage's edits, no tools — built
-//! with the whole app's kit, catalog and detail (`session::carries`) and the quiz, so it
-//! plays any built-in scenario with every lock service and fault and asks every question.
+//! The player of every built-in link but the default page: a preset, a lesson, a fix or an
+//! interview question, opened from a shared link or embedded in a course page (`embed=1`).
+//! It is the first load's page (`src/bin/lite.rs`) — the run, its walkthrough, the stage's
+//! edits, no tools — built with the whole app's kit, catalog and detail
+//! (`session::carries`), the quiz and the embed's view and host messages (`ui::host`), so
+//! it plays any built-in scenario with every lock service and fault and asks every
+//! question.
 //! A tool (the editor, explore, the calculator, exports, compare, the lessons menu, the
 //! panels) hands the page to the whole app, as on the default page (`ui::upgrade`), with
 //! a question under way where it stands (`session::handoff`). Built only for wasm with the
