@@ -31,26 +31,6 @@ pub enum Command {
 
 /// Parses and validates one incoming message (already turned into JSON text).
 pub fn parse(text: &str) -> Result<Command, String> {
-    match read(text)? {
-        Read::Command(c) => Ok(c),
-        Read::Load(obj) => Scenario::from_json(&json::compact(&obj))
-            .map(|s| Command::Load(Box::new(s)))
-            .map_err(|e| format!("scenario{}{e}", if e.path.is_empty() { ": " } else { "." })),
-    }
-}
-
-/// A message read and checked all but the scenario object a `load` carries.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Read {
-    Command(Command),
-    /// A `load` with a scenario object, not yet decoded: the links' player, which carries
-    /// no scenario codec, hands the message to the whole app, whose [`parse`] reads it.
-    Load(Json),
-}
-
-/// Reads and validates one incoming message as [`parse`] does, except the scenario object
-/// of a `load` (a `load` naming a built-in scenario is read whole: [`Command::Open`]).
-pub fn read(text: &str) -> Result<Read, String> {
     if text.len() > 512 * 1024 {
         return Err("message: larger than 512 KiB".to_string());
     }
@@ -82,25 +62,26 @@ pub fn read(text: &str) -> Result<Read, String> {
             if k.is_empty() { "\"\"" } else { k }
         ));
     }
-    let command = match kind {
-        "play" => Command::Play,
-        "pause" => Command::Pause,
+    match kind {
+        "play" => Ok(Command::Play),
+        "pause" => Ok(Command::Pause),
         "seek" => match v.get("t_ms") {
             Some(Json::Int(t)) if (0..=i128::from(i64::MAX)).contains(t) => {
-                Command::Seek(*t as i64)
+                Ok(Command::Seek(*t as i64))
             }
-            _ => return Err("t_ms: expected a whole number of milliseconds, 0 or more".to_string()),
+            _ => Err("t_ms: expected a whole number of milliseconds, 0 or more".to_string()),
         },
         _ => match v.get("scenario") {
             Some(Json::Str(name)) => match PageCourse::open(name) {
-                Some(_) => Command::Open(name.clone()),
-                None => return Err(format!("scenario: no built-in scenario named \"{name}\"")),
+                Some(_) => Ok(Command::Open(name.clone())),
+                None => Err(format!("scenario: no built-in scenario named \"{name}\"")),
             },
-            Some(obj @ Json::Obj(_)) => return Ok(Read::Load(obj.clone())),
-            _ => return Err("scenario: expected a scenario name or a scenario object".to_string()),
+            Some(obj @ Json::Obj(_)) => Scenario::from_json(&json::compact(obj))
+                .map(|s| Command::Load(Box::new(s)))
+                .map_err(|e| format!("scenario{}{e}", if e.path.is_empty() { ": " } else { "." })),
+            _ => Err("scenario: expected a scenario name or a scenario object".to_string()),
         },
-    };
-    Ok(Read::Command(command))
+    }
 }
 
 /// What Leaseline tells its host.
@@ -284,14 +265,6 @@ mod tests {
             sc.to_json_pretty()
         );
         assert_eq!(parse(&msg), Ok(Command::Load(Box::new(sc))));
-        // What the links' player reads: every field checked but the scenario object.
-        assert!(matches!(read(&msg), Ok(Read::Load(Json::Obj(_)))));
-        assert_eq!(
-            read(r#"{"leaseline":1,"type":"play"}"#),
-            Ok(Read::Command(Command::Play))
-        );
-        assert!(read(r#"{"leaseline":1,"type":"load","scenario":{},"x":1}"#)
-            .is_err_and(|e| e.starts_with("x:")));
         for (msg, field) in [
             ("[]", "message:"),
             ("{", "message:"),

@@ -59,8 +59,8 @@ pub struct Handoff {
     pub quiz: Option<QuizAt>,
     /// The page is an embed in a host's page (the links' player plays a plain embed link).
     pub embed: bool,
-    /// A host's `load` message for the whole app to read and carry out (a player checks
-    /// all of it but the scenario: `embed::read`), as one line of JSON text.
+    /// A host's `load` message of a scenario of its own, checked by the player, for the
+    /// whole app to carry out, as one line of JSON text.
     pub host: Option<String>,
 }
 

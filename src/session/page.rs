@@ -122,9 +122,10 @@ pub enum Action {
     RunDraft(String),
     /// A command from the host page of an embed, already validated.
     Host(Command),
-    /// A host's `load` message with a scenario object, checked but for the scenario
-    /// (`embed::read`): the links' player, which carries no scenario codec, hands it to the
-    /// whole app, which reads it with `embed::parse` and loads it or says what is wrong.
+    /// A host's `load` message with a scenario object of its own, as text, checked: the
+    /// links' player, which shows built-in runs only (its links name them), hands it to the
+    /// whole app, which reads it again with `embed::parse` and loads it (or, should the
+    /// text not read, says what is wrong).
     HostLoad(String),
     /// Compare with a variant ("" = the fence switched, [`BEFORE_LAST_EDIT`] = the run
     /// before the last edit), or stop comparing.

@@ -178,15 +178,14 @@ pub fn use_host_messages(embed: bool, origins: Rc<Vec<String>>, dispatch: Callba
 }
 
 /// A host's message as the action it asks for, or what is wrong with it. The links' player
-/// carries no scenario codec: it checks a `load` of the host's own scenario all but the
-/// scenario, and hands it to the whole app (`Action::HostLoad`), which reads the rest.
+/// shows built-in runs only, which its links name: a `load` of the host's own scenario,
+/// checked whole here, is handed to the whole app as the message's text
+/// (`Action::HostLoad`), and the whole app loads it.
 fn command(text: &str) -> Result<Action, String> {
-    #[cfg(not(feature = "player"))]
-    return crate::session::embed::parse(text).map(Action::Host);
-    #[cfg(feature = "player")]
-    crate::session::embed::read(text).map(|r| match r {
-        crate::session::embed::Read::Command(c) => Action::Host(c),
-        crate::session::embed::Read::Load(_) => Action::HostLoad(text.to_string()),
+    use crate::session::embed::{parse, Command};
+    parse(text).map(|c| match c {
+        Command::Load(_) if cfg!(feature = "player") => Action::HostLoad(text.to_string()),
+        c => Action::Host(c),
     })
 }
 
