@@ -215,6 +215,11 @@ pub fn cursor_events(
     to: usize,
     t_ms: i64,
 ) -> Vec<Event> {
+    // The host has heard of this step of this run (a page handed over from the links'
+    // player, a run drawn again the same): nothing is new.
+    if from == Some(to) {
+        return Vec::new();
+    }
     let mut out = Vec::new();
     if from.is_none() {
         out.push(Event::Ready {
@@ -389,6 +394,7 @@ mod tests {
         let end = trace.len();
         let first = cursor_events(&trace, &verdict, &d, None, 1, 0);
         assert_eq!(kinds(&first), ["ready", "cursor 1"]);
+        assert!(cursor_events(&trace, &verdict, &d, Some(1), 1, 0).is_empty());
         let all = cursor_events(&trace, &verdict, &d, Some(1), end, 60_005);
         assert_eq!(all.len(), verdict.violations.len() + 1);
         assert!(kinds(&all).contains(&"stale_write".to_string()));

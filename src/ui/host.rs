@@ -211,14 +211,6 @@ pub fn use_host_events(session: &Session) {
             return;
         }
         let mut last = last.borrow_mut();
-        // Nothing new: the same step of the same run (a handed-over page's first render,
-        // a run drawn again the same).
-        if last
-            .as_ref()
-            .is_some_and(|(s, d)| *s == step && *d == run.digest)
-        {
-            return;
-        }
         // The step the host last heard of, if it heard of this run at all.
         let from = last
             .as_ref()
