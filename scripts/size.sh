@@ -56,7 +56,8 @@ echo "first load: $first bytes gzip ($first_parts)"
 # index.html's files and its own first/ file (an embed with the whole app's stylesheet
 # too); Play waits for the links' player (leaseline-player) and boot.js, on a plain link
 # to a preset, a lesson, a fix or a question, a page's or an embed's (static/first-paint.js
-# chooses; an embed with options, a custom scenario and the like wait for the whole app).
+# chooses, with an embed's options too; a span, a custom scenario and the like wait
+# for the whole app).
 shared=$((first - $(gz dist/boot.js) - $(find dist -maxdepth 1 -name 'leaseline-lite-*' -type f -print0 | xargs -0 -n1 gzip -9 -c | wc -c)))
 whole_app=$(( $(gz dist/boot.js) + $(gz dist/leaseline.js) + $(gz dist/leaseline_bg.wasm) ))
 player=$(( $(gz dist/boot.js) + $(gz dist/leaseline-player.js) + $(gz dist/leaseline-player_bg.wasm) ))
@@ -65,7 +66,8 @@ echo "the links' player: $player bytes gzip (its wasm $(gz dist/leaseline-player
 echo "first load by kind of link (bytes gzip, to the first diagram / to Play):"
 echo "  default page: $first / $first"
 for kind in "lesson:s-slow-client-clock" "fix:s-check-then-write~fencing" "question:quiz-2" \
-  "embed of a lesson:s-check-then-write.embed" "embed of a question:quiz-1.embed"; do
+  "embed of a lesson:s-check-then-write.embed" "embed of a question:quiz-1.embed" \
+  "embed with options (view=diagram):s-gc-pause-fenced.embed"; do
   file=${kind#*:}
   picture=dist/first/$file.html
   [[ -f $picture ]] || { echo "size: $picture is missing (scripts/first-paint.mjs writes it)" >&2; exit 1; }

@@ -11,10 +11,11 @@
 // module, run after parsing) asks for it (`leaselineBuild`):
 //   - the first load (the tag's files) on the default page;
 //   - the player (leaseline-player.js) on a plain link to a built-in preset, lesson, fix
-//     or interview question, a page's or an embed's: the first load's page with every
-//     lock service, fault, lesson and question, and the embed's view and host messages;
+//     or interview question, a page's or an embed's (with its options): the first load's
+//     page with every lock service, fault, lesson and question, and the embed's view and
+//     host messages;
 //   - the whole app (leaseline.js) on any other link: a custom scenario, a time, a
-//     panel, an embed's options.
+//     panel, a recording.
 // Nothing else is preloaded, so a page downloads nothing it does not use.
 (function () {
   var h = location.hash;
@@ -25,6 +26,7 @@
   if (!tag) return;
   var js = new URL(tag.getAttribute('data-js'), location.href);
   var wasm = new URL(tag.getAttribute('data-wasm'), location.href);
+  var guideless = false;
   var file = deep && pictureOf(h);
   // A plain link to a preset, a lesson, a fix or a question: the player. A name that is
   // not built in finds no picture, and the player hands it to the whole app, which says
@@ -90,13 +92,15 @@
     if (!html || !old) return;
     old.insertAdjacentHTML('afterend', html);
     old.remove();
+    var guide = guideless && document.querySelector('#first-paint .guide');
+    if (guide) guide.remove();
     document.documentElement.classList.remove('deep-link');
   }, function () {});
 
   // The picture's file for a link of only these keys — `s=<name>` (a preset, a lesson or
-  // `lesson/fix`) or `quiz=<n>`, and `embed=0|1` — as examples/first_paint.rs names it;
-  // null for any other link. Every built-in name has its file, so the name is not checked
-  // against a list here (the list weighed 850 bytes gzip on every first load): a link
+  // `lesson/fix`) or `quiz=<n>`, and `embed`, `autoplay`, `view` and `origins` — as
+  // examples/first_paint.rs names it; null for any other link. Every built-in name has
+  // its file, so the name is not checked against a list here (the list weighed 850 bytes gzip on every first load): a link
   // naming no built-in run asks for a file that is not there, and waits for the app.
   function pictureOf(hash) {
     var keys = {};
@@ -114,9 +118,20 @@
     } else {
       return null;
     }
+    // An embed's options, as the player reads them (`session::link::plain`): none of
+    // them changes the picture but `view=diagram`, which leaves a lesson's guide out.
+    var allowed = {
+      s: /./,
+      quiz: /./,
+      embed: /^[01]$/,
+      autoplay: /^[01]$/,
+      view: /^(full|diagram)$/,
+      origins: /^https?:\/\/[A-Za-z0-9.:-]+(,https?:\/\/[A-Za-z0-9.:-]+)*$/
+    };
     for (var k in keys) {
-      if (k !== 's' && k !== 'quiz' && !(k === 'embed' && /^[01]$/.test(keys.embed))) return null;
+      if (!allowed.hasOwnProperty(k) || !allowed[k].test(keys[k])) return null;
     }
+    guideless = keys.view === 'diagram' && keys.embed === '1' && keys.quiz === undefined;
     return keys.embed === '1' ? name + '.embed' : name;
   }
 })();

@@ -59,6 +59,14 @@ pub struct Handoff {
     pub quiz: Option<QuizAt>,
     /// The page is an embed in a host's page (the links' player plays a plain embed link).
     pub embed: bool,
+    /// The embed's link asked to play on load (`autoplay=1`): kept in the whole app's
+    /// address as it was in the player's.
+    pub autoplay: bool,
+    /// The embed shows the diagram, its controls and the caption only (`view=diagram`).
+    pub diagram_only: bool,
+    /// The host origins allowed to drive the embed (`origins=`): the whole app obeys no
+    /// other, as the player did not.
+    pub origins: Vec<String>,
     /// A host's `load` message of a scenario of its own, checked by the player, for the
     /// whole app to carry out, as one line of JSON text.
     pub host: Option<String>,
@@ -143,6 +151,18 @@ impl Handoff {
             line("embed", "1");
         }
         #[cfg(not(feature = "lite"))]
+        if self.autoplay {
+            line("autoplay", "1");
+        }
+        #[cfg(not(feature = "lite"))]
+        if self.diagram_only {
+            line("view", "diagram");
+        }
+        #[cfg(not(feature = "lite"))]
+        if !self.origins.is_empty() {
+            line("origins", &self.origins.join(","));
+        }
+        #[cfg(not(feature = "lite"))]
         if let Some(m) = &self.host {
             // JSON allows a line break only between its tokens, where a space does as well.
             line("host", &m.replace(['\n', '\r'], " "));
@@ -220,6 +240,11 @@ impl Handoff {
                     });
                 }
                 "embed" if v == "1" => h.embed = true,
+                "autoplay" if v == "1" => h.autoplay = true,
+                "view" if v == "diagram" => h.diagram_only = true,
+                "origins" => {
+                    h.origins = crate::session::share::parse_origins(v).map_err(|_| bad())?
+                }
                 "host" => h.host = Some(v.to_string()),
                 "z" => {
                     let (a, b) = v.split_once(' ').ok_or_else(bad)?;

@@ -51,12 +51,30 @@ pub enum Plain<'a> {
     Quiz(usize),
 }
 
-/// What a plain link names — `#s=<name>` or `#quiz=<n>`, with at most one `embed=0|1`
-/// beside it — and whether it is an embed's; any other fragment, however well formed, is
-/// `None`, left to [`parse`] and the whole app. Read without the link parser, which the
-/// players do not carry.
-pub fn plain(fragment: &str) -> Option<(Plain<'_>, bool)> {
-    let (mut named, mut embed) = (None, None);
+/// What a plain link asks of the page beyond the run it names: the keys an embed's
+/// snippet sets (`session::share::snippet`), read as the whole app's `navigate` reads them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Asks {
+    /// `embed=1`: the page is an embed in a host's page.
+    pub embed: bool,
+    /// `autoplay=1`: play from the start as soon as the page is up.
+    pub autoplay: bool,
+    /// `view=diagram`: an embed shows the diagram, its controls and the caption only.
+    pub diagram_only: bool,
+    /// `origins=…`: the host origins allowed to drive the embed (empty: the parent page).
+    pub origins: Vec<String>,
+}
+
+/// What a plain link names — `#s=<name>` or `#quiz=<n>`, with at most one each of
+/// `embed=0|1`, `autoplay=0|1`, `view=full|diagram` and `origins=<list>` beside it — and
+/// what it asks of the page; any other fragment, however well formed, is `None`, left to
+/// [`parse`] and the whole app (which also says what is wrong with a bad value). Read
+/// without the link parser, which the players do not carry.
+pub fn plain(fragment: &str) -> Option<(Plain<'_>, Asks)> {
+    let (mut named, mut asks) = (None, Asks::default());
+    // Each key at most once, as the whole app's parser allows.
+    let mut seen = [false; 4];
+    let mut once = |i: usize| !std::mem::replace(&mut seen[i], true);
     for pair in fragment.strip_prefix('#')?.split('&') {
         let it = match pair.split_once('=')? {
             ("s", n) if !n.is_empty() => Plain::Scenario(n),
@@ -68,10 +86,20 @@ pub fn plain(fragment: &str) -> Option<(Plain<'_>, bool)> {
             {
                 Plain::Quiz(n.parse::<usize>().ok()?.checked_sub(1)?)
             }
-            ("embed", on @ ("0" | "1")) => {
-                if embed.replace(on == "1").is_some() {
-                    return None;
-                }
+            ("embed", on @ ("0" | "1")) if once(0) => {
+                asks.embed = on == "1";
+                continue;
+            }
+            ("autoplay", on @ ("0" | "1")) if once(1) => {
+                asks.autoplay = on == "1";
+                continue;
+            }
+            ("view", v @ ("full" | "diagram")) if once(2) => {
+                asks.diagram_only = v == "diagram";
+                continue;
+            }
+            ("origins", list) if once(3) => {
+                asks.origins = crate::session::share::parse_origins(list).ok()?;
                 continue;
             }
             _ => return None,
@@ -80,7 +108,7 @@ pub fn plain(fragment: &str) -> Option<(Plain<'_>, bool)> {
             return None;
         }
     }
-    Some((named?, embed.unwrap_or(false)))
+    Some((named?, asks))
 }
 
 /// Reads a menu link (with or without its `#`) as the target it names; an empty fragment
@@ -108,19 +136,47 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_plain_link_names_its_scenario_or_question_and_whether_it_is_an_embed() {
+    fn a_plain_link_names_its_scenario_or_question_and_what_it_asks() {
+        let page = Asks::default();
+        let embed = Asks {
+            embed: true,
+            ..Asks::default()
+        };
         assert_eq!(
             plain("#s=gc-pause"),
-            Some((Plain::Scenario("gc-pause"), false))
+            Some((Plain::Scenario("gc-pause"), page.clone()))
         );
         assert_eq!(
             plain("#s=check-then-write/fencing&embed=0"),
-            Some((Plain::Scenario("check-then-write/fencing"), false))
+            Some((Plain::Scenario("check-then-write/fencing"), page.clone()))
         );
-        assert_eq!(plain("#s=a&embed=1"), Some((Plain::Scenario("a"), true)));
-        assert_eq!(plain("#quiz=2"), Some((Plain::Quiz(1), false)));
-        assert_eq!(plain("#embed=0&quiz=12"), Some((Plain::Quiz(11), false)));
-        assert_eq!(plain("#quiz=1&embed=1"), Some((Plain::Quiz(0), true)));
+        assert_eq!(
+            plain("#s=a&embed=1"),
+            Some((Plain::Scenario("a"), embed.clone()))
+        );
+        assert_eq!(plain("#quiz=2"), Some((Plain::Quiz(1), page.clone())));
+        assert_eq!(plain("#embed=0&quiz=12"), Some((Plain::Quiz(11), page)));
+        assert_eq!(
+            plain("#quiz=1&embed=1"),
+            Some((Plain::Quiz(0), embed.clone()))
+        );
+        // A course author's snippet, every option set, in any order.
+        assert_eq!(
+            plain("#s=gc-pause&embed=1&autoplay=1&view=diagram&origins=https://a.example,http://localhost:8000"),
+            Some((
+                Plain::Scenario("gc-pause"),
+                Asks {
+                    embed: true,
+                    autoplay: true,
+                    diagram_only: true,
+                    origins: vec!["https://a.example".into(), "http://localhost:8000".into()],
+                }
+            ))
+        );
+        assert_eq!(
+            plain("#view=full&autoplay=0&quiz=1&embed=1"),
+            Some((Plain::Quiz(0), embed))
+        );
         for other in [
             "",
             "#",
@@ -140,7 +196,15 @@ mod tests {
             "#quiz=+1",
             "#quiz=",
             "#quiz=1&s=a",
-            "#quiz=1&autoplay=1&embed=1",
+            "#s=a&autoplay=yes",
+            "#s=a&autoplay=1&autoplay=1",
+            "#s=a&view=caption",
+            "#s=a&view=diagram&view=full",
+            "#s=a&embed=1&origins=",
+            "#s=a&embed=1&origins=ftp://a.example",
+            "#s=a&embed=1&origins=https://a.example/path",
+            "#s=a&origins=https://a.example&origins=https://b.example",
+            "#s=a&t=3000",
         ] {
             assert_eq!(plain(other), None, "{other}");
         }

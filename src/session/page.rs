@@ -514,14 +514,17 @@ impl Session {
             #[cfg(all(feature = "player", not(feature = "lite")))]
             Action::Navigate(fragment) => {
                 use super::link::{plain, Plain};
-                let link = plain(&fragment);
-                // An embed stays an embed, and a page stays a page, as the whole app's
-                // `navigate` keeps them.
-                if let Some((_, embed)) = link {
-                    m.embed.on = embed;
-                }
-                match link.map(|(names, _)| names) {
-                    Some(Plain::Scenario(name)) => {
+                let Some((names, asks)) = plain(&fragment) else {
+                    return Rc::new(m);
+                };
+                // An embed stays an embed, and a page stays a page; its options are the
+                // link's, as the whole app's `navigate` reads them.
+                m.embed.on = asks.embed;
+                m.embed.diagram_only = asks.diagram_only;
+                m.embed.autoplay = asks.autoplay;
+                m.embed.origins = Rc::new(asks.origins);
+                match names {
+                    Plain::Scenario(name) => {
                         let shown = m.doc.name.as_deref() == Some(name)
                             && PageCourse::open(name)
                                 .is_some_and(|sc| **m.doc.history.current() == sc);
@@ -530,14 +533,17 @@ impl Session {
                             m.open(name);
                         }
                     }
-                    Some(Plain::Quiz(q)) => {
+                    Plain::Quiz(q) => {
                         m.teach.quiz = None;
                         m.start_quiz(q);
                     }
-                    None => {}
                 }
                 m.nav.menu = None;
                 m.nav.chapter = None;
+                if asks.autoplay && !m.play.playing && !m.at_span_end() {
+                    m.play.playing = true;
+                    m.play.last_frame = None;
+                }
             }
             // (The first load is never embedded: static/first-paint.js opens it at the
             // default page only.)

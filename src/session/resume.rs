@@ -28,6 +28,9 @@ impl Session {
             menu: self.nav.menu.map(|m| m.name().to_string()),
             zoom: self.frame.zoom.map(|w| (w.from, w.to)),
             embed: self.embed.on,
+            autoplay: self.embed.autoplay,
+            diagram_only: self.embed.diagram_only,
+            origins: (*self.embed.origins).clone(),
             ..Handoff::default()
         };
         // The first load asks no question, so it carries none of this.
@@ -92,8 +95,15 @@ impl Session {
     pub fn resumed(h: &Handoff) -> Session {
         if let Some(link) = &h.link {
             let mut m = Session::opened_at(link);
-            // (The link is what was asked for: the host hears of it as new.)
-            m.embed.on |= h.embed;
+            // (The link is what was asked for: the host hears of it as new.) An embed
+            // stays one, with what its own link asked, unless this link asks otherwise.
+            if h.embed {
+                m.embed.on = true;
+                m.embed.diagram_only |= h.diagram_only;
+                if m.embed.origins.is_empty() {
+                    m.embed.origins = Rc::new(h.origins.clone());
+                }
+            }
             m.carry_on(h);
             return m;
         }
@@ -142,6 +152,9 @@ impl Session {
             });
         }
         m.embed.on = h.embed;
+        m.embed.autoplay = h.autoplay;
+        m.embed.diagram_only = h.diagram_only;
+        m.embed.origins = Rc::new(h.origins.clone());
         // What the host heard of from the player: the page before what was asked for.
         m.embed.told = h
             .embed
@@ -183,7 +196,7 @@ fn needs_whole_app(action: &Action) -> bool {
     match action {
         Action::Open(name) => PageCourse::open(name).is_none(),
         // A plain link to a scenario or a question the page carries is followed here; any
-        // other link (a time, a panel, an embed's options, a scenario of its own) is the
+        // other link (a time, a panel, an embed's span, a scenario of its own) is the
         // whole app's, which reads every key. The first load, opened at the default page only,
         // hands every link over: following one would cost it bytes it does not have.
         Action::Navigate(f) => {
@@ -357,6 +370,50 @@ mod tests {
         assert_eq!(resumed.nav.menu, Some(Menu::Share));
         assert_eq!(resumed.play.cursor, played.play.cursor);
         assert_eq!(resumed.doc.run.digest, played.doc.run.digest);
+    }
+
+    #[test]
+    #[cfg_attr(
+        feature = "lite",
+        ignore = "the first load is never embedded: it opens the default page alone"
+    )]
+    fn an_embeds_options_are_followed_by_the_player_and_kept_by_the_whole_app() {
+        let link =
+            "#s=gc-pause-fenced&embed=1&autoplay=1&view=diagram&origins=https://course.example";
+        // A player follows this link itself: nothing in it needs a tool.
+        assert!(!Action::Navigate(link.into()).needs_whole_app());
+        let embed = Rc::new(Session::opened_at(link));
+        assert_eq!(embed.doc.name.as_deref(), Some("gc-pause-fenced"));
+        assert!(embed.embed.on && embed.embed.diagram_only && embed.embed.autoplay);
+        assert!(embed.play.playing, "autoplay=1 plays as the page opens");
+        assert_eq!(*embed.embed.origins, ["https://course.example"]);
+        // Paused partway, the reader asks to share: the whole app keeps every option, and
+        // its address says them as the embed's link did.
+        let paused = embed
+            .reduce(Action::Host(Command::Seek(20_000)))
+            .reduce(Action::Pause);
+        let share = Action::ToggleMenu(Menu::Share);
+        let h = Handoff::decode(&paused.handoff(Some(&share), None).encode()).unwrap();
+        let resumed = Session::resumed(&h);
+        assert!(resumed.embed.on && resumed.embed.diagram_only && resumed.embed.autoplay);
+        assert_eq!(*resumed.embed.origins, ["https://course.example"]);
+        assert_eq!(resumed.play.cursor, paused.play.cursor);
+        let address = resumed.nav.fragment.as_deref().unwrap_or("");
+        for key in [
+            "embed=1",
+            "autoplay=1",
+            "view=diagram",
+            "origins=https://course.example",
+        ] {
+            assert!(address.contains(key), "{key} in {address}");
+        }
+        // A link the whole app follows keeps the allow-list the embed was given: a handover
+        // never lets more hosts drive it.
+        let open = Action::Open("not-built-in".into());
+        let h = Handoff::decode(&paused.handoff(Some(&open), None).encode()).unwrap();
+        let resumed = Session::resumed(&h);
+        assert!(resumed.embed.on && resumed.embed.diagram_only);
+        assert_eq!(*resumed.embed.origins, ["https://course.example"]);
     }
 
     #[test]

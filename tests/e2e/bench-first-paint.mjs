@@ -125,6 +125,7 @@ const LINKS = [
   ['question', '#quiz=2'],
   ['embed of a lesson', '#s=check-then-write&embed=1'],
   ['embed of a question', '#quiz=1&embed=1'],
+  ['embed with options', '#s=gc-pause-fenced&embed=1&view=diagram'],
 ];
 
 async function main() {

@@ -30,17 +30,19 @@ function wasmRequests(page) {
  * A course page of our own, on its own origin, embedding the app at `hash`: it records
  * every event the frame posts (`got(type)` reads them) and sends commands (`send`).
  */
-async function hostPage(h, hash) {
-  const host = await servePages({
-    '/unit.html': `<!doctype html><link rel="icon" href="data:,"><title>Unit 2</title><h1>Unit 2</h1>
-      <iframe title="Leaseline" width="640" height="560" src="${h.url}${hash}"></iframe>
+async function hostPage(h, hash, prepare = null) {
+  // The page is written once the server has its port: a hash may list the host's origin.
+  const pages = {};
+  const host = await servePages(pages);
+  const at = typeof hash === 'function' ? hash(urlOf(host).slice(0, -1)) : hash;
+  pages['/unit.html'] = `<!doctype html><link rel="icon" href="data:,"><title>Unit 2</title><h1>Unit 2</h1>
+      <iframe title="Leaseline" width="640" height="560" src="${h.url}${at}"></iframe>
       <script>
         window.received = [];
         addEventListener('message', (e) => e.data && e.data.leaseline === 1 && window.received.push(e.data));
         window.send = (m) => document.querySelector('iframe').contentWindow.postMessage({ leaseline: 1, ...m }, '*');
-      </script>`,
-  });
-  const { context, page, problems } = await openApp(h.browser, `${urlOf(host)}unit.html`, LAPTOP, null, { ready: 'h1' });
+      </script>`;
+  const { context, page, problems } = await openApp(h.browser, `${urlOf(host)}unit.html`, LAPTOP, prepare, { ready: 'h1' });
   const wasm = wasmRequests(page);
   const frame = page.frameLocator('iframe');
   const got = (type) => page.evaluate((t) => window.received.filter((e) => e.type === t), type);
@@ -119,14 +121,16 @@ describe('the first load and the whole app', () => {
     }
   });
 
-  test('a lesson\'s, a fix\'s and a question\'s link, a page\'s or an embed\'s, open the links\' player, an embed with options the whole app; never the first load', async () => {
+  test('a lesson\'s, a fix\'s and a question\'s link, a page\'s or an embed\'s (with its options), open the links\' player, any other link the whole app; never the first load', async () => {
     for (const [hash, build] of [
       ['#s=check-then-write', PLAYER],
       ['#s=check-then-write/fencing', PLAYER],
       ['#quiz=2', PLAYER],
       ['#s=check-then-write&embed=1', PLAYER],
       ['#quiz=1&embed=1', PLAYER],
-      ['#s=check-then-write&embed=1&autoplay=1', WHOLE],
+      ['#s=check-then-write&embed=1&autoplay=1&view=diagram', PLAYER],
+      ['#s=check-then-write&t=3000', WHOLE],
+      ['#s=check-then-write&embed=1&origins=ftp://course.example', WHOLE],
     ]) {
       const context = await h.browser.newContext(LAPTOP);
       const page = await context.newPage();
@@ -184,6 +188,63 @@ describe('the first load and the whole app', () => {
     } finally {
       await context.close();
       await stopServer(host);
+    }
+  });
+
+  test('an embed with a course author\'s options plays in the links\' player: its picture leaves the guide out, it plays on load, and only the listed origins drive it', async () => {
+    // The player waits until the picture has been looked at.
+    let open;
+    const gate = new Promise((ok) => (open = ok));
+    // (Asked for before the host page has loaded: recorded from the start.)
+    const asked = [];
+    const prepare = (context) => {
+      context.on('request', (r) => r.url().endsWith('.wasm') && asked.push(new URL(r.url()).pathname));
+      return context.route(PLAYER, async (r) => {
+        await gate;
+        await r.continue();
+      });
+    };
+    const options = (origin) => `#s=slow-client-clock&embed=1&autoplay=1&view=diagram&origins=${origin}`;
+    const { host, context, page, problems, frame, got } = await hostPage(h, options, prepare);
+    try {
+      await frame.locator('#first-paint.embed svg.timeline').waitFor();
+      assert.equal(await frame.locator('#first-paint .guide').count(), 0, 'the picture has no guide');
+      assert.match(await frame.locator('#first-paint .embed-title').innerText(), /clock/i);
+      open();
+      await until(async () => (await got('ready')).length === 1, 'ready from the player, to the listed host');
+      // Playing as it loaded; the host pauses it and seeks.
+      await frame.getByRole('button', { name: 'Pause' }).waitFor();
+      await page.evaluate(() => window.send({ type: 'pause' }));
+      await frame.getByRole('button', { name: 'Play' }).waitFor();
+      await page.evaluate(() => window.send({ type: 'seek', t_ms: 30000 }));
+      await until(async () => (await got('cursor')).some((e) => e.t_ms === 30000), 'the cursor at 30 s');
+      assert.equal(await frame.locator('.guide').count(), 0, 'the diagram, its controls and the caption only');
+      assert.equal(await frame.locator('#first-paint').count(), 0, 'the picture gave way');
+      assert.ok(asked.some((u) => PLAYER.test(u)) && !asked.some((u) => WHOLE.test(u)), asked.join(', '));
+      await page.screenshot({ path: join(SHOTS, 'embed-options-player.png') });
+      assert.deepEqual(problems, []);
+    } finally {
+      open();
+      await context.close();
+      await stopServer(host);
+    }
+    // A frame whose link lists another origin: this page neither hears from it nor drives it.
+    const other = await hostPage(h, '#s=slow-client-clock&embed=1&origins=https://elsewhere.example');
+    try {
+      await other.frame.locator('section.diagram[data-digest]').waitFor();
+      const build = other.page.frames().find((f) => f !== other.page.mainFrame());
+      assert.equal(await build.evaluate(() => window.leaselineBuild.player), true, 'the links\' player');
+      await other.page.evaluate(() => window.send({ type: 'seek', t_ms: 30000 }));
+      await other.page.waitForTimeout(500);
+      assert.equal(await other.frame.getByRole('slider', { name: 'Time' }).inputValue(), '0');
+      assert.deepEqual(await other.page.evaluate(() => window.received), []);
+      // (Chromium says, in the console, that what the frame posted to the listed origin did
+      // not reach this page: that is the allow-list at work.)
+      const foreign = /does not match the recipient window's origin/;
+      assert.deepEqual(other.problems.filter((p) => !foreign.test(p)), []);
+    } finally {
+      await other.context.close();
+      await stopServer(other.host);
     }
   });
 
