@@ -56,8 +56,8 @@ echo "first load: $first bytes gzip ($first_parts)"
 # index.html's files and its own first/ file (an embed with the whole app's stylesheet
 # too); Play waits for the links' player (leaseline-player) and boot.js, on a plain link
 # to a preset, a lesson, a fix or a question, a page's or an embed's (static/first-paint.js
-# chooses, with an embed's options too; a span, a custom scenario and the like wait
-# for the whole app).
+# chooses, with an embed's options and a span too; a custom scenario, a time and the like
+# wait for the whole app).
 shared=$((first - $(gz dist/boot.js) - $(find dist -maxdepth 1 -name 'leaseline-lite-*' -type f -print0 | xargs -0 -n1 gzip -9 -c | wc -c)))
 whole_app=$(( $(gz dist/boot.js) + $(gz dist/leaseline.js) + $(gz dist/leaseline_bg.wasm) ))
 player=$(( $(gz dist/boot.js) + $(gz dist/leaseline-player.js) + $(gz dist/leaseline-player_bg.wasm) ))

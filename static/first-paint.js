@@ -5,15 +5,15 @@
 // drawn at build time too, one file per built-in link (scripts/first-paint.mjs writes
 // them into first/) — so a lesson, a fix, a question or an embed is seen as soon as the
 // default page is, long before its player has arrived. A link naming anything else (a
-// custom scenario, a time, a panel) has no picture: the page waits for the app.
+// custom scenario, a time, a panel, a span) has no picture: the page waits for the app.
 //
 // It also chooses the build the page runs, and starts its download before boot.js (a
 // module, run after parsing) asks for it (`leaselineBuild`):
 //   - the first load (the tag's files) on the default page;
 //   - the player (leaseline-player.js) on a plain link to a built-in preset, lesson, fix
-//     or interview question, a page's or an embed's (with its options): the first load's
-//     page with every lock service, fault, lesson and question, and the embed's view and
-//     host messages;
+//     or interview question, a page's or an embed's (with its options, or a span, which
+//     has no picture): the first load's page with every lock service, fault, lesson and
+//     question, and the embed's view and host messages;
 //   - the whole app (leaseline.js) on any other link: a custom scenario, a time, a
 //     panel, a recording.
 // Nothing else is preloaded, so a page downloads nothing it does not use.
@@ -27,12 +27,16 @@
   var js = new URL(tag.getAttribute('data-js'), location.href);
   var wasm = new URL(tag.getAttribute('data-wasm'), location.href);
   var guideless = false;
+  var spanned = false;
   var file = deep && pictureOf(h);
   // A plain link to a preset, a lesson, a fix or a question: the player. A name that is
   // not built in finds no picture, and the player hands it to the whole app, which says
   // what is wrong with it.
   var player = !!file;
   var embed = player && /\.embed$/.test(file);
+  // The pictures draw the whole run; a span's page draws the span, so it waits for its
+  // player with no picture.
+  if (spanned) file = null;
   if (deep) {
     var name = player ? 'leaseline-player' : 'leaseline';
     js = new URL(name + '.js', js);
@@ -98,10 +102,11 @@
   }, function () {});
 
   // The picture's file for a link of only these keys — `s=<name>` (a preset, a lesson or
-  // `lesson/fix`) or `quiz=<n>`, and `embed`, `autoplay`, `view` and `origins` — as
-  // examples/first_paint.rs names it; null for any other link. Every built-in name has
-  // its file, so the name is not checked against a list here (the list weighed 850 bytes gzip on every first load): a link
-  // naming no built-in run asks for a file that is not there, and waits for the app.
+  // `lesson/fix`) or `quiz=<n>`, and `embed`, `autoplay`, `view`, `origins`, `from` and
+  // `to` — as examples/first_paint.rs names it; null for any other link. Every built-in
+  // name has its file, so the name is not checked against a list here (the list weighed
+  // 850 bytes gzip on every first load): a link naming no built-in run asks for a file
+  // that is not there, and waits for the app.
   function pictureOf(hash) {
     var keys = {};
     var pairs = hash.slice(1).split('&');
@@ -119,19 +124,25 @@
       return null;
     }
     // An embed's options, as the player reads them (`session::link::plain`): none of
-    // them changes the picture but `view=diagram`, which leaves a lesson's guide out.
+    // them changes the picture but `view=diagram`, which leaves a lesson's guide out, and
+    // a span, which has none.
     var allowed = {
       s: /./,
       quiz: /./,
       embed: /^[01]$/,
       autoplay: /^[01]$/,
       view: /^(full|diagram)$/,
-      origins: /^https?:\/\/[A-Za-z0-9.:-]+(,https?:\/\/[A-Za-z0-9.:-]+)*$/
+      origins: /^https?:\/\/[A-Za-z0-9.:-]+(,https?:\/\/[A-Za-z0-9.:-]+)*$/,
+      from: /^[0-9]{1,20}$/,
+      to: /^[0-9]{1,20}$/
     };
     for (var k in keys) {
       if (!allowed.hasOwnProperty(k) || !allowed[k].test(keys[k])) return null;
     }
     guideless = keys.view === 'diagram' && keys.embed === '1' && keys.quiz === undefined;
+    spanned = keys.from !== undefined || keys.to !== undefined;
+    // A question plays its own stops: a span of one is the whole app's to refuse.
+    if (spanned && keys.quiz !== undefined) return null;
     return keys.embed === '1' ? name + '.embed' : name;
   }
 })();

@@ -67,6 +67,8 @@ pub struct Handoff {
     /// The host origins allowed to drive the embed (`origins=`): the whole app obeys no
     /// other, as the player did not.
     pub origins: Vec<String>,
+    /// The stretch of the run the link let the reader play (`from=`, `to=`).
+    pub span: crate::session::span::Span,
     /// A host's `load` message of a scenario of its own, checked by the player, for the
     /// whole app to carry out, as one line of JSON text.
     pub host: Option<String>,
@@ -163,6 +165,14 @@ impl Handoff {
             line("origins", &self.origins.join(","));
         }
         #[cfg(not(feature = "lite"))]
+        if self.span != Default::default() {
+            let end = |t: Option<i64>| t.map_or("-".to_string(), |t| t.to_string());
+            line(
+                "span",
+                &format!("{} {}", end(self.span.from), end(self.span.to)),
+            );
+        }
+        #[cfg(not(feature = "lite"))]
         if let Some(m) = &self.host {
             // JSON allows a line break only between its tokens, where a space does as well.
             line("host", &m.replace(['\n', '\r'], " "));
@@ -246,6 +256,15 @@ impl Handoff {
                     h.origins = crate::session::share::parse_origins(v).map_err(|_| bad())?
                 }
                 "host" => h.host = Some(v.to_string()),
+                "span" => {
+                    let end = |t: &str| match t {
+                        "-" => Some(None),
+                        t => t.parse().ok().map(Some),
+                    };
+                    let (a, b) = v.split_once(' ').ok_or_else(bad)?;
+                    let (a, b) = (end(a).ok_or_else(bad)?, end(b).ok_or_else(bad)?);
+                    h.span = crate::session::span::Span::checked(a, b).map_err(|_| bad())?;
+                }
                 "z" => {
                     let (a, b) = v.split_once(' ').ok_or_else(bad)?;
                     h.zoom = Some((a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?));

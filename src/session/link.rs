@@ -63,17 +63,26 @@ pub struct Asks {
     pub diagram_only: bool,
     /// `origins=…`: the host origins allowed to drive the embed (empty: the parent page).
     pub origins: Vec<String>,
+    /// `from=` and `to=`: the stretch of a run the reader may play (`session::span`), not
+    /// yet checked against the run's horizon (the run is not open here).
+    pub span: crate::session::span::Span,
 }
 
 /// What a plain link names — `#s=<name>` or `#quiz=<n>`, with at most one each of
-/// `embed=0|1`, `autoplay=0|1`, `view=full|diagram` and `origins=<list>` beside it — and
-/// what it asks of the page; any other fragment, however well formed, is `None`, left to
+/// `embed=0|1`, `autoplay=0|1`, `view=full|diagram` and `origins=<list>` beside it, and a
+/// scenario's span (`from=`, `to=`, whole ms) — and what it asks of the page; any other fragment, however well formed, is `None`, left to
 /// [`parse`] and the whole app (which also says what is wrong with a bad value). Read
 /// without the link parser, which the players do not carry.
 pub fn plain(fragment: &str) -> Option<(Plain<'_>, Asks)> {
     let (mut named, mut asks) = (None, Asks::default());
     // Each key at most once, as the whole app's parser allows.
-    let mut seen = [false; 4];
+    let mut seen = [false; 6];
+    let (mut from, mut to) = (None, None);
+    // A time in whole ms, as the whole app reads one (at most 20 digits, no sign).
+    let ms = |x: &str| {
+        let digits = !x.is_empty() && x.len() <= 20 && x.bytes().all(|b| b.is_ascii_digit());
+        digits.then(|| x.parse::<i64>().ok()).flatten()
+    };
     let mut once = |i: usize| !std::mem::replace(&mut seen[i], true);
     for pair in fragment.strip_prefix('#')?.split('&') {
         let it = match pair.split_once('=')? {
@@ -102,13 +111,26 @@ pub fn plain(fragment: &str) -> Option<(Plain<'_>, Asks)> {
                 asks.origins = crate::session::share::parse_origins(list).ok()?;
                 continue;
             }
+            ("from", x) if once(4) => {
+                from = Some(ms(x)?);
+                continue;
+            }
+            ("to", x) if once(5) => {
+                to = Some(ms(x)?);
+                continue;
+            }
             _ => return None,
         };
         if named.replace(it).is_some() {
             return None;
         }
     }
-    Some((named?, asks))
+    asks.span = crate::session::span::Span::checked(from, to).ok()?;
+    match named? {
+        // A question plays its own stops: a span of one is the whole app's to refuse.
+        Plain::Quiz(_) if asks.span != Default::default() => None,
+        named => Some((named, asks)),
+    }
 }
 
 /// Reads a menu link (with or without its `#`) as the target it names; an empty fragment
@@ -170,12 +192,29 @@ mod tests {
                     autoplay: true,
                     diagram_only: true,
                     origins: vec!["https://a.example".into(), "http://localhost:8000".into()],
+                    ..Asks::default()
                 }
             ))
         );
         assert_eq!(
             plain("#view=full&autoplay=0&quiz=1&embed=1"),
-            Some((Plain::Quiz(0), embed))
+            Some((Plain::Quiz(0), embed.clone()))
+        );
+        // A span, either end left to the run.
+        let span = |from, to| Asks {
+            span: crate::session::span::Span { from, to },
+            ..embed.clone()
+        };
+        assert_eq!(
+            plain("#s=gc-pause&embed=1&from=25000&to=52000"),
+            Some((
+                Plain::Scenario("gc-pause"),
+                span(Some(25_000), Some(52_000))
+            ))
+        );
+        assert_eq!(
+            plain("#to=9000&s=gc-pause&embed=1"),
+            Some((Plain::Scenario("gc-pause"), span(None, Some(9_000))))
         );
         for other in [
             "",
@@ -205,6 +244,11 @@ mod tests {
             "#s=a&embed=1&origins=https://a.example/path",
             "#s=a&origins=https://a.example&origins=https://b.example",
             "#s=a&t=3000",
+            "#s=a&from=-1",
+            "#s=a&from=1e3",
+            "#s=a&from=5000&to=5005",
+            "#s=a&from=1&from=2",
+            "#quiz=1&embed=1&from=1000",
         ] {
             assert_eq!(plain(other), None, "{other}");
         }

@@ -523,6 +523,8 @@ impl Session {
                 m.embed.diagram_only = asks.diagram_only;
                 m.embed.autoplay = asks.autoplay;
                 m.embed.origins = Rc::new(asks.origins);
+                // The span first: opening places the beats and the cursor inside it.
+                let span_changed = std::mem::replace(&mut m.frame.span, asks.span) != asks.span;
                 match names {
                     Plain::Scenario(name) => {
                         let shown = m.doc.name.as_deref() == Some(name)
@@ -531,6 +533,10 @@ impl Session {
                         if !shown {
                             m.teach.quiz = None;
                             m.open(name);
+                        } else if span_changed {
+                            m.locate_beats();
+                            let c = m.play.cursor;
+                            m.move_to(c);
                         }
                     }
                     Plain::Quiz(q) => {
@@ -540,6 +546,12 @@ impl Session {
                 }
                 m.nav.menu = None;
                 m.nav.chapter = None;
+                if span_changed {
+                    let start = m.span_start();
+                    m.move_to(start);
+                }
+                // The diagram shows the span (a player zooms no further).
+                m.frame.zoom = m.zoom_inside_span(None);
                 if asks.autoplay && !m.play.playing && !m.at_span_end() {
                     m.play.playing = true;
                     m.play.last_frame = None;

@@ -31,6 +31,7 @@ impl Session {
             autoplay: self.embed.autoplay,
             diagram_only: self.embed.diagram_only,
             origins: (*self.embed.origins).clone(),
+            span: self.frame.span,
             ..Handoff::default()
         };
         // The first load asks no question, so it carries none of this.
@@ -108,8 +109,12 @@ impl Session {
             return m;
         }
         let mut m = Session::default_page();
+        // The span first: opening places the beats inside it.
+        m.frame.span = h.span;
         if let Some(base) = &h.base {
             m = Rc::unwrap_or_clone(Rc::new(m).reduce(Action::Open(base.clone())));
+        } else if h.span != Default::default() {
+            m.locate_beats();
         }
         for &fence in &h.fences {
             let mut sc = (**m.doc.history.current()).clone();
@@ -137,9 +142,9 @@ impl Session {
         m.nav.menu = h.menu.as_deref().and_then(Menu::named);
         m.frame.selected = h.selected;
         let end = m.doc.run.end_ms() as i64;
-        m.frame.zoom = h.zoom.and_then(|(a, b)| {
+        m.frame.zoom = m.zoom_inside_span(h.zoom.and_then(|(a, b)| {
             super::zoom::apply(None, super::zoom::Zoom::To(a, b), m.play.cursor.t, end)
-        });
+        }));
         if let Some(with) = &h.compare {
             m.compare_with(with);
         }
@@ -202,9 +207,13 @@ fn needs_whole_app(action: &Action) -> bool {
         Action::Navigate(f) => {
             use super::link::{plain, Plain};
             cfg!(feature = "lite")
-                || match plain(f).map(|(names, _)| names) {
-                    Some(Plain::Scenario(n)) => PageCourse::open(n).is_none(),
-                    Some(Plain::Quiz(q)) => PageCourse::quiz(q).is_none(),
+                || match plain(f) {
+                    // A span past the run's horizon is the whole app's to refuse, by name.
+                    Some((Plain::Scenario(n), asks)) => PageCourse::open(n).is_none_or(|sc| {
+                        let h = sc.horizon_ms;
+                        asks.span.from.is_some_and(|t| t > h) || asks.span.to.is_some_and(|t| t > h)
+                    }),
+                    Some((Plain::Quiz(q), _)) => PageCourse::quiz(q).is_none(),
                     None => true,
                 }
         }
@@ -414,6 +423,51 @@ mod tests {
         let resumed = Session::resumed(&h);
         assert!(resumed.embed.on && resumed.embed.diagram_only);
         assert_eq!(*resumed.embed.origins, ["https://course.example"]);
+    }
+
+    #[test]
+    #[cfg_attr(
+        feature = "lite",
+        ignore = "the first load is never embedded: it opens the default page alone"
+    )]
+    fn a_span_is_played_inside_by_the_player_and_handed_over_with_it() {
+        use crate::session::zoom::Window;
+        let link = "#s=gc-pause&embed=1&from=25000&to=52000";
+        assert!(!Action::Navigate(link.into()).needs_whole_app());
+        // A span past the run's horizon is refused by the whole app, which names the key.
+        assert!(Action::Navigate("#s=gc-pause&embed=1&from=999999".into()).needs_whole_app());
+        let m = Rc::new(Session::opened_at(link));
+        let w = Window {
+            from: 25_000,
+            to: 52_000,
+        };
+        assert_eq!((m.span_window(), m.frame.zoom), (Some(w), Some(w)));
+        assert_eq!(m.play.cursor.t, 25_000.0);
+        let trace = &m.doc.run.trace;
+        let told: Vec<usize> = m.teach.beats.iter().flatten().copied().collect();
+        assert!(!told.is_empty());
+        assert!(told
+            .iter()
+            .all(|&i| (25_000..=52_000).contains(&trace.entries[i].t.0)));
+        let end = m.clone().reduce(Action::ToEnd);
+        assert_eq!(end.play.cursor.t, 52_000.0);
+        // Handed over partway (a reader's Share): the whole app keeps the span, the beats
+        // and the cursor.
+        let partway = m.clone().reduce(Action::Seek(40_000.0));
+        let share = Action::ToggleMenu(Menu::Share);
+        let h = Handoff::decode(&partway.handoff(Some(&share), None).encode()).unwrap();
+        let resumed = Session::resumed(&h);
+        assert_eq!(
+            (resumed.span_window(), resumed.frame.zoom),
+            (Some(w), Some(w))
+        );
+        assert_eq!(resumed.play.cursor, partway.play.cursor);
+        assert_eq!(resumed.teach.beats, partway.teach.beats);
+        assert!(resumed
+            .nav
+            .fragment
+            .as_deref()
+            .is_some_and(|f| f.contains("from=25000&to=52000")));
     }
 
     #[test]

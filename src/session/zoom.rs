@@ -81,6 +81,21 @@ impl Window {
         self.to - self.from
     }
 
+    /// What the zoom bar says of the window on screen (`None`: the whole run) of a run
+    /// `end` ms long, in every build's bar.
+    pub fn label(w: Option<Window>, end: i64) -> String {
+        use crate::vocab::numbers::tenths;
+        match w {
+            None => "Whole run".to_string(),
+            Some(w) => format!(
+                "{} – {} s of {} s",
+                tenths(w.from as f64 / 1000.0),
+                tenths(w.to as f64 / 1000.0),
+                tenths(end as f64 / 1000.0)
+            ),
+        }
+    }
+
     /// The window, or `None` where it covers the whole run (`0..=end`).
     fn normal(self, end: i64) -> Option<Window> {
         (self.from > 0 || self.to < end).then_some(self)

@@ -208,8 +208,8 @@ pub fn App() -> Html {
     };
     #[cfg(not(feature = "player"))]
     let zoom_bar = html! { <super::zoom::ZoomBar run={run.clone()} zoom={model.frame.zoom} cursor_t={model.play.cursor.t} on_action={on_action.clone()} /> };
-    // A player draws the whole run: zooming in hands over to the whole app, whose
-    // zoom bar (with the overview strip) takes the place of this button.
+    // A player draws the whole run, or a link's span: zooming in hands over to the whole
+    // app, whose zoom bar (with the overview strip) takes the place of this button.
     #[cfg(feature = "player")]
     let zoom_bar = {
         let zoom_in = crate::session::zoom::Zoom::By {
@@ -220,7 +220,7 @@ pub fn App() -> Html {
             <div class="zoom-bar" role="group" aria-label="Zoom">
                 <button type="button" class="control zoom" aria-label="Zoom in" title="Zoom in (+)"
                         onclick={on(&on_action, Action::Zoom(zoom_in))}>{ "+" }</button>
-                <span class="zoom-window">{ "Whole run" }</span>
+                <span class="zoom-window">{ crate::session::zoom::Window::label(model.frame.zoom, run.end_ms() as i64) }</span>
             </div>
         }
     };

@@ -115,9 +115,10 @@ impl PartialEq for TimelineProps {
 /// shown whole at the usual width; else laid out again from the run's index (only what the
 /// window shows, its labels placed for it and the width).
 fn drawing(run: &Run, zoom: Option<Window>, width: f64, lane_h: f64) -> Rc<Diagram> {
-    // A player never zooms: a zoom hands over to the whole app.
+    // The first load never zooms (a zoom hands over to the whole app) and opens no span;
+    // the links' player draws a link's span, but zooms no further itself.
     let window = zoom
-        .filter(|_| !cfg!(feature = "player"))
+        .filter(|_| !cfg!(feature = "lite"))
         .map(|w| (w.from, w.to));
     if window.is_none() && width == run.diagram.width && lane_h == run.diagram.lane_h {
         return run.diagram.clone();
@@ -179,7 +180,7 @@ fn use_wheel_zoom(svg: NodeRef, s: crate::view::layout::Scale, width: f64, cb: C
 const SETTLE_MS: u32 = 150;
 
 /// The zoom window to draw: `zoom` once it has held still for [`SETTLE_MS`], or at once for
-/// a new run. (The whole app's: a player draws the whole run only.)
+/// a new run. (The whole app's: a player's only window is a link's span, drawn at once.)
 #[cfg(not(feature = "player"))]
 #[hook]
 fn use_settled(run: &Rc<Run>, zoom: Option<Window>) -> Option<Window> {
@@ -219,7 +220,7 @@ fn use_folds_revealed(svg: &NodeRef, drawn: &Rc<Diagram>, edge: f64) {
     let revealed = drawn.folds.iter().filter(|f| f.label.at <= edge).count();
     let (svg, drawn) = (svg.clone(), drawn.clone());
     use_effect_with((Rc::as_ptr(&drawn) as usize, revealed), move |_| {
-        // The players draw the whole run only: no zoom window settles there.
+        // No zoom window settles in a player: its only window is a link's span.
         #[cfg(not(feature = "player"))]
         super::bench::settle_drawn();
         let Some(root) = svg.cast::<web_sys::Element>() else {
@@ -423,7 +424,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let d: &Diagram = &drawn;
     // The window in view (which the axis, the cursor and the pointer read) and, while the
     // drawing is of another, the transform that carries it there.
-    // (A player draws the whole run only: no stand-in.)
+    // (A player's only window, a link's span, is drawn at once: no stand-in.)
     #[cfg(feature = "player")]
     let s = d.scale;
     #[cfg(not(feature = "player"))]

@@ -157,9 +157,7 @@ pub fn ZoomBar(props: &ZoomProps) -> Html {
             { button("Zoom in", "+", "+", Zoom::By { factor: STEP_FACTOR, around: None }, false) }
             { button("Fit the whole run", "0", "Fit", Zoom::Fit, whole) }
             <span class="zoom-window" aria-live="polite">
-                { if whole { "Whole run".to_string() } else {
-                    format!("{} – {} s of {} s", n(w.from as f64 / 1000.0), n(w.to as f64 / 1000.0), n(end as f64 / 1000.0))
-                } }
+                { Window::label(props.zoom, end) }
             </span>
             <svg class="overview" viewBox={format!("{} 0 {} {}", n(LEFT), n(d.width - LEFT), n(height))} preserveAspectRatio="none"
                  // A picture for the pointer: the keyboard zooms with + - 0, and a zoomed

@@ -234,6 +234,20 @@ describe('embeds at every size', () => {
       const { slider, button } = playback(page);
       const value = () => slider.evaluate((el) => Number(el.value));
       assert.deepEqual(await slider.evaluate((el) => [el.min, el.max, el.value]), ['25000', '52000', '25000']);
+      // The drawing as the link opens, to hold beside the whole app's below. (Every element
+      // and attribute, in order; the whole app wraps the shapes in one more group, which
+      // carries a zoom's stand-in transform.)
+      const drawing = async (p) =>
+        (await p.locator('section.diagram svg.timeline').innerHTML()).replace(/<g>|<\/g>/g, '');
+      // Once the frame's fit has settled the lanes' height: the same twice, 300 ms apart.
+      const drawn = async (p) => {
+        for (let last = null; ; await p.waitForTimeout(300)) {
+          const now = await drawing(p);
+          if (now === last) return now;
+          last = now;
+        }
+      };
+      const ours = await drawn(page);
       assert.ok(await button('Jump to start').isDisabled(), 'at the start of the span');
       // The axis starts at the span, not at the run's 0 s.
       const ticks = await page.locator('svg.timeline .axis text').allTextContents();
@@ -251,7 +265,22 @@ describe('embeds at every size', () => {
       await page.screenshot({ path: join(SHOTS, 'embed-span-end-640x420.png') });
       await page.locator('body').press('Home');
       await until(async () => (await value()) === 25_000, 'Home at the span\'s start');
+      // Played by the links' player, which draws the span as the whole app does: the same
+      // link with its window written out (`z=`, a key only the whole app reads).
+      assert.equal(await page.evaluate(() => window.leaselineBuild.player), true, 'the links\' player');
+      assert.equal(await page.locator('.zoom-window').innerText(), '25.0 – 52.0 s of 60.0 s');
       assert.deepEqual(problems, []);
+      const whole = await openApp(h.browser, `${h.url}#s=gc-pause&embed=1&from=25000&to=52000&z=25000-52000`, {
+        viewport: { width: 640, height: 420 },
+      });
+      try {
+        assert.equal(await whole.page.evaluate(() => window.leaselineBuild.player), false, 'the whole app');
+        assert.equal(await playback(whole.page).slider.inputValue(), '25000');
+        assert.equal(await drawn(whole.page), ours, 'the same drawing in both builds');
+        assert.deepEqual(whole.problems, []);
+      } finally {
+        await whole.context.close();
+      }
     } finally {
       await context.close();
     }

@@ -129,6 +129,8 @@ describe('the first load and the whole app', () => {
       ['#s=check-then-write&embed=1', PLAYER],
       ['#quiz=1&embed=1', PLAYER],
       ['#s=check-then-write&embed=1&autoplay=1&view=diagram', PLAYER],
+      ['#s=gc-pause&embed=1&from=25000&to=52000', PLAYER],
+      ['#quiz=1&embed=1&from=1000', WHOLE],
       ['#s=check-then-write&t=3000', WHOLE],
       ['#s=check-then-write&embed=1&origins=ftp://course.example', WHOLE],
     ]) {
