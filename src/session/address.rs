@@ -203,7 +203,9 @@ impl Session {
             .position(|e| e.map(|i| i + 1) == Some(self.play.cursor.step));
         match on_beat {
             Some(b) if matches!(v.source, Source::Named(_)) && v.quiz.is_none() => v.beat = Some(b),
-            _ if self.play.cursor.step > 0 => {
+            // At the start of the run, or of the link's span, the link opens there anyway:
+            // no time in it, so a reload stays a plain link (a players' link).
+            _ if self.play.cursor.step > 0 && self.play.cursor != self.span_start() => {
                 let t = self.play.cursor.t as i64;
                 v.t_ms = Some(t);
                 // Several events can share one millisecond: the time alone would land after

@@ -68,7 +68,7 @@ pub struct Handoff {
     /// other, as the player did not.
     pub origins: Vec<String>,
     /// The stretch of the run the link let the reader play (`from=`, `to=`).
-    pub span: crate::session::span::Span,
+    pub span: crate::session::zoom::Span,
     /// A host's `load` message of a scenario of its own, checked by the player, for the
     /// whole app to carry out, as one line of JSON text.
     pub host: Option<String>,
@@ -263,7 +263,7 @@ impl Handoff {
                     };
                     let (a, b) = v.split_once(' ').ok_or_else(bad)?;
                     let (a, b) = (end(a).ok_or_else(bad)?, end(b).ok_or_else(bad)?);
-                    h.span = crate::session::span::Span::checked(a, b).map_err(|_| bad())?;
+                    h.span = crate::session::zoom::Span::checked(a, b).map_err(|_| bad())?;
                 }
                 "z" => {
                     let (a, b) = v.split_once(' ').ok_or_else(bad)?;

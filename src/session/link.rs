@@ -65,7 +65,7 @@ pub struct Asks {
     pub origins: Vec<String>,
     /// `from=` and `to=`: the stretch of a run the reader may play (`session::span`), not
     /// yet checked against the run's horizon (the run is not open here).
-    pub span: crate::session::span::Span,
+    pub span: crate::session::zoom::Span,
 }
 
 /// What a plain link names — `#s=<name>` or `#quiz=<n>`, with at most one each of
@@ -125,7 +125,7 @@ pub fn plain(fragment: &str) -> Option<(Plain<'_>, Asks)> {
             return None;
         }
     }
-    asks.span = crate::session::span::Span::checked(from, to).ok()?;
+    asks.span = crate::session::zoom::Span::checked(from, to).ok()?;
     match named? {
         // A question plays its own stops: a span of one is the whole app's to refuse.
         Plain::Quiz(_) if asks.span != Default::default() => None,
@@ -202,7 +202,7 @@ mod tests {
         );
         // A span, either end left to the run.
         let span = |from, to| Asks {
-            span: crate::session::span::Span { from, to },
+            span: crate::session::zoom::Span { from, to },
             ..embed.clone()
         };
         assert_eq!(

@@ -443,6 +443,9 @@ mod tests {
         };
         assert_eq!((m.span_window(), m.frame.zoom), (Some(w), Some(w)));
         assert_eq!(m.play.cursor.t, 25_000.0);
+        // The address the page keeps is the link as given: a reload plays it alike.
+        let address = m.nav.fragment.as_deref().unwrap_or("");
+        assert!(crate::session::link::plain(address).is_some(), "{address}");
         let trace = &m.doc.run.trace;
         let told: Vec<usize> = m.teach.beats.iter().flatten().copied().collect();
         assert!(!told.is_empty());
