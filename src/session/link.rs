@@ -70,9 +70,10 @@ pub struct Asks {
 
 /// What a plain link names — `#s=<name>` or `#quiz=<n>`, with at most one each of
 /// `embed=0|1`, `autoplay=0|1`, `view=full|diagram` and `origins=<list>` beside it, and a
-/// scenario's span (`from=`, `to=`, whole ms) — and what it asks of the page; any other fragment, however well formed, is `None`, left to
-/// [`parse`] and the whole app (which also says what is wrong with a bad value). Read
-/// without the link parser, which the players do not carry.
+/// scenario's span (`from=`, `to=`, whole ms) — and what it asks of the page. Any other
+/// fragment, however well formed, is `None`, left to [`parse`] and the whole app (which
+/// also says what is wrong with a bad value). Read without the link parser, which the
+/// players do not carry.
 pub fn plain(fragment: &str) -> Option<(Plain<'_>, Asks)> {
     let (mut named, mut asks) = (None, Asks::default());
     // Each key at most once, as the whole app's parser allows.

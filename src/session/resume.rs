@@ -201,7 +201,7 @@ fn needs_whole_app(action: &Action) -> bool {
     match action {
         Action::Open(name) => PageCourse::open(name).is_none(),
         // A plain link to a scenario or a question the page carries is followed here; any
-        // other link (a time, a panel, an embed's span, a scenario of its own) is the
+        // other link (a time, a zoom, a panel, a scenario of its own) is the
         // whole app's, which reads every key. The first load, opened at the default page only,
         // hands every link over: following one would cost it bytes it does not have.
         Action::Navigate(f) => {
