@@ -28,12 +28,16 @@ impl Session {
             menu: self.nav.menu.map(|m| m.name().to_string()),
             zoom: self.frame.zoom.map(|w| (w.from, w.to)),
             embed: self.embed.on,
-            autoplay: self.embed.autoplay,
-            diagram_only: self.embed.diagram_only,
-            origins: (*self.embed.origins).clone(),
-            span: self.frame.span,
             ..Handoff::default()
         };
+        // The first load is never embedded and opens no span, so it carries none of this.
+        #[cfg(not(feature = "lite"))]
+        {
+            h.autoplay = self.embed.autoplay;
+            h.diagram_only = self.embed.diagram_only;
+            h.origins = (*self.embed.origins).clone();
+            h.span = self.frame.span;
+        }
         // The first load asks no question, so it carries none of this.
         #[cfg(not(feature = "lite"))]
         if let Some(q) = self.teach.quiz.filter(|q| !q.author) {

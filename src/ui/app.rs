@@ -212,6 +212,12 @@ pub fn App() -> Html {
     // app, whose zoom bar (with the overview strip) takes the place of this button.
     #[cfg(feature = "player")]
     let zoom_bar = {
+        // The first load never zooms and opens no span: its window is the whole run, said
+        // without the label's formatting (about 500 bytes of its wasm).
+        #[cfg(feature = "lite")]
+        let window = "Whole run".to_string();
+        #[cfg(not(feature = "lite"))]
+        let window = crate::session::zoom::Window::label(model.frame.zoom, run.end_ms() as i64);
         let zoom_in = crate::session::zoom::Zoom::By {
             factor: crate::session::zoom::STEP_FACTOR,
             around: None,
@@ -220,7 +226,7 @@ pub fn App() -> Html {
             <div class="zoom-bar" role="group" aria-label="Zoom">
                 <button type="button" class="control zoom" aria-label="Zoom in" title="Zoom in (+)"
                         onclick={on(&on_action, Action::Zoom(zoom_in))}>{ "+" }</button>
-                <span class="zoom-window">{ crate::session::zoom::Window::label(model.frame.zoom, run.end_ms() as i64) }</span>
+                <span class="zoom-window">{ window }</span>
             </div>
         }
     };
