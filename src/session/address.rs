@@ -140,7 +140,13 @@ impl Session {
         self.embed.autoplay = v.autoplay;
         self.embed.diagram_only = v.diagram_only;
         self.embed.origins = Rc::new(v.origins);
-        if v.autoplay && !self.play.playing && !self.at_span_end() {
+        self.play_if_asked(v.autoplay);
+    }
+
+    /// Starts playing as a link's `autoplay=1` asks, unless already playing or at the end
+    /// of what the reader may play. One rule for the whole app and the links' player.
+    pub(super) fn play_if_asked(&mut self, autoplay: bool) {
+        if autoplay && !self.play.playing && !self.at_span_end() {
             self.play.playing = true;
             self.play.last_frame = None;
         }

@@ -79,11 +79,8 @@ pub fn plain(fragment: &str) -> Option<(Plain<'_>, Asks)> {
     // Each key at most once, as the whole app's parser allows.
     let mut seen = [false; 6];
     let (mut from, mut to) = (None, None);
-    // A time in whole ms, as the whole app reads one (at most 20 digits, no sign).
-    let ms = |x: &str| {
-        let digits = !x.is_empty() && x.len() <= 20 && x.bytes().all(|b| b.is_ascii_digit());
-        digits.then(|| x.parse::<i64>().ok()).flatten()
-    };
+    // A time in whole ms, as the whole app reads one.
+    let ms = |x: &str| crate::session::share::whole(x).and_then(|n| i64::try_from(n).ok());
     let mut once = |i: usize| !std::mem::replace(&mut seen[i], true);
     for pair in fragment.strip_prefix('#')?.split('&') {
         let it = match pair.split_once('=')? {

@@ -552,10 +552,7 @@ impl Session {
                 }
                 // The diagram shows the span (a player zooms no further).
                 m.frame.zoom = m.zoom_inside_span(None);
-                if asks.autoplay && !m.play.playing && !m.at_span_end() {
-                    m.play.playing = true;
-                    m.play.last_frame = None;
-                }
+                m.play_if_asked(asks.autoplay);
             }
             // (The first load is never embedded: static/first-paint.js opens it at the
             // default page only.)

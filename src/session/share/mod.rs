@@ -225,7 +225,9 @@ const KEYS: [&str; 19] = [
 ];
 
 /// Plain decimal digits only (no sign, no `+`), so one state has one spelling.
-fn whole(value: &str) -> Option<u64> {
+/// A whole number as every link writes one: digits only, at most 20 (the players' reader,
+/// `session::link::plain`, reads its times with it too).
+pub(crate) fn whole(value: &str) -> Option<u64> {
     let digits =
         !value.is_empty() && value.len() <= 20 && value.bytes().all(|b| b.is_ascii_digit());
     digits.then(|| value.parse().ok()).flatten()
