@@ -17,7 +17,8 @@ use leaseline::teach::quiz::QUESTIONS;
 use leaseline::teach::{course, narrate, presets};
 use leaseline::view::export::first_paint::{self, Around, Guide};
 use leaseline::view::layout;
-use leaseline::vocab::numbers::clock;
+use leaseline::vocab::numbers::{clock, fmt_ms};
+use leaseline::vocab::time::Time;
 use std::path::Path;
 
 /// The diagram's box on a wide screen, in CSS pixels: the page's width (style.css,
@@ -117,6 +118,11 @@ fn picture(page: &Session) -> String {
         None => Guide::Blank,
     };
     let d = layout::layout(&run.trace, &run.verdict, WIDE_BOX, None);
+    let clocks: Vec<String> = d
+        .lanes
+        .iter()
+        .map(|l| format!("clock {}", fmt_ms(page.play.state.local(l.node, Time(0)))))
+        .collect();
     let around = Around {
         options: &options,
         description: &description,
@@ -125,7 +131,7 @@ fn picture(page: &Session) -> String {
         fence,
         violation: !hides && !run.verdict.violations.is_empty(),
         guide,
-        veiled: page.teach.quiz.is_some(),
+        clocks: &clocks,
     };
     let title = page.title();
     if page.embed.on {

@@ -1,7 +1,7 @@
 // Trunk post-build hook (before minify-js.mjs): the first paints, drawn by the core at build
 // time (examples/first_paint.rs; see src/view/export/first_paint.rs).
 //
-// The default page's — its whole run in the page around it — goes into index.html, at the
+// The default page's — its run at the start, in the page around it — goes into index.html, at the
 // top of the body (after its <noscript> note), with a blocking `first-paint.js` in the
 // head. Every other built-in link's (each preset, lesson, fix and interview question, as
 // a page and as an embed) is written into first/, one small file each, which

@@ -34,8 +34,8 @@
   // what is wrong with it.
   var player = !!file;
   var embed = player && /\.embed$/.test(file);
-  // The pictures draw the whole run; a span's page draws the span, so it waits for its
-  // player with no picture.
+  // The pictures draw the run's whole time axis; a span's page opens on the span's, so
+  // it waits for its player with no picture.
   if (spanned) file = null;
   if (deep) {
     var name = player ? 'leaseline-player' : 'leaseline';

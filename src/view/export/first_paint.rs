@@ -1,13 +1,17 @@
-//! The first paint: the default page's whole run, drawn at build time and shipped inside
-//! `index.html`, so a reader on a slow network sees the diagram before the wasm arrives —
-//! in the page the app draws around it, so that the app taking over moves nothing (a
-//! picture standing alone at the top would be pushed far down the screen as the app's
-//! header, bars and caption arrive).
+//! The first paint: the page a link opens as the app draws it at its start, drawn at build
+//! time — the default page's shipped inside `index.html` — so a reader on a slow network
+//! sees the diagram before the wasm arrives, in the page the app draws around it, so that
+//! the app taking over moves nothing (a picture standing alone at the top would be pushed
+//! far down the screen as the app's header, bars and caption arrive).
 //!
-//! It is drawn by the same code that draws the live timeline's shapes
-//! ([`svg::diagram_body`](super::svg::diagram_body), which the timeline embeds as is), with
-//! the same classes, so the page's stylesheet colours it — both themes, no inline style
-//! (the page's CSP has none to allow). `examples/first_paint.rs` writes it and
+//! The diagram is the run's at its start, as the timeline shows it before Play: the time
+//! axis, the lanes and the cursor at 0, none of the run. A picture of the whole run would
+//! tell the story's end (the stale write, the two believers) beside a clock that reads
+//! 0.0 s, and vanish when the app, opened at 0, takes over; a question's page must not
+//! draw what the reader is asked to predict in any case. It is drawn by the same code that
+//! lays out and frames the live timeline ([`svg::frame`](super::svg::frame)), with the same
+//! classes, so the page's stylesheet colours it — both themes, no inline style (the page's
+//! CSP has none to allow). `examples/first_paint.rs` writes it and
 //! `scripts/first-paint.mjs` (a Trunk post-build hook) puts it into the page; the app
 //! removes it as it mounts. A link to anything but the default page hides it before the
 //! first paint (`static/first-paint.js`), so it never shows the wrong run.
@@ -19,11 +23,12 @@
 //! the first load's start. Replacing also keeps the build step a small native program with
 //! no SSR of the app's hooks.
 
-use super::svg::{drawing, escape_into, frame, DEFS};
+use super::svg::{escape_into, framed};
 use crate::teach::narrate::{PLAY_HINT, PLAY_HINT_EMBED, PROMISE, QUIZ_HINT};
 use crate::teach::walkthrough::INTRO;
 use crate::view::icons;
-use crate::view::layout::Diagram;
+use crate::view::layout::{Diagram, LEFT};
+use crate::vocab::numbers::tenths as n;
 
 /// The element id the app removes when it mounts.
 pub const ID: &str = "first-paint";
@@ -47,9 +52,9 @@ pub struct Around<'a> {
     pub violation: bool,
     /// What the guide's column shows at the start.
     pub guide: Guide<'a>,
-    /// Only the diagram's frame, none of the run: a question's page must not draw what
-    /// the reader is asked to predict.
-    pub veiled: bool,
+    /// Each lane's clock reading at the start ("clock 0.000s"), in the diagram's lane
+    /// order, as the timeline shows it under the lane's name.
+    pub clocks: &'a [String],
 }
 
 /// The guide beside (or below) the diagram, as the app opens it.
@@ -68,8 +73,8 @@ pub enum Guide<'a> {
     Blank,
 }
 
-/// The first view of the full page as an HTML fragment: the diagram of the whole run
-/// (`d`, titled `title`), in the page the app draws around it at its start — the header,
+/// The first view of the full page as an HTML fragment: the diagram of the run (`d`,
+/// titled `title`) at its start, in the page the app draws around it at its start — the header,
 /// the scenario bar, the description, the playback bar, the caption and the guide — so
 /// that nothing moves when the app takes the page over (`first-paint.test.mjs` measures
 /// it).
@@ -111,7 +116,7 @@ pub fn html(d: &Diagram, title: &str, digest: &str, around: &Around) -> String {
     out.push_str(r#"<details class="legend""#);
     out.push_str(IDLE);
     out.push_str(r#"><summary class="control text">Legend</summary></details><div class="view">"#);
-    diagram(&mut out, d, title, digest, around.veiled);
+    diagram(&mut out, d, title, digest, around.clocks);
     guide(&mut out, &around.guide);
     out.push_str("</div></div></div>");
     out
@@ -131,7 +136,7 @@ pub fn embed(d: &Diagram, title: &str, digest: &str, around: &Around) -> String 
     out.push_str(r#"</p><button class="quiet">Share</button><span class="quiet">Leaseline ↗</span></div><div class="workspace">"#);
     controls(&mut out, around);
     caption(&mut out, PLAY_HINT_EMBED);
-    diagram(&mut out, d, title, digest, around.veiled);
+    diagram(&mut out, d, title, digest, around.clocks);
     guide(&mut out, &around.guide);
     out.push_str("</div></div>");
     out
@@ -187,25 +192,48 @@ fn caption(out: &mut String, hint: &str) {
     out.push_str("</p>");
 }
 
-/// The diagram of the whole run (or, veiled, its frame alone) and the zoom bar's copy.
-fn diagram(out: &mut String, d: &Diagram, title: &str, digest: &str, veiled: bool) {
+/// The diagram at the run's start as the timeline draws it before Play (`ui/timeline.rs`):
+/// over its left margin the strip of the lanes' names and clocks, then the axis, the lanes
+/// and the cursor at 0; and the zoom bar's copy.
+fn diagram(out: &mut String, d: &Diagram, title: &str, digest: &str, clocks: &[String]) {
     out.push_str(r#"<div class="diagram" data-digest=""#);
     escape_into(out, digest);
-    out.push_str(r#""><div class="timeline-frame"><svg class="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 "#);
+    out.push_str(
+        r#""><div class="timeline-frame"><svg class="lane-names" aria-hidden="true" viewBox="0 0 "#,
+    );
+    out.push_str(&format!(
+        r#"{left} {h}" width="{share}%"><rect class="shade" x="0" y="20" width="{left}" height="{rest}"/>"#,
+        left = n(LEFT),
+        h = n(d.height),
+        share = n(LEFT * 100.0 / d.width),
+        rest = n(d.height - 20.0),
+    ));
+    // The clock closer under the name on a short lane, as the timeline puts it.
+    let below = if d.lane_h < 34.0 { 10.0 } else { 13.0 };
+    for (l, clock) in d.lanes.iter().zip(clocks) {
+        out.push_str(&format!(
+            r#"<text class="lane-name" x="8" y="{}">"#,
+            n(l.y - 2.0)
+        ));
+        escape_into(out, l.label);
+        out.push_str(&format!(
+            r#"</text><text class="clock-reading" x="8" y="{}">"#,
+            n(l.y + below)
+        ));
+        escape_into(out, clock);
+        out.push_str("</text>");
+    }
+    out.push_str(r#"</svg><svg class="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 "#);
     out.push_str(&format!("{} {}", d.width as i64, d.height as i64));
     out.push_str(r#"" role="img" aria-label=""#);
     escape_into(out, title);
-    out.push_str(if veiled {
-        r#" — its lanes, drawn before the player has loaded">"#
-    } else {
-        r#" — the whole run, drawn before the player has loaded">"#
-    });
-    out.push_str(DEFS);
-    if veiled {
-        frame(out, d);
-    } else {
-        drawing(out, d);
-    }
+    out.push_str(r#" — at its start, drawn before the player has loaded">"#);
+    framed(out, d, false);
+    let x = n(d.scale.x(d.scale.t0));
+    out.push_str(&format!(
+        r#"<line class="cursor" x1="{x}" y1="18" x2="{x}" y2="{}"/>"#,
+        n(d.height - 8.0)
+    ));
     out.push_str(r#"</svg></div><div class="zoom-bar""#);
     out.push_str(IDLE);
     out.push_str(r#"><button class="control zoom">+</button><span class="zoom-window">Whole run</span></div></div>"#);
@@ -269,6 +297,7 @@ mod tests {
         let trace = simulate(&sc).unwrap();
         let verdict = check(&trace);
         let d = layout::diagram(&trace, &verdict);
+        let clocks: Vec<String> = d.lanes.iter().map(|_| "clock 0.000s".into()).collect();
         let around = Around {
             options: &[("Clean run", false), ("GC pause", true)],
             description: "Kleppmann 2016's case <&>",
@@ -280,7 +309,7 @@ mod tests {
                 beats: "7 beats",
                 sources: "Sources: Kleppmann 2016.",
             },
-            veiled: false,
+            clocks: &clocks,
         };
         let h = html(&d, &sc.name, &trace.digest_hex(), &around);
         assert!(h.starts_with(r#"<div id="first-paint""#));
@@ -303,12 +332,25 @@ mod tests {
         ] {
             assert!(!h.contains(banned), "{banned}");
         }
-        // Believed vs actual is drawn too: the first load draws it, so the picture does.
-        assert!(!d.gaps.is_empty() && h.contains("class=\"gap danger"));
-        assert!(
-            h.contains(&super::super::svg::diagram_body(&d)),
-            "the timeline's own shapes, as the first load draws them"
-        );
+        // The run at its start, as the timeline draws it before Play: the axis with its
+        // ticks, every lane, and the cursor at 0; none of the run's shapes (the stale
+        // write and the two believers are for Play to show).
+        let mut lanes = String::new();
+        framed(&mut lanes, &d, false);
+        assert!(h.contains(&lanes), "the timeline's own axis and lanes");
+        // Each lane's name and clock in the strip over the left margin.
+        assert_eq!(h.matches("clock 0.000s").count(), d.lanes.len());
+        assert!(h.contains(r#"<text class="lane-name" x="8" y="57.0">Client 1</text>"#));
+        assert!(h.contains(r#"<line class="cursor" x1="112.0" y1="18""#));
+        for shape in [
+            "class=\"body",
+            "class=\"gap",
+            "class=\"band",
+            "class=\"bar",
+            "data-entry",
+        ] {
+            assert!(!h.contains(shape), "{shape}");
+        }
         assert!(h.contains(&trace.digest_hex()));
         for banned in ["<style", "<script", "style=", "onload"] {
             assert!(!h.contains(banned), "{banned}");
@@ -317,12 +359,13 @@ mod tests {
     }
 
     #[test]
-    fn an_embed_and_a_question_draw_their_own_page_and_a_question_hides_its_run() {
+    fn an_embed_and_a_question_draw_their_own_page_at_the_start_of_the_run() {
         let sc = crate::teach::course::open("check-then-write").unwrap();
         let trace = simulate(&sc).unwrap();
         let verdict = check(&trace);
         let d = layout::diagram(&trace, &verdict);
-        let around = |guide, veiled| Around {
+        let clocks = [String::new(), String::new(), String::new()];
+        let around = |guide| Around {
             options: &[],
             description: "",
             time: "0.0 s / 30.0 s",
@@ -330,18 +373,17 @@ mod tests {
             fence: "Fencing: ?",
             violation: false,
             guide,
-            veiled,
+            clocks: &clocks,
         };
-        let e = embed(&d, "Check, then write", "abc", &around(Guide::Blank, false));
+        let e = embed(&d, "Check, then write", "abc", &around(Guide::Blank));
         assert!(e.starts_with(r#"<div id="first-paint" class="shell embed first-paint">"#));
         assert!(e.contains(PLAY_HINT_EMBED) && !e.contains(PLAY_HINT));
-        assert!(e.contains(&super::super::svg::diagram_body(&d)));
         let quiz = Guide::Quiz {
             heading: "Interview question 2 of 5",
             stops: "stop 1 of 1",
             asks: "What happens?",
         };
-        let q = html(&d, "This question's run", "abc", &around(quiz, true));
+        let q = html(&d, "This question's run", "abc", &around(quiz));
         for words in [
             "Interview question 2 of 5",
             "stop 1 of 1",
@@ -350,9 +392,11 @@ mod tests {
         ] {
             assert!(q.contains(words), "{words}");
         }
-        // Veiled: the lanes and the axis, none of the run the reader is asked to predict.
-        assert!(q.contains(r#"class="lane client""#));
-        assert!(!q.contains(&super::super::svg::diagram_body(&d)));
+        // The lanes and the axis, none of the run the reader is asked to predict.
+        for page in [&e, &q] {
+            assert!(page.contains(r#"class="lane client""#));
+            assert!(!page.contains("data-entry") && !page.contains(r#"class="body"#));
+        }
         for banned in [
             "<header", "<main", "<section", "<style", "<script", "style=",
         ] {

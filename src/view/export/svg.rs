@@ -95,8 +95,7 @@ fn title(s: &str) -> impl Fn(&mut String) + '_ {
 /// `open` text, numbered (`data-told`, in `Diagram::told`'s order) for the timeline to
 /// swap for the whole text once the cursor passes its end. A drawing whose detail does not
 /// tell ([`Detail::TELLS`], the first load's) has neither text for a shape that spans time
-/// and shows none in play (the first load's whole run, drawn natively before its wasm
-/// arrives, has them all); a mark's, true once it is seen, it shows.
+/// and shows none in play; a mark's, true once it is seen, it shows.
 fn told<D: Detail>(
     o: &mut String,
     in_play: bool,
@@ -425,6 +424,12 @@ pub(crate) fn drawing(o: &mut String, d: &Diagram) {
 /// run (what the timeline shows before Play, and all a question's page may show before
 /// the reader has answered).
 pub(crate) fn frame(o: &mut String, d: &Diagram) {
+    framed(o, d, true)
+}
+
+/// [`frame`], with the lanes' names on them (`named`), or without, as the live timeline
+/// draws its lanes (their names sit in a strip of their own over the left margin).
+pub(crate) fn framed(o: &mut String, d: &Diagram, named: bool) {
     let bottom = n(d.height - 8.0);
     el(o, "g", &[("class", "axis")], &|o| {
         for t in &d.ticks {
@@ -453,7 +458,9 @@ pub(crate) fn frame(o: &mut String, d: &Diagram) {
                 ("y2", y),
             ];
             el(o, "line", &pairs(&a), &|_| {});
-            text(o, "lane-name", 8.0, l.y - 2.0, l.label);
+            if named {
+                text(o, "lane-name", 8.0, l.y - 2.0, l.label);
+            }
         });
     }
 }
