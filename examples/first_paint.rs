@@ -17,6 +17,7 @@ use leaseline::teach::quiz::QUESTIONS;
 use leaseline::teach::{course, narrate, presets};
 use leaseline::view::export::first_paint::{self, Around, Guide};
 use leaseline::view::layout;
+use leaseline::view::layout::detail::{Detail, Full, Plain};
 use leaseline::vocab::numbers::{clock, fmt_ms};
 use leaseline::vocab::time::Time;
 use std::path::Path;
@@ -68,8 +69,10 @@ impl Link {
     }
 }
 
-/// The first view of `page`, as the app draws it at its start.
-fn picture(page: &Session) -> String {
+/// The first view of `page`, as the app draws it at its start; `spreads`: whether the
+/// build that plays it thins the axis's ticks on a narrow drawing (its detail's
+/// `SPREADS`: the first load draws in `Plain` detail, the links' player in `Full`).
+fn picture(page: &Session, spreads: bool) -> String {
     let run = &page.doc.run;
     let name = page.doc.name.as_deref().unwrap_or_default();
     let picker = page.picker();
@@ -132,6 +135,7 @@ fn picture(page: &Session) -> String {
         violation: !hides && !run.verdict.violations.is_empty(),
         guide,
         clocks: &clocks,
+        spreads,
     };
     let title = page.title();
     if page.embed.on {
@@ -192,7 +196,8 @@ fn write_all(dir: &Path) -> Result<Vec<String>, String> {
             return Err(format!("{fragment}: the app refuses its own link: {e}"));
         }
         let file = dir.join(format!("{}.html", key(&link)));
-        std::fs::write(&file, picture(&page)).map_err(|e| format!("{}: {e}", file.display()))?;
+        std::fs::write(&file, picture(&page, Full::SPREADS))
+            .map_err(|e| format!("{}: {e}", file.display()))?;
         if !link.embed {
             written.push(key(&link));
         }
@@ -203,7 +208,7 @@ fn write_all(dir: &Path) -> Result<Vec<String>, String> {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.as_slice() {
-        [] => print!("{}", picture(&Session::default_page())),
+        [] => print!("{}", picture(&Session::default_page(), Plain::SPREADS)),
         [all, dir] if all == "--all" => match write_all(Path::new(dir)) {
             Ok(names) => println!("{}", serde_json::to_string(&names).unwrap_or_default()),
             Err(e) => {

@@ -1,4 +1,4 @@
-// End-to-end: the first paint. index.html carries the default run,
+// End-to-end: the first paint. index.html carries the default run at its start,
 // drawn at build time by the core, so the diagram is on screen before the wasm arrives —
 // here, with the wasm never arriving at all. A link to a built-in lesson, fix, question or
 // embed shows its own run's picture, drawn at build time too and fetched by the link; any
@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import { SHOTS, harness, openApp } from './lib.mjs';
 
 /** A page whose wasm never loads: what a reader sees while it is on its way. */
-async function withoutWasm(h, fragment) {
-  const context = await h.browser.newContext({ viewport: { width: 1280, height: 800 } });
+async function withoutWasm(h, fragment, viewport = { width: 1280, height: 800 }) {
+  const context = await h.browser.newContext({ viewport });
   await context.route(/\.wasm$/, (route) => route.abort());
   const page = await context.newPage();
   await page.goto(`${h.url}${fragment}`, { waitUntil: 'load' });
@@ -27,7 +27,7 @@ const picture = (page) =>
     const fp = document.getElementById('first-paint');
     return {
       present: !!fp,
-      visible: !!fp && fp.querySelector('svg.timeline').checkVisibility({ visibilityProperty: true }),
+      visible: !!fp && [...fp.querySelectorAll('svg.timeline')].some((e) => e.checkVisibility({ visibilityProperty: true })),
       lanes: fp ? fp.querySelectorAll('.lane line').length : 0,
       digest: fp?.querySelector('[data-digest]')?.getAttribute('data-digest'),
     };
@@ -42,21 +42,38 @@ const box = (page, selector) =>
 
 /**
  * What a diagram shows at the run's start, under `scope` (the picture's or the app's): the
- * axis' tick labels, each lane's name, clock reading and height, where the cursor stands, and
- * the classes of what the timeline draws in view (the app's run, clipped at the cursor, is
+ * axis' tick labels, each lane's name and clock reading, and the classes of what the timeline draws in view (the app's run, clipped at the cursor, is
  * not in view at 0, so only the picture's count).
  */
 const atStart = (page, scope) =>
   page.locator(scope).evaluate((root) => {
-    const svg = root.querySelector('svg.timeline');
+    const svg = [...root.querySelectorAll('svg.timeline')].find((e) => e.checkVisibility());
     const texts = (sel) => [...root.querySelectorAll(sel)].map((t) => t.textContent.trim());
     return {
-      ticks: texts('svg.timeline .axis text'),
+      ticks: [...root.querySelectorAll('svg.timeline .axis text')].filter((t) => t.getBoundingClientRect().width > 0).map((t) => t.textContent.trim()),
       names: texts('.lane-names .lane-name'),
       clocks: texts('.lane-names .clock-reading'),
-      lanes: [...svg.querySelectorAll('.lane line')].map((l) => l.getAttribute('y1')),
-      cursor: svg.querySelector('line.cursor')?.getAttribute('x1') ?? null,
       shown: [...svg.children].filter((e) => e.tagName !== 'defs' && !e.hasAttribute('clip-path')).map((e) => e.getAttribute('class') ?? e.tagName),
+    };
+  });
+
+/**
+ * Where a diagram's axis, lanes and cursor are on screen, under `scope`: the visible tick
+ * labels and their centres, each lane's ends and height, the cursor's x (CSS pixels).
+ */
+const seen = (page, scope) =>
+  page.locator(scope).evaluate((root) => {
+    const svg = [...root.querySelectorAll('svg.timeline')].find((e) => e.checkVisibility());
+    const ticks = [...svg.querySelectorAll('.axis text')].filter((t) => t.getBoundingClientRect().width > 0);
+    const mid = (r) => r.x + r.width / 2;
+    return {
+      labels: ticks.map((t) => t.textContent.trim()),
+      ticks: ticks.map((t) => mid(t.getBoundingClientRect())),
+      lanes: [...svg.querySelectorAll('.lane line')].map((l) => {
+        const r = l.getBoundingClientRect();
+        return { left: r.left, right: r.right, y: r.y + r.height / 2 };
+      }),
+      cursor: mid(svg.querySelector('line.cursor').getBoundingClientRect()),
     };
   });
 
@@ -99,10 +116,10 @@ describe('the first paint', () => {
   });
 
   test('the diagram does not move when the app takes the page over', async () => {
-    // A wide screen and a phone. On the wide one the picture is laid out at the app's box
-    // width (examples/first_paint.rs), so it fills the same box; on the phone it is wider
-    // than the screen (it scrolls sideways), so only its place and height must match.
-    for (const viewport of [{ width: 1280, height: 800 }, { width: 360, height: 740 }]) {
+    // A wide screen and a phone: the picture's axis and lanes are placed in proportion
+    // between the margins the app's drawing keeps at any width it lays itself out at (from
+    // a 360 px box up), so its ticks, lanes and cursor are where the app's will be.
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
       const context = await h.browser.newContext({ viewport });
       try {
         // The wasm waits until the picture has been measured.
@@ -116,22 +133,29 @@ describe('the first paint', () => {
         await page.goto(h.url, { waitUntil: 'domcontentloaded' });
         // Measured as a reader sees it: once the stylesheets are in.
         await page.waitForFunction(() => [...document.querySelectorAll('link[rel=stylesheet]')].every((l) => l.sheet));
-        const before = await box(page, '#first-paint svg.timeline');
+        const before = await box(page, '#first-paint .timeline-frame');
         // Its copies of the controls do nothing, and nothing takes them for the app's.
         const plays = await page.getByRole('button', { name: 'Play' }).count();
         const inert = await page.locator('#first-paint [inert]').count();
         const wordsBefore = await words(page, '#first-paint ');
+        const seenBefore = await seen(page, '#first-paint .diagram');
         release();
         await page.locator('section.diagram svg.timeline').waitFor();
-        const after = await box(page, 'section.diagram svg.timeline');
+        const after = await box(page, 'section.diagram .timeline-frame');
         const wordsAfter = await words(page, '');
+        const seenAfter = await seen(page, 'section.diagram');
         const at = `${viewport.width}×${viewport.height}`;
         assert.equal(await page.locator('#first-paint').count(), 0, `${at}: the picture is gone`);
         const near = (a, b, what) => assert.ok(Math.abs(a - b) <= 1, `${at}: ${what} ${a.toFixed(1)} then ${b.toFixed(1)}`);
         near(before.x, after.x, 'left');
         near(before.y, after.y, 'top');
         near(before.height, after.height, 'height');
-        if (viewport.width > 1000) near(before.width, after.width, 'width');
+        near(before.width, after.width, 'width');
+        assert.deepEqual(seenBefore.labels, seenAfter.labels, `${at}: the axis' ticks`);
+        seenBefore.ticks.forEach((x, i) => near(x, seenAfter.ticks[i], `tick ${seenAfter.labels[i]}`));
+        seenBefore.lanes.forEach((l, i) => ['left', 'right', 'y'].forEach((k) => near(l[k], seenAfter.lanes[i][k], `lane ${i} ${k}`)));
+        near(seenBefore.cursor, seenAfter.cursor, 'cursor');
+        await page.screenshot({ path: join(SHOTS, `first-paint-taken-over-${viewport.width}.png`) });
         assert.equal(plays, 0, `${at}: no Play button before the app's`);
         assert.equal(inert, 5, `${at}: the copies of the scenario bar, the playback bar, the legend, the zoom bar and the walkthrough are inert`);
         // The copies are markup written a second time (src/view/export/first_paint.rs): a word
@@ -151,29 +175,41 @@ describe('the first paint', () => {
   // none of the run (its end is for Play to show; a question's must not be drawn before the
   // reader answers).
   test('a lesson, a fix, a question or an embed shows its own run at its start before (and without) the wasm', async () => {
-    const links = ['', '#s=slow-client-clock', '#s=check-then-write/fencing', '#s=check-then-write&embed=1', '#quiz=2', '#quiz=1&embed=1'];
-    for (const fragment of links) {
-      const app = await openApp(h.browser, `${h.url}${fragment}`, { viewport: { width: 1280, height: 800 } }, undefined, { ready: 'section.diagram' });
-      const expected = await app.page.locator('section.diagram').getAttribute('data-digest');
-      const opened = await atStart(app.page, 'section.diagram');
-      await app.context.close();
-      const { context, page } = await withoutWasm(h, fragment);
-      try {
-        await page.waitForFunction(() => document.querySelector('#first-paint [data-digest]')?.checkVisibility({ visibilityProperty: true }), null, { timeout: 10_000 });
-        const p = await picture(page);
-        assert.equal(p.digest, expected, `${fragment || '/'}: the run the link names`);
-        const drawn = await atStart(page, '#first-paint .diagram');
-        const extra = drawn.shown.filter((c) => !/^(axis|lane( client)?|cursor)$/.test(c));
-        assert.deepEqual(extra, [], `${fragment || '/'}: the axis, the lanes and the cursor, none of the run`);
-        for (const k of ['ticks', 'names', 'clocks', 'lanes', 'cursor']) {
-          assert.deepEqual(drawn[k], opened[k], `${fragment || '/'}: the picture's ${k} are the app's at the start`);
+    const links = ['', '#s=slow-client-clock', '#s=check-then-write/fencing', '#s=progress-heartbeat', '#s=check-then-write&embed=1', '#quiz=2', '#quiz=1&embed=1'];
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+      for (const fragment of links) {
+        const at = `${fragment || '/'} at ${viewport.width}`;
+        const app = await openApp(h.browser, `${h.url}${fragment}`, { viewport }, undefined, { ready: 'section.diagram' });
+        const expected = await app.page.locator('section.diagram').getAttribute('data-digest');
+        const opened = await atStart(app.page, 'section.diagram');
+        const where = await seen(app.page, 'section.diagram');
+        await app.context.close();
+        const { context, page } = await withoutWasm(h, fragment, viewport);
+        try {
+          await page.waitForFunction(() => document.querySelector('#first-paint [data-digest]')?.checkVisibility({ visibilityProperty: true }), null, { timeout: 10_000 });
+          const p = await picture(page);
+          assert.equal(p.digest, expected, `${at}: the run the link names`);
+          const drawn = await atStart(page, '#first-paint .diagram');
+          const extra = drawn.shown.filter((c) => !/^(axis|lane( client)?|cursor)$/.test(c));
+          assert.deepEqual(extra, [], `${at}: the axis, the lanes and the cursor, none of the run`);
+          for (const k of ['ticks', 'names', 'clocks']) {
+            assert.deepEqual(drawn[k], opened[k], `${at}: the picture's ${k} are the app's at the start`);
+          }
+          // Where a reader sees them: the same ticks (a narrow box leaves out the ones the
+          // player does), lanes and cursor. An embed's lanes are the usual height in the
+          // picture, as tall as the frame has room for in the app: only their ends count.
+          const shown = await seen(page, '#first-paint .diagram');
+          const near = (a, b, what) => assert.ok(Math.abs(a - b) <= 1.5, `${at}: ${what} ${a.toFixed(1)} then ${b.toFixed(1)}`);
+          assert.deepEqual(shown.labels, where.labels, `${at}: the axis' ticks in view`);
+          shown.ticks.forEach((x, i) => near(x - shown.cursor, where.ticks[i] - where.cursor, `tick ${where.labels[i]}`));
+          shown.lanes.forEach((l, i) => near(l.right - l.left, where.lanes[i].right - where.lanes[i].left, `lane ${i}'s length`));
+          const frame = await box(page, '#first-paint .diagram');
+          assert.ok(frame.width > 200 && frame.x >= 0 && frame.x + frame.width <= viewport.width, `${at}: in the page (${JSON.stringify(frame)})`);
+          const name = fragment.replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'default';
+          await page.screenshot({ path: join(SHOTS, `first-paint-${name}-${viewport.width}.png`) });
+        } finally {
+          await context.close();
         }
-        const frame = await box(page, '#first-paint .diagram');
-        assert.ok(frame.width > 200 && frame.x >= 0 && frame.x + frame.width <= 1280, `${fragment || '/'}: in the page (${JSON.stringify(frame)})`);
-        const name = fragment.replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'default';
-        await page.screenshot({ path: join(SHOTS, `first-paint-${name}.png`) });
-      } finally {
-        await context.close();
       }
     }
   });
@@ -205,12 +241,12 @@ describe('the first paint', () => {
         await page.goto(`${h.url}#s=check-then-write&embed=1`, { waitUntil: 'domcontentloaded' });
         await page.waitForFunction(() => document.querySelector('#first-paint.embed svg.timeline')?.checkVisibility({ visibilityProperty: true }));
         const at = `${viewport.width}×${viewport.height}`;
-        const before = await box(page, '#first-paint svg.timeline');
+        const before = await box(page, '#first-paint .timeline-frame');
         assert.ok(before.x >= 0 && before.x + before.width <= viewport.width + 0.5, `${at}: the picture is inside the frame (${JSON.stringify(before)})`);
         await page.screenshot({ path: join(SHOTS, `first-paint-embed-${viewport.width}.png`) });
         release();
         await page.locator('section.diagram svg.timeline').waitFor();
-        const after = await box(page, 'section.diagram svg.timeline');
+        const after = await box(page, 'section.diagram .timeline-frame');
         assert.ok(Math.abs(before.y - after.y) <= 40, `${at}: the diagram starts where the picture did (${before.y.toFixed(0)} then ${after.y.toFixed(0)})`);
       } finally {
         await context.close();

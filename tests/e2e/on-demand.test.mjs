@@ -209,7 +209,7 @@ describe('the first load and the whole app', () => {
     const options = (origin) => `#s=slow-client-clock&embed=1&autoplay=1&view=diagram&origins=${origin}`;
     const { host, context, page, problems, frame, got } = await hostPage(h, options, prepare);
     try {
-      await frame.locator('#first-paint.embed svg.timeline').waitFor();
+      await frame.locator('#first-paint.embed .timeline-frame').waitFor();
       assert.equal(await frame.locator('#first-paint .guide').count(), 0, 'the picture has no guide');
       assert.match(await frame.locator('#first-paint .embed-title').innerText(), /clock/i);
       open();

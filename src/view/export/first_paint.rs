@@ -23,11 +23,15 @@
 //! the first load's start. Replacing also keeps the build step a small native program with
 //! no SSR of the app's hooks.
 
-use super::svg::{escape_into, framed};
+use super::svg::escape_into;
 use crate::teach::narrate::{PLAY_HINT, PLAY_HINT_EMBED, PROMISE, QUIZ_HINT};
 use crate::teach::walkthrough::INTRO;
 use crate::view::icons;
-use crate::view::layout::{Diagram, LEFT};
+use crate::view::layout::detail::Full;
+use crate::view::layout::{
+    axis_ticks_in, tick_stride, Diagram, Scale, DIAGRAM_WIDTH, EMBED_NARROWEST, LEFT, NARROWEST,
+    RIGHT,
+};
 use crate::vocab::numbers::tenths as n;
 
 /// The element id the app removes when it mounts.
@@ -55,7 +59,22 @@ pub struct Around<'a> {
     /// Each lane's clock reading at the start ("clock 0.000s"), in the diagram's lane
     /// order, as the timeline shows it under the lane's name.
     pub clocks: &'a [String],
+    /// Whether the page's player leaves out every second (or fifth…) tick of the axis on
+    /// a narrow drawing, so that no two labels touch (`Detail::SPREADS`: the links' player
+    /// and the whole app do; the first load, the default page's, never does).
+    pub spreads: bool,
 }
+
+/// The narrow diagram boxes, 20 px each from 300 up to 540 (and one below 300), on which
+/// the stylesheet hides some of the picture's ticks: in the box from `w`, the ticks of class
+/// `n{w}` (`@container first-paint` in style.css, which a test holds to these widths) — the
+/// ones the player leaves out when it lays the drawing out at `w` (or at its narrowest, if
+/// wider). A box's ticks are the player's at its narrow end, so within 20 px of the width
+/// where the player changes how many it keeps, the picture may show fewer than the app.
+/// From 540 up, every built-in run keeps every tick.
+const NARROW: [u16; 13] = [
+    0, 300, 320, 340, 360, 380, 400, 420, 440, 460, 480, 500, 520,
+];
 
 /// The guide beside (or below) the diagram, as the app opens it.
 pub enum Guide<'a> {
@@ -116,7 +135,7 @@ pub fn html(d: &Diagram, title: &str, digest: &str, around: &Around) -> String {
     out.push_str(r#"<details class="legend""#);
     out.push_str(IDLE);
     out.push_str(r#"><summary class="control text">Legend</summary></details><div class="view">"#);
-    diagram(&mut out, d, title, digest, around.clocks);
+    diagram(&mut out, d, title, digest, around, NARROWEST);
     guide(&mut out, &around.guide);
     out.push_str("</div></div></div>");
     out
@@ -136,7 +155,7 @@ pub fn embed(d: &Diagram, title: &str, digest: &str, around: &Around) -> String 
     out.push_str(r#"</p><button class="quiet">Share</button><span class="quiet">Leaseline ↗</span></div><div class="workspace">"#);
     controls(&mut out, around);
     caption(&mut out, PLAY_HINT_EMBED);
-    diagram(&mut out, d, title, digest, around.clocks);
+    diagram(&mut out, d, title, digest, around, EMBED_NARROWEST);
     guide(&mut out, &around.guide);
     out.push_str("</div></div>");
     out
@@ -194,23 +213,31 @@ fn caption(out: &mut String, hint: &str) {
 
 /// The diagram at the run's start as the timeline draws it before Play (`ui/timeline.rs`):
 /// over its left margin the strip of the lanes' names and clocks, then the axis, the lanes
-/// and the cursor at 0; and the zoom bar's copy.
-fn diagram(out: &mut String, d: &Diagram, title: &str, digest: &str, clocks: &[String]) {
+/// and the cursor at 0; and the zoom bar's copy. `least`: the narrowest the player lays a
+/// drawing out at (a page's, or an embed's).
+///
+/// The app lays its drawing out at its box's width, so that a unit is a pixel
+/// (`layout::fitted_width`): its left margin is 112 px and its right one 24 px at any width,
+/// and times are placed in proportion between them. The picture does the same without
+/// knowing the width: its axis and lanes are drawn in percentages of the room between the
+/// margins (which the stylesheet gives it), so it matches the app's drawing on a phone as
+/// on a wide screen, rather than being scaled down or cut off; and the ticks the player
+/// would leave out on a narrow box are hidden there ([`NARROW`]).
+fn diagram(out: &mut String, d: &Diagram, title: &str, digest: &str, around: &Around, least: f64) {
     out.push_str(r#"<div class="diagram" data-digest=""#);
     escape_into(out, digest);
     out.push_str(
         r#""><div class="timeline-frame"><svg class="lane-names" aria-hidden="true" viewBox="0 0 "#,
     );
     out.push_str(&format!(
-        r#"{left} {h}" width="{share}%"><rect class="shade" x="0" y="20" width="{left}" height="{rest}"/>"#,
+        r#"{left} {h}" width="{left}"><rect class="shade" x="0" y="20" width="{left}" height="{rest}"/>"#,
         left = n(LEFT),
         h = n(d.height),
-        share = n(LEFT * 100.0 / d.width),
         rest = n(d.height - 20.0),
     ));
     // The clock closer under the name on a short lane, as the timeline puts it.
     let below = if d.lane_h < 34.0 { 10.0 } else { 13.0 };
-    for (l, clock) in d.lanes.iter().zip(clocks) {
+    for (l, clock) in d.lanes.iter().zip(around.clocks) {
         out.push_str(&format!(
             r#"<text class="lane-name" x="8" y="{}">"#,
             n(l.y - 2.0)
@@ -223,20 +250,118 @@ fn diagram(out: &mut String, d: &Diagram, title: &str, digest: &str, clocks: &[S
         escape_into(out, clock);
         out.push_str("</text>");
     }
-    out.push_str(r#"</svg><svg class="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 "#);
-    out.push_str(&format!("{} {}", d.width as i64, d.height as i64));
-    out.push_str(r#"" role="img" aria-label=""#);
-    escape_into(out, title);
-    out.push_str(r#" — at its start, drawn before the player has loaded">"#);
-    framed(out, d, false);
-    let x = n(d.scale.x(d.scale.t0));
-    out.push_str(&format!(
-        r#"<line class="cursor" x1="{x}" y1="18" x2="{x}" y2="{}"/>"#,
-        n(d.height - 8.0)
-    ));
-    out.push_str(r#"</svg></div><div class="zoom-bar""#);
+    out.push_str("</svg>");
+    let (t0, t1) = (d.scale.t0, d.scale.t1);
+    let all = axis_ticks_in(t0 as i64, t1 as i64);
+    // Every how many ticks the player keeps at the narrow end of each box of NARROW.
+    let strides: Vec<usize> = NARROW
+        .iter()
+        .map(|&w| {
+            let at = Scale {
+                t0,
+                t1,
+                x0: LEFT,
+                x1: f64::from(w).max(least) - RIGHT,
+            };
+            if around.spreads {
+                tick_stride::<Full>(&at, &all)
+            } else {
+                1
+            }
+        })
+        .collect();
+    let hidden = |i: usize| -> Vec<String> {
+        NARROW
+            .iter()
+            .zip(&strides)
+            .filter(|(_, s)| !i.is_multiple_of(**s))
+            .map(|(w, _)| format!("n{w}"))
+            .collect()
+    };
+    let span = (t1 - t0).max(1.0);
+    plot(out, d, title, "timeline", "", &all, &hidden, &|f| {
+        format!("{}%", n(f * 100.0))
+    });
+    // An embed's frame may be wider than the widest the player lays a drawing out at
+    // (`layout::DIAGRAM_WIDTH`): there the player scales that drawing up to fill it, its
+    // margins and its text with it, and so does this one (shown on such a box only).
+    if least == EMBED_NARROWEST {
+        let wide = Scale {
+            t0,
+            t1,
+            x0: LEFT,
+            x1: DIAGRAM_WIDTH - RIGHT,
+        };
+        let view = format!(r#" viewBox="0 0 {} {}""#, n(DIAGRAM_WIDTH), n(d.height));
+        plot(
+            out,
+            d,
+            title,
+            "timeline wide",
+            &view,
+            &all,
+            &|_| Vec::new(),
+            &|f| n(wide.x(t0 + f * span)),
+        );
+    }
+    out.push_str(r#"</div><div class="zoom-bar""#);
     out.push_str(IDLE);
     out.push_str(r#"><button class="control zoom">+</button><span class="zoom-window">Whole run</span></div></div>"#);
+}
+
+/// The drawing of [`diagram`]: an `svg` of class `class` (with `view`, its viewBox
+/// attribute or none), holding the axis's ticks `all` (the classes `hidden` gives each, by
+/// its index), the lanes and the cursor at the start; `x` places a share of the run's time
+/// (0 at its start, 1 at its end) across the drawing.
+#[allow(clippy::too_many_arguments)]
+fn plot(
+    out: &mut String,
+    d: &Diagram,
+    title: &str,
+    class: &str,
+    view: &str,
+    all: &[(i64, String)],
+    hidden: &dyn Fn(usize) -> Vec<String>,
+    x: &dyn Fn(f64) -> String,
+) {
+    let (t0, span) = (d.scale.t0, (d.scale.t1 - d.scale.t0).max(1.0));
+    out.push_str(&format!(
+        r#"<svg class="{class}" xmlns="http://www.w3.org/2000/svg"{view} height="{}" role="img" aria-label=""#,
+        n(d.height)
+    ));
+    escape_into(out, title);
+    out.push_str(r#" — at its start, drawn before the player has loaded"><g class="axis">"#);
+    let bottom = n(d.height - 8.0);
+    for (i, (t, label)) in all.iter().enumerate() {
+        let hide = hidden(i);
+        if hide.is_empty() {
+            out.push_str("<g>");
+        } else {
+            out.push_str(&format!(r#"<g class="{}">"#, hide.join(" ")));
+        }
+        let at = x((*t as f64 - t0) / span);
+        out.push_str(&format!(
+            r#"<line x1="{at}" y1="20" x2="{at}" y2="{bottom}"/><text x="{at}" y="14">"#
+        ));
+        escape_into(out, label);
+        out.push_str("</text></g>");
+    }
+    out.push_str("</g>");
+    let (start, end) = (x(0.0), x(1.0));
+    for l in &d.lanes {
+        let class = if l.node.is_client() {
+            "lane client"
+        } else {
+            "lane"
+        };
+        let y = n(l.y);
+        out.push_str(&format!(
+            r#"<g class="{class}"><line x1="{start}" y1="{y}" x2="{end}" y2="{y}"/></g>"#
+        ));
+    }
+    out.push_str(&format!(
+        r#"<line class="cursor" x1="{start}" y1="18" x2="{start}" y2="{bottom}"/></svg>"#
+    ));
 }
 
 /// The guide's copy, as it opens.
@@ -310,6 +435,7 @@ mod tests {
                 sources: "Sources: Kleppmann 2016.",
             },
             clocks: &clocks,
+            spreads: false,
         };
         let h = html(&d, &sc.name, &trace.digest_hex(), &around);
         assert!(h.starts_with(r#"<div id="first-paint""#));
@@ -335,13 +461,30 @@ mod tests {
         // The run at its start, as the timeline draws it before Play: the axis with its
         // ticks, every lane, and the cursor at 0; none of the run's shapes (the stale
         // write and the two believers are for Play to show).
-        let mut lanes = String::new();
-        framed(&mut lanes, &d, false);
-        assert!(h.contains(&lanes), "the timeline's own axis and lanes");
+        // Placed in percentages of the room between the margins: the 60 s run's ticks
+        // every 10 s, a sixth of it apart, each lane across it all.
+        assert_eq!(d.ticks.len(), 7);
+        for (tick, at) in d
+            .ticks
+            .iter()
+            .zip(["0.0", "16.7", "33.3", "50.0", "66.7", "83.3"])
+        {
+            let drawn = format!(
+                r#"<g><line x1="{at}%" y1="20" x2="{at}%" y2="264.0"/><text x="{at}%" y="14">{}</text></g>"#,
+                tick.label
+            );
+            assert!(h.contains(&drawn), "{drawn}");
+        }
+        assert!(h.contains(
+            r#"<g class="lane client"><line x1="0.0%" y1="59.0" x2="100.0%" y2="59.0"/></g>"#
+        ));
+        assert_eq!(h.matches(r#"<g class="lane"#).count(), d.lanes.len());
         // Each lane's name and clock in the strip over the left margin.
         assert_eq!(h.matches("clock 0.000s").count(), d.lanes.len());
         assert!(h.contains(r#"<text class="lane-name" x="8" y="57.0">Client 1</text>"#));
-        assert!(h.contains(r#"<line class="cursor" x1="112.0" y1="18""#));
+        assert!(h.contains(r#"<line class="cursor" x1="0.0%" y1="18""#));
+        // The first load never thins its axis: no tick is hidden on a narrow box.
+        assert!(!h.contains(r#"<g class="n"#));
         for shape in [
             "class=\"body",
             "class=\"gap",
@@ -374,6 +517,7 @@ mod tests {
             violation: false,
             guide,
             clocks: &clocks,
+            spreads: true,
         };
         let e = embed(&d, "Check, then write", "abc", &around(Guide::Blank));
         assert!(e.starts_with(r#"<div id="first-paint" class="shell embed first-paint">"#));
@@ -392,6 +536,12 @@ mod tests {
         ] {
             assert!(q.contains(words), "{words}");
         }
+        // An embed's frame may be wider than the player's widest drawing, which it then
+        // scales up: its picture has that drawing too, for such a frame; a page's box
+        // never is.
+        let wide =
+            r#"<svg class="timeline wide" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 960.0 "#;
+        assert!(e.contains(wide) && !q.contains(wide));
         // The lanes and the axis, none of the run the reader is asked to predict.
         for page in [&e, &q] {
             assert!(page.contains(r#"class="lane client""#));
@@ -402,5 +552,65 @@ mod tests {
         ] {
             assert!(!e.contains(banned) && !q.contains(banned), "{banned}");
         }
+    }
+
+    #[test]
+    fn a_narrow_box_hides_the_ticks_the_player_leaves_out_there() {
+        // A 70 s run: eight ticks, every 10 s. The links' player keeps every second one
+        // on a drawing 375 wide or less (a phone's page: the player draws no narrower than
+        // 360) and all of them from 376 up.
+        let sc = crate::teach::course::open("progress-heartbeat").unwrap();
+        let trace = simulate(&sc).unwrap();
+        let d = layout::diagram(&trace, &check(&trace));
+        let around = |spreads| Around {
+            options: &[],
+            description: "",
+            time: "",
+            speed: "",
+            fence: "",
+            violation: false,
+            guide: Guide::Blank,
+            clocks: &[],
+            spreads,
+        };
+        let page = html(&d, "", "", &around(true));
+        let hidden: Vec<usize> = page
+            .split("<g class=\"axis\">")
+            .nth(1)
+            .unwrap()
+            .split("</g>")
+            .enumerate()
+            .filter(|(_, tick)| tick.starts_with(r#"<g class="n0 n300 n320 n340 n360">"#))
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(d.ticks.len(), 8);
+        assert_eq!(hidden, [1, 3, 5, 7]);
+        assert!(!page.contains("n380"));
+        // The first load never thins its axis.
+        assert!(!html(&d, "", "", &around(false)).contains(r#"<g class="n"#));
+    }
+
+    #[test]
+    fn the_stylesheet_hides_each_narrow_boxs_ticks_in_that_box_alone() {
+        let css = include_str!("../../../static/style.css");
+        let rule = |from: u16, to: u16| {
+            let when = match from {
+                0 => format!("(width < {to}px)"),
+                _ => format!("({from}px <= width < {to}px)"),
+            };
+            format!("@container first-paint {when} {{ #first-paint .axis .n{from} {{ display: none; }} }}")
+        };
+        let ends = NARROW.iter().skip(1).copied().chain([540]);
+        for (from, to) in NARROW.iter().copied().zip(ends) {
+            assert!(
+                css.contains(&rule(from, to)),
+                "style.css: {}",
+                rule(from, to)
+            );
+        }
+        assert_eq!(
+            css.matches("@container first-paint (").count(),
+            NARROW.len() + 1
+        );
     }
 }

@@ -420,16 +420,8 @@ pub(crate) fn drawing(o: &mut String, d: &Diagram) {
     o.push_str(&diagram_body(d));
 }
 
-/// The diagram's frame alone: the time axis and the lanes with their names, none of the
-/// run (what the timeline shows before Play, and all a question's page may show before
-/// the reader has answered).
-pub(crate) fn frame(o: &mut String, d: &Diagram) {
-    framed(o, d, true)
-}
-
-/// [`frame`], with the lanes' names on them (`named`), or without, as the live timeline
-/// draws its lanes (their names sit in a strip of their own over the left margin).
-pub(crate) fn framed(o: &mut String, d: &Diagram, named: bool) {
+/// The diagram's frame: the time axis and the lanes with their names.
+fn frame(o: &mut String, d: &Diagram) {
     let bottom = n(d.height - 8.0);
     el(o, "g", &[("class", "axis")], &|o| {
         for t in &d.ticks {
@@ -458,9 +450,7 @@ pub(crate) fn framed(o: &mut String, d: &Diagram, named: bool) {
                 ("y2", y),
             ];
             el(o, "line", &pairs(&a), &|_| {});
-            if named {
-                text(o, "lane-name", 8.0, l.y - 2.0, l.label);
-            }
+            text(o, "lane-name", 8.0, l.y - 2.0, l.label);
         });
     }
 }

@@ -110,15 +110,7 @@ pub fn ticks(scale: &Scale) -> Vec<Tick> {
 /// axis touch: each is centred on its tick and kept a few units apart.
 pub fn ticks_with<D: Detail>(scale: &Scale) -> Vec<Tick> {
     let all = axis_ticks_in(scale.t0 as i64, scale.t1 as i64);
-    let widest = all.iter().map(|(_, l)| text_width(l)).fold(0.0, f64::max);
-    let pitch = match all.as_slice() {
-        [(a, _), (b, _), ..] => scale.x(*b as f64) - scale.x(*a as f64),
-        _ => f64::MAX,
-    };
-    let mut stride = 1;
-    while D::SPREADS && pitch * (stride as f64) < widest + 6.0 && stride < all.len() {
-        stride += 1;
-    }
+    let stride = tick_stride::<D>(scale, &all);
     all.into_iter()
         .enumerate()
         .filter(|(i, _)| i % stride == 0)
@@ -127,4 +119,20 @@ pub fn ticks_with<D: Detail>(scale: &Scale) -> Vec<Tick> {
             label,
         })
         .collect()
+}
+
+/// Of the axis's ticks `all` ([`axis_ticks_in`] of `scale`'s window), every how many
+/// [`ticks_with`] keeps in the detail `D`: 1, or more on a drawing too narrow for each
+/// label to stand clear of the next.
+pub fn tick_stride<D: Detail>(scale: &Scale, all: &[(i64, String)]) -> usize {
+    let widest = all.iter().map(|(_, l)| text_width(l)).fold(0.0, f64::max);
+    let pitch = match all {
+        [(a, _), (b, _), ..] => scale.x(*b as f64) - scale.x(*a as f64),
+        _ => f64::MAX,
+    };
+    let mut stride = 1;
+    while D::SPREADS && pitch * (stride as f64) < widest + 6.0 && stride < all.len() {
+        stride += 1;
+    }
+    stride
 }
