@@ -42,8 +42,8 @@ const box = (page, selector) =>
 
 /**
  * What a diagram shows at the run's start, under `scope` (the picture's or the app's): the
- * axis' tick labels, each lane's name and clock reading, and the classes of what the timeline draws in view (the app's run, clipped at the cursor, is
- * not in view at 0, so only the picture's count).
+ * axis' tick labels in view, each lane's name and clock reading, and the classes of what the
+ * timeline draws unclipped (the app's run, clipped at the cursor, is not in view at 0).
  */
 const atStart = (page, scope) =>
   page.locator(scope).evaluate((root) => {

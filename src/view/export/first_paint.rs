@@ -8,10 +8,10 @@
 //! axis, the lanes and the cursor at 0, none of the run. A picture of the whole run would
 //! tell the story's end (the stale write, the two believers) beside a clock that reads
 //! 0.0 s, and vanish when the app, opened at 0, takes over; a question's page must not
-//! draw what the reader is asked to predict in any case. It is drawn by the same code that
-//! lays out and frames the live timeline ([`svg::frame`](super::svg::frame)), with the same
-//! classes, so the page's stylesheet colours it — both themes, no inline style (the page's
-//! CSP has none to allow). `examples/first_paint.rs` writes it and
+//! draw what the reader is asked to predict in any case. It is laid out by the same code as
+//! the live timeline (its lanes from the layout, its ticks from [`axis_ticks_in`] and
+//! [`tick_stride`]) and drawn with the timeline's classes, so the page's stylesheet colours
+//! it — both themes, no inline style (the page's CSP has none to allow). `examples/first_paint.rs` writes it and
 //! `scripts/first-paint.mjs` (a Trunk post-build hook) puts it into the page; the app
 //! removes it as it mounts. A link to anything but the default page hides it before the
 //! first paint (`static/first-paint.js`), so it never shows the wrong run.
@@ -93,7 +93,7 @@ pub enum Guide<'a> {
 }
 
 /// The first view of the full page as an HTML fragment: the diagram of the run (`d`,
-/// titled `title`) at its start, in the page the app draws around it at its start — the header,
+/// titled `title`) at its start, in the page the app draws around it then — the header,
 /// the scenario bar, the description, the playback bar, the caption and the guide — so
 /// that nothing moves when the app takes the page over (`first-paint.test.mjs` measures
 /// it).
