@@ -175,12 +175,14 @@ fn controls(out: &mut String, around: &Around) {
         ("fwd-notable", true),
         ("end", true),
     ] {
-        out.push_str(if name == "play" {
-            r#"<button class="control primary">"#
-        } else if enabled {
-            r#"<button class="control">"#
-        } else {
-            r#"<button class="control" disabled>"#
+        // The notable-event jumps carry a class: a short embed hides them (tools.css),
+        // the app's by their names, which the copies do not carry.
+        out.push_str(match (name, enabled) {
+            ("play", _) => r#"<button class="control primary">"#,
+            ("back-notable", _) => r#"<button class="control notable" disabled>"#,
+            ("fwd-notable", _) => r#"<button class="control notable">"#,
+            (_, true) => r#"<button class="control">"#,
+            (_, false) => r#"<button class="control" disabled>"#,
         });
         out.push_str(r#"<svg class="control-icon" viewBox="0 0 16 16"><path d=""#);
         out.push_str(icons::path(name));
