@@ -686,9 +686,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             { for d.lanes.iter().map(|l| html! {
                 <>
                     <text class={css(&["lane-name", when(props.highlight == Some(l.node), "highlighted")])} x="8" y={n(l.y - 2.0)}>{ l.label }</text>
-                    // The node's own clock at the cursor, where no drawing can cover it
-                    // (closer under the name on a short lane, so it stays on its lane).
-                    <text class="clock-reading" x="8" y={n(l.y + if d.lane_h < 34.0 { 10.0 } else { 13.0 })}>
+                    // The node's own clock at the cursor, where no drawing can cover it.
+                    <text class="clock-reading" x="8" y={n(d.clock_y(l))}>
                         { format!("clock {}", fmt_ms(props.state.local(l.node, cursor_t))) }
                     </text>
                 </>

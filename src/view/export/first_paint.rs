@@ -23,14 +23,13 @@
 //! the first load's start. Replacing also keeps the build step a small native program with
 //! no SSR of the app's hooks.
 
-use super::svg::escape_into;
+use super::svg::{escape_into, lane_class};
 use crate::teach::narrate::{PLAY_HINT, PLAY_HINT_EMBED, PROMISE, QUIZ_HINT};
 use crate::teach::walkthrough::INTRO;
 use crate::view::icons;
 use crate::view::layout::detail::Full;
 use crate::view::layout::{
-    axis_ticks_in, tick_stride, Diagram, Scale, DIAGRAM_WIDTH, EMBED_NARROWEST, LEFT, NARROWEST,
-    RIGHT,
+    axis_ticks_in, scale_of, tick_stride, Diagram, DIAGRAM_WIDTH, EMBED_NARROWEST, LEFT, NARROWEST,
 };
 use crate::vocab::numbers::tenths as n;
 
@@ -135,7 +134,7 @@ pub fn html(d: &Diagram, title: &str, digest: &str, around: &Around) -> String {
     out.push_str(r#"<details class="legend""#);
     out.push_str(IDLE);
     out.push_str(r#"><summary class="control text">Legend</summary></details><div class="view">"#);
-    diagram(&mut out, d, title, digest, around, NARROWEST);
+    diagram(&mut out, d, title, digest, around, false);
     guide(&mut out, &around.guide);
     out.push_str("</div></div></div>");
     out
@@ -155,7 +154,7 @@ pub fn embed(d: &Diagram, title: &str, digest: &str, around: &Around) -> String 
     out.push_str(r#"</p><button class="quiet">Share</button><span class="quiet">Leaseline ↗</span></div><div class="workspace">"#);
     controls(&mut out, around);
     caption(&mut out, PLAY_HINT_EMBED);
-    diagram(&mut out, d, title, digest, around, EMBED_NARROWEST);
+    diagram(&mut out, d, title, digest, around, true);
     guide(&mut out, &around.guide);
     out.push_str("</div></div>");
     out
@@ -175,8 +174,8 @@ fn controls(out: &mut String, around: &Around) {
         ("fwd-notable", true),
         ("end", true),
     ] {
-        // The notable-event jumps carry a class: a short embed hides them (tools.css),
-        // the app's by their names, which the copies do not carry.
+        // The notable-event jumps carry the class the app's do (`ui::playbar`): a short
+        // embed hides them (tools.css).
         out.push_str(match (name, enabled) {
             ("play", _) => r#"<button class="control primary">"#,
             ("back-notable", _) => r#"<button class="control notable" disabled>"#,
@@ -215,8 +214,8 @@ fn caption(out: &mut String, hint: &str) {
 
 /// The diagram at the run's start as the timeline draws it before Play (`ui/timeline.rs`):
 /// over its left margin the strip of the lanes' names and clocks, then the axis, the lanes
-/// and the cursor at 0; and the zoom bar's copy. `least`: the narrowest the player lays a
-/// drawing out at (a page's, or an embed's).
+/// and the cursor at 0; and the zoom bar's copy. `embed`: an embed's, which the player lays
+/// out narrower than a page's and scales up in a wide frame.
 ///
 /// The app lays its drawing out at its box's width, so that a unit is a pixel
 /// (`layout::fitted_width`): its left margin is 112 px and its right one 24 px at any width,
@@ -225,7 +224,7 @@ fn caption(out: &mut String, hint: &str) {
 /// margins (which the stylesheet gives it), so it matches the app's drawing on a phone as
 /// on a wide screen, rather than being scaled down or cut off; and the ticks the player
 /// would leave out on a narrow box are hidden there ([`NARROW`]).
-fn diagram(out: &mut String, d: &Diagram, title: &str, digest: &str, around: &Around, least: f64) {
+fn diagram(out: &mut String, d: &Diagram, title: &str, digest: &str, around: &Around, embed: bool) {
     out.push_str(r#"<div class="diagram" data-digest=""#);
     escape_into(out, digest);
     out.push_str(
@@ -237,8 +236,6 @@ fn diagram(out: &mut String, d: &Diagram, title: &str, digest: &str, around: &Ar
         h = n(d.height),
         rest = n(d.height - 20.0),
     ));
-    // The clock closer under the name on a short lane, as the timeline puts it.
-    let below = if d.lane_h < 34.0 { 10.0 } else { 13.0 };
     for (l, clock) in d.lanes.iter().zip(around.clocks) {
         out.push_str(&format!(
             r#"<text class="lane-name" x="8" y="{}">"#,
@@ -247,64 +244,52 @@ fn diagram(out: &mut String, d: &Diagram, title: &str, digest: &str, around: &Ar
         escape_into(out, l.label);
         out.push_str(&format!(
             r#"</text><text class="clock-reading" x="8" y="{}">"#,
-            n(l.y + below)
+            n(d.clock_y(l))
         ));
         escape_into(out, clock);
         out.push_str("</text>");
     }
     out.push_str("</svg>");
-    let (t0, t1) = (d.scale.t0, d.scale.t1);
-    let all = axis_ticks_in(t0 as i64, t1 as i64);
+    let end = d.scale.t1 as i64;
+    // The player's scale for a drawing `w` wide; the narrowest it lays one out at.
+    let at = |w: f64| scale_of(end, w, None);
+    let least = if embed { EMBED_NARROWEST } else { NARROWEST };
+    let all = axis_ticks_in(0, end);
     // Every how many ticks the player keeps at the narrow end of each box of NARROW.
     let strides: Vec<usize> = NARROW
         .iter()
-        .map(|&w| {
-            let at = Scale {
-                t0,
-                t1,
-                x0: LEFT,
-                x1: f64::from(w).max(least) - RIGHT,
-            };
-            if around.spreads {
-                tick_stride::<Full>(&at, &all)
-            } else {
-                1
-            }
+        .map(|&w| match around.spreads {
+            true => tick_stride::<Full>(&at(f64::from(w).max(least)), &all),
+            false => 1,
         })
         .collect();
-    let hidden = |i: usize| -> Vec<String> {
-        NARROW
-            .iter()
-            .zip(&strides)
-            .filter(|(_, s)| !i.is_multiple_of(**s))
-            .map(|(w, _)| format!("n{w}"))
-            .collect()
-    };
-    let span = (t1 - t0).max(1.0);
-    plot(out, d, title, "timeline", "", &all, &hidden, &|f| {
-        format!("{}%", n(f * 100.0))
+    // Each tick with the classes of the boxes that hide it.
+    let ticks: Vec<(i64, &str, String)> = all
+        .iter()
+        .enumerate()
+        .map(|(i, (t, label))| {
+            let hidden: Vec<String> = NARROW
+                .iter()
+                .zip(&strides)
+                .filter(|(_, s)| !i.is_multiple_of(**s))
+                .map(|(w, _)| format!("n{w}"))
+                .collect();
+            (*t, label.as_str(), hidden.join(" "))
+        })
+        .collect();
+    let room = d.scale.x1 - d.scale.x0;
+    plot(out, d, title, "timeline", "", &ticks, &|t| {
+        format!("{}%", n((d.scale.x(t) - d.scale.x0) * 100.0 / room))
     });
     // An embed's frame may be wider than the widest the player lays a drawing out at
     // (`layout::DIAGRAM_WIDTH`): there the player scales that drawing up to fill it, its
     // margins and its text with it, and so does this one (shown on such a box only).
-    if least == EMBED_NARROWEST {
-        let wide = Scale {
-            t0,
-            t1,
-            x0: LEFT,
-            x1: DIAGRAM_WIDTH - RIGHT,
-        };
+    if embed {
+        let wide = at(DIAGRAM_WIDTH);
         let view = format!(r#" viewBox="0 0 {} {}""#, n(DIAGRAM_WIDTH), n(d.height));
-        plot(
-            out,
-            d,
-            title,
-            "timeline wide",
-            &view,
-            &all,
-            &|_| Vec::new(),
-            &|f| n(wide.x(t0 + f * span)),
-        );
+        plot(out, d, title, "timeline wide", &view, &ticks, &|t| {
+            n(wide.x(t))
+        });
     }
     out.push_str(r#"</div><div class="zoom-bar""#);
     out.push_str(IDLE);
@@ -312,21 +297,17 @@ fn diagram(out: &mut String, d: &Diagram, title: &str, digest: &str, around: &Ar
 }
 
 /// The drawing of [`diagram`]: an `svg` of class `class` (with `view`, its viewBox
-/// attribute or none), holding the axis's ticks `all` (the classes `hidden` gives each, by
-/// its index), the lanes and the cursor at the start; `x` places a share of the run's time
-/// (0 at its start, 1 at its end) across the drawing.
-#[allow(clippy::too_many_arguments)]
+/// attribute or none), holding the axis's `ticks` (each with its time, label and classes), the lanes and the
+/// cursor at the start; `x` places a time (ms) across the drawing.
 fn plot(
     out: &mut String,
     d: &Diagram,
     title: &str,
     class: &str,
     view: &str,
-    all: &[(i64, String)],
-    hidden: &dyn Fn(usize) -> Vec<String>,
+    ticks: &[(i64, &str, String)],
     x: &dyn Fn(f64) -> String,
 ) {
-    let (t0, span) = (d.scale.t0, (d.scale.t1 - d.scale.t0).max(1.0));
     out.push_str(&format!(
         r#"<svg class="{class}" xmlns="http://www.w3.org/2000/svg"{view} height="{}" role="img" aria-label=""#,
         n(d.height)
@@ -334,14 +315,13 @@ fn plot(
     escape_into(out, title);
     out.push_str(r#" — at its start, drawn before the player has loaded"><g class="axis">"#);
     let bottom = n(d.height - 8.0);
-    for (i, (t, label)) in all.iter().enumerate() {
-        let hide = hidden(i);
-        if hide.is_empty() {
+    for (t, label, hidden) in ticks {
+        if hidden.is_empty() {
             out.push_str("<g>");
         } else {
-            out.push_str(&format!(r#"<g class="{}">"#, hide.join(" ")));
+            out.push_str(&format!(r#"<g class="{hidden}">"#));
         }
-        let at = x((*t as f64 - t0) / span);
+        let at = x(*t as f64);
         out.push_str(&format!(
             r#"<line x1="{at}" y1="20" x2="{at}" y2="{bottom}"/><text x="{at}" y="14">"#
         ));
@@ -349,16 +329,12 @@ fn plot(
         out.push_str("</text></g>");
     }
     out.push_str("</g>");
-    let (start, end) = (x(0.0), x(1.0));
+    let (start, end) = (x(d.scale.t0), x(d.scale.t1));
     for l in &d.lanes {
-        let class = if l.node.is_client() {
-            "lane client"
-        } else {
-            "lane"
-        };
         let y = n(l.y);
         out.push_str(&format!(
-            r#"<g class="{class}"><line x1="{start}" y1="{y}" x2="{end}" y2="{y}"/></g>"#
+            r#"<g class="{}"><line x1="{start}" y1="{y}" x2="{end}" y2="{y}"/></g>"#,
+            lane_class(l)
         ));
     }
     out.push_str(&format!(

@@ -15,7 +15,7 @@ use crate::vocab::numbers::tenths as n;
 use std::cell::Cell;
 
 use crate::view::layout::detail::Detail;
-use crate::view::layout::{Arrow, Band, Bar, Diagram, Label, Mark, Scale, Tone, LEFT};
+use crate::view::layout::{Arrow, Band, Bar, Diagram, Label, Lane, Mark, Scale, Tone, LEFT};
 use crate::view::legend::Swatch;
 
 /// Appends `s` with the five XML-special characters escaped (for text and attributes).
@@ -420,6 +420,15 @@ pub(crate) fn drawing(o: &mut String, d: &Diagram) {
     o.push_str(&diagram_body(d));
 }
 
+/// A lane's class: `lane`, and `client` on a client's (the stylesheet draws them apart).
+pub(crate) fn lane_class(l: &Lane) -> &'static str {
+    if l.node.is_client() {
+        "lane client"
+    } else {
+        "lane"
+    }
+}
+
 /// The diagram's frame: the time axis and the lanes with their names.
 fn frame(o: &mut String, d: &Diagram) {
     let bottom = n(d.height - 8.0);
@@ -436,12 +445,7 @@ fn frame(o: &mut String, d: &Diagram) {
         }
     });
     for l in &d.lanes {
-        let class = if l.node.is_client() {
-            "lane client"
-        } else {
-            "lane"
-        };
-        el(o, "g", &[("class", class)], &|o| {
+        el(o, "g", &[("class", lane_class(l))], &|o| {
             let y = n(l.y);
             let a = [
                 ("x1", n(LEFT)),

@@ -213,6 +213,12 @@ pub struct Diagram<D: Detail = Full> {
 }
 
 impl<D: Detail> Diagram<D> {
+    /// Where a lane's clock reading sits, under its name over the left margin: closer
+    /// under it on a short lane, so that it stays on its lane.
+    pub fn clock_y(&self, lane: &Lane) -> f64 {
+        lane.y + if self.lane_h < 34.0 { 10.0 } else { 13.0 }
+    }
+
     pub fn lane_y(&self, node: NodeId) -> f64 {
         self.lanes
             .iter()
