@@ -35,7 +35,11 @@ fn icon(name: &str) -> Html {
     html! { <svg class="control-icon" viewBox="0 0 16 16" aria-hidden="true" focusable="false"><path d={d} /></svg> }
 }
 
+/// A stepping button of class `class`: `control`, or `control notable` for the
+/// notable-event jumps, which a short or narrow embed leaves to the keyboard (tools.css;
+/// the first paint's copies carry the same class).
 fn button(
+    class: &'static str,
     label: &str,
     key: &str,
     icon_name: &str,
@@ -44,7 +48,7 @@ fn button(
     cb: &Callback<Action>,
 ) -> Html {
     html! {
-        <button type="button" class="control" aria-label={label.to_string()} title={format!("{label} ({key})")} {disabled}
+        <button type="button" {class} aria-label={label.to_string()} title={format!("{label} ({key})")} {disabled}
                 onclick={on(cb, action)}>
             { icon(icon_name) }
         </button>
@@ -83,16 +87,16 @@ pub fn playbar(p: &PlaybarProps) -> Html {
     html! {
         <div class="controls" role="toolbar" aria-label="Playback">
             <div class="group">
-                { button("Jump to start", "Home", "start", at_start, Action::ToStart, cb) }
-                { button("Previous notable event", "Shift+←", "back-notable", at_start, Action::PrevNotable, cb) }
-                { button("Step back", "←", "prev", at_start, Action::StepBack, cb) }
+                { button("control", "Jump to start", "Home", "start", at_start, Action::ToStart, cb) }
+                { button("control notable", "Previous notable event", "Shift+←", "back-notable", at_start, Action::PrevNotable, cb) }
+                { button("control", "Step back", "←", "prev", at_start, Action::StepBack, cb) }
                 <button type="button" class="control primary" aria-label={play_label} title={format!("{play_label} (Space)")} onclick={toggle}>
                     { icon(if p.playing { "pause" } else { "play" }) }
                     <span class="control-label">{ play_label }</span>
                 </button>
-                { button("Step forward", "→", "next", at_end, Action::StepForward, cb) }
-                { button("Next notable event", "Shift+→", "fwd-notable", at_end, Action::NextNotable, cb) }
-                { button("Jump to end", "End", "end", at_end, Action::ToEnd, cb) }
+                { button("control", "Step forward", "→", "next", at_end, Action::StepForward, cb) }
+                { button("control notable", "Next notable event", "Shift+→", "fwd-notable", at_end, Action::NextNotable, cb) }
+                { button("control", "Jump to end", "End", "end", at_end, Action::ToEnd, cb) }
             </div>
             <label class="scrub">
                 <span class="sr-only">{ "Time" }</span>
