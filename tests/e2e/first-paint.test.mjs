@@ -41,30 +41,16 @@ const box = (page, selector) =>
   });
 
 /**
- * What a diagram shows at the run's start, under `scope` (the picture's or the app's): the
- * axis' tick labels in view, each lane's name and clock reading, and the classes of what the
- * timeline draws unclipped (the app's run, clipped at the cursor, is not in view at 0).
- */
-const atStart = (page, scope) =>
-  page.locator(scope).evaluate((root) => {
-    const svg = [...root.querySelectorAll('svg.timeline')].find((e) => e.checkVisibility());
-    const texts = (sel) => [...root.querySelectorAll(sel)].map((t) => t.textContent.trim());
-    return {
-      ticks: [...root.querySelectorAll('svg.timeline .axis text')].filter((t) => t.getBoundingClientRect().width > 0).map((t) => t.textContent.trim()),
-      names: texts('.lane-names .lane-name'),
-      clocks: texts('.lane-names .clock-reading'),
-      shown: [...svg.children].filter((e) => e.tagName !== 'defs' && !e.hasAttribute('clip-path')).map((e) => e.getAttribute('class') ?? e.tagName),
-    };
-  });
-
-/**
- * Where a diagram's axis, lanes and cursor are on screen, under `scope`: the visible tick
- * labels and their centres, each lane's ends and height, the cursor's x (CSS pixels).
+ * What a diagram shows, under `scope` (the picture's or the app's), where a reader sees it:
+ * the axis' tick labels in view and their centres, each lane's ends and height, the cursor's
+ * x (CSS pixels), each lane's name and clock reading, and the classes of what the timeline
+ * draws unclipped (the app's run, clipped at the cursor, is not in view at 0).
  */
 const seen = (page, scope) =>
   page.locator(scope).evaluate((root) => {
     const svg = [...root.querySelectorAll('svg.timeline')].find((e) => e.checkVisibility());
     const ticks = [...svg.querySelectorAll('.axis text')].filter((t) => t.getBoundingClientRect().width > 0);
+    const texts = (sel) => [...root.querySelectorAll(sel)].map((t) => t.textContent.trim());
     const mid = (r) => r.x + r.width / 2;
     return {
       labels: ticks.map((t) => t.textContent.trim()),
@@ -74,6 +60,9 @@ const seen = (page, scope) =>
         return { left: r.left, right: r.right, y: r.y + r.height / 2 };
       }),
       cursor: mid(svg.querySelector('line.cursor').getBoundingClientRect()),
+      names: texts('.lane-names .lane-name'),
+      clocks: texts('.lane-names .clock-reading'),
+      shown: [...svg.children].filter((e) => e.tagName !== 'defs' && !e.hasAttribute('clip-path')).map((e) => e.getAttribute('class') ?? e.tagName),
     };
   });
 
@@ -181,7 +170,6 @@ describe('the first paint', () => {
         const at = `${fragment || '/'} at ${viewport.width}`;
         const app = await openApp(h.browser, `${h.url}${fragment}`, { viewport }, undefined, { ready: 'section.diagram' });
         const expected = await app.page.locator('section.diagram').getAttribute('data-digest');
-        const opened = await atStart(app.page, 'section.diagram');
         const where = await seen(app.page, 'section.diagram');
         await app.context.close();
         const { context, page } = await withoutWasm(h, fragment, viewport);
@@ -189,18 +177,18 @@ describe('the first paint', () => {
           await page.waitForFunction(() => document.querySelector('#first-paint [data-digest]')?.checkVisibility({ visibilityProperty: true }), null, { timeout: 10_000 });
           const p = await picture(page);
           assert.equal(p.digest, expected, `${at}: the run the link names`);
-          const drawn = await atStart(page, '#first-paint .diagram');
-          const extra = drawn.shown.filter((c) => !/^(axis|lane( client)?|cursor)$/.test(c));
-          assert.deepEqual(extra, [], `${at}: the axis, the lanes and the cursor, none of the run`);
-          for (const k of ['ticks', 'names', 'clocks']) {
-            assert.deepEqual(drawn[k], opened[k], `${at}: the picture's ${k} are the app's at the start`);
-          }
-          // Where a reader sees them: the same ticks (a narrow box leaves out the ones the
-          // player does), lanes and cursor. An embed's lanes are the usual height in the
-          // picture, as tall as the frame has room for in the app: only their ends count.
           const shown = await seen(page, '#first-paint .diagram');
+          const extra = shown.shown.filter((c) => !/^(axis|lane( client)?|cursor)$/.test(c));
+          assert.deepEqual(extra, [], `${at}: the axis, the lanes and the cursor, none of the run`);
+          // The same ticks in view (a narrow box leaves out the ones the player does), names
+          // and clocks as the app's at the start.
+          for (const k of ['labels', 'names', 'clocks']) {
+            assert.deepEqual(shown[k], where[k], `${at}: the picture's ${k} are the app's at the start`);
+          }
+          // Where a reader sees them: the ticks, lanes and cursor. An embed's lanes are the
+          // usual height in the picture, as tall as the frame has room for in the app: only
+          // their ends count.
           const near = (a, b, what) => assert.ok(Math.abs(a - b) <= 1.5, `${at}: ${what} ${a.toFixed(1)} then ${b.toFixed(1)}`);
-          assert.deepEqual(shown.labels, where.labels, `${at}: the axis' ticks in view`);
           shown.ticks.forEach((x, i) => near(x - shown.cursor, where.ticks[i] - where.cursor, `tick ${where.labels[i]}`));
           shown.lanes.forEach((l, i) => near(l.right - l.left, where.lanes[i].right - where.lanes[i].left, `lane ${i}'s length`));
           const frame = await box(page, '#first-paint .diagram');
