@@ -776,6 +776,12 @@ mod tests {
         }
         assert_eq!(FirstLoad::quiz(0), None);
         assert!(Complete::quiz(0).is_some());
+        // Its page reads each beat as the run reaches it, with no deferred task to read
+        // ahead (`ui::guide::use_beats_prepared`): none quotes the tail's thousand runs.
+        for name in ["gc-pause", "gc-pause-fenced"] {
+            let beats = FirstLoad::walkthrough(name).map_or(&[][..], |w| w.beats);
+            assert!(beats.iter().all(|b| !b.text.contains("{tail_")), "{name}");
+        }
     }
 
     #[test]

@@ -40,7 +40,7 @@
 //! | `if_health_checks` | any | nothing — it resolves only while sessions are tied to health checks (`coordinator.health_checks`) |
 //! | `if_mark_per_key` | any | nothing — it resolves only while storage keeps a declared resource's fence mark per key |
 //! | `c1_token`, `c2_token`, `c1_next` | any | client 1's / client 2's first token; client 1's plus one |
-//! | `tail_runs`, `tail_unsafe`, `tail_pct`, `tail_p99_s` | any | the scenario under many seeds with drawn pauses ([`crate::teach::tail`]): runs, unsafe runs, their share in %, the pauses' p99 |
+//! | `tail_runs`, `tail_unsafe`, `tail_pct`, `tail_p99_s` | any | the scenario under many seeds with drawn pauses ([`crate::teach::tail`]): runs, unsafe runs, their share in %, the pauses' p99 (run when a text is asked for: [`Facts::fits`] only checks there is a pause) |
 //! | `c1_left_at_pause_s` | any | what was left of client 1's lease on the lock service when its first pause began |
 //!
 //! Seconds and minutes are rounded to a tenth and written without a trailing ".0"
@@ -84,12 +84,29 @@ impl<'a> Facts<'a> {
     /// `template` with every `{name}` read at entry `i`; `None` if any one of them is not
     /// a fact of this run there (the beat's claim no longer holds).
     pub fn fill(&self, template: &str, i: usize) -> Option<String> {
+        self.read(template, i, Reading::Text)
+    }
+
+    /// Whether [`fill`](Self::fill) would give a text, decided without what is slow to
+    /// read: the tail's share (a thousand runs) is there whenever the scenario has a pause
+    /// to draw, and is run only when the beat's text is asked for. So placing a lesson's
+    /// beats, which the page does before its first drawing, costs no runs.
+    pub fn fits(&self, template: &str, i: usize) -> bool {
+        self.read(template, i, Reading::Fits).is_some()
+    }
+
+    fn read(&self, template: &str, i: usize, reading: Reading) -> Option<String> {
         let mut out = String::with_capacity(template.len() + 8);
         let mut rest = template;
         while let Some(open) = rest.find('{') {
             out.push_str(&rest[..open]);
             let close = rest[open..].find('}')? + open;
-            let value = self.value(&rest[open + 1..close], i)?;
+            let name = &rest[open + 1..close];
+            let value = match (tail_fact(name), reading) {
+                (Some(_), Reading::Fits) => tail::applies(self.scenario).then(String::new)?,
+                (Some(read), Reading::Text) => read(tail::share(self.scenario, self.runs)?),
+                (None, _) => self.value(name, i)?,
+            };
             // A placeholder that opens a sentence starts with a capital.
             let opens = out.is_empty() || out.ends_with(". ");
             let mut chars = value.chars();
@@ -312,15 +329,6 @@ impl<'a> Facts<'a> {
             ("c1_token", _) => self.first_token(NodeId::Client(0))?.to_string(),
             ("c2_token", _) => self.first_token(NodeId::Client(1))?.to_string(),
             ("c1_next", _) => (self.first_token(NodeId::Client(0))? + 1).to_string(),
-            ("tail_runs", _) => tail::share(self.scenario, self.runs)?.runs.to_string(),
-            ("tail_unsafe", _) => tail::share(self.scenario, self.runs)?
-                .unsafe_runs
-                .to_string(),
-            ("tail_pct", _) => {
-                let s = tail::share(self.scenario, self.runs)?;
-                decimal((s.unsafe_runs * 1_000 / s.runs) as i64, 1)
-            }
-            ("tail_p99_s", _) => secs(tail::share(self.scenario, self.runs)?.p99_ms),
             ("c1_left_at_pause_s", _) => secs(self.left_at_pause(NodeId::Client(0))?),
             _ => return None,
         })
@@ -353,6 +361,25 @@ fn round_div(n: i64, d: i64) -> i64 {
     } else {
         r
     }
+}
+
+/// What a fill reads: the text itself, or only whether there is one.
+#[derive(Clone, Copy)]
+enum Reading {
+    Text,
+    Fits,
+}
+
+/// How a tail fact is read from the share of many seeded runs ([`tail::share`]); `None`
+/// for a fact of the run itself.
+fn tail_fact(name: &str) -> Option<fn(tail::Share) -> String> {
+    Some(match name {
+        "tail_runs" => |s| s.runs.to_string(),
+        "tail_unsafe" => |s| s.unsafe_runs.to_string(),
+        "tail_pct" => |s| decimal((s.unsafe_runs * 1_000 / s.runs) as i64, 1),
+        "tail_p99_s" => |s| secs(s.p99_ms),
+        _ => return None,
+    })
 }
 
 /// Seconds to a tenth, without a trailing ".0": "25", "2.5".

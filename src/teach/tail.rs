@@ -59,12 +59,15 @@ pub fn share(sc: &Scenario, run: fn(&Scenario) -> Trace) -> Option<Share> {
     v
 }
 
-fn compute(sc: &Scenario, simulate: fn(&Scenario) -> Trace) -> Option<Share> {
-    if !sc
-        .faults
+/// Whether [`share`] has an answer for `sc`: it has a pause to draw. Cheap, unlike the share.
+pub fn applies(sc: &Scenario) -> bool {
+    sc.faults
         .iter()
         .any(|f| matches!(f.kind, FaultKind::Pause { .. }))
-    {
+}
+
+fn compute(sc: &Scenario, simulate: fn(&Scenario) -> Trace) -> Option<Share> {
+    if !applies(sc) {
         return None;
     }
     let mut pauses = Vec::new();

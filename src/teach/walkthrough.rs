@@ -70,13 +70,25 @@ impl Walkthrough {
         self.locate(run.trace)
             .into_iter()
             .zip(self.beats)
-            .map(|(at, b)| at.filter(|&i| run.fill(b.text, i).is_some()))
+            .map(|(at, b)| at.filter(|&i| run.fits(b.text, i)))
             .collect()
     }
 
     /// Beat `b`'s text with the numbers of the entry `at` it landed on.
     pub fn text(&self, b: usize, at: usize, run: &Facts) -> Option<String> {
         run.fill(self.beats.get(b)?.text, at)
+    }
+
+    /// Reads the text of every beat [`place`](Self::place) kept, and drops it: what a text
+    /// is slow to read (the tail's share, which [`tail::share`](super::tail::share)
+    /// remembers) is then ready before the reader reaches the beat. The page calls it
+    /// after drawing the run, so neither its first paint nor Play waits for it.
+    pub fn prepare(&self, placed: &[Option<usize>], run: &Facts) {
+        for (b, at) in placed.iter().enumerate() {
+            if let Some(at) = *at {
+                let _ = self.text(b, at, run);
+            }
+        }
     }
 
     /// "Break it yourself" with this run's numbers (`None` if they are not in the run).
@@ -1024,6 +1036,44 @@ mod fill_tests {
             assert_eq!(texts, want, "{name}");
             assert_eq!(try_now.as_deref(), Some(*try_it), "{name}");
         }
+    }
+
+    thread_local! {
+        /// Simulations run by [`counted`], on this test's thread.
+        static RUNS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    fn counted(sc: &Scenario) -> crate::model::trace::Trace {
+        RUNS.with(|n| n.set(n.get() + 1));
+        crate::model::sim::run(sc)
+    }
+
+    #[test]
+    fn placing_the_tail_lesson_runs_nothing_its_text_runs_the_share() {
+        let name = "tail-latency";
+        let (w, sc) = (course::walkthrough(name).unwrap(), stock(name));
+        let trace = simulate(&sc).unwrap();
+        let projection = Projection::new(&trace);
+        let run = Facts::new(&trace, &sc, &projection, counted);
+        let placed = w.place(&run);
+        assert!(placed.iter().all(Option::is_some), "{placed:?}");
+        assert_eq!(RUNS.with(|n| n.get()), 0, "placing the beats ran the share");
+        w.prepare(&placed, &run);
+        assert_eq!(RUNS.with(|n| n.get()), super::super::tail::RUNS as usize);
+        // Remembered: the beat's text, when the reader reaches it, runs nothing more.
+        let last = placed.len() - 1;
+        let text = w.text(last, placed[last].unwrap(), &run).unwrap();
+        assert!(text.contains("under 1000 seeds"), "{text}");
+        assert_eq!(RUNS.with(|n| n.get()), super::super::tail::RUNS as usize);
+        // With no pause to draw the beat is hidden, as before, and still nothing runs.
+        let mut calm = sc.clone();
+        calm.faults.clear();
+        let trace = simulate(&calm).unwrap();
+        let projection = Projection::new(&trace);
+        let run = Facts::new(&trace, &calm, &projection, counted);
+        let last_text = w.beats[last].text;
+        assert!((0..trace.entries.len()).all(|i| !run.fits(last_text, i)));
+        assert_eq!(RUNS.with(|n| n.get()), super::super::tail::RUNS as usize);
     }
 
     #[test]

@@ -15,6 +15,7 @@ use crate::teach::course::Catalog;
 use crate::teach::course::Quiz;
 use crate::teach::course::{self, FixRef};
 use crate::teach::holds::Standing;
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// What the guide draws: the page's scenario name, where its beats landed, the cursor's
@@ -172,6 +173,34 @@ fn explore_label(standing: Standing) -> &'static str {
         _ => "Explore: does this fix hold?",
     }
 }
+
+/// Reads the walkthrough's beats once the page has drawn a run (`Walkthrough::prepare`),
+/// in a task of its own: a beat that quotes the tail's share waits on a thousand runs
+/// (about 40 ms in the browser here, several times that on a phone), which would
+/// otherwise hold up the page's first drawing and Play, or stall the animation when
+/// the run reaches that beat.
+#[cfg(not(feature = "lite"))]
+#[hook]
+pub fn use_beats_prepared(run: Rc<Run>, name: Option<Rc<str>>, beats: Rc<Vec<Option<usize>>>) {
+    use_effect_with((run, name, beats), |(run, name, beats)| {
+        let (run, name, beats) = (run.clone(), name.clone(), beats.clone());
+        let later = gloo_timers::callback::Timeout::new(0, move || {
+            let walkthrough = name.as_deref().and_then(PageCourse::walkthrough);
+            if let (Some(w), true) = (walkthrough, run.scenario.walkthrough.is_empty()) {
+                w.prepare(&beats, &run.facts());
+            }
+        });
+        // A run replaced before the task ran needs it no longer.
+        move || drop(later)
+    });
+}
+
+/// The first load's one lesson quotes nothing slow to read, and a deferred task costs
+/// its wasm 1.5 KB gzip: its beats are read as they are reached. (A hook in every build,
+/// since Yew's component macro cannot take a hook call under `cfg`.)
+#[cfg(feature = "lite")]
+#[hook]
+pub fn use_beats_prepared(_run: Rc<Run>, _name: Option<Rc<str>>, _beats: Rc<Vec<Option<usize>>>) {}
 
 /// Brings the interview question into view when the run stops at it: on a phone the guide
 /// sits below the diagram, out of sight, and the run would seem to have stalled with
