@@ -82,7 +82,7 @@ impl Walkthrough {
     /// Reads the text of every beat [`place`](Self::place) kept, and drops it: what a text
     /// is slow to read (the tail's share, which [`tail::share`](super::tail::share)
     /// remembers) is then ready before the reader reaches the beat. The page calls it
-    /// after drawing the run, so neither its first paint nor Play waits for it.
+    /// after drawing the run, so the drawing does not wait for it.
     pub fn prepare(&self, placed: &[Option<usize>], run: &Facts) {
         for (b, at) in placed.iter().enumerate() {
             if let Some(at) = *at {

@@ -176,9 +176,9 @@ fn explore_label(standing: Standing) -> &'static str {
 
 /// Reads the walkthrough's beats once the page has drawn a run (`Walkthrough::prepare`),
 /// in a task of its own: a beat that quotes the tail's share waits on a thousand runs
-/// (about 40 ms in the browser here, several times that on a phone), which would
-/// otherwise hold up the page's first drawing and Play, or stall the animation when
-/// the run reaches that beat.
+/// (10 ms natively here, several times that in a phone's browser), which would
+/// otherwise hold up the page's drawing of the run, or stall the animation when the run
+/// reaches that beat.
 #[cfg(not(feature = "lite"))]
 #[hook]
 pub fn use_beats_prepared(run: Rc<Run>, name: Option<Rc<str>>, beats: Rc<Vec<Option<usize>>>) {
