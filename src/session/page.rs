@@ -26,6 +26,7 @@ use crate::session::embed::Command;
 use crate::session::share;
 use crate::teach::course::{self, clamp_to_hold, Catalog, Progress, Quiz};
 use crate::teach::narrate;
+use crate::teach::walkthrough::Walkthrough;
 use crate::view::playback::{self, Cursor, DISCRETE_STEP_REAL_MS, SPEEDS};
 use crate::vocab::numbers::within;
 pub use parts::{Document, Effect, Effects, Embedding, Frame, Navigation, Playback, Teaching};
@@ -300,18 +301,31 @@ impl Session {
     /// no longer happens, or whose text states a fact the run no longer has, is simply
     /// skipped (the library test keeps the stock runs whole).
     pub(super) fn locate_beats(&mut self) {
-        // An author's own walkthrough, carried in the scenario, is the one told.
         let authored = &self.doc.run.scenario.walkthrough;
         self.teach.beats = Rc::new(if authored.is_empty() {
-            self.doc
-                .name
-                .as_deref()
-                .and_then(PageCourse::walkthrough)
+            self.built_in_walkthrough()
                 .map_or_else(Vec::new, |w| w.place(&self.doc.run.facts()))
         } else {
             crate::teach::authored::place(authored, &self.doc.run.trace)
         });
         self.beats_inside_span();
+    }
+
+    /// The built-in walkthrough told over this run: the named scenario's, unless the
+    /// scenario carries an author's own, which is the one told.
+    fn built_in_walkthrough(&self) -> Option<&'static Walkthrough> {
+        let authored = !self.doc.run.scenario.walkthrough.is_empty();
+        let name = self.doc.name.as_deref().filter(|_| !authored)?;
+        PageCourse::walkthrough(name)
+    }
+
+    /// Reads the text of every beat placed on this run and drops it
+    /// (`Walkthrough::prepare`), so that what a text is slow to read (the tail's share) is
+    /// ready before the reader reaches its beat. The page calls it after drawing the run.
+    pub fn prepare_beats(&self) {
+        if let Some(w) = self.built_in_walkthrough() {
+            w.prepare(&self.teach.beats, &self.doc.run.facts());
+        }
     }
 
     /// Replaces the scenario with a named one, at the start, paused.

@@ -10,12 +10,11 @@ use super::css;
 use super::on;
 use crate::session::carries::PageCourse;
 use crate::session::link;
-use crate::session::{Action, Run};
+use crate::session::{Action, Run, Session};
 use crate::teach::course::Catalog;
 use crate::teach::course::Quiz;
 use crate::teach::course::{self, FixRef};
 use crate::teach::holds::Standing;
-use std::rc::Rc;
 use yew::prelude::*;
 
 /// What the guide draws: the page's scenario name, where its beats landed, the cursor's
@@ -174,22 +173,18 @@ fn explore_label(standing: Standing) -> &'static str {
     }
 }
 
-/// Reads the walkthrough's beats once the page has drawn a run (`Walkthrough::prepare`),
+/// Reads the walkthrough's beats once the page has drawn a run (`Session::prepare_beats`),
 /// in a task of its own: a beat that quotes the tail's share waits on a thousand runs
 /// (10 ms natively here, several times that in a phone's browser), which would
 /// otherwise hold up the page's drawing of the run, or stall the animation when the run
 /// reaches that beat.
 #[cfg(not(feature = "lite"))]
 #[hook]
-pub fn use_beats_prepared(run: Rc<Run>, name: Option<Rc<str>>, beats: Rc<Vec<Option<usize>>>) {
-    use_effect_with((run, name, beats), |(run, name, beats)| {
-        let (run, name, beats) = (run.clone(), name.clone(), beats.clone());
-        let later = gloo_timers::callback::Timeout::new(0, move || {
-            let walkthrough = name.as_deref().and_then(PageCourse::walkthrough);
-            if let (Some(w), true) = (walkthrough, run.scenario.walkthrough.is_empty()) {
-                w.prepare(&beats, &run.facts());
-            }
-        });
+pub fn use_beats_prepared(model: &UseReducerHandle<Session>) {
+    let m = model.clone();
+    // The beats are placed with the run (`Session::rerun`): a new run, new beats.
+    use_effect_with(model.doc.run.clone(), move |_| {
+        let later = gloo_timers::callback::Timeout::new(0, move || m.prepare_beats());
         // A run replaced before the task ran needs it no longer.
         move || drop(later)
     });
@@ -200,7 +195,7 @@ pub fn use_beats_prepared(run: Rc<Run>, name: Option<Rc<str>>, beats: Rc<Vec<Opt
 /// since Yew's component macro cannot take a hook call under `cfg`.)
 #[cfg(feature = "lite")]
 #[hook]
-pub fn use_beats_prepared(_run: Rc<Run>, _name: Option<Rc<str>>, _beats: Rc<Vec<Option<usize>>>) {}
+pub fn use_beats_prepared(_model: &UseReducerHandle<Session>) {}
 
 /// Brings the interview question into view when the run stops at it: on a phone the guide
 /// sits below the diagram, out of sight, and the run would seem to have stalled with
