@@ -132,4 +132,32 @@ describe('one name per node, plain fix titles, and a fencing primer', () => {
       await context.close();
     }
   });
+
+  // On a phone the ⓘ sits mid-row: a note placed from it ran 80 px past the right edge and
+  // dragged the page sideways, cutting off the page's left side and the note's own words.
+  for (const width of [360, 390]) {
+    test(`the fencing primer opened on a ${width} px phone stays inside the window`, async () => {
+      const { context, page, problems } = await openApp(h.browser, `${h.url}#s=gc-pause`, {
+        viewport: { width, height: 800 },
+      });
+      try {
+        await page.locator('svg.timeline').first().waitFor();
+        await page.locator('details.primer > summary').click();
+        const primer = page.locator('.primer-text');
+        await primer.waitFor({ state: 'visible' });
+        await primer.scrollIntoViewIfNeeded();
+        const [i, p] = [await page.locator('details.primer > summary').boundingBox(), await primer.boundingBox()];
+        const sideways = await page.evaluate(() => [scrollX, document.documentElement.scrollWidth, innerWidth]);
+        await page.screenshot({ path: join(SHOTS, `names-primer-${width}.png`) });
+        assert.ok(p.x >= 0 && p.x + p.width <= width, `primer x ${p.x}..${p.x + p.width} in a ${width} px window`);
+        assert.equal(sideways[0], 0, `the page scrolled sideways by ${sideways[0]} px`);
+        assert.ok(sideways[1] <= sideways[2], `the page is ${sideways[1]} px wide in a ${sideways[2]} px window`);
+        // Just below the ⓘ that opened it.
+        assert.ok(p.y >= i.y + i.height && p.y < i.y + i.height + 16, `primer at y=${p.y}, ⓘ ends at ${i.y + i.height}`);
+        assert.deepEqual(problems, []);
+      } finally {
+        await context.close();
+      }
+    });
+  }
 });
