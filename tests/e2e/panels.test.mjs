@@ -67,4 +67,38 @@ describe('the panels', () => {
       await context.close();
     }
   });
+
+  // On a phone every open panel keeps its fields inside its box: the settings' clocks table
+  // (three columns of fixed-width fields) once ran 8 px past a 360 px panel and, at 320
+  // px, widened the page.
+  for (const width of [320, 360]) {
+    test(`every panel's fields stay inside it on a ${width} px phone`, async () => {
+      const { context, page, problems } = await openApp(h.browser, `${h.url}#s=check-then-write`, {
+        viewport: { width, height: 740 },
+      });
+      try {
+        for (const name of ['settings', 'editor', 'explore', 'calculator', 'io']) {
+          await page.click(`details.panel.${name} > summary`);
+          await page.waitForSelector(`details.panel.${name}[open] > :not(summary)`, { timeout: WAIT });
+        }
+        await page.waitForTimeout(300);
+        const past = await page.evaluate(() =>
+          [...document.querySelectorAll('details.panel[open]')].flatMap((panel) => {
+            const edge = panel.getBoundingClientRect();
+            return [...panel.querySelectorAll('*')]
+              .filter((e) => e.checkVisibility() && e.getBoundingClientRect().width > 0)
+              .filter((e) => e.getBoundingClientRect().right > edge.right + 0.5 || e.getBoundingClientRect().left < edge.left - 0.5)
+              .map((e) => `${panel.className}: ${e.tagName.toLowerCase()}.${e.className} ${Math.round(e.getBoundingClientRect().left)}..${Math.round(e.getBoundingClientRect().right)} (panel ${Math.round(edge.left)}..${Math.round(edge.right)})`);
+          }));
+        const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+        await page.locator('details.panel.settings table').scrollIntoViewIfNeeded();
+        await page.screenshot({ path: join(SHOTS, `panels-settings-${width}.png`) });
+        assert.deepEqual(past.slice(0, 8), [], 'a field runs past its panel');
+        assert.ok(wide <= width, `the page is ${wide} px wide in a ${width} px window`);
+        assert.deepEqual(problems, []);
+      } finally {
+        await context.close();
+      }
+    });
+  }
 });
