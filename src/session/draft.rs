@@ -656,20 +656,27 @@ impl Draft {
         self.typed = kept;
     }
 
-    /// Adds a client: a copy of the last one, starting a second later.
+    /// Adds a client: a copy of the last one, starting a second later — or, once every
+    /// client was removed, the default run's first client, so a form emptied of clients
+    /// can be filled again without writing its JSON by hand.
     pub fn add_client(&mut self) -> Result<(), String> {
         let Some(Json::Arr(items)) = self.get("clients") else {
             return Err("clients: not a list".into());
         };
-        let Some(mut last) = items.last().cloned() else {
-            return Err("clients: no client to copy".into());
-        };
-        if let Json::Obj(kv) = &mut last {
-            if let Some((_, Json::Int(s))) = kv.iter_mut().find(|(k, _)| k == "start_ms") {
-                *s += 1000;
+        let next = match items.last().cloned() {
+            Some(mut last) => {
+                if let Json::Obj(kv) = &mut last {
+                    if let Some((_, Json::Int(s))) = kv.iter_mut().find(|(k, _)| k == "start_ms") {
+                        *s += 1000;
+                    }
+                }
+                last
             }
-        }
-        self.push("clients", last)
+            None => crate::teach::course::open(crate::session::share::DEFAULT_SCENARIO)
+                .and_then(|sc| Draft::from_scenario(&sc).get("clients[0]").cloned())
+                .ok_or("clients: the default run has no client to start from")?,
+        };
+        self.push("clients", next)
     }
 
     pub fn remove_client(&mut self, i: usize) -> Result<(), String> {
@@ -767,6 +774,28 @@ mod tests {
         let back = Draft::from_text(&d.text()).unwrap();
         assert_eq!(back, d);
         assert!(Draft::from_text("{oops").is_none());
+    }
+
+    /// Every client removed, the form can still add one (it has none to copy): the
+    /// default run's first, and the scenario runs again.
+    #[test]
+    fn a_form_emptied_of_clients_can_add_one_back() {
+        let sc = open("idempotent-job").unwrap();
+        let mut d = Draft::from_scenario(&sc);
+        while d.clients() > 0 {
+            d.remove_client(0).unwrap();
+        }
+        assert!(d.check().is_err(), "no client: not a scenario");
+        d.add_client().unwrap();
+        assert_eq!(d.clients(), 1);
+        let first = &open(crate::session::share::DEFAULT_SCENARIO)
+            .unwrap()
+            .clients[0];
+        let mut back = d.clone();
+        // Whatever else the emptied form still says wrong (a fault naming client 2), the
+        // client it added is the default run's first.
+        back.set("faults", Some(Json::Arr(Vec::new()))).unwrap();
+        assert_eq!(&back.check().unwrap().clients[0], first);
     }
 
     /// A pause fault typed character by character, in a box that is invalid JSON for

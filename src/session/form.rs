@@ -54,6 +54,10 @@ pub fn key(path: &str) -> &str {
     last.split('[').next().unwrap_or(last)
 }
 
+/// The label of a key the table below does not name: a field no form shows, or a whole
+/// list ("clients").
+const UNNAMED: &str = "This field";
+
 /// A field's plain label and unit, by its key.
 pub fn field(path: &str) -> (&'static str, Unit) {
     use Unit::*;
@@ -119,7 +123,7 @@ pub fn field(path: &str) -> (&'static str, Unit) {
         "outcome" => ("Right if the run next shows", None),
         "explain" => ("Told after the answer", None),
         "links" => ("Links", None),
-        _ => ("This field", None),
+        _ => (UNNAMED, None),
     }
 }
 
@@ -371,6 +375,9 @@ pub fn plain(path: &str, message: &str) -> String {
         m if m.starts_with("longer than ") => {
             format!("{l} is too long ({})", m.trim_start_matches("longer than "))
         }
+        // A message about a whole list ("at least one client is needed") names no field:
+        // the place it is said with ("Clients: …") is its subject.
+        m if l == UNNAMED => ms_to_secs(m),
         m => format!("{l}: {}", ms_to_secs(m)),
     }
 }
@@ -483,6 +490,12 @@ mod tests {
             plain("faults[1].at_ms", "later than the horizon"),
             "At is after the run ends (its run length)"
         );
+        // A whole list's message is said by its place alone, not "This field: …".
+        assert_eq!(
+            plain("clients", "at least one client is needed"),
+            "at least one client is needed"
+        );
+        assert_eq!(place("clients"), "Clients");
         assert_eq!(place("clients[2].job[3].ms"), "Client 3, step 4");
         assert_eq!(place("faults[0].for_ms"), "Fault 1");
         assert_eq!(place("network.links[1].to"), "Link 2");
@@ -524,12 +537,12 @@ mod tests {
         for f in FAULTS {
             assert_eq!(fault_form(f.word).map(|x| x.word), Some(f.word));
             for (k, _) in f.fields {
-                assert_ne!(field(k).0, "This field", "{}.{k}", f.word);
+                assert_ne!(field(k).0, UNNAMED, "{}.{k}", f.word);
             }
         }
         for s in STEPS {
             for k in step_fields(s.word) {
-                assert_ne!(field(k).0, "This field", "{}.{k}", s.word);
+                assert_ne!(field(k).0, UNNAMED, "{}.{k}", s.word);
             }
         }
         assert_eq!(

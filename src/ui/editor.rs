@@ -233,13 +233,20 @@ impl Form<'_> {
             change.apply(|d| d.set_word(&p, &v))
         });
         let bad = self.why(&path).is_some();
+        let choices = self.draft.choices(&path);
+        // A node field with no node of its kind left (every client removed): a select with
+        // nothing in it would open on an empty list, so it says so and cannot be opened.
+        let none = choices.is_empty();
         html! {
             <label class={css(&["field pick", when(bad, "invalid")])} title={path.clone()}>
                 <span>{ form::label(&path) }</span>
                 // Named by the label's words alone (a wrapping label would add every option).
                 <select {onchange} aria-label={form::label(&path)} aria-invalid={bad.to_string()}
-                        aria-describedby={bad.then(|| form::error_id(&path))}>
-                    { for self.draft.choices(&path).into_iter().map(|c| html! { <option value={c.word} title={c.word.clone()} selected={c.selected}>{ c.label }</option> }) }
+                        aria-describedby={bad.then(|| form::error_id(&path))} disabled={none}>
+                    if none {
+                        <option value="">{ "none yet: add one" }</option>
+                    }
+                    { for choices.into_iter().map(|c| html! { <option value={c.word} title={c.word.clone()} selected={c.selected}>{ c.label }</option> }) }
                 </select>
                 { self.note(&path) }
             </label>

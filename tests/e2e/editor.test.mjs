@@ -52,4 +52,31 @@ describe('scenario editor', () => {
       await context.close();
     }
   });
+
+  test('a form emptied of clients says so, its fault has none to choose, and a client can be added back', async () => {
+    const { context, page, problems } = await openApp(h.browser, h.url, LAPTOP);
+    try {
+      await page.locator('details.editor > summary').click();
+      const editor = page.locator('details.editor');
+      // The default run's pause, moved to follow a client's grant, then every client removed.
+      await editor.getByRole('combobox', { name: 'When' }).selectOption('acquired');
+      await editor.getByRole('button', { name: 'Remove client 2' }).click();
+      await editor.getByRole('button', { name: 'Remove client 1' }).click();
+      assert.equal(await editor.locator('fieldset.client').count(), 0);
+      const whose = editor.getByRole('combobox', { name: 'Whose' });
+      assert.equal(await whose.count(), 1, "the pause's Whose field is still there");
+      assert.ok(await whose.isDisabled(), 'an empty choice cannot be opened');
+      assert.equal((await whose.innerText()).trim(), 'none yet: add one');
+      assert.equal(await editor.getByRole('status').innerText(), 'Not ready to run. Clients: at least one client is needed');
+      assert.ok(await editor.getByRole('button', { name: 'Run this scenario' }).isDisabled());
+      // Adding a client back gives the field its choice again.
+      await editor.getByRole('button', { name: 'Add a client' }).click();
+      await until(() => whose.isEnabled(), 'the Whose field has its client to choose again');
+      assert.equal(await editor.locator('fieldset.client').count(), 1);
+      assert.match(await editor.getByRole('status').innerText(), /^Valid: 1 client\(s\), 1 fault\(s\)/);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
 });

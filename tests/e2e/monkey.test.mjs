@@ -115,6 +115,8 @@ async function act(page, rnd) {
   if (tag === 'button' && AWAY.test(label)) return `skip ${what}`;
   if (tag === 'select') {
     const values = await el.evaluate((e) => [...e.options].filter((o) => !o.disabled).map((o) => o.value), null, { timeout: PRESS });
+    // (The page disables a choice with nothing in it; one emptied as it was picked is left.)
+    if (values.length === 0) return `skip empty ${what}`;
     const v = pick(values);
     await el.selectOption(v, { timeout: PRESS });
     return `select ${what} = ${v}`;
