@@ -68,7 +68,10 @@ describe('scenario editor', () => {
       assert.ok(await whose.isDisabled(), 'an empty choice cannot be opened');
       assert.equal((await whose.innerText()).trim(), 'none yet: add one');
       assert.equal(await editor.getByRole('status').innerText(), 'Not ready to run. Clients: at least one client is needed');
-      assert.ok(await editor.getByRole('button', { name: 'Run this scenario' }).isDisabled());
+      const run = editor.getByRole('button', { name: 'Run this scenario' });
+      assert.ok(await run.isDisabled());
+      // Seen as such: dimmed like a playback control that cannot act.
+      assert.ok(Number(await run.evaluate((b) => getComputedStyle(b).opacity)) < 0.6, 'a disabled Run looks disabled');
       // Adding a client back gives the field its choice again.
       await editor.getByRole('button', { name: 'Add a client' }).click();
       await until(() => whose.isEnabled(), 'the Whose field has its client to choose again');
