@@ -777,7 +777,7 @@ mod tests {
     }
 
     /// Every client removed, the form can still add one (it has none to copy): the
-    /// default run's first, and the scenario runs again.
+    /// default run's first.
     #[test]
     fn a_form_emptied_of_clients_can_add_one_back() {
         let sc = open("idempotent-job").unwrap();
@@ -792,8 +792,8 @@ mod tests {
             .unwrap()
             .clients[0];
         let mut back = d.clone();
-        // Whatever else the emptied form still says wrong (a fault naming client 2), the
-        // client it added is the default run's first.
+        // The lesson's own fault was written for its own clients: with the faults
+        // cleared, the draft reads, and its one client is the default run's first.
         back.set("faults", Some(Json::Arr(Vec::new()))).unwrap();
         assert_eq!(&back.check().unwrap().clients[0], first);
     }
