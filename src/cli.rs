@@ -17,6 +17,7 @@ use crate::model::scenario::{FenceWord, Flavor, Scenario};
 use crate::model::sim::simulate;
 use crate::model::trace::{Outcome, Trace};
 use crate::session::share::{self, Source, ViewState};
+use crate::teach::course;
 use crate::teach::flavor_presets::{self, FLAVOR_PRESETS};
 use crate::teach::library::{self, LESSONS};
 use crate::teach::presets::{preset, PRESETS};
@@ -183,10 +184,11 @@ fn load(what: &str) -> Result<Scenario, String> {
         return Ok(sc);
     }
     if !what.ends_with(".json") && !std::path::Path::new(what).exists() {
-        let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
+        let guess = course::nearest(what)
+            .map(|n| format!(": did you mean `{n}`?"))
+            .unwrap_or_default();
         return Err(format!(
-            "no preset or file `{what}` (presets: {})",
-            names.join(", ")
+            "no preset, lesson or file `{what}`{guess} (`leaseline presets` lists every name)"
         ));
     }
     let text = std::fs::read_to_string(what).map_err(|e| format!("{what}: {e}"))?;

@@ -74,6 +74,8 @@ pub fn parse(text: &str) -> Result<Command, String> {
         _ => match v.get("scenario") {
             Some(Json::Str(name)) => match PageCourse::open(name) {
                 Some(_) => Ok(Command::Open(name.clone())),
+                // No near name offered, as a link's error offers one: the links' player
+                // reads these too, and the search for it costs its wasm 2.5 KB gzip.
                 None => Err(format!("scenario: no built-in scenario named \"{name}\"")),
             },
             Some(obj @ Json::Obj(_)) => Scenario::from_json(&json::compact(obj))

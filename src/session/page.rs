@@ -331,6 +331,8 @@ impl Session {
     /// Replaces the scenario with a named one, at the start, paused.
     pub(super) fn open(&mut self, name: &str) -> bool {
         let Some(sc) = PageCourse::open(name) else {
+            // Only a name from the menu or a checked host message comes here, so it is never
+            // a typo to offer a near name for (and the first load keeps that out of its wasm).
             self.doc.error = Some(format!("s: no scenario named \"{name}\""));
             return false;
         };

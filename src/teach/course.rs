@@ -106,18 +106,50 @@ pub trait Catalog: Copy + std::fmt::Debug + PartialEq + Eq + 'static {
     /// as the original's, as the page did before. `None` when no built-in shares both, or
     /// when `sc` is the built-in itself.
     fn origin_of(sc: &Scenario) -> Option<Scenario> {
-        let names =
-            Self::PRESETS
-                .iter()
-                .map(|p| p.name.to_string())
-                .chain(Self::lessons().flat_map(|l| {
-                    std::iter::once(l.id.to_string())
-                        .chain(Self::fixes(l.id).into_iter().map(|f| f.scenario))
-                }));
-        names
+        Self::names()
             .filter_map(|n| Self::open(&n))
             .find(|o| o.name == sc.name && o.description == sc.description)
             .filter(|o| o != sc)
+    }
+
+    /// Every name [`Catalog::open`] opens, in the menu's order: the presets, then each
+    /// lesson followed by its fixes (`lesson/fix`).
+    fn names() -> impl Iterator<Item = String> {
+        Self::PRESETS
+            .iter()
+            .map(|p| p.name.to_string())
+            .chain(Self::lessons().flat_map(|l| {
+                std::iter::once(l.id.to_string())
+                    .chain(Self::fixes(l.id).into_iter().map(|f| f.scenario))
+            }))
+    }
+
+    /// The name a reader most likely meant by one that opens nothing — a letter dropped,
+    /// doubled, swapped or mistyped, a fix's name shortened — so that the error can offer
+    /// it: the nearest of [`Catalog::names`] within a quarter of its length in edits (at
+    /// least two), the first in the menu's order on a tie. `None` when nothing is that near.
+    fn nearest(name: &str) -> Option<String> {
+        // Every built-in name is shorter (its test checks), so a longer one is no typo of
+        // ours; this also bounds the work done for a hostile one.
+        if name.len() > 64 {
+            return None;
+        }
+        let reach = (name.chars().count() / 4).max(2);
+        Self::names()
+            .map(|n| (strsim::osa_distance(name, &n), n))
+            .filter(|(d, _)| *d <= reach)
+            .min_by_key(|(d, _)| *d)
+            .map(|(_, n)| n)
+    }
+
+    /// What an error says of a name that opens nothing: `no scenario named "…"`, with the
+    /// nearest name if there is one. `shown` is the name as the error may print it (a link's
+    /// is clipped).
+    fn unknown(name: &str, shown: &str) -> String {
+        match Self::nearest(name) {
+            Some(n) => format!("no scenario named \"{shown}\"; did you mean \"{n}\"?"),
+            None => format!("no scenario named \"{shown}\""),
+        }
     }
 
     /// The lock service a lesson is about, if it is one of the real services' presets.
@@ -309,6 +341,11 @@ impl Catalog for FirstLoad {
 /// [`Catalog::open`] of the whole course.
 pub fn open(name: &str) -> Option<Scenario> {
     Complete::open(name)
+}
+
+/// [`Catalog::nearest`] of the whole course.
+pub fn nearest(name: &str) -> Option<String> {
+    Complete::nearest(name)
 }
 
 /// [`Catalog::origin_of`] of the whole course.
@@ -745,6 +782,37 @@ pub fn variants(name: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A mistyped name is offered the one it was nearest, a fix's shortened name its fix;
+    /// a name far from every built-in, or longer than any, is offered none; and each
+    /// offered name opens.
+    #[test]
+    fn a_mistyped_name_is_offered_the_nearest() {
+        for (typed, meant) in [
+            ("slow-client-clocks", "slow-client-clock"),
+            ("gcpause", "gc-pause"),
+            ("gc-puase", "gc-pause"),
+            ("check-then-write/fence", "check-then-write/fencing"),
+            ("redis-clock-jmp", "redis-clock-jump"),
+        ] {
+            assert_eq!(nearest(typed).as_deref(), Some(meant), "{typed}");
+            assert!(open(meant).is_some(), "{meant}");
+        }
+        for far in ["nope", "x", "raft-election", &"gc-pause".repeat(10)] {
+            assert_eq!(nearest(far), None, "{far}");
+        }
+        assert_eq!(
+            Complete::unknown("gcpause", "gcpause"),
+            "no scenario named \"gcpause\"; did you mean \"gc-pause\"?"
+        );
+        assert_eq!(
+            Complete::unknown("nope", "nope"),
+            "no scenario named \"nope\""
+        );
+        for name in Complete::names() {
+            assert!(open(&name).is_some() && name.len() <= 64, "{name}");
+        }
+    }
     use crate::model::sim::{simulate, Kit, Pauses};
 
     /// The first load's catalog opens the default lesson and its fix as the whole course

@@ -451,6 +451,13 @@ fn cli_switches_flavor_and_refuses_an_unknown_one() {
     assert!(out.contains("SAFE"));
     let (_, out, _) = cli(&["presets"]);
     assert!(out.contains("zookeeper-partition") && out.contains("zxid-fence"));
+    // A mistyped lesson is offered its name, and told where every name is listed.
+    let (code, _, err) = cli(&["run", "slow-client-clocks"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("did you mean `slow-client-clock`?") && err.contains("`leaseline presets`"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -136,6 +136,10 @@ fn each_error_names_its_key() {
     let valid_sc = pack(&PRESETS[0].scenario());
     let cases: Vec<(String, &str)> = vec![
         ("#s=nope".into(), "s: no scenario named \"nope\""),
+        (
+            "#s=slow-client-clocks".into(),
+            "s: no scenario named \"slow-client-clocks\"; did you mean \"slow-client-clock\"?",
+        ),
         ("#s=gc-pause&t=abc".into(), "t: \"abc\" is not a time in ms"),
         ("#s=gc-pause&t=-5".into(), "t: \"-5\" is not a time in ms"),
         ("#s=gc-pause&z=5".into(), "z: \"5\" is not a window FROM-TO in ms"),

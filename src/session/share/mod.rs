@@ -284,7 +284,7 @@ pub fn decode(fragment: &str) -> Result<ViewState, String> {
             let sc = is_slug(name, 64)
                 .then(|| PageCourse::open(name))
                 .flatten()
-                .ok_or_else(|| format!("s: no scenario named \"{}\"", clip(name)))?;
+                .ok_or_else(|| format!("s: {}", PageCourse::unknown(name, clip(name))))?;
             v.source = Source::Named(name.to_string());
             sc.horizon_ms
         }
