@@ -1,12 +1,13 @@
 // End-to-end: an embed shows the story whole at every frame size a course page may give
 // it, fits its host frame to its content, and tells the host the learner's progress.
 //
-// - The sweep: frames from 320 to 1280 wide and 240 to 900 tall, each through the states a
-//   reader passes (the load, every beat of the GC-pause lesson, the end, an interview
-//   question's stop and its reveal). At each, read off the rendered page: every lane's name
-//   inside the visible drawing and at least 10 px, the stale write's mark in view at the
-//   end, no two visible text blocks or controls overlapping, no text block squeezed
-//   narrower than about ten characters. A contact sheet of the sweep's screenshots goes to
+// - The sweep: frames from 280 (narrower than a course page's column on a 320 px phone) to
+//   1280 wide and 240 to 900 tall, each through the states a reader passes (the load,
+//   every beat of the GC-pause lesson, the end, an interview question's stop and its
+//   reveal). At each, read off the rendered page: every lane's name inside the visible
+//   drawing, every word of the drawing at least 10 px, the stale write's mark in view at the end, nothing cut off
+//   at the frame's sides, no two visible text blocks or controls overlapping, no text block
+//   squeezed narrower than about ten characters. A contact sheet of the sweep's screenshots goes to
 //   target/e2e/embed-sweep.png.
 // - Fit to content: examples/course.html resizes its frames from their messages, in each
 //   of the three conventions (ours, Canvas's, H5P's), on a desktop's page, and in ours
@@ -21,7 +22,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SHOTS, harness, openApp, playback, serveExamples, servePages, stopServer, until, urlOf } from './lib.mjs';
 
-const WIDTHS = [320, 360, 480, 640, 960, 1280];
+const WIDTHS = [280, 320, 360, 480, 640, 960, 1280];
 const HEIGHTS = [240, 420, 640, 900];
 
 /**
@@ -58,6 +59,13 @@ function inspect({ end }) {
     const px = parseFloat(getComputedStyle(lane).fontSize) * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
     if (px < 9.95) bad.push(`lane ${name(lane)} drawn at ${px.toFixed(1)} px`);
   }
+  // Every word of the drawing (ticks, clocks, marks' labels, glyphs) at 10 px or more.
+  for (const t of document.querySelectorAll('svg.timeline text')) {
+    if (!shown(t)) continue;
+    const svg = t.ownerSVGElement;
+    const px = parseFloat(getComputedStyle(t).fontSize) * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    if (px < 9.95) bad.push(`${name(t)} drawn at ${px.toFixed(1)} px`);
+  }
   if (end) {
     const marks = [...document.querySelectorAll('svg.timeline .stale')].filter(shown);
     if (marks.length === 0) bad.push('no stale-write mark drawn at the end');
@@ -68,10 +76,18 @@ function inspect({ end }) {
       }
     }
   }
-  const blocks = [
+  const candidates = [
     ...document.querySelectorAll('.shell.embed :is(button, a, input, select, p, h2, h3, li, summary, label, .caption)'),
-  ]
-    .filter((el) => !el.closest('svg') && shown(el))
+  ].filter((el) => !el.closest('svg') && shown(el));
+  // The frame never scrolls, so nothing may stand past its sides (text for screen readers
+  // only is drawn nowhere).
+  for (const el of candidates) {
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && !el.closest('.sr-only') && (r.left < -1 || r.right > innerWidth + 1)) {
+      bad.push(`${name(el)} cut off at the frame's side (${r.left.toFixed(0)}–${r.right.toFixed(0)} px)`);
+    }
+  }
+  const blocks = candidates
     .map((el) => ({ el, b: seen(el) }))
     .filter(({ b }) => !empty(b));
   for (let i = 0; i < blocks.length; i++) {
@@ -101,7 +117,7 @@ function inspect({ end }) {
 describe('embeds at every size', () => {
   const h = harness();
 
-  test('every frame from 320×240 to 1280×900 shows the story whole through a lesson and a question', async () => {
+  test('every frame from 280×240 to 1280×900 shows the story whole through a lesson and a question', async () => {
     const bad = [];
     const shots = [];
     const browser = h.browser;

@@ -68,7 +68,7 @@ describe('share options', () => {
       await width.fill('3000');
       assert.equal(await width.getAttribute('aria-invalid'), 'true');
       const err = await dialog.locator('#share-width-error').innerText();
-      assert.equal(err, 'Width must be a whole number from 320 to 2000 pixels; the code keeps 800.');
+      assert.equal(err, 'Width must be a whole number from 280 to 2000 pixels; the code keeps 800.');
       assert.match(await code.inputValue(), / width="800" height="420" /);
 
       // The guide is a link to a file that is there.

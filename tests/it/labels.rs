@@ -221,7 +221,7 @@ fn no_label_overlaps_another_or_a_shape_in_any_builtin_scenario() {
     );
 }
 
-/// An embed's drawing at its smallest — a 320 px frame's width, lanes at their shortest
+/// An embed's drawing at its smallest — a 280 px frame's width, lanes at their shortest
 /// (`layout::lane_height_for` in a short frame) — places its labels as carefully: none on
 /// another, on a shape, or off the drawing; and every lane, with its name and clock, inside
 /// the drawing's height.

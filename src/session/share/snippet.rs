@@ -20,9 +20,9 @@ pub const SIZES: [(&str, u32, u32); 3] = [
 /// The preset a new dialog starts on: Medium.
 const DEFAULT_SIZE: usize = 1;
 
-/// Widths a typed size may have. The embed's layout holds from 320×240 up (see
+/// Widths a typed size may have. The embed's layout holds from 280×240 up (see
 /// docs/embedding.md); beyond 2000 a frame is wider than any course page's column.
-pub const WIDTHS: RangeInclusive<u32> = 320..=2000;
+pub const WIDTHS: RangeInclusive<u32> = 280..=2000;
 /// Heights a typed size may have.
 pub const HEIGHTS: RangeInclusive<u32> = 240..=2000;
 
@@ -389,11 +389,11 @@ mod tests {
         o.set_height("500");
         assert_eq!(o.size(), (800, 500));
         assert_eq!((o.width_error(), o.height_error()), (None, None));
-        for bad in ["3000", "319", "", "12a", "-400", "99999999999"] {
+        for bad in ["3000", "279", "", "12a", "-400", "99999999999"] {
             o.set_width(bad);
             assert_eq!(
                 o.width_error().as_deref(),
-                Some("Width must be a whole number from 320 to 2000 pixels; the code keeps 800."),
+                Some("Width must be a whole number from 280 to 2000 pixels; the code keeps 800."),
                 "{bad:?}"
             );
             assert_eq!(o.size(), (800, 500), "{bad:?}");

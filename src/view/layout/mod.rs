@@ -56,9 +56,10 @@ pub const DIAGRAM_WIDTH: f64 = 960.0;
 /// The narrowest drawing laid out (a phone's screen, as the label tests check it); a
 /// narrower box shows it scaled down a little.
 pub const NARROWEST: f64 = 360.0;
-/// The narrowest drawing an embed lays out: a 320 px frame's box, at one unit a pixel, so
-/// its text stays 11 px (the whole app's floor of [`NARROWEST`] would scale it to 9).
-pub const EMBED_NARROWEST: f64 = 300.0;
+/// The narrowest drawing an embed lays out: a 280 px frame's box (a course page's column on
+/// a 320 px phone, less its margins, is a little wider), at one unit a pixel, so its text
+/// stays 11 px (the whole app's floor of [`NARROWEST`] would scale it to 8).
+pub const EMBED_NARROWEST: f64 = 260.0;
 
 /// The width to lay the diagram out at for a box `px` CSS pixels wide: the box's own where
 /// it is narrower than [`DIAGRAM_WIDTH`] (a phone, a laptop's column), so one unit is one
