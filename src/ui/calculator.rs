@@ -94,6 +94,14 @@ pub fn Calculator(props: &RunProps) -> Html {
     };
     let (h0, errors, result) = (reading.holder, &reading.errors, &reading.bound);
     let left_out = uncovered(&sc);
+    let on_unbounded = {
+        let form = form.clone();
+        Callback::from(move |_| {
+            let mut f = (*form).clone();
+            f.unbounded = !f.unbounded;
+            form.set(f);
+        })
+    };
     let field = |i: usize| {
         let label = FIELDS[i].label;
         let text = form.values[i].clone();
@@ -111,6 +119,14 @@ pub fn Calculator(props: &RunProps) -> Html {
         let slide = oninput.clone();
         html! {
             <div class="calc-field">
+                // With the pause it lifts, not in whatever cell of the grid comes next; above
+                // its label, so that the fields' boxes, aligned at their feet, still line up.
+                if i == PAUSE {
+                    <label class="check">
+                        <input type="checkbox" checked={form.unbounded} onchange={on_unbounded.clone()} />
+                        <span>{ "Pauses have no bound" }</span>
+                    </label>
+                }
                 <label for={id.clone()}>{ label }</label>
                 <input id={id} type="number" min="0" step="1" inputmode="numeric" value={text.clone()} {oninput} {disabled}
                        aria-invalid={errors[i].is_some().to_string()} aria-describedby={errors[i].as_ref().map(|_| err_id.clone())} />
@@ -121,14 +137,6 @@ pub fn Calculator(props: &RunProps) -> Html {
                 }
             </div>
         }
-    };
-    let on_unbounded = {
-        let form = form.clone();
-        Callback::from(move |_| {
-            let mut f = (*form).clone();
-            f.unbounded = !f.unbounded;
-            form.set(f);
-        })
     };
     let answer = match result {
         None => html! {},
@@ -194,12 +202,7 @@ pub fn Calculator(props: &RunProps) -> Html {
             <div class="calc-fields">
                 { service }
                 { fence_field }
-                { field(0) }{ field(1) }{ field(WORK) }{ field(PAUSE) }
-                <label class="check">
-                    <input type="checkbox" checked={form.unbounded} onchange={on_unbounded} />
-                    <span>{ "Pauses have no bound" }</span>
-                </label>
-                { field(4) }{ field(5) }
+                { field(0) }{ field(1) }{ field(WORK) }{ field(PAUSE) }{ field(4) }{ field(5) }
             </div>
             { answer }
         </>

@@ -48,6 +48,19 @@ describe('the safety calculator', () => {
       await slider.fill(was);
       await until(async () => Number(await verdict.getAttribute('data-overlap-ms')) === stated, 'back to the stated figure');
 
+      // "Pauses have no bound" sits with the pause it lifts (on a laptop the fields are three
+      // across, and it once fell into the next row's first cell, under another field), the
+      // fields' inputs still in line; ticked, the pause is off and the overlap unbounded.
+      const pause = panel.getByLabel('Longest pause P (ms)', { exact: true });
+      const unbounded = panel.getByRole('checkbox', { name: 'Pauses have no bound' });
+      const [p, u, w] = await Promise.all([pause.boundingBox(), unbounded.boundingBox(), panel.getByLabel(/^Work before the write/).first().boundingBox()]);
+      assert.ok(u.x >= p.x - 1 && u.x < p.x + p.width && u.y < p.y && p.y - u.y < 60, `the checkbox ${JSON.stringify(u)} over the pause's field ${JSON.stringify(p)}`);
+      assert.ok(Math.abs(w.y - p.y) < 2, `the pause's input in line with its neighbour's: ${p.y} vs ${w.y}`);
+      await unbounded.check();
+      await until(async () => (await pause.isDisabled()) && /unbounded/i.test(await panel.innerText()), 'the pause off and the overlap unbounded');
+      await unbounded.uncheck();
+      await until(async () => Number(await verdict.getAttribute('data-overlap-ms')) === stated, 'bounded again');
+
       // Another lock service: the same question of Redlock, and back.
       const service = panel.getByLabel('Lock service', { exact: true });
       await service.selectOption('redlock');
