@@ -513,7 +513,15 @@ fn the_example_host_page_and_the_share_snippet_are_as_described() {
         let label = share::EmbedOptions::label(i);
         assert!(doc.contains(&format!("**{label}**")), "{label}");
     }
-    assert!(doc.contains("320 to 2000") && doc.contains("240 to 2000"));
+    let (w, h) = (share::snippet::WIDTHS, share::snippet::HEIGHTS);
+    let limits = format!(
+        "a width of {} to {} and a height of {} to {} pixels",
+        w.start(),
+        w.end(),
+        h.start(),
+        h.end()
+    );
+    assert!(doc.contains(&limits), "{limits}");
 }
 
 /// "Bad links": a refused link keeps its `embed=1` and nothing else — not `origins=`, not
