@@ -5,10 +5,10 @@
 //   1280 wide and 240 to 900 tall, each through the states a reader passes (the load,
 //   every beat of the GC-pause lesson, the end, an interview question's stop and its
 //   reveal). At each, read off the rendered page: every lane's name inside the visible
-//   drawing, every word of the drawing at least 10 px, the stale write's mark in view at the end, nothing cut off
-//   at the frame's sides, no two visible text blocks or controls overlapping, no text block
-//   squeezed narrower than about ten characters. A contact sheet of the sweep's screenshots goes to
-//   target/e2e/embed-sweep.png.
+//   drawing, every word of the drawing at least 10 px, the stale write's mark in view at
+//   the end, nothing cut off at the frame's sides, no two visible text blocks or controls
+//   overlapping, no text block squeezed narrower than about ten characters. A contact
+//   sheet of the sweep's screenshots goes to target/e2e/embed-sweep.png.
 // - Fit to content: examples/course.html resizes its frames from their messages, in each
 //   of the three conventions (ours, Canvas's, H5P's), on a desktop's page, and in ours
 //   also on a phone's (360 wide) and in a small window (480×360); then nothing in a frame
