@@ -1,7 +1,7 @@
-// End-to-end: the course author's embeds. A frame at any size
-// from 320 x 240 shows the diagram with no text under 10 px (it scrolls sideways in its
-// own box instead of shrinking) and the current beat's text without the frame itself
-// scrolling; it offers only what a reader can do there (no "Break it yourself" without a
+// End-to-end: the course author's embeds. A frame of each of three sizes (360 x 640,
+// 640 x 420, 320 x 240) shows the diagram with no text under 10 px and the current beat's
+// text without the frame itself scrolling (embed-fit.test.mjs sweeps every size from
+// 280 x 240); it offers only what a reader can do there (no "Break it yourself" without a
 // stage or settings; the fence switch stays on a phone, which has no F key).
 // Screenshots of the three sizes go to target/e2e/.
 
