@@ -47,6 +47,12 @@ function inspect({ end }) {
   const shown = (el) => el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
   const name = (el) => `${el.tagName.toLowerCase()}${el.className?.baseVal ?? el.className ? '.' + (el.className.baseVal ?? el.className).split(' ')[0] : ''} "${(el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 30)}"`;
 
+  // A drawn word's size on screen: its font size in drawing units, scaled as its drawing is.
+  const drawnPx = (t) => {
+    const svg = t.ownerSVGElement;
+    return parseFloat(getComputedStyle(t).fontSize) * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  };
+
   const frame = document.querySelector('.timeline-frame');
   if (!frame) return ['no drawing'];
   const drawing = seen(frame);
@@ -55,15 +61,13 @@ function inspect({ end }) {
     if (r.l < drawing.l - 1 || r.r > drawing.r + 1 || r.t < drawing.t - 1 || r.b > drawing.b + 1) {
       bad.push(`lane ${name(lane)} outside the drawing's visible box`);
     }
-    const svg = lane.ownerSVGElement;
-    const px = parseFloat(getComputedStyle(lane).fontSize) * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    const px = drawnPx(lane);
     if (px < 9.95) bad.push(`lane ${name(lane)} drawn at ${px.toFixed(1)} px`);
   }
   // Every word of the drawing (ticks, clocks, marks' labels, glyphs) at 10 px or more.
   for (const t of document.querySelectorAll('svg.timeline text')) {
     if (!shown(t)) continue;
-    const svg = t.ownerSVGElement;
-    const px = parseFloat(getComputedStyle(t).fontSize) * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    const px = drawnPx(t);
     if (px < 9.95) bad.push(`${name(t)} drawn at ${px.toFixed(1)} px`);
   }
   if (end) {
