@@ -1,7 +1,7 @@
 // End-to-end: the diagram on a phone and its folded labels. At 360×740 the
 // diagram is drawn at its box's width (one unit a CSS pixel): nothing scrolls sideways, its
-// text is at least 11 px, and it is on the first screen with the Play button — on the
-// default page (the first load) and in the whole app, zoomed too. A count of folded labels
+// text is at least 11 px (a mark's glyph 10), and it is on the first screen with the Play
+// button — on the default page (the first load) and in the whole app, zoomed too. A count of folded labels
 // ("+3") is a keyboard-focusable button named by its text and its list, and focusing or
 // clicking it lists those labels in the inspector. Screenshots go to target/e2e/.
 
@@ -26,10 +26,12 @@ function fit(page) {
       const vb = Number(s.getAttribute('viewBox').split(/\s+/)[2]);
       const scale = s.getBoundingClientRect().width / vb;
       for (const t of s.querySelectorAll('text')) {
-        // A marker's glyph (✓, ✕) is a symbol inside its circle, not text to read.
-        if (t.classList.contains('glyph') || !t.textContent.trim()) continue;
+        if (!t.textContent.trim()) continue;
+        // A mark's glyph (✓, ⚠, ❄) is a symbol inside its circle, drawn at 10 px; every
+        // word at 11.
+        const least = t.classList.contains('glyph') ? 9.95 : 10.95;
         const px = parseFloat(getComputedStyle(t).fontSize) * scale;
-        if (px < 10.95) small.push(`${t.textContent} ${px.toFixed(2)} px`);
+        if (px < least) small.push(`${t.textContent} ${px.toFixed(2)} px`);
       }
     }
     const play = document.querySelector('[role=toolbar][aria-label=Playback] button[aria-label=Play]').getBoundingClientRect();

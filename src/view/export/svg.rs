@@ -351,7 +351,7 @@ pub(super) const STYLE: &str = concat!(
     ".arrowhead{fill:#64748b}",
     ".x-head{stroke:#dc2626;stroke-width:2;fill:none}",
     ".mark circle{fill:#fff;stroke:#64748b;stroke-width:1.5}",
-    ".glyph{font-size:9px;text-anchor:middle}",
+    ".glyph{font-size:10px;text-anchor:middle}",
     ".mark-count{font-size:10px;font-weight:700;fill:#57606a}",
     ".mark.accept circle{stroke:#15803d}",
     ".mark.reject circle,.mark.expire circle{stroke:#dc2626}",
