@@ -68,8 +68,9 @@ async fn fetch_text(url: &str) -> Result<String, String> {
 }
 
 #[cfg(not(feature = "player"))]
-/// Import → "Recorded trace": a file in the format of docs/trace-format.md, opened as the
-/// run on screen (with no scenario beside it unless its header names a built-in one).
+/// Import → "Recorded trace": a file in the format of docs/trace-format.md or a Jepsen
+/// history (docs/jepsen.md), opened as the run on screen (with no scenario beside it
+/// unless its header names a built-in one).
 pub fn import_field(on_action: &Callback<Action>) -> Html {
     let onchange = super::adapter::read_file(
         on_action,
@@ -80,10 +81,22 @@ pub fn import_field(on_action: &Callback<Action>) -> Html {
         },
         "recorded trace: the file could not be read",
     );
+    // The picker offers what the reader can open (`recorded::read` tells the formats
+    // apart by their first characters): a file dialog greys out what `accept` leaves out,
+    // and a Jepsen store's history is `history.edn`.
     html! {
-        <label class="field">
-            <span>{ "Import a recorded trace (NDJSON, docs/trace-format.md)" }</span>
-            <input type="file" accept=".ndjson,.jsonl,application/x-ndjson" {onchange} />
-        </label>
+        <>
+            <label class="field">
+                <span>{ "Import a recorded trace (NDJSON) or a Jepsen history (EDN or JSON)" }</span>
+                <input type="file" accept=".ndjson,.jsonl,.edn,.json,application/x-ndjson,application/json" {onchange} />
+            </label>
+            <p class="hint">
+                { "The formats: " }
+                <a href="docs/trace-format.md" target="_blank" rel="noopener">{ "recorded traces" }<span class="sr-only">{ " (opens in a new tab)" }</span></a>
+                { ", " }
+                <a href="docs/jepsen.md" target="_blank" rel="noopener">{ "Jepsen histories" }<span class="sr-only">{ " (opens in a new tab)" }</span></a>
+                { "." }
+            </p>
+        </>
     }
 }

@@ -3,7 +3,8 @@
 // write got through), the model's run of the same scenario is drawn below it, and the page
 // says they agree on every key moment, on one time axis; the same recording with one moment
 // moved 300 ms is named as the first to depart. A recorded trace imported from a file opens
-// too; a malformed one is refused with its line and field while the run on screen stays.
+// too; a malformed one is refused with its line and field while the run on screen stays. So
+// does a Jepsen history, through the same field, whose file dialog offers .edn and .json.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -104,6 +105,17 @@ describe('model vs reality', () => {
       const before = await digestOf(page);
       await page.locator('details.io > summary').click();
       const input = page.getByLabel(/Import a recorded trace/);
+      // The file dialog offers what the import reads (it greys out what `accept` leaves
+      // out; Playwright's setInputFiles would not), and the field says so and links both
+      // formats' pages, which the build ships.
+      const accept = (await input.getAttribute('accept')).split(',');
+      for (const ext of ['.ndjson', '.edn', '.json']) assert.ok(accept.includes(ext), `the picker offers ${ext}: ${accept}`);
+      assert.match(await page.locator('details.io').innerText(), /Jepsen history \(EDN or JSON\)/);
+      for (const name of ['recorded traces', 'Jepsen histories']) {
+        const href = await page.locator('details.io').getByRole('link', { name }).evaluate((a) => a.href);
+        const res = await page.request.get(href);
+        assert.equal(res.status(), 200, `${name}: ${href}`);
+      }
       // Worked out by hand: process 0 holds token 1; process 1 acquires token 2 while 0
       // still believes it holds, writes, and then process 0's write with token 1 is
       // accepted after it — a stale write.
