@@ -26,6 +26,10 @@
 #                event's time difference beside its tolerance (the noise the run measured, +
 #                etcd's 500 ms expiry scan or ZooKeeper's tick where it applies), the ±50 ms
 #                target, and "agree" or "differ". Writes the traces to target/lab/.
+# And one for publishing:
+#   make dist    install what is missing, then build the page as it ships into dist/, with
+#                its size cuts (scripts/cuts.sh); `make dist PUBLIC_URL=/locks/leaseline/`
+#                for a site's sub-path (docs/embedding.md, "Quick start").
 # The other targets are helpers for those.
 
 SHELL := /bin/bash
@@ -38,7 +42,7 @@ export CHROMEDRIVER := /usr/bin/chromedriver
 
 STEP := scripts/step.sh
 
-.PHONY: serve test fuzz mutants lab setup
+.PHONY: serve test dist fuzz mutants lab setup
 
 setup:
 	@scripts/setup.sh
@@ -46,6 +50,10 @@ setup:
 serve: setup
 	@echo "Leaseline: http://127.0.0.1:8080/"
 	@scripts/cuts.sh trunk serve
+
+dist: setup
+	@scripts/cuts.sh trunk build --release $(if $(PUBLIC_URL),--public-url $(PUBLIC_URL))
+	@echo "dist/ is the page, ready to publish$(if $(PUBLIC_URL), under $(PUBLIC_URL))"
 
 test: setup
 	@rm -f target/.tiers-passed target/.tiers-failed

@@ -526,3 +526,50 @@ fn the_format_doc_lists_every_pause_cause() {
     let e = Scenario::from_json(&with_cause.replace("vm_migration", "vm-migration")).unwrap_err();
     assert!(e.to_string().starts_with("faults[1].cause: "), "{e}");
 }
+
+/// Every `make <target>` the README and the docs give a reader to run is a target of the
+/// Makefile: a course author who types the embedding guide's `make dist` gets the page,
+/// not "No rule to make target".
+#[test]
+fn every_make_command_in_the_docs_is_a_makefile_target() {
+    let makefile = repo_file("Makefile");
+    let targets: Vec<&str> = makefile
+        .lines()
+        .filter_map(|l| l.split_once(':').map(|(t, _)| t))
+        .filter(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'))
+        .collect();
+    let mut docs = vec!["README.md".to_string()];
+    for entry in
+        std::fs::read_dir(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs")).unwrap()
+    {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name.ends_with(".md") {
+            docs.push(format!("docs/{name}"));
+        }
+    }
+    let mut named = 0;
+    for path in &docs {
+        let text = repo_file(path);
+        // In code: after a backtick, or at the start of a line of a shell block.
+        let commands = text
+            .match_indices("`make ")
+            .map(|(i, _)| &text[i + 6..])
+            .chain(
+                text.lines()
+                    .map(str::trim_start)
+                    .filter_map(|l| l.strip_prefix("make ")),
+            );
+        for rest in commands {
+            let target: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase() || *c == '-')
+                .collect();
+            assert!(
+                targets.contains(&target.as_str()),
+                "{path} says `make {target}`, which the Makefile does not have (its targets: {targets:?})"
+            );
+            named += 1;
+        }
+    }
+    assert!(named >= 8, "found only {named} make commands in the docs");
+}
