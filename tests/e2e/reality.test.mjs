@@ -3,8 +3,9 @@
 // write got through), the model's run of the same scenario is drawn below it, and the page
 // says they agree on every key moment, on one time axis; the same recording with one moment
 // moved 300 ms is named as the first to depart. A recorded trace imported from a file opens
-// too; a malformed one is refused with its line and field while the run on screen stays. So
-// does a Jepsen history, through the same field, whose file dialog offers .edn and .json.
+// too; a malformed one is refused with its line and field while the run on screen stays,
+// and a scenario file is named as one. A Jepsen history opens through the same field,
+// whose file dialog offers .edn and .json.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -89,6 +90,13 @@ describe('model vs reality', () => {
       const alert = page.getByRole('alert');
       await alert.waitFor();
       assert.match(await alert.textContent(), /recorded trace: line \d+, field `t_us`/);
+      assert.equal(await digestOf(page), before, 'the run on screen stays');
+      // A scenario file picked here (the dialog offers .json, as a Jepsen history may be
+      // one) is named as a scenario, with where it opens; the run stays.
+      const scenario = await readFile(join(ROOT, 'src/teach/library/slow-client-clock.json'));
+      await input.setInputFiles({ name: 'slow-client-clock.json', mimeType: 'application/json', buffer: scenario });
+      await until(async () => /a scenario \(docs\/scenario-format\.md\), not a recording/.test(await alert.textContent()), 'the scenario named');
+      assert.match(await alert.textContent(), /Import a scenario file/);
       assert.equal(await digestOf(page), before, 'the run on screen stays');
       await input.setInputFiles({ name: 'etcd.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from(good) });
       await until(async () => (await digestOf(page)) !== before, 'the recording replaced the run');

@@ -583,3 +583,26 @@ fn regex_free_word(word: &'static str) -> impl Fn(&str) -> bool {
         })
     }
 }
+
+/// A scenario file given to the recording reader (the page's trace import offers `.json`)
+/// is named as a scenario and where it opens, pretty-printed or on one line; a file that
+/// is neither still gets the recording's own error.
+#[test]
+fn a_scenario_file_is_told_apart_from_a_recording() {
+    let pretty = PRESETS[0].scenario().to_json_pretty();
+    let one_line =
+        serde_json::to_string(&serde_json::from_str::<serde_json::Value>(&pretty).unwrap())
+            .unwrap();
+    for text in [&pretty, &one_line] {
+        let e = recorded::parse(text).unwrap_err();
+        assert_eq!(e.line, 0, "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("the file: a scenario (docs/scenario-format.md), not a recording"),
+            "{e}"
+        );
+        assert!(e.to_string().contains("Import a scenario file"), "{e}");
+    }
+    let e = recorded::parse("{\"version\": 1}\n").unwrap_err();
+    assert!(!e.to_string().contains("scenario"), "{e}");
+}

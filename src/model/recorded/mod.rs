@@ -50,8 +50,30 @@ pub fn parse(text: &str) -> Result<Recording, RecordedError> {
     }
     match jepsen::detect(text) {
         Some(syntax) => jepsen::parse(text, syntax),
-        None => read::parse(text),
+        None => read::parse(text).map_err(|e| scenario_instead(text).unwrap_or(e)),
     }
+}
+
+/// A scenario file given where a recording was asked for — the page's trace import offers
+/// `.json` files, as a Jepsen history may be one — said as such, rather than as a first
+/// line that does not read as a recording's header. Tried only once the file has failed
+/// as a recording, so a recording never pays for it.
+fn scenario_instead(text: &str) -> Option<RecordedError> {
+    let value: serde_json::Value = serde_json::from_str(text).ok()?;
+    let object = value.as_object()?;
+    let scenario = ["horizon_ms", "clients"]
+        .iter()
+        .any(|k| object.contains_key(*k))
+        && !object.contains_key("leaseline_trace");
+    scenario.then(|| {
+        RecordedError::at(
+            0,
+            None,
+            "a scenario (docs/scenario-format.md), not a recording: open it as a \
+             scenario (Import a scenario file on the page, `leaseline run FILE` at the \
+             command line)",
+        )
+    })
 }
 
 /// What the judgement of `r` assumed where the recording does not say: each acquire
