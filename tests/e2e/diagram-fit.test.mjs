@@ -1,9 +1,10 @@
 // End-to-end: the diagram on a phone and its folded labels. At 360×740 the
 // diagram is drawn at its box's width (one unit a CSS pixel): nothing scrolls sideways, its
 // text is at least 11 px (a mark's glyph 10), and it is on the first screen with the Play
-// button — on the default page (the first load) and in the whole app, zoomed too. A count of folded labels
-// ("+3") is a keyboard-focusable button named by its text and its list, and focusing or
-// clicking it lists those labels in the inspector. Screenshots go to target/e2e/.
+// button — on the default page (the first load) and in the whole app, zoomed too. A count
+// of folded labels ("+3") is a keyboard-focusable button named by its text and its list,
+// and focusing or clicking it lists those labels in the inspector. Screenshots go to
+// target/e2e/.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
