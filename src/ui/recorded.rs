@@ -67,6 +67,12 @@ async fn fetch_text(url: &str) -> Result<String, String> {
         .ok_or_else(|| format!("{url}: unreadable"))
 }
 
+/// The import's line on the formats it reads, fixed text written as one raw node, as the
+/// Share dialog's hint is (`ui::sharing`): lighter in the bundle than its elements built
+/// one by one. The docs are copied into the build (`docs/`, see index.html).
+#[cfg(not(feature = "player"))]
+const FORMATS: &str = "<p class=\"hint\">The formats: <a href=\"docs/trace-format.md\" target=\"_blank\" rel=\"noopener\">recorded traces<span class=\"sr-only\"> (opens in a new tab)</span></a>, <a href=\"docs/jepsen.md\" target=\"_blank\" rel=\"noopener\">Jepsen histories<span class=\"sr-only\"> (opens in a new tab)</span></a>.</p>";
+
 #[cfg(not(feature = "player"))]
 /// Import → "Recorded trace": a file in the format of docs/trace-format.md or a Jepsen
 /// history (docs/jepsen.md), opened as the run on screen (with no scenario beside it
@@ -90,13 +96,7 @@ pub fn import_field(on_action: &Callback<Action>) -> Html {
                 <span>{ "Import a recorded trace (NDJSON) or a Jepsen history (EDN or JSON)" }</span>
                 <input type="file" accept=".ndjson,.jsonl,.edn,.json,application/x-ndjson,application/json" {onchange} />
             </label>
-            <p class="hint">
-                { "The formats: " }
-                <a href="docs/trace-format.md" target="_blank" rel="noopener">{ "recorded traces" }<span class="sr-only">{ " (opens in a new tab)" }</span></a>
-                { ", " }
-                <a href="docs/jepsen.md" target="_blank" rel="noopener">{ "Jepsen histories" }<span class="sr-only">{ " (opens in a new tab)" }</span></a>
-                { "." }
-            </p>
+            { Html::from_html_unchecked(AttrValue::from(FORMATS)) }
         </>
     }
 }
