@@ -963,6 +963,30 @@ mod tests {
     }
 
     #[test]
+    fn bound_names_the_scenario_s_faults_its_bounds_leave_out() {
+        // redis-clock-jump breaks by its clock jump, which no bound covers: the figure
+        // alone says "safe", so the answer must say what it leaves out, before the verdict.
+        let (code, text, _) = cli(&["bound", "redis-clock-jump"]);
+        assert_eq!(code, 0);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[2],
+            "This run also has a clock jump, which these bounds (pauses, delays, drift) leave out: the figure says nothing about it.",
+            "{text}"
+        );
+        assert_eq!(lines[3], "safe", "{text}");
+        let v = report(&["bound", "redis-clock-jump", "--format", "json"]);
+        assert_eq!(v["outside_bounds"], serde_json::json!(["clock_jump"]));
+        let v = report(&["bound", "delayed-write", "--format", "json"]);
+        assert_eq!(v["outside_bounds"], serde_json::json!(["delay"]));
+        // A run the bounds cover whole says nothing more.
+        let v = report(&["bound", "gc-pause", "--format", "json"]);
+        assert_eq!(v["outside_bounds"], serde_json::json!([]));
+        let (_, text, _) = cli(&["bound", "gc-pause"]);
+        assert!(!text.contains("leave out"), "{text}");
+    }
+
+    #[test]
     fn bound_refusals_name_the_option_and_exit_2() {
         for (args, names) in [
             (&["bound", "gc-pause", "--client", "c9"][..], "--client"),

@@ -2,6 +2,8 @@
 //! client's settings allow, as text or JSON.
 
 use super::*;
+use crate::model::scenario::Kind;
+use crate::session::calculator::{uncovered, uncovered_note};
 
 /// `leaseline bound`: reads the client and the bounds, computes, prints.
 pub(super) fn bound_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
@@ -54,9 +56,12 @@ pub(super) fn bound_cmd(args: &[String], out: &mut dyn Write) -> Result<(), Stri
     }
     let b = bound(&sc, &h, &env).map_err(|e| e.to_string())?;
     let advice = crate::teach::advice::bound_advice(&b);
+    // The scenario's own faults the bounds do not cover: without them said, a lesson that
+    // breaks by a partition or a clock jump would read "safe" here and unsafe in its run.
+    let left_out = uncovered(&sc);
     let io = |e: std::io::Error| e.to_string();
     if json {
-        let v = bound_json(&b, &advice)?;
+        let v = bound_json(&b, &advice, &left_out)?;
         writeln!(
             out,
             "{}",
@@ -64,12 +69,20 @@ pub(super) fn bound_cmd(args: &[String], out: &mut dyn Write) -> Result<(), Stri
         )
         .map_err(io)
     } else {
-        write!(out, "{}", bound_text(&target, client, &b, &advice)).map_err(io)
+        let note = uncovered_note(&sc);
+        write!(
+            out,
+            "{}",
+            bound_text(&target, client, &b, &advice, note.as_deref())
+        )
+        .map_err(io)
     }
 }
 
-/// The JSON answer of `leaseline bound --format json`.
-pub fn bound_json(b: &Bound, advice: &str) -> Result<serde_json::Value, String> {
+/// The JSON answer of `leaseline bound --format json`; `left_out`, the kinds of fault in the
+/// scenario its bounds do not cover (`outside_bounds`, by their words in the scenario
+/// format).
+pub fn bound_json(b: &Bound, advice: &str, left_out: &[Kind]) -> Result<serde_json::Value, String> {
     let worst_case = match &b.worst_case {
         Some(sc) => serde_json::from_str(&sc.to_json_pretty()).map_err(|e| e.to_string())?,
         None => serde_json::Value::Null,
@@ -96,12 +109,20 @@ pub fn bound_json(b: &Bound, advice: &str) -> Result<serde_json::Value, String> 
             "max_delay_ms": b.env.max_delay_ms,
             "max_drift_ppm": b.env.max_drift_ppm,
         },
+        "outside_bounds": left_out.iter().map(|k| k.spec().word).collect::<Vec<_>>(),
         "worst_case": worst_case,
     }))
 }
 
-/// The text answer of `leaseline bound`.
-pub fn bound_text(target: &str, client: usize, b: &Bound, advice: &str) -> String {
+/// The text answer of `leaseline bound`; `left_out`, the sentence naming the scenario's
+/// faults its bounds do not cover, said under the bounds, before the verdict it qualifies.
+pub fn bound_text(
+    target: &str,
+    client: usize,
+    b: &Bound,
+    advice: &str,
+    left_out: Option<&str>,
+) -> String {
     let h = &b.holder;
     let p = b
         .env
@@ -116,7 +137,7 @@ pub fn bound_text(target: &str, client: usize, b: &Bound, advice: &str) -> Strin
     };
     let mut s = format!(
         "{target} c{} [{}]: TTL {} ms, margin {} ms, work {} ms before the write\n\
-bounds: pause {p}, delay {} ms, drift {} ppm\n{verdict}\n{}\n",
+bounds: pause {p}, delay {} ms, drift {} ppm\n{}{verdict}\n{}\n",
         client + 1,
         h.flavor.name(),
         h.ttl_ms,
@@ -124,6 +145,7 @@ bounds: pause {p}, delay {} ms, drift {} ppm\n{verdict}\n{}\n",
         h.work_ms,
         b.env.max_delay_ms,
         b.env.max_drift_ppm,
+        left_out.map_or(String::new(), |n| format!("{n}\n")),
         b.formula
     );
     for t in &b.terms {

@@ -234,15 +234,16 @@ pub fn worst_case_link(b: &Bound) -> Option<String> {
     }))
 }
 
-/// The faults of `sc` the calculator's bounds leave out (a partition, a clock jump, a
-/// restart, …), each named once in the order they come. The figure is for pauses, delays
-/// and drift only, so the panel says so when the run on screen breaks some other way —
-/// `zookeeper-partition` is "safe" by the calculator and unsafe by its partition.
-pub fn uncovered(sc: &Scenario) -> Vec<&'static str> {
-    let mut out: Vec<&'static str> = Vec::new();
+/// The kinds of fault in `sc` the calculator's bounds leave out (a partition, a clock
+/// jump, a restart, …), each named once in the order they come. The figure is for pauses,
+/// delays and drift only, so the panel and `leaseline bound` say so when the run breaks
+/// some other way — `zookeeper-partition` is "safe" by the calculator and unsafe by its
+/// partition.
+pub fn uncovered(sc: &Scenario) -> Vec<Kind> {
+    let mut out: Vec<Kind> = Vec::new();
     for f in &sc.faults {
         // Pauses are what the figure is for; a heal ends a partition, named already.
-        let name = match f.kind.kind() {
+        let kind = match f.kind.kind() {
             Kind::Pause | Kind::Heal => continue,
             k @ (Kind::Delay
             | Kind::Partition
@@ -250,13 +251,27 @@ pub fn uncovered(sc: &Scenario) -> Vec<&'static str> {
             | Kind::Restart
             | Kind::FailRenewals
             | Kind::Failover
-            | Kind::FalsePositive) => k.spec().phrase,
+            | Kind::FalsePositive) => k,
         };
-        if !out.contains(&name) {
-            out.push(name);
+        if !out.contains(&kind) {
+            out.push(kind);
         }
     }
     out
+}
+
+/// The sentence that says which of the run's faults the figure leaves out, or `None` when
+/// it covers them all: the panel's, and `leaseline bound`'s under its bounds.
+pub fn uncovered_note(sc: &Scenario) -> Option<String> {
+    let kinds = uncovered(sc);
+    let names: Vec<&str> = kinds.iter().map(|k| k.spec().phrase).collect();
+    (!names.is_empty()).then(|| {
+        format!(
+            "This run also has {}, which these bounds (pauses, delays, drift) leave out: the figure says nothing about {}.",
+            names.join(", "),
+            if names.len() > 1 { "them" } else { "it" }
+        )
+    })
 }
 
 /// A whole number of ms (or ppm) at least 0, or the message for its field.
@@ -516,9 +531,12 @@ mod tests {
     #[test]
     fn faults_outside_the_bounds_are_named() {
         assert!(uncovered(&open("gc-pause").unwrap()).is_empty());
+        assert_eq!(uncovered_note(&open("gc-pause").unwrap()), None);
+        let zk = open("zookeeper-partition").unwrap();
+        assert_eq!(uncovered(&zk), [Kind::Partition]);
         assert_eq!(
-            uncovered(&open("zookeeper-partition").unwrap()),
-            ["a partition"]
+            uncovered_note(&zk).unwrap(),
+            "This run also has a partition, which these bounds (pauses, delays, drift) leave out: the figure says nothing about it."
         );
     }
 }

@@ -13,7 +13,7 @@ use super::adapter::RunProps;
 use super::css;
 use crate::model::flavors::Flavor;
 use crate::model::scenario::{FenceMode, Scenario};
-use crate::session::calculator::{uncovered, worst_case_link, Form, FIELDS, PAUSE, WORK};
+use crate::session::calculator::{uncovered_note, worst_case_link, Form, FIELDS, PAUSE, WORK};
 use crate::session::Action;
 use crate::teach::advice::{
     bound_advice, bound_verdict, DAMAGE_MEANS, OVERLAP_MEANS, WORST_CASE_NOTE,
@@ -93,7 +93,7 @@ pub fn Calculator(props: &RunProps) -> Html {
         }
     };
     let (h0, errors, result) = (reading.holder, &reading.errors, &reading.bound);
-    let left_out = uncovered(&sc);
+    let left_out = uncovered_note(&sc);
     let on_unbounded = {
         let form = form.clone();
         Callback::from(move |_| {
@@ -196,8 +196,8 @@ pub fn Calculator(props: &RunProps) -> Html {
     shell(html! {
         <>
             <p class="hint">{ format!("Client 1 of this scenario ({}), its lease counted from the {}; W is the work its job does between taking the lock and its first write.", h0.flavor.name(), if h0.count_from == crate::model::scenario::CountFrom::Grant { "grant" } else { "request" }) }</p>
-            if !left_out.is_empty() {
-                <p class="hint">{ format!("This run also has {}, which these bounds (pauses, delays, drift) leave out: the figure says nothing about {}.", left_out.join(", "), if left_out.len() > 1 { "them" } else { "it" }) }</p>
+            if let Some(note) = left_out {
+                <p class="hint">{ note }</p>
             }
             <div class="calc-fields">
                 { service }

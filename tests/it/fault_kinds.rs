@@ -274,7 +274,7 @@ fn the_calculator_names_each_kind_it_leaves_out_by_its_phrase() {
     for k in Kind::ALL {
         let mut sc = base();
         sc.faults.push(at(example(k)));
-        let want: Vec<&str> = match k {
+        let want: Vec<Kind> = match k {
             // What the figure is for, and the end of a partition already named.
             Kind::Pause | Kind::Heal => vec![],
             Kind::Partition
@@ -283,8 +283,13 @@ fn the_calculator_names_each_kind_it_leaves_out_by_its_phrase() {
             | Kind::Restart
             | Kind::FailRenewals
             | Kind::Failover
-            | Kind::FalsePositive => vec![k.spec().phrase],
+            | Kind::FalsePositive => vec![k],
         };
         assert_eq!(calculator::uncovered(&sc), want, "{k:?}");
+        let note = calculator::uncovered_note(&sc);
+        assert_eq!(note.is_some(), !want.is_empty(), "{k:?}");
+        if let Some(note) = note {
+            assert!(note.contains(k.spec().phrase), "{k:?}: {note}");
+        }
     }
 }
