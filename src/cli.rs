@@ -979,9 +979,27 @@ mod tests {
         assert_eq!(v["outside_bounds"], serde_json::json!(["clock_jump"]));
         let v = report(&["bound", "delayed-write", "--format", "json"]);
         assert_eq!(v["outside_bounds"], serde_json::json!(["delay"]));
+        // A job that writes again after its first: said, with the W for the last.
+        let (_, text, _) = cli(&["bound", "ttl-shorter-than-work"]);
+        assert!(
+            text.lines().nth(2).unwrap().starts_with(
+                "Its job goes on after that first write (3 more writes and 1 more effect"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.lines()
+                .nth(2)
+                .unwrap()
+                .ends_with("To ask about the last: --work-ms 1500000."),
+            "{text}"
+        );
+        let v = report(&["bound", "ttl-shorter-than-work", "--format", "json"]);
+        assert_eq!(v["later"]["work_before_last_ms"], 1_500_000);
         // A run the bounds cover whole says nothing more.
         let v = report(&["bound", "gc-pause", "--format", "json"]);
         assert_eq!(v["outside_bounds"], serde_json::json!([]));
+        assert!(v["later"].is_null());
         let (_, text, _) = cli(&["bound", "gc-pause"]);
         assert!(!text.contains("leave out"), "{text}");
     }

@@ -37,7 +37,7 @@ use crate::model::clock::Clock;
 use crate::model::flavors::{redlock, Flavor, OnExpiry, Tokens};
 use crate::model::scenario::{
     ClientSpec, ClockSpec, CountFrom, FailMode, FenceMode, FenceWith, Invalidation, LinkOverride,
-    LinkSpec, LossPolicy, NetworkSpec, RetrySpec, Scenario, Step, LIMITS,
+    LinkSpec, LossPolicy, MarkScope, NetworkSpec, RetrySpec, Scenario, Step, LIMITS,
 };
 use crate::model::scenario::{Fault, FaultKind, PauseCause};
 use crate::model::sim::simulate;
@@ -155,7 +155,7 @@ impl Damage {
 }
 
 /// The holder's settings the bound depends on, read from the scenario.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Holder {
     pub flavor: Flavor,
     pub ttl_ms: i64,
@@ -172,6 +172,10 @@ pub struct Holder {
     pub lock_delay_ms: i64,
     /// Storage refuses a superseded holder's write (an ordered token, checked).
     pub fenced: bool,
+    /// Why no fence at storage can refuse the job's first action whatever its mode, when
+    /// it cannot: an effect, a key written past the fence, a key whose mark a newer
+    /// holder's write to another key of its resource does not set.
+    pub escapes_fence: Option<String>,
     /// The renewal watchdog's period as the scenario sets it (`renew_every_ms`); see
     /// [`Holder::renew_period`] for the flavor's default keepalive.
     pub renew_every_ms: Option<i64>,
@@ -264,6 +268,113 @@ pub fn work_before_write(c: &ClientSpec) -> i64 {
     w
 }
 
+/// Why a fence at storage cannot refuse `c`'s first action after its acquire (its first
+/// write, update or effect), or `None` when a fence would see it. The calculator's worst
+/// case is that action arriving late; a fence that never looks at it makes nothing safe,
+/// so the lessons that teach exactly that (an effect outside storage, a path past the
+/// fence, a mark kept per key) must not read "fenced" here.
+pub fn escapes_fence(sc: &Scenario, c: &ClientSpec) -> Option<String> {
+    let start = c
+        .job
+        .iter()
+        .position(|s| *s == Step::Acquire)
+        .map_or(0, |i| i + 1);
+    let key = match c.job[start..].iter().find(|s| {
+        matches!(
+            s,
+            Step::Write { .. } | Step::Update { .. } | Step::Effect { .. }
+        )
+    })? {
+        Step::Effect {
+            name,
+            idempotency_key,
+        } => {
+            let kept = idempotency_key.is_some() && sc.storage.idempotency;
+            return Some(format!(
+                "Its first action under the lock is an effect (\u{201c}{name}\u{201d}), which \
+happens outside storage: no fence refuses it. {}",
+                if kept {
+                    "Its idempotency key, which storage keeps, makes a second one with that key \
+do nothing; the figure does not count on it."
+                } else {
+                    "Only an idempotency key that storage keeps stops it happening twice."
+                }
+            ));
+        }
+        Step::Write { key, .. } | Step::Update { key, .. } => key,
+        _ => return None,
+    };
+    if sc.storage.unfenced_keys.contains(key) {
+        return Some(format!(
+            "Its first write goes to \u{201c}{key}\u{201d}, which storage writes through a path \
+that ignores the token (storage.unfenced_keys): the fence never sees it."
+        ));
+    }
+    if sc.storage.mark_per == MarkScope::Key {
+        if let Some(r) = sc
+            .storage
+            .resources
+            .iter()
+            .find(|r| r.keys.len() > 1 && r.keys.contains(key))
+        {
+            return Some(format!(
+                "Its first write goes to \u{201c}{key}\u{201d}, one of the keys of \
+\u{201c}{}\u{201d}, and the fence keeps its mark per key: a newer holder's write to another of \
+them leaves this one unmarked. Keep the mark per resource (storage.mark_per).",
+                r.name
+            ));
+        }
+    }
+    None
+}
+
+/// What `c`'s job does after its first write, update or effect, when it does more: how
+/// many more writes (or updates) and effects, and the work before the last of them (the
+/// `W` that asks the calculator about it). The bound's job stops at the first; a job that
+/// goes on believing through later ones (`ttl-shorter-than-work`) must hear so.
+pub fn later_actions(c: &ClientSpec) -> Option<Later> {
+    let start = c
+        .job
+        .iter()
+        .position(|s| *s == Step::Acquire)
+        .map_or(0, |i| i + 1);
+    let mut later = Later {
+        writes: 0,
+        effects: 0,
+        work_before_last_ms: 0,
+    };
+    let (mut work, mut first) = (0i64, true);
+    for s in &c.job[start..] {
+        match s {
+            // A second acquire starts another job; the bound is about this one.
+            Step::Acquire | Step::Release => break,
+            Step::Work { ms } => work = work.saturating_add(*ms),
+            Step::Write { .. } | Step::Update { .. } | Step::Effect { .. } => {
+                if !first {
+                    if matches!(s, Step::Effect { .. }) {
+                        later.effects += 1;
+                    } else {
+                        later.writes += 1;
+                    }
+                    later.work_before_last_ms = work;
+                }
+                first = false;
+            }
+            _ => {}
+        }
+    }
+    (later.writes + later.effects > 0).then_some(later)
+}
+
+/// See [`later_actions`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Later {
+    pub writes: usize,
+    pub effects: usize,
+    /// The job's work from its acquire to its last write or effect.
+    pub work_before_last_ms: i64,
+}
+
 /// Whether the job has a `renew` step between its first acquire and its first write.
 fn renews_before_first_write(c: &ClientSpec) -> bool {
     let start = c
@@ -314,9 +425,11 @@ renewal after the write or use renew_every_ms",
             ),
         });
     }
+    let escapes = escapes_fence(sc, c);
     let fenced = !matches!(sc.storage.fence, FenceMode::None | FenceMode::NonAtomic)
         && model.tokens != Tokens::None
-        && c.fence_with == FenceWith::Token;
+        && c.fence_with == FenceWith::Token
+        && escapes.is_none();
     Ok(Holder {
         flavor,
         ttl_ms: c.ttl_ms,
@@ -328,6 +441,7 @@ renewal after the write or use renew_every_ms",
         timeout_ms: c.timeout_ms,
         lock_delay_ms: sc.coordinator.lock_delay_ms.unwrap_or(model.lock_delay_ms),
         fenced,
+        escapes_fence: escapes,
         renew_every_ms: c.renew_every_ms,
         stop_on_disconnect: sc.coordinator.stop_on_disconnect,
         grace_ms: sc.coordinator.grace_ms,
@@ -602,7 +716,7 @@ length";
     let formula = formula(h, env, &i, &terms, worst_overlap_ms);
     let worst_case = buildable_worst_case(end, i.e, |end| worst_case(sc, h, env, &i, end));
     Ok(Bound {
-        holder: *h,
+        holder: h.clone(),
         env: *env,
         safe,
         worst_overlap_ms,
@@ -677,7 +791,7 @@ pub fn ttl_needed(h: &Holder, env: &Env) -> Option<i64> {
         let hh = Holder {
             ttl_ms: ttl,
             margin_ms: h.margin_ms.min(ttl - 1),
-            ..*h
+            ..h.clone()
         };
         check_env(&hh, env).is_ok() && overlap_of(&hh, env).is_some_and(|o| o <= 0)
     };

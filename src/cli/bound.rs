@@ -2,8 +2,9 @@
 //! client's settings allow, as text or JSON.
 
 use super::*;
+use crate::analysis::bound::later_actions;
 use crate::model::scenario::Kind;
-use crate::session::calculator::{uncovered, uncovered_note};
+use crate::session::calculator::{last_write_w, later_note, uncovered, uncovered_note};
 
 /// `leaseline bound`: reads the client and the bounds, computes, prints.
 pub(super) fn bound_cmd(args: &[String], out: &mut dyn Write) -> Result<(), String> {
@@ -61,7 +62,15 @@ pub(super) fn bound_cmd(args: &[String], out: &mut dyn Write) -> Result<(), Stri
     let left_out = uncovered(&sc);
     let io = |e: std::io::Error| e.to_string();
     if json {
-        let v = bound_json(&b, &advice, &left_out)?;
+        let mut v = bound_json(&b, &advice, &left_out)?;
+        v["later"] = match later_actions(&sc.clients[client]) {
+            Some(l) => serde_json::json!({
+                "writes": l.writes,
+                "effects": l.effects,
+                "work_before_last_ms": l.work_before_last_ms,
+            }),
+            None => serde_json::Value::Null,
+        };
         writeln!(
             out,
             "{}",
@@ -69,7 +78,12 @@ pub(super) fn bound_cmd(args: &[String], out: &mut dyn Write) -> Result<(), Stri
         )
         .map_err(io)
     } else {
-        let note = uncovered_note(&sc);
+        let later = later_note(&sc, client).map(|n| match last_write_w(&sc, client) {
+            Some(w) => format!("{n} To ask about the last: --work-ms {w}."),
+            None => n,
+        });
+        let notes: Vec<String> = [later, uncovered_note(&sc)].into_iter().flatten().collect();
+        let note = (!notes.is_empty()).then(|| notes.join("\n"));
         write!(
             out,
             "{}",

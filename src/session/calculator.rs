@@ -8,7 +8,9 @@
 //! editor and the settings switch it (`edit::set_flavor`, `storage.fence`), and the bound
 //! read from that.
 
-use crate::analysis::bound::{bound, holder_of, work_before_write, Bound, Env, Holder, Refusal};
+use crate::analysis::bound::{
+    bound, holder_of, later_actions, work_before_write, Bound, Env, Holder, Refusal,
+};
 use crate::model::flavors::Flavor;
 use crate::model::scenario::{FenceMode, Kind, Scenario};
 use crate::session::edit::set_flavor;
@@ -172,7 +174,7 @@ impl Form {
         if reasons[TTL].is_none() && reasons[MARGIN].is_none() && nums[MARGIN] >= nums[TTL] {
             reasons[MARGIN] = Some("must be shorter than the TTL".into());
         }
-        let mut h = holder;
+        let mut h = holder.clone();
         h.ttl_ms = nums[TTL];
         h.margin_ms = nums[MARGIN];
         h.work_ms = nums[WORK];
@@ -272,6 +274,37 @@ pub fn uncovered_note(sc: &Scenario) -> Option<String> {
             if names.len() > 1 { "them" } else { "it" }
         )
     })
+}
+
+/// The sentence that says client `client`'s job goes on after the first write the figure
+/// is about, or `None` when that write is its last (the panel's and `leaseline bound`'s,
+/// under the client's line; each then offers [`last_write_w`] its own way).
+pub fn later_note(sc: &Scenario, client: usize) -> Option<String> {
+    let l = later_actions(sc.clients.get(client)?)?;
+    let count = |n: usize, one: &str, many: &str| match n {
+        0 => None,
+        1 => Some(format!("1 more {one}")),
+        n => Some(format!("{n} more {many}")),
+    };
+    let more: Vec<String> = [
+        count(l.writes, "write", "writes"),
+        count(l.effects, "effect", "effects"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    Some(format!(
+        "Its job goes on after that first write ({}, believing all the while unless it checks): the figure is for the first.",
+        more.join(" and ")
+    ))
+}
+
+/// The W that asks the calculator about client `client`'s last write or effect, when it
+/// comes after more work than the first (the figure's W).
+pub fn last_write_w(sc: &Scenario, client: usize) -> Option<i64> {
+    let c = sc.clients.get(client)?;
+    let last = later_actions(c)?.work_before_last_ms;
+    (last > work_before_write(c)).then_some(last)
 }
 
 /// A whole number of ms (or ppm) at least 0, or the message for its field.

@@ -163,7 +163,11 @@ of its job ends its belief."
         }
         (Some(_), None) => {}
     }
-    if !h.fenced {
+    if let Some(why) = &h.escapes_fence {
+        // Whatever the fence's mode, it does not see this action: advice to switch it on
+        // would be false.
+        v.push(why.clone());
+    } else if !h.fenced {
         if h.flavor.model().tokens == Tokens::None {
             v.push(format!(
                 "{} issues no ordered token, so storage has nothing to fence with.",

@@ -13,7 +13,9 @@ use super::adapter::RunProps;
 use super::css;
 use crate::model::flavors::Flavor;
 use crate::model::scenario::{FenceMode, Scenario};
-use crate::session::calculator::{uncovered_note, worst_case_link, Form, FIELDS, PAUSE, WORK};
+use crate::session::calculator::{
+    last_write_w, later_note, uncovered_note, worst_case_link, Form, FIELDS, PAUSE, WORK,
+};
 use crate::session::Action;
 use crate::teach::advice::{
     bound_advice, bound_verdict, DAMAGE_MEANS, OVERLAP_MEANS, WORST_CASE_NOTE,
@@ -94,6 +96,21 @@ pub fn Calculator(props: &RunProps) -> Html {
     };
     let (h0, errors, result) = (reading.holder, &reading.errors, &reading.bound);
     let left_out = uncovered_note(&sc);
+    let later = later_note(&sc, 0);
+    // A button rather than a number to copy: W's field then asks about the last write.
+    let ask_last = last_write_w(&sc, 0)
+        .filter(|w| form.values[WORK].trim() != w.to_string())
+        .map(|w| {
+            let form = form.clone();
+            let onclick = Callback::from(move |_| {
+                let mut f = (*form).clone();
+                f.values[WORK] = w.to_string();
+                form.set(f);
+            });
+            html! {
+                <button type="button" class="control text" {onclick}>{ format!("Ask about the last write: W = {w} ms") }</button>
+            }
+        });
     let on_unbounded = {
         let form = form.clone();
         Callback::from(move |_| {
@@ -196,6 +213,12 @@ pub fn Calculator(props: &RunProps) -> Html {
     shell(html! {
         <>
             <p class="hint">{ format!("Client 1 of this scenario ({}), its lease counted from the {}; W is the work its job does between taking the lock and its first write.", h0.flavor.name(), if h0.count_from == crate::model::scenario::CountFrom::Grant { "grant" } else { "request" }) }</p>
+            if let Some(note) = later {
+                <div class="calc-later">
+                    <p class="hint">{ note }</p>
+                    { for ask_last }
+                </div>
+            }
             if let Some(note) = left_out {
                 <p class="hint">{ note }</p>
             }

@@ -2,7 +2,9 @@
 // the scenario's own client and bounds, says which field is wrong when one is (never a
 // panic), and "Show me the worst case" opens a run whose two-believers time equals the
 // figure it stated; its sliders move their fields, and the lock service can be switched.
-// No console error.
+// It says what its figure leaves out of a job that writes again, and asks about the last
+// write in one press; an effect no fence can refuse reads unsafe with any fence. No
+// console error.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -75,6 +77,53 @@ describe('the safety calculator', () => {
         async () => Number(await page.locator('section.diagram').first().getAttribute('data-overlap-ms')) === stated,
         `a run whose two clients both believe for ${stated} ms`,
       );
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  // Two lessons the calculator once called safe though their own runs break: a job whose
+  // later writes come long after its lease (the figure is about its first), and an email
+  // that no fence at storage can refuse, fence or not.
+  test('says what the figure leaves out of the job, and asks about the last write in one press', async () => {
+    for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+      const at = `${viewport.width}`;
+      const { context, page, problems } = await openApp(h.browser, `${h.url}#s=ttl-shorter-than-work`, { viewport });
+      try {
+        await page.locator('details.panel.calculator > summary').click();
+        const panel = page.locator('details.panel.calculator[open]');
+        const verdict = panel.locator('p.calc-verdict');
+        await verdict.waitFor({ timeout: WAIT });
+        assert.match(await verdict.innerText(), /^Safe/, `${at}: the first write alone is safe`);
+        await panel.getByText('Its job goes on after that first write (3 more writes and 1 more effect').waitFor();
+        const ask = panel.getByRole('button', { name: 'Ask about the last write: W = 1500000 ms' });
+        const [b, w] = [await ask.boundingBox(), await panel.boundingBox()];
+        assert.ok(b.x >= w.x && b.x + b.width <= w.x + w.width + 0.5, `${at}: the button inside the panel ${JSON.stringify(b)}`);
+        await ask.click();
+        assert.equal(await panel.getByLabel(/^Work before the write/).first().inputValue(), '1500000');
+        await until(async () => /^Unsafe: overlap up to 900\.015 s/.test(await verdict.innerText()), `${at}: the last write overlaps`);
+        assert.equal(await ask.count(), 0, `${at}: asked, the button goes`);
+        await panel.scrollIntoViewIfNeeded();
+        await page.screenshot({ path: join(SHOTS, `calculator-last-write-${at}.png`) });
+        assert.deepEqual(problems, []);
+      } finally {
+        await context.close();
+      }
+    }
+    const { context, page, problems } = await openApp(h.browser, `${h.url}#s=unfenceable-effect`, LAPTOP);
+    try {
+      await page.locator('details.panel.calculator > summary').click();
+      const panel = page.locator('details.panel.calculator[open]');
+      const verdict = panel.locator('p.calc-verdict');
+      await verdict.waitFor({ timeout: WAIT });
+      for (const fence of ['monotone', 'none']) {
+        await panel.getByLabel('Fence at storage', { exact: true }).selectOption(fence);
+        await until(async () => /^Unsafe: .*damage is possible/.test(await verdict.innerText()), `fence ${fence}: still unsafe`);
+        const advice = await panel.locator('.calc-advice').innerText();
+        assert.match(advice, /is an effect \(“email order 42 confirmation”\)/, `fence ${fence}`);
+        assert.doesNotMatch(advice, /makes any overlap harmless/, `fence ${fence}`);
+      }
       assert.deepEqual(problems, []);
     } finally {
       await context.close();

@@ -865,3 +865,86 @@ fn a_job_that_renews_before_its_first_write_is_refused_by_name() {
     let h = holder_of(&sc, 0).unwrap();
     assert_eq!(h.work_ms, 1_000);
 }
+
+/// The calculator never answers "safe" for a built-in scenario whose own run is unsafe
+/// without saying what it left out: a fault beyond its bounds, the writes the job does
+/// after its first, or an action no fence can refuse (which then reads unsafe). Each of
+/// those once read "safe" with no word of why the run disagrees: `unguarded-path` as
+/// fenced though its write bypasses the fence, `ttl-shorter-than-work` though its last
+/// write comes 900 s after its lease.
+#[test]
+fn a_safe_answer_never_contradicts_the_scenario_s_own_run_unsaid() {
+    use leaseline::analysis::bound::later_actions;
+    use leaseline::session::calculator::uncovered;
+    let mut unsaid = Vec::new();
+    for (name, sc) in built_ins() {
+        let Ok(h) = holder_of(&sc, 0) else { continue };
+        let Ok(b) = bound(&sc, &h, &Env::of_scenario(&sc)) else {
+            continue;
+        };
+        let run_safe = check(&simulate(&sc).unwrap()).violations.is_empty();
+        let said = !uncovered(&sc).is_empty() || later_actions(&sc.clients[0]).is_some();
+        if b.safe && !run_safe && !said {
+            unsaid.push(name);
+        }
+    }
+    assert!(
+        unsaid.is_empty(),
+        "safe by the calculator, unsafe by their run, and nothing said: {unsaid:?}"
+    );
+}
+
+/// A first action a fence cannot see is not fenced, whatever the fence's mode, and the
+/// advice says why instead of offering a fence; the lessons' fixes that put it in the
+/// fence's sight read fenced again.
+#[test]
+fn an_action_past_the_fence_is_not_fenced() {
+    for (name, word) in [
+        ("unfenceable-effect", "an effect"),
+        ("unguarded-path", "ignores the token"),
+        ("token-wrong-resource", "mark per key"),
+    ] {
+        let sc = open(name).unwrap();
+        let h = holder_of(&sc, 0).unwrap();
+        assert!(!h.fenced, "{name}");
+        let b = bound(&sc, &h, &Env::of_scenario(&sc)).unwrap();
+        assert!(!b.safe && b.damage().possible(), "{name}: {:?}", b.damage());
+        let advice = leaseline::teach::advice::bound_advice(&b);
+        assert!(advice.contains(word), "{name}: {advice}");
+        assert!(
+            !advice.contains("makes any overlap harmless"),
+            "{name}: {advice}"
+        );
+    }
+    for name in ["unguarded-path/every-path", "token-wrong-resource/one-mark"] {
+        let sc = open(name).unwrap();
+        let h = holder_of(&sc, 0).unwrap();
+        assert!(h.fenced && h.escapes_fence.is_none(), "{name}");
+    }
+}
+
+/// The job's writes after its first are counted, with the W that asks about the last.
+#[test]
+fn the_writes_after_the_first_are_counted() {
+    use leaseline::analysis::bound::{later_actions, Later};
+    let sc = open("ttl-shorter-than-work").unwrap();
+    assert_eq!(
+        later_actions(&sc.clients[0]),
+        Some(Later {
+            writes: 3,
+            effects: 1,
+            work_before_last_ms: 1_500_000
+        })
+    );
+    assert_eq!(later_actions(&open("gc-pause").unwrap().clients[0]), None);
+    let note = leaseline::session::calculator::later_note(&sc, 0).unwrap();
+    assert!(note.contains("3 more writes and 1 more effect"), "{note}");
+    assert_eq!(
+        leaseline::session::calculator::last_write_w(&sc, 0),
+        Some(1_500_000)
+    );
+    // Its last write right after its first (no more work): nothing more to ask.
+    let twr = open("token-wrong-resource").unwrap();
+    assert!(later_actions(&twr.clients[0]).is_some());
+    assert_eq!(leaseline::session::calculator::last_write_w(&twr, 0), None);
+}

@@ -296,7 +296,7 @@ P = {p} ms, ρ = {} ppm, TTL = {} ms: {} = {total} ms",
     );
     let worst_case = buildable_worst_case(end, i.e, |end| worst_case(sc, h, env, &i, end));
     Ok(Bound {
-        holder: *h,
+        holder: h.clone(),
         env: *env,
         safe,
         worst_overlap_ms,
