@@ -172,6 +172,10 @@ pub struct Holder {
     pub lock_delay_ms: i64,
     /// Storage refuses a superseded holder's write (an ordered token, checked).
     pub fenced: bool,
+    /// The job's first action is a conditional update (`if_unchanged`): storage applies it
+    /// only if nobody wrote the key since the holder read it, and the holder reads again
+    /// when refused, so a late one overwrites nothing (`fenced` is then true, by that).
+    pub conditional: bool,
     /// Why no fence at storage can refuse the job's first action whatever its mode, when
     /// it cannot: an effect, a key written past the fence, a key whose mark a newer
     /// holder's write to another key of its resource does not set.
@@ -274,17 +278,7 @@ pub fn work_before_write(c: &ClientSpec) -> i64 {
 /// so the lessons that teach exactly that (an effect outside storage, a path past the
 /// fence, a mark kept per key) must not read "fenced" here.
 pub fn escapes_fence(sc: &Scenario, c: &ClientSpec) -> Option<String> {
-    let start = c
-        .job
-        .iter()
-        .position(|s| *s == Step::Acquire)
-        .map_or(0, |i| i + 1);
-    let key = match c.job[start..].iter().find(|s| {
-        matches!(
-            s,
-            Step::Write { .. } | Step::Update { .. } | Step::Effect { .. }
-        )
-    })? {
+    let key = match first_action(c)? {
         Step::Effect {
             name,
             idempotency_key,
@@ -326,6 +320,21 @@ them leaves this one unmarked. Keep the mark per resource (storage.mark_per).",
         }
     }
     None
+}
+
+/// `c`'s first write, update or effect after its acquire: the action the bound is about.
+fn first_action(c: &ClientSpec) -> Option<&Step> {
+    let start = c
+        .job
+        .iter()
+        .position(|s| *s == Step::Acquire)
+        .map_or(0, |i| i + 1);
+    c.job[start..].iter().find(|s| {
+        matches!(
+            s,
+            Step::Write { .. } | Step::Update { .. } | Step::Effect { .. }
+        )
+    })
 }
 
 /// What `c`'s job does after its first write, update or effect, when it does more: how
@@ -426,10 +435,20 @@ renewal after the write or use renew_every_ms",
         });
     }
     let escapes = escapes_fence(sc, c);
-    let fenced = !matches!(sc.storage.fence, FenceMode::None | FenceMode::NonAtomic)
-        && model.tokens != Tokens::None
-        && c.fence_with == FenceWith::Token
-        && escapes.is_none();
+    let conditional = first_action(c).is_some_and(|s| {
+        matches!(
+            s,
+            Step::Update {
+                if_unchanged: true,
+                ..
+            }
+        )
+    });
+    let fenced = conditional
+        || (!matches!(sc.storage.fence, FenceMode::None | FenceMode::NonAtomic)
+            && model.tokens != Tokens::None
+            && c.fence_with == FenceWith::Token
+            && escapes.is_none());
     Ok(Holder {
         flavor,
         ttl_ms: c.ttl_ms,
@@ -441,6 +460,7 @@ renewal after the write or use renew_every_ms",
         timeout_ms: c.timeout_ms,
         lock_delay_ms: sc.coordinator.lock_delay_ms.unwrap_or(model.lock_delay_ms),
         fenced,
+        conditional,
         escapes_fence: escapes,
         renew_every_ms: c.renew_every_ms,
         stop_on_disconnect: sc.coordinator.stop_on_disconnect,

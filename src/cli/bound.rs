@@ -142,9 +142,14 @@ pub fn bound_text(
         .env
         .max_pause_ms
         .map_or("unbounded".to_string(), |p| format!("{p} ms"));
+    let by = if h.conditional {
+        "a conditional update"
+    } else {
+        "fenced"
+    };
     let verdict = match (b.worst_overlap_ms, b.safe) {
-        (Some(o), true) if o > 0 => format!("safe (fenced; the beliefs overlap up to {o} ms)"),
-        (None, true) => "safe (fenced; the beliefs can overlap without bound)".into(),
+        (Some(o), true) if o > 0 => format!("safe ({by}; the beliefs overlap up to {o} ms)"),
+        (None, true) => format!("safe ({by}; the beliefs can overlap without bound)"),
         (Some(_), true) => "safe".into(),
         (Some(o), false) => format!("unsafe by {o} ms"),
         (None, false) => "unsafe: the overlap has no bound".into(),

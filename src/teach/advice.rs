@@ -50,6 +50,9 @@ pub fn bound_verdict(b: &Bound) -> Verdict {
     let damage = b.damage();
     let headline = match (b.worst_overlap_ms, damage) {
         (Some(o), _) if o <= 0 => "Safe: no overlap, so no damage.".to_string(),
+        (_, Damage::Fenced) if b.holder.conditional => format!(
+            "Safe from damage: overlap {overlap_is}, but the conditional update overwrites nothing."
+        ),
         (_, Damage::Fenced) => {
             format!("Safe from damage: overlap {overlap_is}, but the fence refuses the late write.")
         }
@@ -75,6 +78,10 @@ through it."
             .to_string(),
     };
     let damage = match damage {
+        Damage::Fenced if b.holder.conditional => "None here: the old holder's update is \
+conditional, so storage applies it only if nobody wrote since its read; refused, it reads \
+again, and a newer holder's write is never lost."
+            .to_string(),
         Damage::Fenced => "None here: storage checks the lock's ordered token, so a late write \
 from the old holder is refused."
             .to_string(),
@@ -106,7 +113,13 @@ pub fn bound_advice(b: &Bound) -> String {
     let h = &b.holder;
     let p = b.env.max_pause_ms;
     let mut v: Vec<String> = Vec::new();
-    if h.fenced {
+    if h.conditional {
+        v.push(
+            "Its update is conditional (if unchanged since its read): a late one cannot \
+overwrite a newer holder's write, so the overlap cannot reach the data."
+                .into(),
+        );
+    } else if h.fenced {
         v.push(
             "Storage checks an ordered token: a superseded holder's write is refused, so \
 the overlap cannot reach the data."

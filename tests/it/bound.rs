@@ -923,6 +923,30 @@ fn an_action_past_the_fence_is_not_fenced() {
     }
 }
 
+/// A conditional update (applied only if the key is unchanged since the holder's read)
+/// overwrites nothing when late, with no fence: safe from damage, and said so in its own
+/// words, not the token's; a blind update is not.
+#[test]
+fn a_conditional_update_guards_the_write_as_a_fence_would() {
+    let sc = open("conditional-write/conditional").unwrap();
+    let h = holder_of(&sc, 0).unwrap();
+    assert!(h.conditional && h.fenced);
+    let b = bound(&sc, &h, &Env::of_scenario(&sc)).unwrap();
+    assert!(b.safe && !b.damage().possible());
+    assert!(check(&simulate(&sc).unwrap()).violations.is_empty());
+    let words = leaseline::teach::advice::bound_verdict(&b);
+    assert!(
+        words.headline.contains("conditional update"),
+        "{}",
+        words.headline
+    );
+    assert!(!words.damage.contains("token"), "{}", words.damage);
+    for name in ["conditional-write", "conditional-write/blind"] {
+        let h = holder_of(&open(name).unwrap(), 0).unwrap();
+        assert!(!h.conditional && !h.fenced, "{name}");
+    }
+}
+
 /// The job's writes after its first are counted, with the W that asks about the last.
 #[test]
 fn the_writes_after_the_first_are_counted() {
