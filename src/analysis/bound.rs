@@ -176,6 +176,9 @@ pub struct Holder {
     /// only if nobody wrote the key since the holder read it, and the holder reads again
     /// when refused, so a late one overwrites nothing (`fenced` is then true, by that).
     pub conditional: bool,
+    /// The job's first action is an effect outside storage (an email, a payment), not a
+    /// write: the answer's words say so.
+    pub effect: bool,
     /// Why no fence at storage can refuse the job's first action whatever its mode, when
     /// it cannot: an effect, a key written past the fence, a key whose mark a newer
     /// holder's write to another key of its resource does not set.
@@ -444,6 +447,7 @@ renewal after the write or use renew_every_ms",
             }
         )
     });
+    let effect = first_action(c).is_some_and(|s| matches!(s, Step::Effect { .. }));
     let fenced = conditional
         || (!matches!(sc.storage.fence, FenceMode::None | FenceMode::NonAtomic)
             && model.tokens != Tokens::None
@@ -461,6 +465,7 @@ renewal after the write or use renew_every_ms",
         lock_delay_ms: sc.coordinator.lock_delay_ms.unwrap_or(model.lock_delay_ms),
         fenced,
         conditional,
+        effect,
         escapes_fence: escapes,
         renew_every_ms: c.renew_every_ms,
         stop_on_disconnect: sc.coordinator.stop_on_disconnect,

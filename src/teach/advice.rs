@@ -92,11 +92,19 @@ the lease over, so it never writes."
 before the next client is granted. Anything else the old holder does while it still believes \
 is unchecked."
             .to_string(),
+        Damage::Late { by_ms } if b.holder.effect => format!(
+            "Possible here: the old holder's effect can happen up to {} after the next client \
+is granted, and nothing refuses it.",
+            s3(by_ms)
+        ),
         Damage::Late { by_ms } => format!(
             "Possible here: the old holder's write can reach storage up to {} after the next \
 client is granted, and no fence refuses it.",
             s3(by_ms)
         ),
+        Damage::LateUnbounded if b.holder.effect => "Possible here: with no bound on pauses \
+the old holder's effect can happen any time later, and nothing refuses it."
+            .to_string(),
         Damage::LateUnbounded => "Possible here: with no bound on pauses the old holder's \
 write can arrive any time later, and no fence refuses it."
             .to_string(),

@@ -915,6 +915,19 @@ fn an_action_past_the_fence_is_not_fenced() {
             !advice.contains("makes any overlap harmless"),
             "{name}: {advice}"
         );
+        // An email does not reach storage: the damage line speaks of what the job does.
+        let damage = leaseline::teach::advice::bound_verdict(&b).damage;
+        let effect = name == "unfenceable-effect";
+        assert_eq!(
+            damage.contains("effect can happen"),
+            effect,
+            "{name}: {damage}"
+        );
+        assert_eq!(
+            damage.contains("write can reach storage"),
+            !effect,
+            "{name}: {damage}"
+        );
     }
     for name in ["unguarded-path/every-path", "token-wrong-resource/one-mark"] {
         let sc = open(name).unwrap();
