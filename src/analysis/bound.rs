@@ -170,12 +170,11 @@ pub struct Holder {
     pub timeout_ms: i64,
     /// The coordinator's lock-delay after a holder fails.
     pub lock_delay_ms: i64,
-    /// Storage refuses a superseded holder's write (an ordered token, checked).
+    /// A late action from a superseded holder does no harm: storage refuses its write (an
+    /// ordered token, checked), or `guard` says what else makes it harmless.
     pub fenced: bool,
-    /// The job's first action is a conditional update (`if_unchanged`): storage applies it
-    /// only if nobody wrote the key since the holder read it, and the holder reads again
-    /// when refused, so a late one overwrites nothing (`fenced` is then true, by that).
-    pub conditional: bool,
+    /// What makes the job's first action harmless when late, when something does.
+    pub guard: Guard,
     /// The job's first action is an effect outside storage (an email, a payment), not a
     /// write: the answer's words say so.
     pub effect: bool,
@@ -292,7 +291,7 @@ pub fn escapes_fence(sc: &Scenario, c: &ClientSpec) -> Option<String> {
 happens outside storage: no fence refuses it. {}",
                 if kept {
                     "Its idempotency key, which storage keeps, makes a second one with that key \
-do nothing; the figure does not count on it."
+do nothing, and that is what keeps it safe."
                 } else {
                     "Only an idempotency key that storage keeps stops it happening twice."
                 }
@@ -323,6 +322,22 @@ them leaves this one unmarked. Keep the mark per resource (storage.mark_per).",
         }
     }
     None
+}
+
+/// What makes a superseded holder's late action harmless.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Guard {
+    /// Nothing: a late action lands.
+    None,
+    /// Storage checks the lock's ordered token and refuses a lower one.
+    Token,
+    /// A conditional update (`if_unchanged`): storage applies it only if nobody wrote the
+    /// key since the holder read it, and a refused holder reads again, so a late one
+    /// overwrites nothing.
+    Conditional,
+    /// An effect with an idempotency key that storage keeps: a second one with that key
+    /// does nothing, whoever sends it first.
+    Idempotent,
 }
 
 /// `c`'s first write, update or effect after its acquire: the action the bound is about.
@@ -438,21 +453,23 @@ renewal after the write or use renew_every_ms",
         });
     }
     let escapes = escapes_fence(sc, c);
-    let conditional = first_action(c).is_some_and(|s| {
-        matches!(
-            s,
-            Step::Update {
-                if_unchanged: true,
-                ..
-            }
-        )
-    });
+    let token = !matches!(sc.storage.fence, FenceMode::None | FenceMode::NonAtomic)
+        && model.tokens != Tokens::None
+        && c.fence_with == FenceWith::Token
+        && escapes.is_none();
+    let guard = match first_action(c) {
+        Some(Step::Update {
+            if_unchanged: true, ..
+        }) => Guard::Conditional,
+        Some(Step::Effect {
+            idempotency_key: Some(_),
+            ..
+        }) if sc.storage.idempotency => Guard::Idempotent,
+        _ if token => Guard::Token,
+        _ => Guard::None,
+    };
     let effect = first_action(c).is_some_and(|s| matches!(s, Step::Effect { .. }));
-    let fenced = conditional
-        || (!matches!(sc.storage.fence, FenceMode::None | FenceMode::NonAtomic)
-            && model.tokens != Tokens::None
-            && c.fence_with == FenceWith::Token
-            && escapes.is_none());
+    let fenced = guard != Guard::None;
     Ok(Holder {
         flavor,
         ttl_ms: c.ttl_ms,
@@ -464,7 +481,7 @@ renewal after the write or use renew_every_ms",
         timeout_ms: c.timeout_ms,
         lock_delay_ms: sc.coordinator.lock_delay_ms.unwrap_or(model.lock_delay_ms),
         fenced,
-        conditional,
+        guard,
         effect,
         escapes_fence: escapes,
         renew_every_ms: c.renew_every_ms,

@@ -2,7 +2,7 @@
 //! client's settings allow, as text or JSON.
 
 use super::*;
-use crate::analysis::bound::later_actions;
+use crate::analysis::bound::{later_actions, Guard};
 use crate::model::scenario::Kind;
 use crate::session::calculator::{last_write_w, later_note, uncovered, uncovered_note};
 
@@ -142,10 +142,10 @@ pub fn bound_text(
         .env
         .max_pause_ms
         .map_or("unbounded".to_string(), |p| format!("{p} ms"));
-    let by = if h.conditional {
-        "a conditional update"
-    } else {
-        "fenced"
+    let by = match h.guard {
+        Guard::Conditional => "a conditional update",
+        Guard::Idempotent => "an idempotent effect",
+        Guard::Token | Guard::None => "fenced",
     };
     let verdict = match (b.worst_overlap_ms, b.safe) {
         (Some(o), true) if o > 0 => format!("safe ({by}; the beliefs overlap up to {o} ms)"),

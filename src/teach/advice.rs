@@ -8,7 +8,7 @@
 //! checker's violation). An overlap leads to damage only when the old holder's write lands
 //! late and no fence refuses it; so a run can have a long overlap and no violation.
 
-use crate::analysis::bound::{margin_needed, pause_allowed, ttl_needed, Bound, Damage};
+use crate::analysis::bound::{margin_needed, pause_allowed, ttl_needed, Bound, Damage, Guard};
 use crate::model::flavors::Tokens;
 use crate::model::scenario::{CountFrom, FenceMode};
 use crate::vocab::numbers::decimal;
@@ -50,8 +50,11 @@ pub fn bound_verdict(b: &Bound) -> Verdict {
     let damage = b.damage();
     let headline = match (b.worst_overlap_ms, damage) {
         (Some(o), _) if o <= 0 => "Safe: no overlap, so no damage.".to_string(),
-        (_, Damage::Fenced) if b.holder.conditional => format!(
+        (_, Damage::Fenced) if b.holder.guard == Guard::Conditional => format!(
             "Safe from damage: overlap {overlap_is}, but the conditional update overwrites nothing."
+        ),
+        (_, Damage::Fenced) if b.holder.guard == Guard::Idempotent => format!(
+            "Safe from damage: overlap {overlap_is}, but the effect's idempotency key makes a repeat do nothing."
         ),
         (_, Damage::Fenced) => {
             format!("Safe from damage: overlap {overlap_is}, but the fence refuses the late write.")
@@ -78,10 +81,15 @@ through it."
             .to_string(),
     };
     let damage = match damage {
-        Damage::Fenced if b.holder.conditional => "None here: the old holder's update is \
+        Damage::Fenced if b.holder.guard == Guard::Idempotent => "None here: storage keeps \
+the effect's idempotency key, so a second one with that key, late or not, does nothing."
+            .to_string(),
+        Damage::Fenced if b.holder.guard == Guard::Conditional => {
+            "None here: the old holder's update is \
 conditional, so storage applies it only if nobody wrote since its read; refused, it reads \
 again, and a newer holder's write is never lost."
-            .to_string(),
+                .to_string()
+        }
         Damage::Fenced => "None here: storage checks the lock's ordered token, so a late write \
 from the old holder is refused."
             .to_string(),
@@ -121,13 +129,13 @@ pub fn bound_advice(b: &Bound) -> String {
     let h = &b.holder;
     let p = b.env.max_pause_ms;
     let mut v: Vec<String> = Vec::new();
-    if h.conditional {
+    if h.guard == Guard::Conditional {
         v.push(
             "Its update is conditional (if unchanged since its read): a late one cannot \
 overwrite a newer holder's write, so the overlap cannot reach the data."
                 .into(),
         );
-    } else if h.fenced {
+    } else if h.guard == Guard::Token {
         v.push(
             "Storage checks an ordered token: a superseded holder's write is refused, so \
 the overlap cannot reach the data."

@@ -937,13 +937,14 @@ fn an_action_past_the_fence_is_not_fenced() {
 }
 
 /// A conditional update (applied only if the key is unchanged since the holder's read)
-/// overwrites nothing when late, with no fence: safe from damage, and said so in its own
-/// words, not the token's; a blind update is not.
+/// overwrites nothing when late, with no fence, and an effect whose idempotency key storage
+/// keeps does nothing the second time: safe from damage, and said so in their own words,
+/// not the token's; a blind update, or a key storage does not keep, is not.
 #[test]
-fn a_conditional_update_guards_the_write_as_a_fence_would() {
+fn a_conditional_update_or_a_kept_idempotency_key_guards_as_a_fence_would() {
     let sc = open("conditional-write/conditional").unwrap();
     let h = holder_of(&sc, 0).unwrap();
-    assert!(h.conditional && h.fenced);
+    assert!(h.guard == leaseline::analysis::bound::Guard::Conditional && h.fenced);
     let b = bound(&sc, &h, &Env::of_scenario(&sc)).unwrap();
     assert!(b.safe && !b.damage().possible());
     assert!(check(&simulate(&sc).unwrap()).violations.is_empty());
@@ -954,9 +955,30 @@ fn a_conditional_update_guards_the_write_as_a_fence_would() {
         words.headline
     );
     assert!(!words.damage.contains("token"), "{}", words.damage);
+    // An effect whose idempotency key storage keeps: a repeat does nothing.
+    for name in ["idempotent-job", "unique-constraint/unique-index"] {
+        let sc = open(name).unwrap();
+        let h = holder_of(&sc, 0).unwrap();
+        assert_eq!(
+            h.guard,
+            leaseline::analysis::bound::Guard::Idempotent,
+            "{name}"
+        );
+        let b = bound(&sc, &h, &Env::of_scenario(&sc)).unwrap();
+        assert!(b.safe, "{name}");
+        assert!(
+            check(&simulate(&sc).unwrap()).violations.is_empty(),
+            "{name}"
+        );
+    }
+    let h = holder_of(&open("unique-constraint").unwrap(), 0).unwrap();
+    assert!(!h.fenced, "a key storage does not keep guards nothing");
     for name in ["conditional-write", "conditional-write/blind"] {
         let h = holder_of(&open(name).unwrap(), 0).unwrap();
-        assert!(!h.conditional && !h.fenced, "{name}");
+        assert!(
+            h.guard == leaseline::analysis::bound::Guard::None && !h.fenced,
+            "{name}"
+        );
     }
 }
 
