@@ -331,10 +331,6 @@ pub enum Guard {
     None,
     /// Storage checks the lock's ordered token and refuses a lower one.
     Token,
-    /// A conditional update (`if_unchanged`): storage applies it only if nobody wrote the
-    /// key since the holder read it, and a refused holder reads again, so a late one
-    /// overwrites nothing.
-    Conditional,
     /// An effect with an idempotency key that storage keeps: a second one with that key
     /// does nothing, whoever sends it first.
     Idempotent,
@@ -426,6 +422,27 @@ pub fn holder_of(sc: &Scenario, client: usize) -> Result<Holder, Refusal> {
             client + 1
         ),
     })?;
+    // The bound is about a holder's late action: a job that takes no lock, or does
+    // nothing under it that could land late, has neither.
+    if !c.job.contains(&Step::Acquire) {
+        return Err(Refusal {
+            option: "job",
+            reason: format!(
+                "c{}'s job takes no lock (no acquire step), so there is no holder to bound",
+                client + 1
+            ),
+        });
+    }
+    if first_action(c).is_none() {
+        return Err(Refusal {
+            option: "job",
+            reason: format!(
+                "c{}'s job writes nothing, updates nothing and performs no effect after its \
+acquire, so nothing it does could land late",
+                client + 1
+            ),
+        });
+    }
     let flavor = sc.coordinator.flavor;
     let model = flavor.model();
     if c.renew_every_ms.is_some() && flavor == Flavor::Redlock {
@@ -457,10 +474,10 @@ renewal after the write or use renew_every_ms",
         && model.tokens != Tokens::None
         && c.fence_with == FenceWith::Token
         && escapes.is_none();
+    // A conditional update is no guard here: under a lock, the checker judges a superseded
+    // holder's accepted update a stale write whatever it read (it loses no update, having
+    // read again), so the calculator counts it as a write like any other.
     let guard = match first_action(c) {
-        Some(Step::Update {
-            if_unchanged: true, ..
-        }) => Guard::Conditional,
         Some(Step::Effect {
             idempotency_key: Some(_),
             ..

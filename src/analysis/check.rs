@@ -315,7 +315,10 @@ fn version_lost_update(s: &Step) -> Option<Breach> {
     })
 }
 
-/// A stale write that replaced a value from a newer epoch.
+/// A stale write that replaced a value from a newer epoch — unless its writer had read the
+/// key at the version it replaced (a conditional update refused and read again): it then
+/// wrote over nothing it had not seen, and no update is lost, though the write is still a
+/// superseded holder's ([`stale_write`]).
 fn epoch_lost_update(s: &Step) -> Option<Breach> {
     let (
         Event::WriteAccepted {
@@ -333,6 +336,14 @@ fn epoch_lost_update(s: &Step) -> Option<Breach> {
         return None;
     };
     replaced_epoch.filter(|r| *r > mine)?;
+    let now = s.before.versions.get(&**key).copied().unwrap_or(0);
+    if s.before
+        .reads
+        .get(&(*client, key.clone()))
+        .is_some_and(|r| *r >= now)
+    {
+        return None;
+    }
     Some(Breach {
         who: vec![(*client, *token), (pholder, Some(ptoken)), (NodeId::Storage, None)],
         cause: format!(

@@ -143,7 +143,6 @@ pub fn bound_text(
         .max_pause_ms
         .map_or("unbounded".to_string(), |p| format!("{p} ms"));
     let by = match h.guard {
-        Guard::Conditional => "a conditional update",
         Guard::Idempotent => "an idempotent effect",
         Guard::Token | Guard::None => "fenced",
     };

@@ -50,9 +50,6 @@ pub fn bound_verdict(b: &Bound) -> Verdict {
     let damage = b.damage();
     let headline = match (b.worst_overlap_ms, damage) {
         (Some(o), _) if o <= 0 => "Safe: no overlap, so no damage.".to_string(),
-        (_, Damage::Fenced) if b.holder.guard == Guard::Conditional => format!(
-            "Safe from damage: overlap {overlap_is}, but the conditional update overwrites nothing."
-        ),
         (_, Damage::Fenced) if b.holder.guard == Guard::Idempotent => format!(
             "Safe from damage: overlap {overlap_is}, but the effect's idempotency key makes a repeat do nothing."
         ),
@@ -84,12 +81,6 @@ through it."
         Damage::Fenced if b.holder.guard == Guard::Idempotent => "None here: storage keeps \
 the effect's idempotency key, so a second one with that key, late or not, does nothing."
             .to_string(),
-        Damage::Fenced if b.holder.guard == Guard::Conditional => {
-            "None here: the old holder's update is \
-conditional, so storage applies it only if nobody wrote since its read; refused, it reads \
-again, and a newer holder's write is never lost."
-                .to_string()
-        }
         Damage::Fenced => "None here: storage checks the lock's ordered token, so a late write \
 from the old holder is refused."
             .to_string(),
@@ -129,13 +120,7 @@ pub fn bound_advice(b: &Bound) -> String {
     let h = &b.holder;
     let p = b.env.max_pause_ms;
     let mut v: Vec<String> = Vec::new();
-    if h.guard == Guard::Conditional {
-        v.push(
-            "Its update is conditional (if unchanged since its read): a late one cannot \
-overwrite a newer holder's write, so the overlap cannot reach the data."
-                .into(),
-        );
-    } else if h.guard == Guard::Token {
+    if h.guard == Guard::Token {
         v.push(
             "Storage checks an ordered token: a superseded holder's write is refused, so \
 the overlap cannot reach the data."

@@ -172,7 +172,19 @@ fn the_bound_is_attained_for_every_built_in_client_it_takes() {
         eprintln!("  refused: {r}");
     }
     assert!(taken >= 150, "{taken}");
-    assert_eq!(bounded, clients, "{refusals:#?}");
+    // Only the fixes that drop the lock (conditional-write's) have no holder to bound.
+    let lockless: Vec<&String> = refusals
+        .iter()
+        .filter(|r| r.contains("takes no lock"))
+        .collect();
+    assert!(
+        lockless
+            .iter()
+            .all(|r| r.starts_with("conditional-write/conditional ")
+                || r.starts_with("conditional-write/blind ")),
+        "{lockless:#?}"
+    );
+    assert_eq!(bounded + lockless.len(), clients, "{refusals:#?}");
 }
 
 /// A client's random policy: where its lease counts from, whether it checks before writing,
@@ -544,6 +556,21 @@ fn what_the_calculator_cannot_bound_it_refuses_by_name() {
     };
     let e = bound(&sc, &h, &env).unwrap_err();
     assert!(e.to_string().contains("renew_every_ms"), "{e}");
+    // A job that takes no lock has no holder; one that does nothing under it that could
+    // land late has nothing to bound (each once read "damage is possible").
+    let mut sc = open("clean").unwrap();
+    sc.clients[0].job = vec![
+        Step::Work { ms: 1_000 },
+        Step::Write {
+            key: "x".into(),
+            value: "c1".into(),
+        },
+    ];
+    let e = holder_of(&sc, 0).unwrap_err();
+    assert!(e.to_string().contains("takes no lock"), "{e}");
+    sc.clients[0].job = vec![Step::Acquire, Step::Work { ms: 1_000 }, Step::Release];
+    let e = holder_of(&sc, 0).unwrap_err();
+    assert!(e.to_string().contains("writes nothing"), "{e}");
 }
 
 /// A random renewing holder of one of `flavors` whose bound the calculator gives: etcd
@@ -936,25 +963,36 @@ fn an_action_past_the_fence_is_not_fenced() {
     }
 }
 
-/// A conditional update (applied only if the key is unchanged since the holder's read)
-/// overwrites nothing when late, with no fence, and an effect whose idempotency key storage
-/// keeps does nothing the second time: safe from damage, and said so in their own words,
-/// not the token's; a blind update, or a key storage does not keep, is not.
+/// An effect whose idempotency key storage keeps does nothing the second time: safe from
+/// damage, said in its own words, not the token's; a key storage does not keep guards
+/// nothing. A conditional update under a lock guards nothing either: the checker judges a
+/// superseded holder's accepted update a stale write whatever it read — though, having
+/// read again, it loses no update.
 #[test]
-fn a_conditional_update_or_a_kept_idempotency_key_guards_as_a_fence_would() {
-    let sc = open("conditional-write/conditional").unwrap();
+fn a_kept_idempotency_key_guards_as_a_fence_would_and_a_conditional_update_does_not() {
+    // The lesson's unsafe run, its lock kept and every update made conditional.
+    let mut sc = open("conditional-write").unwrap();
+    for c in &mut sc.clients {
+        for s in &mut c.job {
+            if let Step::Update { if_unchanged, .. } = s {
+                *if_unchanged = true;
+            }
+        }
+    }
     let h = holder_of(&sc, 0).unwrap();
-    assert!(h.guard == leaseline::analysis::bound::Guard::Conditional && h.fenced);
+    assert!(h.guard == leaseline::analysis::bound::Guard::None && !h.fenced);
     let b = bound(&sc, &h, &Env::of_scenario(&sc)).unwrap();
-    assert!(b.safe && !b.damage().possible());
-    assert!(check(&simulate(&sc).unwrap()).violations.is_empty());
-    let words = leaseline::teach::advice::bound_verdict(&b);
-    assert!(
-        words.headline.contains("conditional update"),
-        "{}",
-        words.headline
+    assert!(!b.safe && b.damage().possible());
+    let kinds: Vec<_> = check(&simulate(&sc).unwrap())
+        .violations
+        .iter()
+        .map(|v| v.kind)
+        .collect();
+    assert_eq!(
+        kinds,
+        [leaseline::vocab::names::ViolationKind::StaleWrite],
+        "a stale write, and no update lost: c1 read c2's version again before writing"
     );
-    assert!(!words.damage.contains("token"), "{}", words.damage);
     // An effect whose idempotency key storage keeps: a repeat does nothing.
     for name in ["idempotent-job", "unique-constraint/unique-index"] {
         let sc = open(name).unwrap();
@@ -966,6 +1004,13 @@ fn a_conditional_update_or_a_kept_idempotency_key_guards_as_a_fence_would() {
         );
         let b = bound(&sc, &h, &Env::of_scenario(&sc)).unwrap();
         assert!(b.safe, "{name}");
+        let words = leaseline::teach::advice::bound_verdict(&b);
+        assert!(
+            words.headline.contains("idempotency key"),
+            "{}",
+            words.headline
+        );
+        assert!(!words.damage.contains("token"), "{}", words.damage);
         assert!(
             check(&simulate(&sc).unwrap()).violations.is_empty(),
             "{name}"
@@ -973,13 +1018,8 @@ fn a_conditional_update_or_a_kept_idempotency_key_guards_as_a_fence_would() {
     }
     let h = holder_of(&open("unique-constraint").unwrap(), 0).unwrap();
     assert!(!h.fenced, "a key storage does not keep guards nothing");
-    for name in ["conditional-write", "conditional-write/blind"] {
-        let h = holder_of(&open(name).unwrap(), 0).unwrap();
-        assert!(
-            h.guard == leaseline::analysis::bound::Guard::None && !h.fenced,
-            "{name}"
-        );
-    }
+    let h = holder_of(&open("conditional-write").unwrap(), 0).unwrap();
+    assert!(h.guard == leaseline::analysis::bound::Guard::None && !h.fenced);
 }
 
 /// The job's writes after its first are counted, with the W that asks about the last.
