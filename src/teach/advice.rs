@@ -127,6 +127,11 @@ the overlap cannot reach the data."
                 .into(),
         );
     }
+    // What guards a kept idempotency key comes first, as the token's does.
+    let guard_first = h.guard == Guard::Idempotent;
+    if guard_first {
+        v.extend(h.escapes_fence.clone());
+    }
     match (b.worst_overlap_ms, p) {
         (None, _) => v.push(
             "No margin or TTL is safe without a bound on pauses: only a fencing token that \
@@ -180,7 +185,9 @@ of its job ends its belief."
     if let Some(why) = &h.escapes_fence {
         // Whatever the fence's mode, it does not see this action: advice to switch it on
         // would be false.
-        v.push(why.clone());
+        if !guard_first {
+            v.push(why.clone());
+        }
     } else if !h.fenced {
         if h.flavor.model().tokens == Tokens::None {
             v.push(format!(

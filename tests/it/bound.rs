@@ -1011,6 +1011,13 @@ fn a_kept_idempotency_key_guards_as_a_fence_would_and_a_conditional_update_does_
             words.headline
         );
         assert!(!words.damage.contains("token"), "{}", words.damage);
+        // Why it is safe, first.
+        let advice = leaseline::teach::advice::bound_advice(&b);
+        assert!(
+            advice.starts_with("Its first action under the lock is an effect"),
+            "{advice}"
+        );
+        assert_eq!(advice.matches("idempotency key").count(), 1, "{advice}");
         assert!(
             check(&simulate(&sc).unwrap()).violations.is_empty(),
             "{name}"
