@@ -8,7 +8,8 @@
 //! when the client *learns* (a check on its clock, a refused renewal, its watchdog, a
 //! fence's refusal, its release), never because the lease ran out somewhere else. The
 //! holder's job is taken as `acquire, work W, write, release` with `W` the work the
-//! scenario's client does before its first write, so
+//! scenario's client does before its first write, update or effect (what it does after
+//! that is named, not bounded: [`later_actions`]), so
 //!
 //! ```text
 //! overlap = end − E
@@ -27,7 +28,9 @@
 //! anywhere in `[TTL, 2 × TTL]`: the bound takes the earliest, and the worst-case run pins
 //! it there (`coordinator.invalidation: earliest`). It refuses, with the reason, what it
 //! cannot bound: the renewing cases its construction does not attain, and Redlock with
-//! renewal. Clock jumps are outside its bounds (see the doc).
+//! renewal. Clock jumps are outside its bounds (see the doc). A late action is harmless
+//! when storage checks its token where it lands ([`escapes_fence`] says where it cannot)
+//! or when it is an effect whose idempotency key storage keeps ([`Guard`]).
 
 mod renewing;
 mod worst_case;
@@ -255,8 +258,8 @@ pub struct Bound {
     pub validity_ms: Option<i64>,
 }
 
-/// The work the client does before its first write (after its first acquire): the `W`
-/// of the bound.
+/// The work the client does before its first write, update or effect (after its first
+/// acquire): the `W` of the bound.
 pub fn work_before_write(c: &ClientSpec) -> i64 {
     let start = c
         .job
@@ -267,7 +270,8 @@ pub fn work_before_write(c: &ClientSpec) -> i64 {
     for s in &c.job[start..] {
         match s {
             Step::Work { ms } => w = w.saturating_add(*ms),
-            Step::Write { .. } => break,
+            // The action the bound is about: the first that could land late.
+            Step::Write { .. } | Step::Update { .. } | Step::Effect { .. } => break,
             _ => {}
         }
     }
@@ -337,7 +341,7 @@ pub enum Guard {
 }
 
 /// `c`'s first write, update or effect after its acquire: the action the bound is about.
-fn first_action(c: &ClientSpec) -> Option<&Step> {
+pub fn first_action(c: &ClientSpec) -> Option<&Step> {
     let start = c
         .job
         .iter()
@@ -407,7 +411,12 @@ fn renews_before_first_write(c: &ClientSpec) -> bool {
         .map_or(0, |i| i + 1);
     c.job[start..]
         .iter()
-        .take_while(|s| !matches!(s, Step::Write { .. }))
+        .take_while(|s| {
+            !matches!(
+                s,
+                Step::Write { .. } | Step::Update { .. } | Step::Effect { .. }
+            )
+        })
         .any(|s| *s == Step::Renew)
 }
 

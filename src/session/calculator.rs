@@ -9,10 +9,10 @@
 //! read from that.
 
 use crate::analysis::bound::{
-    bound, holder_of, later_actions, work_before_write, Bound, Env, Holder, Refusal,
+    bound, first_action, holder_of, later_actions, work_before_write, Bound, Env, Holder, Refusal,
 };
 use crate::model::flavors::Flavor;
-use crate::model::scenario::{FenceMode, Kind, Scenario};
+use crate::model::scenario::{FenceMode, Kind, Scenario, Step};
 use crate::session::edit::set_flavor;
 use crate::session::share::{encode, Source, ViewState};
 
@@ -293,8 +293,12 @@ pub fn later_note(sc: &Scenario, client: usize) -> Option<String> {
     .into_iter()
     .flatten()
     .collect();
+    let first = match first_action(&sc.clients[client]) {
+        Some(Step::Effect { .. }) => "effect",
+        _ => "write",
+    };
     Some(format!(
-        "Its job goes on after that first write ({}, believing all the while unless it checks): the figure is for the first.",
+        "Its job goes on after that first {first} ({}, believing all the while unless it checks): the figure is for the first.",
         more.join(" and ")
     ))
 }

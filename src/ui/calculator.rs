@@ -212,7 +212,7 @@ pub fn Calculator(props: &RunProps) -> Html {
     };
     shell(html! {
         <>
-            <p class="hint">{ format!("Client 1 of this scenario ({}), its lease counted from the {}; W is the work its job does between taking the lock and its first write.", h0.flavor.name(), if h0.count_from == crate::model::scenario::CountFrom::Grant { "grant" } else { "request" }) }</p>
+            <p class="hint">{ format!("Client 1 of this scenario ({}), its lease counted from the {}; W is the work its job does between taking the lock and its first write (or effect).", h0.flavor.name(), if h0.count_from == crate::model::scenario::CountFrom::Grant { "grant" } else { "request" }) }</p>
             if let Some(note) = later {
                 <div class="calc-later">
                     <p class="hint">{ note }</p>

@@ -1049,6 +1049,19 @@ fn the_writes_after_the_first_are_counted() {
         leaseline::session::calculator::last_write_w(&sc, 0),
         Some(1_500_000)
     );
+    // W runs to the first action that could land late, an effect included: the invoice
+    // reacquire-after-loss sends after 2 s, not its write after 6 s, which comes after.
+    let ral = open("reacquire-after-loss").unwrap();
+    assert_eq!(holder_of(&ral, 0).unwrap().work_ms, 2_000);
+    let note = leaseline::session::calculator::later_note(&ral, 0).unwrap();
+    assert!(
+        note.starts_with("Its job goes on after that first effect (1 more write"),
+        "{note}"
+    );
+    assert_eq!(
+        leaseline::session::calculator::last_write_w(&ral, 0),
+        Some(6_000)
+    );
     // Its last write right after its first (no more work): nothing more to ask.
     let twr = open("token-wrong-resource").unwrap();
     assert!(later_actions(&twr.clients[0]).is_some());
