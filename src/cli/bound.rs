@@ -82,12 +82,12 @@ pub(super) fn bound_cmd(args: &[String], out: &mut dyn Write) -> Result<(), Stri
             Some(w) => format!("{n} To ask about the last: --work-ms {w}."),
             None => n,
         });
-        let notes: Vec<String> = [later, uncovered_note(&sc)].into_iter().flatten().collect();
-        let note = (!notes.is_empty()).then(|| notes.join("\n"));
+        let said: Vec<String> = [later, uncovered_note(&sc)].into_iter().flatten().collect();
+        let notes = (!said.is_empty()).then(|| said.join("\n"));
         write!(
             out,
             "{}",
-            bound_text(&target, client, &b, &advice, note.as_deref())
+            bound_text(&target, client, &b, &advice, notes.as_deref())
         )
         .map_err(io)
     }
@@ -128,14 +128,15 @@ pub fn bound_json(b: &Bound, advice: &str, left_out: &[Kind]) -> Result<serde_js
     }))
 }
 
-/// The text answer of `leaseline bound`; `left_out`, the sentence naming the scenario's
-/// faults its bounds do not cover, said under the bounds, before the verdict it qualifies.
+/// The text answer of `leaseline bound`; `notes`, what the figure leaves out (the job's
+/// later writes, the scenario's faults its bounds do not cover), one sentence a line, said
+/// under the bounds, before the verdict they qualify.
 pub fn bound_text(
     target: &str,
     client: usize,
     b: &Bound,
     advice: &str,
-    left_out: Option<&str>,
+    notes: Option<&str>,
 ) -> String {
     let h = &b.holder;
     let p = b
@@ -163,7 +164,7 @@ bounds: pause {p}, delay {} ms, drift {} ppm\n{}{verdict}\n{}\n",
         h.work_ms,
         b.env.max_delay_ms,
         b.env.max_drift_ppm,
-        left_out.map_or(String::new(), |n| format!("{n}\n")),
+        notes.map_or(String::new(), |n| format!("{n}\n")),
         b.formula
     );
     for t in &b.terms {
