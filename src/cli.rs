@@ -996,6 +996,15 @@ mod tests {
         );
         let v = report(&["bound", "ttl-shorter-than-work", "--format", "json"]);
         assert_eq!(v["later"]["work_before_last_ms"], 1_500_000);
+        // No overlap but a late write (a holder that carries on after it learns): unsafe,
+        // said without a negative "by".
+        let (_, text, _) = cli(&["bound", "partition-duplicate-effects"]);
+        assert!(
+            text.contains(
+                "\nunsafe: no overlap, but a write up to 30010 ms after the next grant\n"
+            ),
+            "{text}"
+        );
         // A run the bounds cover whole says nothing more.
         let v = report(&["bound", "gc-pause", "--format", "json"]);
         assert_eq!(v["outside_bounds"], serde_json::json!([]));

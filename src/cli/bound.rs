@@ -151,6 +151,10 @@ pub fn bound_text(
         (Some(o), true) if o > 0 => format!("safe ({by}; the beliefs overlap up to {o} ms)"),
         (None, true) => format!("safe ({by}; the beliefs can overlap without bound)"),
         (Some(_), true) => "safe".into(),
+        (Some(o), false) if o <= 0 => format!(
+            "unsafe: no overlap, but a write up to {} ms after the next grant",
+            b.latest_write_ms.unwrap_or(0)
+        ),
         (Some(o), false) => format!("unsafe by {o} ms"),
         (None, false) => "unsafe: the overlap has no bound".into(),
     };

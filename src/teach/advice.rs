@@ -49,6 +49,9 @@ pub fn bound_verdict(b: &Bound) -> Verdict {
     };
     let damage = b.damage();
     let headline = match (b.worst_overlap_ms, damage) {
+        (Some(o), d) if o <= 0 && d.possible() => "Unsafe: no overlap, but damage is \
+possible: the old holder carries on after it learns its lease is gone."
+            .to_string(),
         (Some(o), _) if o <= 0 => "Safe: no overlap, so no damage.".to_string(),
         (_, Damage::Fenced) if b.holder.guard == Guard::Idempotent => format!(
             "Safe from damage: overlap {overlap_is}, but the effect's idempotency key makes a repeat do nothing."
@@ -138,6 +141,12 @@ the overlap cannot reach the data."
 storage checks makes the late holder harmless."
                 .into(),
         ),
+        (Some(o), Some(_)) if o <= 0 && b.damage().possible() => v.push(format!(
+            "The holder stops believing at least {} ms before the next grant, but it carries \
+on with its job when it learns (on_loss: continue), so its write can still land after the \
+grant: stop the job on loss (on_loss: abort).",
+            -o
+        )),
         (Some(o), Some(p)) if o <= 0 => v.push(format!(
             "Safe while pauses never exceed {p} ms: the holder stops believing at least \
 {} ms before the next grant.",

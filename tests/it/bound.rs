@@ -404,10 +404,7 @@ fn safe_exactly_when_the_overlap_is_not_positive_and_an_unbounded_pause_needs_a_
     for _ in 0..300 {
         let (sc, h, b) = random_bound(&mut g);
         let o = b.worst_overlap_ms.expect("finite");
-        assert_eq!(b.safe, h.fenced || o <= 0);
-        if !h.fenced {
-            assert_eq!(b.safe, o <= 0);
-        }
+        assert_eq!(b.safe, h.fenced || (o <= 0 && !b.damage().possible()));
         let env = Env {
             max_pause_ms: None,
             ..b.env
@@ -919,6 +916,77 @@ fn a_safe_answer_never_contradicts_the_scenario_s_own_run_unsaid() {
         unsaid.is_empty(),
         "safe by the calculator, unsafe by their run, and nothing said: {unsaid:?}"
     );
+}
+
+/// The answer never says two things at once: "safe" (and "no damage" in its headline)
+/// where its damage line says a late write is possible, for any built-in client or random
+/// renewing holder. A renewing holder that stops believing before the next grant but
+/// carries on (`on_loss: continue`) read "Safe: no overlap, so no damage." above "damage:
+/// Possible here"; one that stops its job on loss read the same with its damage line the
+/// false one.
+#[test]
+fn the_verdict_and_the_damage_line_agree() {
+    let mut seen = Vec::new();
+    for (name, sc) in built_ins() {
+        let Ok(h) = holder_of(&sc, 0) else { continue };
+        let Ok(b) = bound(&sc, &h, &Env::of_scenario(&sc)) else {
+            continue;
+        };
+        seen.push((name, b));
+    }
+    let mut g = Gen(31);
+    for _ in 0..300 {
+        let (_, _, b) = random_renewing(&mut g);
+        seen.push(("random renewing".into(), b));
+    }
+    for (name, b) in &seen {
+        let words = leaseline::teach::advice::bound_verdict(b);
+        assert_eq!(
+            b.safe,
+            !b.damage().possible()
+                && (b.holder.fenced || b.worst_overlap_ms.is_some_and(|o| o <= 0)),
+            "{name}"
+        );
+        assert_eq!(
+            words.headline.starts_with("Safe"),
+            b.safe,
+            "{name}: {}",
+            words.headline
+        );
+        assert_eq!(
+            words.damage.starts_with("Possible"),
+            b.damage().possible(),
+            "{name}: {}",
+            words.damage
+        );
+    }
+    // The stop-on-loss fixes: no late write; the lessons that carry on: one.
+    for name in [
+        "chubby-failover",
+        "partition-duplicate-effects/stop-on-loss",
+        "zookeeper-partition/suspended-listener",
+    ] {
+        let sc = open(name).unwrap();
+        let b = bound(&sc, &holder_of(&sc, 0).unwrap(), &Env::of_scenario(&sc)).unwrap();
+        assert!(
+            b.safe && !b.damage().possible(),
+            "{name}: {:?}",
+            b.latest_write_ms
+        );
+    }
+    for name in [
+        "partition-duplicate-effects",
+        "silent-renewal-failure",
+        "zookeeper-partition",
+    ] {
+        let sc = open(name).unwrap();
+        let b = bound(&sc, &holder_of(&sc, 0).unwrap(), &Env::of_scenario(&sc)).unwrap();
+        assert!(!b.safe && b.damage().possible(), "{name}");
+        assert!(
+            leaseline::teach::advice::bound_advice(&b).contains("on_loss: abort"),
+            "{name}"
+        );
+    }
 }
 
 /// A first action a fence cannot see is not fenced, whatever the fence's mode, and the

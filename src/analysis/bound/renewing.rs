@@ -266,21 +266,27 @@ the holder renews"
         }
     }
     let end = worst_overlap_ms.map(|o| o + i.e);
-    let safe = h.fenced || worst_overlap_ms.is_some_and(|o| o <= 0);
-    let checks = h.check_before_write && h.on_loss != LossPolicy::Continue;
-    // A write leaves after the work and at most P of pause; a checking holder sends it
-    // only while it believes.
+    // A write leaves after the work and at most P of pause; a holder that checks before
+    // it sends it only while it believes, and so does one that stops its job when its
+    // watchdog or keepalive learns the lease is gone (`on_loss: abort`): it never writes
+    // after its belief ends.
+    let checks = (h.check_before_write && h.on_loss != LossPolicy::Continue)
+        || h.on_loss == LossPolicy::Abort;
     let latest_write_ms = match (env.max_pause_ms, worst_overlap_ms) {
         (Some(p), Some(o)) => {
             let unchecked = i.t_w + p + d - i.t_exp;
             Some(if checks {
-                unchecked.min(o.max(0) + d)
+                unchecked.min(o + d)
             } else {
                 unchecked
             })
         }
         _ => None,
     };
+    // No overlap is not yet safe: a holder that carries on after it learns the lease is
+    // gone (`on_loss: continue`) can still write after the next grant.
+    let safe = h.fenced
+        || (worst_overlap_ms.is_some_and(|o| o <= 0) && latest_write_ms.is_none_or(|w| w <= 0));
     let dominant = dominant(&terms);
     let (lease, p, sum) = substituted(h, env, &terms);
     let total = worst_overlap_ms.map_or("∞".to_string(), |t| t.to_string());
