@@ -10,7 +10,7 @@
 
 use crate::analysis::bound::{margin_needed, pause_allowed, ttl_needed, Bound, Damage, Guard};
 use crate::model::flavors::Tokens;
-use crate::model::scenario::{CountFrom, FenceMode};
+use crate::model::scenario::{CountFrom, FenceMode, LossPolicy};
 use crate::vocab::numbers::decimal;
 
 /// What an overlap is, in one plain sentence or two.
@@ -50,7 +50,7 @@ pub fn bound_verdict(b: &Bound) -> Verdict {
     let damage = b.damage();
     let headline = match (b.worst_overlap_ms, damage) {
         (Some(o), d) if o <= 0 && d.possible() => "Unsafe: no overlap, but damage is \
-possible: the old holder carries on after it learns its lease is gone."
+possible: the old holder's write can land after the next grant."
             .to_string(),
         (Some(o), _) if o <= 0 => "Safe: no overlap, so no damage.".to_string(),
         (_, Damage::Fenced) if b.holder.guard == Guard::Idempotent => format!(
@@ -141,12 +141,20 @@ the overlap cannot reach the data."
 storage checks makes the late holder harmless."
                 .into(),
         ),
-        (Some(o), Some(_)) if o <= 0 && b.damage().possible() => v.push(format!(
-            "The holder stops believing at least {} ms before the next grant, but it carries \
-on with its job when it learns (on_loss: continue), so its write can still land after the \
-grant: stop the job on loss (on_loss: abort).",
-            -o
-        )),
+        (Some(o), Some(_)) if o <= 0 && b.damage().possible() => {
+            v.push(if h.on_loss == LossPolicy::Continue {
+                format!(
+                    "The holder stops believing at least {} ms before the next grant, but it \
+carries on with its job when it learns (on_loss: continue), so its write can still land after \
+the grant: stop the job on loss (on_loss: abort).",
+                    -o
+                )
+            } else {
+                "The holder stops believing by the next grant, but a write it sends just \
+before can land after it, and only a fence at storage refuses it."
+                    .to_string()
+            })
+        }
         (Some(o), Some(p)) if o <= 0 => v.push(format!(
             "Safe while pauses never exceed {p} ms: the holder stops believing at least \
 {} ms before the next grant.",
