@@ -258,16 +258,22 @@ pub struct Bound {
     pub validity_ms: Option<i64>,
 }
 
-/// The work the client does before its first write, update or effect (after its first
-/// acquire): the `W` of the bound.
-pub fn work_before_write(c: &ClientSpec) -> i64 {
+/// `c`'s job after its first acquire: the steps it takes under the lock (the whole job
+/// when it never acquires).
+fn under_lock(c: &ClientSpec) -> &[Step] {
     let start = c
         .job
         .iter()
         .position(|s| *s == Step::Acquire)
         .map_or(0, |i| i + 1);
+    &c.job[start..]
+}
+
+/// The work the client does before its first write, update or effect (after its first
+/// acquire): the `W` of the bound.
+pub fn work_before_write(c: &ClientSpec) -> i64 {
     let mut w = 0i64;
-    for s in &c.job[start..] {
+    for s in under_lock(c) {
         match s {
             Step::Work { ms } => w = w.saturating_add(*ms),
             // The action the bound is about: the first that could land late.
@@ -342,12 +348,7 @@ pub enum Guard {
 
 /// `c`'s first write, update or effect after its acquire: the action the bound is about.
 pub fn first_action(c: &ClientSpec) -> Option<&Step> {
-    let start = c
-        .job
-        .iter()
-        .position(|s| *s == Step::Acquire)
-        .map_or(0, |i| i + 1);
-    c.job[start..].iter().find(|s| {
+    under_lock(c).iter().find(|s| {
         matches!(
             s,
             Step::Write { .. } | Step::Update { .. } | Step::Effect { .. }
@@ -360,18 +361,13 @@ pub fn first_action(c: &ClientSpec) -> Option<&Step> {
 /// `W` that asks the calculator about it). The bound's job stops at the first; a job that
 /// goes on believing through later ones (`ttl-shorter-than-work`) must hear so.
 pub fn later_actions(c: &ClientSpec) -> Option<Later> {
-    let start = c
-        .job
-        .iter()
-        .position(|s| *s == Step::Acquire)
-        .map_or(0, |i| i + 1);
     let mut later = Later {
         writes: 0,
         effects: 0,
         work_before_last_ms: 0,
     };
     let (mut work, mut first) = (0i64, true);
-    for s in &c.job[start..] {
+    for s in under_lock(c) {
         match s {
             // A second acquire starts another job; the bound is about this one.
             Step::Acquire | Step::Release => break,
@@ -404,12 +400,7 @@ pub struct Later {
 
 /// Whether the job has a `renew` step between its first acquire and its first write.
 fn renews_before_first_write(c: &ClientSpec) -> bool {
-    let start = c
-        .job
-        .iter()
-        .position(|s| *s == Step::Acquire)
-        .map_or(0, |i| i + 1);
-    c.job[start..]
+    under_lock(c)
         .iter()
         .take_while(|s| {
             !matches!(
