@@ -890,6 +890,19 @@ fn a_job_that_renews_before_its_first_write_is_refused_by_name() {
     assert_eq!(h.work_ms, 1_000);
 }
 
+/// Every built-in scenario whose client 1 the calculator takes, with its bound under the
+/// scenario's own bounds (its longest pause, delay and drift).
+fn own_bounds() -> Vec<(String, Scenario, Bound)> {
+    built_ins()
+        .into_iter()
+        .filter_map(|(name, sc)| {
+            let h = holder_of(&sc, 0).ok()?;
+            let b = bound(&sc, &h, &Env::of_scenario(&sc)).ok()?;
+            Some((name, sc, b))
+        })
+        .collect()
+}
+
 /// The calculator never answers "safe" for a built-in scenario whose own run is unsafe
 /// without saying what it left out: a fault beyond its bounds, the writes the job does
 /// after its first, or an action no fence can refuse (which then reads unsafe). Each of
@@ -901,11 +914,7 @@ fn a_safe_answer_never_contradicts_the_scenario_s_own_run_unsaid() {
     use leaseline::analysis::bound::later_actions;
     use leaseline::session::calculator::uncovered;
     let mut unsaid = Vec::new();
-    for (name, sc) in built_ins() {
-        let Ok(h) = holder_of(&sc, 0) else { continue };
-        let Ok(b) = bound(&sc, &h, &Env::of_scenario(&sc)) else {
-            continue;
-        };
+    for (name, sc, b) in own_bounds() {
         let run_safe = check(&simulate(&sc).unwrap()).violations.is_empty();
         let said = !uncovered(&sc).is_empty() || later_actions(&sc.clients[0]).is_some();
         if b.safe && !run_safe && !said {
@@ -926,14 +935,7 @@ fn a_safe_answer_never_contradicts_the_scenario_s_own_run_unsaid() {
 /// false one.
 #[test]
 fn the_verdict_and_the_damage_line_agree() {
-    let mut seen = Vec::new();
-    for (name, sc) in built_ins() {
-        let Ok(h) = holder_of(&sc, 0) else { continue };
-        let Ok(b) = bound(&sc, &h, &Env::of_scenario(&sc)) else {
-            continue;
-        };
-        seen.push((name, b));
-    }
+    let mut seen: Vec<(String, Bound)> = own_bounds().into_iter().map(|(n, _, b)| (n, b)).collect();
     let mut g = Gen(31);
     for _ in 0..300 {
         let (_, _, b) = random_renewing(&mut g);
