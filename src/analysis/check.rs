@@ -486,7 +486,7 @@ pub fn check(trace: &Trace) -> Verdict {
         jobs_started: progress
             .clients
             .iter()
-            .filter(|c| c.job != JobEnd::NotStarted)
+            .filter(|c| !matches!(c.job, JobEnd::NotStarted | JobEnd::Unrecorded))
             .count() as u32,
         jobs_finished: progress.jobs_finished(),
         writes_lost: progress.clients.iter().map(|c| c.writes_lost).sum(),
@@ -677,11 +677,14 @@ impl Verdict {
         ));
         // Said only when some work did not get done: a run that finished says nothing
         // more. The headline names the stalled clients; the lines, every unfinished one.
+        // A recorded trace may tell no client's job (no job lines): then there is no
+        // count of jobs to give.
         if let Some(h) = self.progress.headline() {
+            let told = self.progress.jobs_recorded();
+            let count = format!("; {} of {told} jobs finished", st.jobs_finished);
             s.push_str(&format!(
-                "PROGRESS: {h}; {} of {} jobs finished.\n",
-                st.jobs_finished,
-                self.progress.clients.len()
+                "PROGRESS: {h}{}.\n",
+                if told > 0 { count.as_str() } else { "" }
             ));
         }
         for c in self.progress.incomplete() {

@@ -15,6 +15,9 @@
 //! retried write, or the step run again after a re-acquire. Every client has one job (the model's
 //! rule), so a client lane with no `JobStarted` is a job the run ended before it began;
 //! a job with neither end was still under way (queued, retrying) when the run stopped.
+//! A recorded trace may leave the job lines out: a client that asked for the lock, held
+//! it or wrote with no `JobStarted` did start — its trace does not say when, or whether it
+//! ended — so its job is *unrecorded*, and only its refused writes count against it.
 //!
 //! **Superseded or stalled.** When a client's work is left undone and another client took
 //! the lock after its latest grant (its lease ran out and the next holder was granted),
@@ -43,6 +46,10 @@ pub enum JobEnd {
     Aborted,
     /// Every step ran (even if some of its writes were refused on the way).
     Finished,
+    /// A recorded trace with no job lines for a client that acted (asked for the lock,
+    /// held it, wrote): it started, and the trace does not say how its job ended. The
+    /// model always records its jobs, so its runs never have one.
+    Unrecorded,
 }
 
 /// One client's work.
@@ -71,7 +78,7 @@ impl ClientProgress {
     /// The client's work did not get done: its job did not finish, or a write of it
     /// was refused and never redone.
     pub fn incomplete(&self) -> bool {
-        self.job != JobEnd::Finished || self.writes_lost > 0
+        !matches!(self.job, JobEnd::Finished | JobEnd::Unrecorded) || self.writes_lost > 0
     }
 
     /// Its work did not get done, and not because another client took the lock from
@@ -87,6 +94,7 @@ impl ClientProgress {
             JobEnd::Unfinished => "had not finished its job when the run stopped".into(),
             JobEnd::Aborted => format!("aborted its job ({})", self.why),
             JobEnd::Finished => "finished its steps, but a refused write never landed".into(),
+            JobEnd::Unrecorded => "recorded no job lines, and a refused write never landed".into(),
         }
     }
 
@@ -135,6 +143,12 @@ impl Progress {
         done.count() as u32
     }
 
+    /// The jobs the trace tells the course of: every client's but an unrecorded one's.
+    pub fn jobs_recorded(&self) -> u32 {
+        let told = self.clients.iter().filter(|c| c.job != JobEnd::Unrecorded);
+        told.count() as u32
+    }
+
     /// Writes refused, over every client.
     pub fn writes_refused(&self) -> u32 {
         self.clients.iter().map(|c| c.writes_refused).sum()
@@ -162,7 +176,9 @@ impl Progress {
                 s += "aborted: ";
                 s += &first.why;
             }
-            JobEnd::Unfinished | JobEnd::Finished => s += "still under way when the run stopped",
+            JobEnd::Unfinished | JobEnd::Finished | JobEnd::Unrecorded => {
+                s += "still under way when the run stopped"
+            }
         }
         s += ")";
         Some(s)
@@ -198,6 +214,9 @@ pub fn progress(trace: &Trace) -> Progress {
     let slot = |n: NodeId| lanes.iter().position(|m| *m == n);
     // Per client: whether it has held the lock (who took it after is `superseded_by`).
     let mut held = vec![false; lanes.len()];
+    // Per client: whether it asked for the lock, held it or wrote (a job without job
+    // lines, in a recorded trace, did all that unseen by them).
+    let mut acted = vec![false; lanes.len()];
     // A write is its client, key and value: a retried copy or a re-run step is the same
     // write. Refused ones not (yet) landed, and landed ones.
     let mut refused: Vec<(usize, &str, &str)> = Vec::new();
@@ -221,10 +240,16 @@ pub fn progress(trace: &Trace) -> Progress {
                 sent.push((*id, &**value));
             }
             Event::Received { id, .. } if e.node == NodeId::Storage => storage_took = Some(*id),
+            Event::EffectPerformed { client, .. } => {
+                if let Some(c) = slot(*client) {
+                    acted[c] = true;
+                }
+            }
             Event::WriteAccepted {
                 client, key, value, ..
             } => {
                 if let Some(c) = slot(*client) {
+                    acted[c] = true;
                     clients[c].writes_accepted += 1;
                     let w = (c, &**key, &**value);
                     refused.retain(|r| *r != w);
@@ -239,6 +264,7 @@ pub fn progress(trace: &Trace) -> Progress {
                 ..
             } => {
                 if let Some(c) = slot(*client) {
+                    acted[c] = true;
                     let row = &mut clients[c];
                     row.writes_refused += 1;
                     let words = reason.to_string();
@@ -261,6 +287,9 @@ pub fn progress(trace: &Trace) -> Progress {
         let Some(c) = slot(e.node) else {
             continue;
         };
+        if matches!(e.event, Event::Sent { .. } | Event::BeliefStarted { .. }) {
+            acted[c] = true;
+        }
         let row = &mut clients[c];
         match &e.event {
             Event::JobStarted => row.job = JobEnd::Unfinished,
@@ -292,6 +321,9 @@ pub fn progress(trace: &Trace) -> Progress {
         }
     }
     for (c, row) in clients.iter_mut().enumerate() {
+        if row.job == JobEnd::NotStarted && acted[c] {
+            row.job = JobEnd::Unrecorded;
+        }
         row.writes_lost = (refused.iter().filter(|r| r.0 == c).count()
             + conflicted.iter().filter(|r| r.0 == c).count()) as u32;
         // A takeover after the work got done changes nothing.
@@ -445,6 +477,43 @@ mod tests {
         assert_eq!(
             p.headline().as_deref(),
             Some("the work of client 1 and client 2 never completed (still under way when the run stopped)")
+        );
+    }
+
+    /// A recorded trace need not write job lines: a client that held the lock and wrote
+    /// without them did start, and is not said to have "never started its job". Only a
+    /// refused write it never redid counts against it; a client that did nothing at all is
+    /// still one that never started.
+    #[test]
+    fn a_client_that_acted_without_job_lines_has_an_unrecorded_job() {
+        let p = progress(&trace(vec![believe(C1), accept(C1, "a")]));
+        assert_eq!(p.clients[0].job, JobEnd::Unrecorded);
+        assert_eq!(p.clients[1].job, JobEnd::NotStarted);
+        assert!(!p.clients[0].incomplete());
+        assert_eq!(p.jobs_recorded(), 1);
+        let p = progress(&trace(vec![
+            believe(C1),
+            accept(C1, "a"),
+            believe(C2),
+            accept(C2, "b"),
+        ]));
+        assert!(p.live() && p.incomplete().next().is_none());
+        assert_eq!((p.headline(), p.jobs_recorded()), (None, 0));
+        // A refused write never redone is still work not done, said as the trace tells it.
+        let p = progress(&trace(vec![
+            believe(C2),
+            accept(C2, "b"),
+            refuse(C1, "a", 1),
+        ]));
+        let c1 = &p.clients[0];
+        assert_eq!((c1.job, c1.writes_lost), (JobEnd::Unrecorded, 1));
+        assert_eq!(
+            c1.line(),
+            "client 1 recorded no job lines, and a refused write never landed; 1 write refused: no fencing token"
+        );
+        assert_eq!(
+            p.headline().as_deref(),
+            Some("client 1's work never completed (1 write refused)")
         );
     }
 

@@ -39,6 +39,8 @@ fn the_progress_report_adds_up_on_every_built_in_scenario() {
         // One row per client, in lane order.
         assert_eq!(p.clients.len(), sc.clients.len(), "{name}");
         let count = |j: JobEnd| p.clients.iter().filter(|c| c.job == j).count() as u32;
+        // The model records every job it runs: none is left untold.
+        assert_eq!(count(JobEnd::Unrecorded), 0, "{name}");
         let started = p.clients.len() as u32 - count(JobEnd::NotStarted);
         assert_eq!(v.stats.jobs_started, started, "{name}");
         assert_eq!(v.stats.jobs_finished, count(JobEnd::Finished), "{name}");

@@ -606,3 +606,55 @@ fn a_scenario_file_is_told_apart_from_a_recording() {
     let e = recorded::parse("{\"version\": 1}\n").unwrap_err();
     assert!(!e.to_string().contains("scenario"), "{e}");
 }
+
+/// An engineer's own trace often has no `job_*` lines: its clients asked for the lock, held
+/// it and wrote. `check-trace` must not say they "never started" their jobs, nor count
+/// jobs the trace does not tell of; a refused write is still work not done.
+#[test]
+fn a_trace_without_job_lines_does_not_say_its_clients_never_started() {
+    let header = r#"{"leaseline_trace":1,"source":"hand","nodes":[{"name":"worker-a","role":"client"},{"name":"worker-b","role":"client"},{"name":"redis","role":"lock service"},{"name":"db","role":"storage"}]}"#;
+    let lines = [
+        r#"{"t_us":0,"node":"worker-a","event":"acquire_sent"}"#,
+        r#"{"t_us":1000,"node":"worker-a","event":"granted","ttl_ms":5000,"token":1}"#,
+        r#"{"t_us":8000000,"node":"worker-b","event":"acquire_sent"}"#,
+        r#"{"t_us":8001000,"node":"worker-b","event":"granted","ttl_ms":5000,"token":2}"#,
+        r#"{"t_us":8002000,"node":"worker-b","event":"write_sent","key":"x","value":"b","token":2}"#,
+        r#"{"t_us":8003000,"node":"db","event":"write_accepted","client":"worker-b","key":"x","value":"b","token":2}"#,
+        r#"{"t_us":9001000,"node":"worker-a","event":"write_sent","key":"x","value":"a","token":1}"#,
+    ];
+    let fenced = r#"{"t_us":9002000,"node":"db","event":"write_rejected","client":"worker-a","key":"x","value":"a","token":1,"reason":"stale_token","mark":2}"#;
+    let landed = r#"{"t_us":9002000,"node":"db","event":"write_accepted","client":"worker-a","key":"x","value":"a","token":1}"#;
+    let dir = std::env::temp_dir().join(format!("leaseline-jobless-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, last) in [("fenced", fenced), ("unfenced", landed)] {
+        let file = dir.join(format!("{name}.ndjson"));
+        let text = [&[header][..], &lines, &[last]].concat().join("\n") + "\n";
+        std::fs::write(&file, text).unwrap();
+        let [text, json] = check_trace_outputs(&file);
+        assert!(!text.contains("never started"), "{name}:\n{text}");
+        assert!(
+            !text.contains("jobs finished"),
+            "{name}: no job is told:\n{text}"
+        );
+        let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let jobs = &json["progress"]["clients"];
+        assert_eq!(
+            (jobs[0]["job"].as_str(), jobs[1]["job"].as_str()),
+            (Some("unrecorded"), Some("unrecorded")),
+            "{name}"
+        );
+        assert_eq!(json["stats"]["jobs_started"], 0, "{name}");
+        if name == "fenced" {
+            // The refused write of worker-a was never redone: work not done, told as such
+            // (and not a stall: worker-b took the lock after it).
+            assert!(!text.contains("PROGRESS"), "{text}");
+            assert!(text.contains("work not done: client 1 lost the lock to client 2 and recorded no job lines, and a refused write never landed"), "{text}");
+        } else {
+            assert!(
+                !text.contains("PROGRESS") && !text.contains("work not done"),
+                "{text}"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
