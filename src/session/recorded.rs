@@ -21,6 +21,21 @@ use std::rc::Rc;
 pub use super::run::{Recorded, BUILT_IN};
 
 impl Session {
+    /// The service of a recording on screen with no scenario of the model behind it
+    /// (`Recorded::unmodelled`): what the page says of its service and fence comes from
+    /// the recording alone. A player opens no recording (`Action::OpenRecorded` is the
+    /// whole app's), so its build says so as a constant and links none of those words.
+    pub fn recording_unmodelled(&self) -> Option<Rc<str>> {
+        #[cfg(not(feature = "player"))]
+        return self
+            .doc
+            .recorded
+            .as_ref()
+            .and_then(|r| r.unmodelled.clone());
+        #[cfg(feature = "player")]
+        None
+    }
+
     /// Opens a recording (`text`, the format of docs/trace-format.md) as the run on screen,
     /// beside the model's run of `scenario` (its JSON; else the built-in scenario the
     /// header names, if any). A refusal names the line and field, and keeps the run on
@@ -60,6 +75,9 @@ impl Session {
             title: Rc::from(title),
             name: name.map(Rc::from),
             about: about(&rec),
+            unmodelled: model
+                .is_none()
+                .then(|| Rc::from(rec.header.service.as_deref().unwrap_or("system"))),
         }));
         self.doc.versus = model.map(|_| {
             let run = simulated;
@@ -109,16 +127,18 @@ fn stand_in(rec: &Recording, end_ms: i64) -> Scenario {
 
 fn about(rec: &Recording) -> String {
     let h = &rec.header;
-    let mut s = format!(
-        "What happened on a real {}",
-        h.service.as_deref().unwrap_or("system")
-    );
-    if let Some(src) = &h.source {
-        s.push_str(&format!(" (recorded by the {src})"));
-    }
-    s.push_str(
-        ", read from its recorded trace and judged by the same checker as the model's runs.",
-    );
+    let service = h.service.as_deref().unwrap_or("system");
+    let read = ", read from its recorded trace and judged by the same checker as the model's runs.";
+    // `source` is free text, "who wrote the file": the lab, a hand, the model's exporter
+    // (whose run is no real one).
+    let mut s = match h.source.as_deref() {
+        Some("model") => "The model's own run, written out as a recorded trace and judged by \
+                          the same checker as the model's runs."
+            .to_string(),
+        Some("hand") => format!("What happened on a real {service} (written by hand){read}"),
+        Some(src) => format!("What happened on a real {service} (recorded by the {src}){read}"),
+        None => format!("What happened on a real {service}{read}"),
+    };
     if let Some(n) = &h.notes {
         s.push(' ');
         s.push_str(n);

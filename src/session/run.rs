@@ -127,6 +127,11 @@ pub struct Recorded {
     pub name: Option<Rc<str>>,
     /// Where it came from, in a sentence (service, source, the header's notes).
     pub about: String,
+    /// The lock service as the recording names it ("system" when it names none), when no
+    /// scenario of the model stands behind it — an imported file naming no built-in one,
+    /// shown over a stand-in scenario. The page then says nothing of the stand-in's
+    /// service or fence, which are not the recording's; `None` when a scenario does.
+    pub unmodelled: Option<Rc<str>>,
 }
 
 /// The built-in recordings, as the lab wrote them (tests/recorded/lab/, copied beside the

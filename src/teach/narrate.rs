@@ -552,6 +552,22 @@ pub fn service_line(f: Flavor) -> (String, String) {
     )
 }
 
+/// The lock service of a recording with no scenario of the model behind it, named as the
+/// recording names it: what it offers is only what its trace shows, so nothing is said of
+/// a fence or of how it works ("Lock service: my-redis (recorded). ", "…").
+pub fn recorded_service_line(service: &str) -> (String, String) {
+    (
+        format!("Lock service: {service} (recorded). "),
+        "What it offers is what the trace shows: no scenario of the model stands behind this recording.".to_string(),
+    )
+}
+
+/// A recording's storage fence, with no scenario behind it: only its refusals tell.
+pub const RECORDED_FENCE: &str = "fence: as the trace shows";
+
+/// The fence switch over such a recording, which has no model run to switch.
+pub const FENCE_AS_RECORDED: &str = "Fencing: as recorded";
+
 /// The summary of the flavor's explainer.
 pub fn explainer_summary(f: Flavor) -> String {
     format!("How {} works, and what it guarantees", f.name())

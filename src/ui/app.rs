@@ -156,6 +156,7 @@ pub fn App() -> Html {
         speed: model.speed_label(),
         fenced: run.fenced(),
         hide_fence: hides,
+        recorded_fence: model.recording_unmodelled().is_some(),
         can_undo: model.can_undo(),
         can_redo: model.can_redo(),
         has_violation: !hides && !run.verdict.violations.is_empty(),
@@ -167,6 +168,7 @@ pub fn App() -> Html {
         t: model.play.cursor.t,
         on_action: on_action.clone(),
         hide_fence: hides,
+        unmodelled: model.recording_unmodelled(),
         #[cfg(not(feature = "lite"))]
         list: (*list).clone(),
     };

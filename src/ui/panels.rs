@@ -22,6 +22,9 @@ pub struct PanelProps {
     /// does with a late write, is hidden as the playbar's switch is (a stop that turns on
     /// it states it in its own words).
     pub hide_fence: bool,
+    /// A recording with no scenario behind it: its service as it names it
+    /// (`Recorded::unmodelled`). The stand-in scenario's service and fence are not said.
+    pub unmodelled: Option<Rc<str>>,
     /// The list of what was last focused or clicked on the diagram (a fold of labels, a
     /// mark drawn for several events), shown once the cursor has reached all of it.
     #[cfg(not(feature = "lite"))]
@@ -59,7 +62,10 @@ pub fn inspector(props: &PanelProps) -> Html {
         }
     });
     let flavor = props.run.scenario.coordinator.flavor;
-    let (service, offered) = narrate::service_line(flavor);
+    let (service, offered) = match &props.unmodelled {
+        Some(name) => narrate::recorded_service_line(name),
+        None => narrate::service_line(flavor),
+    };
     let storage_local = st.local(NodeId::Storage, t);
     let fence_mode = props.run.scenario.storage.fence;
     // What a count or a stacked mark on the diagram stands for, listed in full; not
@@ -88,10 +94,12 @@ pub fn inspector(props: &PanelProps) -> Html {
                 <strong>{ service }</strong>
                 { offered }
             </p>
-            <details class="explainer">
-                <summary>{ narrate::explainer_summary(flavor) }</summary>
-                <p>{ explainer }</p>
-            </details>
+            if props.unmodelled.is_none() {
+                <details class="explainer">
+                    <summary>{ narrate::explainer_summary(flavor) }</summary>
+                    <p>{ explainer }</p>
+                </details>
+            }
             <table>
                 <thead><tr><th scope="col">{ "node" }</th><th scope="col">{ "clock" }</th><th scope="col">{ "state" }</th><th scope="col">{ "believes" }</th></tr></thead>
                 <tbody>
@@ -102,6 +110,8 @@ pub fn inspector(props: &PanelProps) -> Html {
                         <td class="num">{ fmt_ms(storage_local) }</td>
                         if props.hide_fence {
                             <td title="Hidden until you answer the question">{ "fence: ?" }</td>
+                        } else if props.unmodelled.is_some() {
+                            <td title="A recording tells what storage did, not how its fence was set">{ narrate::RECORDED_FENCE }</td>
                         } else {
                             <td title={fence_mode.title()}>{ narrate::fence_words(fence_mode) }</td>
                         }

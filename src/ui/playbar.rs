@@ -24,6 +24,9 @@ pub struct PlaybarProps {
     pub fenced: bool,
     /// A quiz stop is waiting for an answer the fence switch would give away.
     pub hide_fence: bool,
+    /// A recording with no scenario of the model behind it (`Recorded::unmodelled`): its
+    /// fence is what its trace shows, and there is no run of it to switch.
+    pub recorded_fence: bool,
     pub can_undo: bool,
     pub can_redo: bool,
     pub has_violation: bool,
@@ -112,6 +115,9 @@ pub fn playbar(p: &PlaybarProps) -> Html {
             <div class="group">
                 if p.hide_fence {
                     <button type="button" class="control fence" disabled=true title="Hidden until you answer the question">{ crate::teach::narrate::FENCE_HIDDEN }</button>
+                } else if p.recorded_fence {
+                    <button type="button" class="control fence" disabled=true
+                            title="This recording names no scenario of the model: its fence is what its trace shows, and there is no model run of it to switch">{ crate::teach::narrate::FENCE_AS_RECORDED }</button>
                 } else {
                     <button type="button" class={css(&["control fence", when(p.fenced, "on")])} aria-pressed={p.fenced.to_string()}
                             title="Fencing: storage rejects writes with an older token (F)" onclick={fence}>

@@ -102,6 +102,16 @@ describe('model vs reality', () => {
       await until(async () => (await digestOf(page)) !== before, 'the recording replaced the run');
       await page.locator('.scenario-description.recorded').waitFor();
       assert.ok(page.url().endsWith('#s=delayed-write'), `the address is left alone: ${page.url()}`);
+      // A file picked here names no built-in scenario: the scenario under it only stands in,
+      // so the inspector says the recording's service and claims no fence the stand-in has.
+      const inspector = page.getByRole('region', { name: 'Inspector' });
+      assert.match(await inspector.locator('p.service').innerText(), /^Lock service: etcd \(recorded\)\. What it offers is what the trace shows/);
+      assert.equal(await inspector.locator('details.explainer').count(), 0);
+      assert.match(await inspector.innerText(), /fence: as the trace shows/);
+      assert.doesNotMatch(await inspector.innerText(), /generic|fence: off/);
+      const fence = page.getByRole('toolbar', { name: 'Playback' }).getByRole('button', { name: /^Fencing/ });
+      assert.equal(await fence.innerText(), 'Fencing: as recorded');
+      assert.ok(await fence.isDisabled(), 'no model run of this recording to switch');
       assert.deepEqual(problems, []);
     } finally {
       await context.close();

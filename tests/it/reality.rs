@@ -7,6 +7,7 @@
 use leaseline::analysis::compare::agreement;
 use leaseline::model::recorded;
 use leaseline::model::scenario::Scenario;
+use leaseline::session::edit::Edit;
 use leaseline::session::recorded::{BUILT_IN, MODEL};
 use leaseline::session::{Action, Session};
 use std::rc::Rc;
@@ -141,6 +142,66 @@ fn an_imported_recording_without_its_scenario_draws_alone_and_an_edit_returns_to
         !s.doc.run.verdict.violations.is_empty(),
         "the unfenced Redis run is unsafe"
     );
-    let edited = s.reduce(Action::ToggleFence);
+    // The scenario under it stands in for one the recording does not name: the page says
+    // the recording's service, never the stand-in's (generic, unfenced).
+    let r = s.doc.recorded.as_ref().unwrap();
+    assert_eq!(r.unmodelled.as_deref(), Some("redis"));
+    assert!(
+        r.about.contains("real redis (recorded by the lab)"),
+        "{}",
+        r.about
+    );
+    // The fence switch has no model run of this recording to switch: it is drawn disabled,
+    // and its key does nothing.
+    assert_eq!(s.recording_unmodelled().as_deref(), Some("redis"));
+    let toggled = s.clone().reduce(Action::ToggleFence);
+    assert!(toggled.doc.recorded.is_some());
+    assert_eq!(toggled.doc.run.digest, s.doc.run.digest);
+    // An edit of the scenario under it (the TTL, here) is the model's run of it.
+    let edited = s.reduce(Action::Edit(Edit::SetTtl(5_000)));
     assert!(edited.doc.recorded.is_none());
+}
+
+/// Who wrote a file is free text (`source`): a recording written by hand is not said to be
+/// "recorded by the hand", nor the model's own run, written out, "a real" one; one naming no service is a
+/// "system", and with a built-in scenario behind it the model describes the service.
+#[test]
+fn a_recording_says_who_wrote_it_and_names_its_own_service() {
+    let (text, _) = files("gc-pause-redis");
+    let open_as = |header: (&str, &str)| {
+        let text = text.replacen(header.0, header.1, 1);
+        Rc::new(Session::default_page()).reduce(Action::OpenRecorded {
+            text,
+            scenario: None,
+            name: None,
+        })
+    };
+    let hand = open_as(("\"source\":\"lab\"", "\"source\":\"hand\""));
+    let r = hand.doc.recorded.as_ref().unwrap();
+    assert!(
+        r.about
+            .starts_with("What happened on a real redis (written by hand),"),
+        "{}",
+        r.about
+    );
+    let exported = open_as(("\"source\":\"lab\"", "\"source\":\"model\""));
+    let about = &exported.doc.recorded.as_ref().unwrap().about;
+    assert!(
+        about.starts_with("The model's own run, written out as a recorded trace"),
+        "{about}"
+    );
+    assert!(!about.starts_with("What happened on a real"), "{about}");
+    let unnamed = open_as(("\"service\":\"redis\",", ""));
+    let r = unnamed.doc.recorded.as_ref().unwrap();
+    assert_eq!(r.unmodelled.as_deref(), Some("system"));
+    // A built-in recording opens over the lab's own scenario: the model describes it.
+    assert_eq!(
+        open("gc-pause-redis")
+            .doc
+            .recorded
+            .as_ref()
+            .unwrap()
+            .unmodelled,
+        None
+    );
 }

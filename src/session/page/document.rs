@@ -22,6 +22,11 @@ impl Session {
 
     /// Fenced writes on or off.
     pub(super) fn toggle_fence(&mut self) {
+        // A recording with no scenario behind it has no model run to fence: the scenario
+        // under it only stands in for one (the switch is drawn disabled; this is its key).
+        if self.recording_unmodelled().is_some() {
+            return;
+        }
         let f = self.doc.run.scenario.storage.fence.flipped();
         match self.doc.history.edit(&Edit::SetFence(f)) {
             Ok(()) => self.rerun(),
