@@ -568,6 +568,16 @@ pub const RECORDED_FENCE: &str = "fence: as the trace shows";
 /// The fence switch over such a recording, which has no model run to switch.
 pub const FENCE_AS_RECORDED: &str = "Fencing: as recorded";
 
+/// What a tool that reads a scenario (`verb`: what it does with one, "bound") says over
+/// such a recording, instead of answering about the scenario that only stands in under it.
+pub fn unmodelled_tool(verb: &str) -> String {
+    format!(
+        "This recording names no scenario of the model, so there is none here to {verb}. \
+         A trace whose header names a built-in one (\"scenario\": \"gc-pause\") opens \
+         beside the model's run of it; the scenario editor starts one of your own."
+    )
+}
+
 /// The summary of the flavor's explainer.
 pub fn explainer_summary(f: Flavor) -> String {
     format!("How {} works, and what it guarantees", f.name())

@@ -297,6 +297,17 @@ pub fn App() -> Html {
         |p: Panel, body: Html| panel_details(p, model.nav.panels.is_open(p), &on_action, body);
     #[cfg(not(feature = "player"))]
     let explore_asks = model.effects.explore();
+    // A recording with no scenario behind it: the scenario under it only stands in, so
+    // the tools that read a scenario (its settings, a search, the bounds) say so instead
+    // of answering about the stand-in. The editor stays: it starts a scenario of one's own.
+    #[cfg(not(feature = "player"))]
+    let tool = |p: Panel, verb: &str, body: Html| match model.recording_unmodelled() {
+        Some(_) => side(
+            p,
+            html! { <p class="hint unmodelled">{ crate::teach::narrate::unmodelled_tool(verb) }</p> },
+        ),
+        None => side(p, body),
+    };
     #[cfg(not(feature = "player"))]
     let (menus_and_share, legend, view, tools) = (
         html! {
@@ -325,10 +336,10 @@ pub fn App() -> Html {
         },
         html! {
             <>
-                { side(Panel::Settings, html! { <Settings run={run.clone()} on_action={on_action.clone()} {on_error} /> }) }
+                { tool(Panel::Settings, "set", html! { <Settings run={run.clone()} on_action={on_action.clone()} {on_error} /> }) }
                 { side(Panel::Editor, html! { <Editor run={run.clone()} on_action={on_action.clone()} /> }) }
-                { side(Panel::Explore, html! { <super::explore::Explore run={run.clone()} on_action={on_action.clone()} asks={explore_asks} /> }) }
-                { side(Panel::Calculator, html! { <super::calculator::Calculator run={run.clone()} on_action={on_action.clone()} /> }) }
+                { tool(Panel::Explore, "search", html! { <super::explore::Explore run={run.clone()} on_action={on_action.clone()} asks={explore_asks} /> }) }
+                { tool(Panel::Calculator, "bound", html! { <super::calculator::Calculator run={run.clone()} on_action={on_action.clone()} /> }) }
                 { side(Panel::Io, html! { <Io run={run.clone()} zoom={model.frame.zoom} on_action={on_action.clone()} /> }) }
             </>
         },

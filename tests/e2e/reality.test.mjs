@@ -112,6 +112,11 @@ describe('model vs reality', () => {
       const fence = page.getByRole('toolbar', { name: 'Playback' }).getByRole('button', { name: /^Fencing/ });
       assert.equal(await fence.innerText(), 'Fencing: as recorded');
       assert.ok(await fence.isDisabled(), 'no model run of this recording to switch');
+      // Nor do the tools that read a scenario answer about the stand-in.
+      await page.locator('details.calculator > summary').click();
+      const calculator = page.locator('details.calculator');
+      assert.match(await calculator.innerText(), /names no scenario of the model, so there is none here to bound/);
+      assert.doesNotMatch(await calculator.innerText(), /overlap up to/);
       assert.deepEqual(problems, []);
     } finally {
       await context.close();
