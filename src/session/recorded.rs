@@ -4,8 +4,12 @@
 //!
 //! The recording is shown, not simulated: it has no scenario to edit. So any edit (the
 //! fence switch, a fault from the stage, undo) leaves it for the model's own run of the
-//! scenario — `Session::rerun` forgets the recording — and the link of a recording is
-//! the name of a built-in one (`rec=NAME`, fetched by the page) or nothing.
+//! scenario it ran — `Session::rerun` forgets the recording — and the link of a recording
+//! is the name of a built-in one (`rec=NAME`, fetched by the page) or nothing. A recording
+//! that names no scenario of the model is drawn over a stand-in (`stand_in`: as many
+//! clients, no faults), which is not its scenario: the page says nothing of the stand-in's
+//! service or fence, its tools that read a scenario say there is none, and an edit of it
+//! is refused (`Session::recording_unmodelled`).
 
 use super::page::Session;
 use super::run::{Run, Versus};

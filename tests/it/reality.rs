@@ -2,7 +2,7 @@
 //! the run on screen, judged by the same checker, beside the model's run of the scenario it
 //! ran, whose key moments it matches in order; the link names it; a bad recording is refused
 //! with its line and field while the run on screen stays; an edit leaves the recording for
-//! the model's own run.
+//! the model's own run, and is refused over a recording that names no scenario.
 
 use leaseline::analysis::compare::agreement;
 use leaseline::model::recorded;
@@ -152,14 +152,23 @@ fn an_imported_recording_without_its_scenario_draws_alone_and_an_edit_returns_to
         r.about
     );
     // The fence switch has no model run of this recording to switch: it is drawn disabled,
-    // and its key does nothing.
+    // and its key, like any edit of the scenario under it, is refused with a word on
+    // where a scenario comes from; the recording stays.
     assert_eq!(s.recording_unmodelled().as_deref(), Some("redis"));
-    let toggled = s.clone().reduce(Action::ToggleFence);
-    assert!(toggled.doc.recorded.is_some());
-    assert_eq!(toggled.doc.run.digest, s.doc.run.digest);
-    // An edit of the scenario under it (the TTL, here) is the model's run of it.
-    let edited = s.reduce(Action::Edit(Edit::SetTtl(5_000)));
+    for edit in [Action::ToggleFence, Action::Edit(Edit::SetTtl(5_000))] {
+        let refused = s.clone().reduce(edit);
+        assert!(refused.doc.recorded.is_some());
+        assert_eq!(refused.doc.run.digest, s.doc.run.digest);
+        let e = refused.doc.error.as_deref().unwrap_or_default();
+        assert!(e.contains("names no scenario of the model"), "{e}");
+    }
+    // A scenario of the reader's own, from the editor, is the model's run of it.
+    let own = leaseline::teach::presets::preset("gc-pause")
+        .unwrap()
+        .scenario();
+    let edited = s.reduce(Action::RunDraft(own.to_json_pretty()));
     assert!(edited.doc.recorded.is_none());
+    assert_eq!(edited.doc.error, None);
 }
 
 /// Who wrote a file is free text (`source`): a recording written by hand is not said to be

@@ -10,6 +10,9 @@ impl Session {
     /// An edit of the scenario on screen, kept in the undo history.
     #[cfg_attr(feature = "player", allow(dead_code))]
     pub(super) fn edit(&mut self, e: &Edit) {
+        if self.refuse_stand_in() {
+            return;
+        }
         match self.doc.history.edit(e) {
             Ok(()) => {
                 self.doc.error = None;
@@ -20,11 +23,22 @@ impl Session {
         }
     }
 
+    /// A recording with no scenario of the model behind it is on screen: an edit of the
+    /// scenario under it (a fault from the stage, the fence) would run the stand-in, which
+    /// is not the recording's, so it is refused with a word on where a scenario comes from.
+    /// The editor's draft is not an edit of it: it is a scenario of the reader's own.
+    fn refuse_stand_in(&mut self) -> bool {
+        let refused = self.recording_unmodelled().is_some();
+        if refused {
+            self.doc.error = Some(crate::teach::narrate::unmodelled_tool("change"));
+        }
+        refused
+    }
+
     /// Fenced writes on or off.
     pub(super) fn toggle_fence(&mut self) {
-        // A recording with no scenario behind it has no model run to fence: the scenario
-        // under it only stands in for one (the switch is drawn disabled; this is its key).
-        if self.recording_unmodelled().is_some() {
+        // The switch is drawn disabled over such a recording; this is its key.
+        if self.refuse_stand_in() {
             return;
         }
         let f = self.doc.run.scenario.storage.fence.flipped();
