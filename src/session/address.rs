@@ -194,6 +194,14 @@ impl Session {
         // A built-in question has a number a link can name; an author's questions travel
         // with the scenario and are offered again where it opens.
         v.quiz = self.teach.quiz.filter(|q| !q.author).map(|q| q.question);
+        if v.quiz.is_some() {
+            // A question opens its own scenario afresh wherever its link is opened
+            // (`start_quiz`): the scenario, seed, fence and lock service on screen are its
+            // own, or changed by the reader on the way, and a link restores neither. The
+            // link is the question (`#quiz=2`), the plain link a player reads.
+            v.source = Source::Named(share::DEFAULT_SCENARIO.to_string());
+            (v.seed, v.fence, v.flavor) = (None, None, None);
+        }
         // The span's own window is not a zoom: the link says it once, as `from=`/`to=`.
         v.zoom = self
             .frame

@@ -997,3 +997,46 @@ fn a_link_to_a_changed_built_in_run_opens_it_as_edited() {
     assert_eq!(shown(&own).1, Some("Custom: My lock check".into()));
     assert_eq!(own.description(), sc.description);
 }
+
+/// A question's page keeps the plain link it was opened at (`#quiz=2`), which the links'
+/// player reads: a reload or a copied address must not turn it into a link only the whole
+/// app follows (`#s=…&quiz=2`). A fence switched on the way is not in it — the question
+/// opens its own scenario afresh — and the link opens the same question.
+#[test]
+fn a_question_s_link_stays_the_question_s_plain_link() {
+    use leaseline::session::link::plain;
+    let s = act(page(), [Action::Navigate("#quiz=2".into())]);
+    assert_eq!(s.nav.fragment.as_deref(), Some("#quiz=2"));
+    assert!(plain("#quiz=2").is_some());
+    let (full, embed) = s.share_fragments();
+    assert_eq!(
+        (full.as_str(), embed.as_str()),
+        ("#quiz=2", "#quiz=2&embed=1")
+    );
+    assert!(plain(&embed).is_some());
+    // Skipped to the stop, picked, revealed, fence switched: the question and the cursor.
+    let s = act(
+        s,
+        [Action::SkipToStop, Action::Pick(0), Action::StepForward],
+    );
+    let s = play_frames(s, 1_000_000, |s| !s.play.playing);
+    let s = act(s, [Action::ToggleFence]);
+    let fragment = s.nav.fragment.clone().expect("paused: a link");
+    assert!(
+        fragment.starts_with("#t=") && fragment.ends_with("&quiz=2"),
+        "{fragment}"
+    );
+    assert!(
+        !fragment.contains("s=") && !fragment.contains("fence="),
+        "{fragment}"
+    );
+    let t = act(page(), [Action::Navigate(fragment.to_string())]);
+    assert_eq!(t.teach.quiz.map(|q| q.question), Some(1));
+    assert_eq!(t.doc.name, Some("tail-latency".into()));
+    // (The answer is not in a link: the question opens unanswered, held at its stop.)
+    assert!(t.quiz_waiting() && t.play.cursor.t <= s.play.cursor.t);
+    // A link of the older form, with the scenario beside the question, still opens it.
+    let old = act(page(), [Action::Navigate("#s=tail-latency&quiz=2".into())]);
+    assert_eq!(old.teach.quiz.map(|q| q.question), Some(1));
+    assert_eq!(old.nav.fragment.as_deref(), Some("#quiz=2"));
+}

@@ -180,9 +180,14 @@ pub fn unpack(value: &str) -> Result<Scenario, String> {
 
 /// The fragment for a view, starting with `#`.
 pub fn encode(v: &ViewState) -> String {
+    // A built-in question opens its own scenario (`start_quiz`): beside one, the default
+    // scenario goes unsaid, so a question's page keeps the plain link a player reads
+    // (`#quiz=2`) through a reload or a copied address. (A beat is a named scenario's.)
+    let question = v.quiz.is_some() && v.recorded.is_none() && v.beat.is_none();
     // A recording is named on its own: it has no scenario to name.
     let mut parts = vec![match (&v.recorded, &v.source) {
         (Some(r), _) => format!("rec={r}"),
+        (None, Source::Named(name)) if question && name == DEFAULT_SCENARIO => String::new(),
         (None, Source::Named(name)) => format!("s={name}"),
         #[cfg(not(feature = "player"))]
         (None, Source::Custom(sc)) => format!("sc={}", pack(sc)),
@@ -216,6 +221,7 @@ pub fn encode(v: &ViewState) -> String {
         "origins",
         (!v.origins.is_empty()).then(|| v.origins.join(",")),
     );
+    parts.retain(|p| !p.is_empty());
     format!("#{}", parts.join("&"))
 }
 
@@ -294,7 +300,14 @@ pub fn decode(fragment: &str) -> Result<ViewState, String> {
             v.source = Source::Custom(sc);
             horizon
         }
-        (None, None) => PageCourse::open(DEFAULT_SCENARIO).map_or(i64::MAX, |sc| sc.horizon_ms),
+        // A question alone opens its own scenario: its times are that run's.
+        (None, None) => {
+            let asked = quiz
+                .and_then(|x| ordinal("quiz", x, PageCourse::QUESTIONS.len()).ok())
+                .and_then(PageCourse::quiz);
+            let name = asked.and_then(|q| q.scenario()).unwrap_or(DEFAULT_SCENARIO);
+            PageCourse::open(name).map_or(i64::MAX, |sc| sc.horizon_ms)
+        }
     };
     if let Some(x) = seed {
         v.seed = Some(whole(x).ok_or_else(|| {
