@@ -331,12 +331,13 @@ describe('the first load and the whole app', () => {
       await page.goto(`${h.url}#quiz=2`);
       await page.reload({ waitUntil: 'load' });
       const quiz = page.getByRole('region', { name: 'Interview question' });
+      await quiz.getByRole('button', { name: 'Skip to the stop' }).waitFor();
+      // The whole app kept the question's plain link (`#quiz=2`): the reload is the player's.
+      assert.ok(page.url().endsWith('#quiz=2'), page.url());
+      assert.match(wasm.at(-1), PLAYER, 'the reload asked for the player');
       await quiz.getByRole('button', { name: 'Skip to the stop' }).click();
       const prediction = page.getByRole('group', { name: 'Your prediction' });
       await prediction.waitFor();
-      // The player keeps the question's plain link: a reload of it is the player's again.
-      assert.ok(page.url().endsWith('#quiz=2'), page.url());
-      assert.match(wasm.at(-1), PLAYER, 'the reload asked for the player');
       await prediction.getByRole('button').nth(1).click();
       await until(async () => (await prediction.getByRole('button').nth(1).getAttribute('aria-pressed')) === 'true', 'the pick');
       const asked = await quiz.innerText();
