@@ -330,6 +330,13 @@ impl State {
         self.step += 1;
         self.t = e.t;
         let n = e.node;
+        // A recorded trace may leave its job lines out: a client that sends or takes the
+        // lock has started its job, whatever its lines say (the model starts it first).
+        if matches!(e.event, Event::Sent { .. } | Event::BeliefStarted { .. }) {
+            if let Some(c) = self.client(n).filter(|c| c.status == JobStatus::NotStarted) {
+                c.status = JobStatus::Running;
+            }
+        }
         match &e.event {
             Event::JobStarted => {
                 if let Some(c) = self.client(n) {
@@ -684,6 +691,23 @@ mod tests {
     use super::*;
     use crate::model::sim::simulate;
     use crate::teach::presets::preset;
+
+    /// A recorded trace with no job lines: a client that takes the lock is running its
+    /// job from then, as the progress report counts it, not "not started".
+    #[test]
+    fn a_client_that_acts_without_job_lines_is_running() {
+        let c1 = NodeId::Client(0);
+        let belief = Event::BeliefStarted {
+            token: 0,
+            epoch: 0,
+            deadline_local: 5_000,
+        };
+        let nodes = [c1, NodeId::Client(1), NodeId::COORD, NodeId::Storage];
+        let trace = crate::model::trace::by_hand(&nodes, vec![(c1, belief)]);
+        let st = Projection::new(&trace).state_at(&trace, 1);
+        assert_eq!(st.clients[0].status, JobStatus::Running);
+        assert_eq!(st.clients[1].status, JobStatus::NotStarted);
+    }
 
     #[test]
     fn keyframed_seek_equals_a_plain_fold_at_every_step() {

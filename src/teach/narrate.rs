@@ -571,12 +571,19 @@ pub const FENCE_AS_RECORDED: &str = "Fencing: as recorded";
 /// What a tool that reads a scenario (`verb`: what it does with one, "bound") says over
 /// such a recording, instead of answering about the scenario that only stands in under it.
 pub fn unmodelled_tool(verb: &str) -> String {
-    format!(
-        "This recording names no scenario of the model, so there is none here to {verb}. \
-         A trace whose header names a built-in one (\"scenario\": \"gc-pause\") opens \
-         beside the model's run of it; the scenario editor starts one of your own."
-    )
+    format!("This recording names no scenario of the model, so there is none here to {verb}. {WHERE_A_SCENARIO_COMES_FROM}")
 }
+
+/// The refusal of an edit over such a recording (a fault from the stage, the fence key),
+/// led by what it is about, as every refusal on the page is.
+pub fn unmodelled_edit() -> String {
+    format!("recording: it names no scenario of the model, so there is none to change. {WHERE_A_SCENARIO_COMES_FROM}")
+}
+
+/// Where a recording's scenario comes from, said wherever one is missing.
+const WHERE_A_SCENARIO_COMES_FROM: &str = "A trace whose header names a built-in one \
+     (\"scenario\": \"gc-pause\") opens beside the model's run of it; the scenario editor \
+     starts one of your own.";
 
 /// The summary of the flavor's explainer.
 pub fn explainer_summary(f: Flavor) -> String {

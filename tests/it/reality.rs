@@ -160,7 +160,10 @@ fn an_imported_recording_without_its_scenario_draws_alone_and_an_edit_returns_to
         assert!(refused.doc.recorded.is_some());
         assert_eq!(refused.doc.run.digest, s.doc.run.digest);
         let e = refused.doc.error.as_deref().unwrap_or_default();
-        assert!(e.contains("names no scenario of the model"), "{e}");
+        assert!(
+            e.starts_with("recording: it names no scenario of the model"),
+            "{e}"
+        );
     }
     // A scenario of the reader's own, from the editor, is the model's run of it.
     let own = leaseline::teach::presets::preset("gc-pause")

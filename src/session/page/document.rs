@@ -30,7 +30,7 @@ impl Session {
     fn refuse_stand_in(&mut self) -> bool {
         let refused = self.recording_unmodelled().is_some();
         if refused {
-            self.doc.error = Some(crate::teach::narrate::unmodelled_tool("change"));
+            self.doc.error = Some(crate::teach::narrate::unmodelled_edit());
         }
         refused
     }
