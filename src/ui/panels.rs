@@ -62,7 +62,13 @@ pub fn inspector(props: &PanelProps) -> Html {
         }
     });
     let flavor = props.run.scenario.coordinator.flavor;
-    let (service, offered) = match &props.unmodelled {
+    // A player opens no recording (`Session::recording_unmodelled`): said as a constant,
+    // its build links none of a recording's words.
+    #[cfg(not(feature = "player"))]
+    let unmodelled = props.unmodelled.clone();
+    #[cfg(feature = "player")]
+    let unmodelled: Option<Rc<str>> = None;
+    let (service, offered) = match &unmodelled {
         Some(name) => narrate::recorded_service_line(name),
         None => narrate::service_line(flavor),
     };
@@ -94,7 +100,7 @@ pub fn inspector(props: &PanelProps) -> Html {
                 <strong>{ service }</strong>
                 { offered }
             </p>
-            if props.unmodelled.is_none() {
+            if unmodelled.is_none() {
                 <details class="explainer">
                     <summary>{ narrate::explainer_summary(flavor) }</summary>
                     <p>{ explainer }</p>
@@ -110,7 +116,7 @@ pub fn inspector(props: &PanelProps) -> Html {
                         <td class="num">{ fmt_ms(storage_local) }</td>
                         if props.hide_fence {
                             <td title="Hidden until you answer the question">{ "fence: ?" }</td>
-                        } else if props.unmodelled.is_some() {
+                        } else if unmodelled.is_some() {
                             <td title="A recording tells what storage did, not how its fence was set">{ narrate::RECORDED_FENCE }</td>
                         } else {
                             <td title={fence_mode.title()}>{ narrate::fence_words(fence_mode) }</td>

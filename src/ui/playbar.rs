@@ -68,6 +68,12 @@ fn text_button(label: &str, key: &str, text: &str, action: Action, cb: &Callback
 /// A plain function of its props, not a component: it changes on every frame of playback
 /// anyway, so memoizing it would buy nothing, and each component costs wasm size.
 pub fn playbar(p: &PlaybarProps) -> Html {
+    // A player opens no recording (`Session::recording_unmodelled`): said as a constant,
+    // its build links none of a recording's words.
+    #[cfg(not(feature = "player"))]
+    let recorded_fence = p.recorded_fence;
+    #[cfg(feature = "player")]
+    let recorded_fence = false;
     let cb = &p.on_action;
     let (at_start, at_end) = (p.at_start, p.at_end);
     let scrub = {
@@ -115,7 +121,7 @@ pub fn playbar(p: &PlaybarProps) -> Html {
             <div class="group">
                 if p.hide_fence {
                     <button type="button" class="control fence" disabled=true title="Hidden until you answer the question">{ crate::teach::narrate::FENCE_HIDDEN }</button>
-                } else if p.recorded_fence {
+                } else if recorded_fence {
                     <button type="button" class="control fence" disabled=true
                             title="This recording names no scenario of the model: its fence is what its trace shows, and there is no model run of it to switch">{ crate::teach::narrate::FENCE_AS_RECORDED }</button>
                 } else {
