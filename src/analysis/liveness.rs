@@ -16,7 +16,7 @@
 //! rule), so a client lane with no `JobStarted` is a job the run ended before it began;
 //! a job with neither end was still under way (queued, retrying) when the run stopped.
 //! A recorded trace may leave the job lines out: a client that asked for the lock, held
-//! it or wrote with no `JobStarted` did start — its trace does not say when, or whether it
+//! it or sent a write with no `JobStarted` before did start — its trace does not say when, or whether it
 //! ended — so its job is *unrecorded*, and only its refused writes count against it.
 //!
 //! **Superseded or stalled.** When a client's work is left undone and another client took
@@ -46,8 +46,8 @@ pub enum JobEnd {
     Aborted,
     /// Every step ran (even if some of its writes were refused on the way).
     Finished,
-    /// A recorded trace with no job lines for a client that acted (asked for the lock,
-    /// held it, wrote): it started, and the trace does not say how its job ended. The
+    /// A recorded trace with no job lines for a client that acted (sent a request, took
+    /// the lock) before any: it started, and the trace does not say how its job ended. The
     /// model always records its jobs, so its runs never have one.
     Unrecorded,
 }
@@ -214,9 +214,6 @@ pub fn progress(trace: &Trace) -> Progress {
     let slot = |n: NodeId| lanes.iter().position(|m| *m == n);
     // Per client: whether it has held the lock (who took it after is `superseded_by`).
     let mut held = vec![false; lanes.len()];
-    // Per client: whether it asked for the lock, held it or wrote (a job without job
-    // lines, in a recorded trace, did all that unseen by them).
-    let mut acted = vec![false; lanes.len()];
     // A write is its client, key and value: a retried copy or a re-run step is the same
     // write. Refused ones not (yet) landed, and landed ones.
     let mut refused: Vec<(usize, &str, &str)> = Vec::new();
@@ -240,16 +237,10 @@ pub fn progress(trace: &Trace) -> Progress {
                 sent.push((*id, &**value));
             }
             Event::Received { id, .. } if e.node == NodeId::Storage => storage_took = Some(*id),
-            Event::EffectPerformed { client, .. } => {
-                if let Some(c) = slot(*client) {
-                    acted[c] = true;
-                }
-            }
             Event::WriteAccepted {
                 client, key, value, ..
             } => {
                 if let Some(c) = slot(*client) {
-                    acted[c] = true;
                     clients[c].writes_accepted += 1;
                     let w = (c, &**key, &**value);
                     refused.retain(|r| *r != w);
@@ -264,7 +255,6 @@ pub fn progress(trace: &Trace) -> Progress {
                 ..
             } => {
                 if let Some(c) = slot(*client) {
-                    acted[c] = true;
                     let row = &mut clients[c];
                     row.writes_refused += 1;
                     let words = reason.to_string();
@@ -287,10 +277,14 @@ pub fn progress(trace: &Trace) -> Progress {
         let Some(c) = slot(e.node) else {
             continue;
         };
-        if matches!(e.event, Event::Sent { .. } | Event::BeliefStarted { .. }) {
-            acted[c] = true;
-        }
         let row = &mut clients[c];
+        // A client that sends or takes the lock with no job line before it (a recorded
+        // trace's) has started a job the trace does not tell of.
+        if row.job == JobEnd::NotStarted
+            && matches!(e.event, Event::Sent { .. } | Event::BeliefStarted { .. })
+        {
+            row.job = JobEnd::Unrecorded;
+        }
         match &e.event {
             Event::JobStarted => row.job = JobEnd::Unfinished,
             Event::JobFinished => row.job = JobEnd::Finished,
@@ -316,14 +310,11 @@ pub fn progress(trace: &Trace) -> Progress {
         // client's latest entry.
         let row = &mut clients[c];
         let stops = matches!(e.event, Event::JobFinished | Event::JobAborted { .. });
-        if row.job == JobEnd::Unfinished || stops {
+        if matches!(row.job, JobEnd::Unfinished | JobEnd::Unrecorded) || stops {
             (row.entry, row.at) = (i as u32, e.t);
         }
     }
     for (c, row) in clients.iter_mut().enumerate() {
-        if row.job == JobEnd::NotStarted && acted[c] {
-            row.job = JobEnd::Unrecorded;
-        }
         row.writes_lost = (refused.iter().filter(|r| r.0 == c).count()
             + conflicted.iter().filter(|r| r.0 == c).count()) as u32;
         // A takeover after the work got done changes nothing.
