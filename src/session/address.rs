@@ -194,7 +194,8 @@ impl Session {
         // A built-in question has a number a link can name; an author's questions travel
         // with the scenario and are offered again where it opens.
         v.quiz = self.teach.quiz.filter(|q| !q.author).map(|q| q.question);
-        if v.quiz.is_some() {
+        // (A build whose catalog has no questions, the first load's, has none of this.)
+        if !PageCourse::QUESTIONS.is_empty() && v.quiz.is_some() {
             // A question opens its own scenario afresh wherever its link is opened
             // (`start_quiz`): the scenario, seed, fence and lock service on screen are its
             // own, or changed by the reader on the way, and a link restores neither. The

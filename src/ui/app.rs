@@ -156,6 +156,7 @@ pub fn App() -> Html {
         speed: model.speed_label(),
         fenced: run.fenced(),
         hide_fence: hides,
+        #[cfg(not(feature = "player"))]
         recorded_fence: model.recording_unmodelled().is_some(),
         can_undo: model.can_undo(),
         can_redo: model.can_redo(),
@@ -168,6 +169,7 @@ pub fn App() -> Html {
         t: model.play.cursor.t,
         on_action: on_action.clone(),
         hide_fence: hides,
+        #[cfg(not(feature = "player"))]
         unmodelled: model.recording_unmodelled(),
         #[cfg(not(feature = "lite"))]
         list: (*list).clone(),

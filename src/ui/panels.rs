@@ -24,6 +24,8 @@ pub struct PanelProps {
     pub hide_fence: bool,
     /// A recording with no scenario behind it: its service as it names it
     /// (`Recorded::unmodelled`). The stand-in scenario's service and fence are not said.
+    /// A player opens no recording: its build has none of this.
+    #[cfg(not(feature = "player"))]
     pub unmodelled: Option<Rc<str>>,
     /// The list of what was last focused or clicked on the diagram (a fold of labels, a
     /// mark drawn for several events), shown once the cursor has reached all of it.
@@ -62,8 +64,6 @@ pub fn inspector(props: &PanelProps) -> Html {
         }
     });
     let flavor = props.run.scenario.coordinator.flavor;
-    // A player opens no recording (`Session::recording_unmodelled`): said as a constant,
-    // its build links none of a recording's words.
     #[cfg(not(feature = "player"))]
     let unmodelled = props.unmodelled.clone();
     #[cfg(feature = "player")]

@@ -25,7 +25,9 @@ pub struct PlaybarProps {
     /// A quiz stop is waiting for an answer the fence switch would give away.
     pub hide_fence: bool,
     /// A recording with no scenario of the model behind it (`Recorded::unmodelled`): its
-    /// fence is what its trace shows, and there is no run of it to switch.
+    /// fence is what its trace shows, and there is no run of it to switch. A player opens
+    /// no recording: its build has none of this.
+    #[cfg(not(feature = "player"))]
     pub recorded_fence: bool,
     pub can_undo: bool,
     pub can_redo: bool,
@@ -68,8 +70,6 @@ fn text_button(label: &str, key: &str, text: &str, action: Action, cb: &Callback
 /// A plain function of its props, not a component: it changes on every frame of playback
 /// anyway, so memoizing it would buy nothing, and each component costs wasm size.
 pub fn playbar(p: &PlaybarProps) -> Html {
-    // A player opens no recording (`Session::recording_unmodelled`): said as a constant,
-    // its build links none of a recording's words.
     #[cfg(not(feature = "player"))]
     let recorded_fence = p.recorded_fence;
     #[cfg(feature = "player")]

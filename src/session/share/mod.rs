@@ -185,18 +185,19 @@ pub fn encode(v: &ViewState) -> String {
     // (`#quiz=2`) through a reload or a copied address. (A beat is a named scenario's.)
     let question = v.quiz.is_some() && v.recorded.is_none() && v.beat.is_none();
     // A recording is named on its own: it has no scenario to name.
-    let mut parts = vec![match (&v.recorded, &v.source) {
-        (Some(r), _) => format!("rec={r}"),
-        (None, Source::Named(name)) if question && name == DEFAULT_SCENARIO => String::new(),
-        (None, Source::Named(name)) => format!("s={name}"),
+    let source = match (&v.recorded, &v.source) {
+        (Some(r), _) => Some(format!("rec={r}")),
+        (None, Source::Named(name)) if question && name == DEFAULT_SCENARIO => None,
+        (None, Source::Named(name)) => Some(format!("s={name}")),
         #[cfg(not(feature = "player"))]
-        (None, Source::Custom(sc)) => format!("sc={}", pack(sc)),
+        (None, Source::Custom(sc)) => Some(format!("sc={}", pack(sc))),
         // A player never edits beyond the fence switch (any other edit is the whole
         // app's: `session::handoff`), so its scenario is always a named one and it carries
         // no scenario codec.
         #[cfg(feature = "player")]
         (None, Source::Custom(_)) => unreachable!("a player shows built-in scenarios only"),
-    }];
+    };
+    let mut parts: Vec<String> = source.into_iter().collect();
     let mut put = |key: &str, value: Option<String>| {
         if let Some(value) = value {
             parts.push(format!("{key}={value}"));
@@ -221,7 +222,6 @@ pub fn encode(v: &ViewState) -> String {
         "origins",
         (!v.origins.is_empty()).then(|| v.origins.join(",")),
     );
-    parts.retain(|p| !p.is_empty());
     format!("#{}", parts.join("&"))
 }
 
