@@ -16,8 +16,9 @@
 //! rule), so a client lane with no `JobStarted` is a job the run ended before it began;
 //! a job with neither end was still under way (queued, retrying) when the run stopped.
 //! A recorded trace may leave the job lines out: a client that asked for the lock, held
-//! it or sent a write with no `JobStarted` before did start — its trace does not say when, or whether it
-//! ended — so its job is *unrecorded*, and only its refused writes count against it.
+//! it or sent a write with no `JobStarted` before did start — its trace does not say
+//! when, or whether it ended — so its job is *unrecorded*, and only its refused writes
+//! count against it.
 //!
 //! **Superseded or stalled.** When a client's work is left undone and another client took
 //! the lock after its latest grant (its lease ran out and the next holder was granted),
