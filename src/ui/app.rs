@@ -197,7 +197,7 @@ pub fn App() -> Html {
     let share = share_dialog(
         model.nav.menu == Some(Menu::Share),
         &links,
-        &run.scenario.name,
+        &model.share_title(),
         &on_action,
     );
     let controls = playbar(&bar);

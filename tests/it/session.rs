@@ -1014,6 +1014,10 @@ fn a_question_s_link_stays_the_question_s_plain_link() {
         ("#quiz=2", "#quiz=2&embed=1")
     );
     assert!(plain(&embed).is_some());
+    // The frame's name, for a screen reader on the course page, gives nothing away.
+    let questions = leaseline::teach::quiz::QUESTIONS.len();
+    let title = format!("interview question 2 of {questions}");
+    assert_eq!(s.share_title(), title);
     // Skipped to the stop, picked, revealed, fence switched: the question and the cursor.
     let s = act(
         s,
@@ -1022,6 +1026,11 @@ fn a_question_s_link_stays_the_question_s_plain_link() {
     let s = play_frames(s, 1_000_000, |s| !s.play.playing);
     let s = act(s, [Action::ToggleFence]);
     let fragment = s.nav.fragment.clone().expect("paused: a link");
+    assert_eq!(
+        s.share_title(),
+        title,
+        "answered, still the question's name"
+    );
     assert!(
         fragment.starts_with("#t=") && fragment.ends_with("&quiz=2"),
         "{fragment}"

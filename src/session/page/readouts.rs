@@ -41,6 +41,20 @@ impl Session {
         }
     }
 
+    /// The name the Share dialog gives an embed's frame (its `title`, what a screen reader
+    /// says of it on the course page). A built-in question's embed opens unanswered, so it
+    /// is named for the question, never for its run, whether or not the author has answered.
+    pub fn share_title(&self) -> String {
+        match self.teach.quiz.filter(|q| !q.author) {
+            Some(q) => format!(
+                "interview question {} of {}",
+                q.question + 1,
+                PageCourse::QUESTIONS.len()
+            ),
+            None => self.doc.run.scenario.name.clone(),
+        }
+    }
+
     pub fn can_undo(&self) -> bool {
         self.doc.history.can_undo()
     }
