@@ -64,6 +64,7 @@ pub fn inspector(props: &PanelProps) -> Html {
         }
     });
     let flavor = props.run.scenario.coordinator.flavor;
+    // A player opens no recording (`Session::recording_unmodelled`): none of this there.
     #[cfg(not(feature = "player"))]
     let unmodelled = props.unmodelled.clone();
     #[cfg(feature = "player")]

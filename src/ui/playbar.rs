@@ -70,6 +70,7 @@ fn text_button(label: &str, key: &str, text: &str, action: Action, cb: &Callback
 /// A plain function of its props, not a component: it changes on every frame of playback
 /// anyway, so memoizing it would buy nothing, and each component costs wasm size.
 pub fn playbar(p: &PlaybarProps) -> Html {
+    // A player opens no recording (`Session::recording_unmodelled`): none of this there.
     #[cfg(not(feature = "player"))]
     let recorded_fence = p.recorded_fence;
     #[cfg(feature = "player")]
