@@ -281,9 +281,7 @@ pub fn progress(trace: &Trace) -> Progress {
         let row = &mut clients[c];
         // A client that sends or takes the lock with no job line before it (a recorded
         // trace's) has started a job the trace does not tell of.
-        if row.job == JobEnd::NotStarted
-            && matches!(e.event, Event::Sent { .. } | Event::BeliefStarted { .. })
-        {
+        if row.job == JobEnd::NotStarted && e.event.shows_job_under_way() {
             row.job = JobEnd::Unrecorded;
         }
         match &e.event {

@@ -332,7 +332,7 @@ impl State {
         let n = e.node;
         // A recorded trace may leave its job lines out: a client that sends or takes the
         // lock has started its job, whatever its lines say (the model starts it first).
-        if matches!(e.event, Event::Sent { .. } | Event::BeliefStarted { .. }) {
+        if e.event.shows_job_under_way() {
             if let Some(c) = self.client(n).filter(|c| c.status == JobStatus::NotStarted) {
                 c.status = JobStatus::Running;
             }

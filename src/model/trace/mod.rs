@@ -459,6 +459,14 @@ macro_rules! events_beyond_pauses {
 }
 
 impl Event {
+    /// Whether a client that notes this is under way with its job: it sent a request or
+    /// was granted the lock. The model starts a job before either (`JobStarted`); a
+    /// recorded trace may leave its job lines out, and the checker's progress report and
+    /// the projection both read a job as started from here.
+    pub fn shows_job_under_way(&self) -> bool {
+        matches!(self, Event::Sent { .. } | Event::BeliefStarted { .. })
+    }
+
     /// Whether this is one of [`events_beyond_pauses`]'s events: made only by another
     /// service or a fault other than a pause.
     pub fn is_beyond_pauses(&self) -> bool {
