@@ -7,12 +7,14 @@
 //! raster of one-unit cells, one bit each; the shapes fill their cells first, then each
 //! label, in order of importance (the alarm first, then faults and writes, then messages,
 //! then bars), takes the first free spot of a short list: beside what it names, a row
-//! above or below, the other side; then a little further off on a leader line; then all
-//! of that again with its short form. What finds no room at all is folded: the first
-//! label of a row that fails puts down a count at once (making room, if need be, by
-//! taking in the last few labels placed beside it), and the labels that fail close to it
-//! join it: "+3", whose hover text lists them. Testing a box costs one word per 64 cells of each of its rows, so a run of
-//! 100,000 entries is laid out in well under a second.
+//! above or below, the other side (a span's label only after the span's start: before it,
+//! it would read as the label of what the lane drew there); then a little further off on a
+//! leader line; then all of that again with its short form. What finds no room at all is
+//! folded: the first label of a row that fails puts down a count at once (making room, if
+//! need be, by taking in the last few labels placed beside it), and the labels that fail
+//! close to it join it: "+3", whose hover text lists them. Testing a box costs one word per
+//! 64 cells of each of its rows, so a run of 100,000 entries is laid out in well under a
+//! second.
 
 use crate::vocab::numbers::within;
 
@@ -228,10 +230,23 @@ impl Placer {
                 }
             }
         }
-        // A little further off, on a leader line back to what it names.
+        // A little further off, on a leader line back to what it names: on either side of
+        // a point; only after the start of a span (a bar, a band), since a label standing
+        // before a span's start reads as the label of whatever is drawn there (the lease
+        // the span's own replaced), leader line or not.
+        let sides: &[f64] = if want.slide.is_some() {
+            &[1.0]
+        } else {
+            &[1.0, -1.0]
+        };
         for dx in [28.0, 56.0] {
             for dy in [0.0, -ROW, ROW, -2.0 * ROW, 2.0 * ROW, -3.0 * ROW, 3.0 * ROW] {
-                for x in [want.x + dx, want.ax - (want.x - want.ax) - dx - w] {
+                for &side in sides {
+                    let x = if side > 0.0 {
+                        want.x + dx
+                    } else {
+                        want.ax - (want.x - want.ax) - dx - w
+                    };
                     let y = want.y + dy;
                     let b = text_box(x, y, w);
                     let leader = (

@@ -259,6 +259,40 @@ fn an_embeds_smallest_drawing_has_no_overlaps_in_any_builtin_scenario() {
     );
 }
 
+/// A span's label (a lease's "c2 · token 34", a belief's, a band's) starts at or after
+/// the span's start. Put before it, even on a leader line, it stands over whatever the
+/// lane drew there — on a phone, over the lease the new one replaced, where it read as
+/// that lease's. Checked at the phone widths a page lays its drawing out at, and the
+/// desktop's, over the whole run.
+#[test]
+fn a_spans_label_never_stands_before_the_span_in_any_builtin_scenario() {
+    let mut bad = Vec::new();
+    let mut spans = 0;
+    for (name, sc) in every_scenario() {
+        for (fence, sc) in with_and_without_fence(&sc) {
+            let (t, v) = run(&sc);
+            let ix = layout::Index::new(&t);
+            for width in [360.0, 375.0, 390.0, 414.0, 480.0, layout::DIAGRAM_WIDTH] {
+                let d = layout::layout_in(&ix, &t, &v, width, None);
+                let bars = d.bars.iter().map(|b| (b.x0, &b.label));
+                let bands = d.bands.iter().map(|b| (b.x0, &b.tag));
+                for (x0, label) in bars.chain(bands) {
+                    let Some(l) = label else { continue };
+                    spans += 1;
+                    if l.x < x0 {
+                        bad.push(format!(
+                            "{name} ({fence:?}) at {width}: {:?} at x {:.1}, its span from {x0:.1}",
+                            l.text, l.x
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(spans > 1_000, "{spans}");
+    assert!(bad.is_empty(), "{} labels:\n{}", bad.len(), bad.join("\n"));
+}
+
 /// Adds a line to `bad` for drawing `d` (named by `what`) if any of its labels overlaps.
 fn note_overlaps(bad: &mut Vec<String>, what: String, d: &Diagram) {
     let o = overlaps(d);
