@@ -344,6 +344,9 @@ pub enum Guard {
     /// An effect with an idempotency key that storage keeps: a second one with that key
     /// does nothing, whoever sends it first.
     Idempotent,
+    /// Storage's fence refuses every write that carries no token, and the lock service
+    /// issues none: no write of the job lands, late or on time. Safe, and nothing done.
+    RefusesAll,
 }
 
 /// `c`'s first write, update or effect after its acquire: the action the bound is about.
@@ -469,7 +472,22 @@ renewal after the write or use renew_every_ms",
             ),
         });
     }
-    let escapes = escapes_fence(sc, c);
+    // A fence refuses a write with no token whatever its mode (the model's storage), so a
+    // service that issues none has every write the fence sees refused: a key written past
+    // the fence is the only way through, and a mark kept per key no longer matters.
+    let refuses_all = sc.storage.fence != FenceMode::None
+        && model.tokens == Tokens::None
+        && c.fence_with == FenceWith::Token
+        && matches!(
+            first_action(c),
+            Some(Step::Write { key, .. } | Step::Update { key, .. })
+                if !sc.storage.unfenced_keys.contains(key)
+        );
+    let escapes = if refuses_all {
+        None
+    } else {
+        escapes_fence(sc, c)
+    };
     let token = !matches!(sc.storage.fence, FenceMode::None | FenceMode::NonAtomic)
         && model.tokens != Tokens::None
         && c.fence_with == FenceWith::Token
@@ -483,6 +501,7 @@ renewal after the write or use renew_every_ms",
             ..
         }) if sc.storage.idempotency => Guard::Idempotent,
         _ if token => Guard::Token,
+        _ if refuses_all => Guard::RefusesAll,
         _ => Guard::None,
     };
     let effect = first_action(c).is_some_and(|s| matches!(s, Step::Effect { .. }));

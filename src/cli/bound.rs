@@ -145,6 +145,7 @@ pub fn bound_text(
         .map_or("unbounded".to_string(), |p| format!("{p} ms"));
     let by = match h.guard {
         Guard::Idempotent => "an idempotent effect",
+        Guard::RefusesAll => "every write refused: no token",
         Guard::Token | Guard::None => "fenced",
     };
     let verdict = match (b.worst_overlap_ms, b.safe) {

@@ -56,6 +56,11 @@ possible: the old holder's write can land after the next grant."
         (_, Damage::Fenced) if b.holder.guard == Guard::Idempotent => format!(
             "Safe from damage: overlap {overlap_is}, but the effect's idempotency key makes a repeat do nothing."
         ),
+        (_, Damage::Fenced) if b.holder.guard == Guard::RefusesAll => format!(
+            "Safe from damage: overlap {overlap_is}, but the fence refuses every write: {} \
+issues no token, so nothing gets done.",
+            b.holder.flavor.name()
+        ),
         (_, Damage::Fenced) => {
             format!("Safe from damage: overlap {overlap_is}, but the fence refuses the late write.")
         }
@@ -84,6 +89,11 @@ through it."
         Damage::Fenced if b.holder.guard == Guard::Idempotent => "None here: storage keeps \
 the effect's idempotency key, so a second one with that key, late or not, does nothing."
             .to_string(),
+        Damage::Fenced if b.holder.guard == Guard::RefusesAll => format!(
+            "None here: {} issues no token and storage's fence refuses every write that \
+carries none, so no write lands, late or on time.",
+            b.holder.flavor.name()
+        ),
         Damage::Fenced => "None here: storage checks the lock's ordered token, so a late write \
 from the old holder is refused."
             .to_string(),
@@ -129,6 +139,14 @@ pub fn bound_advice(b: &Bound) -> String {
 the overlap cannot reach the data."
                 .into(),
         );
+    }
+    if h.guard == Guard::RefusesAll {
+        v.push(format!(
+            "Storage's fence refuses every write that carries no token, and {} issues none: \
+the data is safe, but no job's write ever lands. A lock service that issues an ordered token \
+lets the fence refuse only a superseded holder's write.",
+            h.flavor.name()
+        ));
     }
     // What guards a kept idempotency key comes first, as the token's does.
     let guard_first = h.guard == Guard::Idempotent;

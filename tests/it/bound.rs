@@ -2,7 +2,7 @@
 //! random schedule within the same bounds exceeds it, `safe` means what it says, and
 //! Redlock's figures are the Redis docs' validity formula.
 
-use leaseline::analysis::bound::{bound, holder_of, Bound, Damage, Env, Holder};
+use leaseline::analysis::bound::{bound, holder_of, Bound, Damage, Env, Guard, Holder};
 use leaseline::analysis::check::check;
 use leaseline::model::clock::Clock;
 use leaseline::model::flavors::{redlock, Flavor};
@@ -415,12 +415,13 @@ fn safe_exactly_when_the_overlap_is_not_positive_and_an_unbounded_pause_needs_a_
         assert_eq!(u.safe, h.fenced, "{h:?}");
         unbounded_terms_are_true(&u);
     }
-    // The flavors that issue no token never fence, whatever storage checks.
+    // The flavors that issue no token order nothing: a fence at storage refuses every
+    // write of theirs instead (`a_fence_with_a_service_that_issues_no_token_…`).
     let mut sc = open("gc-pause").unwrap();
     sc.storage.fence = FenceMode::Monotone;
-    assert!(holder_of(&sc, 0).unwrap().fenced);
+    assert_eq!(holder_of(&sc, 0).unwrap().guard, Guard::Token);
     sc.coordinator.flavor = Flavor::Redis;
-    assert!(!holder_of(&sc, 0).unwrap().fenced);
+    assert_eq!(holder_of(&sc, 0).unwrap().guard, Guard::RefusesAll);
 }
 
 /// With no bound on pauses the pause term has no value (not 0), it dominates, and the
@@ -1133,4 +1134,77 @@ fn the_writes_after_the_first_are_counted() {
     let twr = open("token-wrong-resource").unwrap();
     assert!(later_actions(&twr.clients[0]).is_some());
     assert_eq!(leaseline::session::calculator::last_write_w(&twr, 0), None);
+}
+
+/// A fence refuses every write that carries no token, so with a lock service that issues
+/// none (Redis, Redlock) a fenced store refuses the holder's write late or on time: the
+/// answer says safe, and why — not "damage possible, no fence refuses it" above a run
+/// whose every write the fence refused — and the worst case's run agrees. A key written
+/// past the fence is still written.
+#[test]
+fn a_fence_with_a_service_that_issues_no_token_refuses_every_write_and_says_so() {
+    use leaseline::teach::advice::{bound_advice, bound_verdict};
+    let mut cases: Vec<(String, Scenario)> = vec![(
+        "redis-clock-jump/fenced".into(),
+        open("redis-clock-jump/fenced").unwrap(),
+    )];
+    for flavor in [Flavor::Redis, Flavor::Redlock] {
+        for fence in [
+            FenceMode::Monotone,
+            FenceMode::Strict,
+            FenceMode::Exact,
+            FenceMode::NonAtomic,
+        ] {
+            let mut sc = open("gc-pause").unwrap();
+            sc.coordinator.flavor = flavor;
+            sc.storage.fence = fence;
+            cases.push((format!("gc-pause, {flavor:?}, {fence:?}"), sc));
+        }
+    }
+    for (name, sc) in &cases {
+        let h = holder_of(sc, 0).unwrap();
+        assert_eq!(h.guard, Guard::RefusesAll, "{name}");
+        let b = bound(sc, &h, &Env::of_scenario(sc)).unwrap();
+        assert!(b.safe && !b.damage().possible(), "{name}");
+        let words = bound_verdict(&b);
+        let overlaps = b.worst_overlap_ms.is_none_or(|o| o > 0);
+        assert_eq!(
+            words.headline.contains("refuses every write"),
+            overlaps,
+            "{name}: {}",
+            words.headline
+        );
+        assert!(
+            words.damage.starts_with("None here"),
+            "{name}: {}",
+            words.damage
+        );
+        let advice = bound_advice(&b);
+        assert!(
+            advice.contains("no job's write ever lands"),
+            "{name}: {advice}"
+        );
+        assert!(
+            !advice.contains("nothing to fence with"),
+            "{name}: {advice}"
+        );
+        // The worst case's run: the holder's writes all refused, none accepted.
+        if let Some(w) = &b.worst_case {
+            let t = simulate(w).unwrap();
+            let accepted = t.entries.iter().any(|e| {
+                matches!(e.event, Event::WriteAccepted { client, .. } if client == NodeId::Client(0))
+            });
+            assert!(!accepted, "{name}: the worst case accepted a write");
+            assert!(check(&t).violations.is_empty(), "{name}");
+        }
+    }
+    // Unfenced: nothing refuses. Written past the fence: nothing refuses it either.
+    let mut sc = open("gc-pause").unwrap();
+    sc.coordinator.flavor = Flavor::Redis;
+    sc.storage.fence = FenceMode::None;
+    assert_eq!(holder_of(&sc, 0).unwrap().guard, Guard::None);
+    let mut sc = open("unguarded-path").unwrap();
+    sc.coordinator.flavor = Flavor::Redis;
+    let h = holder_of(&sc, 0).unwrap();
+    assert!(h.guard == Guard::None && h.escapes_fence.is_some());
 }
