@@ -169,6 +169,34 @@ fn nemesis_operations_become_fault_bands_and_unknown_ones_are_noted() {
         "{notes}"
     );
     assert!(check(&t).safe);
+    // Named as the export names nodes: that node, or left out when the history has none
+    // such (process 2 never acts; storage with no write).
+    let text = "\
+{:type :info, :f :pause, :process :nemesis, :time 0, :value \"c1\"}
+{:type :info, :f :pause, :process :nemesis, :time 1000, :value \"c3\"}
+{:type :info, :f :start-partition, :process :nemesis, :time 1000, :value [\"c1\" \"storage\"]}
+{:type :invoke, :f :acquire, :process 0, :time 2000000}
+{:type :fail, :f :acquire, :process 0, :time 3000000}
+";
+    let rec = recorded::parse(text).unwrap();
+    let t = recorded::to_trace(&rec);
+    let paused: Vec<NodeId> = t
+        .entries
+        .iter()
+        .filter(|e| matches!(e.event, Event::Paused { .. }))
+        .map(|e| e.node)
+        .collect();
+    assert_eq!(paused, [C1]);
+    assert!(!t
+        .entries
+        .iter()
+        .any(|e| matches!(e.event, Event::LinkCut { .. })));
+    let notes = rec.header.notes.unwrap();
+    assert!(
+        notes.starts_with("2 nemesis operation")
+            && notes.contains("(on a node with no operations)"),
+        "{notes}"
+    );
 }
 
 #[test]
@@ -316,6 +344,70 @@ fn a_run_written_as_a_jepsen_history_reads_back_to_the_same_verdict() {
     }
     println!("{checked} read back the same; left out, an indeterminate write: {skipped:?}");
     assert!(checked > 20 && skipped.len() < 6, "{checked} {skipped:?}");
+}
+
+/// A model run written as a history and read back keeps its faults where they were: who
+/// paused, and which link was cut — client 1 cut from the lock service and not from storage
+/// stays so, where every fault once read back as the lock service's (a client's GC pause
+/// drawn on the lock service's lane, one client's partition as every client's). The
+/// export names the nodes in `:value` (`"c1"`, `["c1" "coord"]`), and the reader reads
+/// those names back. Compared for every built-in run with one lock service node, no crash
+/// (written as a kill, read as a pause) and every faulted client in the history.
+#[test]
+fn a_run_written_as_a_jepsen_history_keeps_who_paused_and_which_link_was_cut() {
+    // A node as the history names it: client cN is process N − 1.
+    let model = |n: NodeId| match n {
+        NodeId::Client(i) => format!("process {i}"),
+        NodeId::Coord(_) => "lock service".to_string(),
+        NodeId::Storage => "storage".to_string(),
+    };
+    let faults = |t: &leaseline::model::trace::Trace, name: &dyn Fn(NodeId) -> String| {
+        t.entries
+            .iter()
+            .filter_map(|e| match &e.event {
+                // Its length is the resume's (or the run's end: a history does not say).
+                Event::Paused { .. } => Some((e.t.0, name(e.node), "paused".into())),
+                Event::Resumed => Some((e.t.0, name(e.node), "resumed".into())),
+                Event::LinkCut { peer } => {
+                    Some((e.t.0, name(e.node), format!("cut from {}", name(*peer))))
+                }
+                Event::LinkHealed { peer } => {
+                    Some((e.t.0, name(e.node), format!("healed with {}", name(*peer))))
+                }
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    let (mut compared, mut with_faults) = (0, 0);
+    for (name, sc) in every_scenario() {
+        let trace = simulate(&sc).unwrap();
+        let crashes = trace.entries.iter().any(|e| {
+            matches!(e.event, Event::Crashed { .. }) || matches!(e.node, NodeId::Coord(i) if i > 0)
+        });
+        if crashes {
+            continue;
+        }
+        let rec = recorded::parse(&jepsen::export(&trace)).unwrap();
+        let back = recorded::to_trace(&rec);
+        let names: Vec<String> = rec.header.nodes.iter().map(|n| n.name.clone()).collect();
+        let read = |n: NodeId| {
+            let i = back.nodes.iter().position(|(m, _)| *m == n).unwrap();
+            names[i].clone()
+        };
+        let want = faults(&trace, &model);
+        // A fault on a client that never acted is not in the history (it has no process).
+        if want.iter().any(|(_, n, _)| !names.contains(n)) {
+            continue;
+        }
+        compared += 1;
+        with_faults += usize::from(!want.is_empty());
+        assert_eq!(faults(&back, &read), want, "{name}");
+    }
+    println!("{compared} runs compared, {with_faults} with faults");
+    assert!(
+        compared > 40 && with_faults > 15,
+        "{compared} {with_faults}"
+    );
 }
 
 #[test]

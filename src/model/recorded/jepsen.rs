@@ -23,8 +23,9 @@
 //! - the nemesis: a partition (`:start-partition`, `:partition`, `:start`) cuts the lock
 //!   service from every client until `:stop-partition`, `:heal` or `:stop`; `:kill`,
 //!   `:pause` and `:stop-process` pause the lock service until `:resume`, `:restart` or
-//!   `:start-process`. Any other nemesis operation is left out and named in the header's
-//!   notes.
+//!   `:start-process` — unless its `:value` names nodes as this crate's export does
+//!   (`"c1"`, `["c1" "coord"]`), when it is those nodes' (`named_nodes`). Any other
+//!   nemesis operation is left out and named in the header's notes.
 //!
 //! Time: `:time` is nanoseconds since the test began; the recording counts microseconds
 //! (divided rounding down). Other keys (`:index`, `:error` on a success, Jepsen's
@@ -114,6 +115,51 @@ fn fault(f: &str) -> Option<Fault> {
         "resume" | "restart" | "start-process" => Fault::Resume,
         _ => return None,
     })
+}
+
+/// The nodes a nemesis operation's `:value` names, when it names them as this crate's
+/// export writes them (`"c1"`, `"coord"`, `"storage"`; a partition's two sides as a pair):
+/// client `cN` is process N − 1, and every lock service node is the history's one. So a
+/// model run written out and read back keeps who paused and which link was cut — a client
+/// cut from the lock service but not from storage stays so. A value that names any other
+/// node (a real test's `"n1"`, a map of a partition's sides) or none names nothing here
+/// (`None`). A name of this form for a node the history does not have (a client with no
+/// operation, storage in a history that never writes) is `Some(None)`: the fault is left
+/// out rather than put on another node.
+fn named_nodes(
+    value: &Edn,
+    procs: &[i128],
+    lock: usize,
+    storage: Option<usize>,
+) -> Option<Option<Vec<usize>>> {
+    // Some(the node, if the history has it), or None: not a name of this form.
+    let one = |e: &Edn| -> Option<Option<usize>> {
+        let (Edn::Str(name) | Edn::Kw(name)) = e else {
+            return None;
+        };
+        Some(match name.as_str() {
+            "storage" => storage,
+            "coord" => Some(lock),
+            n if n
+                .strip_prefix("coord")
+                .is_some_and(|i| i.parse::<u8>().is_ok()) =>
+            {
+                Some(lock)
+            }
+            n => {
+                let k: u8 = n.strip_prefix('c')?.parse().ok().filter(|&k| k > 0)?;
+                procs.iter().position(|&p| p == i128::from(k) - 1)
+            }
+        })
+    };
+    let names = match value {
+        Edn::Vec(items) | Edn::List(items) if !items.is_empty() && items.len() <= 2 => items
+            .iter()
+            .map(one)
+            .collect::<Option<Vec<Option<usize>>>>()?,
+        e => vec![one(e)?],
+    };
+    Some(names.into_iter().collect())
 }
 
 /// Who did it.
@@ -345,7 +391,11 @@ pub fn parse(text: &str, syntax: Syntax) -> Res<Recording> {
     let mut lines: Vec<Line> = Vec::with_capacity(ops.len() * 2);
     // Per client: its pending invoke (operation, time, line, a write's key/value/token).
     let mut pending: Vec<Option<Pending>> = vec![None; procs.len()];
-    let (mut cut, mut paused) = (false, false);
+    // The links cut (a node and its peer) and the nodes paused, so a repeat or a
+    // nemesis pair's completion adds nothing.
+    let mut cut: Vec<(usize, usize)> = Vec::new();
+    let mut paused: Vec<usize> = Vec::new();
+    let storage_node = writes.then_some(storage);
     let mut left_out: Vec<String> = Vec::new();
     let mut left_count = 0usize;
     // A process's operations are its job (the model gives every client one): begun at its
@@ -365,29 +415,65 @@ pub fn parse(text: &str, syntax: Syntax) -> Res<Recording> {
         let c = match op.who {
             Who::Nemesis => {
                 let name = op.f.as_ref().err().cloned().unwrap_or_default();
+                let named = named_nodes(&op.value, &procs, lock, storage_node);
+                if named == Some(None) && fault(&name).is_some() {
+                    // A fault on a node the history does not have: left out, and said.
+                    left_count += 1;
+                    let shown = format!("{} (on a node with no operations)", s(&name));
+                    if !left_out.contains(&shown) && left_out.len() < 8 {
+                        left_out.push(shown);
+                    }
+                    continue;
+                }
+                let named = named.flatten();
                 match fault(&name) {
-                    Some(Fault::Cut) if !cut => {
-                        cut = true;
-                        for c in 0..procs.len() {
-                            push(&mut lines, op.t_us, lock, What::LinkCut { peer: c });
+                    Some(Fault::Cut) => {
+                        let pairs = match named.as_deref() {
+                            Some(&[a, b]) if a != b => vec![(a, b)],
+                            _ => (0..procs.len()).map(|c| (lock, c)).collect(),
+                        };
+                        for (a, b) in pairs {
+                            if !cut
+                                .iter()
+                                .any(|&(x, y)| (x, y) == (a, b) || (y, x) == (a, b))
+                            {
+                                cut.push((a, b));
+                                push(&mut lines, op.t_us, a, What::LinkCut { peer: b });
+                            }
                         }
                     }
-                    Some(Fault::Heal) if cut => {
-                        cut = false;
-                        for c in 0..procs.len() {
-                            push(&mut lines, op.t_us, lock, What::LinkHealed { peer: c });
+                    Some(Fault::Heal) => {
+                        let heals: Vec<(usize, usize)> = match named.as_deref() {
+                            Some(&[a, b]) if a != b => cut
+                                .iter()
+                                .copied()
+                                .filter(|&(x, y)| (x, y) == (a, b) || (y, x) == (a, b))
+                                .collect(),
+                            _ => cut.clone(),
+                        };
+                        for (a, b) in heals {
+                            cut.retain(|&p| p != (a, b));
+                            push(&mut lines, op.t_us, a, What::LinkHealed { peer: b });
                         }
                     }
-                    Some(Fault::Pause) if !paused => {
-                        paused = true;
-                        push(&mut lines, op.t_us, lock, What::PauseBegan);
+                    Some(Fault::Pause) => {
+                        for n in named.unwrap_or_else(|| vec![lock]) {
+                            if !paused.contains(&n) {
+                                paused.push(n);
+                                push(&mut lines, op.t_us, n, What::PauseBegan);
+                            }
+                        }
                     }
-                    Some(Fault::Resume) if paused => {
-                        paused = false;
-                        push(&mut lines, op.t_us, lock, What::PauseEnded);
+                    Some(Fault::Resume) => {
+                        let resumes = match named {
+                            Some(ns) => ns.into_iter().filter(|n| paused.contains(n)).collect(),
+                            None => paused.clone(),
+                        };
+                        for n in resumes {
+                            paused.retain(|&p| p != n);
+                            push(&mut lines, op.t_us, n, What::PauseEnded);
+                        }
                     }
-                    // The second of a nemesis pair (its completion), or a repeat.
-                    Some(_) => {}
                     None => {
                         left_count += 1;
                         let shown = s(&name);
