@@ -146,18 +146,26 @@ fn is_field(target: Option<web_sys::EventTarget>) -> (bool, bool) {
     )
 }
 
-/// Whether the screen is narrow enough for the narrow stage (`ui::stage`): at most 448 CSS
+/// Whether the window is narrow enough for the narrow stage (`ui::stage`): at most 448 CSS
 /// pixels wide, where the usual stage, scaled to its box, would draw its words below
-/// 10 px. Follows the window as it is resized or turned.
+/// 10 px (7 px on a 320 px phone).
+fn narrow_now() -> bool {
+    matches("(max-width: 448px)")
+}
+
+/// Whether the media query `q` matches now (the one reader of `matchMedia`, whose binding
+/// every build already carries for the reduced-motion preference).
+fn matches(q: &str) -> bool {
+    web_sys::window()
+        .and_then(|w| w.match_media(q).ok().flatten())
+        .is_some_and(|m| m.matches())
+}
+
+/// [`narrow_now`], following the window as it is resized or turned.
 #[cfg(not(feature = "lite"))]
 #[hook]
 pub fn use_narrow_stage() -> bool {
-    fn now() -> bool {
-        web_sys::window()
-            .and_then(|w| w.inner_width().ok())
-            .and_then(|v| v.as_f64())
-            .is_some_and(|px| px <= 448.0)
-    }
+    let now = narrow_now;
     let narrow = use_state_eq(now);
     {
         let set = narrow.setter();
@@ -169,13 +177,14 @@ pub fn use_narrow_stage() -> bool {
     *narrow
 }
 
-/// The first load draws the usual stage at every width (the narrow one's layout does not
-/// fit its budget). (A hook in every build, since Yew's component macro cannot take a
-/// hook call under `cfg`.)
+/// The first load reads the window's width at each render, with no listener of its own
+/// (which would cost it most of a kilobyte): it renders on every frame of play and on every
+/// action, so a turned phone gets its stage at the next one. (A hook in every build, since
+/// Yew's component macro cannot take a hook call under `cfg`.)
 #[cfg(feature = "lite")]
 #[hook]
 pub fn use_narrow_stage() -> bool {
-    false
+    narrow_now()
 }
 
 /// Global keyboard shortcuts. Keys typed into a field, and Space on a button, keep their
@@ -228,14 +237,7 @@ pub fn use_shortcuts(dispatch: Callback<Action>) {
 #[hook]
 pub fn use_page_signals(dispatch: Callback<Action>) {
     use_effect_with((), move |_| {
-        let reduced = web_sys::window()
-            .and_then(|w| {
-                w.match_media("(prefers-reduced-motion: reduce)")
-                    .ok()
-                    .flatten()
-            })
-            .is_some_and(|m| m.matches());
-        if reduced {
+        if matches("(prefers-reduced-motion: reduce)") {
             dispatch.emit(Action::SetReducedMotion(true));
         }
         let doc = web_sys::window().and_then(|w| w.document());

@@ -22,8 +22,7 @@ pub struct StageProps {
     pub selected: Option<Selection>,
     pub on_action: Callback<Action>,
     /// The screen is narrow: the stage is laid out narrower (`layout::narrowed`), so its
-    /// words are not scaled below 10 px. Always false in the first load, which draws the
-    /// usual stage.
+    /// words are not scaled below 10 px.
     pub narrow: bool,
 }
 
@@ -52,15 +51,11 @@ fn activate(
 /// anyway, so memoizing it would buy nothing, and each component costs wasm size.
 pub fn stage(props: &StageProps) -> Html {
     let st = &props.state;
-    #[cfg(not(feature = "lite"))]
     let pressed = props.narrow.then(|| layout::narrowed(&props.run.stage));
-    #[cfg(not(feature = "lite"))]
     let (nodes, width) = match &pressed {
         Some(p) => (p, layout::STAGE_W_NARROW),
         None => (&props.run.stage, STAGE_W),
     };
-    #[cfg(feature = "lite")]
-    let (nodes, width) = (&props.run.stage, STAGE_W);
     let links = layout::stage_links_with::<PageDetail>(nodes, st);
     let packets = layout::packets(nodes, &props.run.trace, st, props.t);
     let height = layout::stage_height(nodes);

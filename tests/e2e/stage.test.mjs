@@ -50,10 +50,12 @@ describe('messages on the stage', () => {
   // app from a phone's width to a wide screen: at 448 px and below the stage is laid out
   // narrower (`layout::narrowed`) rather than scaled down with its box. The runs with the
   // most nodes: eight clients, and Redlock's five masters.
+  // The default page too, drawn by the first load (no link): the page most phones open
+  // first, whose stage once stayed the usual one, its words at 7 px on a 320 px screen.
   test('every word on the stage is drawn at 10 px or more and clear of the others, from 320 px to 1920 px wide', async () => {
-    for (const link of ['gc-pause&t=31012', 'eight-clients&t=5000', 'redlock-clock-jump&t=20000']) {
+    for (const link of ['', 'gc-pause&t=31012', 'eight-clients&t=5000', 'redlock-clock-jump&t=20000']) {
       for (const width of [320, 360, 400, 448, 480, 640, 1024, 1920]) {
-        const { context, page, problems } = await openApp(h.browser, `${h.url}#s=${link}`, { viewport: { width, height: 800 } });
+        const { context, page, problems } = await openApp(h.browser, link ? `${h.url}#s=${link}` : h.url, { viewport: { width, height: 800 } });
         try {
           await page.locator('svg.stage .node').first().waitFor();
           const bad = await page.evaluate(() => {
@@ -81,7 +83,7 @@ describe('messages on the stage', () => {
             }
             return out;
           });
-          assert.deepEqual(bad, [], `${link} at ${width} px`);
+          assert.deepEqual(bad, [], `${link || 'the default page'} at ${width} px`);
           assert.deepEqual(problems, []);
         } finally {
           await context.close();
