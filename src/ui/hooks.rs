@@ -165,12 +165,11 @@ fn matches(q: &str) -> bool {
 #[cfg(not(feature = "lite"))]
 #[hook]
 pub fn use_narrow_stage() -> bool {
-    let now = narrow_now;
-    let narrow = use_state_eq(now);
+    let narrow = use_state_eq(narrow_now);
     {
         let set = narrow.setter();
         use_effect_with((), move |_| {
-            let listener = Closure::<dyn Fn()>::new(move || set.set(now()));
+            let listener = Closure::<dyn Fn()>::new(move || set.set(narrow_now()));
             listen(web_sys::window().map(Into::into), "resize", listener)
         });
     }
