@@ -51,7 +51,7 @@ describe('messages on the stage', () => {
   // narrower (`layout::narrowed`) rather than scaled down with its box. The runs with the
   // most nodes: eight clients, and Redlock's five masters.
   // The default page too, drawn by the first load (no link): the page most phones open
-  // first, whose stage once stayed the usual one, its words at 7 px on a 320 px screen.
+  // first, whose usual stage scaled to a 320 px screen would draw its words at 7 px.
   test('every word on the stage is drawn at 10 px or more and clear of the others, from 320 px to 1920 px wide', async () => {
     for (const link of ['', 'gc-pause&t=31012', 'eight-clients&t=5000', 'redlock-clock-jump&t=20000']) {
       for (const width of [320, 360, 400, 448, 480, 640, 1024, 1920]) {
