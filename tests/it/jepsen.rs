@@ -348,8 +348,8 @@ fn a_run_written_as_a_jepsen_history_reads_back_to_the_same_verdict() {
 
 /// A model run written as a history and read back keeps its faults where they were: who
 /// paused, and which link was cut — client 1 cut from the lock service and not from storage
-/// stays so, where every fault once read back as the lock service's (a client's GC pause
-/// drawn on the lock service's lane, one client's partition as every client's). The
+/// stays so, not read as the lock service's (a client's GC pause drawn on the lock
+/// service's lane, one client's partition as every client's). The
 /// export names the nodes in `:value` (`"c1"`, `["c1" "coord"]`), and the reader reads
 /// those names back. Compared for every built-in run with one lock service node, no crash
 /// (written as a kill, read as a pause) and every faulted client in the history.

@@ -261,7 +261,7 @@ fn an_embeds_smallest_drawing_has_no_overlaps_in_any_builtin_scenario() {
 
 /// A span's label (a lease's "c2 · token 34", a belief's, a band's) starts at or after
 /// the span's start. Put before it, even on a leader line, it stands over whatever the
-/// lane drew there — on a phone, over the lease the new one replaced, where it read as
+/// lane drew there — on a phone, over the lease the new one replaced, where it reads as
 /// that lease's. Checked at the phone widths a page lays its drawing out at, and the
 /// desktop's, over the whole run.
 #[test]
