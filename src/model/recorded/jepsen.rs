@@ -162,6 +162,11 @@ fn named_nodes(
     Some(names.into_iter().collect())
 }
 
+/// Whether two cut links are the same link, named from either end.
+fn same_link((a, b): (usize, usize), (x, y): (usize, usize)) -> bool {
+    (a, b) == (x, y) || (a, b) == (y, x)
+}
+
 /// Who did it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Who {
@@ -433,10 +438,7 @@ pub fn parse(text: &str, syntax: Syntax) -> Res<Recording> {
                             _ => (0..procs.len()).map(|c| (lock, c)).collect(),
                         };
                         for (a, b) in pairs {
-                            if !cut
-                                .iter()
-                                .any(|&(x, y)| (x, y) == (a, b) || (y, x) == (a, b))
-                            {
+                            if !cut.iter().any(|&l| same_link(l, (a, b))) {
                                 cut.push((a, b));
                                 push(&mut lines, op.t_us, a, What::LinkCut { peer: b });
                             }
@@ -447,7 +449,7 @@ pub fn parse(text: &str, syntax: Syntax) -> Res<Recording> {
                             Some(&[a, b]) if a != b => cut
                                 .iter()
                                 .copied()
-                                .filter(|&(x, y)| (x, y) == (a, b) || (y, x) == (a, b))
+                                .filter(|&l| same_link(l, (a, b)))
                                 .collect(),
                             _ => cut.clone(),
                         };
