@@ -143,11 +143,43 @@ fn about(rec: &Recording) -> String {
         Some(src) => format!("What happened on a real {service} (recorded by the {src}){read}"),
         None => format!("What happened on a real {service}{read}"),
     };
+    s.push_str(&own_names(rec));
     if let Some(n) = &h.notes {
         s.push(' ');
         s.push_str(n);
     }
     s
+}
+
+/// The recording's own names for its nodes, where they are not the page's: the lanes, the
+/// stage and the verdict say "client 1" and "the lock service", so a file that calls them
+/// "worker-a" and "etcd-0" (or a Jepsen history's "process 0") is read against its own
+/// words (" Its nodes: “worker-a” is client 1, …"). Nothing when every name is the page's
+/// (or its short one, the lab's "c1"), or the service's own for the lock service (the
+/// lab's "redis", which the sentence before already says).
+fn own_names(rec: &Recording) -> String {
+    let service = rec.header.service.as_deref().unwrap_or_default();
+    let said: Vec<String> = rec
+        .header
+        .nodes
+        .iter()
+        .zip(recorded::convert::model_ids(rec))
+        .filter(|(n, id)| {
+            let page = id.name();
+            let name = n.name.to_lowercase();
+            let ours = [
+                page.as_str(),
+                page.trim_start_matches("the "),
+                &id.to_string(),
+            ];
+            !ours.contains(&name.as_str()) && (id.is_client() || name != service)
+        })
+        .map(|(n, id)| format!("“{}” is {}", n.name, id.name()))
+        .collect();
+    if said.is_empty() {
+        return String::new();
+    }
+    format!(" Its nodes: {}.", said.join(", "))
 }
 
 /// Why a real service's moment lands later than the model's, where the service is known

@@ -160,7 +160,9 @@ describe('model vs reality', () => {
       assert.equal(await digestOf(page), before, 'the run on screen stays');
       await input.setInputFiles({ name: 'lock.edn', mimeType: 'application/edn', buffer: Buffer.from(history) });
       await until(async () => (await digestOf(page)) !== before, 'the history replaced the run');
-      await page.locator('.scenario-description.recorded').waitFor();
+      // The page calls the history's processes clients; it says which is which.
+      const about = page.locator('.scenario-description.recorded');
+      assert.match(await about.innerText(), /Its nodes: “process 0” is client 1, “process 1” is client 2\./);
       await page.keyboard.press('End');
       const verdict = page.locator('.verdict');
       await until(async () => /unsafe/i.test(await verdict.first().textContent()), 'judged unsafe');

@@ -217,3 +217,50 @@ fn a_recording_says_who_wrote_it_and_names_its_own_service() {
         None
     );
 }
+
+/// An engineer's own trace names its nodes in its own words; the page names them "client 1",
+/// "the lock service", "storage" on every lane and in every verdict. The description says
+/// which is which, for the names that differ and only for those (the lab's "c1" and
+/// "redis" are the page's own or the service's).
+#[test]
+fn a_recording_with_names_of_its_own_says_which_node_each_is() {
+    let own = [
+        r#"{"leaseline_trace":1,"service":"etcd","source":"hand","nodes":[{"name":"worker-a","role":"client"},{"name":"Client 2","role":"client"},{"name":"etcd-0","role":"lock service"},{"name":"pg","role":"storage"}]}"#,
+        r#"{"t_us":0,"node":"worker-a","event":"acquire_sent"}"#,
+        r#"{"t_us":5000,"node":"worker-a","event":"granted","ttl_ms":10000,"token":7}"#,
+        r#"{"t_us":6000,"node":"worker-a","event":"write_sent","key":"x","value":"a","token":7}"#,
+        r#"{"t_us":7000,"node":"pg","event":"write_accepted","client":"worker-a","key":"x","value":"a","token":7}"#,
+    ]
+    .join("\n");
+    let about = |text: String| {
+        let s = Rc::new(Session::default_page()).reduce(Action::OpenRecorded {
+            text,
+            scenario: None,
+            name: None,
+        });
+        assert_eq!(s.doc.error, None);
+        s.doc.recorded.as_ref().unwrap().about.clone()
+    };
+    let said = about(own);
+    assert!(
+        said.ends_with(
+            "Its nodes: “worker-a” is client 1, “etcd-0” is the lock service, “pg” is storage."
+        ),
+        "{said}"
+    );
+    // The lab's files use the page's short names and the service's own.
+    for (name, _) in BUILT_IN {
+        let said = open(name).doc.recorded.as_ref().unwrap().about.clone();
+        assert!(!said.contains("Its nodes"), "{name}: {said}");
+    }
+    // A Jepsen history's processes are the clients, in the order the history names them.
+    let history = "{:type :invoke, :f :acquire, :process 3, :time 0}\n\
+                   {:type :ok, :f :acquire, :process 3, :time 1000000, :value 1}\n\
+                   {:type :invoke, :f :acquire, :process 5, :time 2000000}\n\
+                   {:type :fail, :f :acquire, :process 5, :time 3000000}\n";
+    let said = about(history.to_string());
+    assert!(
+        said.contains("Its nodes: “process 3” is client 1, “process 5” is client 2."),
+        "{said}"
+    );
+}
