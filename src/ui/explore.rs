@@ -490,11 +490,22 @@ fn results(r: &serde_json::Value, on_action: &Callback<Action>, search: u32, tot
     let complete = r["ended"].as_str() == Some("complete");
     let line = headline(classes.len(), complete, n("schedules"), total);
     let headline = html! { <p class="explore-headline"><strong>{ line }</strong></p> };
+    // Safe because nothing gets done: said wherever the search says "safe".
+    let standstill = r["standstill"]
+        .as_u64()
+        .and_then(|n| u32::try_from(n).ok())
+        .map(crate::analysis::explore::report::standstill_words);
+    let standstill = html! {
+        if let Some(words) = standstill {
+            <p class="standstill">{ words }</p>
+        }
+    };
     if classes.is_empty() {
         return html! {
             <div class="explore-result" role="status" data-search={search.to_string()}>
                 if complete {
                     <p><strong>{ "Safe within these bounds" }</strong>{ format!(" ({bounds}). {counts}.") }</p>
+                    { standstill }
                     <p class="hint">{ "Only within them: a longer pause or one more fault is not covered. A fence holds whatever the pause; a timing fix holds only for the pauses it was sized for." }</p>
                 } else {
                     <p>{ format!("No violation found in {counts}, but the search stopped at its budget before the end, so nothing is claimed.") }</p>
@@ -512,6 +523,7 @@ fn results(r: &serde_json::Value, on_action: &Callback<Action>, search: u32, tot
                     { " It already breaks with no fault added." }
                 }
             </p>
+            { standstill }
             <ol class="explore-classes">
                 { for classes.iter().map(|c| class_item(c, on_action)) }
             </ol>

@@ -104,6 +104,8 @@ describe('explore', () => {
       await panel.getByRole('button', { name: 'Explore', exact: true }).click();
       await (await answer(panel, 1)).getByText('Safe within these bounds').waitFor();
       assert.match(await panel.innerText(), /schedules tried/);
+      // Its writes land: nothing is said of a standstill.
+      assert.doesNotMatch(await panel.innerText(), /Nothing gets done/);
 
       // Three faults: a long search. Cancel ends it at once and claims nothing.
       await panel.getByRole('combobox', { name: 'Faults added (K)' }).selectOption('3');
@@ -113,6 +115,20 @@ describe('explore', () => {
       const after = await panel.innerText();
       await page.waitForTimeout(1000);
       assert.equal(await panel.innerText(), after, 'no progress after Cancel: the worker is gone');
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a Redis fix whose fence refuses every write is safe, and the panel says nothing gets done', async () => {
+    const { context, page, problems } = await openApp(h.browser, `${h.url}#s=redis-clock-jump/fenced`, LAPTOP);
+    try {
+      const panel = await openExplore(page);
+      await panel.getByRole('button', { name: 'Explore', exact: true }).click();
+      const result = await answer(panel, 1);
+      await result.getByText('Safe within these bounds').waitFor();
+      assert.match(await result.innerText(), /Nothing gets done as given: with no fault added, the fence refuses all \d+ writes sent and storage accepts none/);
       assert.deepEqual(problems, []);
     } finally {
       await context.close();

@@ -353,3 +353,54 @@ fn the_safety_margin_keeps_the_write_out_by_giving_the_job_up() {
         .summary;
     assert!(summary.contains("the job is given up"), "{summary}");
 }
+
+/// A search can only say "safe within these bounds" of a scenario whose fence refuses every
+/// write — a lock service that issues no token, fenced: safe because nothing gets done. The
+/// report says so beside the verdict, in words and in its JSON, read from the checker's
+/// count of the run with no fault added; a scenario whose writes land says nothing of it.
+#[test]
+fn a_search_of_a_run_that_gets_nothing_done_says_so_beside_safe() {
+    use leaseline::analysis::explore::report;
+    let (_, r) = search("redis-clock-jump/fenced", |_| {});
+    assert!(r.safe_within_bounds());
+    let refused = r.standstill.expect("every write refused");
+    assert!(refused > 0);
+    let text = report::text("redis-clock-jump/fenced", &r, 0, &|_| String::new());
+    assert!(
+        text.trim_end().ends_with(&format!(
+            "Nothing gets done as given: with no fault added, the fence refuses all {refused} writes sent and storage accepts none, so the run is safe because no write lands."
+        )),
+        "{text}"
+    );
+    assert_eq!(
+        report::json(&r, 0, &|_| String::new())["standstill"],
+        refused
+    );
+
+    // Every built-in scenario: the report says it exactly where the checker finds the run
+    // as given with writes sent and none accepted; those are the token-less services,
+    // fenced.
+    let mut still = Vec::new();
+    for (name, sc) in common::every_scenario() {
+        let stats = check(&run(&sc)).stats;
+        let mut b = Bounds::for_scenario(&sc);
+        b.budget = 1;
+        let r = explore(&sc, &b, 1024, &mut |_| true);
+        let expected = (stats.writes_accepted == 0 && stats.writes_rejected > 0)
+            .then_some(stats.writes_rejected);
+        assert_eq!(r.standstill, expected, "{name}");
+        if expected.is_some() {
+            assert_ne!(sc.storage.fence, FenceMode::None, "{name}");
+            let tokens = sc.coordinator.flavor.model().tokens;
+            assert_eq!(tokens, leaseline::model::flavors::Tokens::None, "{name}");
+            still.push(name);
+        }
+    }
+    println!("nothing gets done as given: {still:?}");
+    assert!(still.contains(&"redis-clock-jump/fenced".to_string()));
+    let (_, r) = search("gc-pause-fenced", |_| {});
+    assert_eq!(r.standstill, None);
+    assert!(
+        !report::text("gc-pause-fenced", &r, 0, &|_| String::new()).contains("Nothing gets done")
+    );
+}

@@ -240,6 +240,13 @@ impl Evaluator {
     }
 }
 
+/// The writes the fence refused in `trace`, when storage accepted none of them (and was
+/// sent some): a run that is safe only because nothing gets done ([`Report::standstill`]).
+fn standstill(trace: &Trace) -> Option<u32> {
+    let stats = check(trace).stats;
+    (stats.writes_accepted == 0 && stats.writes_rejected > 0).then_some(stats.writes_rejected)
+}
+
 /// A run, its (run, ordering) keys and its safety violations.
 type Judged = (Trace, (u64, u64), Vec<Violation>);
 
@@ -612,6 +619,7 @@ impl Explorer {
         let ended = self.ended.unwrap_or(Ended::Cancelled);
         self.shrink();
         progress(&self.p, &self.classes);
+        let standstill = standstill(&self.ev.example(&[]).1);
         let mut classes = self.classes;
         // Minimal first; ties by the class's key, so the order never depends on which
         // class the search happened to find first.
@@ -626,6 +634,7 @@ impl Explorer {
             orderings: self.orders.len() as u64,
             violating: self.p.violating,
             breaks_as_given: classes.iter().any(|c| c.example.faults.is_empty()),
+            standstill,
             classes,
             ended,
         }

@@ -176,6 +176,11 @@ pub struct Report {
     pub classes: Vec<Class>,
     /// The scenario (with or without its own faults, as bounded) breaks with none added.
     pub breaks_as_given: bool,
+    /// In that run with no fault added, storage accepted no write and its fence refused
+    /// this many (a service that issues no token, fenced): safe because nothing gets done,
+    /// which the report says beside "safe within these bounds". `None` when a write lands,
+    /// or none is sent.
+    pub standstill: Option<u32>,
     pub ended: Ended,
 }
 

@@ -97,7 +97,21 @@ pub fn text(target: &str, r: &Report, elapsed_ms: u64, link: Link) -> String {
         )),
         Ended::Cancelled => s.push_str("INCOMPLETE: cancelled.\n"),
     }
+    if let Some(n) = r.standstill {
+        s.push_str(&standstill_words(n));
+        s.push('\n');
+    }
     s
+}
+
+/// What a report whose scenario gets nothing done says of it ([`Report::standstill`]),
+/// in the command line's report and the Explore panel alike.
+pub fn standstill_words(refused: u32) -> String {
+    format!(
+        "Nothing gets done as given: with no fault added, the fence refuses all {refused} \
+         write{} sent and storage accepts none, so the run is safe because no write lands.",
+        if refused == 1 { "" } else { "s" }
+    )
 }
 
 /// One class of `leaseline explore --format json`'s report (the explore worker also posts
@@ -137,6 +151,8 @@ pub fn json(r: &Report, elapsed_ms: u64, link: Link) -> serde_json::Value {
         "orderings": r.orderings,
         "violating": r.violating,
         "breaks_as_given": r.breaks_as_given,
+        // The writes the fence refused where it accepted none (null: a write landed).
+        "standstill": r.standstill,
         "classes": classes,
         "safe_within_bounds": r.safe_within_bounds(),
         "ended": match r.ended {
