@@ -81,7 +81,7 @@ pub fn App() -> Html {
     );
     use_embed_host(&model, &on_action);
     use_action_menu(model.frame.selected);
-    super::guide::use_question_in_view(model.quiz_waiting());
+    super::guide::use_question_in_view(&model);
     super::guide::use_beats_prepared(&model);
     let handover = super::handover::use_handover(&model, &on_action);
     super::recorded::use_recording_fetch(model.doc.wants_recording.clone(), on_action.clone());

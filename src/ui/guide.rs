@@ -201,19 +201,69 @@ pub fn use_beats_prepared(_model: &UseReducerHandle<Session>) {}
 /// sits below the diagram, out of sight, and the run would seem to have stalled with
 /// nothing to answer. `nearest` moves the page no more than it must (not at all on a
 /// desktop, where the question is already in view).
+///
+/// An embed's frame never scrolls; a short one scrolls the question's own box instead
+/// (tools.css), and where that box was left is an accident of what it showed before. So
+/// the box is scrolled to the stop's first given where the givens, the question and the
+/// first line of the first choice fit, else to the question: what is asked, and the
+/// start of what to answer, are in view, never a choice's tail or the hint alone. Once
+/// the answer is revealed, it opens at the answer's first line. The host's page is not
+/// moved.
 #[cfg(not(feature = "lite"))]
 #[hook]
-pub fn use_question_in_view(waiting: bool) {
-    use_effect_with(waiting, |&waiting| {
-        if !waiting {
+pub fn use_question_in_view(model: &UseReducerHandle<Session>) {
+    let waiting = model.quiz_waiting();
+    let revealed = model.teach.quiz.is_some_and(|q| q.revealed);
+    use_effect_with((waiting, revealed), |&(waiting, revealed)| {
+        if !waiting && !revealed {
             return;
         }
-        let doc = web_sys::window().and_then(|w| w.document());
-        if let Some(el) = doc.and_then(|d| d.query_selector("section.quiz").ok().flatten()) {
+        let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        let Some(el) = doc.query_selector("section.quiz").ok().flatten() else {
+            return;
+        };
+        let embed = el.closest(".embed").ok().flatten().is_some();
+        if !waiting {
+            if let (true, Some(answer)) = (embed, el.query_selector(".verdict-line").ok().flatten())
+            {
+                let top = answer.get_bounding_client_rect().top()
+                    - el.get_bounding_client_rect().top()
+                    + f64::from(el.scroll_top());
+                el.set_scroll_top((top - 4.0).max(0.0) as i32);
+            }
+            return;
+        }
+        if !embed {
             let options = web_sys::ScrollIntoViewOptions::new();
             options.set_block(web_sys::ScrollLogicalPosition::Nearest);
             el.scroll_into_view_with_scroll_into_view_options(&options);
+            return;
         }
+        // Where a part of the box starts and ends, in the box's scrolled content.
+        let origin = el.get_bounding_client_rect().top() - f64::from(el.scroll_top());
+        let span = |sel: &str| {
+            let r = el
+                .query_selector(sel)
+                .ok()
+                .flatten()?
+                .get_bounding_client_rect();
+            Some((r.top() - origin, r.bottom() - origin))
+        };
+        let (Some(question), Some(choice)) = (span(".stop-question"), span(".choice")) else {
+            return;
+        };
+        let first = span(".stop-given").map_or(question.0, |g| g.0);
+        // One line of the choice: its padding and a line of text.
+        let needed = choice.0 + 28.0 - first;
+        let top = if needed <= f64::from(el.client_height()) {
+            first
+        } else {
+            question.0
+        };
+        // A few pixels above, so the box's top edge does not touch the words.
+        el.set_scroll_top((top - 4.0).max(0.0) as i32);
     });
 }
 
@@ -221,7 +271,7 @@ pub fn use_question_in_view(waiting: bool) {
 /// since Yew's component macro cannot take a hook call under `cfg`.)
 #[cfg(feature = "lite")]
 #[hook]
-pub fn use_question_in_view(_waiting: bool) {}
+pub fn use_question_in_view(_model: &UseReducerHandle<Session>) {}
 
 #[cfg(not(feature = "lite"))]
 fn quiz(m: &GuideData, cb: &Callback<Action>) -> Html {

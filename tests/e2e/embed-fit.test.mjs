@@ -6,7 +6,8 @@
 //   every beat of the GC-pause lesson, the end, an interview question's stop and its
 //   reveal). At each, read off the rendered page: every lane's name inside the visible
 //   drawing, every word of the drawing at least 10 px, the stale write's mark in view at
-//   the end, nothing cut off at the frame's sides, no two visible text blocks or controls
+//   the end, a waiting question's box open on it and, from 360×420 up, the question whole
+//   and its first choice in view, the answer's first line once answered, nothing cut off at the frame's sides, no two visible text blocks or controls
 //   overlapping, no text block squeezed narrower than about ten characters. A contact
 //   sheet of the sweep's screenshots goes to target/e2e/embed-sweep.png.
 // - Fit to content: examples/course.html resizes its frames from their messages, in each
@@ -29,7 +30,7 @@ const HEIGHTS = [240, 420, 640, 900];
  * What a reader would find wrong on the page as it is drawn now; `end` also asks for the
  * stale write's mark in view. Runs in the page.
  */
-function inspect({ end }) {
+function inspect({ end, asking = false, answered = false }) {
   const bad = [];
   const view = { l: 0, t: 0, r: innerWidth, b: innerHeight };
   const cut = (a, b) => ({ l: Math.max(a.l, b.l), t: Math.max(a.t, b.t), r: Math.min(a.r, b.r), b: Math.min(a.b, b.b) });
@@ -79,6 +80,32 @@ function inspect({ end }) {
         bad.push(`the stale write's mark ${name(m)} outside the drawing's visible box`);
       }
     }
+  }
+  // A question waiting for a prediction, in a frame as tall as the Share dialog's Medium
+  // one or taller: its box opens on the question, never scrolled past it; from 360 px wide
+  // the question is whole and the first choice's first line is in view too. (Narrower,
+  // the box is shorter than the question's four lines with the controls' two rows above.)
+  if (asking && innerHeight >= 420) {
+    const question = document.querySelector('.stop-question');
+    const choice = document.querySelector('.choices .choice');
+    if (!question || !choice) bad.push('no question or no choice drawn');
+    else {
+      const q = seen(question);
+      const whole = question.getBoundingClientRect();
+      if (q.t > whole.top + 1) bad.push(`the question ${name(question)} scrolled past`);
+      if (innerWidth >= 360) {
+        if (q.b < whole.bottom - 1) bad.push(`the question ${name(question)} not wholly in view`);
+        const c = seen(choice);
+        if (c.b - c.t < 12) bad.push(`the first choice ${name(choice)} not in view (${Math.max(0, c.b - c.t).toFixed(0)} px of it)`);
+      }
+    }
+  }
+  // Once answered, the box opens on the answer's first line (right or not, and what the
+  // run did), not partway down it.
+  if (answered) {
+    const line = document.querySelector('.quiz .verdict-line');
+    if (!line) bad.push('no answer drawn');
+    else if (seen(line).t > line.getBoundingClientRect().top + 1) bad.push(`the answer ${name(line)} scrolled past`);
   }
   const candidates = [
     ...document.querySelectorAll('.shell.embed :is(button, a, input, select, p, h2, h3, li, summary, label, .caption)'),
@@ -131,10 +158,10 @@ describe('embeds at every size', () => {
         const { context, page, problems } = await openApp(browser, `${h.url}#s=gc-pause&embed=1`, {
           viewport: { width, height },
         });
-        const check = async (state, { end = false, shot = false } = {}) => {
+        const check = async (state, { end = false, asking = false, answered = false, shot = false } = {}) => {
           // Two frames, so the drawing's lanes (set from the frame's measured height) are in.
           await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
-          for (const b of await page.evaluate(inspect, { end })) bad.push(`${size} ${state}: ${b}`);
+          for (const b of await page.evaluate(inspect, { end, asking, answered })) bad.push(`${size} ${state}: ${b}`);
           if (shot) {
             const path = join(SHOTS, `embed-sweep-${width}x${height}-${state}.png`);
             await page.screenshot({ path });
@@ -164,11 +191,11 @@ describe('embeds at every size', () => {
           await quiz.getByRole('button', { name: 'Skip to the stop' }).first().click();
           const choices = quiz.getByRole('group', { name: 'Your prediction' });
           await choices.waitFor();
-          await check('question', { shot: true });
+          await check('question', { asking: true, shot: true });
           await choices.getByRole('button').first().click();
           await quiz.getByRole('button', { name: 'Play on' }).click();
           await quiz.getByRole('button', { name: /^(Next stop|Show the model answer)$/ }).waitFor();
-          await check('reveal', { shot: true });
+          await check('reveal', { answered: true, shot: true });
           assert.deepEqual(problems, [], size);
         } finally {
           await context.close();
