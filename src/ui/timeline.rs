@@ -298,18 +298,14 @@ fn svg_x(e: &MouseEvent, width: f64) -> Option<f64> {
 }
 
 /// The width to lay a drawing out at in the `.diagram` box `b`: the box's, as
-/// `layout::fitted_width` turns it into the drawing's (so it never scrolls sideways, the
-/// whole run is in view, and its text stays 11 px).
-/// An embed goes narrower, to [`layout::EMBED_NARROWEST`](crate::view::layout::EMBED_NARROWEST).
+/// `layout::fitted_width` turns it into the drawing's in the page's detail (so it never
+/// scrolls sideways, the whole run is in view, and its text stays 11 px), in an embed and
+/// on a page alike.
 fn fit_in(b: &web_sys::Element) -> Option<f64> {
     let px = f64::from(b.client_width());
-    #[cfg(not(feature = "lite"))]
-    if (1.0..crate::view::layout::NARROWEST).contains(&px)
-        && b.closest(".embed").ok().flatten().is_some()
-    {
-        return Some(px.floor().max(crate::view::layout::EMBED_NARROWEST));
-    }
-    Some(crate::view::layout::fitted_width(px))
+    Some(crate::view::layout::fitted_width::<
+        crate::session::carries::PageDetail,
+    >(px))
 }
 
 /// An embed's lane height: as tall as its drawing's frame `f` has room for, for `lanes`

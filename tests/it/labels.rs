@@ -221,20 +221,21 @@ fn no_label_overlaps_another_or_a_shape_in_any_builtin_scenario() {
     );
 }
 
-/// An embed's drawing at its smallest — a 280 px frame's width, lanes at their shortest
-/// (`layout::lane_height_for` in a short frame) — places its labels as carefully: none on
-/// another, on a shape, or off the drawing; and every lane, with its name and clock, inside
-/// the drawing's height.
+/// A drawing at its narrowest — a 280 px embed's width, or a page's column on a 320 px
+/// phone (`layout::NARROWEST_SPREAD`), lanes at their shortest (`layout::lane_height_for`
+/// in a short frame), a little taller, or at their usual height (a page's) — places its
+/// labels as carefully: none on another, on a shape, or off the drawing; and every lane,
+/// with its name and clock, inside the drawing's height.
 #[test]
-fn an_embeds_smallest_drawing_has_no_overlaps_in_any_builtin_scenario() {
+fn the_narrowest_drawing_has_no_overlaps_in_any_builtin_scenario() {
     let mut bad = Vec::new();
     let mut runs = 0;
     for (name, sc) in every_scenario() {
         for (fence, sc) in with_and_without_fence(&sc) {
             let (t, v) = run(&sc);
             let ix = layout::Index::new(&t);
-            for lane_h in [layout::LANE_H_MIN, 40.0] {
-                let d = layout::layout_rows(&ix, &t, &v, layout::EMBED_NARROWEST, lane_h, None);
+            for lane_h in [layout::LANE_H_MIN, 40.0, layout::LANE_H] {
+                let d = layout::layout_rows(&ix, &t, &v, layout::NARROWEST_SPREAD, lane_h, None);
                 runs += 1;
                 assert_eq!(d.lane_h, lane_h);
                 let last = d.lanes.last().map_or(0.0, |l| l.y);
@@ -272,7 +273,16 @@ fn a_spans_label_never_stands_before_the_span_in_any_builtin_scenario() {
         for (fence, sc) in with_and_without_fence(&sc) {
             let (t, v) = run(&sc);
             let ix = layout::Index::new(&t);
-            for width in [360.0, 375.0, 390.0, 414.0, 480.0, layout::DIAGRAM_WIDTH] {
+            for width in [
+                layout::NARROWEST_SPREAD,
+                296.0,
+                360.0,
+                375.0,
+                390.0,
+                414.0,
+                480.0,
+                layout::DIAGRAM_WIDTH,
+            ] {
                 let d = layout::layout_in(&ix, &t, &v, width, None);
                 let bars = d.bars.iter().map(|b| (b.x0, &b.label));
                 let bands = d.bands.iter().map(|b| (b.x0, &b.tag));

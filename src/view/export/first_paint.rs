@@ -27,9 +27,9 @@ use super::svg::{escape_into, lane_class};
 use crate::teach::narrate::{PLAY_HINT, PLAY_HINT_EMBED, PROMISE, QUIZ_HINT};
 use crate::teach::walkthrough::INTRO;
 use crate::view::icons;
-use crate::view::layout::detail::Full;
+use crate::view::layout::detail::{Full, Plain};
 use crate::view::layout::{
-    axis_ticks_in, scale_of, tick_stride, Diagram, DIAGRAM_WIDTH, EMBED_NARROWEST, LEFT, NARROWEST,
+    axis_ticks_in, narrowest, scale_of, tick_stride, Diagram, DIAGRAM_WIDTH, LEFT,
 };
 use crate::vocab::numbers::tenths as n;
 
@@ -214,8 +214,8 @@ fn caption(out: &mut String, hint: &str) {
 
 /// The diagram at the run's start as the timeline draws it before Play (`ui/timeline.rs`):
 /// over its left margin the strip of the lanes' names and clocks, then the axis, the lanes
-/// and the cursor at 0; and the zoom bar's copy. `embed`: an embed's, which the player lays
-/// out narrower than a page's and scales up in a wide frame.
+/// and the cursor at 0; and the zoom bar's copy. `embed`: an embed's, which the player
+/// scales up in a frame wider than its widest drawing.
 ///
 /// The app lays its drawing out at its box's width, so that a unit is a pixel
 /// (`layout::fitted_width`): its left margin is 112 px and its right one 24 px at any width,
@@ -253,7 +253,11 @@ fn diagram(out: &mut String, d: &Diagram, title: &str, digest: &str, around: &Ar
     let end = d.scale.t1 as i64;
     // The player's scale for a drawing `w` wide; the narrowest it lays one out at.
     let at = |w: f64| scale_of(end, w, None);
-    let least = if embed { EMBED_NARROWEST } else { NARROWEST };
+    let least = if around.spreads {
+        narrowest::<Full>()
+    } else {
+        narrowest::<Plain>()
+    };
     let all = axis_ticks_in(0, end);
     // Every how many ticks the player keeps at the narrow end of each box of NARROW.
     let strides: Vec<usize> = NARROW

@@ -53,24 +53,37 @@ use stage::pos;
 pub use stage::*;
 
 pub const DIAGRAM_WIDTH: f64 = 960.0;
-/// The narrowest drawing laid out (a phone's screen, as the label tests check it); a
-/// narrower box shows it scaled down a little.
+/// The narrowest drawing laid out in a detail that keeps every tick of the axis (the
+/// first load's [`detail::Plain`]): narrower, its ticks would touch, so a narrower box
+/// shows it scaled down a little (on a 320 px phone, its words at 9.8 px).
 pub const NARROWEST: f64 = 360.0;
-/// The narrowest drawing an embed lays out: a 280 px frame's box (a course page's column on
-/// a 320 px phone, less its margins, is a little wider), at one unit a pixel, so its text
-/// stays 11 px (the whole app's floor of [`NARROWEST`] would scale it to 8).
-pub const EMBED_NARROWEST: f64 = 260.0;
+/// The narrowest drawing laid out in a detail that thins its ticks where they would touch
+/// ([`Detail::SPREADS`]: the players' and the whole app's): a 280 px embed's box, and a
+/// page's column on a 320 px phone, are laid out at one unit a pixel, so their text stays
+/// 11 px. (The label tests check every built-in run at this width.)
+pub const NARROWEST_SPREAD: f64 = 260.0;
 
-/// The width to lay the diagram out at for a box `px` CSS pixels wide: the box's own where
-/// it is narrower than [`DIAGRAM_WIDTH`] (a phone, a laptop's column), so one unit is one
-/// pixel and the drawing's 11-unit text is 11 px — never shrunk below legibility, never
-/// scrolled sideways; [`DIAGRAM_WIDTH`] in a wider box (or before the box is measured),
-/// which the drawing is scaled up to fill.
-pub fn fitted_width(px: f64) -> f64 {
+/// The width to lay the diagram out at, in the detail `D`, for a box `px` CSS pixels wide:
+/// the box's own where it is narrower than [`DIAGRAM_WIDTH`] (a phone, a laptop's column),
+/// so one unit is one pixel and the drawing's 11-unit text is 11 px — never shrunk below
+/// legibility, never scrolled sideways — but no narrower than `D` lays out
+/// ([`NARROWEST_SPREAD`], or [`NARROWEST`] for a detail that keeps every tick);
+/// [`DIAGRAM_WIDTH`] in a wider box (or before the box is measured), which the drawing is
+/// scaled up to fill.
+pub fn fitted_width<D: Detail>(px: f64) -> f64 {
     if (1.0..DIAGRAM_WIDTH).contains(&px) {
-        px.floor().max(NARROWEST)
+        px.floor().max(narrowest::<D>())
     } else {
         DIAGRAM_WIDTH
+    }
+}
+
+/// The narrowest drawing the detail `D` lays out ([`fitted_width`]).
+pub const fn narrowest<D: Detail>() -> f64 {
+    if D::SPREADS {
+        NARROWEST_SPREAD
+    } else {
+        NARROWEST
     }
 }
 /// A lane's height, where the box has room for it.
