@@ -86,6 +86,7 @@ pub const fn narrowest<D: Detail>() -> f64 {
         NARROWEST
     }
 }
+
 /// A lane's height, where the box has room for it.
 pub const LANE_H: f64 = 58.0;
 /// The shortest lane drawn: a lane's name and its clock reading (two lines of 10–11 px
