@@ -366,12 +366,15 @@ fn a_search_of_a_run_that_gets_nothing_done_says_so_beside_safe() {
     let refused = r.standstill.expect("every write refused");
     assert!(refused > 0);
     let text = report::text("redis-clock-jump/fenced", &r, 0, &|_| String::new());
+    assert_eq!(refused, 2, "client 1's write and client 2's");
     assert!(
-        text.trim_end().ends_with(&format!(
-            "Nothing gets done as given: with no fault added, the fence refuses all {refused} writes sent and storage accepts none, so the run is safe because no write lands."
-        )),
+        text.trim_end().ends_with(
+            "Nothing gets done as given: with no fault added, the fence refuses both writes sent and storage accepts none, so the run is safe because no write lands."
+        ),
         "{text}"
     );
+    assert!(report::standstill_words(1).contains("refuses the one write sent"));
+    assert!(report::standstill_words(3).contains("refuses all 3 writes sent"));
     assert_eq!(
         report::json(&r, 0, &|_| String::new())["standstill"],
         refused

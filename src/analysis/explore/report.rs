@@ -107,10 +107,14 @@ pub fn text(target: &str, r: &Report, elapsed_ms: u64, link: Link) -> String {
 /// What a report whose scenario gets nothing done says of it ([`Report::standstill`]),
 /// in the command line's report and the Explore panel alike.
 pub fn standstill_words(refused: u32) -> String {
+    let writes = match refused {
+        1 => "the one write".to_string(),
+        2 => "both writes".to_string(),
+        n => format!("all {n} writes"),
+    };
     format!(
-        "Nothing gets done as given: with no fault added, the fence refuses all {refused} \
-         write{} sent and storage accepts none, so the run is safe because no write lands.",
-        if refused == 1 { "" } else { "s" }
+        "Nothing gets done as given: with no fault added, the fence refuses {writes} sent and \
+         storage accepts none, so the run is safe because no write lands."
     )
 }
 
