@@ -171,7 +171,7 @@ fn exercise(input: &str) -> String {
     s = s.reduce(Action::Undo).reduce(Action::Redo);
     let run = &s.doc.run;
     // The timeline: the diagram laid out at the box's width, its axis and its body.
-    let width = layout::fitted_width(x);
+    let width = layout::fitted_width::<PageDetail>(x);
     // (In the detail the page draws in, `session::carries`.)
     let (i, t, v, h) = (&run.index, &run.trace, &run.verdict, layout::LANE_H);
     let d = layout::layout_rows::<PageDetail>(i, t, v, width, h, None);
