@@ -166,13 +166,14 @@ fn own_names(rec: &Recording) -> String {
         .zip(recorded::convert::model_ids(rec))
         .filter(|(n, id)| {
             let page = id.name();
-            let name = n.name.to_lowercase();
+            // ASCII case only: Unicode's case tables would cost the wasm several KB.
+            let same = |ours: &str| n.name.eq_ignore_ascii_case(ours);
             let ours = [
                 page.as_str(),
                 page.trim_start_matches("the "),
                 &id.to_string(),
             ];
-            !ours.contains(&name.as_str()) && (id.is_client() || name != service)
+            !ours.into_iter().any(same) && (id.is_client() || !same(service))
         })
         .map(|(n, id)| format!("“{}” is {}", n.name, id.name()))
         .collect();
