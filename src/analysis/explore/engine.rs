@@ -619,7 +619,7 @@ impl Explorer {
         let ended = self.ended.unwrap_or(Ended::Cancelled);
         self.shrink();
         progress(&self.p, &self.classes);
-        let standstill = standstill(&self.ev.example(&[]).1);
+        let standstill = standstill(&run(&self.ev.scenario(&[])));
         let mut classes = self.classes;
         // Minimal first; ties by the class's key, so the order never depends on which
         // class the search happened to find first.
