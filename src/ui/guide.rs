@@ -224,43 +224,38 @@ pub fn use_question_in_view(model: &UseReducerHandle<Session>) {
         let Some(el) = doc.query_selector("section.quiz").ok().flatten() else {
             return;
         };
-        let embed = el.closest(".embed").ok().flatten().is_some();
-        if !waiting {
-            if let (true, Some(answer)) = (embed, el.query_selector(".verdict-line").ok().flatten())
-            {
-                let top = answer.get_bounding_client_rect().top()
-                    - el.get_bounding_client_rect().top()
-                    + f64::from(el.scroll_top());
-                el.set_scroll_top((top - 4.0).max(0.0) as i32);
+        if el.closest(".embed").ok().flatten().is_none() {
+            if waiting {
+                let options = web_sys::ScrollIntoViewOptions::new();
+                options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+                el.scroll_into_view_with_scroll_into_view_options(&options);
             }
             return;
         }
-        if !embed {
-            let options = web_sys::ScrollIntoViewOptions::new();
-            options.set_block(web_sys::ScrollLogicalPosition::Nearest);
-            el.scroll_into_view_with_scroll_into_view_options(&options);
-            return;
-        }
-        // Where a part of the box starts and ends, in the box's scrolled content.
+        // Where a part of the box starts, in the box's scrolled content.
         let origin = el.get_bounding_client_rect().top() - f64::from(el.scroll_top());
-        let span = |sel: &str| {
-            let r = el
-                .query_selector(sel)
-                .ok()
-                .flatten()?
-                .get_bounding_client_rect();
-            Some((r.top() - origin, r.bottom() - origin))
+        let top_of = |sel: &str| {
+            let part = el.query_selector(sel).ok().flatten()?;
+            Some(part.get_bounding_client_rect().top() - origin)
         };
-        let (Some(question), Some(choice)) = (span(".stop-question"), span(".choice")) else {
-            return;
-        };
-        let first = span(".stop-given").map_or(question.0, |g| g.0);
-        // One line of the choice: its padding and a line of text.
-        let needed = choice.0 + 28.0 - first;
-        let top = if needed <= f64::from(el.client_height()) {
-            first
+        let top = if waiting {
+            let (Some(question), Some(choice)) = (top_of(".stop-question"), top_of(".choice"))
+            else {
+                return;
+            };
+            let first = top_of(".stop-given").unwrap_or(question);
+            // One line of the choice: its padding and a line of text.
+            let needed = choice + 28.0 - first;
+            if needed <= f64::from(el.client_height()) {
+                first
+            } else {
+                question
+            }
         } else {
-            question.0
+            let Some(answer) = top_of(".verdict-line") else {
+                return;
+            };
+            answer
         };
         // A few pixels above, so the box's top edge does not touch the words.
         el.set_scroll_top((top - 4.0).max(0.0) as i32);
