@@ -1,7 +1,8 @@
 //! The space-time diagram: one lane per node, true time across, drawn from
 //! `layout::Diagram`. The static drawing is its own component keyed by the run's pointer, so
 //! it renders once per run; playback only moves the reveal clip, the cursor line and the
-//! clock readings, and redraws the few labels the cursor is crossing (so none is cut).
+//! clock readings, redraws the few labels the cursor is crossing (so none is cut), and
+//! shows a screen reader the shapes the cursor has reached and none beyond.
 
 use super::{css, when};
 use crate::analysis::projection::step_at_time;
@@ -240,6 +241,51 @@ fn use_folds_revealed(svg: &NodeRef, drawn: &Rc<Diagram>, edge: f64) {
                 let _ = el.set_attribute("visibility", "hidden");
             }
         }
+    });
+}
+
+/// Hides each shape of the drawing the edge has not reached (in the drawing's units) from
+/// a screen reader and from the page's find, as the reveal's clip hides it from the eye:
+/// the clip leaves the rest of the run in the page, and a question's answer must not be
+/// heard or found before it is given. Only the shapes the edge crossed since the last
+/// render are touched (a new drawing is set whole). The starts are scanned, not sorted: a
+/// pass over a few thousand numbers costs a frame less than a sort's code costs the wasm.
+#[cfg(not(feature = "lite"))]
+#[hook]
+fn use_unreached_hidden(svg: &NodeRef, drawn: &Rc<Diagram>, edge: f64) {
+    let key = Rc::as_ptr(drawn) as usize;
+    let starts = use_memo(key, |_| crate::view::export::svg::shape_starts(&**drawn));
+    let reached = starts.iter().filter(|&&x| x <= edge).count();
+    // The drawing and the edge last set.
+    let set = use_mut_ref(|| (0usize, f64::NAN));
+    let svg = svg.clone();
+    use_effect_with((key, reached), move |_| {
+        // (A selector, not the body's `children`: the same bindings as the hooks beside.)
+        let Some(kids) = svg
+            .cast::<web_sys::Element>()
+            .and_then(|root| root.query_selector_all("g.body > *").ok())
+        else {
+            return;
+        };
+        let mut last = set.borrow_mut();
+        let whole = last.0 != key;
+        for (i, &x) in (0..).zip(starts.iter()) {
+            let shown = x <= edge;
+            if !whole && shown == (x <= last.1) {
+                continue;
+            }
+            let el = kids
+                .item(i)
+                .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok());
+            if let Some(el) = el {
+                let _ = if shown {
+                    el.remove_attribute("visibility")
+                } else {
+                    el.set_attribute("visibility", "hidden")
+                };
+            }
+        }
+        *last = (key, edge);
     });
 }
 
@@ -657,6 +703,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     {
         use_folds_revealed(&svg, &drawn, d.scale.x(s.t(edge)));
         use_told(&svg, &drawn, d.scale.x(s.t(edge)));
+        use_unreached_hidden(&svg, &drawn, d.scale.x(s.t(edge)));
     }
     #[cfg(not(feature = "lite"))]
     let natural = Some(n(crate::view::layout::TOP

@@ -4,7 +4,8 @@
 // left of the clip's edge, a count of folded labels only if it is shown), not the page's
 // other text (every visible text node outside the drawings), not the overview strip
 // (clipped at the cursor), nor the hover text of any shape the reveal shows a part of (a
-// lease still held names its start, not its end). Checked on a laptop (1280×800) and a phone (390×844), where the
+// lease still held names its start, not its end); and a screen reader hears none of it
+// either (the accessibility tree holds no shape or word of the drawing past the reveal). Checked on a laptop (1280×800) and a phone (390×844), where the
 // question must also be in view when the run stops at it. Screenshots of each stop go to
 // target/e2e/reveal-*.png.
 
@@ -92,6 +93,34 @@ function seenTexts() {
   return out;
 }
 
+/**
+ * What a screen reader can read of the diagram: the name of every node of the page's
+ * accessibility tree (Chromium's, through the DevTools protocol) that is a shape or a text
+ * inside the timeline's drawing. The reveal's clip hides the rest of the run from the eye
+ * only; this is what the page exposes to a reader who cannot see it (and to the page's find).
+ */
+async function heard(page) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+    const out = [];
+    for (const n of nodes) {
+      if (n.ignored || !n.name?.value || n.backendDOMNodeId == null) continue;
+      if (!['graphics-symbol', 'StaticText'].includes(n.role?.value)) continue;
+      const { object } = await cdp.send('DOM.resolveNode', { backendNodeId: n.backendDOMNodeId });
+      const { result } = await cdp.send('Runtime.callFunctionOn', {
+        objectId: object.objectId,
+        functionDeclaration: 'function () { const e = this.nodeType === 1 ? this : this.parentElement; return !!e?.closest("svg.timeline"); }',
+        returnByValue: true,
+      });
+      if (result.value) out.push({ role: n.role.value, name: n.name.value });
+    }
+    return out;
+  } finally {
+    await cdp.detach();
+  }
+}
+
 describe('nothing before its time', () => {
   const h = harness();
 
@@ -118,6 +147,12 @@ describe('nothing before its time', () => {
             // (A unit of slack: the reveal's edge is half a unit past the cursor.)
             const later = titles.filter((t) => namedMoments(t).some((ms) => ms > cursor + unit + 1));
             assert.deepEqual(later, [], `question ${quiz} stop ${s.stop} (${size.name}): hover texts tell of later moments (cursor ${cursor} ms)`);
+            // Nor is it heard: no shape or word of the drawing the reveal has not reached
+            // is in the accessibility tree.
+            const spoken = await heard(page);
+            assert.ok(spoken.some((n) => n.role === 'graphics-symbol'), `question ${quiz} stop ${s.stop}: shapes heard`);
+            const told = spoken.filter((n) => s.outcome.test(n.name) || (n.role === 'graphics-symbol' && namedMoments(n.name).some((ms) => ms > cursor + unit + 1)));
+            assert.deepEqual(told, [], `question ${quiz} stop ${s.stop} (${size.name}): a screen reader hears the outcome or later moments (cursor ${cursor} ms)`);
             // Any answer, then on to the next stop (or the end).
             await choices.getByRole('button').first().click();
             await panel.getByRole('button', { name: 'Play on' }).click();

@@ -449,3 +449,89 @@ fn a_stacked_mark_lists_its_events_from_its_moment() {
     assert!(stacks > 50, "{stacks}");
     none(&bad, "stacked marks listed wrong");
 }
+
+/// The drawing in play's top-level shapes (the children of `<g class="body">`), each as
+/// the leftmost x any of its elements draws at, `None` for one that draws nothing: read
+/// from the markup itself, as a browser would lay it out (a circle from `cx - r`, a
+/// polygon from its points, a line from either end, a rect or a text from its `x`).
+fn children_left(markup: &str) -> Vec<Option<f64>> {
+    let mut out: Vec<Option<f64>> = Vec::new();
+    let mut depth = 0usize;
+    let mut rest = markup;
+    while let Some(open) = rest.find('<') {
+        let close = open + rest[open..].find('>').expect("a tag ends");
+        let tag = &rest[open + 1..close];
+        rest = &rest[close + 1..];
+        if tag.starts_with('/') {
+            depth -= 1;
+            continue;
+        }
+        let attr = |name: &str| -> Option<f64> {
+            let key = format!(" {name}=\"");
+            let at = tag.find(&key)? + key.len();
+            tag[at..].split('"').next()?.parse().ok()
+        };
+        if depth >= 1 {
+            if depth == 1 {
+                out.push(None);
+            }
+            let mut xs: Vec<f64> = Vec::new();
+            if let (Some(cx), Some(r)) = (attr("cx"), attr("r")) {
+                xs.push(cx - r);
+            }
+            xs.extend(["x", "x1", "x2"].iter().filter_map(|k| attr(k)));
+            if let Some(at) = tag.find(" points=\"") {
+                let points = tag[at + 9..].split('"').next().unwrap_or("");
+                xs.extend(
+                    points
+                        .split_whitespace()
+                        .filter_map(|p| p.split(',').next()?.parse::<f64>().ok()),
+                );
+            }
+            if let (Some(last), Some(x)) = (out.last_mut(), xs.into_iter().reduce(f64::min)) {
+                *last = Some(last.map_or(x, |l| l.min(x)));
+            }
+        }
+        if !tag.ends_with('/') {
+            depth += 1;
+        }
+    }
+    out
+}
+
+#[test]
+fn every_shape_in_play_is_hidden_until_the_reveal_reaches_where_it_is_drawn() {
+    // The timeline hides each shape from a screen reader and from the page's find until
+    // the edge reaches `shape_starts`; the clip shows it from its leftmost drawn unit. The
+    // two must be the same place, or a question's answer is heard before it is seen (a
+    // start too late would hide what is already drawn).
+    let (mut shapes, mut bad) = (0, Vec::new());
+    for (name, _, d) in drawings() {
+        let starts = leaseline::view::export::svg::shape_starts(&d);
+        let markup = leaseline::view::export::svg::diagram_body_in_play(&d);
+        let kids = children_left(&markup);
+        // The counts of folded labels come after the shapes; the timeline shows them by
+        // their moment.
+        if kids.len() != starts.len() + d.folds.len() {
+            bad.push(format!(
+                "{name}: {} children, {} starts and {} folds",
+                kids.len(),
+                starts.len(),
+                d.folds.len()
+            ));
+            continue;
+        }
+        for (k, (left, start)) in kids.iter().zip(&starts).enumerate() {
+            shapes += 1;
+            // Coordinates are written in tenths of a unit.
+            if left.is_some_and(|l| (l - start).abs() > 0.051) {
+                bad.push(format!(
+                    "{name}: shape {k} drawn from {left:?}, start {start}"
+                ));
+            }
+        }
+    }
+    println!("{shapes} shapes' starts read against their markup");
+    assert!(shapes > 10_000, "{shapes}");
+    none(&bad, "out of place");
+}

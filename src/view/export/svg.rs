@@ -317,6 +317,53 @@ fn body<D: Detail>(d: &Diagram<D>, in_play: bool) -> String {
     out
 }
 
+/// Where each shape [`diagram_body_in_play`] draws begins on the left, in the order of
+/// the body's children: its bands, gaps, bars, arrows and marks (the counts of folded
+/// labels come after them and are not here; the timeline shows each from its moment).
+/// The reveal's clip shows a shape from there on, and the timeline hides every shape
+/// beyond it from a screen reader and from the page's find as well, which read what the
+/// clip leaves out: before a question is answered, the run's rest must not be heard
+/// either. A shape begins at the leftmost of its lines, its label and its label's leader
+/// (a mark drawn for several carries the first one's label, left of its circle; one
+/// drawn by another at its spot, only its label).
+pub fn shape_starts<D: Detail>(d: &Diagram<D>) -> Vec<f64> {
+    // A label drawn in play: one placed left of its moment the timeline draws itself.
+    let with = |x: f64, l: Option<&Label>| match l.filter(|l| !l.early()) {
+        Some(l) => {
+            let x = x.min(l.x);
+            l.leader.map_or(x, |(x0, _, x1, _)| x.min(x0).min(x1))
+        }
+        None => x,
+    };
+    let mut v = Vec::with_capacity(
+        d.bands.len() + d.gaps.len() + d.bars.len() + d.arrows.len() + d.marks.len(),
+    );
+    for b in &d.bands {
+        v.push(with(b.x0, b.tag.as_ref()));
+    }
+    for g in &d.gaps {
+        v.push(g.believed.min(g.expired));
+    }
+    for b in &d.bars {
+        v.push(with(b.x0, b.label.as_ref()));
+    }
+    for a in &d.arrows {
+        v.push(with(a.x0.min(a.last.0), a.label.as_ref()));
+    }
+    for m in &d.marks {
+        let circle = if m.drawn_as() > 0 {
+            m.x - MARK_R
+        } else {
+            f64::INFINITY
+        };
+        v.push(with(circle, m.label.as_ref()));
+    }
+    v
+}
+
+/// A mark's circle's radius (its `r` in [`body`]).
+const MARK_R: f64 = 7.0;
+
 /// Borrows owned attribute values for [`el`].
 pub(super) fn pairs<'a>(a: &'a [(&'a str, String)]) -> Vec<(&'a str, &'a str)> {
     a.iter().map(|(k, v)| (*k, v.as_str())).collect()
