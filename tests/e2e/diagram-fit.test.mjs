@@ -5,7 +5,8 @@
 // 320×568 the links' player (a lesson's and a question's link) and the whole app draw it
 // at the box's width too, with the same text. A count of folded labels ("+3") is a
 // keyboard-focusable button named by its text and its list, and focusing or clicking it
-// lists those labels in the inspector. Screenshots go to target/e2e/.
+// lists those labels in the inspector. On a phone, the diagram and Pause do not move while
+// a run plays and its narration changes. Screenshots go to target/e2e/.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -94,6 +95,56 @@ describe('the diagram on a phone, and its folds', () => {
         assert.deepEqual(problems, []);
       } finally {
         await context.close();
+      }
+    }
+  });
+
+  // While a run plays, its narration above the diagram changes length from sentence to
+  // sentence; the diagram and Pause must not move under the reader's thumb, nor Pause slide
+  // off the screen (the caption keeps room for four lines on a phone).
+  test('on a phone, the diagram and Pause stay where they are while a run plays', async () => {
+    const PHONES = [PHONE, { ...PHONE, viewport: { width: 390, height: 844 } }];
+    for (const phone of PHONES) {
+      const { width, height } = phone.viewport;
+      for (const hash of ['', '#s=slow-client-clock']) {
+        const { context, page, problems } = await openApp(h.browser, `${h.url}${hash}`, phone);
+        try {
+          await page.locator('#first-paint').waitFor({ state: 'detached', timeout: WAIT });
+          const bar = page.getByRole('toolbar', { name: 'Playback' });
+          const before = await bar.getByRole('button', { name: 'Play', exact: true }).boundingBox();
+          await bar.getByRole('button', { name: 'Play', exact: true }).click();
+          await bar.getByRole('button', { name: 'Pause', exact: true }).waitFor({ timeout: WAIT });
+          // Every frame of the run, until it ends: where Pause and the diagram are.
+          const seen = await page.evaluate(
+            (limit) =>
+              new Promise((done) => {
+                const places = new Set();
+                const captions = new Set();
+                const t0 = performance.now();
+                const frame = () => {
+                  const pause = document.querySelector('[role=toolbar][aria-label=Playback] button[aria-label=Pause]');
+                  if (!pause || performance.now() - t0 > limit) return done({ places: [...places], captions: captions.size });
+                  const p = pause.getBoundingClientRect();
+                  const d = document.querySelector('svg.timeline').getBoundingClientRect();
+                  places.add(`Pause ${Math.round(p.top)}–${Math.round(p.bottom)}, diagram from ${Math.round(d.top)}`);
+                  captions.add(document.querySelector('.caption').textContent);
+                  requestAnimationFrame(frame);
+                };
+                requestAnimationFrame(frame);
+              }),
+            WAIT,
+          );
+          const what = `${hash || 'the default page'} at ${width}×${height}`;
+          assert.ok(seen.captions >= 4, `${what}: the narration changed as it played (${seen.captions} sentences)`);
+          assert.equal(seen.places.length, 1, `${what}: Pause or the diagram moved while playing: ${seen.places.join('; ')}`);
+          const [, bottom] = /–(\d+)/.exec(seen.places[0]);
+          assert.ok(Number(bottom) <= height, `${what}: Pause is below the screen (${seen.places[0]})`);
+          assert.ok(Math.abs(Number(bottom) - (before.y + before.height)) <= 1, `${what}: Pause is not where Play was (${seen.places[0]})`);
+          if (!hash && width === 360) await page.screenshot({ path: join(SHOTS, 'phone-360-playing.png') });
+          assert.deepEqual(problems, []);
+        } finally {
+          await context.close();
+        }
       }
     }
   });
