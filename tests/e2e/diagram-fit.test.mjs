@@ -5,8 +5,8 @@
 // 320×568 the links' player (a lesson's and a question's link) and the whole app draw it
 // at the box's width too, with the same text. A count of folded labels ("+3") is a
 // keyboard-focusable button named by its text and its list, and focusing or clicking it
-// lists those labels in the inspector. On a phone, the diagram and Pause do not move while
-// a run plays and its narration changes. Screenshots go to target/e2e/.
+// lists those labels in the inspector. On a phone and a laptop, the diagram and Pause do
+// not move while a run plays and its narration changes. Screenshots go to target/e2e/.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -102,8 +102,8 @@ describe('the diagram on a phone, and its folds', () => {
   // While a run plays, its narration above the diagram changes length from sentence to
   // sentence; the diagram and Pause must not move under the reader's thumb, nor Pause slide
   // off the screen (the caption keeps room for four lines on a phone).
-  test('on a phone, the diagram and Pause stay where they are while a run plays', async () => {
-    const PHONES = [PHONE, { ...PHONE, viewport: { width: 390, height: 844 } }];
+  test('on a phone and a laptop, the diagram and Pause stay where they are while a run plays', async () => {
+    const PHONES = [PHONE, { ...PHONE, viewport: { width: 390, height: 844 } }, LAPTOP];
     for (const phone of PHONES) {
       const { width, height } = phone.viewport;
       for (const hash of ['', '#s=slow-client-clock']) {
