@@ -145,7 +145,10 @@ describe('record', () => {
     const { page, context, problems } = await openApp(h.browser, h.url, LAPTOP);
     try {
       const panel = await openExport(page);
-      // A long recording, so there is time to cancel it.
+      // A long recording, so there is time to cancel it: the most frames, at the widest
+      // (1,800 frames at 720 px take the recorder about a second and a half, which a
+      // busy machine's click could miss).
+      await panel.getByRole('spinbutton', { name: 'Width (px)' }).fill('1920');
       await panel.getByRole('spinbutton', { name: 'Seconds' }).fill('60');
       await panel.getByRole('spinbutton', { name: 'Frames per second' }).fill('30');
       await panel.getByRole('spinbutton', { name: 'Frames per second' }).press('Tab');
