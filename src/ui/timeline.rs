@@ -210,58 +210,36 @@ fn use_settled(run: &Rc<Run>, zoom: Option<Window>) -> Option<Window> {
     }
 }
 
-/// Shows the folds of labels ("+3") whose moment the cursor has reached (at or left of
-/// `edge`, in the drawing's units: a count is seen once every label it stands for could
-/// be) and puts them in the tab order and before a screen reader, and hides the rest:
-/// neither eye nor keyboard may read what the run has not yet shown. After a settled zoom
-/// window's drawing, tells the benchmark hooks (`super::bench::settle_drawn`).
+/// Shows each shape of the drawing the edge has reached (in the drawing's units) and hides
+/// the rest from a screen reader and from the page's text, as the reveal's clip hides them
+/// from the eye: the clip leaves the rest of the run in the page, and a question's answer
+/// must not be heard before it is given. A shape is reached where it begins
+/// (`svg::shape_starts`); a fold of labels ("+3"), at its moment (once every label it
+/// stands for could be seen), and it then also joins the tab order and the screen
+/// reader's buttons. Only what the edge crossed since the last render is touched (a new
+/// drawing is set whole). The starts are counted by a pass over them on each render
+/// rather than sorted once: a pass over a few thousand numbers costs a frame
+/// microseconds, where a sort's code cost the links' player 0.5 KB gzip. After a settled
+/// zoom window's drawing, tells the benchmark hooks (`super::bench::settle_drawn`).
 #[cfg(not(feature = "lite"))]
 #[hook]
-fn use_folds_revealed(svg: &NodeRef, drawn: &Rc<Diagram>, edge: f64) {
-    let revealed = drawn.folds.iter().filter(|f| f.label.at <= edge).count();
-    let (svg, drawn) = (svg.clone(), drawn.clone());
-    use_effect_with((Rc::as_ptr(&drawn) as usize, revealed), move |_| {
-        // No zoom window settles in a player: its only window is a link's span.
-        #[cfg(not(feature = "player"))]
-        super::bench::settle_drawn();
-        let Some(root) = svg.cast::<web_sys::Element>() else {
-            return;
-        };
-        for (k, f) in drawn.folds.iter().enumerate() {
-            let Ok(Some(el)) = root.query_selector(&format!("[data-fold=\"{k}\"]")) else {
-                continue;
-            };
-            if f.label.at <= edge {
-                let _ = el.set_attribute("tabindex", "0");
-                let _ = el.remove_attribute("aria-hidden");
-                let _ = el.remove_attribute("visibility");
-            } else {
-                let _ = el.remove_attribute("tabindex");
-                let _ = el.set_attribute("aria-hidden", "true");
-                let _ = el.set_attribute("visibility", "hidden");
-            }
-        }
-    });
-}
-
-/// Hides each shape of the drawing the edge has not reached (in the drawing's units) from
-/// a screen reader and from the page's find, as the reveal's clip hides it from the eye:
-/// the clip leaves the rest of the run in the page, and a question's answer must not be
-/// heard or found before it is given. Only the shapes the edge crossed since the last
-/// render are touched (a new drawing is set whole). The starts are counted by a pass over
-/// them on each render rather than sorted once: a pass over a few thousand numbers costs a
-/// frame microseconds, where a sort's code cost the links' player 0.5 KB gzip.
-#[cfg(not(feature = "lite"))]
-#[hook]
-fn use_unreached_hidden(svg: &NodeRef, drawn: &Rc<Diagram>, edge: f64) {
+fn use_reached_shown(svg: &NodeRef, drawn: &Rc<Diagram>, edge: f64) {
     let key = Rc::as_ptr(drawn) as usize;
-    let starts = use_memo(key, |_| crate::view::export::svg::shape_starts(&**drawn));
-    let reached = starts.iter().filter(|&&x| x <= edge).count();
+    // The body's children in order: its shapes, then its folds; and how many are shapes.
+    let order = use_memo(key, |_| {
+        let mut starts = crate::view::export::svg::shape_starts(&**drawn);
+        let shapes = starts.len();
+        starts.extend(drawn.folds.iter().map(|f| f.label.at));
+        (starts, shapes)
+    });
+    let reached = order.0.iter().filter(|&&x| x <= edge).count();
     // The drawing and the edge last set.
     let set = use_mut_ref(|| (0usize, f64::NAN));
     let svg = svg.clone();
     use_effect_with((key, reached), move |_| {
-        // (A selector, not the body's `children`: the same bindings as the hooks beside.)
+        // No zoom window settles in a player: its only window is a link's span.
+        #[cfg(not(feature = "player"))]
+        super::bench::settle_drawn();
         let Some(kids) = svg
             .cast::<web_sys::Element>()
             .and_then(|root| root.query_selector_all("g.body > *").ok())
@@ -270,20 +248,31 @@ fn use_unreached_hidden(svg: &NodeRef, drawn: &Rc<Diagram>, edge: f64) {
         };
         let mut last = set.borrow_mut();
         let whole = last.0 != key;
+        let (starts, shapes) = &*order;
         for (i, &x) in (0..).zip(starts.iter()) {
             let shown = x <= edge;
             if !whole && shown == (x <= last.1) {
                 continue;
             }
-            let el = kids
+            let Some(el) = kids
                 .item(i)
-                .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok());
-            if let Some(el) = el {
-                let _ = if shown {
-                    el.remove_attribute("visibility")
-                } else {
-                    el.set_attribute("visibility", "hidden")
-                };
+                .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
+            else {
+                continue;
+            };
+            let fold = i as usize >= *shapes;
+            if shown {
+                let _ = el.remove_attribute("visibility");
+                if fold {
+                    let _ = el.set_attribute("tabindex", "0");
+                    let _ = el.remove_attribute("aria-hidden");
+                }
+            } else {
+                let _ = el.set_attribute("visibility", "hidden");
+                if fold {
+                    let _ = el.remove_attribute("tabindex");
+                    let _ = el.set_attribute("aria-hidden", "true");
+                }
             }
         }
         *last = (key, edge);
@@ -702,9 +691,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let ticks = &d.ticks;
     #[cfg(not(feature = "lite"))]
     {
-        use_folds_revealed(&svg, &drawn, d.scale.x(s.t(edge)));
+        use_reached_shown(&svg, &drawn, d.scale.x(s.t(edge)));
         use_told(&svg, &drawn, d.scale.x(s.t(edge)));
-        use_unreached_hidden(&svg, &drawn, d.scale.x(s.t(edge)));
     }
     #[cfg(not(feature = "lite"))]
     let natural = Some(n(crate::view::layout::TOP
