@@ -118,7 +118,8 @@ describe('the diagram on a phone, and its folds', () => {
           const seen = await page.evaluate(
             (limit) =>
               new Promise((done) => {
-                const places = new Set();
+                // Each distinct place, by its words, with Pause's bottom edge.
+                const places = new Map();
                 const captions = new Set();
                 const t0 = performance.now();
                 const frame = () => {
@@ -126,7 +127,7 @@ describe('the diagram on a phone, and its folds', () => {
                   if (!pause || performance.now() - t0 > limit) return done({ places: [...places], captions: captions.size });
                   const p = pause.getBoundingClientRect();
                   const d = document.querySelector('svg.timeline').getBoundingClientRect();
-                  places.add(`Pause ${Math.round(p.top)}–${Math.round(p.bottom)}, diagram from ${Math.round(d.top)}`);
+                  places.set(`Pause ${Math.round(p.top)}–${Math.round(p.bottom)}, diagram from ${Math.round(d.top)}`, p.bottom);
                   captions.add(document.querySelector('.caption').textContent);
                   requestAnimationFrame(frame);
                 };
@@ -136,10 +137,11 @@ describe('the diagram on a phone, and its folds', () => {
           );
           const what = `${hash || 'the default page'} at ${width}×${height}`;
           assert.ok(seen.captions >= 4, `${what}: the narration changed as it played (${seen.captions} sentences)`);
-          assert.equal(seen.places.length, 1, `${what}: Pause or the diagram moved while playing: ${seen.places.join('; ')}`);
-          const [, bottom] = /–(\d+)/.exec(seen.places[0]);
-          assert.ok(Number(bottom) <= height, `${what}: Pause is below the screen (${seen.places[0]})`);
-          assert.ok(Math.abs(Number(bottom) - (before.y + before.height)) <= 1, `${what}: Pause is not where Play was (${seen.places[0]})`);
+          const words = seen.places.map(([w]) => w);
+          assert.equal(seen.places.length, 1, `${what}: Pause or the diagram moved while playing: ${words.join('; ')}`);
+          const [[place, bottom]] = seen.places;
+          assert.ok(Math.round(bottom) <= height, `${what}: Pause is below the screen (${place})`);
+          assert.ok(Math.abs(Math.round(bottom) - (before.y + before.height)) <= 1, `${what}: Pause is not where Play was (${place})`);
           if (!hash && width === 360) await page.screenshot({ path: join(SHOTS, 'phone-360-playing.png') });
           assert.deepEqual(problems, []);
         } finally {
